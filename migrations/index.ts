@@ -1,0 +1,15 @@
+/**
+ * The static migration provider: every migration, in order, bundled at build time so nothing reads a
+ * directory at run time (docs/adr/0004-own-migrator.md). Append only.
+ */
+import * as m0001 from './0001_initial'
+import * as m0002 from './0002_latest_chapter_history'
+
+export interface Migration {
+  /** `NNNN_name`, the file's name; the number is the schema version it brings. */
+  readonly name: string
+  /** Plain SQL, applied in one transaction. */
+  readonly up: string
+}
+
+export const migrations: readonly Migration[] = [m0001, m0002]

@@ -1,0 +1,157 @@
+/**
+ * The `bookmarks` aggregate: a Reader's hold on a Series, with a status and Progress. Progress keeps the
+ * write with the latest `progress_at`, so late, reordered and replayed writes change nothing.
+ */
+import { sql } from 'kysely'
+import type { Db } from './database'
+import { StoreError } from './errors'
+import type { BookmarkRow, BookmarkStatus, SeriesRow } from './schema'
+import type { SeriesKey } from './series'
+
+export const BOOKMARK_STATUSES: readonly BookmarkStatus[] = ['reading', 'waiting', 'planned', 'dropped']
+
+/** A bookmark joined with its Series, as a Reader sees it. */
+export interface ReaderBookmark extends BookmarkRow {
+  series: SeriesRow
+  /** latest_chapter > progress (or something to read and nothing read) — derived. */
+  unread: boolean
+}
+
+/** Adds a bookmark; an existing one is left as it is. Returns whether it was created. */
+export async function addBookmark(
+  db: Db,
+  input: SeriesKey & { readerId: number; status?: BookmarkStatus; now: number },
+): Promise<boolean> {
+  const result = await db
+    .insertInto('bookmarks')
+    .values({
+      reader_id: input.readerId,
+      site: input.site,
+      series_id: input.seriesId,
+      status: input.status ?? 'reading',
+      progress: null,
+      created_at: input.now,
+      updated_at: input.now,
+    })
+    .onConflict((oc) => oc.columns(['reader_id', 'site', 'series_id']).doNothing())
+    .executeTakeFirst()
+  return (result.numInsertedOrUpdatedRows ?? 0n) > 0n
+}
+
+export async function getBookmark(db: Db, readerId: number, key: SeriesKey): Promise<BookmarkRow | undefined> {
+  return db
+    .selectFrom('bookmarks')
+    .selectAll()
+    .where('reader_id', '=', readerId)
+    .where('site', '=', key.site)
+    .where('series_id', '=', key.seriesId)
+    .executeTakeFirst()
+}
+
+export interface BookmarkChange {
+  status?: BookmarkStatus
+  progress?: number
+  /** When the Reader read it; the write with the latest `progressAt` wins. */
+  progressAt?: number
+}
+
+/**
+ * Updates a bookmark. A status always applies; a Progress applies only when its `progressAt` is later than
+ * the stored one. Returns the row after the write; throws not-found when the Reader holds no such bookmark.
+ */
+export async function updateBookmark(
+  db: Db,
+  readerId: number,
+  key: SeriesKey,
+  change: BookmarkChange,
+  now: number,
+): Promise<BookmarkRow> {
+  return db.transaction().execute(async (trx) => {
+    const current = await getBookmark(trx, readerId, key)
+    if (!current) throw new StoreError(`no bookmark ${key.site}/${key.seriesId} for Reader ${readerId}`, 'not-found')
+    const progressAt = change.progressAt ?? now
+    const takesProgress = change.progress !== undefined && progressAt > current.progress_at
+    const takesStatus = change.status !== undefined && change.status !== current.status
+    if (!takesProgress && !takesStatus) return current
+    await trx
+      .updateTable('bookmarks')
+      .set({
+        ...(takesStatus ? { status: change.status } : {}),
+        ...(takesProgress ? { progress: change.progress, progress_at: progressAt } : {}),
+        updated_at: now,
+      })
+      .where('reader_id', '=', readerId)
+      .where('site', '=', key.site)
+      .where('series_id', '=', key.seriesId)
+      .execute()
+    return (await getBookmark(trx, readerId, key))!
+  })
+}
+
+export async function removeBookmark(db: Db, readerId: number, key: SeriesKey): Promise<void> {
+  const result = await db
+    .deleteFrom('bookmarks')
+    .where('reader_id', '=', readerId)
+    .where('site', '=', key.site)
+    .where('series_id', '=', key.seriesId)
+    .executeTakeFirst()
+  if (result.numDeletedRows === 0n) {
+    throw new StoreError(`no bookmark ${key.site}/${key.seriesId} for Reader ${readerId}`, 'not-found')
+  }
+}
+
+/**
+ * A Reader's bookmarks with their Series. With `since`, only those whose bookmark changed or whose Latest
+ * Chapter moved at or after it.
+ */
+export async function readerBookmarks(
+  db: Db,
+  readerId: number,
+  options: { since?: number; key?: SeriesKey } = {},
+): Promise<ReaderBookmark[]> {
+  let query = db
+    .selectFrom('bookmarks as b')
+    .innerJoin('series as s', (join) => join.onRef('s.site', '=', 'b.site').onRef('s.series_id', '=', 'b.series_id'))
+    .selectAll('b')
+    .select(
+      sql<string>`json_object(
+        'site', s.site, 'series_id', s.series_id, 'title', s.title, 'series_url', s.series_url,
+        'latest_chapter', s.latest_chapter, 'latest_chapter_label', s.latest_chapter_label,
+        'latest_chapter_url', s.latest_chapter_url, 'latest_source', s.latest_source,
+        'latest_changed_at', s.latest_changed_at, 'latest_checked_at', s.latest_checked_at,
+        'latest_sighted_at', s.latest_sighted_at, 'force_poll_at', s.force_poll_at,
+        'finished_at', s.finished_at, 'created_at', s.created_at)`.as('series_json'),
+    )
+    .where('b.reader_id', '=', readerId)
+  if (options.since !== undefined) {
+    const since = options.since
+    query = query.where((eb) => eb.or([eb('b.updated_at', '>=', since), eb('s.latest_changed_at', '>=', since)]))
+  }
+  if (options.key) query = query.where('b.site', '=', options.key.site).where('b.series_id', '=', options.key.seriesId)
+  const rows = await query.orderBy('s.title').orderBy('b.site').orderBy('b.series_id').execute()
+  return rows.map(({ series_json, ...bookmark }) => {
+    const series = JSON.parse(series_json) as SeriesRow
+    return { ...bookmark, series, unread: isUnread(series.latest_chapter, bookmark.progress) }
+  })
+}
+
+/** Unread: the Latest Chapter is past the Reader's Progress (SPEC §3). Nothing known is nothing unread. */
+export function isUnread(latestChapter: number | null, progress: number | null): boolean {
+  if (latestChapter === null) return false
+  return progress === null || latestChapter > progress
+}
+
+/** Readers holding a Series, with their Progress, for the Series detail page. */
+export async function seriesReaders(
+  db: Db,
+  key: SeriesKey,
+): Promise<Array<{ reader_id: number; name: string; status: BookmarkStatus; progress: number | null; progress_at: number }>> {
+  return db
+    .selectFrom('bookmarks as b')
+    .innerJoin('readers as r', 'r.id', 'b.reader_id')
+    .select(['b.reader_id', 'r.name', 'b.status', 'b.progress', 'b.progress_at'])
+    .where('b.site', '=', key.site)
+    .where('b.series_id', '=', key.seriesId)
+    .orderBy('r.name')
+    .execute()
+}

@@ -1,0 +1,58 @@
+/**
+ * Opens the one SQLite file: pragmas of SPEC §3, migrations, and a Kysely handle over the same
+ * connection. better-sqlite3 is synchronous and Kysely's SQLite dialect serialises every query on this
+ * single connection, so a Kysely transaction is a real SQLite transaction.
+ */
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import BetterSqlite3 from 'better-sqlite3'
+import { Kysely, SqliteDialect } from 'kysely'
+import { migrate, type MigrationReport } from './migrate'
+import type { Database } from './schema'
+
+export type Db = Kysely<Database>
+
+export interface Store {
+  readonly db: Db
+  readonly sqlite: BetterSqlite3.Database
+  /** The database file's path, or ':memory:'. */
+  readonly file: string
+  readonly migration: MigrationReport
+  close(): Promise<void>
+}
+
+export interface OpenStoreOptions {
+  /** The time recorded with applied migrations. */
+  now: number
+  /** A better-sqlite3 native module built for another ABI (Electron), by path. */
+  nativeBinding?: string
+  /** How long a write waits for a lock held by another connection. */
+  busyTimeoutMs?: number
+}
+
+/** The file name of the store inside a data directory. */
+export const STORE_FILE = 'manga-bookmark.sqlite'
+
+export function openStore(file: string, options: OpenStoreOptions): Store {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true })
+  const sqlite = new BetterSqlite3(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {})
+  try {
+    sqlite.pragma('journal_mode = WAL')
+    sqlite.pragma('foreign_keys = ON')
+    sqlite.pragma('synchronous = FULL')
+    sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`)
+    const migration = migrate(sqlite, file === ':memory:' ? null : file, options.now)
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) })
+    return {
+      db,
+      sqlite,
+      file,
+      migration,
+      // Kysely's destroy closes the better-sqlite3 connection it was given.
+      close: () => db.destroy(),
+    }
+  } catch (error) {
+    sqlite.close()
+    throw error
+  }
+}

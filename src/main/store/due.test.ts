@@ -1,0 +1,86 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { openTestStore, seedReader, seedSeries, type SeedSeries, type TestStore } from '../testing/store'
+import { dueSeries, eligibleCount } from './series'
+
+const HOUR = 3_600_000
+const NOW = 1_000 * HOUR
+const REST = HOUR
+const CEILING = 24 * HOUR
+const cutoffs = { restCutoff: NOW - REST, ceilingCutoff: NOW - CEILING }
+
+let store: TestStore
+let alice: number
+let bob: number
+
+beforeEach(async () => {
+  store = openTestStore()
+  alice = await seedReader(store.db, 'alice')
+  bob = await seedReader(store.db, 'bob')
+})
+afterEach(() => store.dispose())
+
+const due = async () => (await dueSeries(store.db, 'a', cutoffs)).map((s) => s.series_id)
+
+/**
+ * One Series per case, each built so that removing one clause of the due query flips its answer.
+ * `readers` is filled in with alice (and bob where two are needed).
+ */
+const cases: Array<[name: string, series: Omit<SeedSeries, 'id'> & { two?: boolean; none?: boolean }, isDue: boolean]> = [
+  ['never checked, never sighted, one Reader: due', {}, true],
+  ['checked within the rest: not due (rest cutoff)', { checkedAt: NOW - 10 * 60_000 }, false],
+  ['checked within the rest but forced: due (force overrides the rest cutoff)', { checkedAt: NOW - 10 * 60_000, forcedAt: NOW - 60_000 }, true],
+  ['force already served (force stamp before the check stamp): not due', { checkedAt: NOW - 10 * 60_000, forcedAt: NOW - 20 * 60_000 }, false],
+  ['one Reader, sighted within the rest, checked 2h ago: deferred', { checkedAt: NOW - 2 * HOUR, sightedAt: NOW - 10 * 60_000 }, false],
+  ['two Readers, sighted within the rest: due (deferral is for one Reader)', { checkedAt: NOW - 2 * HOUR, sightedAt: NOW - 10 * 60_000, two: true }, true],
+  ['one Reader, sighted recently, checked past the ceiling: due (ceiling)', { checkedAt: NOW - 25 * HOUR, sightedAt: NOW - 10 * 60_000 }, true],
+  ['one Reader, sighted recently, forced: due (force overrides the deferral)', { checkedAt: NOW - 2 * HOUR, sightedAt: NOW - 10 * 60_000, forcedAt: NOW - 1 }, true],
+  ['one Reader, sighted before the rest window, checked 2h ago: due', { checkedAt: NOW - 2 * HOUR, sightedAt: NOW - 3 * HOUR }, true],
+  ['Finished: not due', { checkedAt: NOW - 48 * HOUR, finishedAt: NOW - HOUR }, false],
+  ['Finished and forced: due (force overrides the Finished gate)', { checkedAt: NOW - 48 * HOUR, finishedAt: NOW - HOUR, forcedAt: NOW - 1 }, true],
+  ['no series_url: not due', { url: '' }, false],
+  ['no series_url and forced: still not due', { url: '', forcedAt: NOW - 1 }, false],
+  ['orphan (no Reader): not due', { none: true }, false],
+  ['orphan and forced: still not due', { none: true, forcedAt: NOW - 1 }, false],
+  ['another Site: not due here', { site: 'b' }, false],
+]
+
+describe('due query', () => {
+  it.each(cases)('%s', async (_name, spec, isDue) => {
+    const readers = spec.none ? [] : spec.two ? [alice, bob] : [alice]
+    await seedSeries(store.db, { ...spec, id: 'x', readers })
+    expect(await due()).toEqual(isDue ? ['x'] : [])
+  })
+
+  it('orders forced first, then by Reader count, then by oldest check', async () => {
+    await seedSeries(store.db, { id: 'old-one-reader', checkedAt: NOW - 5 * HOUR, readers: [alice] })
+    await seedSeries(store.db, { id: 'older-one-reader', checkedAt: NOW - 9 * HOUR, readers: [alice] })
+    await seedSeries(store.db, { id: 'two-readers', checkedAt: NOW - 2 * HOUR, readers: [alice, bob] })
+    await seedSeries(store.db, { id: 'forced-recent', checkedAt: NOW - 60_000, forcedAt: NOW - 1, readers: [alice] })
+    expect(await due()).toEqual(['forced-recent', 'two-readers', 'older-one-reader', 'old-one-reader'])
+  })
+
+  it('reports the Reader count and the forced flag of each row', async () => {
+    await seedSeries(store.db, { id: 'x', forcedAt: NOW, readers: [alice, bob] })
+    const [row] = await dueSeries(store.db, 'a', cutoffs)
+    expect(row).toMatchObject({ series_id: 'x', reader_count: 2, forced: 1 })
+  })
+})
+
+describe('eligible count', () => {
+  it('counts Series with a URL, a Reader and not Finished', async () => {
+    await seedSeries(store.db, { id: 'eligible-1', readers: [alice] })
+    await seedSeries(store.db, { id: 'eligible-2', readers: [alice, bob], checkedAt: NOW - 60_000 })
+    await seedSeries(store.db, { id: 'no-url', url: '', readers: [alice] })
+    await seedSeries(store.db, { id: 'orphan' })
+    await seedSeries(store.db, { id: 'finished', finishedAt: 5, readers: [alice] })
+    await seedSeries(store.db, { id: 'other-site', site: 'b', readers: [alice] })
+    expect(await eligibleCount(store.db, 'a')).toBe(2)
+  })
+
+  it('ignores force: a forced Finished Series is due but not eligible', async () => {
+    await seedSeries(store.db, { id: 'eligible', readers: [alice] })
+    await seedSeries(store.db, { id: 'finished-forced', finishedAt: 5, forcedAt: NOW, readers: [alice] })
+    expect(await due()).toContain('finished-forced')
+    expect(await eligibleCount(store.db, 'a')).toBe(1)
+  })
+})

@@ -1,0 +1,55 @@
+/**
+ * The `poll_lanes` aggregate: one row per Site holding the owner's pause and the Site's refusal. The store
+ * is the only source of Lane state (docs/adr/0002-the-store-is-the-only-source-of-lane-state.md).
+ */
+import type { Db } from './database'
+import { StoreError } from './errors'
+import type { LaneRow } from './schema'
+
+/** Makes sure a Site has its Lane row, so one-row-per-Site reads see every Lane. */
+export async function ensureLane(db: Db, site: string): Promise<void> {
+  await db.insertInto('poll_lanes').values({ site }).onConflict((oc) => oc.column('site').doNothing()).execute()
+}
+
+/** The Lane's row; a Site never paused nor refused reads as zeros. */
+export async function laneRow(db: Db, site: string): Promise<LaneRow> {
+  const row = await db.selectFrom('poll_lanes').selectAll().where('site', '=', site).executeTakeFirst()
+  return row ?? { site, paused_until: 0, refuse_until: 0 }
+}
+
+export async function allLanes(db: Db): Promise<LaneRow[]> {
+  return db.selectFrom('poll_lanes').selectAll().orderBy('site').execute()
+}
+
+/** Pauses a Lane until a time in the future. Expiry is mandatory: an `until` not after `now` is refused. */
+export async function pauseLane(db: Db, site: string, until: number, now: number): Promise<LaneRow> {
+  if (!Number.isSafeInteger(until) || until <= now) {
+    throw new StoreError(`pause of "${site}" must end in the future (until=${until}, now=${now})`)
+  }
+  await db
+    .insertInto('poll_lanes')
+    .values({ site, paused_until: until })
+    .onConflict((oc) => oc.column('site').doUpdateSet({ paused_until: until }))
+    .execute()
+  return laneRow(db, site)
+}
+
+/** Ends a pause by zeroing `paused_until`. The row stays: it also holds `refuse_until`. */
+export async function resumeLane(db: Db, site: string): Promise<LaneRow> {
+  await db.updateTable('poll_lanes').set({ paused_until: 0 }).where('site', '=', site).execute()
+  return laneRow(db, site)
+}
+
+/** Lanes paused at `now`. */
+export async function pausedLanes(db: Db, now: number): Promise<LaneRow[]> {
+  return db.selectFrom('poll_lanes').selectAll().where('paused_until', '>', now).orderBy('site').execute()
+}
+
+/** A refusal closes the Lane until `until`; durable across restarts. */
+export async function recordRefusal(db: Db, site: string, until: number): Promise<void> {
+  await db
+    .insertInto('poll_lanes')
+    .values({ site, refuse_until: until })
+    .onConflict((oc) => oc.column('site').doUpdateSet({ refuse_until: until }))
+    .execute()
+}

@@ -1,0 +1,142 @@
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import BetterSqlite3 from 'better-sqlite3'
+import { afterEach, describe, expect, it } from 'vitest'
+import { migrations } from '../../../migrations'
+import { tempDir } from '../testing/store'
+import { openStore, STORE_FILE } from './database'
+import { migrate, schemaVersion, versionOf } from './migrate'
+
+const dirs: Array<{ remove(): void }> = []
+afterEach(() => dirs.splice(0).forEach((d) => d.remove()))
+const fresh = () => {
+  const d = tempDir()
+  dirs.push(d)
+  return join(d.dir, STORE_FILE)
+}
+
+/** The columns of every table, as SQLite reports them. */
+function schemaOf(sqlite: BetterSqlite3.Database) {
+  const tables = sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as Array<{ name: string }>
+  return Object.fromEntries(
+    tables.map(({ name }) => [
+      name,
+      (sqlite.prepare(`PRAGMA table_info(${name})`).all() as Array<{ name: string; type: string; notnull: number; dflt_value: unknown; pk: number }>).map(
+        (c) => `${c.name} ${c.type}${c.notnull ? ' NOT NULL' : ''}${c.dflt_value !== null ? ` DEFAULT ${c.dflt_value}` : ''}${c.pk ? ` PK${c.pk}` : ''}`,
+      ),
+    ]),
+  )
+}
+
+describe('migrations', () => {
+  it('bundles every file of migrations/ in order', async () => {
+    const { readdirSync } = await import('node:fs')
+    const files = readdirSync(join(__dirname, '../../../migrations')).filter((f) => /^\d{4}_.*\.ts$/.test(f))
+    expect(migrations.map((m) => `${m.name}.ts`)).toEqual(files.sort())
+    expect(migrations.map(versionOf)).toEqual(migrations.map((_, i) => i + 1))
+  })
+
+  it('take an empty file to the latest version with the schema of SPEC §3', async () => {
+    const file = fresh()
+    const store = openStore(file, { now: 42 })
+    expect(store.migration).toEqual({ from: 0, to: migrations.length, backup: null })
+    const schema = schemaOf(store.sqlite)
+    expect(schema.series).toEqual([
+      'site TEXT NOT NULL PK1',
+      'series_id TEXT NOT NULL PK2',
+      "title TEXT NOT NULL DEFAULT ''",
+      "series_url TEXT NOT NULL DEFAULT ''",
+      'latest_chapter REAL',
+      "latest_chapter_label TEXT NOT NULL DEFAULT ''",
+      "latest_chapter_url TEXT NOT NULL DEFAULT ''",
+      "latest_source TEXT NOT NULL DEFAULT ''",
+      'latest_changed_at INTEGER NOT NULL DEFAULT 0',
+      'latest_checked_at INTEGER NOT NULL DEFAULT 0',
+      'latest_sighted_at INTEGER NOT NULL DEFAULT 0',
+      'force_poll_at INTEGER NOT NULL DEFAULT 0',
+      'finished_at INTEGER NOT NULL DEFAULT 0',
+      'created_at INTEGER NOT NULL',
+    ])
+    expect(schema.readers).toEqual(['id INTEGER PK1', 'name TEXT NOT NULL', 'token_hash TEXT NOT NULL', 'created_at INTEGER NOT NULL'])
+    expect(schema.bookmarks).toEqual([
+      'reader_id INTEGER NOT NULL PK1',
+      'site TEXT NOT NULL PK2',
+      'series_id TEXT NOT NULL PK3',
+      "status TEXT NOT NULL DEFAULT 'reading'",
+      'progress REAL',
+      'progress_at INTEGER NOT NULL DEFAULT 0',
+      'created_at INTEGER NOT NULL',
+      'updated_at INTEGER NOT NULL',
+    ])
+    expect(schema.sightings).toEqual([
+      'id INTEGER PK1',
+      'reader_id INTEGER NOT NULL',
+      'site TEXT NOT NULL',
+      'series_id TEXT NOT NULL',
+      'chapter REAL NOT NULL',
+      'sighted_at INTEGER NOT NULL',
+      "verdict TEXT NOT NULL DEFAULT ''",
+      'judged_at INTEGER NOT NULL DEFAULT 0',
+    ])
+    expect(schema.poll_lanes).toEqual([
+      'site TEXT PK1',
+      'paused_until INTEGER NOT NULL DEFAULT 0',
+      'refuse_until INTEGER NOT NULL DEFAULT 0',
+    ])
+    expect(schema.poll_passes?.map((c) => c.split(' ')[0])).toEqual([
+      'id', 'site', 'started_at', 'ended_at', 'skip', 'due', 'gap', 'clamped', 'checked',
+      'refused', 'unreachable', 'no_chapter', 'unfetchable', 'errors',
+    ])
+    expect(store.sqlite.pragma('journal_mode', { simple: true })).toBe('wal')
+    expect(store.sqlite.pragma('foreign_keys', { simple: true })).toBe(1)
+    expect(store.sqlite.pragma('synchronous', { simple: true })).toBe(2) // FULL
+    expect(Number(store.sqlite.pragma('busy_timeout', { simple: true }))).toBeGreaterThan(0)
+    await store.close()
+  })
+
+  it('re-running on an up-to-date file is a no-op and makes no backup', async () => {
+    const file = fresh()
+    await openStore(file, { now: 1 }).close()
+    const again = openStore(file, { now: 2 })
+    expect(again.migration).toEqual({ from: migrations.length, to: migrations.length, backup: null })
+    const applied = again.sqlite.prepare('SELECT version, applied_at FROM schema_migrations').all()
+    expect(applied).toEqual(migrations.map((_, i) => ({ version: i + 1, applied_at: 1 })))
+    await again.close()
+    expect(existsSync(`${file}.bak-${migrations.length}`)).toBe(false)
+  })
+
+  it('copies an existing database aside before migrating it, and keeps its rows', () => {
+    const file = fresh()
+    const sqlite = new BetterSqlite3(file)
+    sqlite.pragma('journal_mode = WAL')
+    migrate(sqlite, file, 1, migrations.slice(0, 1))
+    sqlite.prepare("INSERT INTO readers (name, token_hash, created_at) VALUES ('alice', 'h', 1)").run()
+    const report = migrate(sqlite, file, 2)
+    expect(report).toEqual({ from: 1, to: migrations.length, backup: `${file}.bak-1` })
+    expect(sqlite.prepare('SELECT name FROM readers').all()).toEqual([{ name: 'alice' }])
+    sqlite.close()
+    const copy = new BetterSqlite3(`${file}.bak-1`, { readonly: true })
+    expect(schemaVersion(copy)).toBe(1)
+    expect(copy.prepare('SELECT name FROM readers').all()).toEqual([{ name: 'alice' }])
+    copy.close()
+  })
+
+  it('a failing migration is rolled back whole and recorded nowhere', () => {
+    const file = fresh()
+    const sqlite = new BetterSqlite3(file)
+    const broken = [...migrations, { name: '0999_broken', up: 'CREATE TABLE half (x INTEGER); SELECT nope FROM nowhere;' }]
+    expect(() => migrate(sqlite, file, 1, broken)).toThrow(/store: migration 0999_broken failed and was rolled back/)
+    expect(schemaVersion(sqlite)).toBe(migrations.length)
+    expect(sqlite.prepare("SELECT name FROM sqlite_master WHERE name = 'half'").get()).toBeUndefined()
+    sqlite.close()
+  })
+
+  it('refuses a database newer than the app', () => {
+    const file = fresh()
+    const sqlite = new BetterSqlite3(file)
+    migrate(sqlite, file, 1)
+    sqlite.prepare("INSERT INTO schema_migrations VALUES (99, '0099_future', 1)").run()
+    expect(() => migrate(sqlite, file, 2)).toThrow(/schema version 99 is newer than this app knows/)
+    sqlite.close()
+  })
+})

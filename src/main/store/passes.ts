@@ -1,0 +1,64 @@
+/**
+ * The `poll_passes` aggregate: one durable row per Lane pass, the proof that a Lane is alive or the reason
+ * it declined to work.
+ */
+import { sql } from 'kysely'
+import type { Db } from './database'
+import type { PassRow } from './schema'
+import { ensureLane } from './lanes'
+
+export type PassFigures = Omit<PassRow, 'id'>
+
+/**
+ * Carry-forward (SPEC §5): a pass that returned before computing its figures — its own gap is 0 — takes
+ * the previous pass's due, gap, clamped and checked, so no row states a zero it did not measure.
+ */
+export function carryForward(pass: PassFigures, previous: PassRow | undefined): PassFigures {
+  if (pass.gap !== 0 || !previous) return pass
+  return { ...pass, due: previous.due, gap: previous.gap, clamped: previous.clamped, checked: previous.checked }
+}
+
+/** Writes a pass row, applying carry-forward, and returns it as stored. */
+export async function insertPass(db: Db, pass: PassFigures): Promise<PassRow> {
+  return db.transaction().execute(async (trx) => {
+    await ensureLane(trx, pass.site)
+    const previous = await latestPass(trx, pass.site)
+    const row = carryForward(pass, previous)
+    return trx.insertInto('poll_passes').values(row).returningAll().executeTakeFirstOrThrow()
+  })
+}
+
+export async function latestPass(db: Db, site: string): Promise<PassRow | undefined> {
+  return db.selectFrom('poll_passes').selectAll().where('site', '=', site).orderBy('id', 'desc').limit(1).executeTakeFirst()
+}
+
+/**
+ * The latest pass of every Lane, in one query. Each Site's newest row is found by an index seek on
+ * (site, id) from its `poll_lanes` row, never by scanning `poll_passes`.
+ */
+export async function latestPassPerSite(db: Db): Promise<PassRow[]> {
+  const result = await sql<PassRow>`
+    SELECT p.* FROM poll_lanes l
+    JOIN poll_passes p ON p.id = (SELECT MAX(id) FROM poll_passes WHERE site = l.site)
+    ORDER BY p.site
+  `.execute(db)
+  return result.rows
+}
+
+/** A Site's recent passes, newest first, for the Lanes page chart. */
+export async function recentPasses(db: Db, site: string, limit: number): Promise<PassRow[]> {
+  return db.selectFrom('poll_passes').selectAll().where('site', '=', site).orderBy('id', 'desc').limit(limit).execute()
+}
+
+/**
+ * Retention: deletes pass rows that ended before `before`, except each Lane's newest row, which keeps a
+ * long-silent Lane readable as silent rather than as never run. Returns how many went.
+ */
+export async function prunePasses(db: Db, before: number): Promise<number> {
+  const result = await sql`
+    DELETE FROM poll_passes
+    WHERE ended_at < ${before}
+      AND id NOT IN (SELECT (SELECT MAX(id) FROM poll_passes WHERE site = l.site) FROM poll_lanes l)
+  `.execute(db)
+  return Number(result.numAffectedRows ?? 0n)
+}

@@ -1,0 +1,106 @@
+/**
+ * Kysely row types, one interface per table of SPEC §3. Column names are a contract: outside tests
+ * read them. Booleans are INTEGER 0/1; times are unix ms with 0 meaning never.
+ */
+import type { Generated, Insertable, Selectable } from 'kysely'
+
+export interface ReadersTable {
+  id: Generated<number>
+  name: string
+  token_hash: string
+  created_at: number
+}
+
+export interface SeriesTable {
+  site: string
+  series_id: string
+  title: Generated<string>
+  series_url: Generated<string>
+  latest_chapter: number | null
+  latest_chapter_label: Generated<string>
+  latest_chapter_url: Generated<string>
+  latest_source: Generated<'' | 'check' | 'sighting'>
+  latest_changed_at: Generated<number>
+  latest_checked_at: Generated<number>
+  latest_sighted_at: Generated<number>
+  force_poll_at: Generated<number>
+  finished_at: Generated<number>
+  created_at: number
+}
+
+export type BookmarkStatus = 'reading' | 'waiting' | 'planned' | 'dropped'
+
+export interface BookmarksTable {
+  reader_id: number
+  site: string
+  series_id: string
+  status: Generated<BookmarkStatus>
+  progress: number | null
+  progress_at: Generated<number>
+  created_at: number
+  updated_at: number
+}
+
+export interface SightingsTable {
+  id: Generated<number>
+  reader_id: number
+  site: string
+  series_id: string
+  chapter: number
+  sighted_at: number
+  verdict: Generated<'' | 'confirmed' | 'suspicious'>
+  judged_at: Generated<number>
+}
+
+export interface PollLanesTable {
+  site: string
+  paused_until: Generated<number>
+  refuse_until: Generated<number>
+}
+
+export interface PollPassesTable {
+  id: Generated<number>
+  site: string
+  started_at: number
+  ended_at: number
+  skip: Generated<string>
+  due: number
+  gap: number
+  clamped: number
+  checked: number
+  refused: number
+  unreachable: number
+  no_chapter: number
+  unfetchable: number
+  errors: number
+}
+
+/** One move of a Latest Chapter: up by a check or a Sighting, or down when a check corrects a Sighting. */
+export interface LatestChapterHistoryTable {
+  id: Generated<number>
+  site: string
+  series_id: string
+  chapter: number
+  label: Generated<string>
+  source: 'check' | 'sighting' | 'correction'
+  at: number
+}
+
+export interface Database {
+  readers: ReadersTable
+  series: SeriesTable
+  bookmarks: BookmarksTable
+  sightings: SightingsTable
+  poll_lanes: PollLanesTable
+  poll_passes: PollPassesTable
+  latest_chapter_history: LatestChapterHistoryTable
+}
+
+export type ReaderRow = Selectable<ReadersTable>
+export type SeriesRow = Selectable<SeriesTable>
+export type NewSeries = Insertable<SeriesTable>
+export type BookmarkRow = Selectable<BookmarksTable>
+export type SightingRow = Selectable<SightingsTable>
+export type LaneRow = Selectable<PollLanesTable>
+export type PassRow = Selectable<PollPassesTable>
+export type LatestChapterHistoryRow = Selectable<LatestChapterHistoryTable>

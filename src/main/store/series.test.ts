@@ -1,0 +1,200 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { openTestStore, seedReader, seedSeries, type TestStore } from '../testing/store'
+import { recordSighting, judgeSightings } from './sightings'
+import {
+  addSeries,
+  forceSeriesPoll,
+  finishSeries,
+  getSeriesListRow,
+  latestChapterHistory,
+  latestMove,
+  listSeries,
+  markLatestChecked,
+  overviewCounts,
+  recordCheckResult,
+  requireSeries,
+  setSeriesUrl,
+  unfinishSeries,
+} from './series'
+
+let store: TestStore
+let alice: number
+const key = { site: 'a', seriesId: 'x' }
+
+beforeEach(async () => {
+  store = openTestStore()
+  alice = await seedReader(store.db, 'alice')
+})
+afterEach(() => store.dispose())
+
+describe('Check now and pending', () => {
+  it('pending is derived and clears when the check stamp passes the force stamp', async () => {
+    await seedSeries(store.db, { id: 'x', checkedAt: 100, readers: [alice] })
+    await forceSeriesPoll(store.db, key, 200)
+    expect((await getSeriesListRow(store.db, key))?.pending).toBe(true)
+    await markLatestChecked(store.db, key, 300)
+    expect((await getSeriesListRow(store.db, key))?.pending).toBe(false)
+    expect((await requireSeries(store.db, key)).force_poll_at).toBe(200)
+  })
+
+  it('forcing twice re-stamps the request time', async () => {
+    await seedSeries(store.db, { id: 'x', readers: [alice] })
+    await forceSeriesPoll(store.db, key, 200)
+    await forceSeriesPoll(store.db, key, 500)
+    expect((await requireSeries(store.db, key)).force_poll_at).toBe(500)
+  })
+
+  it('refuses to force an unknown Series', async () => {
+    await expect(forceSeriesPoll(store.db, { site: 'a', seriesId: 'nope' }, 1)).rejects.toThrow(/store: no Series a\/nope/)
+  })
+
+  it('a force never touches the check stamp, so unchecked and stale counts stay true', async () => {
+    await seedSeries(store.db, { id: 'x', readers: [alice] })
+    await forceSeriesPoll(store.db, key, 200)
+    const counts = await overviewCounts(store.db, 0)
+    expect(counts).toMatchObject({ unchecked: 1, pending: 1 })
+  })
+})
+
+describe('Finished and URL', () => {
+  it('finish and unfinish write finished_at', async () => {
+    await seedSeries(store.db, { id: 'x' })
+    await finishSeries(store.db, key, 77)
+    expect((await requireSeries(store.db, key)).finished_at).toBe(77)
+    await unfinishSeries(store.db, key)
+    expect((await requireSeries(store.db, key)).finished_at).toBe(0)
+  })
+
+  it('setSeriesUrl stores the URL', async () => {
+    await seedSeries(store.db, { id: 'x', url: '' })
+    await setSeriesUrl(store.db, key, 'https://a.example/manga/x')
+    expect((await requireSeries(store.db, key)).series_url).toBe('https://a.example/manga/x')
+  })
+
+  it('addSeries keeps an existing Series as it is', async () => {
+    await addSeries(store.db, { ...key, title: 'First', seriesUrl: 'https://a.example/1', now: 5 })
+    const again = await addSeries(store.db, { ...key, title: 'Second', now: 6 })
+    expect(again).toMatchObject({ title: 'First', series_url: 'https://a.example/1', created_at: 5 })
+  })
+})
+
+describe('Latest Chapter moves', () => {
+  const found = (chapter: number) => ({ chapter, label: `Chapter ${chapter}`, url: `https://a.example/c/${chapter}` })
+
+  it.each([
+    ['nothing known yet', { latest_chapter: null, latest_source: '' as const }, 5, 'first'],
+    ['higher than a checked one', { latest_chapter: 5, latest_source: 'check' as const }, 6, 'up'],
+    ['equal to a checked one', { latest_chapter: 5, latest_source: 'check' as const }, 5, 'none'],
+    ['lower than a checked one', { latest_chapter: 5, latest_source: 'check' as const }, 4, 'none'],
+    ['equal to a sighted one', { latest_chapter: 5, latest_source: 'sighting' as const }, 5, 'confirmed'],
+    ['lower than a sighted one', { latest_chapter: 5, latest_source: 'sighting' as const }, 4, 'corrected-down'],
+  ])('%s', (_name, current, chapter, move) => {
+    expect(latestMove(current, chapter)).toBe(move)
+  })
+
+  it('a higher chapter is a New Chapter with latest_changed_at = now and a history row', async () => {
+    await seedSeries(store.db, { id: 'x', latest: 10 })
+    const report = await recordCheckResult(store.db, { ...key, found: found(11), title: 'X!', now: 900 })
+    expect(report).toMatchObject({ move: 'up', newChapter: true, previous: 10 })
+    expect(report.series).toMatchObject({
+      latest_chapter: 11,
+      latest_chapter_label: 'Chapter 11',
+      latest_source: 'check',
+      latest_changed_at: 900,
+      title: 'X!',
+    })
+    expect((await latestChapterHistory(store.db, key))[0]).toMatchObject({ chapter: 11, source: 'check', at: 900 })
+  })
+
+  it('the first chapter ever found is not a New Chapter', async () => {
+    await seedSeries(store.db, { id: 'x' })
+    const report = await recordCheckResult(store.db, { ...key, found: found(3), now: 900 })
+    expect(report).toMatchObject({ move: 'first', newChapter: false })
+  })
+
+  it('a check corrects down a suspicious Sighting raise and judges it', async () => {
+    await seedSeries(store.db, { id: 'x', latest: 10, readers: [alice] })
+    const sighting = await recordSighting(store.db, { ...key, readerId: alice, chapter: 50, sightedAt: 100, now: 100 })
+    expect(sighting.raised).toBe(true)
+    expect(await requireSeries(store.db, key)).toMatchObject({ latest_chapter: 50, latest_source: 'sighting', latest_sighted_at: 100 })
+    const report = await recordCheckResult(store.db, { ...key, found: found(11), now: 200 })
+    expect(report.move).toBe('corrected-down')
+    expect(report.series).toMatchObject({ latest_chapter: 11, latest_source: 'check' })
+    expect(await judgeSightings(store.db, key, 11, 200)).toEqual({ confirmed: 0, suspicious: 1 })
+  })
+
+  it('a Sighting the check reaches is confirmed; a lower Sighting raises nothing', async () => {
+    await seedSeries(store.db, { id: 'x', latest: 10, readers: [alice] })
+    expect((await recordSighting(store.db, { ...key, readerId: alice, chapter: 9, sightedAt: 50, now: 50 })).raised).toBe(false)
+    await recordSighting(store.db, { ...key, readerId: alice, chapter: 12, sightedAt: 60, now: 60 })
+    expect(await judgeSightings(store.db, key, 12, 70)).toEqual({ confirmed: 2, suspicious: 0 })
+    // Judged Sightings are not judged again.
+    expect(await judgeSightings(store.db, key, 1, 80)).toEqual({ confirmed: 0, suspicious: 0 })
+  })
+
+  it('latest_sighted_at never moves backwards', async () => {
+    await seedSeries(store.db, { id: 'x', latest: 10, readers: [alice] })
+    await recordSighting(store.db, { ...key, readerId: alice, chapter: 9, sightedAt: 500, now: 500 })
+    await recordSighting(store.db, { ...key, readerId: alice, chapter: 9, sightedAt: 300, now: 600 })
+    expect((await requireSeries(store.db, key)).latest_sighted_at).toBe(500)
+  })
+})
+
+describe('Series list', () => {
+  beforeEach(async () => {
+    await seedSeries(store.db, { id: 'unchecked', title: 'Alpha', readers: [alice] })
+    await seedSeries(store.db, { id: 'stale', title: 'Beta', checkedAt: 10, readers: [alice] })
+    await seedSeries(store.db, { id: 'fresh', title: 'Gamma', checkedAt: 900, readers: [alice] })
+    await seedSeries(store.db, { id: 'pending', title: 'Delta', checkedAt: 900, forcedAt: 950, readers: [alice] })
+    await seedSeries(store.db, { id: 'finished', title: 'Epsilon', checkedAt: 900, finishedAt: 5, readers: [alice] })
+    await seedSeries(store.db, { id: 'orphan', title: 'Zeta 100%', checkedAt: 900 })
+    await seedSeries(store.db, { id: 'no-url', title: 'Eta', url: '', readers: [alice] })
+    await seedSeries(store.db, { id: 'b-one', site: 'b', title: 'Theta', checkedAt: 900, readers: [alice] })
+  })
+
+  const ids = async (q: Partial<Parameters<typeof listSeries>[1]>) =>
+    (await listSeries(store.db, { staleBefore: 100, ...q })).rows.map((r) => r.series_id).sort()
+
+  it.each([
+    ['unchecked', ['no-url', 'unchecked']],
+    ['stale', ['stale']],
+    ['pending', ['pending']],
+    ['finished', ['finished']],
+    ['orphan', ['orphan']],
+    ['no-url', ['no-url']],
+  ] as const)('filter %s', async (filter, expected) => {
+    expect(await ids({ filter })).toEqual([...expected])
+  })
+
+  it('filters by Site and searches title and id, treating % literally', async () => {
+    expect(await ids({ site: 'b' })).toEqual(['b-one'])
+    expect(await ids({ search: 'zeta 100%' })).toEqual(['orphan'])
+    expect(await ids({ search: '%' })).toEqual(['orphan'])
+    expect(await ids({ search: 'fres' })).toEqual(['fresh'])
+  })
+
+  it('pages in title order and reports the total', async () => {
+    const first = await listSeries(store.db, { staleBefore: 100, limit: 3, offset: 0 })
+    const second = await listSeries(store.db, { staleBefore: 100, limit: 3, offset: 3 })
+    expect(first.total).toBe(8)
+    expect(first.rows.map((r) => r.title)).toEqual(['Alpha', 'Beta', 'Delta'])
+    expect(second.rows.map((r) => r.title)).toEqual(['Epsilon', 'Eta', 'Gamma'])
+  })
+
+  it('overview counts agree with the filters', async () => {
+    expect(await overviewCounts(store.db, 100)).toEqual({
+      series: 8,
+      unchecked: 2,
+      stale: 1,
+      pending: 1,
+      orphans: 1,
+      noUrl: 1,
+      finished: 1,
+    })
+  })
+
+  it('each row carries its Reader count and pending flag', async () => {
+    const { rows } = await listSeries(store.db, { staleBefore: 100, filter: 'pending' })
+    expect(rows[0]).toMatchObject({ reader_count: 1, pending: true })
+  })
+})

@@ -1,0 +1,98 @@
+/**
+ * The `sightings` aggregate: a Reader's report of the latest chapter they saw on the Site. A Sighting can
+ * raise the Latest Chapter provisionally; it stays outstanding (verdict '') until a check judges it.
+ */
+import type { Db } from './database'
+import type { SightingRow } from './schema'
+import { requireSeries, type SeriesKey } from './series'
+
+export interface SightingReport {
+  sighting: SightingRow
+  /** The Sighting raised the Latest Chapter provisionally. */
+  raised: boolean
+}
+
+/** Records a Sighting, stamps `latest_sighted_at`, and raises the Latest Chapter if it is higher. */
+export async function recordSighting(
+  db: Db,
+  input: SeriesKey & { readerId: number; chapter: number; sightedAt: number; now: number },
+): Promise<SightingReport> {
+  return db.transaction().execute(async (trx) => {
+    const series = await requireSeries(trx, input)
+    const sighting = await trx
+      .insertInto('sightings')
+      .values({
+        reader_id: input.readerId,
+        site: input.site,
+        series_id: input.seriesId,
+        chapter: input.chapter,
+        sighted_at: input.sightedAt,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow()
+    const raised = series.latest_chapter === null || input.chapter > series.latest_chapter
+    await trx
+      .updateTable('series')
+      .set({
+        latest_sighted_at: Math.max(series.latest_sighted_at, input.sightedAt),
+        ...(raised
+          ? {
+              latest_chapter: input.chapter,
+              latest_chapter_label: '',
+              latest_chapter_url: '',
+              latest_source: 'sighting' as const,
+              latest_changed_at: input.now,
+            }
+          : {}),
+      })
+      .where('site', '=', input.site)
+      .where('series_id', '=', input.seriesId)
+      .execute()
+    if (raised) {
+      await trx
+        .insertInto('latest_chapter_history')
+        .values({ site: input.site, series_id: input.seriesId, chapter: input.chapter, source: 'sighting', at: input.now })
+        .execute()
+    }
+    return { sighting, raised }
+  })
+}
+
+/**
+ * A check that found chapters judges the Series' outstanding Sightings: confirmed when the Site shows at
+ * least that chapter, suspicious otherwise.
+ */
+export async function judgeSightings(
+  db: Db,
+  key: SeriesKey,
+  highestFound: number,
+  now: number,
+): Promise<{ confirmed: number; suspicious: number }> {
+  const outstanding = db
+    .updateTable('sightings')
+    .set({ judged_at: now })
+    .where('site', '=', key.site)
+    .where('series_id', '=', key.seriesId)
+    .where('verdict', '=', '')
+  const confirmed = await outstanding.set({ verdict: 'confirmed' }).where('chapter', '<=', highestFound).executeTakeFirst()
+  const suspicious = await outstanding.set({ verdict: 'suspicious' }).where('chapter', '>', highestFound).executeTakeFirst()
+  return { confirmed: Number(confirmed.numUpdatedRows), suspicious: Number(suspicious.numUpdatedRows) }
+}
+
+/** A Series' Sightings, newest first, with the name of the Reader who reported each. */
+export async function seriesSightings(
+  db: Db,
+  key: SeriesKey,
+  limit = 50,
+): Promise<Array<SightingRow & { reader_name: string }>> {
+  return db
+    .selectFrom('sightings as g')
+    .innerJoin('readers as r', 'r.id', 'g.reader_id')
+    .selectAll('g')
+    .select('r.name as reader_name')
+    .where('g.site', '=', key.site)
+    .where('g.series_id', '=', key.seriesId)
+    .orderBy('g.id', 'desc')
+    .limit(limit)
+    .execute()
+}
