@@ -1,0 +1,28 @@
+import { resolve } from 'node:path'
+import vue from '@vitejs/plugin-vue'
+import { defineConfig } from 'electron-vite'
+
+export default defineConfig({
+  main: {
+    build: {
+      rollupOptions: { input: { index: resolve('src/main/electron/index.ts') } },
+    },
+  },
+  preload: {
+    build: {
+      // CommonJS, so the window can stay sandboxed (an ESM preload needs sandbox: false).
+      rollupOptions: {
+        input: { index: resolve('src/preload/index.ts') },
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: 'src/renderer',
+    base: './',
+    plugins: [vue()],
+    build: {
+      rollupOptions: { input: { index: resolve('src/renderer/index.html') } },
+    },
+  },
+})

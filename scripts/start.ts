@@ -1,0 +1,32 @@
+/**
+ * `npm start`: builds and launches the Electron tray app; where the Electron binary is absent it says so in
+ * one line and runs the headless shell instead, with the same arguments.
+ */
+import { spawn, spawnSync } from 'node:child_process'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { electronBinaryPath } from './electron-binary'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const args = process.argv.slice(2)
+
+function run(command: string, argv: string[]): void {
+  const child = spawn(command, argv, { cwd: root, stdio: 'inherit' })
+  const forward = (signal: NodeJS.Signals) => child.kill(signal)
+  process.on('SIGINT', forward)
+  process.on('SIGTERM', forward)
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)))
+}
+
+const electron = electronBinaryPath(root)
+if (electron) {
+  const build = spawnSync(process.execPath, [join(root, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'], {
+    cwd: root,
+    stdio: 'inherit',
+  })
+  if (build.status !== 0) process.exit(build.status ?? 1)
+  run(electron, ['.', ...args])
+} else {
+  console.log('start: the Electron binary is not installed here; running the headless shell instead (npm run headless).')
+  run(process.execPath, ['--import', 'tsx', join(root, 'src/main/headless/cli.ts'), ...args])
+}

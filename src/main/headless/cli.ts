@@ -1,0 +1,37 @@
+/**
+ * `npm run headless -- --data DIR [--port N] [--admin-token T] [--chromium PATH] [--demo]`
+ * Starts the headless shell, prints one line saying where it serves, and stops cleanly on SIGTERM/SIGINT.
+ */
+import { createLog } from '../log'
+import { parseHeadlessArgs, type HeadlessArgs } from './args'
+import { startHeadlessShell } from './shell'
+
+async function main(): Promise<void> {
+  let args: HeadlessArgs
+  try {
+    args = parseHeadlessArgs(process.argv.slice(2))
+  } catch (error) {
+    console.error(`headless: ${(error as Error).message}`)
+    process.exit(2)
+  }
+  const log = createLog()
+  const shell = await startHeadlessShell({ dataDir: args.dataDir, port: args.port, log })
+  console.log(`manga-bookmark: data ${shell.dataFile} · serving ${shell.origin} (port ${shell.port})`)
+  const stop = (signal: string) => {
+    log.info({ signal }, 'headless: stopping')
+    shell.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        log.error({ err: error }, 'headless: stop failed')
+        process.exit(1)
+      },
+    )
+  }
+  process.once('SIGTERM', () => stop('SIGTERM'))
+  process.once('SIGINT', () => stop('SIGINT'))
+}
+
+main().catch((error: unknown) => {
+  console.error(`headless: ${(error as Error).message}`)
+  process.exit(1)
+})

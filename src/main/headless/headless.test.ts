@@ -1,0 +1,71 @@
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import BetterSqlite3 from 'better-sqlite3'
+import { afterEach, describe, expect, it } from 'vitest'
+import { tempDir } from '../testing/store'
+import { parseHeadlessArgs } from './args'
+
+const dirs: Array<{ remove(): void }> = []
+afterEach(() => dirs.splice(0).forEach((d) => d.remove()))
+
+describe('headless command line', () => {
+  it('defaults to port 4711 and the XDG data folder', () => {
+    expect(parseHeadlessArgs([], { XDG_DATA_HOME: '/x/data' })).toMatchObject({
+      port: 4711,
+      dataDir: '/x/data/manga-bookmark',
+      demo: false,
+    })
+  })
+
+  it('takes --data, --port, --admin-token, --chromium and --demo', () => {
+    expect(
+      parseHeadlessArgs(['--data', '/d', '--port', '0', '--admin-token', 'a'.repeat(20), '--chromium', '/c', '--demo']),
+    ).toEqual({ dataDir: '/d', port: 0, adminToken: 'a'.repeat(20), chromium: '/c', demo: true })
+  })
+
+  it.each([
+    [['--port', 'x'], /--port must be/],
+    [['--port', '70000'], /--port must be/],
+    [['--admin-token', 'short'], /at least 16/],
+    [['--nope'], /Unknown option/],
+  ])('refuses %j', (argv, message) => {
+    expect(() => parseHeadlessArgs(argv)).toThrow(message)
+  })
+})
+
+describe('headless shell process', () => {
+  it('creates the database, answers /api/v1/health on loopback and stops on SIGTERM', async () => {
+    const d = tempDir()
+    dirs.push(d)
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/headless/cli.ts', '--data', d.dir, '--port', '0'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, MB_LOG_LEVEL: 'warn' },
+    })
+    let out = ''
+    const line = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString()
+        const match = /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(out)
+        if (match) resolve(match[1]!)
+      })
+      child.once('exit', (code) => reject(new Error(`exited ${code} before serving: ${out}`)))
+    })
+    expect(out).toContain(join(d.dir, 'manga-bookmark.sqlite'))
+    const health = await fetch(`${line}/api/v1/health`)
+    expect(health.status).toBe(200)
+    expect(await health.json()).toEqual({ ok: true })
+    child.kill('SIGTERM')
+    const [code] = await once(child, 'exit')
+    expect(code).toBe(0)
+    const file = join(d.dir, 'manga-bookmark.sqlite')
+    expect(existsSync(file)).toBe(true)
+    const db = new BetterSqlite3(file, { readonly: true })
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all()
+    db.close()
+    expect(tables.map((t) => (t as { name: string }).name)).toEqual(
+      expect.arrayContaining(['bookmarks', 'poll_lanes', 'poll_passes', 'readers', 'series', 'sightings']),
+    )
+  })
+})

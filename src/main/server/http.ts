@@ -1,0 +1,39 @@
+/**
+ * The core's HTTP server: the sync endpoint for Readers (SPEC §7) and, in the headless shell, the owner's
+ * admin surface. Built on Fastify; routes are registered by the modules that own them.
+ */
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify'
+import type { Log } from '../log'
+
+export interface ServerOptions {
+  log: Log
+}
+
+export function createHttpServer(options: ServerOptions): FastifyInstance {
+  const quiet = options.log.levelVal >= options.log.levels.values.warn! ? options.log.level : 'warn'
+  const app = Fastify({
+    // Only warnings and errors from the server: the shells print their own start line. pino's Logger is a
+    // FastifyBaseLogger; the cast only widens fastify's generic logger parameter.
+    loggerInstance: options.log.child({ component: 'http' }, { level: quiet }) as FastifyBaseLogger,
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: 64 * 1024,
+    return503OnClosing: true,
+  })
+  app.get('/api/v1/health', async () => ({ ok: true }))
+  return app
+}
+
+export interface Listening {
+  /** `http://host:port` as bound. */
+  readonly origin: string
+  readonly port: number
+}
+
+/** Binds the server; `host` is 127.0.0.1 unless the owner opted into a LAN bind. */
+export async function listen(app: FastifyInstance, port: number, host = '127.0.0.1'): Promise<Listening> {
+  await app.listen({ port, host })
+  const address = app.server.address()
+  const bound = typeof address === 'object' && address ? address.port : port
+  const shownHost = host.includes(':') ? `[${host}]` : host
+  return { origin: `http://${shownHost}:${bound}`, port: bound }
+}
