@@ -1,0 +1,88 @@
+/**
+ * MangaDex through its public JSON API (SITES.md). A Series is `https://mangadex.org/title/<uuid>/<slug>`;
+ * its chapters come from `GET {api}/manga/<uuid>/feed`, newest first. `lastChapter` on the manga is the
+ * *final* chapter, not the newest, so it is never read. A chapter with an `externalUrl` and 0 pages is not
+ * readable on the Site and is skipped. A 204 is an empty list.
+ */
+import { parseChapterNumber } from '../../../shared/chapter-number'
+import { AdapterError, type Adapter, type Chapter } from '../site'
+import { distinctChapters } from '../html'
+
+export const MANGADEX_ID_PATTERN = /\/title\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/
+
+export interface MangaDexOptions {
+  /** The API's base URL; the real one is https://api.mangadex.org. */
+  apiBase: string
+  language?: string
+}
+
+const CONTENT_RATINGS = ['safe', 'suggestive', 'erotica', 'pornographic']
+
+export function mangaDexAdapter(options: MangaDexOptions): Adapter {
+  const language = options.language ?? 'en'
+  return {
+    request(seriesUrl) {
+      const id = MANGADEX_ID_PATTERN.exec(seriesUrl.pathname)?.[1]
+      if (!id) throw new AdapterError(`not a MangaDex title URL: ${seriesUrl.pathname}`)
+      const query = new URLSearchParams()
+      query.append('translatedLanguage[]', language)
+      query.append('order[volume]', 'desc')
+      query.append('order[chapter]', 'desc')
+      query.append('limit', '100')
+      query.append('includeFuturePublishAt', '0')
+      query.append('includeEmptyPages', '0')
+      for (const rating of CONTENT_RATINGS) query.append('contentRating[]', rating)
+      query.append('includes[]', 'manga')
+      return { url: `${options.apiBase.replace(/\/$/, '')}/manga/${id}/feed?${query}`, method: 'GET', headers: { Accept: 'application/json' } }
+    },
+    read(page, seriesUrl) {
+      if (page.status === 204 || page.body.trim() === '') return { kind: 'parsed', result: { chapters: [] } }
+      let json: unknown
+      try {
+        json = JSON.parse(page.body)
+      } catch {
+        throw new AdapterError('MangaDex feed is not JSON')
+      }
+      const data = (json as { data?: unknown }).data
+      if (!Array.isArray(data)) throw new AdapterError('MangaDex feed has no data array')
+      let title: string | undefined
+      const chapters = data.map((item): Chapter | null => {
+        const chapter = item as FeedChapter
+        title ??= mangaTitle(chapter)
+        const a = chapter?.attributes
+        if (!a || typeof a.chapter !== 'string') return null
+        if (a.externalUrl && !a.pages) return null
+        const number = parseChapterNumber(a.chapter)
+        if (number === null) return null
+        const label = [a.volume ? `Vol. ${a.volume}` : '', `Ch. ${a.chapter}`, a.title ? `- ${a.title}` : ''].filter(Boolean).join(' ')
+        return { number, label, url: `${seriesUrl.origin}/chapter/${encodeURIComponent(String(chapter.id))}` }
+      })
+      title ??= titleFromSlug(seriesUrl)
+      return { kind: 'parsed', result: { ...(title ? { title } : {}), chapters: distinctChapters(chapters) } }
+    },
+  }
+}
+
+interface FeedChapter {
+  id?: unknown
+  attributes?: { chapter?: unknown; volume?: string | null; title?: string | null; pages?: number; externalUrl?: string | null }
+  relationships?: Array<{ type?: string; attributes?: { title?: Record<string, string> } }>
+}
+
+function mangaTitle(chapter: FeedChapter): string | undefined {
+  const manga = chapter?.relationships?.find((r) => r?.type === 'manga')
+  const titles = manga?.attributes?.title
+  if (!titles || typeof titles !== 'object') return undefined
+  const title = titles.en ?? Object.values(titles)[0]
+  return typeof title === 'string' && title.trim() ? title.trim() : undefined
+}
+
+function titleFromSlug(seriesUrl: URL): string | undefined {
+  const slug = seriesUrl.pathname.split('/')[3]
+  if (!slug) return undefined
+  return decodeURIComponent(slug)
+    .split('-')
+    .filter(Boolean)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join(' ')
+}

@@ -1,0 +1,143 @@
+/**
+ * A Site (SPEC §4): key, name, host pin, fetcher kind, fallback, an adapter, a series_id rule and pace.
+ */
+export interface Pace {
+  /** Each eligible Series is checked once per rest. */
+  restMs: number
+  minGapMs: number
+  maxGapMs: number
+  /** The longest a sighted Series may be deferred; also the age after which a check is stale. */
+  ceilingMs: number
+  /** A refusal closes the Lane this long (durable). */
+  refusalBackoffMs: number
+  /** Browser Sites wake the browser only when this many are due … */
+  wakeDueCount: number
+  /** … or the oldest due waited this long (a forced Series always wakes it). */
+  wakeOldestMs: number
+  /** A pass takes no new Series after this long. */
+  maxPassMs: number
+  /** A Lane with nothing due re-reads the due query this often. */
+  idleRequeryMs: number
+}
+
+export const DEFAULT_PACE: Readonly<Pace> = Object.freeze({
+  restMs: 3_600_000,
+  minGapMs: 5_000,
+  maxGapMs: 300_000,
+  ceilingMs: 86_400_000,
+  refusalBackoffMs: 900_000,
+  wakeDueCount: 5,
+  wakeOldestMs: 10_800_000,
+  maxPassMs: 300_000,
+  idleRequeryMs: 30_000,
+})
+
+export type FetcherKind = 'http' | 'browser'
+export type Fallback = 'http' | 'none'
+
+/** One request an adapter asks for. */
+export interface PageRequest {
+  url: string
+  method: 'GET' | 'POST'
+  headers?: Record<string, string>
+  body?: string
+}
+
+/** A response that was not a challenge, of any status. */
+export interface Page {
+  /** The final URL after redirects (all within the host pin). */
+  url: string
+  status: number
+  contentType: string
+  body: string
+}
+
+export interface Chapter {
+  number: number
+  label: string
+  url: string
+}
+
+export interface ParsedSeries {
+  title?: string
+  chapters: Chapter[]
+}
+
+/** What an adapter makes of a page: the chapters, or one more request (e.g. Madara's XHR chapter list). */
+export type AdapterStep =
+  | { kind: 'parsed'; result: ParsedSeries }
+  | {
+      kind: 'follow'
+      request: PageRequest
+      /** Tried instead when `request` answers with a non-200 status. */
+      fallback?: PageRequest
+      /** What the first page already told (its title), merged into the final result. */
+      partial?: { title?: string }
+    }
+
+/**
+ * Turns fetched pages into `{ title?, chapters[] }`. Pure: no I/O, no clock. `read` throws an
+ * `AdapterError` for content it cannot read at all (e.g. malformed JSON from an API).
+ */
+export interface Adapter {
+  /** The first request for a Series. */
+  request(seriesUrl: URL): PageRequest
+  read(page: Page, seriesUrl: URL): AdapterStep
+}
+
+export class AdapterError extends Error {
+  override readonly name = 'AdapterError'
+}
+
+export interface Site {
+  key: string
+  name: string
+  /** The host pin: `host[:port]`, lowercase. A URL whose host is not listed is never fetched. */
+  hosts: readonly string[]
+  fetcher: FetcherKind
+  fallback: Fallback
+  adapter: Adapter
+  /** The series_id of a Series URL on this Site, or null when the URL is not a Series of it. */
+  seriesIdOf(url: URL): string | null
+  pace: Pace
+  /** Where the definition came from: built in, or the owner's sites.json. */
+  origin: 'built-in' | 'sites.json'
+}
+
+/** Whether a URL is http(s) and its host[:port] is on the Site's pin. */
+export function isPinned(site: Pick<Site, 'hosts'>, url: URL): boolean {
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return false
+  if (url.username || url.password) return false
+  return site.hosts.includes(url.host.toLowerCase())
+}
+
+/** Parses a URL, or returns null. */
+export function parseUrl(raw: string, base?: string | URL): URL | null {
+  try {
+    return new URL(raw, base)
+  } catch {
+    return null
+  }
+}
+
+/**
+ * A series_id rule from a pattern matched against the URL's path and query; group 1 is the id. Without a
+ * pattern the id is the path without its surrounding slashes.
+ */
+export function seriesIdRule(pattern: RegExp | undefined): (url: URL) => string | null {
+  return (url) => {
+    const target = `${url.pathname}${url.search}`
+    const id = pattern ? pattern.exec(target)?.[1] : url.pathname.replace(/^\/+|\/+$/g, '')
+    if (!id) return null
+    const decoded = safeDecode(id)
+    return decoded && decoded.length <= 200 ? decoded : null
+  }
+}
+
+function safeDecode(s: string): string | null {
+  try {
+    return decodeURIComponent(s)
+  } catch {
+    return null
+  }
+}

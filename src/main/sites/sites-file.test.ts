@@ -1,0 +1,119 @@
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { tempDir } from '../testing/store'
+import { BUILT_IN_SITES } from './builtin'
+import { createRegistry } from './registry'
+import { DEFAULT_PACE } from './site'
+import { loadSites, parseSitesFile } from './sites-file'
+
+const parse = (json: unknown) => parseSitesFile(JSON.stringify(json), 'sites.json', BUILT_IN_SITES)
+const keys = (report: { sites: Array<{ key: string }> }) => report.sites.map((s) => s.key)
+
+const example = {
+  key: 'example',
+  name: 'Example Scans',
+  hosts: ['example.org'],
+  fetcher: 'http',
+  fallback: 'none',
+  family: 'madara',
+  idPattern: '^/manga/([^/]+)',
+  pace: { restMs: 7_200_000, minGapMs: 10_000 },
+}
+
+describe('sites.json', () => {
+  it('adds a Site of a built-in family with its pace over the defaults', () => {
+    const report = parse({ sites: [example] })
+    expect(report.problems).toEqual([])
+    const site = report.sites.find((s) => s.key === 'example')!
+    expect(site).toMatchObject({ name: 'Example Scans', hosts: ['example.org'], fetcher: 'http', fallback: 'none', origin: 'sites.json' })
+    expect(site.pace).toEqual({ ...DEFAULT_PACE, restMs: 7_200_000, minGapMs: 10_000 })
+    expect(site.seriesIdOf(new URL('https://example.org/manga/some-title/'))).toBe('some-title')
+  })
+
+  it('a Site with selectors reads pages with them', () => {
+    const report = parse({ sites: [{ key: 'tiny', name: 'Tiny', hosts: ['tiny.example:8080'], selectors: { chapter: 'a.ch', number: 'attr:data-n' } }] })
+    const site = report.sites.find((s) => s.key === 'tiny')!
+    const step = site.adapter.read({ url: 'http://tiny.example:8080/x', status: 200, contentType: 'text/html', body: '<a class="ch" data-n="4" href="/4">four</a>' }, new URL('http://tiny.example:8080/x'))
+    expect(step).toEqual({ kind: 'parsed', result: { chapters: [{ number: 4, label: 'four', url: 'http://tiny.example:8080/4' }] } })
+    expect(site.seriesIdOf(new URL('http://tiny.example:8080/series/abc/'))).toBe('series/abc')
+  })
+
+  it('overrides a built-in Site field by field', () => {
+    const report = parse({ sites: [{ key: 'mangadex', pace: { restMs: 10_800_000 } }] })
+    expect(report.problems).toEqual([])
+    const site = report.sites.find((s) => s.key === 'mangadex')!
+    expect(site).toMatchObject({ name: 'MangaDex', hosts: ['mangadex.org', 'api.mangadex.org'], origin: 'sites.json' })
+    expect(site.pace.restMs).toBe(10_800_000)
+    expect(site.seriesIdOf(new URL('https://mangadex.org/title/a96676e5-8ae2-425e-b549-7f15dd34a6d8/komi'))).toBe('a96676e5-8ae2-425e-b549-7f15dd34a6d8')
+  })
+
+  it.each([
+    ['an unknown field', { ...example, colour: 'red' }, /site "example": field "\(entry\)": Unrecognized key: "colour"/],
+    ['hosts with a scheme', { ...example, hosts: ['https://example.org'] }, /site "example": field "hosts.0": a host or host:port/],
+    ['an unknown family', { ...example, family: 'wordpress' }, /site "example": field "family":/],
+    ['a bad fetcher', { ...example, fetcher: 'curl' }, /site "example": field "fetcher":/],
+    ['a pace of the wrong type', { ...example, pace: { restMs: '1h' } }, /site "example": field "pace.restMs":/],
+    ['an idPattern that is not a regex', { ...example, idPattern: '([' }, /site "example": field "idPattern": not a regular expression/],
+    ['an idPattern without a group', { ...example, idPattern: '^/manga/' }, /field "idPattern": needs a capturing group/],
+    ['a bad number source', { key: 'x', name: 'X', hosts: ['x.org'], selectors: { chapter: 'a', number: 'html' } }, /site "x": field "selectors.number": "text" or "attr:NAME"/],
+    ['a new Site without hosts', { key: 'x', name: 'X', family: 'madara' }, /site "x": field "hosts": required for a new Site/],
+    ['a new Site without an adapter', { key: 'x', name: 'X', hosts: ['x.org'] }, /site "x": field "family": a new Site needs "family" or "selectors"/],
+    ['both family and selectors', { ...example, selectors: { chapter: 'a' } }, /site "example": field "selectors": give either/],
+    ['min gap above max gap', { ...example, pace: { minGapMs: 10, maxGapMs: 5 } }, /field "pace.minGapMs": 10 is above maxGapMs 5/],
+    ['a bad key', { ...example, key: 'Bad Key' }, /site "Bad Key": field "key": lowercase/],
+    ['no key at all', { name: 'Nameless' }, /site #1: field "key":/],
+  ])('reports %s with file, site and field, and keeps the valid Sites', (_name, bad, message) => {
+    const good = { ...example, key: 'good' }
+    const report = parse({ sites: [bad, good] })
+    expect(report.problems.join('\n')).toMatch(message)
+    expect(report.problems.every((p) => p.startsWith('sites.json: site '))).toBe(true)
+    expect(keys(report)).toContain('good')
+    expect(keys(report)).toEqual(expect.arrayContaining(['mangadex', 'webtoons']))
+  })
+
+  it('a duplicate key keeps the first definition', () => {
+    const report = parse({ sites: [example, { ...example, name: 'Second' }] })
+    expect(report.problems).toEqual(['sites.json: site "example": field "key": defined twice; the first definition stands'])
+    expect(report.sites.find((s) => s.key === 'example')?.name).toBe('Example Scans')
+  })
+
+  it.each([
+    ['malformed JSON', '{ "sites": [', /sites.json: not valid JSON/],
+    ['the wrong shape', '[1, 2]', /sites.json: expected \{ "sites": \[ … \] \}/],
+  ])('a file of %s is reported and the built-in Sites still run', (_name, text, message) => {
+    const report = parseSitesFile(text, 'sites.json', BUILT_IN_SITES)
+    expect(report.problems[0]).toMatch(message)
+    expect(keys(report)).toEqual(['mangadex', 'webtoons'])
+  })
+
+  it('is read from the data directory; no file means the built-in Sites', () => {
+    const d = tempDir()
+    try {
+      expect(loadSites(d.dir, BUILT_IN_SITES)).toEqual({ sites: BUILT_IN_SITES, problems: [] })
+      writeFileSync(join(d.dir, 'sites.json'), JSON.stringify({ sites: [example] }))
+      expect(keys(loadSites(d.dir, BUILT_IN_SITES))).toEqual(['mangadex', 'webtoons', 'example'])
+    } finally {
+      d.remove()
+    }
+  })
+})
+
+describe('site registry', () => {
+  const registry = createRegistry(parse({ sites: [example] }).sites)
+  it.each([
+    ['a Series on a pinned host', 'https://example.org/manga/abc/', { site: 'example', seriesId: 'abc' }],
+    ['http on a pinned host', 'http://example.org/manga/abc', { site: 'example', seriesId: 'abc' }],
+    ['a MangaDex title', 'https://mangadex.org/title/a96676e5-8ae2-425e-b549-7f15dd34a6d8', { site: 'mangadex', seriesId: 'a96676e5-8ae2-425e-b549-7f15dd34a6d8' }],
+    ['a host off every pin', 'https://evil.example/manga/abc/', null],
+    ['a look-alike host', 'https://example.org.evil.example/manga/abc/', null],
+    ['a file: URL', 'file:///etc/passwd', null],
+    ['credentials in the URL', 'https://user:pw@example.org/manga/abc/', null],
+    ['a link-local address', 'http://169.254.169.254/manga/abc/', null],
+    ['not a Series path', 'https://example.org/about', null],
+    ['not a URL', 'example.org/manga/abc', null],
+  ])('resolves %s', (_name, url, expected) => {
+    const match = registry.resolve(url)
+    expect(match && { site: match.site.key, seriesId: match.seriesId }).toEqual(expected)
+  })
+})

@@ -1,0 +1,149 @@
+/**
+ * The owner's `<data>/sites.json` (SPEC §4): adds Sites or overrides built-in ones without code. Each entry
+ * is validated on its own; a bad one is reported with file, site and field, and the valid Sites still run.
+ */
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { z } from 'zod'
+import { FAMILIES, FAMILY_KEYS } from './families'
+import { selectorAdapter } from './families/selectors'
+import { DEFAULT_PACE, seriesIdRule, type Pace, type Site } from './site'
+
+export const SITES_FILE = 'sites.json'
+
+const positiveMs = z.number().int().positive().max(30 * 86_400_000)
+const paceSchema = z
+  .strictObject({
+    restMs: positiveMs,
+    minGapMs: positiveMs,
+    maxGapMs: positiveMs,
+    ceilingMs: positiveMs,
+    refusalBackoffMs: positiveMs,
+    wakeDueCount: z.number().int().min(1).max(10_000),
+    wakeOldestMs: positiveMs,
+    maxPassMs: positiveMs,
+    idleRequeryMs: positiveMs,
+  })
+  .partial()
+
+const host = z
+  .string()
+  .transform((h) => h.toLowerCase())
+  .pipe(z.string().regex(/^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?::\d{1,5})?$/, 'a host or host:port, without scheme or path'))
+
+const pattern = z.string().max(500).superRefine((source, ctx) => {
+  try {
+    if (!/\((?!\?)/.test(source)) ctx.addIssue({ code: 'custom', message: 'needs a capturing group (group 1 is the series_id)' })
+    new RegExp(source)
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: `not a regular expression: ${(error as Error).message}` })
+  }
+})
+
+const entrySchema = z.strictObject({
+  key: z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'lowercase letters, digits and dashes, at most 40'),
+  name: z.string().trim().min(1).max(80).optional(),
+  hosts: z.array(host).min(1).max(20).optional(),
+  fetcher: z.enum(['http', 'browser']).optional(),
+  fallback: z.enum(['http', 'none']).optional(),
+  family: z.enum(FAMILY_KEYS).optional(),
+  selectors: z
+    .strictObject({
+      chapter: z.string().trim().min(1).max(300),
+      title: z.string().trim().min(1).max(300).optional(),
+      number: z.string().regex(/^(text|attr:[A-Za-z_:][-A-Za-z0-9_:.]*)$/, '"text" or "attr:NAME"').default('text'),
+    })
+    .optional(),
+  idPattern: pattern.optional(),
+  pace: paceSchema.optional(),
+})
+
+type Entry = z.infer<typeof entrySchema>
+
+export interface SitesReport {
+  sites: Site[]
+  /** One line per problem: `<file>: site "<key>": field "<field>": <what is wrong>`. */
+  problems: string[]
+}
+
+/** Reads `<dataDir>/sites.json` if present and merges it over the built-in Sites. */
+export function loadSites(dataDir: string, builtIns: readonly Site[]): SitesReport {
+  const file = join(dataDir, SITES_FILE)
+  if (!existsSync(file)) return { sites: [...builtIns], problems: [] }
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (error) {
+    return { sites: [...builtIns], problems: [`${file}: cannot be read: ${(error as Error).message}`] }
+  }
+  return parseSitesFile(text, file, builtIns)
+}
+
+export function parseSitesFile(text: string, file: string, builtIns: readonly Site[]): SitesReport {
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (error) {
+    return { sites: [...builtIns], problems: [`${file}: not valid JSON: ${(error as Error).message}`] }
+  }
+  const top = z.strictObject({ sites: z.array(z.unknown()) }).safeParse(json)
+  if (!top.success) {
+    return { sites: [...builtIns], problems: [`${file}: expected { "sites": [ … ] }: ${top.error.issues[0]?.message ?? ''}`] }
+  }
+  const sites = new Map(builtIns.map((site) => [site.key, site]))
+  const seen = new Set<string>()
+  const problems: string[] = []
+  top.data.sites.forEach((raw, index) => {
+    const label = siteLabel(raw, index)
+    const parsed = entrySchema.safeParse(raw)
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        const field = issue.path.length ? issue.path.join('.') : '(entry)'
+        problems.push(`${file}: site ${label}: field "${field}": ${issue.message}`)
+      }
+      return
+    }
+    const entry = parsed.data
+    if (seen.has(entry.key)) {
+      problems.push(`${file}: site ${label}: field "key": defined twice; the first definition stands`)
+      return
+    }
+    seen.add(entry.key)
+    const built = buildSite(entry, sites.get(entry.key))
+    if (typeof built === 'string') problems.push(`${file}: site ${label}: ${built}`)
+    else sites.set(built.key, built)
+  })
+  return { sites: [...sites.values()], problems }
+}
+
+function siteLabel(raw: unknown, index: number): string {
+  const key = (raw as { key?: unknown } | null)?.key
+  return typeof key === 'string' && key ? JSON.stringify(key) : `#${index + 1}`
+}
+
+/** A Site from an entry, merged over the built-in of the same key; or a problem (`field "x": …`). */
+function buildSite(entry: Entry, base: Site | undefined): Site | string {
+  if (entry.family && entry.selectors) return 'field "selectors": give either "family" or "selectors", not both'
+  if (!base) {
+    if (!entry.name) return 'field "name": required for a new Site'
+    if (!entry.hosts) return 'field "hosts": required for a new Site'
+    if (!entry.family && !entry.selectors) return 'field "family": a new Site needs "family" or "selectors"'
+  }
+  const pace: Pace = { ...(base?.pace ?? DEFAULT_PACE), ...entry.pace }
+  if (pace.minGapMs > pace.maxGapMs) return `field "pace.minGapMs": ${pace.minGapMs} is above maxGapMs ${pace.maxGapMs}`
+  const family = entry.family ? FAMILIES[entry.family] : undefined
+  const adapter = family ? family.adapter() : entry.selectors ? selectorAdapter(entry.selectors as Parameters<typeof selectorAdapter>[0]) : base!.adapter
+  const idPattern = entry.idPattern ? new RegExp(entry.idPattern) : family?.idPattern
+  const fetcher = entry.fetcher ?? base?.fetcher ?? 'http'
+  return {
+    key: entry.key,
+    name: entry.name ?? base!.name,
+    hosts: entry.hosts ?? base!.hosts,
+    fetcher,
+    fallback: entry.fallback ?? base?.fallback ?? 'none',
+    adapter,
+    seriesIdOf: idPattern || !base ? seriesIdRule(idPattern) : base.seriesIdOf,
+    pace,
+    origin: 'sites.json',
+  }
+}
