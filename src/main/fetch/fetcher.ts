@@ -1,0 +1,40 @@
+/** The fetcher interface the Lanes and Acquisition talk to: HTTP, or a browser (SPEC §4). */
+import type { Page, PageRequest, Site } from '../sites/site'
+
+export type FetchResult =
+  | { kind: 'page'; page: Page }
+  /** An anti-bot challenge held (in a browser: it did not clear in time). */
+  | { kind: 'refused'; reason: string }
+  /** The browser was interrupted or could not be reached. */
+  | { kind: 'unreachable'; reason: string }
+  /** Transport error, timeout, oversized body, a redirect off the host pin, an abort. */
+  | { kind: 'error'; reason: string }
+
+export interface Fetcher {
+  readonly kind: 'http' | 'browser'
+  /** Fetches one request for a Site; every URL it touches is on the Site's host pin. Never throws. */
+  fetch(request: PageRequest, site: Site, signal?: AbortSignal): Promise<FetchResult>
+}
+
+export interface BrowserFetcher extends Fetcher {
+  readonly kind: 'browser'
+  /** Whether the browser is running now (a sleeping browser is closed). */
+  isAwake(): boolean
+  /** Closes the browser; the next fetch starts it again. */
+  close(): Promise<void>
+}
+
+export interface Fetchers {
+  http: Fetcher
+  /** The app's browser, when one is configured. */
+  browser?: BrowserFetcher
+}
+
+/**
+ * The fetcher a Site uses now: its own kind, or for a browser Site with no browser configured, HTTP when
+ * its fallback says so. Undefined means no fetcher (skip `no-fetcher`, or `unfetchable` for one check).
+ */
+export function fetcherFor(site: Pick<Site, 'fetcher' | 'fallback'>, fetchers: Fetchers): Fetcher | undefined {
+  if (site.fetcher === 'http') return fetchers.http
+  return fetchers.browser ?? (site.fallback === 'http' ? fetchers.http : undefined)
+}

@@ -1,0 +1,112 @@
+/**
+ * One check (SPEC §5): stamp, fetch, classify, record. Shared by the Lane and Acquisition, so an acquired
+ * Series is a check like any other. The stamp is written before the fetch: it ends any pending Check now
+ * whatever the fetch returns (docs/adr/0001).
+ */
+import { highestChapter } from '../../shared/chapter-number'
+import type { Clock } from '../clock'
+import type { Fetcher } from '../fetch/fetcher'
+import type { Log } from '../log'
+import { AdapterError, isPinned, parseUrl, type PageRequest, type Site } from '../sites/site'
+import type { Db } from '../store/database'
+import { markLatestChecked, recordCheckResult, type CheckResultReport } from '../store/series'
+import { judgeSightings } from '../store/sightings'
+
+/** The classification of one check (SPEC §4), plus `aborted` for a check the app itself interrupted. */
+export type CheckOutcome = 'chapter' | 'no-chapter' | 'refused' | 'unreachable' | 'unfetchable' | 'error' | 'aborted'
+
+export interface CheckReport {
+  outcome: CheckOutcome
+  /** Why, in a few words (logged; the pass row keeps only counts). */
+  reason: string
+  /** When the check stamp was written; 0 when it failed. */
+  stampedAt: number
+  /** Whether a request went out (the Lane keeps its gap from it). */
+  fetched: boolean
+  title?: string
+  latest?: CheckResultReport
+}
+
+export interface CheckContext {
+  db: Db
+  clock: Clock
+  log: Log
+}
+
+export interface CheckTarget {
+  site: string
+  series_id: string
+  series_url: string
+}
+
+/** An adapter may ask for this many pages per check (the page, then e.g. an XHR list and its fallback). */
+const MAX_REQUESTS = 3
+
+export async function checkSeries(
+  ctx: CheckContext,
+  site: Site,
+  fetcher: Fetcher | undefined,
+  target: CheckTarget,
+  signal?: AbortSignal,
+): Promise<CheckReport> {
+  const key = { site: target.site, seriesId: target.series_id }
+  const stampedAt = ctx.clock.now()
+  try {
+    if (!(await markLatestChecked(ctx.db, key, stampedAt))) return report('error', 'the Series no longer exists', 0, false)
+  } catch (error) {
+    return report('error', `check stamp failed: ${(error as Error).message}`, 0, false)
+  }
+  const url = parseUrl(target.series_url)
+  if (!url || !isPinned(site, url)) return report('unfetchable', `the host pin refused ${target.series_url || 'an empty URL'}`, stampedAt, false)
+  if (!fetcher) return report('unfetchable', 'the Site has no fetcher', stampedAt, false)
+
+  let fetched = false
+  let title: string | undefined
+  try {
+    let request: PageRequest = site.adapter.request(url)
+    let fallback: PageRequest | undefined
+    for (let n = 0; ; n++) {
+      if (n >= MAX_REQUESTS) return report('error', `the adapter asked for more than ${MAX_REQUESTS} pages`, stampedAt, fetched)
+      const next = parseUrl(request.url)
+      if (!next || !isPinned(site, next)) return report('unfetchable', `the host pin refused ${request.url}`, stampedAt, fetched)
+      const result = await fetcher.fetch(request, site, signal)
+      fetched = true
+      if (signal?.aborted) return report('aborted', 'stopped', stampedAt, fetched)
+      if (result.kind !== 'page') return report(result.kind, result.reason, stampedAt, fetched)
+      const { page } = result
+      if (page.status !== 200 && page.status !== 204) {
+        if (fallback) {
+          request = fallback
+          fallback = undefined
+          continue
+        }
+        return report('error', `HTTP ${page.status} from ${next.host}`, stampedAt, fetched)
+      }
+      const step = site.adapter.read(page, url)
+      if (step.kind === 'follow') {
+        title ??= step.partial?.title
+        request = step.request
+        fallback = step.fallback
+        continue
+      }
+      title = step.result.title ?? title
+      const highest = highestChapter(step.result.chapters)
+      if (!highest) return { ...report('no-chapter', 'a real page with no chapter found', stampedAt, fetched), ...(title ? { title } : {}) }
+      const now = ctx.clock.now()
+      const latest = await ctx.db.transaction().execute(async (trx) => {
+        const moved = await recordCheckResult(trx, { ...key, found: { chapter: highest.number, label: highest.label, url: highest.url }, ...(title ? { title } : {}), now })
+        await judgeSightings(trx, key, highest.number, now)
+        return moved
+      })
+      return { ...report('chapter', `chapter ${highest.number}`, stampedAt, fetched), latest, ...(title ? { title } : {}) }
+    }
+  } catch (error) {
+    if (signal?.aborted) return report('aborted', 'stopped', stampedAt, fetched)
+    const reason = error instanceof AdapterError ? `adapter: ${error.message}` : `check failed: ${(error as Error).message}`
+    return report('error', reason, stampedAt, fetched)
+  }
+}
+
+function report(outcome: CheckOutcome, reason: string, stampedAt: number, fetched: boolean): CheckReport {
+  return { outcome, reason, stampedAt, fetched }
+}

@@ -1,0 +1,72 @@
+/**
+ * The Lane's decisions as pure functions (STYLE habit 6): the gap, the gates at the top of a pass, the wake
+ * thresholds and how long to sleep after a pass.
+ */
+import type { Pace } from '../sites/site'
+import type { LaneRow } from '../store/schema'
+import type { PassSkip } from '../../shared/skip'
+
+/** gap = clamp(rest / eligible, minGap, maxGap); with nothing eligible (a forced Series only), maxGap. */
+export function computeGap(pace: Pick<Pace, 'restMs' | 'minGapMs' | 'maxGapMs'>, eligible: number): { gap: number; clamped: boolean } {
+  if (eligible <= 0) return { gap: pace.maxGapMs, clamped: true }
+  const raw = Math.round(pace.restMs / eligible)
+  const gap = Math.min(pace.maxGapMs, Math.max(pace.minGapMs, raw))
+  return { gap, clamped: gap !== raw }
+}
+
+/** The owner's pause first, then the Site's refusal (SPEC §5 step 1). */
+export function laneGate(lane: Pick<LaneRow, 'paused_until' | 'refuse_until'>, now: number): 'paused' | 'refusing' | null {
+  if (lane.paused_until > now) return 'paused'
+  if (lane.refuse_until > now) return 'refusing'
+  return null
+}
+
+/**
+ * Whether a sleeping browser should wake: a forced Series always wakes it; otherwise this many due, or the
+ * oldest due waited this long.
+ */
+export function wakeDue(
+  pace: Pick<Pace, 'wakeDueCount' | 'wakeOldestMs'>,
+  due: ReadonlyArray<{ forced: number; latest_checked_at: number }>,
+  now: number,
+): boolean {
+  if (due.some((s) => s.forced)) return true
+  if (due.length >= pace.wakeDueCount) return true
+  if (due.length === 0) return false
+  const oldest = Math.min(...due.map((s) => s.latest_checked_at))
+  return now - oldest >= pace.wakeOldestMs
+}
+
+export interface SleepFacts {
+  skip: PassSkip
+  now: number
+  pace: Pick<Pace, 'restMs' | 'idleRequeryMs'>
+  lane: Pick<LaneRow, 'paused_until' | 'refuse_until'>
+  /** When the browser-down window ends. */
+  browserDownUntil: number
+  /** The loop stopped at maxPassMs with Series still due. */
+  cutShort: boolean
+  /** The loop made at least one request. */
+  fetched: boolean
+}
+
+/** How long a Lane sleeps after a pass before the next one (SPEC §5). */
+export function sleepAfter(f: SleepFacts): number {
+  const idle = f.pace.idleRequeryMs
+  switch (f.skip) {
+    case 'paused':
+      // A Resume takes effect within idleRequeryMs, with no signal to the Lane.
+      return Math.min(f.lane.paused_until - f.now, idle)
+    case 'refusing':
+      return Math.max(1, f.lane.refuse_until - f.now)
+    case 'sidecar-down':
+      return Math.max(1, Math.min(f.browserDownUntil - f.now, idle))
+    case 'nothing-eligible':
+      return Math.min(f.pace.restMs, idle)
+    case '':
+      // Straight on when Series were left due or a check was just made; otherwise re-query when idle.
+      return f.cutShort || f.fetched ? 0 : idle
+    default:
+      return idle
+  }
+}

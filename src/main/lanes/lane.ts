@@ -1,0 +1,94 @@
+/**
+ * The Lanes: one loop per Site, each repeating `runPass` (STYLE habit 6). Everything started here stops
+ * with `stop()`: a pass in flight is abandoned whole, its current fetch aborted.
+ */
+import type { Clock } from '../clock'
+import { BrowserHealth } from '../fetch/browser-health'
+import type { Fetchers } from '../fetch/fetcher'
+import type { Log } from '../log'
+import type { Site } from '../sites/site'
+import type { Db } from '../store/database'
+import { ensureLane } from '../store/lanes'
+import { prunePasses } from '../store/passes'
+import { lastCheckedAt } from '../store/series'
+import { runPass, type LaneMemory, type NewChapter, type PassResult } from './pass'
+
+export const PASS_RETENTION_MS = 14 * 86_400_000
+const PRUNE_EVERY_MS = 3_600_000
+
+export interface LanesOptions {
+  db: Db
+  sites: readonly Site[]
+  fetchers: Fetchers
+  clock: Clock
+  log: Log
+  health?: BrowserHealth
+  retentionMs?: number
+  /** New Chapters found by one pass of one Lane, batched (for notifications). */
+  onNewChapters?(site: Site, chapters: NewChapter[]): void
+  /** Every pass result, for tests and the tray. */
+  onPass?(site: Site, result: PassResult): void
+}
+
+export interface Lanes {
+  readonly health: BrowserHealth
+  /** Stops every Lane and the retention task; resolves when all have returned. */
+  stop(): Promise<void>
+}
+
+export async function startLanes(options: LanesOptions): Promise<Lanes> {
+  const controller = new AbortController()
+  const { signal } = controller
+  const health = options.health ?? new BrowserHealth()
+  for (const site of options.sites) await ensureLane(options.db, site.key)
+  const loops = options.sites.map((site) => runLane(site))
+  loops.push(retention())
+
+  async function runLane(site: Site): Promise<void> {
+    const { clock, log } = options
+    const memory: LaneMemory = { lastFetchAt: 0 }
+    try {
+      // The gap holds across a restart: the newest stamp is this app's last request to the Site.
+      memory.lastFetchAt = await lastCheckedAt(options.db, site.key)
+    } catch (error) {
+      log.error({ site: site.key, err: error }, 'lane: cannot read the last check stamp')
+    }
+    while (!signal.aborted) {
+      let sleepMs = site.pace.idleRequeryMs
+      try {
+        const result = await runPass({ db: options.db, site, fetchers: options.fetchers, health, clock, log }, memory, signal)
+        sleepMs = result.sleepMs
+        options.onPass?.(site, result)
+        if (result.newChapters.length) options.onNewChapters?.(site, result.newChapters)
+      } catch (error) {
+        if (signal.aborted) break
+        log.error({ site: site.key, err: error }, 'lane: pass failed')
+      }
+      if (sleepMs > 0) await clock.sleep(sleepMs, signal)
+    }
+  }
+
+  async function retention(): Promise<void> {
+    const { clock, log, db } = options
+    while (!signal.aborted) {
+      try {
+        const pruned = await prunePasses(db, clock.now() - (options.retentionMs ?? PASS_RETENTION_MS))
+        if (pruned) log.info({ pruned }, 'lanes: pruned old pass rows')
+      } catch (error) {
+        if (signal.aborted) break
+        log.error({ err: error }, 'lanes: pruning pass rows failed')
+      }
+      await clock.sleep(PRUNE_EVERY_MS, signal)
+    }
+  }
+
+  let stopping: Promise<void> | undefined
+  return {
+    health,
+    stop: () =>
+      (stopping ??= (async () => {
+        controller.abort()
+        await Promise.allSettled(loops)
+      })()),
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * A fake Clock for tests (STYLE habit 7). Time moves only when a test says so: `advance(ms)` fires the
+ * timers due on the way, in order, letting the code they wake run before the next one fires; `runUntil`
+ * jumps from timer to timer until a condition holds. Real I/O in flight (a loopback fetch) is waited for
+ * with real ticks, but never with real sleeps of the fake durations.
+ */
+import type { Clock } from '../clock'
+
+interface Timer {
+  at: number
+  seq: number
+  resolve(): void
+}
+
+export class FakeClock implements Clock {
+  #now: number
+  #timers: Timer[] = []
+  #seq = 0
+
+  constructor(start = 1_700_000_000_000) {
+    this.#now = start
+  }
+
+  now(): number {
+    return this.#now
+  }
+
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return new Promise<void>((resolve) => {
+      if (signal?.aborted) return resolve()
+      const timer: Timer = {
+        at: this.#now + Math.max(0, ms),
+        seq: this.#seq++,
+        resolve: () => {
+          signal?.removeEventListener('abort', cancel)
+          resolve()
+        },
+      }
+      const cancel = () => {
+        this.#timers = this.#timers.filter((t) => t !== timer)
+        timer.resolve()
+      }
+      signal?.addEventListener('abort', cancel, { once: true })
+      this.#timers.push(timer)
+      this.#timers.sort((a, b) => a.at - b.at || a.seq - b.seq)
+    })
+  }
+
+  /** Sleepers waiting now. */
+  get pending(): number {
+    return this.#timers.length
+  }
+
+  /** Moves time forward by `ms`, firing every timer due on the way. */
+  async advance(ms: number): Promise<void> {
+    const until = this.#now + ms
+    await settle()
+    while (this.#timers[0] && this.#timers[0].at <= until) {
+      this.#fireNext()
+      await settle()
+    }
+    this.#now = until
+    await settle()
+  }
+
+  /** Sets the time without firing anything (e.g. a machine that slept). */
+  set(now: number): void {
+    this.#now = now
+  }
+
+  /**
+   * Lets the code run, firing timers in order, until `done()` holds. Throws when fake time passes
+   * `withinMs` or the real wait exceeds `realMs` (something is stuck on I/O).
+   */
+  async runUntil(done: () => boolean, { withinMs = 7 * 86_400_000, realMs = 15_000 } = {}): Promise<void> {
+    const limit = this.#now + withinMs
+    const started = Date.now()
+    for (;;) {
+      await settle()
+      if (done()) return
+      if (Date.now() - started > realMs) throw new Error(`FakeClock.runUntil: still waiting after ${realMs} ms of real time`)
+      const next = this.#timers[0]
+      if (next && next.at <= limit) {
+        this.#fireNext()
+      } else if (next) {
+        throw new Error(`FakeClock.runUntil: condition not met within ${withinMs} ms of fake time`)
+      } else {
+        // Nothing sleeps: something is on real I/O. Give it a real moment.
+        await new Promise((r) => setTimeout(r, 2))
+      }
+    }
+  }
+
+  #fireNext(): void {
+    const timer = this.#timers.shift()!
+    this.#now = Math.max(this.#now, timer.at)
+    timer.resolve()
+  }
+}
+
+/** Lets pending promise chains and immediate callbacks run. */
+export async function settle(rounds = 5): Promise<void> {
+  for (let i = 0; i < rounds; i++) await new Promise<void>((r) => setImmediate(r))
+}
