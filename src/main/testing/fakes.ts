@@ -56,7 +56,7 @@ export class FakeBrowser extends FakeFetcher implements BrowserFetcher {
 }
 
 /** A Site on https://<key>.example whose adapter reads a page body as one chapter number. */
-export function testSite(key = 'a', over: Partial<Site> & { pace?: Partial<Pace> } = {}): Site {
+export function testSite(key = 'a', over: Partial<Omit<Site, 'pace'>> & { pace?: Partial<Pace> } = {}): Site {
   const { pace, ...rest } = over
   return {
     key,

@@ -1,0 +1,226 @@
+/**
+ * The fixture site server (SPEC §9): imitations of real Site families and of everything that goes wrong
+ * with them, on loopback, for tests, e2e and the demo. It records every hit with the injected clock's time.
+ *
+ * Routes (`:slug` is any Series; each starts with a deterministic Latest Chapter):
+ *   GET  /madara/manga/:slug/                 Madara, chapter list inline
+ *   GET  /madara-xhr/manga/:slug/             Madara, list by XHR: POST …/ajax/chapters/
+ *   GET  /themesia/manga/:slug/               MangaThemesia
+ *   GET  /webtoons/en/fantasy/:slug/list?title_no=N   Webtoons
+ *   GET  /mangadex/title/:uuid/:slug          MangaDex title page; GET /mangadex/api/manga/:uuid/feed
+ *   GET  /js-challenge/manga/:slug/           a JS challenge only a real browser passes (then Madara)
+ *   GET  /never-clears/manga/:slug/           a challenge that never clears
+ *   GET  /no-chapters/manga/:slug/            a real page with no chapters
+ *   GET  /broken/manga/:slug/                 HTTP 500
+ *   GET  /hang/manga/:slug/                   a response that never ends
+ *   GET  /huge/manga/:slug/                   an oversized body
+ *   GET  /redirect-off/manga/:slug/           a redirect off the pinned host (to localhost)
+ *   POST /control/publish   {"path": "/madara/manga/x/"}  publishes the next chapter → {"latest": n}
+ *   GET  /control/hits                        the hit log
+ * Any page route takes `?delay=MS` to answer late.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { challengePage, madaraChapterList, madaraPage, mangaDexFeed, noChaptersPage, themesiaPage, webtoonsPage, type FixtureSeries } from './pages'
+
+export interface Hit {
+  at: number
+  method: string
+  /** The Host header as sent: shows whether an off-pin host was ever requested. */
+  host: string
+  path: string
+  userAgent: string
+}
+
+export interface FixtureSite {
+  /** `http://127.0.0.1:PORT` */
+  readonly origin: string
+  /** `127.0.0.1:PORT`, the host to pin. */
+  readonly host: string
+  readonly hits: Hit[]
+  /** The Series behind a page path, e.g. `/madara/manga/x/`. */
+  series(path: string): FixtureSeries
+  /** Publishes the next chapter of the Series behind a path; returns its number. */
+  publish(path: string): number
+  close(): Promise<void>
+}
+
+export interface FixtureOptions {
+  now?: () => number
+  port?: number
+  /** Size of the oversized body, bytes. */
+  hugeBytes?: number
+}
+
+const FAMILY_PATH = /^\/(madara|madara-xhr|themesia|js-challenge|never-clears|no-chapters|broken|hang|huge|redirect-off)\/manga\/([a-z0-9-]{1,80})\/?(ajax\/chapters\/?|chapter-\d+\/?)?$/
+const WEBTOONS_PATH = /^\/webtoons\/en\/[a-z-]+\/([a-z0-9-]{1,80})\/list$/
+const MANGADEX_FEED = /^\/mangadex\/api\/manga\/([0-9a-f-]{36})\/feed$/
+const MANGADEX_TITLE = /^\/mangadex\/title\/([0-9a-f-]{36})(?:\/([a-z0-9-]+))?$/
+
+export async function startFixtureSite(options: FixtureOptions = {}): Promise<FixtureSite> {
+  const now = options.now ?? Date.now
+  const hits: Hit[] = []
+  const catalogue = new Map<string, FixtureSeries>()
+  const hanging = new Set<ServerResponse>()
+
+  function seriesFor(key: string, slug: string): FixtureSeries {
+    let s = catalogue.get(key)
+    if (!s) {
+      s = { title: titleOf(slug), latest: 10 + (hash(key) % 90) }
+      catalogue.set(key, s)
+    }
+    return s
+  }
+
+  /** The catalogue key of a page path (one Series per family and slug). */
+  function keyOf(path: string): { key: string; slug: string } | null {
+    const url = new URL(path, 'http://fixture')
+    const family = FAMILY_PATH.exec(url.pathname)
+    if (family) return { key: `${family[1] === 'madara-xhr' ? 'madara-xhr' : family[1]}:${family[2]}`, slug: family[2]! }
+    const toon = WEBTOONS_PATH.exec(url.pathname)
+    if (toon) return { key: `webtoons:${url.searchParams.get('title_no') ?? toon[1]}`, slug: toon[1]! }
+    const dex = MANGADEX_FEED.exec(url.pathname) ?? MANGADEX_TITLE.exec(url.pathname)
+    if (dex) return { key: `mangadex:${dex[1]}`, slug: dex[2] ?? 'mangadex-series' }
+    return null
+  }
+
+  const server: Server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://fixture')
+    hits.push({ at: now(), method: req.method ?? 'GET', host: req.headers.host ?? '', path: `${url.pathname}${url.search}`, userAgent: req.headers['user-agent'] ?? '' })
+    const delay = Math.min(Number(url.searchParams.get('delay')) || 0, 60_000)
+    const answer = () => route(req, res, url).catch(() => send(res, 500, 'text/plain', 'fixture error'))
+    if (delay > 0) setTimeout(answer, delay)
+    else void answer()
+  })
+
+  async function route(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const origin = `http://${req.headers.host}`
+    if (req.method === 'POST' && url.pathname === '/control/publish') {
+      const body = JSON.parse((await readBody(req)) || '{}') as { path?: string }
+      const found = body.path ? keyOf(body.path) : null
+      if (!found) return send(res, 400, 'application/json', JSON.stringify({ error: 'unknown path' }))
+      const s = seriesFor(found.key, found.slug)
+      s.latest += 1
+      return send(res, 200, 'application/json', JSON.stringify({ latest: s.latest }))
+    }
+    if (url.pathname === '/control/hits') return send(res, 200, 'application/json', JSON.stringify(hits))
+
+    const toon = WEBTOONS_PATH.exec(url.pathname)
+    if (toon) {
+      const titleNo = url.searchParams.get('title_no') ?? ''
+      const base = `${origin}/webtoons/en/fantasy/${toon[1]}/`
+      return send(res, 200, 'text/html', webtoonsPage(base, titleNo, seriesFor(`webtoons:${titleNo || toon[1]}`, toon[1]!)))
+    }
+    const feed = MANGADEX_FEED.exec(url.pathname)
+    if (feed) return send(res, 200, 'application/json', mangaDexFeed(feed[1]!, seriesFor(`mangadex:${feed[1]}`, 'mangadex-series')))
+    const title = MANGADEX_TITLE.exec(url.pathname)
+    if (title) return send(res, 200, 'text/html', `<!DOCTYPE html><title>MangaDex</title><div id="app"></div>`)
+
+    const match = FAMILY_PATH.exec(url.pathname)
+    if (!match) return send(res, 404, 'text/html', '<!DOCTYPE html><title>Not found</title><h1>404</h1>')
+    const [, family, slug, rest] = match as unknown as [string, string, string, string | undefined]
+    const base = `${origin}/${family}/manga/${slug}/`
+    const s = seriesFor(`${family}:${slug}`, slug)
+    if (rest?.startsWith('chapter-')) return send(res, 200, 'text/html', `<!DOCTYPE html><title>${s.title}</title><p>pages</p>`)
+    switch (family) {
+      case 'madara':
+        return send(res, 200, 'text/html', madaraPage(base, s))
+      case 'madara-xhr':
+        if (rest?.startsWith('ajax/chapters') && req.method === 'POST') return send(res, 200, 'text/html', madaraChapterList(base, s))
+        return send(res, 200, 'text/html', madaraPage(base, s, { xhr: true, postId: hash(slug) % 10_000 }))
+      case 'themesia':
+        return send(res, 200, 'text/html', themesiaPage(base, s))
+      case 'js-challenge':
+        if (/(?:^|;\s*)fixture_clearance=ok(?:;|$)/.test(req.headers.cookie ?? '')) return send(res, 200, 'text/html', madaraPage(base, s))
+        return send(res, 503, 'text/html', challengePage(true), { 'cf-mitigated': 'challenge', server: 'cloudflare' })
+      case 'never-clears':
+        return send(res, 403, 'text/html', challengePage(false), { 'cf-mitigated': 'challenge', server: 'cloudflare' })
+      case 'no-chapters':
+        return send(res, 200, 'text/html', noChaptersPage(s))
+      case 'broken':
+        return send(res, 500, 'text/html', '<!DOCTYPE html><title>500 Internal Server Error</title><h1>Internal Server Error</h1>')
+      case 'hang':
+        res.writeHead(200, { 'content-type': 'text/html' })
+        res.write('<!DOCTYPE html><html><head><title>Slow')
+        hanging.add(res)
+        res.on('close', () => hanging.delete(res))
+        return
+      case 'huge': {
+        res.writeHead(200, { 'content-type': 'text/html' })
+        const chunk = `<p>${'x'.repeat(64 * 1024 - 7)}</p>`
+        let sent = 0
+        const total = options.hugeBytes ?? 8 * 1024 * 1024
+        const pump = () => {
+          while (sent < total) {
+            sent += chunk.length
+            if (!res.write(chunk)) return void res.once('drain', pump)
+          }
+          res.end()
+        }
+        res.on('error', () => undefined)
+        return pump()
+      }
+      case 'redirect-off': {
+        const port = (server.address() as AddressInfo).port
+        res.writeHead(302, { location: `http://localhost:${port}/madara/manga/${slug}/` })
+        return void res.end()
+      }
+    }
+  }
+
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve))
+  const port = (server.address() as AddressInfo).port
+  const series = (path: string): FixtureSeries => {
+    const found = keyOf(path)
+    if (!found) throw new Error(`fixture: no Series at ${path}`)
+    return seriesFor(found.key, found.slug)
+  }
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    host: `127.0.0.1:${port}`,
+    hits,
+    series,
+    publish(path) {
+      const s = series(path)
+      s.latest += 1
+      return s.latest
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const res of hanging) res.destroy()
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}
+
+function send(res: ServerResponse, status: number, type: string, body: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': `${type}; charset=utf-8`, 'content-length': Buffer.byteLength(body), ...headers })
+  res.end(body)
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let body = ''
+    req.on('data', (chunk: Buffer) => {
+      body += chunk.toString()
+      if (body.length > 64 * 1024) req.destroy()
+    })
+    req.on('end', () => resolve(body))
+    req.on('error', reject)
+  })
+}
+
+function titleOf(slug: string): string {
+  return slug
+    .split('-')
+    .filter(Boolean)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join(' ')
+}
+
+function hash(s: string): number {
+  let h = 2166136261
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619)
+  return h >>> 0
+}
