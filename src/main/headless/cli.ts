@@ -15,8 +15,11 @@ async function main(): Promise<void> {
     process.exit(2)
   }
   const log = createLog()
-  const shell = await startHeadlessShell({ dataDir: args.dataDir, port: args.port, log })
+  const shell = await startHeadlessShell({ dataDir: args.dataDir, port: args.port, log, demo: args.demo })
   console.log(`manga-bookmark: data ${shell.dataFile} · serving ${shell.origin} (port ${shell.port})`)
+  for (const problem of shell.core.siteProblems) console.log(`manga-bookmark: ${problem}`)
+  if (shell.demoOrigin) console.log(`manga-bookmark: demo Sites on ${shell.demoOrigin}`)
+  for (const { name, token } of shell.demoReaders) console.log(`manga-bookmark: demo Reader ${name}, token ${token} (shown once)`)
   const stop = (signal: string) => {
     log.info({ signal }, 'headless: stopping')
     shell.stop().then(

@@ -4,9 +4,11 @@
  */
 import { join } from 'node:path'
 import { systemClock, type Clock } from '../clock'
+import { startCore, type Core } from '../core'
+import { startDemo, type Demo } from '../demo/demo'
 import type { Log } from '../log'
-import { openStore, STORE_FILE } from '../store/database'
 import { createHttpServer, listen } from '../server/http'
+import type { Site } from '../sites/site'
 
 export interface HeadlessOptions {
   dataDir: string
@@ -15,38 +17,65 @@ export interface HeadlessOptions {
   host?: string
   log: Log
   clock?: Clock
+  demo?: boolean
+  /** Only these Sites instead of the built-in ones (tests). */
+  sites?: readonly Site[]
+  /** Start the Lanes (default true). */
+  lanes?: boolean
 }
 
 export interface HeadlessShell {
+  readonly core: Core
   readonly dataFile: string
   readonly origin: string
   readonly port: number
+  /** With --demo: the Readers created on first run, with their tokens (shown once). */
+  readonly demoReaders: Array<{ name: string; token: string }>
+  readonly demoOrigin?: string
   stop(): Promise<void>
 }
 
 export async function startHeadlessShell(options: HeadlessOptions): Promise<HeadlessShell> {
   const clock = options.clock ?? systemClock
-  const dataFile = join(options.dataDir, STORE_FILE)
-  const store = openStore(dataFile, { now: clock.now() })
-  if (store.migration.backup) options.log.info({ backup: store.migration.backup }, 'store: copied aside before migrating')
-  const app = createHttpServer({ log: options.log })
-  let bound
-  try {
-    bound = await listen(app, options.port, options.host)
-  } catch (error) {
-    await app.close()
-    await store.close()
-    throw error
+  const { log } = options
+  const started: Array<() => Promise<void>> = []
+  const stopAll = async () => {
+    for (const stop of started.reverse()) await stop().catch((error: unknown) => log.error({ err: error }, 'headless: stop failed'))
   }
-  let stopping: Promise<void> | undefined
-  return {
-    dataFile,
-    origin: bound.origin,
-    port: bound.port,
-    stop: () =>
-      (stopping ??= (async () => {
-        await app.close()
-        await store.close()
-      })()),
+  try {
+    let demo: Demo | undefined
+    if (options.demo) {
+      demo = await startDemo({ clock, log })
+      started.push(() => demo!.stop())
+    }
+    // The demo keeps its catalogue in a database of its own, beside the owner's.
+    const dataDir = demo ? join(options.dataDir, 'demo') : options.dataDir
+    const core = await startCore({
+      dataDir,
+      clock,
+      log,
+      ...(demo ? { sites: demo.sites } : options.sites ? { sites: options.sites } : {}),
+    })
+    started.push(() => core.stop())
+    const demoReaders = demo ? await demo.seed(core.store.db, clock.now()) : []
+
+    const app = createHttpServer({ log })
+    started.push(() => app.close())
+    const bound = await listen(app, options.port, options.host)
+    if (options.lanes ?? true) await core.startLanes()
+
+    let stopping: Promise<void> | undefined
+    return {
+      core,
+      dataFile: core.store.file,
+      origin: bound.origin,
+      port: bound.port,
+      demoReaders,
+      ...(demo ? { demoOrigin: demo.fixture.origin } : {}),
+      stop: () => (stopping ??= stopAll()),
+    }
+  } catch (error) {
+    await stopAll()
+    throw error
   }
 }

@@ -91,6 +91,30 @@ export class FakeClock implements Clock {
     }
   }
 
+  /**
+   * Lets the code run for `ms` of fake time, firing timers in order and waiting (in real time) for I/O in
+   * flight between them; ends with the clock at now + ms.
+   */
+  async runFor(ms: number, { realMs = 15_000 } = {}): Promise<void> {
+    const limit = this.#now + ms
+    const started = Date.now()
+    let idleRounds = 0
+    while (Date.now() - started <= realMs) {
+      await settle()
+      const next = this.#timers[0]
+      if (next && next.at <= limit) {
+        idleRounds = 0
+        this.#fireNext()
+        continue
+      }
+      // Nothing more is due in the window; give I/O in flight a few real moments to add earlier timers.
+      if (++idleRounds > 10) break
+      await new Promise((r) => setTimeout(r, 5))
+    }
+    this.#now = Math.max(this.#now, limit)
+    await settle()
+  }
+
   #fireNext(): void {
     const timer = this.#timers.shift()!
     this.#now = Math.max(this.#now, timer.at)

@@ -1,0 +1,60 @@
+/**
+ * Readers and their tokens: 32 random bytes, shown once, stored only as lowercase hex SHA-256
+ * (SPEC §3). The window, the `reader` command and the demo all go through these.
+ */
+import { createHash, randomBytes } from 'node:crypto'
+import { UserError } from '../errors'
+import type { Db } from '../store/database'
+import { StoreError } from '../store/errors'
+import { addReader, getReader, readerByName, readerByTokenHash, removeReader, setReaderTokenHash } from '../store/readers'
+import type { ReaderRow } from '../store/schema'
+
+export interface IssuedToken {
+  reader: ReaderRow
+  /** The bearer token itself: shown once, never stored. */
+  token: string
+}
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex')
+}
+
+export function newToken(): string {
+  return randomBytes(32).toString('base64url')
+}
+
+export const READER_NAME = /^[\p{L}\p{N}][\p{L}\p{N} ._'-]{0,39}$/u
+
+export async function createReader(db: Db, name: string, now: number): Promise<IssuedToken> {
+  const trimmed = name.trim()
+  if (!READER_NAME.test(trimmed)) throw new UserError('invalid', 'a Reader name is 1–40 letters, digits, spaces or . _ \' -')
+  const token = newToken()
+  try {
+    return { reader: await addReader(db, { name: trimmed, tokenHash: hashToken(token), now }), token }
+  } catch (error) {
+    if (error instanceof StoreError && error.code === 'conflict') throw new UserError('conflict', `a Reader named "${trimmed}" already exists`)
+    throw error
+  }
+}
+
+export async function rotateToken(db: Db, readerId: number): Promise<IssuedToken> {
+  const token = newToken()
+  if (!(await getReader(db, readerId))) throw new UserError('not-found', `no Reader ${readerId}`)
+  return { reader: await setReaderTokenHash(db, readerId, hashToken(token)), token }
+}
+
+export async function deleteReader(db: Db, readerId: number): Promise<void> {
+  if (!(await getReader(db, readerId))) throw new UserError('not-found', `no Reader ${readerId}`)
+  await removeReader(db, readerId)
+}
+
+/** The Reader a bearer token belongs to, or undefined. */
+export async function readerForToken(db: Db, token: string): Promise<ReaderRow | undefined> {
+  if (!token || token.length > 200) return undefined
+  return readerByTokenHash(db, hashToken(token))
+}
+
+export async function findReader(db: Db, nameOrId: string): Promise<ReaderRow | undefined> {
+  if (/^\d+$/.test(nameOrId)) return (await getReader(db, Number(nameOrId))) ?? readerByName(db, nameOrId)
+  return readerByName(db, nameOrId)
+}
