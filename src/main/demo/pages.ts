@@ -65,7 +65,7 @@ export function mangaDexFeed(uuid: string, s: FixtureSeries): string {
 /** A Cloudflare-like challenge. With `clears`, its script sets the clearance cookie and reloads. */
 export function challengePage(clears: boolean): string {
   const script = clears
-    ? `<script>setTimeout(function () { document.cookie = 'fixture_clearance=ok; path=/; SameSite=Lax'; location.reload(); }, 150);</script>`
+    ? `<script>setTimeout(function () { document.cookie = 'fixture_clearance=ok; path=/; max-age=86400; SameSite=Lax'; location.reload(); }, 150);</script>`
     : `<script>/* a captcha a person would have to solve */</script>`
   return page(
     'Just a moment...',

@@ -3,6 +3,7 @@
  * Starts the headless shell, prints one line saying where it serves, and stops cleanly on SIGTERM/SIGINT.
  */
 import { createLog } from '../log'
+import { resolveChromium } from '../fetch/browser/playwright-launcher'
 import { parseHeadlessArgs, type HeadlessArgs } from './args'
 import { startHeadlessShell } from './shell'
 
@@ -15,9 +16,11 @@ async function main(): Promise<void> {
     process.exit(2)
   }
   const log = createLog()
-  const shell = await startHeadlessShell({ dataDir: args.dataDir, port: args.port, log, demo: args.demo })
+  const chromium = resolveChromium(args.chromium)
+  const shell = await startHeadlessShell({ dataDir: args.dataDir, port: args.port, log, demo: args.demo, ...(chromium ? { chromium } : {}) })
   console.log(`manga-bookmark: data ${shell.dataFile} · serving ${shell.origin} (port ${shell.port})`)
   for (const problem of shell.core.siteProblems) console.log(`manga-bookmark: ${problem}`)
+  console.log(`manga-bookmark: browser Sites ${chromium ? `use ${chromium}` : 'have no browser (no Chromium found; see --chromium)'}`)
   if (shell.demoOrigin) console.log(`manga-bookmark: demo Sites on ${shell.demoOrigin}`)
   for (const { name, token } of shell.demoReaders) console.log(`manga-bookmark: demo Reader ${name}, token ${token} (shown once)`)
   const stop = (signal: string) => {

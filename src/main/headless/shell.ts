@@ -6,6 +6,9 @@ import { join } from 'node:path'
 import { systemClock, type Clock } from '../clock'
 import { startCore, type Core } from '../core'
 import { startDemo, type Demo } from '../demo/demo'
+import { createBrowserFetcher } from '../fetch/browser/browser-fetcher'
+import { playwrightLauncher } from '../fetch/browser/playwright-launcher'
+import type { BrowserFetcher } from '../fetch/fetcher'
 import type { Log } from '../log'
 import { createHttpServer, listen } from '../server/http'
 import type { Site } from '../sites/site'
@@ -22,6 +25,10 @@ export interface HeadlessOptions {
   sites?: readonly Site[]
   /** Start the Lanes (default true). */
   lanes?: boolean
+  /** System Chromium for browser Sites; without it they skip `no-fetcher` (or fall back to HTTP). */
+  chromium?: string
+  /** Browser fetcher settings (tests shorten them). */
+  browser?: { challengeTimeoutMs?: number; idleMs?: number }
 }
 
 export interface HeadlessShell {
@@ -50,10 +57,20 @@ export async function startHeadlessShell(options: HeadlessOptions): Promise<Head
     }
     // The demo keeps its catalogue in a database of its own, beside the owner's.
     const dataDir = demo ? join(options.dataDir, 'demo') : options.dataDir
+    // The browser waits for challenges and idles in real time, whatever clock the Lanes keep.
+    const browser: BrowserFetcher | undefined = options.chromium
+      ? createBrowserFetcher({
+          launcher: playwrightLauncher({ executablePath: options.chromium, userDataDir: join(dataDir, 'browser-profile') }),
+          clock: systemClock,
+          log,
+          ...options.browser,
+        })
+      : undefined
     const core = await startCore({
       dataDir,
       clock,
       log,
+      ...(browser ? { browser } : {}),
       ...(demo ? { sites: demo.sites } : options.sites ? { sites: options.sites } : {}),
     })
     started.push(() => core.stop())

@@ -1,0 +1,44 @@
+/**
+ * What a browser must offer the browser fetcher: one launched browser with its one shared tab. Two
+ * implementations — playwright-core driving system Chromium (headless shell) and a hidden Electron
+ * BrowserWindow (Electron shell) — behind the same tested core (`browser-fetcher.ts`).
+ */
+import type { PageRequest } from '../../sites/site'
+
+/** The browser or its tab went away (crashed, killed, could not start): the check is `unreachable`. */
+export class BrowserGone extends Error {
+  override readonly name = 'BrowserGone'
+}
+
+/** A navigation the host pin blocked (a redirect or script sending the tab off the pinned hosts). */
+export class NavigationBlocked extends Error {
+  override readonly name = 'NavigationBlocked'
+}
+
+export interface Snapshot {
+  url: string
+  title: string
+  html: string
+  /** Status of the last main-document response (0 when unknown). */
+  status: number
+}
+
+export interface BrowserSession {
+  /**
+   * Loads a URL in the shared tab. Navigations whose URL fails `allowed` are blocked; images, media and
+   * fonts are not loaded. Throws `BrowserGone`, `NavigationBlocked`, or another error (timeout).
+   */
+  goto(url: string, allowed: (url: URL) => boolean, timeoutMs: number): Promise<void>
+  /** The tab's document now. Throws `BrowserGone`; may throw while the page is navigating (retry). */
+  snapshot(): Promise<Snapshot>
+  /** A request made from the page itself (same origin, the session's cookies), e.g. Madara's XHR list. */
+  fetchInPage(request: PageRequest, timeoutMs: number): Promise<{ status: number; contentType: string; body: string }>
+  /** Whether the browser is gone (crashed or killed) without `close()`. */
+  readonly gone: boolean
+  close(): Promise<void>
+}
+
+export interface BrowserLauncher {
+  /** Starts the browser with its persistent profile. Throws when it cannot start. */
+  launch(): Promise<BrowserSession>
+}
