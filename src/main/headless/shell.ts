@@ -11,6 +11,7 @@ import { playwrightLauncher } from '../fetch/browser/playwright-launcher'
 import type { BrowserFetcher } from '../fetch/fetcher'
 import type { Log } from '../log'
 import { createHttpServer, listen } from '../server/http'
+import { registerSyncApi, type SyncOptions } from '../sync/api'
 import type { Site } from '../sites/site'
 
 export interface HeadlessOptions {
@@ -27,6 +28,7 @@ export interface HeadlessOptions {
   lanes?: boolean
   /** System Chromium for browser Sites; without it they skip `no-fetcher` (or fall back to HTTP). */
   chromium?: string
+  sync?: SyncOptions
   /** Browser fetcher settings (tests shorten them). */
   browser?: { challengeTimeoutMs?: number; idleMs?: number }
 }
@@ -78,6 +80,7 @@ export async function startHeadlessShell(options: HeadlessOptions): Promise<Head
 
     const app = createHttpServer({ log })
     started.push(() => app.close())
+    await registerSyncApi(app, { db: core.store.db, clock, acquire: core.acquireDeps }, options.sync)
     const bound = await listen(app, options.port, options.host)
     if (options.lanes ?? true) await core.startLanes()
 

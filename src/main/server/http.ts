@@ -4,6 +4,7 @@
  */
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import type { Log } from '../log'
+import { toErrorAnswer } from './errors'
 
 export interface ServerOptions {
   log: Log
@@ -18,8 +19,27 @@ export function createHttpServer(options: ServerOptions): FastifyInstance {
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 64 * 1024,
     return503OnClosing: true,
+    // A series_id may be 200 characters (percent-encoded, longer).
+    maxParamLength: 800,
+    // Errors the router raises before any route runs (a bad percent-encoding, an over-long segment) get the
+    // same JSON error shape as everything else.
+    frameworkErrors: (error, _request, reply) => {
+      const answer = toErrorAnswer(error)
+      void reply.code(answer.status).send({ error: { code: answer.code, message: answer.message } })
+    },
   })
-  app.get('/api/v1/health', async () => ({ ok: true }))
+  app.setErrorHandler((error, request, reply) => {
+    const answer = toErrorAnswer(error)
+    if (answer.status >= 500) request.log.error({ err: error, url: request.url }, 'http: request failed')
+    if (answer.status === 401) void reply.header('www-authenticate', 'Bearer')
+    void reply.code(answer.status).header('cache-control', 'no-store').send({ error: { code: answer.code, message: answer.message } })
+  })
+  app.setNotFoundHandler((request, reply) => {
+    void reply.code(404).send({ error: { code: 'not-found', message: `no route ${request.method} ${request.url.split('?')[0]!.slice(0, 200)}` } })
+  })
+  app.addHook('onSend', async (_request, reply) => {
+    void reply.header('x-content-type-options', 'nosniff')
+  })
   return app
 }
 

@@ -1,0 +1,92 @@
+/**
+ * Registers the sync endpoint on a Fastify server: bearer-token auth (matched by SHA-256), per-token rate
+ * limiting, zod validation of params, query and body, and the OpenAPI document.
+ */
+import rateLimit from '@fastify/rate-limit'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { ZodType } from 'zod'
+import pkg from '../../../package.json' with { type: 'json' }
+import { HttpError } from '../server/errors'
+import type { ReaderRow } from '../store/schema'
+import { hashToken, readerForToken } from '../use-cases/readers'
+import { openApiDocument } from './openapi'
+import { SYNC_ROUTES, type SyncDeps } from './routes'
+
+export interface SyncOptions {
+  /** Requests per token (or per address without one) per window. */
+  rateLimit?: { max: number; windowMs: number }
+}
+
+export const DEFAULT_RATE_LIMIT = { max: 600, windowMs: 60_000 }
+
+export async function registerSyncApi(app: FastifyInstance, deps: SyncDeps, options: SyncOptions = {}): Promise<void> {
+  const limit = options.rateLimit ?? DEFAULT_RATE_LIMIT
+  await app.register(rateLimit, {
+    global: false,
+    max: limit.max,
+    timeWindow: limit.windowMs,
+    keyGenerator: (request) => {
+      const token = bearerToken(request)
+      return token ? `t:${hashToken(token)}` : `ip:${request.ip}`
+    },
+    errorResponseBuilder: (_request, context) => {
+      const error = new HttpError(429, 'rate-limited', `too many requests; retry in ${Math.ceil(context.ttl / 1000)} s`)
+      return Object.assign(error, { statusCode: 429 })
+    },
+  })
+
+  const document = openApiDocument(SYNC_ROUTES, pkg.version)
+  app.get('/api/v1/openapi.json', { config: { rateLimit: { max: limit.max, timeWindow: limit.windowMs } } }, async (_request, reply) => {
+    void reply.header('cache-control', 'no-store')
+    return document
+  })
+
+  for (const r of SYNC_ROUTES) {
+    app.route({
+      method: r.method,
+      url: r.path,
+      config: { rateLimit: { max: limit.max, timeWindow: limit.windowMs } },
+      handler: async (request, reply) => {
+        void reply.header('cache-control', 'no-store')
+        const reader = r.auth ? await authenticate(deps, request) : (undefined as unknown as ReaderRow)
+        const answer = await r.handle({
+          reader,
+          params: validate(r.params, request.params, 'path'),
+          query: validate(r.query, request.query, 'query'),
+          body: validate(r.body, request.body, 'body'),
+          deps,
+        })
+        void reply.code(answer.status ?? r.response.status)
+        return answer.status === 204 ? reply.send() : answer.body
+      },
+    })
+  }
+}
+
+function bearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization
+  const match = typeof header === 'string' ? /^Bearer ([A-Za-z0-9._~+/=-]{1,200})$/.exec(header) : null
+  return match ? match[1]! : null
+}
+
+async function authenticate(deps: SyncDeps, request: FastifyRequest): Promise<ReaderRow> {
+  const token = bearerToken(request)
+  const reader = token ? await readerForToken(deps.db, token) : undefined
+  if (!reader) throw new HttpError(401, 'unauthorized', token ? 'unknown token' : 'send Authorization: Bearer <token>')
+  return reader
+}
+
+function validate<T>(schema: ZodType<T> | undefined, value: unknown, where: 'path' | 'query' | 'body'): T {
+  if (!schema) {
+    const present = where === 'body' ? value !== undefined && value !== null : Object.keys((value as object) ?? {}).length > 0
+    if (present) throw new HttpError(422, 'invalid-request', `${where}: this route takes none`)
+    return undefined as T
+  }
+  const parsed = schema.safeParse(where === 'body' ? (value ?? undefined) : { ...(value as object) })
+  if (parsed.success) return parsed.data
+  const issues = parsed.error.issues
+    .slice(0, 3)
+    .map((i) => `${i.path.length ? `${i.path.join('.')}: ` : ''}${i.message}`)
+    .join('; ')
+  throw new HttpError(422, 'invalid-request', `${where}: ${issues}`)
+}

@@ -1,0 +1,39 @@
+/** Store rows as the sync API shows them (camelCase, derived fields computed). */
+import type { ReaderBookmark } from '../store/bookmarks'
+import type { ReaderRow, SightingRow } from '../store/schema'
+import type { z } from 'zod'
+import type { BookmarkView, ReaderView, SightingResponse } from './schemas'
+
+export function presentBookmark(b: ReaderBookmark): z.infer<typeof BookmarkView> {
+  const latest = b.series.latest_chapter
+  return {
+    site: b.site,
+    seriesId: b.series_id,
+    status: b.status,
+    progress: b.progress,
+    progressAt: b.progress_at,
+    createdAt: b.created_at,
+    updatedAt: b.updated_at,
+    unread: b.unread,
+    unreadCount: latest === null ? 0 : Math.max(0, Math.ceil(latest - (b.progress ?? 0))),
+    series: {
+      title: b.series.title,
+      url: b.series.series_url,
+      latestChapter: latest,
+      latestChapterLabel: b.series.latest_chapter_label,
+      latestChapterUrl: b.series.latest_chapter_url,
+      latestSource: b.series.latest_source,
+      latestChangedAt: b.series.latest_changed_at,
+      latestCheckedAt: b.series.latest_checked_at,
+      finished: b.series.finished_at > 0,
+    },
+  }
+}
+
+export function presentReader(r: ReaderRow): z.infer<typeof ReaderView> {
+  return { id: r.id, name: r.name, createdAt: r.created_at }
+}
+
+export function presentSighting(s: SightingRow, raised: boolean): z.infer<typeof SightingResponse> {
+  return { sighting: { id: s.id, site: s.site, seriesId: s.series_id, chapter: s.chapter, sightedAt: s.sighted_at }, raised }
+}

@@ -1,0 +1,257 @@
+/** Every route of the sync endpoint against the real server on a loopback port and a real SQLite file. */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { startTestSyncServer, type TestSyncServer } from '../testing/sync-server'
+
+let s: TestSyncServer
+beforeEach(async () => {
+  s = await startTestSyncServer()
+})
+afterEach(() => s.close())
+
+const madara = (slug: string) => `${s.fixture.origin}/madara/manga/${slug}/`
+
+async function add(token: string, slug: string, status?: string) {
+  return s.call(token, 'POST', '/api/v1/bookmarks', { url: madara(slug), ...(status ? { status } : {}) })
+}
+
+describe('health and me', () => {
+  it('health needs no token', async () => {
+    expect(await s.call(null, 'GET', '/api/v1/health')).toMatchObject({ status: 200, json: { ok: true } })
+  })
+  it('me is the Reader of the token', async () => {
+    expect(await s.call(s.alice.token, 'GET', '/api/v1/me')).toMatchObject({ status: 200, json: { id: s.alice.id, name: 'alice' } })
+  })
+  it.each([
+    ['no token', null],
+    ['an unknown token', 'x'.repeat(43)],
+  ])('%s is 401 with the error shape and a Bearer challenge', async (_name, token) => {
+    const r = await s.call(token, 'GET', '/api/v1/me')
+    expect(r.status).toBe(401)
+    expect(r.json).toEqual({ error: { code: 'unauthorized', message: expect.any(String) } })
+    expect(r.headers.get('www-authenticate')).toBe('Bearer')
+  })
+  it('a malformed Authorization header is 401', async () => {
+    expect((await s.call(null, 'GET', '/api/v1/me', undefined, { authorization: 'Basic abc' })).status).toBe(401)
+  })
+})
+
+describe('POST /bookmarks', () => {
+  it('acquires a new Series by URL and answers 201 with the bookmark', async () => {
+    const r = await add(s.alice.token, 'tower-climber')
+    expect(r.status).toBe(201)
+    expect(r.json.bookmark).toMatchObject({
+      site: 'fixture-madara',
+      seriesId: 'tower-climber',
+      status: 'reading',
+      progress: null,
+      unread: true,
+      series: { title: 'Tower Climber', latestChapter: s.fixture.series('/madara/manga/tower-climber/').latest, url: madara('tower-climber') },
+    })
+    expect(r.json.bookmark.unreadCount).toBe(r.json.bookmark.series.latestChapter)
+  })
+  it('bookmarking again answers 200 and changes nothing', async () => {
+    await add(s.alice.token, 'twice', 'planned')
+    const again = await add(s.alice.token, 'twice', 'dropped')
+    expect(again).toMatchObject({ status: 200, json: { bookmark: { status: 'planned' } } })
+  })
+  it.each([
+    ['a host off every pin', 'https://evil.example/manga/x/', 422, 'off-pin'],
+    ['a file: URL', 'file:///etc/passwd', 422, 'invalid-request'],
+    ['a link-local address', 'http://169.254.169.254/latest/', 422, 'off-pin'],
+    ['a javascript: URL', 'javascript:alert(1)', 422, 'invalid-request'],
+  ])('refuses %s', async (_name, url, status, code) => {
+    const r = await s.call(s.alice.token, 'POST', '/api/v1/bookmarks', { url })
+    expect(r).toMatchObject({ status, json: { error: { code } } })
+    expect(await s.store.db.selectFrom('series').selectAll().execute()).toEqual([])
+  })
+  it('refuses an unknown status and unknown fields', async () => {
+    expect((await s.call(s.alice.token, 'POST', '/api/v1/bookmarks', { url: madara('x'), status: 'hoarding' })).status).toBe(422)
+    expect((await s.call(s.alice.token, 'POST', '/api/v1/bookmarks', { url: madara('x'), admin: true })).json.error.message).toMatch(/Unrecognized key/)
+  })
+})
+
+describe('GET /bookmarks', () => {
+  it('lists only the Reader\'s own bookmarks', async () => {
+    await add(s.alice.token, 'mine')
+    await add(s.bob.token, 'his')
+    const alice = await s.call(s.alice.token, 'GET', '/api/v1/bookmarks')
+    expect(alice.json.bookmarks.map((b: { seriesId: string }) => b.seriesId)).toEqual(['mine'])
+    expect(alice.json.now).toBe(s.clock.now())
+  })
+  it('since returns only what changed at or after it', async () => {
+    await add(s.alice.token, 'old')
+    await s.clock.advance(10_000)
+    const since = s.clock.now()
+    await add(s.alice.token, 'new')
+    const r = await s.call(s.alice.token, 'GET', `/api/v1/bookmarks?since=${since}`)
+    expect(r.json.bookmarks.map((b: { seriesId: string }) => b.seriesId)).toEqual(['new'])
+    await s.clock.advance(10_000)
+    await s.call(s.alice.token, 'PATCH', '/api/v1/bookmarks/fixture-madara/old', { status: 'waiting' })
+    const later = await s.call(s.alice.token, 'GET', `/api/v1/bookmarks?since=${s.clock.now()}`)
+    expect(later.json.bookmarks.map((b: { seriesId: string }) => b.seriesId)).toEqual(['old'])
+  })
+  it.each(['yesterday', '-1', '1e5', '99999999999999999999'])('refuses since=%s', async (since) => {
+    expect((await s.call(s.alice.token, 'GET', `/api/v1/bookmarks?since=${since}`)).status).toBe(422)
+  })
+  it('refuses unknown query parameters', async () => {
+    expect((await s.call(s.alice.token, 'GET', '/api/v1/bookmarks?reader=2')).status).toBe(422)
+  })
+})
+
+describe('PATCH /bookmarks/{site}/{seriesId}', () => {
+  beforeEach(async () => {
+    await add(s.alice.token, 'x')
+  })
+  const patch = (body: unknown, token = s.alice.token) => s.call(token, 'PATCH', '/api/v1/bookmarks/fixture-madara/x', body)
+
+  it('keeps the Progress with the latest progressAt, whatever order the writes arrive in', async () => {
+    await patch({ progress: 5, progressAt: 2_000 })
+    await patch({ progress: 3, progressAt: 1_000 })
+    expect((await patch({ progress: 4, progressAt: 1_500 })).json.bookmark).toMatchObject({ progress: 5, progressAt: 2_000 })
+    expect((await patch({ progress: 6, progressAt: 3_000 })).json.bookmark).toMatchObject({ progress: 6, progressAt: 3_000 })
+  })
+  it('a replay changes nothing, not even updatedAt', async () => {
+    const first = await patch({ progress: 5, progressAt: 2_000 })
+    await s.clock.advance(1_000)
+    const replay = await patch({ progress: 5, progressAt: 2_000 })
+    expect(replay.json.bookmark).toEqual(first.json.bookmark)
+  })
+  it('progress without progressAt takes the server\'s now; status changes on its own', async () => {
+    expect((await patch({ progress: 7 })).json.bookmark).toMatchObject({ progress: 7, progressAt: s.clock.now() })
+    expect((await patch({ status: 'dropped' })).json.bookmark).toMatchObject({ status: 'dropped', progress: 7 })
+  })
+  it('unread clears when Progress reaches the Latest Chapter', async () => {
+    const latest = s.fixture.series('/madara/manga/x/').latest
+    expect((await patch({ progress: latest })).json.bookmark).toMatchObject({ unread: false, unreadCount: 0 })
+  })
+  it.each([
+    ['an empty change', {}],
+    ['a negative progress', { progress: -1 }],
+    ['a progress that is a string', { progress: '5' }],
+    ['an infinite-looking progress', { progress: 1e308 }],
+    ['progressAt without progress', { status: 'reading', progressAt: 5 }],
+    ['progressAt far in the future', { progress: 1, progressAt: 8_000_000_000_000 }],
+    ['an unknown field', { progress: 1, readerId: 2 }],
+    ['a bad status', { status: 'READING' }],
+  ])('refuses %s with 422, changing nothing', async (_name, body) => {
+    const before = await s.store.db.selectFrom('bookmarks').selectAll().execute()
+    const r = await patch(body)
+    expect(r.status).toBe(422)
+    expect(r.json.error.code).toBe('invalid-request')
+    expect(await s.store.db.selectFrom('bookmarks').selectAll().execute()).toEqual(before)
+  })
+  it('another Reader\'s bookmark is 404, not 403', async () => {
+    const r = await patch({ progress: 1 }, s.bob.token)
+    expect(r).toMatchObject({ status: 404, json: { error: { code: 'not-found' } } })
+  })
+  it.each([
+    ['a bad Site key', '/api/v1/bookmarks/Fixture_Madara/x', 422],
+    ['an unknown Series', '/api/v1/bookmarks/fixture-madara/nope', 404],
+    ['a control character', '/api/v1/bookmarks/fixture-madara/x%00', 422],
+    ['a missing segment', '/api/v1/bookmarks/fixture-madara', 404],
+  ])('%s', async (_name, path, status) => {
+    expect((await s.call(s.alice.token, 'PATCH', path, { progress: 1 })).status).toBe(status)
+  })
+})
+
+describe('DELETE /bookmarks/{site}/{seriesId}', () => {
+  it('removes the Reader\'s own bookmark; the Series stays', async () => {
+    await add(s.alice.token, 'gone')
+    expect((await s.call(s.alice.token, 'DELETE', '/api/v1/bookmarks/fixture-madara/gone')).status).toBe(204)
+    expect((await s.call(s.alice.token, 'GET', '/api/v1/bookmarks')).json.bookmarks).toEqual([])
+    expect(await s.store.db.selectFrom('series').select('series_id').execute()).toEqual([{ series_id: 'gone' }])
+  })
+  it('another Reader\'s is 404 and stays', async () => {
+    await add(s.alice.token, 'kept')
+    expect((await s.call(s.bob.token, 'DELETE', '/api/v1/bookmarks/fixture-madara/kept')).status).toBe(404)
+    expect((await s.call(s.alice.token, 'GET', '/api/v1/bookmarks')).json.bookmarks).toHaveLength(1)
+  })
+})
+
+describe('POST /sightings', () => {
+  beforeEach(async () => {
+    await add(s.alice.token, 'seen')
+  })
+  it('by URL: 202, and a higher chapter raises the Latest Chapter provisionally', async () => {
+    const latest = s.fixture.series('/madara/manga/seen/').latest
+    const r = await s.call(s.alice.token, 'POST', '/api/v1/sightings', { url: madara('seen'), chapter: latest + 3 })
+    expect(r).toMatchObject({ status: 202, json: { raised: true, sighting: { site: 'fixture-madara', seriesId: 'seen', chapter: latest + 3 } } })
+    const list = await s.call(s.alice.token, 'GET', '/api/v1/bookmarks')
+    expect(list.json.bookmarks[0].series).toMatchObject({ latestChapter: latest + 3, latestSource: 'sighting' })
+  })
+  it('by site and seriesId, with a time in the past', async () => {
+    const r = await s.call(s.alice.token, 'POST', '/api/v1/sightings', { site: 'fixture-madara', seriesId: 'seen', chapter: 1, at: s.clock.now() - 60_000 })
+    expect(r).toMatchObject({ status: 202, json: { raised: false, sighting: { sightedAt: s.clock.now() - 60_000 } } })
+  })
+  it.each([
+    ['both url and site', { url: 'http://x/', site: 'fixture-madara', seriesId: 'seen', chapter: 1 }, 422],
+    ['site without seriesId', { site: 'fixture-madara', chapter: 1 }, 422],
+    ['no chapter', { site: 'fixture-madara', seriesId: 'seen' }, 422],
+    ['a NaN-ish chapter', { site: 'fixture-madara', seriesId: 'seen', chapter: 'NaN' }, 422],
+    ['a URL off the pin', { url: 'https://evil.example/manga/seen/', chapter: 1 }, 422],
+    ['a Series the Reader does not hold', { site: 'fixture-madara', seriesId: 'other', chapter: 1 }, 404],
+  ])('refuses %s', async (_name, body, status) => {
+    expect((await s.call(s.alice.token, 'POST', '/api/v1/sightings', body)).status).toBe(status)
+    expect(await s.store.db.selectFrom('sightings').selectAll().execute()).toEqual([])
+  })
+  it('bob cannot report on alice\'s bookmark', async () => {
+    expect((await s.call(s.bob.token, 'POST', '/api/v1/sightings', { site: 'fixture-madara', seriesId: 'seen', chapter: 1 })).status).toBe(404)
+  })
+})
+
+describe('transport-level refusals', () => {
+  it('malformed JSON is 400', async () => {
+    expect(await s.call(s.alice.token, 'POST', '/api/v1/bookmarks', '{"url": ')).toMatchObject({ status: 400, json: { error: { code: 'malformed-json' } } })
+  })
+  it('a body that is not JSON is 415', async () => {
+    const r = await s.call(s.alice.token, 'POST', '/api/v1/bookmarks', 'url=x', { 'content-type': 'application/x-www-form-urlencoded' })
+    expect(r).toMatchObject({ status: 415, json: { error: { code: 'unsupported-media-type' } } })
+  })
+  it('a body over 64 KiB is 413 before it is parsed', async () => {
+    const r = await s.call(s.alice.token, 'POST', '/api/v1/bookmarks', { url: madara('x'), pad: 'x'.repeat(70 * 1024) })
+    expect(r).toMatchObject({ status: 413, json: { error: { code: 'too-large' } } })
+  })
+  it('a prototype-poisoning body is refused', async () => {
+    const r = await s.call(s.alice.token, 'POST', '/api/v1/bookmarks', `{"url": "${madara('x')}", "__proto__": {"admin": true}}`)
+    expect(r.status).toBeGreaterThanOrEqual(400)
+    expect(r.status).toBeLessThan(500)
+  })
+  it('an unknown route is a JSON 404', async () => {
+    expect(await s.call(null, 'GET', '/api/v2/nothing')).toMatchObject({ status: 404, json: { error: { code: 'not-found' } } })
+  })
+})
+
+describe('rate limiting', () => {
+  it('limits requests per token and answers 429 in the error shape', async () => {
+    const limited = await startTestSyncServer({ rateLimit: { max: 5, windowMs: 60_000 } })
+    try {
+      const statuses: number[] = []
+      for (let i = 0; i < 7; i++) statuses.push((await limited.call(limited.alice.token, 'GET', '/api/v1/me')).status)
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429])
+      const r = await limited.call(limited.alice.token, 'GET', '/api/v1/me')
+      expect(r.json).toEqual({ error: { code: 'rate-limited', message: expect.stringMatching(/too many requests/) } })
+      // Another token has its own budget.
+      expect((await limited.call(limited.bob.token, 'GET', '/api/v1/me')).status).toBe(200)
+    } finally {
+      await limited.close()
+    }
+  })
+})
+
+describe('OpenAPI', () => {
+  it('describes every route from the same schemas', async () => {
+    const r = await s.call(null, 'GET', '/api/v1/openapi.json')
+    expect(r.status).toBe(200)
+    expect(r.json.openapi).toBe('3.1.0')
+    expect(Object.keys(r.json.paths).sort()).toEqual([
+      '/api/v1/bookmarks',
+      '/api/v1/bookmarks/{site}/{seriesId}',
+      '/api/v1/health',
+      '/api/v1/me',
+      '/api/v1/sightings',
+    ])
+    const patch = r.json.paths['/api/v1/bookmarks/{site}/{seriesId}'].patch
+    expect(patch.requestBody.content['application/json'].schema).toMatchObject({ type: 'object', additionalProperties: false, properties: { progress: { type: 'number' } } })
+    expect(patch.parameters.map((p: { name: string }) => p.name)).toEqual(['site', 'seriesId'])
+  })
+})

@@ -1,0 +1,168 @@
+/**
+ * Every route of the sync endpoint (SPEC §7), in one table. Handlers are thin: inputs arrive validated, one
+ * use-case runs, plain data goes back.
+ */
+import type { z, ZodType } from 'zod'
+import type { Clock } from '../clock'
+import { HttpError } from '../server/errors'
+import { getBookmark, readerBookmarks, removeBookmark, updateBookmark } from '../store/bookmarks'
+import type { Db } from '../store/database'
+import type { ReaderRow } from '../store/schema'
+import { recordSighting } from '../store/sightings'
+import { bookmarkByUrl, type AcquireDeps } from '../use-cases/acquire'
+import { presentBookmark, presentReader, presentSighting } from './present'
+import * as S from './schemas'
+
+export interface SyncDeps {
+  db: Db
+  clock: Clock
+  acquire: AcquireDeps
+}
+
+/** How far a client's clock may run ahead of ours for progressAt and Sighting times. */
+export const CLOCK_SKEW_MS = 5 * 60_000
+
+export interface RouteContext<P, Q, B> {
+  reader: ReaderRow
+  params: P
+  query: Q
+  body: B
+  deps: SyncDeps
+}
+
+export interface Answer {
+  status?: number
+  body?: unknown
+}
+
+export interface SyncRoute<P = unknown, Q = unknown, B = unknown> {
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE'
+  /** Fastify syntax (`:param`). */
+  path: string
+  summary: string
+  auth: boolean
+  params?: ZodType<P>
+  query?: ZodType<Q>
+  body?: ZodType<B>
+  /** The usual answer, for the OpenAPI document. */
+  response: { status: number; schema?: ZodType; description: string }
+  errors: number[]
+  handle(ctx: RouteContext<P, Q, B>): Promise<Answer>
+}
+
+const route = <P, Q, B>(r: SyncRoute<P, Q, B>) => r as unknown as SyncRoute
+
+async function oneBookmark(deps: SyncDeps, reader: ReaderRow, key: { site: string; seriesId: string }) {
+  const [bookmark] = await readerBookmarks(deps.db, reader.id, { key })
+  if (!bookmark) throw new HttpError(404, 'not-found', `no bookmark ${key.site}/${key.seriesId}`)
+  return presentBookmark(bookmark)
+}
+
+export const SYNC_ROUTES: SyncRoute[] = [
+  route({
+    method: 'GET',
+    path: '/api/v1/health',
+    summary: 'Whether the endpoint is up. No token needed.',
+    auth: false,
+    response: { status: 200, schema: S.HealthResponse, description: 'up' },
+    errors: [],
+    handle: async () => ({ body: { ok: true } }),
+  }),
+  route({
+    method: 'GET',
+    path: '/api/v1/me',
+    summary: 'The Reader the token belongs to.',
+    auth: true,
+    response: { status: 200, schema: S.ReaderView, description: 'the Reader' },
+    errors: [401, 429],
+    handle: async ({ reader }) => ({ body: presentReader(reader) }),
+  }),
+  route({
+    method: 'GET',
+    path: '/api/v1/bookmarks',
+    summary: "The Reader's bookmarks with their Series and unread flags; with `since`, only what changed at or after it.",
+    auth: true,
+    query: S.BookmarksQuery,
+    response: { status: 200, schema: S.BookmarksResponse, description: 'the bookmarks' },
+    errors: [401, 422, 429],
+    handle: async ({ reader, query, deps }: RouteContext<unknown, z.infer<typeof S.BookmarksQuery>, unknown>) => {
+      const now = deps.clock.now()
+      const rows = await readerBookmarks(deps.db, reader.id, query.since === undefined ? {} : { since: query.since })
+      return { body: { bookmarks: rows.map(presentBookmark), now } }
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/api/v1/bookmarks',
+    summary: 'Bookmark a Series by URL. The Site comes from the host pin; a new Series is read at once.',
+    auth: true,
+    body: S.AddBookmarkBody,
+    response: { status: 201, schema: S.BookmarkResponse, description: 'bookmarked (200 when it already was)' },
+    errors: [400, 401, 413, 415, 422, 429],
+    handle: async ({ reader, body, deps }: RouteContext<unknown, unknown, z.infer<typeof S.AddBookmarkBody>>) => {
+      const result = await bookmarkByUrl(deps.acquire, {
+        readerId: reader.id,
+        url: body.url,
+        ...(body.status ? { status: body.status as 'reading' } : {}),
+      })
+      return { status: result.created ? 201 : 200, body: { bookmark: presentBookmark(result.bookmark) } }
+    },
+  }),
+  route({
+    method: 'PATCH',
+    path: '/api/v1/bookmarks/:site/:seriesId',
+    summary: 'Change a status or Progress. Progress keeps the write with the latest progressAt, so replays and late writes change nothing.',
+    auth: true,
+    params: S.BookmarkParams,
+    body: S.UpdateBookmarkBody,
+    response: { status: 200, schema: S.BookmarkResponse, description: 'the bookmark after the write' },
+    errors: [400, 401, 404, 413, 415, 422, 429],
+    handle: async ({ reader, params, body, deps }: RouteContext<z.infer<typeof S.BookmarkParams>, unknown, z.infer<typeof S.UpdateBookmarkBody>>) => {
+      const now = deps.clock.now()
+      if (body.progressAt !== undefined && body.progressAt > now + CLOCK_SKEW_MS) {
+        throw new HttpError(422, 'invalid-request', 'progressAt is in the future')
+      }
+      const key = { site: params.site, seriesId: params.seriesId }
+      await updateBookmark(deps.db, reader.id, key, body as Parameters<typeof updateBookmark>[3], now)
+      return { body: { bookmark: await oneBookmark(deps, reader, key) } }
+    },
+  }),
+  route({
+    method: 'DELETE',
+    path: '/api/v1/bookmarks/:site/:seriesId',
+    summary: 'Remove a bookmark.',
+    auth: true,
+    params: S.BookmarkParams,
+    response: { status: 204, description: 'removed' },
+    errors: [401, 404, 422, 429],
+    handle: async ({ reader, params, deps }: RouteContext<z.infer<typeof S.BookmarkParams>, unknown, unknown>) => {
+      await removeBookmark(deps.db, reader.id, { site: params.site, seriesId: params.seriesId })
+      return { status: 204 }
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/api/v1/sightings',
+    summary: 'Report the latest chapter seen on the Site. It may raise the Latest Chapter until the next check judges it.',
+    auth: true,
+    body: S.SightingBody,
+    response: { status: 202, schema: S.SightingResponse, description: 'recorded; the next check judges it' },
+    errors: [400, 401, 404, 413, 415, 422, 429],
+    handle: async ({ reader, body, deps }: RouteContext<unknown, unknown, z.infer<typeof S.SightingBody>>) => {
+      const now = deps.clock.now()
+      let key: { site: string; seriesId: string }
+      if (body.url !== undefined) {
+        const match = deps.acquire.registry.resolve(body.url)
+        if (!match) throw new HttpError(422, 'off-pin', "not a Series URL on any known Site's host pin")
+        key = { site: match.site.key, seriesId: match.seriesId }
+      } else {
+        key = { site: body.site!, seriesId: body.seriesId! }
+      }
+      if (body.at !== undefined && body.at > now + CLOCK_SKEW_MS) throw new HttpError(422, 'invalid-request', 'at is in the future')
+      if (!(await getBookmark(deps.db, reader.id, key))) throw new HttpError(404, 'not-found', `no bookmark ${key.site}/${key.seriesId}`)
+      const sightedAt = Math.min(body.at ?? now, now)
+      const report = await recordSighting(deps.db, { ...key, readerId: reader.id, chapter: body.chapter, sightedAt, now })
+      return { status: 202, body: presentSighting(report.sighting, report.raised) }
+    },
+  }),
+]

@@ -1,0 +1,112 @@
+/**
+ * The sync API's schemas (SPEC §7), one zod schema per input and output. They validate every request and
+ * generate the OpenAPI document, so the two cannot drift. Unknown fields are refused everywhere.
+ */
+import { z } from 'zod'
+import { BOOKMARK_STATUSES } from '../store/bookmarks'
+
+/** A chapter number: finite, not negative, below a bound no real Series reaches. */
+const chapter = z.number().finite().min(0).max(100_000)
+/** Unix milliseconds. */
+const millis = z.number().int().min(0).max(8_640_000_000_000)
+const status = z.enum(BOOKMARK_STATUSES as unknown as [string, ...string[]])
+const httpUrl = z
+  .string()
+  .trim()
+  .min(1)
+  .max(2_048)
+  .refine((raw) => /^https?:\/\//i.test(raw), { message: 'must be an http(s) URL' })
+
+export const SiteKey = z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'a Site key: lowercase letters, digits and dashes')
+export const SeriesId = z
+  .string()
+  .min(1)
+  .max(200)
+  .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), { message: 'must not contain control characters' })
+
+export const BookmarkParams = z.strictObject({ site: SiteKey, seriesId: SeriesId })
+
+export const BookmarksQuery = z.strictObject({
+  since: z
+    .string()
+    .regex(/^\d{1,16}$/, 'unix milliseconds')
+    .transform(Number)
+    .optional(),
+})
+
+export const AddBookmarkBody = z.strictObject({
+  url: httpUrl,
+  status: status.optional(),
+})
+
+export const UpdateBookmarkBody = z
+  .strictObject({
+    status: status.optional(),
+    progress: chapter.optional(),
+    /** When the Reader read it; the write with the latest progressAt wins. Defaults to the server's now. */
+    progressAt: millis.optional(),
+  })
+  .refine((b) => b.status !== undefined || b.progress !== undefined, { message: 'give status or progress' })
+  .refine((b) => b.progressAt === undefined || b.progress !== undefined, { message: 'progressAt needs progress', path: ['progressAt'] })
+
+export const SightingBody = z
+  .strictObject({
+    url: httpUrl.optional(),
+    site: SiteKey.optional(),
+    seriesId: SeriesId.optional(),
+    chapter,
+    /** When the Reader saw it; defaults to now. */
+    at: millis.optional(),
+  })
+  .refine((b) => (b.url !== undefined) !== (b.site !== undefined || b.seriesId !== undefined), { message: 'give either url, or site and seriesId' })
+  .refine((b) => b.url !== undefined || (b.site !== undefined && b.seriesId !== undefined), { message: 'site and seriesId go together' })
+
+export const ErrorBody = z.strictObject({
+  error: z.strictObject({ code: z.string(), message: z.string() }),
+})
+
+export const SeriesView = z.strictObject({
+  title: z.string(),
+  url: z.string(),
+  latestChapter: z.number().nullable(),
+  latestChapterLabel: z.string(),
+  latestChapterUrl: z.string(),
+  /** '' | 'check' | 'sighting': a Sighting's raise is provisional until the next check. */
+  latestSource: z.string(),
+  latestChangedAt: millis,
+  latestCheckedAt: millis,
+  finished: z.boolean(),
+})
+
+export const BookmarkView = z.strictObject({
+  site: z.string(),
+  seriesId: z.string(),
+  status,
+  progress: z.number().nullable(),
+  progressAt: millis,
+  createdAt: millis,
+  updatedAt: millis,
+  /** latestChapter > progress. */
+  unread: z.boolean(),
+  /** Chapters between progress and the Latest Chapter (rounded up). */
+  unreadCount: z.number().int(),
+  series: SeriesView,
+})
+
+export const BookmarksResponse = z.strictObject({
+  bookmarks: z.array(BookmarkView),
+  /** The server's time: pass it as `since` next time. */
+  now: millis,
+})
+
+export const BookmarkResponse = z.strictObject({ bookmark: BookmarkView })
+
+export const ReaderView = z.strictObject({ id: z.number().int(), name: z.string(), createdAt: millis })
+
+export const SightingResponse = z.strictObject({
+  sighting: z.strictObject({ id: z.number().int(), site: z.string(), seriesId: z.string(), chapter: z.number(), sightedAt: millis }),
+  /** The Sighting raised the Latest Chapter provisionally. */
+  raised: z.boolean(),
+})
+
+export const HealthResponse = z.strictObject({ ok: z.literal(true) })

@@ -1,0 +1,80 @@
+/**
+ * A real sync endpoint for tests: a real SQLite file, the fixture site for Series URLs, and the Fastify
+ * server listening on a loopback port.
+ */
+import { startFixtureSite, type FixtureSite } from '../demo/fixture-site'
+import { fixtureSites } from '../demo/fixture-sites'
+import { BrowserHealth } from '../fetch/browser-health'
+import { createHttpFetcher } from '../fetch/http-fetcher'
+import { silentLog } from '../log'
+import { createHttpServer, listen } from '../server/http'
+import { createRegistry } from '../sites/registry'
+import { registerSyncApi, type SyncOptions } from '../sync/api'
+import { createReader } from '../use-cases/readers'
+import { FakeClock } from './clock'
+import { openTestStore, type TestStore } from './store'
+
+export interface TestSyncServer {
+  origin: string
+  store: TestStore
+  fixture: FixtureSite
+  clock: FakeClock
+  /** Tokens of two Readers, alice and bob. */
+  alice: { id: number; token: string }
+  bob: { id: number; token: string }
+  /** fetch() against the server with a Reader's token. */
+  call(token: string | null, method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; json: any; headers: Headers }>
+  close(): Promise<void>
+}
+
+export async function startTestSyncServer(options: SyncOptions = { rateLimit: { max: 1_000_000, windowMs: 60_000 } }): Promise<TestSyncServer> {
+  const store = openTestStore()
+  const clock = new FakeClock()
+  const fixture = await startFixtureSite({ now: () => clock.now() })
+  const registry = createRegistry(fixtureSites(fixture.host))
+  const app = createHttpServer({ log: silentLog })
+  await registerSyncApi(
+    app,
+    {
+      db: store.db,
+      clock,
+      acquire: { db: store.db, registry, fetchers: { http: createHttpFetcher({ timeoutMs: 2_000 }) }, health: new BrowserHealth(), clock, log: silentLog },
+    },
+    options,
+  )
+  const { origin } = await listen(app, 0)
+  const a = await createReader(store.db, 'alice', clock.now())
+  const b = await createReader(store.db, 'bob', clock.now())
+  return {
+    origin,
+    store,
+    fixture,
+    clock,
+    alice: { id: a.reader.id, token: a.token },
+    bob: { id: b.reader.id, token: b.token },
+    async call(token, method, path, body, headers = {}) {
+      const response = await fetch(`${origin}${path}`, {
+        method,
+        headers: {
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...headers,
+        },
+        ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
+      })
+      const text = await response.text()
+      let json: unknown = null
+      try {
+        json = text ? JSON.parse(text) : null
+      } catch {
+        json = { raw: text }
+      }
+      return { status: response.status, json, headers: response.headers }
+    },
+    async close() {
+      await app.close()
+      await fixture.close()
+      await store.dispose()
+    },
+  }
+}
