@@ -1,0 +1,75 @@
+/**
+ * `npm run reader -- add NAME | rotate NAME | list | remove NAME [--data DIR]`
+ * Manages Readers without the window. A token is printed once, at `add` and `rotate`, and never stored.
+ */
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import { resolve } from 'node:path'
+import { openStore, STORE_FILE } from '../store/database'
+import { listReaders } from '../store/readers'
+import { createReader, deleteReader, findReader, rotateToken } from '../use-cases/readers'
+import { defaultDataDir } from '../paths'
+
+export interface Output {
+  out(line: string): void
+  err(line: string): void
+}
+
+const USAGE = 'usage: npm run reader -- add NAME | rotate NAME | list | remove NAME [--data DIR]'
+
+/** Runs one command; returns the process exit code. */
+export async function runReaderCommand(argv: string[], io: Output, env: NodeJS.ProcessEnv = process.env, now = Date.now()): Promise<number> {
+  let parsed
+  try {
+    parsed = parseArgs({ args: argv, options: { data: { type: 'string' } }, allowPositionals: true, strict: true })
+  } catch (error) {
+    io.err(`reader: ${(error as Error).message}\n${USAGE}`)
+    return 2
+  }
+  const [command, ...rest] = parsed.positionals
+  const name = rest.join(' ').trim()
+  if (!command || !['add', 'rotate', 'list', 'remove'].includes(command) || (command !== 'list' && !name)) {
+    io.err(USAGE)
+    return 2
+  }
+  const dataDir = resolve(parsed.values.data ?? defaultDataDir(env))
+  const store = openStore(join(dataDir, STORE_FILE), { now })
+  try {
+    switch (command) {
+      case 'add': {
+        const { reader, token } = await createReader(store.db, name, now)
+        io.out(`Reader "${reader.name}" (id ${reader.id}) added. Token, shown once:\n${token}`)
+        return 0
+      }
+      case 'rotate': {
+        const reader = await findReader(store.db, name)
+        if (!reader) return fail(io, `no Reader "${name}"`)
+        const { token } = await rotateToken(store.db, reader.id)
+        io.out(`New token for "${reader.name}", shown once (the old one no longer works):\n${token}`)
+        return 0
+      }
+      case 'remove': {
+        const reader = await findReader(store.db, name)
+        if (!reader) return fail(io, `no Reader "${name}"`)
+        await deleteReader(store.db, reader.id)
+        io.out(`Reader "${reader.name}" removed, with their bookmarks.`)
+        return 0
+      }
+      default: {
+        const readers = await listReaders(store.db)
+        if (readers.length === 0) io.out('No Readers yet. Add one: npm run reader -- add NAME')
+        for (const r of readers) io.out(`${String(r.id).padStart(4)}  ${r.name}  (added ${new Date(r.created_at).toISOString().slice(0, 10)})`)
+        return 0
+      }
+    }
+  } catch (error) {
+    return fail(io, (error as Error).message)
+  } finally {
+    await store.close()
+  }
+}
+
+function fail(io: Output, message: string): number {
+  io.err(`reader: ${message}`)
+  return 1
+}
