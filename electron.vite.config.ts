@@ -22,7 +22,9 @@ export default defineConfig({
     base: './',
     plugins: [vue()],
     build: {
-      rollupOptions: { input: { index: resolve('src/renderer/index.html') } },
+      minify: true,
+      // The owner's window and the Readers' page, one build.
+      rollupOptions: { input: { index: resolve('src/renderer/index.html'), reader: resolve('src/renderer/reader.html') } },
     },
   },
 })

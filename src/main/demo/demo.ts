@@ -78,7 +78,7 @@ export async function startDemo(options: { clock: Clock; log: Log; publishEveryM
         const site = sites.find((s) => s.key === entry.site)!
         const url = `${fixture.origin}${entry.path}`
         const seriesId = site.seriesIdOf(new URL(url))!
-        await addSeries(db, { site: site.key, seriesId, seriesUrl: url, now })
+        await addSeries(db, { site: site.key, seriesId, seriesUrl: url, title: fixture.series(entry.path).title, now })
         const readers = entry.both ? [aiko, ben] : [aiko]
         for (const { reader } of readers) {
           await addBookmark(db, { site: site.key, seriesId, readerId: reader.id, now })

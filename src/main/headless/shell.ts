@@ -11,6 +11,7 @@ import { playwrightLauncher } from '../fetch/browser/playwright-launcher'
 import type { BrowserFetcher } from '../fetch/fetcher'
 import type { Log } from '../log'
 import { createHttpServer, listen } from '../server/http'
+import { defaultRendererDir, registerPages } from '../server/pages'
 import { registerSyncApi, type SyncOptions } from '../sync/api'
 import type { Site } from '../sites/site'
 
@@ -29,6 +30,8 @@ export interface HeadlessOptions {
   /** System Chromium for browser Sites; without it they skip `no-fetcher` (or fall back to HTTP). */
   chromium?: string
   sync?: SyncOptions
+  /** The renderer build (default: out/renderer). */
+  rendererDir?: string
   /** Browser fetcher settings (tests shorten them). */
   browser?: { challengeTimeoutMs?: number; idleMs?: number }
 }
@@ -81,6 +84,7 @@ export async function startHeadlessShell(options: HeadlessOptions): Promise<Head
     const app = createHttpServer({ log })
     started.push(() => app.close())
     await registerSyncApi(app, { db: core.store.db, clock, acquire: core.acquireDeps }, options.sync)
+    await registerPages(app, { rendererDir: options.rendererDir ?? defaultRendererDir() })
     const bound = await listen(app, options.port, options.host)
     if (options.lanes ?? true) await core.startLanes()
 

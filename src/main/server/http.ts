@@ -2,7 +2,7 @@
  * The core's HTTP server: the sync endpoint for Readers (SPEC §7) and, in the headless shell, the owner's
  * admin surface. Built on Fastify; routes are registered by the modules that own them.
  */
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify'
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify'
 import type { Log } from '../log'
 import { toErrorAnswer } from './errors'
 
@@ -20,12 +20,12 @@ export function createHttpServer(options: ServerOptions): FastifyInstance {
     bodyLimit: 64 * 1024,
     return503OnClosing: true,
     // A series_id may be 200 characters (percent-encoded, longer).
-    maxParamLength: 800,
+    routerOptions: { maxParamLength: 800 },
     // Errors the router raises before any route runs (a bad percent-encoding, an over-long segment) get the
     // same JSON error shape as everything else.
     frameworkErrors: (error, _request, reply) => {
       const answer = toErrorAnswer(error)
-      void reply.code(answer.status).send({ error: { code: answer.code, message: answer.message } })
+      void (reply as FastifyReply).code(answer.status).send({ error: { code: answer.code, message: answer.message } })
     },
   })
   app.setErrorHandler((error, request, reply) => {

@@ -8,7 +8,7 @@ import { StoreError } from './errors'
 import type { BookmarkRow, BookmarkStatus, SeriesRow } from './schema'
 import type { SeriesKey } from './series'
 
-export const BOOKMARK_STATUSES: readonly BookmarkStatus[] = ['reading', 'waiting', 'planned', 'dropped']
+export { BOOKMARK_STATUSES } from '../../shared/sync-schemas'
 
 /** A bookmark joined with its Series, as a Reader sees it. */
 export interface ReaderBookmark extends BookmarkRow {

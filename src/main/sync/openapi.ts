@@ -1,6 +1,6 @@
 /** The OpenAPI document of the sync endpoint, generated from the same route table and zod schemas. */
 import { z, type ZodType } from 'zod'
-import { ErrorBody } from './schemas'
+import { ErrorBody } from '../../shared/sync-schemas'
 import type { SyncRoute } from './routes'
 
 const ERROR_TEXT: Record<number, string> = {

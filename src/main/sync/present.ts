@@ -2,7 +2,7 @@
 import type { ReaderBookmark } from '../store/bookmarks'
 import type { ReaderRow, SightingRow } from '../store/schema'
 import type { z } from 'zod'
-import type { BookmarkView, ReaderView, SightingResponse } from './schemas'
+import type { BookmarkView, ReaderView, SightingResponse } from '../../shared/sync-schemas'
 
 export function presentBookmark(b: ReaderBookmark): z.infer<typeof BookmarkView> {
   const latest = b.series.latest_chapter

@@ -11,7 +11,7 @@ import type { ReaderRow } from '../store/schema'
 import { recordSighting } from '../store/sightings'
 import { bookmarkByUrl, type AcquireDeps } from '../use-cases/acquire'
 import { presentBookmark, presentReader, presentSighting } from './present'
-import * as S from './schemas'
+import * as S from '../../shared/sync-schemas'
 
 export interface SyncDeps {
   db: Db

@@ -1,15 +1,16 @@
 /**
  * The sync API's schemas (SPEC §7), one zod schema per input and output. They validate every request and
- * generate the OpenAPI document, so the two cannot drift. Unknown fields are refused everywhere.
+ * generate the OpenAPI document, so the two cannot drift. Unknown fields are refused everywhere. Shared:
+ * the Readers' page takes its types from here.
  */
 import { z } from 'zod'
-import { BOOKMARK_STATUSES } from '../store/bookmarks'
 
 /** A chapter number: finite, not negative, below a bound no real Series reaches. */
 const chapter = z.number().finite().min(0).max(100_000)
 /** Unix milliseconds. */
 const millis = z.number().int().min(0).max(8_640_000_000_000)
-const status = z.enum(BOOKMARK_STATUSES as unknown as [string, ...string[]])
+export const BOOKMARK_STATUSES = ['reading', 'waiting', 'planned', 'dropped'] as const
+const status = z.enum(BOOKMARK_STATUSES)
 const httpUrl = z
   .string()
   .trim()
@@ -110,3 +111,8 @@ export const SightingResponse = z.strictObject({
 })
 
 export const HealthResponse = z.strictObject({ ok: z.literal(true) })
+
+export type BookmarkStatus = (typeof BOOKMARK_STATUSES)[number]
+export type Bookmark = z.infer<typeof BookmarkView>
+export type Reader = z.infer<typeof ReaderView>
+export type ApiError = z.infer<typeof ErrorBody>

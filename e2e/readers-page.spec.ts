@@ -1,0 +1,89 @@
+/** The Readers' web page in real Chromium against the real headless shell with the demo Sites. */
+import BetterSqlite3 from 'better-sqlite3'
+import { expect, test } from '@playwright/test'
+import { startShell, tempData, type RunningShell } from './support/shell'
+
+let shell: RunningShell
+let data: { dir: string; remove(): void }
+
+test.beforeAll(async () => {
+  data = tempData()
+  shell = await startShell({ dataDir: data.dir, args: ['--demo'], env: { CHROMIUM_PATH: '/nonexistent' } })
+})
+test.afterAll(async () => {
+  await shell?.stop()
+  data?.remove()
+})
+
+test('a Reader signs in, sees a bookmark, marks it read and adds one by URL', async ({ page }) => {
+  const token = shell.tokens.Ben!
+  expect(token).toBeTruthy()
+  await page.goto(shell.origin)
+  await page.getByLabel('Your Reader token').fill(token)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await expect(page.getByText('Ben', { exact: true })).toBeVisible()
+
+  const card = page.locator('li.card', { hasText: 'The Tower Climber' })
+  await expect(card).toBeVisible()
+  // Wait for the Lane to have read the Latest Chapter, then mark it read.
+  await expect(async () => {
+    await page.reload()
+    await expect(card.getByRole('button', { name: 'Mark read' })).toBeEnabled({ timeout: 1_000 })
+  }).toPass({ timeout: 30_000 })
+  await card.getByRole('button', { name: 'Mark read' }).click()
+  await expect(card.getByRole('button', { name: 'Mark read' })).toBeDisabled()
+  await expect(page.getByRole('status')).toHaveCount(0)
+
+  const db = new BetterSqlite3(shell.dataFile, { readonly: true })
+  const row = db
+    .prepare(`SELECT b.progress, s.latest_chapter FROM bookmarks b JOIN readers r ON r.id = b.reader_id JOIN series s USING (site, series_id) WHERE r.name = 'Ben' AND b.series_id = 'the-tower-climber'`)
+    .get() as { progress: number; latest_chapter: number }
+  db.close()
+  expect(row.progress).toBe(row.latest_chapter)
+
+  // Add by URL: the Series is read at once (Acquisition) and listed.
+  await page.getByLabel('Series URL').fill(`${shell.demoOrigin}/themesia/manga/brand-new-saga/`)
+  await page.getByRole('button', { name: 'Add' }).click()
+  await expect(page.locator('li.card', { hasText: 'Brand New Saga' })).toBeVisible()
+
+  // A URL off every Site's pin is refused with a clear message.
+  await page.getByLabel('Series URL').fill('https://evil.example/manga/x/')
+  await page.getByRole('button', { name: 'Add' }).click()
+  await expect(page.getByRole('alert')).toContainText("not a Series URL on any known Site's host pin")
+
+  // The token stays in this browser: a reload keeps the Reader signed in.
+  await page.reload()
+  await expect(page.getByText('Ben', { exact: true })).toBeVisible()
+})
+
+test('a write made offline waits in the outbox and is sent when the page is back online', async ({ page, context }) => {
+  await page.goto(shell.origin)
+  await page.getByLabel('Your Reader token').fill(shell.tokens.Aiko!)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  const card = page.locator('li.card', { hasText: 'Moonlit Bakery' })
+  await expect(async () => {
+    await page.reload()
+    await expect(card.getByRole('button', { name: 'Mark read' })).toBeEnabled({ timeout: 1_000 })
+  }).toPass({ timeout: 30_000 })
+
+  await context.setOffline(true)
+  await card.getByRole('button', { name: 'Mark read' }).click()
+  await expect(page.getByRole('status')).toContainText('1 change waiting to sync')
+  // Even a reload while offline keeps the write.
+  await context.setOffline(false)
+  await page.evaluate(() => window.dispatchEvent(new Event('online')))
+  await expect(page.getByRole('status')).toHaveCount(0)
+
+  const db = new BetterSqlite3(shell.dataFile, { readonly: true })
+  const row = db
+    .prepare(`SELECT b.progress, s.latest_chapter FROM bookmarks b JOIN readers r ON r.id = b.reader_id JOIN series s USING (site, series_id) WHERE r.name = 'Aiko' AND b.series_id = 'moonlit-bakery'`)
+    .get() as { progress: number; latest_chapter: number }
+  db.close()
+  expect(row.progress).toBe(row.latest_chapter)
+})
+
+test('the page is served with a CSP that forbids framing', async ({ request }) => {
+  const response = await request.get(shell.origin)
+  expect(response.headers()['content-security-policy']).toContain("frame-ancestors 'none'")
+  expect(response.headers()['x-frame-options']).toBe('DENY')
+})

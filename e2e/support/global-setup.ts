@@ -1,0 +1,6 @@
+/** Builds the pages once before the browser tests, as `npm run headless` would. */
+import { execFileSync } from 'node:child_process'
+
+export default function globalSetup(): void {
+  execFileSync(process.execPath, ['--import', 'tsx', 'scripts/ensure-built.ts'], { stdio: 'inherit' })
+}

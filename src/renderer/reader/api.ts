@@ -1,0 +1,48 @@
+/** The Readers' page's client of the sync API (SPEC §7). Only `useReader` calls it. */
+import type { Bookmark, Reader } from '../../shared/sync-schemas'
+import type { PendingWrite, SendResult } from './outbox'
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+export function createApi(token: () => string | null) {
+  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const response = await fetch(path, {
+      method,
+      headers: {
+        authorization: `Bearer ${token() ?? ''}`,
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    })
+    if (response.status === 204) return undefined as T
+    const json = (await response.json().catch(() => null)) as { error?: { code: string; message: string } } | null
+    if (!response.ok) throw new ApiError(response.status, json?.error?.code ?? 'error', json?.error?.message ?? response.statusText)
+    return json as T
+  }
+
+  return {
+    me: () => call<Reader>('GET', '/api/v1/me'),
+    bookmarks: () => call<{ bookmarks: Bookmark[]; now: number }>('GET', '/api/v1/bookmarks'),
+    add: (url: string) => call<{ bookmark: Bookmark }>('POST', '/api/v1/bookmarks', { url }),
+    /** Sends one queued write; says whether it is done, should be retried, or was refused for good. */
+    async send(write: PendingWrite): Promise<SendResult> {
+      try {
+        await call(write.method, write.path, write.body)
+        return 'done'
+      } catch (error) {
+        if (!(error instanceof ApiError)) return 'retry'
+        if (error.status === 401) return 'unauthorized'
+        if (error.status === 429 || error.status >= 500) return 'retry'
+        return { rejected: error.message }
+      }
+    },
+  }
+}
