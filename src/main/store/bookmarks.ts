@@ -56,8 +56,10 @@ export interface BookmarkChange {
 }
 
 /**
- * Updates a bookmark. A status always applies; a Progress applies only when its `progressAt` is later than
- * the stored one. Returns the row after the write; throws not-found when the Reader holds no such bookmark.
+ * Updates a bookmark in one statement. A status always applies; a Progress applies only when its
+ * `progressAt` is later than the stored one (the latest write wins, so late writes and replays change
+ * nothing, not even `updated_at`). Returns the row after the write; throws not-found when the Reader holds
+ * no such bookmark.
  */
 export async function updateBookmark(
   db: Db,
@@ -66,26 +68,28 @@ export async function updateBookmark(
   change: BookmarkChange,
   now: number,
 ): Promise<BookmarkRow> {
-  return db.transaction().execute(async (trx) => {
-    const current = await getBookmark(trx, readerId, key)
-    if (!current) throw new StoreError(`no bookmark ${key.site}/${key.seriesId} for Reader ${readerId}`, 'not-found')
-    const progressAt = change.progressAt ?? now
-    const takesProgress = change.progress !== undefined && progressAt > current.progress_at
-    const takesStatus = change.status !== undefined && change.status !== current.status
-    if (!takesProgress && !takesStatus) return current
-    await trx
-      .updateTable('bookmarks')
-      .set({
-        ...(takesStatus ? { status: change.status } : {}),
-        ...(takesProgress ? { progress: change.progress, progress_at: progressAt } : {}),
-        updated_at: now,
-      })
-      .where('reader_id', '=', readerId)
-      .where('site', '=', key.site)
-      .where('series_id', '=', key.seriesId)
-      .execute()
-    return (await getBookmark(trx, readerId, key))!
-  })
+  const status = change.status ?? null
+  const progress = change.progress ?? null
+  const progressAt = change.progressAt ?? now
+  const takesProgress = sql<boolean>`(${progress} IS NOT NULL AND ${progressAt} > progress_at)`
+  const updated = await db
+    .updateTable('bookmarks')
+    .set({
+      status: sql`COALESCE(${status}, status)`,
+      progress: sql`CASE WHEN ${takesProgress} THEN ${progress} ELSE progress END`,
+      progress_at: sql`CASE WHEN ${takesProgress} THEN ${progressAt} ELSE progress_at END`,
+      updated_at: now,
+    })
+    .where('reader_id', '=', readerId)
+    .where('site', '=', key.site)
+    .where('series_id', '=', key.seriesId)
+    .where((eb) => eb.or([sql<boolean>`(${status} IS NOT NULL AND status <> ${status})`, takesProgress]))
+    .returningAll()
+    .executeTakeFirst()
+  if (updated) return updated
+  const current = await getBookmark(db, readerId, key)
+  if (!current) throw new StoreError(`no bookmark ${key.site}/${key.seriesId} for Reader ${readerId}`, 'not-found')
+  return current
 }
 
 export async function removeBookmark(db: Db, readerId: number, key: SeriesKey): Promise<void> {

@@ -6,7 +6,7 @@
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
-import { Kysely, SqliteDialect } from 'kysely'
+import { Kysely, SqliteDialect, type SqliteDatabase } from 'kysely'
 import { migrate, type MigrationReport } from './migrate'
 import type { Database } from './schema'
 
@@ -42,7 +42,7 @@ export function openStore(file: string, options: OpenStoreOptions): Store {
     sqlite.pragma('synchronous = FULL')
     sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`)
     const migration = migrate(sqlite, file === ':memory:' ? null : file, options.now)
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) })
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) })
     return {
       db,
       sqlite,
@@ -54,5 +54,25 @@ export function openStore(file: string, options: OpenStoreOptions): Store {
   } catch (error) {
     sqlite.close()
     throw error
+  }
+}
+
+/**
+ * Kysely prepares every query anew; parsing the SQL again each time costs more than running it. The store's
+ * queries are a small fixed set, so their prepared statements are kept (up to `limit`, oldest out first).
+ */
+function withStatementCache(sqlite: BetterSqlite3.Database, limit = 256): SqliteDatabase {
+  const cache = new Map<string, BetterSqlite3.Statement>()
+  return {
+    close: () => sqlite.close(),
+    prepare(sql: string) {
+      let statement = cache.get(sql)
+      if (!statement) {
+        statement = sqlite.prepare(sql)
+        if (cache.size >= limit) cache.delete(cache.keys().next().value!)
+        cache.set(sql, statement)
+      }
+      return statement
+    },
   }
 }

@@ -10,7 +10,9 @@ import { HttpError } from '../server/errors'
 import type { ReaderRow } from '../store/schema'
 import { hashToken, readerForToken } from '../use-cases/readers'
 import { openApiDocument } from './openapi'
-import { SYNC_ROUTES, type SyncDeps } from './routes'
+import { updateBookmark } from '../store/bookmarks'
+import { groupCommit } from '../store/group-commit'
+import { SYNC_ROUTES, type BookmarkWrite, type SyncDeps } from './routes'
 
 export interface SyncOptions {
   /** Requests per token (or per address without one) per window. */
@@ -19,8 +21,12 @@ export interface SyncOptions {
 
 export const DEFAULT_RATE_LIMIT = { max: 600, windowMs: 60_000 }
 
-export async function registerSyncApi(app: FastifyInstance, deps: SyncDeps, options: SyncOptions = {}): Promise<void> {
+export async function registerSyncApi(app: FastifyInstance, given: SyncDeps, options: SyncOptions = {}): Promise<void> {
   const limit = options.rateLimit ?? DEFAULT_RATE_LIMIT
+  const deps: SyncDeps = {
+    ...given,
+    writes: given.writes ?? groupCommit(given.db, (trx, w: BookmarkWrite) => updateBookmark(trx, w.readerId, w.key, w.change, w.now)),
+  }
   await app.register(rateLimit, {
     global: false,
     max: limit.max,

@@ -5,7 +5,8 @@
 import type { z, ZodType } from 'zod'
 import type { Clock } from '../clock'
 import { HttpError } from '../server/errors'
-import { getBookmark, readerBookmarks, removeBookmark, updateBookmark } from '../store/bookmarks'
+import { getBookmark, readerBookmarks, removeBookmark, updateBookmark, type BookmarkChange } from '../store/bookmarks'
+import type { GroupCommit } from '../store/group-commit'
 import type { Db } from '../store/database'
 import type { ReaderRow } from '../store/schema'
 import { recordSighting } from '../store/sightings'
@@ -17,6 +18,15 @@ export interface SyncDeps {
   db: Db
   clock: Clock
   acquire: AcquireDeps
+  /** Progress and status writes, committed in groups (store/group-commit.ts). */
+  writes?: GroupCommit<BookmarkWrite, unknown>
+}
+
+export interface BookmarkWrite {
+  readerId: number
+  key: { site: string; seriesId: string }
+  change: BookmarkChange
+  now: number
 }
 
 /** How far a client's clock may run ahead of ours for progressAt and Sighting times. */
@@ -123,7 +133,9 @@ export const SYNC_ROUTES: SyncRoute[] = [
         throw new HttpError(422, 'invalid-request', 'progressAt is in the future')
       }
       const key = { site: params.site, seriesId: params.seriesId }
-      await updateBookmark(deps.db, reader.id, key, body as Parameters<typeof updateBookmark>[3], now)
+      const write: BookmarkWrite = { readerId: reader.id, key, change: body as BookmarkChange, now }
+      if (deps.writes) await deps.writes.run(write)
+      else await updateBookmark(deps.db, write.readerId, write.key, write.change, write.now)
       return { body: { bookmark: await oneBookmark(deps, reader, key) } }
     },
   }),

@@ -1,0 +1,39 @@
+/**
+ * `npm run bench [-- --out FILE] [-- --only NAME]`: every benchmark, each measured against a bare baseline in
+ * the same run. Prints a table; with --out, writes `[{name, value, unit, baseline, ratio, target, pass}]`.
+ */
+import { writeFileSync } from 'node:fs'
+import { parseArgs } from 'node:util'
+import { browserPages } from './browser-pages'
+import { seriesList10k } from './series-list'
+import { syncThroughput } from './sync-throughput'
+
+export interface BenchResult {
+  name: string
+  value: number
+  unit: string
+  baseline: number
+  ratio: number
+  /** A description of the target, e.g. ">= 0.6" (ratio) or "<= 500" (value). */
+  target: string
+  pass: boolean
+  note?: string
+}
+
+const BENCHES: Record<string, () => Promise<BenchResult>> = {
+  'sync-throughput': syncThroughput,
+  'series-list-10k': seriesList10k,
+  'browser-pages-per-minute': browserPages,
+}
+
+const { values } = parseArgs({ options: { out: { type: 'string' }, only: { type: 'string' } } })
+const results: BenchResult[] = []
+for (const [name, run] of Object.entries(BENCHES)) {
+  if (values.only && values.only !== name) continue
+  process.stderr.write(`bench: ${name}…\n`)
+  results.push(await run())
+}
+const round = (n: number) => (Math.abs(n) >= 100 ? Math.round(n) : Math.round(n * 100) / 100)
+console.log(['name', 'value', 'unit', 'baseline', 'ratio', 'target', 'pass'].join('\t'))
+for (const r of results) console.log([r.name, round(r.value), r.unit, round(r.baseline), round(r.ratio), r.target, r.pass ? 'yes' : 'NO'].join('\t') + (r.note ? `\t(${r.note})` : ''))
+if (values.out) writeFileSync(values.out, `${JSON.stringify(results.map(({ note: _note, ...r }) => r), null, 2)}\n`)
