@@ -17,8 +17,16 @@ async function main(): Promise<void> {
   }
   const log = createLog()
   const chromium = resolveChromium(args.chromium)
-  const shell = await startHeadlessShell({ dataDir: args.dataDir, port: args.port, log, demo: args.demo, ...(chromium ? { chromium } : {}) })
+  const shell = await startHeadlessShell({
+    dataDir: args.dataDir,
+    port: args.port,
+    log,
+    demo: args.demo,
+    ...(chromium ? { chromium } : {}),
+    ...(args.adminToken ? { adminToken: args.adminToken } : {}),
+  })
   console.log(`manga-bookmark: data ${shell.dataFile} · serving ${shell.origin} (port ${shell.port})`)
+  console.log(`manga-bookmark: admin: ${shell.adminUrl}`)
   for (const problem of shell.core.siteProblems) console.log(`manga-bookmark: ${problem}`)
   console.log(`manga-bookmark: browser Sites ${chromium ? `use ${chromium}` : 'have no browser (no Chromium found; see --chromium)'}`)
   if (shell.demoOrigin) console.log(`manga-bookmark: demo Sites on ${shell.demoOrigin}`)

@@ -13,6 +13,10 @@ import type { Log } from '../log'
 import { createHttpServer, listen } from '../server/http'
 import { defaultRendererDir, registerPages } from '../server/pages'
 import { registerSyncApi, type SyncOptions } from '../sync/api'
+import { createAdmin } from '../admin/admin'
+import { validatedAdmin } from '../admin/validated'
+import { readSettings } from '../store/settings'
+import { newAdminToken, registerAdminHttp } from './admin-http'
 import type { Site } from '../sites/site'
 
 export interface HeadlessOptions {
@@ -32,6 +36,8 @@ export interface HeadlessOptions {
   sync?: SyncOptions
   /** The renderer build (default: out/renderer). */
   rendererDir?: string
+  /** The admin token (random unless given). */
+  adminToken?: string
   /** Browser fetcher settings (tests shorten them). */
   browser?: { challengeTimeoutMs?: number; idleMs?: number }
 }
@@ -44,6 +50,8 @@ export interface HeadlessShell {
   /** With --demo: the Readers created on first run, with their tokens (shown once). */
   readonly demoReaders: Array<{ name: string; token: string }>
   readonly demoOrigin?: string
+  /** `http://127.0.0.1:PORT/admin/?token=…` */
+  readonly adminUrl: string
   stop(): Promise<void>
 }
 
@@ -84,8 +92,18 @@ export async function startHeadlessShell(options: HeadlessOptions): Promise<Head
     const app = createHttpServer({ log })
     started.push(() => app.close())
     await registerSyncApi(app, { db: core.store.db, clock, acquire: core.acquireDeps }, options.sync)
-    await registerPages(app, { rendererDir: options.rendererDir ?? defaultRendererDir() })
-    const bound = await listen(app, options.port, options.host)
+    const adminToken = options.adminToken ?? newAdminToken()
+    // The sync endpoint binds loopback unless the owner opted into the LAN (Settings).
+    const settings = await readSettings(core.store.db)
+    const host = options.host ?? (settings.syncBind === 'lan' ? '0.0.0.0' : '127.0.0.1')
+    let boundPort = 0
+    const admin = validatedAdmin(createAdmin({ core, shell: 'headless', listening: () => `http://${host}:${boundPort}` }), log)
+    await registerPages(app, {
+      rendererDir: options.rendererDir ?? defaultRendererDir(),
+      admin: (server, html) => registerAdminHttp(server, { caller: admin, adminToken, port: () => boundPort, html }),
+    })
+    const bound = await listen(app, options.port, host)
+    boundPort = bound.port
     if (options.lanes ?? true) await core.startLanes()
 
     let stopping: Promise<void> | undefined
@@ -95,6 +113,7 @@ export async function startHeadlessShell(options: HeadlessOptions): Promise<Head
       origin: bound.origin,
       port: bound.port,
       demoReaders,
+      adminUrl: `http://127.0.0.1:${bound.port}/admin/?token=${adminToken}`,
       ...(demo ? { demoOrigin: demo.fixture.origin } : {}),
       stop: () => (stopping ??= stopAll()),
     }

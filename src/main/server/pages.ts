@@ -41,7 +41,7 @@ export function defaultRendererDir(): string {
 export interface PagesOptions {
   rendererDir: string
   /** Also serve the owner's window at /admin/ (the headless shell). */
-  admin?: (app: FastifyInstance, html: string) => void
+  admin?: (app: FastifyInstance, html: string) => Promise<void>
 }
 
 export async function registerPages(app: FastifyInstance, options: PagesOptions): Promise<void> {
@@ -66,5 +66,5 @@ export async function registerPages(app: FastifyInstance, options: PagesOptions)
       })
     }
   }
-  options.admin?.(app, read('index.html') ?? missing)
+  await options.admin?.(app, read('index.html') ?? missing)
 }

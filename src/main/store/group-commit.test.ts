@@ -27,9 +27,9 @@ describe('group commit', () => {
   it('a write that fails, fails alone', async () => {
     const writes = groupCommit(store.db, (trx, id: string) => updateBookmark(trx, alice, { site: 'a', seriesId: id }, { progress: 7, progressAt: 10 }, 100))
     const [ok, missing, alsoOk] = await Promise.allSettled(['a', 'nope', 'c'].map((id) => writes.run(id)))
-    expect(ok.status).toBe('fulfilled')
+    expect(ok!.status).toBe('fulfilled')
     expect(missing).toMatchObject({ status: 'rejected', reason: { message: expect.stringMatching(/no bookmark a\/nope/) } })
-    expect(alsoOk.status).toBe('fulfilled')
+    expect(alsoOk!.status).toBe('fulfilled')
     expect((await getBookmark(store.db, alice, { site: 'a', seriesId: 'c' }))?.progress).toBe(7)
   })
 

@@ -86,6 +86,12 @@ export interface LatestChapterHistoryTable {
   at: number
 }
 
+export interface SettingsTable {
+  key: string
+  /** JSON. */
+  value: string
+}
+
 export interface Database {
   readers: ReadersTable
   series: SeriesTable
@@ -94,6 +100,7 @@ export interface Database {
   poll_lanes: PollLanesTable
   poll_passes: PollPassesTable
   latest_chapter_history: LatestChapterHistoryTable
+  settings: SettingsTable
 }
 
 export type ReaderRow = Selectable<ReadersTable>

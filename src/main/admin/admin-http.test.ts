@@ -1,0 +1,206 @@
+/**
+ * The admin contract through the headless transport: every method reachable, every bad input refused, and
+ * no call without the session, from a foreign Origin or to a foreign Host.
+ */
+import { request as httpRequest } from 'node:http'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ADMIN_METHODS, type AdminMethod } from '../../shared/admin-api'
+import { startFixtureSite, type FixtureSite } from '../demo/fixture-site'
+import { fixtureSites } from '../demo/fixture-sites'
+import { startHeadlessShell, type HeadlessShell } from '../headless/shell'
+import { SESSION_COOKIE, sessionValue } from '../headless/admin-http'
+import { silentLog } from '../log'
+import { insertPass } from '../store/passes'
+import { FakeClock } from '../testing/clock'
+import { tempDir } from '../testing/store'
+
+let shell: HeadlessShell
+let fixture: FixtureSite
+let dir: { dir: string; remove(): void }
+const clock = new FakeClock()
+const TOKEN = 'test-admin-token-0123456789'
+const cookie = `${SESSION_COOKIE}=${sessionValue(TOKEN)}`
+
+beforeAll(async () => {
+  dir = tempDir()
+  fixture = await startFixtureSite({ now: () => clock.now() })
+  shell = await startHeadlessShell({ dataDir: dir.dir, port: 0, log: silentLog, clock, sites: fixtureSites(fixture.host), lanes: false, adminToken: TOKEN })
+})
+afterAll(async () => {
+  await shell.stop()
+  await fixture.close()
+  dir.remove()
+})
+
+interface Raw {
+  status: number
+  headers: Record<string, string | string[] | undefined>
+  json: any
+}
+
+/** A raw HTTP request, so Host and Origin can be anything a hostile page could send. */
+function raw(method: string, path: string, options: { headers?: Record<string, string>; body?: unknown } = {}): Promise<Raw> {
+  const body = options.body === undefined ? undefined : JSON.stringify(options.body)
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { host: '127.0.0.1', port: shell.port, method, path, headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...options.headers } },
+      (res) => {
+        let text = ''
+        res.on('data', (c: Buffer) => (text += c.toString()))
+        res.on('end', () => {
+          let json: unknown = null
+          try {
+            json = JSON.parse(text)
+          } catch {
+            json = text
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, json })
+        })
+      },
+    )
+    req.on('error', reject)
+    req.end(body)
+  })
+}
+
+const host = () => `127.0.0.1:${shell.port}`
+const rpc = (method: string, input: unknown, headers: Record<string, string> = {}) =>
+  raw('POST', `/admin/rpc/${method}`, { body: input ?? {}, headers: { host: host(), origin: `http://${host()}`, cookie, ...headers } })
+
+describe('the admin session', () => {
+  it('the token URL sets an HttpOnly SameSite=Strict cookie and drops the token from the address', async () => {
+    const r = await raw('GET', `/admin/?token=${TOKEN}`, { headers: { host: host() } })
+    expect(r.status).toBe(303)
+    expect(r.headers.location).toBe('/admin/')
+    const set = String(r.headers['set-cookie'])
+    expect(set).toContain(`${SESSION_COOKIE}=${sessionValue(TOKEN)}`)
+    expect(set).toMatch(/HttpOnly/)
+    expect(set).toMatch(/SameSite=Strict/)
+  })
+
+  it('a wrong token is refused', async () => {
+    expect((await raw('GET', '/admin/?token=nope', { headers: { host: host() } })).status).toBe(401)
+  })
+
+  it('the page itself is served with a CSP', async () => {
+    const r = await raw('GET', '/admin/', { headers: { host: host() } })
+    expect(r.status).toBe(200)
+    expect(r.headers['content-security-policy']).toContain("frame-ancestors 'none'")
+  })
+
+  it.each([
+    ['no session cookie', { cookie: '' }, 401],
+    ['a forged session cookie', { cookie: `${SESSION_COOKIE}=forged` }, 401],
+    ['a foreign Origin', { origin: 'http://evil.example' }, 403],
+    ['no Origin', { origin: '' }, 403],
+    ['a foreign Host (DNS rebinding)', { host: 'evil.example', origin: 'http://evil.example' }, 403],
+  ])('an RPC with %s is refused', async (_name, headers, status) => {
+    const r = await rpc('overview', {}, headers)
+    expect(r.status).toBe(status)
+    expect(r.json).toEqual({ error: { code: expect.any(String), message: expect.any(String) } })
+  })
+
+  it('localhost works as a Host too', async () => {
+    const localhost = `localhost:${shell.port}`
+    expect((await rpc('overview', {}, { host: localhost, origin: `http://${localhost}` })).status).toBe(200)
+  })
+})
+
+describe('every admin method through the headless transport', () => {
+  const valid: Partial<Record<AdminMethod, () => unknown>> = {}
+  let readerId = 0
+  const key = { site: 'fixture-madara', seriesId: 'tower' }
+
+  beforeAll(async () => {
+    const added = await rpc('addReader', { name: 'Aiko' })
+    readerId = added.json.value.reader.id
+    await rpc('addBookmark', { readerId, url: `${fixture.origin}/madara/manga/tower/` })
+    Object.assign(valid, {
+      overview: () => ({}),
+      listSeries: () => ({ filter: 'pending', limit: 10 }),
+      seriesDetail: () => key,
+      lanes: () => ({}),
+      readers: () => ({}),
+      settings: () => ({}),
+      forceSeriesPoll: () => key,
+      pauseLane: () => ({ site: 'fixture-madara', duration: '6h' }),
+      resumeLane: () => ({ site: 'fixture-madara' }),
+      finishSeries: () => key,
+      unfinishSeries: () => key,
+      setSeriesUrl: () => ({ ...key, url: `${fixture.origin}/madara/manga/tower/` }),
+      addBookmark: () => ({ readerId, url: `${fixture.origin}/themesia/manga/bloom/` }),
+      removeBookmark: () => ({ readerId, site: 'fixture-themesia', seriesId: 'bloom' }),
+      addReader: () => ({ name: 'Ben' }),
+      rotateReaderToken: () => ({ readerId }),
+      removeReader: () => ({ readerId: 999_999 }),
+      updateSettings: () => ({ notifications: false }),
+    })
+  })
+
+  it('has a valid call for every method of the contract', () => {
+    expect(Object.keys(valid).sort()).toEqual([...ADMIN_METHODS].sort())
+  })
+
+  it.each(ADMIN_METHODS.filter((m) => m !== 'removeReader'))('%s answers a valid call', async (method) => {
+    const r = await rpc(method, valid[method]!())
+    expect(r.status, JSON.stringify(r.json)).toBe(200)
+    expect(r.json).toHaveProperty('value')
+  })
+
+  it('removeReader of an unknown Reader is a 404; of a known one, the list without them', async () => {
+    expect((await rpc('removeReader', { readerId: 999_999 })).status).toBe(404)
+    const added = await rpc('addReader', { name: 'Gone Soon' })
+    const r = await rpc('removeReader', { readerId: added.json.value.reader.id })
+    expect(r.json.value.map((x: { name: string }) => x.name)).not.toContain('Gone Soon')
+  })
+
+  it.each(ADMIN_METHODS)('%s refuses bad input with 422 and the error shape', async (method) => {
+    const r = await rpc(method, { unexpected: true })
+    expect(r.status).toBe(422)
+    expect(r.json.error.code).toBe('invalid-request')
+  })
+
+  it('an unknown method is a 404', async () => {
+    expect((await rpc('dropAllTables', {})).status).toBe(404)
+  })
+
+  it('writes answer with the freshly read row or block they changed', async () => {
+    await clock.advance(60_000)
+    const forced = await rpc('forceSeriesPoll', key)
+    expect(forced.json.value).toMatchObject({ seriesId: 'tower', pending: true, forcePollAt: clock.now() })
+    const paused = await rpc('pauseLane', { site: 'fixture-madara', duration: '1h' })
+    expect(paused.json.value).toMatchObject({ site: 'fixture-madara', pausedUntil: clock.now() + 3_600_000 })
+    const resumed = await rpc('resumeLane', { site: 'fixture-madara' })
+    expect(resumed.json.value.pausedUntil).toBe(0)
+    const finished = await rpc('finishSeries', key)
+    expect(finished.json.value.finishedAt).toBe(clock.now())
+  })
+
+  it('setSeriesUrl is host-pinned', async () => {
+    const r = await rpc('setSeriesUrl', { ...key, url: 'https://evil.example/manga/tower/' })
+    expect(r).toMatchObject({ status: 422, json: { error: { code: 'off-pin' } } })
+  })
+
+  it('pause offers exactly 1h, 6h and 24h', async () => {
+    expect((await rpc('pauseLane', { site: 'fixture-madara', duration: '2h' })).status).toBe(422)
+    expect((await rpc('pauseLane', { site: 'fixture-madara', duration: 'forever' })).status).toBe(422)
+  })
+
+  it('the Lanes read comes from the store: an inserted pass row is what the Lane shows', async () => {
+    await insertPass(shell.core.store.db, {
+      site: 'fixture-themesia', started_at: clock.now() - 1000, ended_at: clock.now(), skip: '', due: 4, gap: 5000, clamped: 0,
+      checked: 0, refused: 0, unreachable: 0, no_chapter: 0, unfetchable: 0, errors: 0,
+    })
+    const lanes = (await rpc('lanes', {})).json.value as Array<{ site: string; latestPass: { due: number; checked: number } | null; recent: unknown[] }>
+    const lane = lanes.find((l) => l.site === 'fixture-themesia')!
+    expect(lane.latestPass).toMatchObject({ due: 4, checked: 0, success: 0 })
+    expect(lane.recent).toHaveLength(1)
+  })
+
+  it('a new Reader\'s token is shown once and works on the sync endpoint', async () => {
+    const added = await rpc('addReader', { name: 'Cai' })
+    const me = await fetch(`${shell.origin}/api/v1/me`, { headers: { authorization: `Bearer ${added.json.value.token}` } })
+    expect(await me.json()).toMatchObject({ name: 'Cai' })
+    expect(JSON.stringify((await rpc('readers', {})).json)).not.toContain(added.json.value.token)
+  })
+})

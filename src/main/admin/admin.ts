@@ -1,0 +1,223 @@
+/**
+ * The core's implementation of the owner's admin contract (src/shared/admin-api.ts). Each write is a row
+ * write answered with the freshly read row or block it changed; nothing commands a Lane (docs/adr/0001).
+ * Inputs are validated by `validated()` before they reach these functions.
+ */
+import { PAUSE_DURATIONS, type AdminApi, type LaneView, type PassView, type SeriesRowView, type SettingsView } from '../../shared/admin-api'
+import type { Core } from '../core'
+import { UserError } from '../errors'
+import { isPinned, parseUrl, type Site } from '../sites/site'
+import { readerBookmarks, removeBookmark, seriesReaders } from '../store/bookmarks'
+import { allLanes, laneRow, pauseLane, resumeLane } from '../store/lanes'
+import { latestPassPerSite, recentPasses } from '../store/passes'
+import { listReaders, getReader } from '../store/readers'
+import type { LaneRow, PassRow } from '../store/schema'
+import {
+  finishSeries,
+  forceSeriesPoll,
+  getSeriesListRow,
+  latestChapterHistory,
+  listSeries,
+  overviewCounts,
+  setSeriesUrl,
+  unfinishSeries,
+  type SeriesListRow,
+} from '../store/series'
+import { readSettings, writeSettings } from '../store/settings'
+import { seriesSightings } from '../store/sightings'
+import { bookmarkByUrl } from '../use-cases/acquire'
+import { createReader, deleteReader, rotateToken } from '../use-cases/readers'
+import { DEFAULT_PACE } from '../sites/site'
+
+export interface AdminContext {
+  core: Core
+  shell: 'electron' | 'headless'
+  /** Where the sync endpoint listens now, e.g. http://127.0.0.1:4711. */
+  listening(): string
+}
+
+/** How many recent passes the Lanes page charts. */
+export const CHART_PASSES = 60
+
+export function createAdmin(ctx: AdminContext): AdminApi {
+  const { core } = ctx
+  const db = core.store.db
+  const now = () => core.clock.now()
+  const siteOf = (key: string): Site | undefined => core.registry.get(key)
+  const staleBefore = () => now() - DEFAULT_PACE.ceilingMs
+
+  async function row(key: { site: string; seriesId: string }): Promise<SeriesRowView> {
+    const found = await getSeriesListRow(db, key)
+    if (!found) throw new UserError('not-found', `no Series ${key.site}/${key.seriesId}`)
+    return seriesRowView(found, siteOf(found.site))
+  }
+
+  async function laneView(lane: LaneRow, latest: PassRow | undefined, recent?: PassRow[]): Promise<LaneView> {
+    const site = siteOf(lane.site)
+    const pace = site?.pace ?? DEFAULT_PACE
+    return {
+      site: lane.site,
+      name: site?.name ?? lane.site,
+      fetcher: site?.fetcher ?? 'http',
+      pausedUntil: lane.paused_until,
+      refuseUntil: lane.refuse_until,
+      latestPass: latest ? passView(latest) : null,
+      pace: { restMs: pace.restMs, maxPassMs: pace.maxPassMs, maxGapMs: pace.maxGapMs, idleRequeryMs: pace.idleRequeryMs },
+      ...(recent ? { recent: recent.map(passView).reverse() } : {}),
+    }
+  }
+
+  async function allLaneViews(withHistory: boolean): Promise<LaneView[]> {
+    const [lanes, latest] = await Promise.all([allLanes(db), latestPassPerSite(db)])
+    const bySite = new Map(latest.map((p) => [p.site, p]))
+    // Lanes of Sites that are no longer configured are left out: nothing runs them.
+    const known = lanes.filter((l) => siteOf(l.site))
+    return Promise.all(known.map(async (l) => laneView(l, bySite.get(l.site), withHistory ? await recentPasses(db, l.site, CHART_PASSES) : undefined)))
+  }
+
+  async function oneLane(site: string): Promise<LaneView> {
+    if (!siteOf(site)) throw new UserError('not-found', `no Site "${site}"`)
+    const lanes = await allLaneViews(false)
+    const found = lanes.find((l) => l.site === site)
+    return found ?? laneView(await laneRow(db, site), undefined)
+  }
+
+  async function readerViews() {
+    const readers = await listReaders(db)
+    return Promise.all(
+      readers.map(async (r) => ({ id: r.id, name: r.name, createdAt: r.created_at, bookmarks: (await readerBookmarks(db, r.id)).length })),
+    )
+  }
+
+  async function settingsView(): Promise<SettingsView> {
+    return { settings: await readSettings(db), listening: ctx.listening(), shell: ctx.shell }
+  }
+
+  async function detail(key: { site: string; seriesId: string }) {
+    const [r, readers, sightings, history] = await Promise.all([row(key), seriesReaders(db, key), seriesSightings(db, key), latestChapterHistory(db, key)])
+    return {
+      row: r,
+      readers: readers.map((x) => ({ readerId: x.reader_id, name: x.name, status: x.status, progress: x.progress, progressAt: x.progress_at })),
+      sightings: sightings.map((g) => ({ id: g.id, readerName: g.reader_name, chapter: g.chapter, sightedAt: g.sighted_at, verdict: g.verdict, judgedAt: g.judged_at })),
+      history: history.map((h) => ({ chapter: h.chapter, label: h.label, source: h.source, at: h.at })),
+    }
+  }
+
+  const issued = async (result: Awaited<ReturnType<typeof createReader>>) => ({
+    reader: { id: result.reader.id, name: result.reader.name, createdAt: result.reader.created_at, bookmarks: (await readerBookmarks(db, result.reader.id)).length },
+    token: result.token,
+  })
+
+  return {
+    async overview() {
+      return { now: now(), counts: await overviewCounts(db, staleBefore()), lanes: await allLaneViews(false), siteProblems: [...core.siteProblems] }
+    },
+    async listSeries(input) {
+      const page = await listSeries(db, {
+        staleBefore: staleBefore(),
+        offset: input.offset ?? 0,
+        limit: input.limit ?? 100,
+        ...(input.filter ? { filter: input.filter } : {}),
+        ...(input.site ? { site: input.site } : {}),
+        ...(input.search ? { search: input.search } : {}),
+      })
+      return { total: page.total, offset: input.offset ?? 0, rows: page.rows.map((r) => seriesRowView(r, siteOf(r.site))) }
+    },
+    seriesDetail: (input) => detail(input),
+    lanes: () => allLaneViews(true),
+    readers: () => readerViews(),
+    settings: () => settingsView(),
+    async forceSeriesPoll(input) {
+      await forceSeriesPoll(db, input, now())
+      return row(input)
+    },
+    async pauseLane(input) {
+      if (!siteOf(input.site)) throw new UserError('not-found', `no Site "${input.site}"`)
+      await pauseLane(db, input.site, now() + PAUSE_DURATIONS[input.duration], now())
+      return oneLane(input.site)
+    },
+    async resumeLane(input) {
+      if (!siteOf(input.site)) throw new UserError('not-found', `no Site "${input.site}"`)
+      await resumeLane(db, input.site)
+      return oneLane(input.site)
+    },
+    async finishSeries(input) {
+      await finishSeries(db, input, now())
+      return row(input)
+    },
+    async unfinishSeries(input) {
+      await unfinishSeries(db, input)
+      return row(input)
+    },
+    async setSeriesUrl(input) {
+      const site = siteOf(input.site)
+      const url = parseUrl(input.url)
+      if (!site) throw new UserError('not-found', `no Site "${input.site}"`)
+      if (!url || !isPinned(site, url)) throw new UserError('off-pin', `the URL is not on ${site.name}'s host pin (${site.hosts.join(', ')})`)
+      await setSeriesUrl(db, { site: input.site, seriesId: input.seriesId }, url.href)
+      return row(input)
+    },
+    async addBookmark(input) {
+      if (!(await getReader(db, input.readerId))) throw new UserError('not-found', `no Reader ${input.readerId}`)
+      const result = await bookmarkByUrl(core.acquireDeps, { readerId: input.readerId, url: input.url, ...(input.status ? { status: input.status } : {}) })
+      return row({ site: result.bookmark.site, seriesId: result.bookmark.series_id })
+    },
+    async removeBookmark(input) {
+      await removeBookmark(db, input.readerId, { site: input.site, seriesId: input.seriesId })
+      return detail(input)
+    },
+    async addReader(input) {
+      return issued(await createReader(db, input.name, now()))
+    },
+    async rotateReaderToken(input) {
+      return issued(await rotateToken(db, input.readerId))
+    },
+    async removeReader(input) {
+      await deleteReader(db, input.readerId)
+      return readerViews()
+    },
+    async updateSettings(input) {
+      await writeSettings(db, input)
+      return settingsView()
+    },
+  }
+}
+
+export function seriesRowView(r: SeriesListRow, site: Site | undefined): SeriesRowView {
+  return {
+    site: r.site,
+    siteName: site?.name ?? r.site,
+    seriesId: r.series_id,
+    title: r.title,
+    url: r.series_url,
+    latestChapter: r.latest_chapter,
+    latestChapterLabel: r.latest_chapter_label,
+    latestChapterUrl: r.latest_chapter_url,
+    latestSource: r.latest_source,
+    latestChangedAt: r.latest_changed_at,
+    latestCheckedAt: r.latest_checked_at,
+    forcePollAt: r.force_poll_at,
+    pending: r.pending,
+    finishedAt: r.finished_at,
+    readerCount: r.reader_count,
+  }
+}
+
+export function passView(p: PassRow): PassView {
+  return {
+    id: p.id,
+    startedAt: p.started_at,
+    endedAt: p.ended_at,
+    skip: p.skip,
+    due: p.due,
+    gap: p.gap,
+    clamped: p.clamped === 1,
+    checked: p.checked,
+    refused: p.refused,
+    unreachable: p.unreachable,
+    noChapter: p.no_chapter,
+    unfetchable: p.unfetchable,
+    errors: p.errors,
+    success: p.checked - p.refused - p.no_chapter - p.unfetchable - p.errors,
+  }
+}

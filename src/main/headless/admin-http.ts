@@ -1,0 +1,83 @@
+/**
+ * The owner's window over loopback HTTP (SPEC §8): `/admin/` serves the built renderer; `POST
+ * /admin/rpc/<method>` is one route per admin method. Opening `/admin/?token=…` sets an HttpOnly,
+ * SameSite=Strict session cookie and redirects to `/admin/`, dropping the token from the address. Every RPC
+ * checks the session, the Host (against DNS rebinding) and the Origin (against cross-site requests), and
+ * answers only loopback peers — even when the sync endpoint is bound to the LAN.
+ */
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
+import cookie from '@fastify/cookie'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { AdminCaller } from '../admin/validated'
+import { HttpError } from '../server/errors'
+import { pageHeaders } from '../server/pages'
+
+export const SESSION_COOKIE = 'mb_admin'
+
+export function newAdminToken(): string {
+  return randomBytes(32).toString('base64url')
+}
+
+/** The session cookie's value: derived from the admin token, so a restart with the same token keeps it. */
+export function sessionValue(adminToken: string): string {
+  return createHmac('sha256', adminToken).update('manga-bookmark admin session v1').digest('base64url')
+}
+
+export interface AdminHttpOptions {
+  caller: AdminCaller
+  adminToken: string
+  /** The port the server listens on (for the Host check), read when a request arrives. */
+  port(): number
+  html: string
+}
+
+const STATUS: Record<string, number> = { 'invalid-request': 422, invalid: 422, 'off-pin': 422, 'not-found': 404, conflict: 409 }
+
+export async function registerAdminHttp(app: FastifyInstance, options: AdminHttpOptions): Promise<void> {
+  await app.register(cookie)
+  const expected = Buffer.from(sessionValue(options.adminToken))
+  const tokenBuffer = Buffer.from(options.adminToken)
+
+  const sameBytes = (a: Buffer, b: Buffer) => a.length === b.length && timingSafeEqual(a, b)
+  const hasSession = (request: FastifyRequest) => sameBytes(Buffer.from(request.cookies[SESSION_COOKIE] ?? ''), expected)
+  const allowedHosts = () => {
+    const port = options.port()
+    return new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`])
+  }
+
+  function guard(request: FastifyRequest, needsOrigin: boolean): void {
+    if (!isLoopback(request.socket.remoteAddress)) throw new HttpError(403, 'forbidden', 'the admin surface answers only on this machine')
+    const host = request.headers.host ?? ''
+    if (!allowedHosts().has(host)) throw new HttpError(403, 'forbidden', 'unexpected Host header')
+    if (needsOrigin && request.headers.origin !== `http://${host}`) throw new HttpError(403, 'forbidden', 'cross-origin request refused')
+  }
+
+  const page = (reply: FastifyReply) => pageHeaders(reply).type('text/html; charset=utf-8').send(options.html)
+
+  app.get('/admin', async (_request, reply) => reply.redirect('/admin/', 302))
+  app.get('/admin/', async (request, reply) => {
+    guard(request, false)
+    const token = (request.query as { token?: unknown }).token
+    if (typeof token === 'string') {
+      if (!sameBytes(Buffer.from(token), tokenBuffer)) throw new HttpError(401, 'unauthorized', 'that admin token is not valid; use the URL the app printed')
+      void reply.setCookie(SESSION_COOKIE, expected.toString(), { httpOnly: true, sameSite: 'strict', path: '/admin', secure: false })
+      return reply.header('cache-control', 'no-store').redirect('/admin/', 303)
+    }
+    return page(reply)
+  })
+
+  app.post('/admin/rpc/:method', async (request, reply) => {
+    guard(request, true)
+    if (!hasSession(request)) throw new HttpError(401, 'unauthorized', 'no admin session: open the admin URL the app printed')
+    const { method } = request.params as { method: string }
+    const result = await options.caller.call(method, request.body)
+    void reply.header('cache-control', 'no-store')
+    if (result.ok) return { value: result.value ?? null }
+    return reply.code(STATUS[result.error.code] ?? 400).send({ error: result.error })
+  })
+}
+
+function isLoopback(address: string | undefined): boolean {
+  if (!address) return false
+  return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.')
+}

@@ -1,0 +1,194 @@
+/**
+ * The owner's admin contract (STYLE habit 2): one interface, written once. The core implements it; the
+ * preload exposes it over IPC as named functions built from its keys; the headless shell maps it to one RPC
+ * route per method; the renderer sees one typed client. Reads, and writes that change rows — nothing here
+ * commands a Lane (docs/adr/0001). Every method takes one input object, validated by its schema below.
+ */
+import { z } from 'zod'
+import { SettingsSchema, type Settings } from './settings'
+import { BOOKMARK_STATUSES } from './sync-schemas'
+
+const siteKey = z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'a Site key')
+const seriesId = z
+  .string()
+  .min(1)
+  .max(200)
+  .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), { message: 'no control characters' })
+const readerId = z.number().int().positive()
+const httpUrl = z.string().trim().min(1).max(2048).refine((u) => /^https?:\/\//i.test(u), { message: 'must be an http(s) URL' })
+
+export const SERIES_FILTERS = ['unchecked', 'stale', 'pending', 'finished', 'orphan', 'no-url'] as const
+export type SeriesFilter = (typeof SERIES_FILTERS)[number]
+export const PAUSE_DURATIONS = { '1h': 3_600_000, '6h': 21_600_000, '24h': 86_400_000 } as const
+export type PauseDuration = keyof typeof PAUSE_DURATIONS
+
+const SeriesKey = z.strictObject({ site: siteKey, seriesId })
+const none = z.strictObject({}).optional()
+
+/** The schema of every method's input, by method name. */
+export const ADMIN_INPUTS = {
+  overview: none,
+  listSeries: z.strictObject({
+    filter: z.enum(SERIES_FILTERS).optional(),
+    site: siteKey.optional(),
+    search: z.string().max(200).optional(),
+    offset: z.number().int().min(0).max(10_000_000).default(0),
+    limit: z.number().int().min(1).max(500).default(100),
+  }),
+  seriesDetail: SeriesKey,
+  lanes: none,
+  readers: none,
+  settings: none,
+  forceSeriesPoll: SeriesKey,
+  pauseLane: z.strictObject({ site: siteKey, duration: z.enum(Object.keys(PAUSE_DURATIONS) as [PauseDuration, ...PauseDuration[]]) }),
+  resumeLane: z.strictObject({ site: siteKey }),
+  finishSeries: SeriesKey,
+  unfinishSeries: SeriesKey,
+  setSeriesUrl: z.strictObject({ site: siteKey, seriesId, url: httpUrl }),
+  addBookmark: z.strictObject({ readerId, url: httpUrl, status: z.enum(BOOKMARK_STATUSES).optional() }),
+  removeBookmark: z.strictObject({ readerId, site: siteKey, seriesId }),
+  addReader: z.strictObject({ name: z.string().trim().min(1).max(40) }),
+  rotateReaderToken: z.strictObject({ readerId }),
+  removeReader: z.strictObject({ readerId }),
+  updateSettings: SettingsSchema.partial().strict(),
+} as const
+
+export type AdminMethod = keyof typeof ADMIN_INPUTS
+export const ADMIN_METHODS = Object.keys(ADMIN_INPUTS) as AdminMethod[]
+export type AdminInput<M extends AdminMethod> = z.input<(typeof ADMIN_INPUTS)[M]>
+
+export interface SeriesRowView {
+  site: string
+  siteName: string
+  seriesId: string
+  title: string
+  url: string
+  latestChapter: number | null
+  latestChapterLabel: string
+  latestChapterUrl: string
+  latestSource: '' | 'check' | 'sighting'
+  latestChangedAt: number
+  latestCheckedAt: number
+  forcePollAt: number
+  /** force_poll_at > latest_checked_at — derived. */
+  pending: boolean
+  finishedAt: number
+  readerCount: number
+}
+
+export interface SeriesPage {
+  total: number
+  offset: number
+  rows: SeriesRowView[]
+}
+
+export interface OverviewCountsView {
+  series: number
+  unchecked: number
+  stale: number
+  pending: number
+  orphans: number
+  noUrl: number
+  finished: number
+}
+
+export interface PassView {
+  id: number
+  startedAt: number
+  endedAt: number
+  skip: string
+  due: number
+  gap: number
+  clamped: boolean
+  checked: number
+  refused: number
+  unreachable: number
+  noChapter: number
+  unfetchable: number
+  errors: number
+  /** checked − refused − no_chapter − unfetchable − errors — derived, never stored. */
+  success: number
+}
+
+export interface LaneView {
+  site: string
+  name: string
+  fetcher: 'http' | 'browser'
+  pausedUntil: number
+  refuseUntil: number
+  latestPass: PassView | null
+  pace: { restMs: number; maxPassMs: number; maxGapMs: number; idleRequeryMs: number }
+  /** Oldest first, for the chart (only from `lanes()`). */
+  recent?: PassView[]
+}
+
+export interface OverviewView {
+  now: number
+  counts: OverviewCountsView
+  lanes: LaneView[]
+  /** Problems in sites.json (file, site, field). */
+  siteProblems: string[]
+}
+
+export interface ReaderView {
+  id: number
+  name: string
+  createdAt: number
+  bookmarks: number
+}
+
+export interface IssuedTokenView {
+  reader: ReaderView
+  /** Shown once. */
+  token: string
+}
+
+export interface SeriesDetailView {
+  row: SeriesRowView
+  readers: Array<{ readerId: number; name: string; status: string; progress: number | null; progressAt: number }>
+  sightings: Array<{ id: number; readerName: string; chapter: number; sightedAt: number; verdict: '' | 'confirmed' | 'suspicious'; judgedAt: number }>
+  history: Array<{ chapter: number; label: string; source: 'check' | 'sighting' | 'correction'; at: number }>
+}
+
+export interface SettingsView {
+  settings: Settings
+  /** Where the sync endpoint is listening now (a changed bind or port applies at the next start). */
+  listening: string
+  shell: 'electron' | 'headless'
+}
+
+export interface AdminApi {
+  overview(input?: AdminInput<'overview'>): Promise<OverviewView>
+  listSeries(input: AdminInput<'listSeries'>): Promise<SeriesPage>
+  seriesDetail(input: AdminInput<'seriesDetail'>): Promise<SeriesDetailView>
+  lanes(input?: AdminInput<'lanes'>): Promise<LaneView[]>
+  readers(input?: AdminInput<'readers'>): Promise<ReaderView[]>
+  settings(input?: AdminInput<'settings'>): Promise<SettingsView>
+  /** Check now: stamps force_poll_at; answers with the freshly read row. */
+  forceSeriesPoll(input: AdminInput<'forceSeriesPoll'>): Promise<SeriesRowView>
+  pauseLane(input: AdminInput<'pauseLane'>): Promise<LaneView>
+  resumeLane(input: AdminInput<'resumeLane'>): Promise<LaneView>
+  finishSeries(input: AdminInput<'finishSeries'>): Promise<SeriesRowView>
+  unfinishSeries(input: AdminInput<'unfinishSeries'>): Promise<SeriesRowView>
+  /** Host-pinned: the URL must belong to the Series' Site. */
+  setSeriesUrl(input: AdminInput<'setSeriesUrl'>): Promise<SeriesRowView>
+  addBookmark(input: AdminInput<'addBookmark'>): Promise<SeriesRowView>
+  removeBookmark(input: AdminInput<'removeBookmark'>): Promise<SeriesDetailView>
+  addReader(input: AdminInput<'addReader'>): Promise<IssuedTokenView>
+  rotateReaderToken(input: AdminInput<'rotateReaderToken'>): Promise<IssuedTokenView>
+  removeReader(input: AdminInput<'removeReader'>): Promise<ReaderView[]>
+  updateSettings(input: AdminInput<'updateSettings'>): Promise<SettingsView>
+}
+
+/** What a transport carries back: the value, or an error with a code the renderer can show. */
+export type AdminResult<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string } }
+
+export class AdminError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message)
+    this.name = 'AdminError'
+  }
+}
