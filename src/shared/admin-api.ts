@@ -4,7 +4,8 @@
  * route per method; the renderer sees one typed client. Reads, and writes that change rows — nothing here
  * commands a Lane (docs/adr/0001). Every method takes one input object, validated by its schema below.
  */
-import { z } from 'zod'
+import { z, type ZodType } from 'zod'
+import { ADMIN_METHODS as METHOD_NAMES, type AdminMethodName } from './admin-methods'
 import { SettingsSchema, type Settings } from './settings'
 import { BOOKMARK_STATUSES } from './sync-schemas'
 
@@ -51,10 +52,10 @@ export const ADMIN_INPUTS = {
   rotateReaderToken: z.strictObject({ readerId }),
   removeReader: z.strictObject({ readerId }),
   updateSettings: SettingsSchema.partial().strict(),
-} as const
+} as const satisfies Record<AdminMethodName, ZodType>
 
 export type AdminMethod = keyof typeof ADMIN_INPUTS
-export const ADMIN_METHODS = Object.keys(ADMIN_INPUTS) as AdminMethod[]
+export const ADMIN_METHODS: readonly AdminMethod[] = METHOD_NAMES
 export type AdminInput<M extends AdminMethod> = z.input<(typeof ADMIN_INPUTS)[M]>
 
 export interface SeriesRowView {
@@ -106,7 +107,10 @@ export interface PassView {
   noChapter: number
   unfetchable: number
   errors: number
-  /** checked − refused − no_chapter − unfetchable − errors — derived, never stored. */
+  /**
+   * checked − refused − no_chapter − unfetchable − errors — derived, never stored. 0 for a skipped pass,
+   * whose due, gap and checked are carried forward from the pass before.
+   */
   success: number
 }
 

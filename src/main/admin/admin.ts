@@ -218,6 +218,7 @@ export function passView(p: PassRow): PassView {
     noChapter: p.no_chapter,
     unfetchable: p.unfetchable,
     errors: p.errors,
-    success: p.checked - p.refused - p.no_chapter - p.unfetchable - p.errors,
+    // A skipped pass checked nothing itself: its `checked` is carried forward from the pass before.
+    success: p.skip ? 0 : p.checked - p.refused - p.no_chapter - p.unfetchable - p.errors,
   }
 }

@@ -9,7 +9,7 @@ import type { Site } from '../sites/site'
 import { addBookmark, updateBookmark } from '../store/bookmarks'
 import type { Db } from '../store/database'
 import { listReaders } from '../store/readers'
-import { addSeries } from '../store/series'
+import { addSeries, setSeriesUrl } from '../store/series'
 import { createReader } from '../use-cases/readers'
 import { startFixtureSite, type FixtureSite } from './fixture-site'
 import { fixtureSites } from './fixture-sites'
@@ -71,7 +71,10 @@ export async function startDemo(options: { clock: Clock; log: Log; publishEveryM
     fixture,
     sites,
     async seed(db, now) {
-      if ((await listReaders(db)).length > 0) return []
+      if ((await listReaders(db)).length > 0) {
+        await repoint(db, fixture.host)
+        return []
+      }
       const aiko = await createReader(db, 'Aiko', now)
       const ben = await createReader(db, 'Ben', now)
       for (const entry of CATALOGUE) {
@@ -95,5 +98,19 @@ export async function startDemo(options: { clock: Clock; log: Log; publishEveryM
       await publishing
       await fixture.close()
     },
+  }
+}
+
+/**
+ * The fixture site listens on a new port each run: the demo's own database gets its Series URLs pointed at
+ * this run's host, or every check would (rightly) be refused by the host pin.
+ */
+async function repoint(db: Db, host: string): Promise<void> {
+  const rows = await db.selectFrom('series').select(['site', 'series_id', 'series_url']).where('site', 'like', 'fixture-%').execute()
+  for (const row of rows) {
+    const url = new URL(row.series_url)
+    if (url.host === host) continue
+    url.host = host
+    await setSeriesUrl(db, { site: row.site, seriesId: row.series_id }, url.href)
   }
 }

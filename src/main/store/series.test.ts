@@ -106,10 +106,12 @@ describe('Latest Chapter moves', () => {
     expect((await latestChapterHistory(store.db, key))[0]).toMatchObject({ chapter: 11, source: 'check', at: 900 })
   })
 
-  it('the first chapter ever found is not a New Chapter', async () => {
-    await seedSeries(store.db, { id: 'x' })
+  it('the first chapter ever found is not a New Chapter, but a since-sync still sees it', async () => {
+    await seedSeries(store.db, { id: 'x', readers: [alice] })
     const report = await recordCheckResult(store.db, { ...key, found: found(3), now: 900 })
-    expect(report).toMatchObject({ move: 'first', newChapter: false })
+    expect(report).toMatchObject({ move: 'first', newChapter: false, series: { latest_chapter: 3, latest_changed_at: 0 } })
+    const bookmark = await store.db.selectFrom('bookmarks').select('updated_at').executeTakeFirstOrThrow()
+    expect(bookmark.updated_at).toBe(900)
   })
 
   it('a check corrects down a suspicious Sighting raise and judges it', async () => {

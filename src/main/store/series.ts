@@ -249,11 +249,16 @@ export async function recordCheckResult(
             latest_source: 'check' as const,
           }
         : {}),
-      ...(move === 'first' || move === 'up' ? { latest_changed_at: input.now } : {}),
+      // Only a move past a known chapter is a New Chapter; the first one found is not (no ember, no notice).
+      ...(move === 'up' ? { latest_changed_at: input.now } : {}),
     })
     .where('site', '=', input.site)
     .where('series_id', '=', input.seriesId)
     .execute()
+  if (move === 'first') {
+    // Readers syncing with `since` still learn the first Latest Chapter: their bookmark row changed.
+    await db.updateTable('bookmarks').set({ updated_at: input.now }).where('site', '=', input.site).where('series_id', '=', input.seriesId).execute()
+  }
   if (moved) {
     await db
       .insertInto('latest_chapter_history')

@@ -1,4 +1,9 @@
+import '../shared/theme.css'
 import { createApp } from 'vue'
-import App from "./App.vue"
+import App from './App.vue'
+import { router } from './router'
 
-createApp(App).mount('#app')
+// A clicked New Chapter notification (Electron) opens its Series.
+window.mangaBookmark?.onOpenSeries((key) => void router.push(`/series/${encodeURIComponent(key.site)}/${encodeURIComponent(key.seriesId)}`))
+
+createApp(App).use(router).mount('#app')

@@ -1,0 +1,35 @@
+/** The Lanes domain: the Overview and Lanes pages read Lane state here, and Pause and Resume write it. */
+import { ref } from 'vue'
+import type { LaneView, OverviewView, PauseDuration } from '../../../shared/admin-api'
+import { admin } from '../api'
+import { attempt } from './problem'
+
+export function useOverview() {
+  const overview = ref<OverviewView | null>(null)
+  const refresh = async () => {
+    const value = await attempt(() => admin.overview())
+    if (value) overview.value = value
+  }
+  return { overview, refresh }
+}
+
+export function useLanes() {
+  const lanes = ref<LaneView[]>([])
+  const refresh = async () => {
+    const value = await attempt(() => admin.lanes())
+    if (value) lanes.value = value
+  }
+  /** Keeps the chart history of a Lane whose row a write answered with. */
+  const replace = (fresh: LaneView) => {
+    lanes.value = lanes.value.map((l) => (l.site === fresh.site ? { ...fresh, recent: l.recent ?? [] } : l))
+  }
+  const pause = async (site: string, duration: PauseDuration) => {
+    const fresh = await attempt(() => admin.pauseLane({ site, duration }))
+    if (fresh) replace(fresh)
+  }
+  const resume = async (site: string) => {
+    const fresh = await attempt(() => admin.resumeLane({ site }))
+    if (fresh) replace(fresh)
+  }
+  return { lanes, refresh, pause, resume }
+}

@@ -1,0 +1,106 @@
+/**
+ * The Series domain: the list (paged on demand for the virtualised table), one Series' detail, and the row
+ * writes — Check now, Finish, Unfinish, the URL, a Reader's bookmark. Every write answers with the freshly
+ * read row, which replaces the one shown.
+ */
+import { reactive, ref, shallowRef, triggerRef } from 'vue'
+import type { SeriesDetailView, SeriesFilter, SeriesRowView } from '../../../shared/admin-api'
+import { admin } from '../api'
+import { attempt } from './problem'
+
+export const PAGE_SIZE = 200
+
+export interface SeriesQuery {
+  filter: SeriesFilter | ''
+  site: string
+  search: string
+}
+
+export function useSeriesList() {
+  const query = reactive<SeriesQuery>({ filter: '', site: '', search: '' })
+  const total = ref(0)
+  const pages = shallowRef(new Map<number, SeriesRowView[]>())
+  const loading = new Set<number>()
+  let generation = 0
+
+  const params = (page: number) => ({
+    offset: page * PAGE_SIZE,
+    limit: PAGE_SIZE,
+    ...(query.filter ? { filter: query.filter } : {}),
+    ...(query.site ? { site: query.site } : {}),
+    ...(query.search.trim() ? { search: query.search.trim() } : {}),
+  })
+
+  async function loadPage(page: number, force = false): Promise<void> {
+    if (loading.has(page) || (!force && pages.value.has(page))) return
+    loading.add(page)
+    const asked = generation
+    const result = await attempt(() => admin.listSeries(params(page)))
+    loading.delete(page)
+    if (!result || asked !== generation) return
+    total.value = result.total
+    pages.value.set(page, result.rows)
+    triggerRef(pages)
+  }
+
+  /** Starts over (a new filter or search). */
+  async function reset(): Promise<void> {
+    generation++
+    pages.value = new Map()
+    loading.clear()
+    await loadPage(0)
+  }
+
+  /** The row at an index, or undefined while its page loads. */
+  function rowAt(index: number): SeriesRowView | undefined {
+    const page = Math.floor(index / PAGE_SIZE)
+    const rows = pages.value.get(page)
+    if (!rows) void loadPage(page)
+    return rows?.[index % PAGE_SIZE]
+  }
+
+  /** Re-reads the pages in view, so pending markers clear when a Lane serves them. */
+  async function refreshPages(visible: number[]): Promise<void> {
+    for (const page of new Set(visible)) await loadPage(page, true)
+  }
+
+  function replace(fresh: SeriesRowView): void {
+    for (const rows of pages.value.values()) {
+      const i = rows.findIndex((r) => r.site === fresh.site && r.seriesId === fresh.seriesId)
+      if (i >= 0) rows[i] = fresh
+    }
+    triggerRef(pages)
+  }
+
+  async function checkNow(row: SeriesRowView): Promise<void> {
+    const fresh = await attempt(() => admin.forceSeriesPoll({ site: row.site, seriesId: row.seriesId }))
+    if (fresh) replace(fresh)
+  }
+
+  return { query, total, rowAt, reset, refreshPages, checkNow, pageOf: (index: number) => Math.floor(index / PAGE_SIZE) }
+}
+
+export function useSeriesDetail(key: () => { site: string; seriesId: string }) {
+  const detail = ref<SeriesDetailView | null>(null)
+  const refresh = async () => {
+    const value = await attempt(() => admin.seriesDetail(key()))
+    if (value) detail.value = value
+  }
+  const withRow = async (write: () => Promise<SeriesRowView | undefined>) => {
+    const row = await write()
+    if (row && detail.value) detail.value = { ...detail.value, row }
+    return row
+  }
+  return {
+    detail,
+    refresh,
+    checkNow: () => withRow(() => attempt(() => admin.forceSeriesPoll(key()))),
+    finish: () => withRow(() => attempt(() => admin.finishSeries(key()))),
+    unfinish: () => withRow(() => attempt(() => admin.unfinishSeries(key()))),
+    setUrl: (url: string) => withRow(() => attempt(() => admin.setSeriesUrl({ ...key(), url }))),
+    async removeBookmark(readerId: number) {
+      const value = await attempt(() => admin.removeBookmark({ ...key(), readerId }))
+      if (value) detail.value = value
+    },
+  }
+}

@@ -1,0 +1,29 @@
+/**
+ * The names of the admin contract's methods, with no dependencies, for the preload and the renderer (which
+ * build their proxies from it). `admin-api.ts` checks that its schemas cover exactly these.
+ */
+export const ADMIN_METHODS = [
+  'overview',
+  'listSeries',
+  'seriesDetail',
+  'lanes',
+  'readers',
+  'settings',
+  'forceSeriesPoll',
+  'pauseLane',
+  'resumeLane',
+  'finishSeries',
+  'unfinishSeries',
+  'setSeriesUrl',
+  'addBookmark',
+  'removeBookmark',
+  'addReader',
+  'rotateReaderToken',
+  'removeReader',
+  'updateSettings',
+] as const
+
+export type AdminMethodName = (typeof ADMIN_METHODS)[number]
+
+/** The IPC channel of a method (Electron shell). */
+export const adminChannel = (method: AdminMethodName) => `admin:${method}`
