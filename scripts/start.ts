@@ -28,5 +28,7 @@ if (electron) {
   run(electron, ['.', ...args])
 } else {
   console.log('start: the Electron binary is not installed here; running the headless shell instead (npm run headless).')
+  const built = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'scripts/ensure-built.ts')], { cwd: root, stdio: 'inherit' })
+  if (built.status !== 0) process.exit(built.status ?? 1)
   run(process.execPath, ['--import', 'tsx', join(root, 'src/main/headless/cli.ts'), ...args])
 }

@@ -1,39 +1,136 @@
 /**
- * The Electron shell's entry. The only files that import `electron` live in this folder; everything they
- * drive is the same core the headless shell runs (docs/adr/0003-one-core-two-shells.md).
+ * The Electron shell: a tray app over the same app the headless shell runs (docs/adr/0003). The files in
+ * this folder are the only ones that import `electron`; the logic they need is in src/main/desktop/, tested
+ * without Electron. Usage: `npm start [-- --data DIR] [--port N] [--demo]`.
  */
 import { join } from 'node:path'
-import { app, BrowserWindow, shell } from 'electron'
+import { parseArgs } from 'node:util'
+import { app, dialog, Notification, powerMonitor, shell } from 'electron'
+import type { LaneView } from '../../shared/admin-api'
+import { startApp, type RunningApp } from '../app'
+import { drain } from '../desktop/drain'
+import { noticeFor } from '../desktop/notifications'
+import { powerSequencer } from '../desktop/power'
+import { createLog } from '../log'
+import { readSettings } from '../store/settings'
+import { electronLauncher } from './browser-session'
+import { registerAdminIpc } from './ipc'
+import { findNativeBinding, MISSING_NATIVE_MESSAGE } from './native'
+import { createAppTray, type AppTray } from './tray'
+import { createOwnerWindow, type OwnerWindow } from './window'
 
-function createWindow(): BrowserWindow {
-  const window = new BrowserWindow({
-    width: 1100,
-    height: 760,
-    show: false,
-    webPreferences: {
-      preload: join(__dirname, '../preload/index.cjs'),
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-    },
-  })
-  window.once('ready-to-show', () => window.show())
-  window.webContents.setWindowOpenHandler(({ url }) => {
-    if (/^https?:\/\//.test(url)) void shell.openExternal(url)
-    return { action: 'deny' }
-  })
-  window.webContents.on('will-navigate', (event) => event.preventDefault())
-  void window.loadFile(join(__dirname, '../renderer/index.html'))
-  return window
+const log = createLog()
+const QUIT_WITHIN_MS = 5_000
+const TRAY_EVERY_MS = 15_000
+
+const { values: args } = parseArgs({
+  args: process.argv.slice(app.isPackaged ? 1 : 2),
+  options: { data: { type: 'string' }, port: { type: 'string' }, demo: { type: 'boolean', default: false } },
+  strict: false,
+  allowPositionals: true,
+})
+
+let running: RunningApp | undefined
+let ownerWindow: OwnerWindow | undefined
+let tray: AppTray | undefined
+let quitting = false
+let trayTimer: ReturnType<typeof setInterval> | undefined
+let unregisterIpc: (() => void) | undefined
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit()
+} else {
+  app.on('second-instance', () => ownerWindow?.show())
+  app.whenReady().then(start, (error: unknown) => fail(error))
 }
 
-app.whenReady().then(() => {
-  createWindow()
-  app.on('activate', () => {
-    if (BrowserWindow.getAllWindows().length === 0) createWindow()
+async function start(): Promise<void> {
+  const nativeBinding = findNativeBinding(app.getAppPath(), process.resourcesPath)
+  if (!nativeBinding) {
+    dialog.showErrorBox('Manga Bookmark cannot start', MISSING_NATIVE_MESSAGE)
+    app.exit(1)
+    return
+  }
+  const resources = app.isPackaged ? process.resourcesPath : join(app.getAppPath(), 'resources')
+  const dataDir = typeof args.data === 'string' ? args.data : app.getPath('userData')
+  running = await startApp({
+    shell: 'electron',
+    dataDir,
+    log,
+    demo: args.demo === true,
+    ...(typeof args.port === 'string' ? { port: Number(args.port) } : {}),
+    nativeBinding,
+    rendererDir: join(__dirname, '../renderer'),
+    browser: () => electronLauncher(),
+    onNewChapters: (_site, chapters) => void notify(chapters),
+  })
+  log.info({ data: running.dataFile, sync: running.origin }, 'electron: started')
+
+  ownerWindow = createOwnerWindow({
+    rendererDir: join(__dirname, '../renderer'),
+    preloadPath: join(__dirname, '../preload/index.cjs'),
+    icon: join(resources, 'icon.png'),
+    isQuitting: () => quitting,
+  })
+  unregisterIpc = registerAdminIpc(running.admin, () => ownerWindow?.window.webContents, (method, ok) => {
+    if (method === 'updateSettings' && ok) void applySettings()
+  })
+  tray = createAppTray({
+    icon: join(resources, 'tray.png'),
+    open: () => ownerWindow?.show(),
+    openDataFolder: () => void shell.openPath(running!.dataDir),
+    quit: () => app.quit(),
+  })
+  await refreshTray()
+  trayTimer = setInterval(() => void refreshTray(), TRAY_EVERY_MS)
+  await applySettings()
+
+  const power = powerSequencer({ stop: () => running!.core.stopLanes(), start: () => running!.core.startLanes() }, (m) => log.info(m))
+  powerMonitor.on('suspend', () => void power.suspend())
+  powerMonitor.on('resume', () => void power.resume())
+
+  if (process.env.MB_E2E === '1') Object.assign(globalThis, { mangaBookmarkE2E: { tray: tray.tray, window: ownerWindow.window, app: running } })
+}
+
+async function refreshTray(): Promise<void> {
+  if (!running || !tray) return
+  const result = await running.admin.call('overview', {})
+  if (result.ok) tray.update((result.value as { lanes: LaneView[] }).lanes, Date.now())
+}
+
+async function applySettings(): Promise<void> {
+  if (!running) return
+  const settings = await readSettings(running.core.store.db)
+  if (app.isPackaged) app.setLoginItemSettings({ openAtLogin: settings.startAtLogin })
+}
+
+async function notify(chapters: Parameters<typeof noticeFor>[0]): Promise<void> {
+  const notice = noticeFor(chapters)
+  if (!notice || !running || !Notification.isSupported()) return
+  if (!(await readSettings(running.core.store.db)).notifications) return
+  const notification = new Notification({ title: notice.title, body: notice.body, silent: false })
+  notification.on('click', () => ownerWindow?.openSeries(notice.open))
+  notification.show()
+}
+
+// The window hides to the tray; the app keeps polling until Quit.
+app.on('window-all-closed', () => undefined)
+
+app.on('before-quit', (event) => {
+  if (quitting) return
+  quitting = true
+  event.preventDefault()
+  clearInterval(trayTimer)
+  unregisterIpc?.()
+  void drain([{ name: 'app', run: () => running?.stop() ?? Promise.resolve() }], QUIT_WITHIN_MS).then((report) => {
+    if (report.late.length) log.warn({ late: report.late }, 'electron: quit before everything drained')
+    tray?.destroy()
+    app.exit(0)
   })
 })
 
-app.on('window-all-closed', () => {
-  if (process.platform !== 'darwin') app.quit()
-})
+function fail(error: unknown): void {
+  log.error({ err: error }, 'electron: start failed')
+  dialog.showErrorBox('Manga Bookmark cannot start', error instanceof Error ? error.message : String(error))
+  app.exit(1)
+}

@@ -5,13 +5,12 @@ import { defaultDataDir } from '../paths'
 
 export interface HeadlessArgs {
   dataDir: string
-  port: number
+  /** Undefined: the owner's setting (4711 unless changed). */
+  port?: number
   adminToken?: string
   chromium?: string
   demo: boolean
 }
-
-export const DEFAULT_PORT = 4711
 
 /** Parses the command line; throws with a one-line message on a bad flag. */
 export function parseHeadlessArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): HeadlessArgs {
@@ -27,14 +26,14 @@ export function parseHeadlessArgs(argv: string[], env: NodeJS.ProcessEnv = proce
     strict: true,
     allowPositionals: false,
   })
-  const port = values.port === undefined ? DEFAULT_PORT : Number(values.port)
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0–65535, got "${values.port}"`)
+  const port = values.port === undefined ? undefined : Number(values.port)
+  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) throw new Error(`--port must be 0–65535, got "${values.port}"`)
   if (values['admin-token'] !== undefined && values['admin-token'].length < 16) {
     throw new Error('--admin-token must be at least 16 characters')
   }
   return {
     dataDir: resolve(values.data ?? defaultDataDir(env)),
-    port,
+    ...(port !== undefined ? { port } : {}),
     adminToken: values['admin-token'],
     chromium: values.chromium,
     demo: values.demo ?? false,

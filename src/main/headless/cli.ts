@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   const chromium = resolveChromium(args.chromium)
   const shell = await startHeadlessShell({
     dataDir: args.dataDir,
-    port: args.port,
+    ...(args.port !== undefined ? { port: args.port } : {}),
     log,
     demo: args.demo,
     ...(chromium ? { chromium } : {}),

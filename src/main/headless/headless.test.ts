@@ -11,12 +11,10 @@ const dirs: Array<{ remove(): void }> = []
 afterEach(() => dirs.splice(0).forEach((d) => d.remove()))
 
 describe('headless command line', () => {
-  it('defaults to port 4711 and the XDG data folder', () => {
-    expect(parseHeadlessArgs([], { XDG_DATA_HOME: '/x/data' })).toMatchObject({
-      port: 4711,
-      dataDir: '/x/data/manga-bookmark',
-      demo: false,
-    })
+  it('defaults to the XDG data folder, and to the owner\'s port setting (4711)', () => {
+    const args = parseHeadlessArgs([], { XDG_DATA_HOME: '/x/data' })
+    expect(args).toMatchObject({ dataDir: '/x/data/manga-bookmark', demo: false })
+    expect(args.port).toBeUndefined()
   })
 
   it('takes --data, --port, --admin-token, --chromium and --demo', () => {

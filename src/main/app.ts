@@ -1,0 +1,130 @@
+/**
+ * The app both shells run (docs/adr/0003): the demo when asked, the core, the browser fetcher the shell
+ * gives, and the HTTP server — the sync endpoint and the Readers' page, plus the owner's window over
+ * loopback in the headless shell. Everything it starts is stopped by `stop()`, in reverse order.
+ */
+import { join } from 'node:path'
+import { createAdmin } from './admin/admin'
+import { validatedAdmin, type AdminCaller } from './admin/validated'
+import { systemClock, type Clock } from './clock'
+import { startCore, type Core, type CoreOptions } from './core'
+import { startDemo, type Demo } from './demo/demo'
+import { createBrowserFetcher, type BrowserFetcherOptions } from './fetch/browser/browser-fetcher'
+import type { BrowserLauncher } from './fetch/browser/session'
+import { newAdminToken, registerAdminHttp } from './headless/admin-http'
+import type { Log } from './log'
+import { createHttpServer, listen } from './server/http'
+import { defaultRendererDir, registerPages } from './server/pages'
+import type { Site } from './sites/site'
+import { readSettings } from './store/settings'
+import { registerSyncApi, type SyncOptions } from './sync/api'
+
+export interface AppOptions {
+  shell: 'electron' | 'headless'
+  dataDir: string
+  log: Log
+  clock?: Clock
+  /** The sync endpoint's port; default: the owner's setting (4711). */
+  port?: number
+  /** Default: 127.0.0.1, or all interfaces when the owner opted into a LAN bind. */
+  host?: string
+  demo?: boolean
+  /** Only these Sites instead of the built-in ones (tests). */
+  sites?: readonly Site[]
+  /** Start the Lanes (default true). */
+  lanes?: boolean
+  /** The shell's browser, given the profile directory; none → browser Sites skip `no-fetcher`. */
+  browser?: (profileDir: string) => BrowserLauncher
+  /** Browser fetcher settings (tests shorten them). */
+  browserOptions?: Pick<BrowserFetcherOptions, 'challengeTimeoutMs' | 'idleMs'>
+  sync?: SyncOptions
+  /** The renderer build (default: out/renderer). */
+  rendererDir?: string
+  /** Serve the owner's window over loopback HTTP (the headless shell), with this token or a random one. */
+  adminHttp?: { token?: string }
+  nativeBinding?: string
+  onNewChapters?: CoreOptions['onNewChapters']
+}
+
+export interface RunningApp {
+  readonly core: Core
+  /** The admin contract behind validation: what IPC and RPC call. */
+  readonly admin: AdminCaller
+  readonly dataDir: string
+  readonly dataFile: string
+  readonly origin: string
+  readonly port: number
+  /** With --demo: the Readers created on first run, with their tokens (shown once). */
+  readonly demoReaders: Array<{ name: string; token: string }>
+  readonly demoOrigin?: string
+  /** `http://127.0.0.1:PORT/admin/?token=…` (headless only). */
+  readonly adminUrl?: string
+  stop(): Promise<void>
+}
+
+export async function startApp(options: AppOptions): Promise<RunningApp> {
+  const clock = options.clock ?? systemClock
+  const { log } = options
+  const started: Array<() => Promise<void>> = []
+  const stopAll = async () => {
+    for (const stop of started.reverse()) await stop().catch((error: unknown) => log.error({ err: error }, 'app: stop failed'))
+  }
+  try {
+    let demo: Demo | undefined
+    if (options.demo) {
+      demo = await startDemo({ clock, log })
+      started.push(() => demo!.stop())
+    }
+    // The demo keeps its catalogue in a database of its own, beside the owner's.
+    const dataDir = demo ? join(options.dataDir, 'demo') : options.dataDir
+    // The browser waits for challenges and idles in real time, whatever clock the Lanes keep.
+    const browser = options.browser
+      ? createBrowserFetcher({ launcher: options.browser(join(dataDir, 'browser-profile')), clock: systemClock, log, ...options.browserOptions })
+      : undefined
+    const core = await startCore({
+      dataDir,
+      clock,
+      log,
+      ...(browser ? { browser } : {}),
+      ...(demo ? { sites: demo.sites } : options.sites ? { sites: options.sites } : {}),
+      ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+      ...(options.onNewChapters ? { onNewChapters: options.onNewChapters } : {}),
+    })
+    started.push(() => core.stop())
+    const demoReaders = demo ? await demo.seed(core.store.db, clock.now()) : []
+
+    const settings = await readSettings(core.store.db)
+    const host = options.host ?? (settings.syncBind === 'lan' ? '0.0.0.0' : '127.0.0.1')
+    let boundPort = 0
+    const admin = validatedAdmin(createAdmin({ core, shell: options.shell, listening: () => `http://${host}:${boundPort}` }), log)
+
+    const app = createHttpServer({ log })
+    started.push(() => app.close())
+    await registerSyncApi(app, { db: core.store.db, clock, acquire: core.acquireDeps }, options.sync)
+    const adminToken = options.adminHttp ? (options.adminHttp.token ?? newAdminToken()) : undefined
+    await registerPages(app, {
+      rendererDir: options.rendererDir ?? defaultRendererDir(),
+      ...(adminToken ? { admin: (server, html) => registerAdminHttp(server, { caller: admin, adminToken, port: () => boundPort, html }) } : {}),
+    })
+    const bound = await listen(app, options.port ?? settings.syncPort, host)
+    boundPort = bound.port
+    if (options.lanes ?? true) await core.startLanes()
+
+    let stopping: Promise<void> | undefined
+    return {
+      core,
+      admin,
+      dataDir,
+      dataFile: core.store.file,
+      origin: bound.origin,
+      port: bound.port,
+      demoReaders,
+      ...(demo ? { demoOrigin: demo.fixture.origin } : {}),
+      ...(adminToken ? { adminUrl: `http://127.0.0.1:${bound.port}/admin/?token=${adminToken}` } : {}),
+      stop: () => (stopping ??= stopAll()),
+    }
+  } catch (error) {
+    await stopAll()
+    throw error
+  }
+}

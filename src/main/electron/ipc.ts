@@ -1,0 +1,21 @@
+/**
+ * IPC: one `ipcMain.handle` per admin method, each validating its input in main (the renderer is never
+ * trusted) and answering plain data. Only the owner's window may call.
+ */
+import { ipcMain, type WebContents } from 'electron'
+import { ADMIN_METHODS, adminChannel } from '../../shared/admin-methods'
+import type { AdminCaller } from '../admin/validated'
+
+export function registerAdminIpc(caller: AdminCaller, owner: () => WebContents | undefined, after?: (method: string, ok: boolean) => void): () => void {
+  for (const method of ADMIN_METHODS) {
+    ipcMain.handle(adminChannel(method), async (event, input: unknown) => {
+      if (event.sender !== owner()) return { ok: false, error: { code: 'forbidden', message: 'not the owner\'s window' } }
+      const result = await caller.call(method, input)
+      after?.(method, result.ok)
+      return result
+    })
+  }
+  return () => {
+    for (const method of ADMIN_METHODS) ipcMain.removeHandler(adminChannel(method))
+  }
+}
