@@ -67,3 +67,67 @@ describe('headless shell process', () => {
     )
   })
 })
+
+describe('the headless shell with a sites.json pointing at a loopback Site', () => {
+  it('reads the file, acquires a bookmark added through the sync API, and its Lane writes a row per pass', async () => {
+    const { startFixtureSite } = await import('../demo/fixture-site')
+    const { runReaderCommand } = await import('../cli/reader')
+    const { writeFileSync } = await import('node:fs')
+    const fixture = await startFixtureSite()
+    const d = tempDir()
+    dirs.push(d)
+    writeFileSync(
+      join(d.dir, 'sites.json'),
+      JSON.stringify({
+        sites: [
+          { key: 'loopback', name: 'Loopback Scans', hosts: [fixture.host], family: 'madara', idPattern: '^/madara/manga/([^/]+)', pace: { idleRequeryMs: 1000 } },
+          { key: 'broken', hosts: 'not-a-list' },
+        ],
+      }),
+    )
+    const lines: string[] = []
+    await runReaderCommand(['add', 'Aiko', '--data', d.dir], { out: (l) => lines.push(l), err: (l) => lines.push(l) })
+    const token = lines.join('\n').split('\n').at(-1)!
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/headless/cli.ts', '--data', d.dir, '--port', '0'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, MB_LOG_LEVEL: 'warn', CHROMIUM_PATH: '/nonexistent' },
+    })
+    try {
+      let out = ''
+      const origin = await new Promise<string>((resolve, reject) => {
+        child.stdout.on('data', (c: Buffer) => {
+          out += c.toString()
+          const m = /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(out)
+          if (m && out.includes('admin:')) resolve(m[1]!)
+        })
+        child.once('exit', (code) => reject(new Error(`exited ${code}: ${out}`)))
+      })
+      await new Promise((r) => setTimeout(r, 300))
+      // The bad entry is reported with file, site and field; the valid Site runs.
+      expect(out).toMatch(/sites\.json: site "broken": field "hosts"/)
+      const added = await fetch(`${origin}/api/v1/bookmarks`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ url: `${fixture.origin}/madara/manga/loop-de-loop/` }),
+      })
+      expect(added.status).toBe(201)
+      expect((await added.json()).bookmark.series).toMatchObject({ title: 'Loop De Loop', latestChapter: fixture.series('/madara/manga/loop-de-loop/').latest })
+      // The Lane polls (nothing is due right after the acquisition) and writes one row per pass.
+      const db = new BetterSqlite3(join(d.dir, 'manga-bookmark.sqlite'), { readonly: true })
+      try {
+        const rows = () => db.prepare("SELECT skip, due, checked FROM poll_passes WHERE site = 'loopback' ORDER BY id").all() as Array<{ skip: string }>
+        const started = Date.now()
+        while (rows().length < 3 && Date.now() - started < 10_000) await new Promise((r) => setTimeout(r, 100))
+        expect(rows().length).toBeGreaterThanOrEqual(3)
+        expect(rows().every((r) => r.skip === '' || r.skip === 'nothing-eligible')).toBe(true)
+      } finally {
+        db.close()
+      }
+      expect(fixture.hits.map((h) => h.path)).toEqual(['/madara/manga/loop-de-loop/'])
+    } finally {
+      child.kill('SIGTERM')
+      await once(child, 'exit')
+      await fixture.close()
+    }
+  })
+})

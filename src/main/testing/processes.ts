@@ -27,15 +27,22 @@ export function browserMainProcess(profile: string): ProcessInfo | undefined {
   return processesMentioning(profile).find((p) => p.cmdline.includes(`--user-data-dir=${profile}`) && !p.cmdline.includes('--type='))
 }
 
-/** Resident memory of these processes, in bytes. */
+/**
+ * Memory of these processes together, in bytes: the proportional set size (shared pages split between the
+ * processes sharing them, so Chromium's many processes are not counted over and over), else resident size.
+ */
 export function residentBytes(processes: ProcessInfo[]): number {
   let total = 0
   for (const { pid } of processes) {
     try {
-      const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]
-      total += Number(rss ?? 0) * 1024
+      const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8')
+      total += Number(/^Pss:\s+(\d+) kB/m.exec(rollup)?.[1] ?? 0) * 1024
     } catch {
-      // gone
+      try {
+        total += Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024
+      } catch {
+        // gone
+      }
     }
   }
   return total
