@@ -1,5 +1,6 @@
 import { defineConfig } from '@playwright/test'
 import { existsSync } from 'node:fs'
+import { chromiumArgs } from './src/main/fetch/browser/chromium-flags'
 
 /** System Chromium (Debian's), never a downloaded browser. */
 const executablePath = process.env.CHROMIUM_PATH ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined)
@@ -18,15 +19,7 @@ export default defineConfig({
     viewport: { width: 1280, height: 860 },
     launchOptions: {
       ...(executablePath ? { executablePath } : {}),
-      args: [
-        ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
-        '--disable-gpu',
-        '--disable-dev-shm-usage',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
+      args: chromiumArgs(process.getuid?.() === 0),
     },
   },
 })

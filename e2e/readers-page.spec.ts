@@ -1,7 +1,15 @@
 /** The Readers' web page in real Chromium against the real headless shell with the demo Sites. */
 import BetterSqlite3 from 'better-sqlite3'
-import { expect, test } from '@playwright/test'
+import { expect, test, type Locator, type Page } from '@playwright/test'
 import { startShell, tempData, type RunningShell } from './support/shell'
+
+/** Reloads until the Lane has read the card's Latest Chapter, so it can be marked read. */
+async function waitUntilReadable(page: Page, card: Locator): Promise<void> {
+  await expect(async () => {
+    await page.reload()
+    await expect(card.getByRole('button', { name: 'Mark read' })).toBeEnabled({ timeout: 1_000 })
+  }).toPass({ timeout: 30_000 })
+}
 
 let shell: RunningShell
 let data: { dir: string; remove(): void }
@@ -25,11 +33,7 @@ test('a Reader signs in, sees a bookmark, marks it read and adds one by URL', as
 
   const card = page.locator('li.card', { hasText: 'The Tower Climber' })
   await expect(card).toBeVisible()
-  // Wait for the Lane to have read the Latest Chapter, then mark it read.
-  await expect(async () => {
-    await page.reload()
-    await expect(card.getByRole('button', { name: 'Mark read' })).toBeEnabled({ timeout: 1_000 })
-  }).toPass({ timeout: 30_000 })
+  await waitUntilReadable(page, card)
   await card.getByRole('button', { name: 'Mark read' }).click()
   await expect(card.getByRole('button', { name: 'Mark read' })).toBeDisabled()
   await expect(page.getByRole('status')).toHaveCount(0)
@@ -61,10 +65,7 @@ test('a write made offline waits in the outbox and is sent when the page is back
   await page.getByLabel('Your Reader token').fill(shell.tokens.Aiko!)
   await page.getByRole('button', { name: 'Sign in' }).click()
   const card = page.locator('li.card', { hasText: 'Moonlit Bakery' })
-  await expect(async () => {
-    await page.reload()
-    await expect(card.getByRole('button', { name: 'Mark read' })).toBeEnabled({ timeout: 1_000 })
-  }).toPass({ timeout: 30_000 })
+  await waitUntilReadable(page, card)
 
   await context.setOffline(true)
   await card.getByRole('button', { name: 'Mark read' }).click()

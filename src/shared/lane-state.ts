@@ -2,7 +2,8 @@
  * A Lane's state in words (SPEC §6), from its `poll_lanes` row and latest pass row only — the store is the
  * only source of Lane state (docs/adr/0002). Pure: the window, the tray and tests share it.
  */
-import { ageWords } from './format'
+import type { LaneView } from './admin-api'
+import { ageWords, untilWords } from './format'
 import { isStall, isSkip, SKIP_WORDS } from './skip'
 
 export type LaneStateKind = 'working' | 'paused' | 'refusing' | 'asleep' | 'declined' | 'stalled' | 'silent' | 'no-passes'
@@ -70,4 +71,19 @@ export function laneSummary(states: readonly LaneState[]): string {
   const parts = order.filter((k) => counts.has(k)).map((k) => `${counts.get(k)} ${names[k]}`)
   parts[0] = parts[0]!.replace(/^(\d+) /, (_m, n: string) => `${n} ${n === '1' ? 'Lane' : 'Lanes'} `)
   return parts.join(' · ')
+}
+
+/** The state of a Lane as the admin contract shows it (the window and the tray read the same words). */
+export function laneViewState(lane: LaneView, now: number): LaneState {
+  const pass = lane.latestPass
+  return laneState(
+    {
+      pausedUntil: lane.pausedUntil,
+      refuseUntil: lane.refuseUntil,
+      latestPass: pass && { skip: pass.skip, due: pass.due, checked: pass.checked, endedAt: pass.endedAt },
+      pace: lane.pace,
+    },
+    now,
+    (at) => untilWords(at, now),
+  )
 }

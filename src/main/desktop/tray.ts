@@ -1,7 +1,6 @@
 /** The tray's words: a tooltip summarising Lane health and one menu line per Lane. Pure. */
 import type { LaneView } from '../../shared/admin-api'
-import { untilWords } from '../../shared/format'
-import { laneState, laneSummary } from '../../shared/lane-state'
+import { laneSummary, laneViewState } from '../../shared/lane-state'
 
 export interface TrayModel {
   tooltip: string
@@ -9,19 +8,7 @@ export interface TrayModel {
 }
 
 export function trayModel(lanes: readonly LaneView[], now: number): TrayModel {
-  const states = lanes.map((lane) => ({
-    lane,
-    state: laneState(
-      {
-        pausedUntil: lane.pausedUntil,
-        refuseUntil: lane.refuseUntil,
-        latestPass: lane.latestPass && { skip: lane.latestPass.skip, due: lane.latestPass.due, checked: lane.latestPass.checked, endedAt: lane.latestPass.endedAt },
-        pace: lane.pace,
-      },
-      now,
-      (at) => untilWords(at, now),
-    ),
-  }))
+  const states = lanes.map((lane) => ({ lane, state: laneViewState(lane, now) }))
   return {
     tooltip: `Manga Bookmark — ${laneSummary(states.map((s) => s.state))}`,
     lanes: states.map(({ lane, state }) => ({ label: `${lane.name}: ${state.words}`, attention: state.attention })),

@@ -111,7 +111,7 @@ describe('the headless shell with a sites.json pointing at a loopback Site', () 
         body: JSON.stringify({ url: `${fixture.origin}/madara/manga/loop-de-loop/` }),
       })
       expect(added.status).toBe(201)
-      expect((await added.json()).bookmark.series).toMatchObject({ title: 'Loop De Loop', latestChapter: fixture.series('/madara/manga/loop-de-loop/').latest })
+      expect(((await added.json()) as { bookmark: { series: unknown } }).bookmark.series).toMatchObject({ title: 'Loop De Loop', latestChapter: fixture.series('/madara/manga/loop-de-loop/').latest })
       // The Lane polls (nothing is due right after the acquisition) and writes one row per pass.
       const db = new BetterSqlite3(join(d.dir, 'manga-bookmark.sqlite'), { readonly: true })
       try {

@@ -5,6 +5,7 @@
 import { sql, type ExpressionBuilder } from 'kysely'
 import type { Db } from './database'
 import { StoreError } from './errors'
+import type { OverviewCountsView } from '../../shared/admin-api'
 import type { Database, LatestChapterHistoryRow, SeriesRow } from './schema'
 
 export type SeriesFilter = 'unchecked' | 'stale' | 'pending' | 'finished' | 'orphan' | 'no-url'
@@ -346,15 +347,7 @@ export async function lastCheckedAt(db: Db, site: string): Promise<number> {
   return Number(row?.at ?? 0)
 }
 
-export interface OverviewCounts {
-  series: number
-  unchecked: number
-  stale: number
-  pending: number
-  orphans: number
-  noUrl: number
-  finished: number
-}
+export type OverviewCounts = OverviewCountsView
 
 /** The Overview's counts, one pass over `series`. */
 export async function overviewCounts(db: Db, staleBefore: number): Promise<OverviewCounts> {

@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { chromium, type BrowserContext, type Page } from 'playwright-core'
 import type { PageRequest } from '../../sites/site'
 import { USER_AGENT } from '../user-agent'
+import { chromiumArgs } from './chromium-flags'
 import { BrowserGone, NavigationBlocked, type BrowserLauncher, type BrowserSession, type Snapshot } from './session'
 
 /** `--chromium PATH`, else `$CHROMIUM_PATH`, else /usr/bin/chromium where it exists, else none. */
@@ -16,20 +17,7 @@ export function resolveChromium(flag: string | undefined, env: NodeJS.ProcessEnv
   return existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined
 }
 
-/** The flags a locked-down machine needs; `--no-sandbox` only where running as root. */
-export function chromiumArgs(isRoot: boolean): string[] {
-  return [
-    ...(isRoot ? ['--no-sandbox'] : []),
-    '--disable-gpu',
-    '--disable-dev-shm-usage',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-    '--no-default-browser-check',
-    '--mute-audio',
-  ]
-}
+export { chromiumArgs }
 
 export interface PlaywrightLauncherOptions {
   executablePath: string
