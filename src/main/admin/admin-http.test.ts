@@ -176,6 +176,12 @@ describe('every admin method through the headless transport', () => {
     expect(finished.json.value.finishedAt).toBe(clock.now())
   })
 
+  it('Check now is refused for a Series no Reader holds (it would only sit pending)', async () => {
+    // The bookmark on 'bloom' was added and removed above: an orphan now.
+    const r = await rpc('forceSeriesPoll', { site: 'fixture-themesia', seriesId: 'bloom' })
+    expect(r).toMatchObject({ status: 422, json: { error: { message: expect.stringMatching(/no Reader holds this Series/) } } })
+  })
+
   it('setSeriesUrl is host-pinned', async () => {
     const r = await rpc('setSeriesUrl', { ...key, url: 'https://evil.example/manga/tower/' })
     expect(r).toMatchObject({ status: 422, json: { error: { code: 'off-pin' } } })

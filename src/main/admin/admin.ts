@@ -128,6 +128,10 @@ export function createAdmin(ctx: AdminContext): AdminApi {
     readers: () => readerViews(),
     settings: () => settingsView(),
     async forceSeriesPoll(input) {
+      // The pair the due query never overrides: a press here would only sit pending for ever.
+      const current = await row(input)
+      if (!current.url) throw new UserError('invalid', 'this Series has no URL: set one first')
+      if (current.readerCount === 0) throw new UserError('invalid', 'no Reader holds this Series, so it is never polled')
       await forceSeriesPoll(db, input, now())
       return row(input)
     },
@@ -146,7 +150,7 @@ export function createAdmin(ctx: AdminContext): AdminApi {
       return row(input)
     },
     async unfinishSeries(input) {
-      await unfinishSeries(db, input)
+      await unfinishSeries(db, input, now())
       return row(input)
     },
     async setSeriesUrl(input) {
@@ -154,7 +158,7 @@ export function createAdmin(ctx: AdminContext): AdminApi {
       const url = parseUrl(input.url)
       if (!site) throw new UserError('not-found', `no Site "${input.site}"`)
       if (!url || !isPinned(site, url)) throw new UserError('off-pin', `the URL is not on ${site.name}'s host pin (${site.hosts.join(', ')})`)
-      await setSeriesUrl(db, { site: input.site, seriesId: input.seriesId }, url.href)
+      await setSeriesUrl(db, { site: input.site, seriesId: input.seriesId }, url.href, now())
       return row(input)
     },
     async addBookmark(input) {

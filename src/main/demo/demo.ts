@@ -111,6 +111,6 @@ async function repoint(db: Db, host: string): Promise<void> {
     const url = new URL(row.series_url)
     if (url.host === host) continue
     url.host = host
-    await setSeriesUrl(db, { site: row.site, seriesId: row.series_id }, url.href)
+    await setSeriesUrl(db, { site: row.site, seriesId: row.series_id }, url.href, Date.now())
   }
 }

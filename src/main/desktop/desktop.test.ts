@@ -70,6 +70,23 @@ describe('sleep and wake', () => {
   })
 })
 
+describe('sleep and wake after a failure', () => {
+  it('a start that fails is said, and the next resume tries again', async () => {
+    const messages: string[] = []
+    let fail = true
+    const lanes = { stop: vi.fn(async () => undefined), start: vi.fn(async () => (fail ? Promise.reject(new Error('database is locked')) : undefined)) }
+    const power = powerSequencer(lanes, (m) => messages.push(m))
+    await power.suspend()
+    await power.resume()
+    expect(messages.at(-1)).toBe('power: starting the Lanes failed: database is locked')
+    fail = false
+    await power.resume()
+    expect(lanes.start).toHaveBeenCalledTimes(2)
+    await power.suspend()
+    expect(lanes.stop).toHaveBeenCalledTimes(2)
+  })
+})
+
 describe('quit drains', () => {
   it('waits for the tasks, and gives up on a stuck one at the deadline', async () => {
     const done = vi.fn()

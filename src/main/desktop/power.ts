@@ -14,9 +14,14 @@ export function powerSequencer(lanes: { stop(): Promise<void>; start(): Promise<
   const step = (want: boolean) => {
     chain = chain.then(async () => {
       if (running === want) return
-      running = want
       log?.(want ? 'power: resumed; starting the Lanes' : 'power: suspending; stopping the Lanes')
-      await (want ? lanes.start() : lanes.stop())
+      try {
+        await (want ? lanes.start() : lanes.stop())
+        running = want
+      } catch (error) {
+        // Said, not swallowed: the next event tries again (running still says what really is).
+        log?.(`power: ${want ? 'starting' : 'stopping'} the Lanes failed: ${(error as Error).message}`)
+      }
     })
     return chain
   }

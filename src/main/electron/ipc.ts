@@ -9,7 +9,10 @@ import type { AdminCaller } from '../admin/validated'
 export function registerAdminIpc(caller: AdminCaller, owner: () => WebContents | undefined, after?: (method: string, ok: boolean) => void): () => void {
   for (const method of ADMIN_METHODS) {
     ipcMain.handle(adminChannel(method), async (event, input: unknown) => {
-      if (event.sender !== owner()) return { ok: false, error: { code: 'forbidden', message: 'not the owner\'s window' } }
+      const window = owner()
+      if (!window || event.sender !== window || event.senderFrame !== window.mainFrame || !event.senderFrame?.url.startsWith('file:')) {
+        return { ok: false, error: { code: 'forbidden', message: "not the owner's window" } }
+      }
       const result = await caller.call(method, input)
       after?.(method, result.ok)
       return result

@@ -10,7 +10,7 @@ import type { Log } from '../log'
 import { AdapterError, isPinned, parseUrl, type PageRequest, type Site } from '../sites/site'
 import type { Db } from '../store/database'
 import { markLatestChecked, recordCheckResult, type CheckResultReport } from '../store/series'
-import { judgeSightings } from '../store/sightings'
+import { judgeSightings, lastSightingId } from '../store/sightings'
 
 /** The classification of one check (SPEC §4), plus `aborted` for a check the app itself interrupted. */
 export type CheckOutcome = 'chapter' | 'no-chapter' | 'refused' | 'unreachable' | 'unfetchable' | 'error' | 'aborted'
@@ -51,8 +51,10 @@ export async function checkSeries(
 ): Promise<CheckReport> {
   const key = { site: target.site, seriesId: target.series_id }
   const stampedAt = ctx.clock.now()
+  let judgeUpTo: number
   try {
     if (!(await markLatestChecked(ctx.db, key, stampedAt))) return report('error', 'the Series no longer exists', 0, false)
+    judgeUpTo = await lastSightingId(ctx.db, key)
   } catch (error) {
     return report('error', `check stamp failed: ${(error as Error).message}`, 0, false)
   }
@@ -95,7 +97,7 @@ export async function checkSeries(
       const now = ctx.clock.now()
       const latest = await ctx.db.transaction().execute(async (trx) => {
         const moved = await recordCheckResult(trx, { ...key, found: { chapter: highest.number, label: highest.label, url: highest.url }, ...(title ? { title } : {}), now })
-        await judgeSightings(trx, key, highest.number, now)
+        await judgeSightings(trx, key, highest.number, now, judgeUpTo)
         return moved
       })
       return { ...report('chapter', `chapter ${highest.number}`, stampedAt, fetched), latest, ...(title ? { title } : {}) }

@@ -334,18 +334,43 @@ describe('the loop and its counts', () => {
     expect(result.sleepMs).toBe(0)
   })
 
-  it('a stop mid-loop abandons the pass: no row, its stamps standing', async () => {
-    await seed({ id: 'x', checkedAt: 1 })
+  it('a stop mid-loop keeps what was done: the row of the checks made so far, and their New Chapters', async () => {
+    await seed({ id: 'x', checkedAt: 1, latest: 5 })
     await seed({ id: 'y', checkedAt: 2 })
+    const controller = new AbortController()
+    // The stop arrives during the second fetch, whose answer is then not used.
+    http.respond = () => {
+      if (http.calls.length === 2) controller.abort()
+      return chapterPage(6)
+    }
+    const result = await pass(testSite('a', roomy), { signal: controller.signal })
+    expect(result.row).toMatchObject({ skip: '', due: 2, checked: 1 })
+    expect(result.newChapters.map((c) => c.seriesId)).toEqual(['x'])
+    expect(http.calls).toHaveLength(2)
+  })
+
+  it('a stop before any check writes no row (it would read as a stall); the stamp stands', async () => {
+    await seed({ id: 'x', checkedAt: 1 })
     const controller = new AbortController()
     http.respond = () => {
       controller.abort()
-      return chapterPage(1)
+      return chapterPage(3)
     }
     const result = await pass(testSite(), { signal: controller.signal })
     expect(result.row).toBeNull()
     expect(await latestPass(store.db, 'a')).toBeUndefined()
     expect((await requireSeries(store.db, { site: 'a', seriesId: 'x' })).latest_checked_at).toBe(now())
+  })
+
+  it('a refusal recorded mid-pass (by an Acquisition) ends the pass before its next request', async () => {
+    for (const id of ['x', 'y', 'z']) await seed({ id, checkedAt: 1 })
+    http.respond = async () => {
+      await recordRefusal(store.db, 'a', now() + HOUR)
+      return chapterPage(3)
+    }
+    const result = await pass(testSite('a', roomy))
+    expect(result.row).toMatchObject({ skip: '', due: 3, checked: 1 })
+    expect(http.calls).toHaveLength(1)
   })
 })
 

@@ -1,6 +1,6 @@
 /**
- * One Lane pass, exactly in the order of SPEC §5. Every exit writes one `poll_passes` row; a pass the app
- * stops mid-loop is abandoned whole (no row), its stamps standing as the facts they are.
+ * One Lane pass, exactly in the order of SPEC §5. Every exit writes one `poll_passes` row. A pass the app
+ * stops mid-loop writes the row of the checks it finished (none → no row, rather than a false stall).
  */
 import type { Clock } from '../clock'
 import type { BrowserHealth } from '../fetch/browser-health'
@@ -130,8 +130,17 @@ export async function runPass(deps: PassDeps, memory: LaneMemory, signal: AbortS
   const newChapters: NewChapter[] = []
   let cutShort = false
   let fetched = false
+  // A stop mid-loop keeps what was done: the row of the checks made so far and their New Chapters. A stop
+  // before any check leaves no row at all (it would read as a stall).
+  const stopped = () =>
+    counts.checked + counts.unreachable > 0
+      ? finish('', { due: due.length, gap, clamped, counts, cutShort: true, fetched }, newChapters)
+      : Promise.resolve<PassResult>({ row: null, sleepMs: 0, newChapters })
   for (const [index, series] of due.entries()) {
-    if (signal.aborted) return abandoned()
+    if (signal.aborted) return stopped()
+    // A pause or a refusal recorded since the pass began (the owner, or an Acquisition meeting a challenge)
+    // ends it before its next request.
+    if (index > 0 && laneGate(await laneRow(db, site.key), clock.now())) break
     const wait = Math.max(0, memory.lastFetchAt + gap - clock.now())
     // No new Series once it would start after maxPassMs: the next pass re-reads the due query, so a fresh
     // Check now waits at most about maxPassMs plus a gap. The first is always taken, so a gap longer than
@@ -141,10 +150,10 @@ export async function runPass(deps: PassDeps, memory: LaneMemory, signal: AbortS
       break
     }
     if (wait > 0) await clock.sleep(wait, signal)
-    if (signal.aborted) return abandoned()
+    if (signal.aborted) return stopped()
 
     const check = await checkSeries({ db, clock, log }, site, fetcher, series, signal)
-    if (check.outcome === 'aborted' || signal.aborted) return abandoned()
+    if (check.outcome === 'aborted' || signal.aborted) return stopped()
     if (check.fetched) {
       memory.lastFetchAt = check.stampedAt
       fetched = true
@@ -160,8 +169,12 @@ export async function runPass(deps: PassDeps, memory: LaneMemory, signal: AbortS
     counts.checked++
     if (check.outcome === 'refused') {
       counts.refused++
-      await recordRefusal(db, site.key, clock.now() + pace.refusalBackoffMs)
-      log.warn({ site: site.key, reason: check.reason }, 'lane: refused; backing off')
+      try {
+        await recordRefusal(db, site.key, clock.now() + pace.refusalBackoffMs)
+        log.warn({ site: site.key, reason: check.reason }, 'lane: refused; backing off')
+      } catch (error) {
+        log.error({ site: site.key, err: error }, 'lane: refused, and the refusal could not be recorded')
+      }
       break
     }
     if (check.outcome === 'no-chapter') counts.no_chapter++
@@ -182,8 +195,4 @@ export async function runPass(deps: PassDeps, memory: LaneMemory, signal: AbortS
 
   // 8. The row.
   return finish('', { due: due.length, gap, clamped, counts, cutShort, fetched }, newChapters)
-}
-
-function abandoned(): PassResult {
-  return { row: null, sleepMs: 0, newChapters: [] }
 }

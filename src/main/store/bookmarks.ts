@@ -92,6 +92,14 @@ export async function updateBookmark(
   return current
 }
 
+/**
+ * Marks every bookmark of a Series as changed, so Readers syncing with `since` see a change to what the
+ * Series shows them (its title, Latest Chapter, URL, Finished) even when it is not a New Chapter.
+ */
+export async function touchBookmarksOf(db: Db, key: SeriesKey, now: number): Promise<void> {
+  await db.updateTable('bookmarks').set({ updated_at: now }).where('site', '=', key.site).where('series_id', '=', key.seriesId).execute()
+}
+
 export async function removeBookmark(db: Db, readerId: number, key: SeriesKey): Promise<void> {
   const result = await db
     .deleteFrom('bookmarks')

@@ -89,6 +89,8 @@ describe('passes', () => {
     await insertPass(store.db, pass({ site: 'a', ended_at: 200, gap: 1 }))
     await insertPass(store.db, pass({ site: 'a', ended_at: 900, gap: 1 }))
     await insertPass(store.db, pass({ site: 'b', ended_at: 150, gap: 1 }))
+    // A Lane that has never written a pass must not stop retention.
+    await store.db.insertInto('poll_lanes').values({ site: 'quiet' }).execute()
     expect(await prunePasses(store.db, 500)).toBe(2)
     expect((await latestPass(store.db, 'a'))?.ended_at).toBe(900)
     expect((await latestPass(store.db, 'b'))?.ended_at).toBe(150)

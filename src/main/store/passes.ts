@@ -55,10 +55,12 @@ export async function recentPasses(db: Db, site: string, limit: number): Promise
  * long-silent Lane readable as silent rather than as never run. Returns how many went.
  */
 export async function prunePasses(db: Db, before: number): Promise<number> {
+  // (Not a correlated MAX per poll_lanes row: a Lane with no passes would add a NULL, and NOT IN (…, NULL)
+  // deletes nothing.)
   const result = await sql`
     DELETE FROM poll_passes
     WHERE ended_at < ${before}
-      AND id NOT IN (SELECT (SELECT MAX(id) FROM poll_passes WHERE site = l.site) FROM poll_lanes l)
+      AND id NOT IN (SELECT MAX(id) FROM poll_passes GROUP BY site)
   `.execute(db)
   return Number(result.numAffectedRows ?? 0n)
 }

@@ -61,13 +61,13 @@ describe('Finished and URL', () => {
     await seedSeries(store.db, { id: 'x' })
     await finishSeries(store.db, key, 77)
     expect((await requireSeries(store.db, key)).finished_at).toBe(77)
-    await unfinishSeries(store.db, key)
+    await unfinishSeries(store.db, key, 78)
     expect((await requireSeries(store.db, key)).finished_at).toBe(0)
   })
 
   it('setSeriesUrl stores the URL', async () => {
     await seedSeries(store.db, { id: 'x', url: '' })
-    await setSeriesUrl(store.db, key, 'https://a.example/manga/x')
+    await setSeriesUrl(store.db, key, 'https://a.example/manga/x', 79)
     expect((await requireSeries(store.db, key)).series_url).toBe('https://a.example/manga/x')
   })
 
@@ -198,5 +198,25 @@ describe('Series list', () => {
   it('each row carries its Reader count and pending flag', async () => {
     const { rows } = await listSeries(store.db, { staleBefore: 100, filter: 'pending' })
     expect(rows[0]).toMatchObject({ reader_count: 1, pending: true })
+  })
+})
+
+describe('Sightings judged by a check', () => {
+  it('only those made before the check began', async () => {
+    const { judgeSightings, lastSightingId, recordSighting } = await import('./sightings')
+    const { seedReader } = await import('../testing/store')
+    const reader = await seedReader(store.db, 'judge')
+    await seedSeries(store.db, { id: 'j', latest: 5, readers: [reader] })
+    const key = { site: 'a', seriesId: 'j' }
+    await recordSighting(store.db, { ...key, readerId: reader, chapter: 6, sightedAt: 1, now: 1 })
+    const upTo = await lastSightingId(store.db, key)
+    // This one arrives while the page is being fetched.
+    await recordSighting(store.db, { ...key, readerId: reader, chapter: 9, sightedAt: 2, now: 2 })
+    expect(await judgeSightings(store.db, key, 6, 3, upTo)).toEqual({ confirmed: 1, suspicious: 0 })
+    const verdicts = await store.db.selectFrom('sightings').select(['chapter', 'verdict']).where('series_id', '=', 'j').orderBy('id').execute()
+    expect(verdicts).toEqual([
+      { chapter: 6, verdict: 'confirmed' },
+      { chapter: 9, verdict: '' },
+    ])
   })
 })

@@ -3,6 +3,7 @@
  * Forced Poll and Finished marks. Plain functions, the database first, times as parameters.
  */
 import { sql, type ExpressionBuilder } from 'kysely'
+import { touchBookmarksOf } from './bookmarks'
 import type { Db } from './database'
 import { StoreError } from './errors'
 import type { OverviewCountsView } from '../../shared/admin-api'
@@ -177,15 +178,18 @@ export async function forceSeriesPoll(db: Db, key: SeriesKey, now: number): Prom
 /** The owner shelves a Series: it is not polled unless forced. */
 export async function finishSeries(db: Db, key: SeriesKey, now: number): Promise<void> {
   await updateOrThrow(db, key, { finished_at: now })
+  await touchBookmarksOf(db, key, now)
 }
 
-export async function unfinishSeries(db: Db, key: SeriesKey): Promise<void> {
+export async function unfinishSeries(db: Db, key: SeriesKey, now: number): Promise<void> {
   await updateOrThrow(db, key, { finished_at: 0 })
+  await touchBookmarksOf(db, key, now)
 }
 
 /** Stores a Series URL; the caller has checked it against the Site's host pin. */
-export async function setSeriesUrl(db: Db, key: SeriesKey, seriesUrl: string): Promise<void> {
+export async function setSeriesUrl(db: Db, key: SeriesKey, seriesUrl: string, now: number): Promise<void> {
   await updateOrThrow(db, key, { series_url: seriesUrl })
+  await touchBookmarksOf(db, key, now)
 }
 
 async function updateOrThrow(
@@ -256,9 +260,12 @@ export async function recordCheckResult(
     .where('site', '=', input.site)
     .where('series_id', '=', input.seriesId)
     .execute()
-  if (move === 'first') {
-    // Readers syncing with `since` still learn the first Latest Chapter: their bookmark row changed.
-    await db.updateTable('bookmarks').set({ updated_at: input.now }).where('site', '=', input.site).where('series_id', '=', input.seriesId).execute()
+  const retitled = Boolean(input.title && input.title !== current.title)
+  if (retitled || (moved && move !== 'up') || move === 'confirmed') {
+    // Not a New Chapter, but what the Series shows a Reader changed (a first Latest Chapter, a correction,
+    // a confirmation, a title): Readers syncing with `since` must see it. An 'up' move is seen through
+    // latest_changed_at.
+    await touchBookmarksOf(db, input, input.now)
   }
   if (moved) {
     await db

@@ -58,15 +58,28 @@ export async function recordSighting(
   })
 }
 
+/** The newest Sighting of a Series (0 for none): a check judges only the Sightings made before it began. */
+export async function lastSightingId(db: Db, key: SeriesKey): Promise<number> {
+  const row = await db
+    .selectFrom('sightings')
+    .select((eb) => eb.fn.max('id').as('id'))
+    .where('site', '=', key.site)
+    .where('series_id', '=', key.seriesId)
+    .executeTakeFirst()
+  return Number(row?.id ?? 0)
+}
+
 /**
- * A check that found chapters judges the Series' outstanding Sightings: confirmed when the Site shows at
- * least that chapter, suspicious otherwise.
+ * A check that found chapters judges the Series' outstanding Sightings made before it began (`upToId`):
+ * confirmed when the Site shows at least that chapter, suspicious otherwise. A Sighting that arrived while
+ * the page was being fetched waits for the next check.
  */
 export async function judgeSightings(
   db: Db,
   key: SeriesKey,
   highestFound: number,
   now: number,
+  upToId: number = Number.MAX_SAFE_INTEGER,
 ): Promise<{ confirmed: number; suspicious: number }> {
   const outstanding = db
     .updateTable('sightings')
@@ -74,6 +87,7 @@ export async function judgeSightings(
     .where('site', '=', key.site)
     .where('series_id', '=', key.seriesId)
     .where('verdict', '=', '')
+    .where('id', '<=', upToId)
   const confirmed = await outstanding.set({ verdict: 'confirmed' }).where('chapter', '<=', highestFound).executeTakeFirst()
   const suspicious = await outstanding.set({ verdict: 'suspicious' }).where('chapter', '>', highestFound).executeTakeFirst()
   return { confirmed: Number(confirmed.numUpdatedRows), suspicious: Number(suspicious.numUpdatedRows) }

@@ -8,7 +8,7 @@ import type { ZodType } from 'zod'
 import pkg from '../../../package.json' with { type: 'json' }
 import { HttpError } from '../server/errors'
 import type { ReaderRow } from '../store/schema'
-import { hashToken, readerForToken } from '../use-cases/readers'
+import { readerForToken } from '../use-cases/readers'
 import { openApiDocument } from './openapi'
 import { updateBookmark } from '../store/bookmarks'
 import { groupCommit } from '../store/group-commit'
@@ -21,20 +21,35 @@ export interface SyncOptions {
 
 export const DEFAULT_RATE_LIMIT = { max: 600, windowMs: 60_000 }
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The Reader whose token came with the request, read once when it arrives (null: none, or unknown). */
+    syncReader: ReaderRow | null
+  }
+}
+
 export async function registerSyncApi(app: FastifyInstance, given: SyncDeps, options: SyncOptions = {}): Promise<void> {
   const limit = options.rateLimit ?? DEFAULT_RATE_LIMIT
   const deps: SyncDeps = {
     ...given,
-    writes: given.writes ?? groupCommit(given.db, (trx, w: BookmarkWrite) => updateBookmark(trx, w.readerId, w.key, w.change, w.now)),
+    // The write's time is read inside its transaction, so a `since` read can never slip between a stamp and
+    // its commit (the read waits for the transaction) and miss it.
+    writes: given.writes ?? groupCommit(given.db, (trx, w: BookmarkWrite) => updateBookmark(trx, w.readerId, w.key, w.change, given.clock.now())),
   }
+  // The token is read once, before rate limiting: a known Reader has a budget of their own; anything else —
+  // no token, or an invented one — shares the budget of its address, so guessing tokens is limited too.
+  app.decorateRequest('syncReader', null)
+  app.addHook('onRequest', async (request) => {
+    if (!request.url.startsWith('/api/')) return
+    const token = bearerToken(request)
+    request.syncReader = token ? ((await readerForToken(deps.db, token)) ?? null) : null
+  })
   await app.register(rateLimit, {
     global: false,
+    hook: 'preHandler',
     max: limit.max,
     timeWindow: limit.windowMs,
-    keyGenerator: (request) => {
-      const token = bearerToken(request)
-      return token ? `t:${hashToken(token)}` : `ip:${request.ip}`
-    },
+    keyGenerator: (request) => (request.syncReader ? `reader:${request.syncReader.id}` : `ip:${request.ip}`),
     errorResponseBuilder: (_request, context) => {
       const error = new HttpError(429, 'rate-limited', `too many requests; retry in ${Math.ceil(context.ttl / 1000)} s`)
       return Object.assign(error, { statusCode: 429 })
@@ -54,7 +69,7 @@ export async function registerSyncApi(app: FastifyInstance, given: SyncDeps, opt
       config: { rateLimit: { max: limit.max, timeWindow: limit.windowMs } },
       handler: async (request, reply) => {
         void reply.header('cache-control', 'no-store')
-        const reader = r.auth ? await authenticate(deps, request) : (undefined as unknown as ReaderRow)
+        const reader = r.auth ? authenticated(request) : (undefined as unknown as ReaderRow)
         const answer = await r.handle({
           reader,
           params: validate(r.params, request.params, 'path'),
@@ -75,11 +90,9 @@ function bearerToken(request: FastifyRequest): string | null {
   return match ? match[1]! : null
 }
 
-async function authenticate(deps: SyncDeps, request: FastifyRequest): Promise<ReaderRow> {
-  const token = bearerToken(request)
-  const reader = token ? await readerForToken(deps.db, token) : undefined
-  if (!reader) throw new HttpError(401, 'unauthorized', token ? 'unknown token' : 'send Authorization: Bearer <token>')
-  return reader
+function authenticated(request: FastifyRequest): ReaderRow {
+  if (request.syncReader) return request.syncReader
+  throw new HttpError(401, 'unauthorized', bearerToken(request) ? 'unknown token' : 'send Authorization: Bearer <token>')
 }
 
 function validate<T>(schema: ZodType<T> | undefined, value: unknown, where: 'path' | 'query' | 'body'): T {

@@ -90,6 +90,17 @@ describe('GET /bookmarks', () => {
     const later = await s.call(s.alice.token, 'GET', `/api/v1/bookmarks?since=${s.clock.now()}`)
     expect(later.json.bookmarks.map((b: { seriesId: string }) => b.seriesId)).toEqual(['old'])
   })
+  it('since sees a check correcting a Sighting\'s raise down, not only New Chapters', async () => {
+    await add(s.alice.token, 'corrected')
+    const latest = s.fixture.series('/madara/manga/corrected/').latest
+    await s.call(s.alice.token, 'POST', '/api/v1/sightings', { site: 'fixture-madara', seriesId: 'corrected', chapter: latest + 50 })
+    await s.clock.advance(10_000)
+    const since = s.clock.now()
+    const { recordCheckResult } = await import('../store/series')
+    await recordCheckResult(s.store.db, { site: 'fixture-madara', seriesId: 'corrected', found: { chapter: latest, label: `Chapter ${latest}`, url: '' }, now: since })
+    const r = await s.call(s.alice.token, 'GET', `/api/v1/bookmarks?since=${since}`)
+    expect(r.json.bookmarks.map((b: { seriesId: string; series: { latestChapter: number } }) => [b.seriesId, b.series.latestChapter])).toEqual([['corrected', latest]])
+  })
   it.each(['yesterday', '-1', '1e5', '99999999999999999999'])('refuses since=%s', async (since) => {
     expect((await s.call(s.alice.token, 'GET', `/api/v1/bookmarks?since=${since}`)).status).toBe(422)
   })
@@ -230,8 +241,19 @@ describe('rate limiting', () => {
       expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429])
       const r = await limited.call(limited.alice.token, 'GET', '/api/v1/me')
       expect(r.json).toEqual({ error: { code: 'rate-limited', message: expect.stringMatching(/too many requests/) } })
-      // Another token has its own budget.
+      // Another Reader has a budget of their own.
       expect((await limited.call(limited.bob.token, 'GET', '/api/v1/me')).status).toBe(200)
+    } finally {
+      await limited.close()
+    }
+  })
+
+  it('invented tokens share the budget of their address, so guessing is limited too', async () => {
+    const limited = await startTestSyncServer({ rateLimit: { max: 5, windowMs: 60_000 } })
+    try {
+      const statuses: number[] = []
+      for (let i = 0; i < 7; i++) statuses.push((await limited.call(`guess-${i}-${'x'.repeat(30)}`, 'GET', '/api/v1/me')).status)
+      expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429])
     } finally {
       await limited.close()
     }

@@ -22,11 +22,11 @@ export interface SyncDeps {
   writes?: GroupCommit<BookmarkWrite, unknown>
 }
 
+/** A status or Progress write. Its time is read when the write is applied, inside its transaction. */
 export interface BookmarkWrite {
   readerId: number
   key: { site: string; seriesId: string }
   change: BookmarkChange
-  now: number
 }
 
 /** How far a client's clock may run ahead of ours for progressAt and Sighting times. */
@@ -133,9 +133,9 @@ export const SYNC_ROUTES: SyncRoute[] = [
         throw new HttpError(422, 'invalid-request', 'progressAt is in the future')
       }
       const key = { site: params.site, seriesId: params.seriesId }
-      const write: BookmarkWrite = { readerId: reader.id, key, change: body as BookmarkChange, now }
+      const write: BookmarkWrite = { readerId: reader.id, key, change: body as BookmarkChange }
       if (deps.writes) await deps.writes.run(write)
-      else await updateBookmark(deps.db, write.readerId, write.key, write.change, write.now)
+      else await updateBookmark(deps.db, write.readerId, write.key, write.change, deps.clock.now())
       return { body: { bookmark: await oneBookmark(deps, reader, key) } }
     },
   }),

@@ -49,7 +49,7 @@ export async function bookmarkByUrl(
 
   const existing = await getSeries(deps.db, key)
   if (!existing) await addSeries(deps.db, { ...key, seriesUrl: url.href, now })
-  else if (!existing.series_url) await setSeriesUrl(deps.db, key, url.href)
+  else if (!existing.series_url) await setSeriesUrl(deps.db, key, url.href, now)
   const created = await addBookmark(deps.db, { ...key, readerId: input.readerId, status: input.status ?? 'reading', now })
 
   let check: CheckReport | undefined
@@ -66,6 +66,8 @@ async function acquire(deps: AcquireDeps, key: { site: string; seriesId: string 
     return undefined
   }
   const series = (await getSeries(deps.db, key))!
+  // Two first bookmarks of one new Series at once: the second finds it read already.
+  if (series.latest_checked_at > 0) return undefined
   const report = await checkSeries(deps, site, fetcherFor(site, deps.fetchers), series)
   if (report.outcome === 'refused') await recordRefusal(deps.db, site.key, deps.clock.now() + site.pace.refusalBackoffMs)
   if (report.outcome === 'unreachable') deps.health.markDown(deps.clock.now())
