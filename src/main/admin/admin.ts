@@ -44,7 +44,11 @@ export function createAdmin(ctx: AdminContext): AdminApi {
   const db = core.store.db
   const now = () => core.clock.now()
   const siteOf = (key: string): Site | undefined => core.registry.get(key)
-  const staleBefore = () => now() - DEFAULT_PACE.ceilingMs
+  // Each Site's own ceiling says when its checks are stale.
+  const staleBefore = () => ({
+    fallback: now() - DEFAULT_PACE.ceilingMs,
+    bySite: Object.fromEntries(core.registry.sites.map((s) => [s.key, now() - s.pace.ceilingMs])),
+  })
 
   async function row(key: { site: string; seriesId: string }): Promise<SeriesRowView> {
     const found = await getSeriesListRow(db, key)

@@ -15,6 +15,8 @@
  *   GET  /hang/manga/:slug/                   a response that never ends
  *   GET  /huge/manga/:slug/                   an oversized body
  *   GET  /redirect-off/manga/:slug/           a redirect off the pinned host (to localhost)
+ *   GET  /leaky/manga/:slug/                  a Madara page that pulls a script, an image and a frame off the pin
+ *   GET  /busy/manga/:slug/                   a page whose script never yields once loaded
  *   POST /control/publish   {"path": "/madara/manga/x/"}  publishes the next chapter → {"latest": n}
  *   GET  /control/hits                        the hit log
  * Any page route takes `?delay=MS` to answer late.
@@ -52,7 +54,7 @@ export interface FixtureOptions {
   hugeBytes?: number
 }
 
-const FAMILY_PATH = /^\/(madara|madara-xhr|themesia|js-challenge|never-clears|no-chapters|broken|hang|huge|redirect-off)\/manga\/([a-z0-9-]{1,80})\/?(ajax\/chapters\/?|chapter-\d+\/?)?$/
+const FAMILY_PATH = /^\/(madara|madara-xhr|themesia|js-challenge|never-clears|no-chapters|broken|hang|huge|redirect-off|leaky|busy)\/manga\/([a-z0-9-]{1,80})\/?(ajax\/chapters\/?|chapter-\d+\/?)?$/
 const WEBTOONS_PATH = /^\/webtoons\/en\/[a-z-]+\/([a-z0-9-]{1,80})\/list$/
 const MANGADEX_FEED = /^\/mangadex\/api\/manga\/([0-9a-f-]{36})\/feed$/
 const MANGADEX_TITLE = /^\/mangadex\/title\/([0-9a-f-]{36})(?:\/([a-z0-9-]+))?$/
@@ -160,6 +162,13 @@ export async function startFixtureSite(options: FixtureOptions = {}): Promise<Fi
         res.on('error', () => undefined)
         return pump()
       }
+      case 'leaky': {
+        const off = `http://localhost:${(server.address() as AddressInfo).port}`
+        const extras = `<script src="${off}/leak.js"></script><img src="${off}/leak.png" alt=""><iframe src="${off}/leak-frame"></iframe><script>fetch('${off}/leak-xhr').catch(() => {})</script>`
+        return send(res, 200, 'text/html', madaraPage(base, s).replace('</body>', `${extras}</body>`))
+      }
+      case 'busy':
+        return send(res, 200, 'text/html', madaraPage(base, s).replace('</body>', '<script>setTimeout(function () { for (;;) {} }, 0)</script></body>'))
       case 'redirect-off': {
         const port = (server.address() as AddressInfo).port
         res.writeHead(302, { location: `http://localhost:${port}/madara/manga/${slug}/` })

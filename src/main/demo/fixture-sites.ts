@@ -4,7 +4,7 @@
  */
 import { FAMILIES } from '../sites/families'
 import { mangaDexAdapter } from '../sites/families/mangadex'
-import { DEFAULT_PACE, seriesIdRule, type Pace, type Site } from '../sites/site'
+import { DEFAULT_PACE, seriesRules, type Pace, type Site } from '../sites/site'
 
 export function fixtureSites(host: string, pace: Partial<Pace> = {}): Site[] {
   const origin = `http://${host}`
@@ -19,24 +19,24 @@ export function fixtureSites(host: string, pace: Partial<Pace> = {}): Site[] {
     ...over,
   })
   return [
-    site('fixture-madara', 'Fixture Scans (Madara)', { adapter: FAMILIES.madara.adapter(), seriesIdOf: seriesIdRule(/^\/madara\/manga\/([^/?#]+)/) }),
-    site('fixture-madara-xhr', 'Lantern Fixture (Madara, XHR list)', { adapter: FAMILIES.madara.adapter(), seriesIdOf: seriesIdRule(/^\/madara-xhr\/manga\/([^/?#]+)/) }),
-    site('fixture-themesia', 'Fixture Themesia', { adapter: FAMILIES.mangathemesia.adapter(), seriesIdOf: seriesIdRule(/^\/themesia\/manga\/([^/?#]+)/) }),
-    site('fixture-webtoons', 'Fixture Toons', { adapter: FAMILIES.webtoons.adapter(), seriesIdOf: seriesIdRule(/^\/webtoons\/.*[?&]title_no=(\d+)/) }),
+    site('fixture-madara', 'Fixture Scans (Madara)', { adapter: FAMILIES.madara.adapter(), ...seriesRules(/^\/madara\/manga\/([^/?#]+)/) }),
+    site('fixture-madara-xhr', 'Lantern Fixture (Madara, XHR list)', { adapter: FAMILIES.madara.adapter(), ...seriesRules(/^\/madara-xhr\/manga\/([^/?#]+)/) }),
+    site('fixture-themesia', 'Fixture Themesia', { adapter: FAMILIES.mangathemesia.adapter(), ...seriesRules(/^\/themesia\/manga\/([^/?#]+)/) }),
+    site('fixture-webtoons', 'Fixture Toons', { adapter: FAMILIES.webtoons.adapter(), ...seriesRules(/^\/webtoons\/.*[?&]title_no=(\d+)/) }),
     site('fixture-mangadex', 'Fixture Dex', {
       adapter: mangaDexAdapter({ apiBase: `${origin}/mangadex/api` }),
-      seriesIdOf: seriesIdRule(/^\/mangadex\/title\/([0-9a-f-]{36})/),
+      ...seriesRules(/^\/mangadex\/title\/([0-9a-f-]{36})/),
     }),
-    site('fixture-refusing', 'Grumpy Scans (always refuses)', { adapter: FAMILIES.madara.adapter(), seriesIdOf: seriesIdRule(/^\/never-clears\/manga\/([^/?#]+)/) }),
+    site('fixture-refusing', 'Grumpy Scans (always refuses)', { adapter: FAMILIES.madara.adapter(), ...seriesRules(/^\/never-clears\/manga\/([^/?#]+)/) }),
     site('fixture-challenge', 'Cloudy Scans (JS challenge)', {
       fetcher: 'browser',
       fallback: 'none',
       adapter: FAMILIES.madara.adapter(),
-      seriesIdOf: seriesIdRule(/^\/js-challenge\/manga\/([^/?#]+)/),
+      ...seriesRules(/^\/js-challenge\/manga\/([^/?#]+)/),
     }),
     site('fixture-trouble', 'Trouble Scans (every fault)', {
       adapter: FAMILIES.madara.adapter(),
-      seriesIdOf: seriesIdRule(/^\/((?:no-chapters|broken|hang|huge|redirect-off)\/manga\/[^/?#]+)/),
+      ...seriesRules(/^\/((?:no-chapters|broken|hang|huge|redirect-off|leaky|busy)\/manga\/[^/?#]+)/),
     }),
   ]
 }

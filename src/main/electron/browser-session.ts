@@ -6,7 +6,7 @@
  */
 import { BrowserWindow, session as electronSession } from 'electron'
 import { USER_AGENT } from '../fetch/user-agent'
-import { BrowserGone, NavigationBlocked, type BrowserLauncher, type BrowserSession, type Snapshot } from '../fetch/browser/session'
+import { BodyTooLarge, BrowserGone, NavigationBlocked, type BrowserLauncher, type BrowserSession, type Snapshot } from '../fetch/browser/session'
 import type { PageRequest } from '../sites/site'
 
 export const FETCHER_PARTITION = 'persist:manga-bookmark-fetcher'
@@ -15,6 +15,11 @@ export function electronLauncher(): BrowserLauncher {
   return {
     async launch() {
       const partition = electronSession.fromPartition(FETCHER_PARTITION)
+      // The Sites' pages run in a window nobody sees: they get no permission (camera, notifications,
+      // clipboard…) and no download.
+      partition.setPermissionRequestHandler((_contents, _permission, callback) => callback(false))
+      partition.setPermissionCheckHandler(() => false)
+      partition.on('will-download', (event) => event.preventDefault())
       // One User-Agent per session, naming the app: changing it mid-session causes challenge loops.
       partition.setUserAgent(`${partition.getUserAgent().replace(/ Electron\/\S+/, '')} ${USER_AGENT.split(' ')[0]}`)
       const window = new BrowserWindow({
@@ -75,10 +80,11 @@ function hiddenWindowSession(window: BrowserWindow): BrowserSession {
   contents.on('did-navigate', (_event, _url, httpResponseCode) => {
     documentStatus = httpResponseCode
   })
+  // Nothing off the pin is requested — no document, frame, script or XHR — and no image, media or font.
   contents.session.webRequest.onBeforeRequest((details, callback) => {
     const heavy = details.resourceType === 'image' || details.resourceType === 'media' || details.resourceType === 'font'
-    const offPin = details.resourceType === 'mainFrame' && !isAllowed(details.url)
-    if (offPin) blocked = details.url
+    const offPin = !details.url.startsWith('data:') && !isAllowed(details.url)
+    if (offPin && details.resourceType === 'mainFrame') blocked = details.url
     callback({ cancel: heavy || offPin })
   })
 
@@ -108,21 +114,27 @@ function hiddenWindowSession(window: BrowserWindow): BrowserSession {
         if (blocked) throw blockedError()
       })
     },
-    snapshot: () =>
+    snapshot: (maxBytes) =>
       guard(async (): Promise<Snapshot> => {
         if (blocked) throw blockedError()
+        const size = (await contents.executeJavaScript('document.documentElement.outerHTML.length', true)) as number
+        if (size > maxBytes) throw new BodyTooLarge(maxBytes)
         const html = (await contents.executeJavaScript('document.documentElement.outerHTML', true)) as string
         return { url: contents.getURL(), title: contents.getTitle(), html, status: documentStatus }
       }),
-    fetchInPage: (request: PageRequest, timeoutMs) =>
+    fetchInPage: (request: PageRequest, pinned, timeoutMs, maxBytes) =>
       guard(async () => {
+        allowed = pinned
         if (!isAllowed(request.url)) throw new NavigationBlocked(`request off the host pin blocked: ${hostOf(request.url)}`)
-        const args = JSON.stringify({ url: request.url, method: request.method, headers: request.headers ?? {}, body: request.body ?? null, timeoutMs })
-        return (await contents.executeJavaScript(
+        const args = JSON.stringify({ url: request.url, method: request.method, headers: request.headers ?? {}, body: request.body ?? null, timeoutMs, maxBytes })
+        const answer = (await contents.executeJavaScript(
           `(async (a) => { const r = await fetch(a.url, { method: a.method, headers: a.headers, body: a.body, credentials: 'include', redirect: 'error', signal: AbortSignal.timeout(a.timeoutMs) });
-             return { status: r.status, contentType: r.headers.get('content-type') || '', body: await r.text() } })(${args})`,
+             const body = await r.text(); if (body.length > a.maxBytes) return null;
+             return { status: r.status, contentType: r.headers.get('content-type') || '', body } })(${args})`,
           true,
-        )) as { status: number; contentType: string; body: string }
+        )) as { status: number; contentType: string; body: string } | null
+        if (!answer) throw new BodyTooLarge(maxBytes)
+        return answer
       }),
     async close() {
       gone = true

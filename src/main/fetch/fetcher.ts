@@ -14,6 +14,11 @@ export interface Fetcher {
   readonly kind: 'http' | 'browser'
   /** Fetches one request for a Site; every URL it touches is on the Site's host pin. Never throws. */
   fetch(request: PageRequest, site: Site, signal?: AbortSignal): Promise<FetchResult>
+  /**
+   * Runs a whole check's requests without another check's in between (the browser's one shared tab: a
+   * Madara XHR list is fetched from the page loaded just before it). Fetchers without shared state omit it.
+   */
+  lease?<T>(work: (fetcher: Fetcher) => Promise<T>): Promise<T>
 }
 
 export interface BrowserFetcher extends Fetcher {

@@ -62,6 +62,20 @@ export async function checkSeries(
   if (!url || !isPinned(site, url)) return report('unfetchable', `the host pin refused ${target.series_url || 'an empty URL'}`, stampedAt, false)
   if (!fetcher) return report('unfetchable', 'the Site has no fetcher', stampedAt, false)
 
+  const run = (f: Fetcher) => readSeries(ctx, site, f, key, url, stampedAt, judgeUpTo, signal)
+  return fetcher.lease ? fetcher.lease(run) : run(fetcher)
+}
+
+async function readSeries(
+  ctx: CheckContext,
+  site: Site,
+  fetcher: Fetcher,
+  key: { site: string; seriesId: string },
+  url: URL,
+  stampedAt: number,
+  judgeUpTo: number,
+  signal: AbortSignal | undefined,
+): Promise<CheckReport> {
   let fetched = false
   let title: string | undefined
   try {

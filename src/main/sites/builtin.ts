@@ -1,6 +1,6 @@
 /** The built-in Sites. Families (Madara, MangaThemesia, …) serve any other host through sites.json. */
 import { FAMILIES } from './families'
-import { DEFAULT_PACE, seriesIdRule, type Site } from './site'
+import { DEFAULT_PACE, seriesRules, type Site } from './site'
 
 export const BUILT_IN_SITES: readonly Site[] = [
   {
@@ -10,7 +10,7 @@ export const BUILT_IN_SITES: readonly Site[] = [
     fetcher: 'http',
     fallback: 'none',
     adapter: FAMILIES.mangadex.adapter(),
-    seriesIdOf: seriesIdRule(FAMILIES.mangadex.idPattern),
+    ...seriesRules(FAMILIES.mangadex.idPattern),
     // About 5 requests/s per IP are allowed; one a gap apart is far below that.
     pace: { ...DEFAULT_PACE },
     origin: 'built-in',
@@ -22,7 +22,7 @@ export const BUILT_IN_SITES: readonly Site[] = [
     fetcher: 'http',
     fallback: 'none',
     adapter: FAMILIES.webtoons.adapter(),
-    seriesIdOf: seriesIdRule(FAMILIES.webtoons.idPattern),
+    ...seriesRules(FAMILIES.webtoons.idPattern),
     pace: { ...DEFAULT_PACE },
     origin: 'built-in',
   },

@@ -5,6 +5,8 @@ export interface SiteMatch {
   site: Site
   seriesId: string
   url: URL
+  /** The Series' own page, whatever URL of it was given. */
+  seriesUrl: string
 }
 
 export interface SiteRegistry {
@@ -28,7 +30,7 @@ export function createRegistry(sites: readonly Site[]): SiteRegistry {
       for (const site of sites) {
         if (!isPinned(site, url)) continue
         const seriesId = site.seriesIdOf(url)
-        if (seriesId) return { site, seriesId, url }
+        if (seriesId) return { site, seriesId, url, seriesUrl: site.canonicalUrl?.(url) ?? url.href }
       }
       return null
     },

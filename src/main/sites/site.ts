@@ -99,6 +99,8 @@ export interface Site {
   adapter: Adapter
   /** The series_id of a Series URL on this Site, or null when the URL is not a Series of it. */
   seriesIdOf(url: URL): string | null
+  /** The Series' own page for any URL of it (a chapter URL pasted instead of the Series'). */
+  canonicalUrl?(url: URL): string
   pace: Pace
   /** Where the definition came from: built in, or the owner's sites.json. */
   origin: 'built-in' | 'sites.json'
@@ -139,5 +141,25 @@ function safeDecode(s: string): string | null {
     return decodeURIComponent(s)
   } catch {
     return null
+  }
+}
+
+/**
+ * A Site's rules from its series_id pattern: the id, and the canonical Series URL — the path up to where the
+ * id was read (a trailing slash kept), without the rest, the query or the fragment; where the id is read
+ * from the query, the path and query as given.
+ */
+export function seriesRules(pattern: RegExp | undefined): Pick<Site, 'seriesIdOf' | 'canonicalUrl'> {
+  return {
+    seriesIdOf: seriesIdRule(pattern),
+    canonicalUrl(url) {
+      const target = `${url.pathname}${url.search}`
+      const match = pattern?.exec(target)
+      if (!pattern) return `${url.origin}${url.pathname}`
+      if (match && match.index === 0 && !match[0].includes('?')) {
+        return `${url.origin}${match[0]}${target.slice(match[0].length).startsWith('/') ? '/' : ''}`
+      }
+      return `${url.origin}${url.pathname}${url.search}`
+    },
   }
 }

@@ -99,6 +99,19 @@ describe('sites.json', () => {
   })
 })
 
+describe('canonical Series URLs', () => {
+  const registry = createRegistry(parse({ sites: [example] }).sites)
+  it.each([
+    ['a chapter URL of a Madara Series', 'https://example.org/manga/abc/chapter-3/?style=list#top', 'https://example.org/manga/abc/'],
+    ['the Series URL itself', 'https://example.org/manga/abc/', 'https://example.org/manga/abc/'],
+    ['without the trailing slash', 'https://example.org/manga/abc', 'https://example.org/manga/abc'],
+    ['a MangaDex title with its slug', 'https://mangadex.org/title/a96676e5-8ae2-425e-b549-7f15dd34a6d8/komi?tab=art', 'https://mangadex.org/title/a96676e5-8ae2-425e-b549-7f15dd34a6d8/'],
+    ['a Webtoons list (the id in the query)', 'https://www.webtoons.com/en/fantasy/paper-moons/list?title_no=4021#x', 'https://www.webtoons.com/en/fantasy/paper-moons/list?title_no=4021'],
+  ])('%s', (_name, url, expected) => {
+    expect(registry.resolve(url)?.seriesUrl).toBe(expected)
+  })
+})
+
 describe('site registry', () => {
   const registry = createRegistry(parse({ sites: [example] }).sites)
   it.each([

@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { z } from 'zod'
 import { FAMILIES, FAMILY_KEYS } from './families'
 import { selectorAdapter } from './families/selectors'
-import { DEFAULT_PACE, seriesIdRule, type Pace, type Site } from './site'
+import { DEFAULT_PACE, seriesRules, type Pace, type Site } from './site'
 
 export const SITES_FILE = 'sites.json'
 
@@ -142,7 +142,7 @@ function buildSite(entry: Entry, base: Site | undefined): Site | string {
     fetcher,
     fallback: entry.fallback ?? base?.fallback ?? 'none',
     adapter,
-    seriesIdOf: idPattern || !base ? seriesIdRule(idPattern) : base.seriesIdOf,
+    ...(idPattern || !base ? seriesRules(idPattern) : { seriesIdOf: base.seriesIdOf, ...(base.canonicalUrl ? { canonicalUrl: base.canonicalUrl } : {}) }),
     pace,
     origin: 'sites.json',
   }

@@ -183,6 +183,13 @@ describe('Series list', () => {
     expect(second.rows.map((r) => r.title)).toEqual(['Epsilon', 'Eta', 'Gamma'])
   })
 
+  it('stale follows each Site\'s own ceiling', async () => {
+    // Site b's ceiling is shorter: its Series checked at 900 is stale at a cut-off of 950.
+    const bySite = { staleBefore: { fallback: 100, bySite: { b: 950 } } }
+    expect(await ids({ filter: 'stale', ...bySite })).toEqual(['b-one', 'stale'])
+    expect((await overviewCounts(store.db, bySite.staleBefore)).stale).toBe(2)
+  })
+
   it('overview counts agree with the filters', async () => {
     expect(await overviewCounts(store.db, 100)).toEqual({
       series: 8,

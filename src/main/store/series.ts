@@ -19,6 +19,20 @@ export interface SeriesListRow extends SeriesRow {
   pending: boolean
 }
 
+/**
+ * When a check is stale: now − ceiling, and the ceiling is each Site's own (SPEC §4). A number is one
+ * cut-off for every Site.
+ */
+export type StaleBefore = number | { fallback: number; bySite: Record<string, number> }
+
+function staleCutoff(before: StaleBefore, siteColumn: string) {
+  if (typeof before === 'number') return sql<number>`${before}`
+  const entries = Object.entries(before.bySite)
+  if (entries.length === 0) return sql<number>`${before.fallback}`
+  const cases = sql.join(entries.map(([site, at]) => sql`WHEN ${site} THEN ${at}`), sql` `)
+  return sql<number>`(CASE ${sql.ref(siteColumn)} ${cases} ELSE ${before.fallback} END)`
+}
+
 export interface SeriesQuery {
   filter?: SeriesFilter
   site?: string
@@ -27,7 +41,7 @@ export interface SeriesQuery {
   offset?: number
   limit?: number
   /** A Series last checked at or before this is stale (now − ceiling). */
-  staleBefore: number
+  staleBefore: StaleBefore
 }
 
 export interface SeriesKey {
@@ -106,7 +120,7 @@ export async function listSeries(db: Db, query: SeriesQuery): Promise<{ total: n
       base = base.where('series.latest_checked_at', '=', 0)
       break
     case 'stale':
-      base = base.where('series.latest_checked_at', '>', 0).where('series.latest_checked_at', '<=', query.staleBefore)
+      base = base.where('series.latest_checked_at', '>', 0).where(sql<boolean>`series.latest_checked_at <= ${staleCutoff(query.staleBefore, 'series.site')}`)
       break
     case 'pending':
       base = base.whereRef('series.force_poll_at', '>', 'series.latest_checked_at')
@@ -357,11 +371,11 @@ export async function lastCheckedAt(db: Db, site: string): Promise<number> {
 export type OverviewCounts = OverviewCountsView
 
 /** The Overview's counts, one pass over `series`. */
-export async function overviewCounts(db: Db, staleBefore: number): Promise<OverviewCounts> {
+export async function overviewCounts(db: Db, staleBefore: StaleBefore): Promise<OverviewCounts> {
   const result = await sql<Record<keyof OverviewCounts, number | null>>`
     SELECT COUNT(*) AS series,
       SUM(s.latest_checked_at = 0) AS unchecked,
-      SUM(s.latest_checked_at > 0 AND s.latest_checked_at <= ${staleBefore}) AS stale,
+      SUM(s.latest_checked_at > 0 AND s.latest_checked_at <= ${staleCutoff(staleBefore, 's.site')}) AS stale,
       SUM(s.force_poll_at > s.latest_checked_at) AS pending,
       SUM(NOT EXISTS (SELECT 1 FROM bookmarks b WHERE b.site = s.site AND b.series_id = s.series_id)) AS orphans,
       SUM(s.series_url = '') AS noUrl,

@@ -6,7 +6,7 @@
 import type { KyselyPlugin } from 'kysely'
 import type { Clock } from '../clock'
 import type { BrowserFetcher, Fetcher, FetchResult } from '../fetch/fetcher'
-import { DEFAULT_PACE, seriesIdRule, type Pace, type PageRequest, type Site } from '../sites/site'
+import { DEFAULT_PACE, seriesRules, type Pace, type PageRequest, type Site } from '../sites/site'
 import type { Db } from '../store/database'
 
 export interface Recorded {
@@ -71,7 +71,7 @@ export function testSite(key = 'a', over: Partial<Omit<Site, 'pace'>> & { pace?:
         result: { title: `Title from ${key}`, chapters: page.body ? [{ number: Number(page.body), label: `Chapter ${page.body}`, url: `${page.url}/c/${page.body}` }] : [] },
       }),
     },
-    seriesIdOf: seriesIdRule(/^\/manga\/([^/]+)/),
+    ...seriesRules(/^\/manga\/([^/]+)/),
     pace: { ...DEFAULT_PACE, ...pace },
     origin: 'built-in',
     ...rest,

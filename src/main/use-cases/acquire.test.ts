@@ -105,6 +105,12 @@ describe('Acquisition', () => {
     expect(fixture.hits).toEqual([])
   })
 
+  it('a chapter URL pasted instead of the Series\' stores the Series page', async () => {
+    const result = await bookmarkByUrl(deps, { readerId: alice, url: `${fixture.origin}/madara/manga/pasted/chapter-3/?style=list` })
+    expect(result.check?.outcome).toBe('chapter')
+    expect((await requireSeries(store.db, { site: 'fixture-madara', seriesId: 'pasted' })).series_url).toBe(`${fixture.origin}/madara/manga/pasted/`)
+  })
+
   it('keeps the stored URL host-pinned: the Series keeps the URL it was added with', async () => {
     const url = `${fixture.origin}/madara/manga/pinned/`
     await bookmarkByUrl(deps, { readerId: alice, url })

@@ -43,13 +43,13 @@ export async function bookmarkByUrl(
 ): Promise<AcquireResult> {
   const match = deps.registry.resolve(input.url)
   if (!match) throw new UserError('off-pin', `not a Series URL on any known Site's host pin: ${truncate(input.url)}`)
-  const { site, seriesId, url } = match
+  const { site, seriesId, seriesUrl } = match
   const key = { site: site.key, seriesId }
   const now = deps.clock.now()
 
   const existing = await getSeries(deps.db, key)
-  if (!existing) await addSeries(deps.db, { ...key, seriesUrl: url.href, now })
-  else if (!existing.series_url) await setSeriesUrl(deps.db, key, url.href, now)
+  if (!existing) await addSeries(deps.db, { ...key, seriesUrl, now })
+  else if (!existing.series_url) await setSeriesUrl(deps.db, key, seriesUrl, now)
   const created = await addBookmark(deps.db, { ...key, readerId: input.readerId, status: input.status ?? 'reading', now })
 
   let check: CheckReport | undefined

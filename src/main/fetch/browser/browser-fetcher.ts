@@ -1,15 +1,17 @@
 /**
- * The browser fetcher's core, shared by both shells (SPEC §4): one shared tab serialised across every
- * browser Lane; a challenge is waited out up to a timeout, then `refused`; a browser that dies is
- * `unreachable`; the browser sleeps (closes, returning its memory) after an idle period and is started
- * again by the next fetch.
+ * The browser fetcher's core, shared by both shells (SPEC §4, docs/adr/0007): one shared tab serialised
+ * across every browser Lane — leased for a whole check, so a Madara XHR list is fetched from the page just
+ * loaded; a challenge is waited out up to a timeout, then `refused`; every fetch has an overall deadline and
+ * a body cap; a browser that dies or cannot start is `unreachable`; the browser sleeps (closes, returning
+ * its memory) after an idle period and is started again by the next fetch.
  */
 import type { Clock } from '../../clock'
 import type { Log } from '../../log'
 import { isPinned, type PageRequest, type Site } from '../../sites/site'
-import { isChallengePage } from '../challenge'
-import type { BrowserFetcher, FetchResult } from '../fetcher'
-import { BrowserGone, NavigationBlocked, type BrowserLauncher, type BrowserSession } from './session'
+import { challengeReason, isChallengePage } from '../challenge'
+import type { BrowserFetcher, Fetcher, FetchResult } from '../fetcher'
+import { HTTP_DEFAULTS } from '../http-fetcher'
+import { BodyTooLarge, BrowserGone, NavigationBlocked, type BrowserLauncher, type BrowserSession } from './session'
 
 export interface BrowserFetcherOptions {
   launcher: BrowserLauncher
@@ -22,6 +24,10 @@ export interface BrowserFetcherOptions {
   idleMs?: number
   /** How often a challenge page is looked at again. */
   pollMs?: number
+  /** The largest document or in-page answer read. */
+  maxBodyBytes?: number
+  /** Beyond navigation and challenge time, how long a fetch may take before the tab is given up as wedged. */
+  deadlineMarginMs?: number
 }
 
 export const BROWSER_DEFAULTS = { challengeTimeoutMs: 30_000, navigationTimeoutMs: 30_000, idleMs: 120_000, pollMs: 500 } as const
@@ -32,10 +38,12 @@ export function createBrowserFetcher(options: BrowserFetcherOptions): BrowserFet
   const navigationTimeoutMs = options.navigationTimeoutMs ?? BROWSER_DEFAULTS.navigationTimeoutMs
   const idleMs = options.idleMs ?? BROWSER_DEFAULTS.idleMs
   const pollMs = options.pollMs ?? BROWSER_DEFAULTS.pollMs
+  const maxBodyBytes = options.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes
+  const deadlineMs = navigationTimeoutMs + challengeTimeoutMs + (options.deadlineMarginMs ?? 15_000)
 
   let session: BrowserSession | null = null
   let launches = 0
-  // The one shared tab: fetches run one after another, whichever Lane asked.
+  // The one shared tab: checks run one after another, whichever Lane asked.
   let queue: Promise<unknown> = Promise.resolve()
   let idleTimer: AbortController | null = null
   let closed = false
@@ -76,50 +84,72 @@ export function createBrowserFetcher(options: BrowserFetcherOptions): BrowserFet
     await current?.close().catch((error: unknown) => log.warn({ err: error }, 'browser: close failed'))
   }
 
+  async function read(request: PageRequest, site: Site, signal?: AbortSignal): Promise<FetchResult> {
+    const allowed = (url: URL) => isPinned(site, url)
+    const tab = await ensureSession()
+    if (request.method === 'POST') {
+      const answer = await tab.fetchInPage(request, allowed, navigationTimeoutMs, maxBodyBytes)
+      const refused = challengeReason({ status: answer.status, header: (n) => (n === 'content-type' ? answer.contentType : null), body: answer.body })
+      if (refused) return { kind: 'refused', reason: refused }
+      return { kind: 'page', page: { url: request.url, status: answer.status, contentType: answer.contentType, body: answer.body } }
+    }
+    await tab.goto(request.url, allowed, navigationTimeoutMs)
+    const deadline = clock.now() + challengeTimeoutMs
+    for (;;) {
+      const shot = await snapshotSettled(tab, maxBodyBytes)
+      if (!isChallengePage(shot.title, shot.html)) {
+        return { kind: 'page', page: { url: shot.url, status: shot.status || 200, contentType: 'text/html', body: shot.html } }
+      }
+      if (clock.now() >= deadline) return { kind: 'refused', reason: `challenge "${shot.title}" did not clear in ${challengeTimeoutMs} ms` }
+      if (signal?.aborted) return { kind: 'error', reason: 'aborted' }
+      await clock.sleep(pollMs, signal)
+    }
+  }
+
+  /** One fetch with an overall deadline: a wedged tab (a page stuck in a script) is closed, not waited on. */
   async function fetchOnce(request: PageRequest, site: Site, signal?: AbortSignal): Promise<FetchResult> {
     if (closed) return { kind: 'unreachable', reason: 'the browser fetcher is stopped' }
     if (signal?.aborted) return { kind: 'error', reason: 'aborted' }
-    const allowed = (url: URL) => isPinned(site, url)
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), deadlineMs)))
     try {
-      const tab = await ensureSession()
-      if (request.method === 'POST') {
-        const answer = await tab.fetchInPage(request, navigationTimeoutMs)
-        return { kind: 'page', page: { url: request.url, status: answer.status, contentType: answer.contentType, body: answer.body } }
-      }
-      await tab.goto(request.url, allowed, navigationTimeoutMs)
-      const deadline = clock.now() + challengeTimeoutMs
-      for (;;) {
-        const shot = await snapshotSettled(tab)
-        if (!isChallengePage(shot.title, shot.html)) {
-          return { kind: 'page', page: { url: shot.url, status: shot.status || 200, contentType: 'text/html', body: shot.html } }
-        }
-        if (clock.now() >= deadline) return { kind: 'refused', reason: `challenge "${shot.title}" did not clear in ${challengeTimeoutMs} ms` }
-        if (signal?.aborted) return { kind: 'error', reason: 'aborted' }
-        await clock.sleep(pollMs, signal)
-      }
+      const result = await Promise.race([read(request, site, signal), timedOut])
+      if (result !== 'timeout') return result
+      log.warn({ url: request.url }, 'browser: the page did not answer in time; closing the tab')
+      await closeSession()
+      return { kind: 'error', reason: `timed out after ${deadlineMs} ms` }
     } catch (error) {
       if (error instanceof BrowserGone || session?.gone) {
         await closeSession()
         return { kind: 'unreachable', reason: error instanceof Error ? error.message : String(error) }
       }
       if (error instanceof NavigationBlocked) return { kind: 'error', reason: error.message }
-      return { kind: 'error', reason: `browser: ${(error as Error).message}` }
+      if (error instanceof BodyTooLarge) return { kind: 'error', reason: error.message }
+      const message = (error as Error).message ?? String(error)
+      // A page that did not load in time may have wedged the tab (a script that never yields): start afresh.
+      if ((error as Error).name === 'TimeoutError' || /timed? ?out/i.test(message)) await closeSession()
+      return { kind: 'error', reason: `browser: ${message.split('\n')[0]}` }
     } finally {
+      clearTimeout(timer)
       if (!closed) scheduleSleep()
     }
   }
 
-  return {
+  function serialised<T>(work: () => Promise<T>): Promise<T> {
+    const run = queue.then(work)
+    queue = run.catch(() => undefined)
+    return run
+  }
+
+  const fetcher: BrowserFetcher & { readonly launches: number } = {
     kind: 'browser',
     get launches() {
       return launches
     },
     isAwake: awake,
-    fetch(request, site, signal) {
-      const run = queue.then(() => fetchOnce(request, site, signal))
-      queue = run.catch(() => undefined)
-      return run
-    },
+    fetch: (request, site, signal) => serialised(() => fetchOnce(request, site, signal)),
+    lease: <T>(work: (leased: Fetcher) => Promise<T>) =>
+      serialised(() => work({ kind: 'browser', fetch: (request, site, signal) => fetchOnce(request, site, signal) })),
     async close() {
       closed = true
       idleTimer?.abort()
@@ -127,15 +157,16 @@ export function createBrowserFetcher(options: BrowserFetcherOptions): BrowserFet
       await closeSession()
     },
   }
+  return fetcher
 }
 
 /** A snapshot, retried while the page is between documents (a challenge reloading itself). */
-async function snapshotSettled(tab: BrowserSession): Promise<{ url: string; title: string; html: string; status: number }> {
+async function snapshotSettled(tab: BrowserSession, maxBodyBytes: number): Promise<{ url: string; title: string; html: string; status: number }> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await tab.snapshot()
+      return await tab.snapshot(maxBodyBytes)
     } catch (error) {
-      if (error instanceof BrowserGone || tab.gone || attempt >= 20) throw error
+      if (error instanceof BrowserGone || error instanceof BodyTooLarge || tab.gone || attempt >= 20) throw error
       await new Promise((r) => setTimeout(r, 100))
     }
   }

@@ -134,6 +134,59 @@ describe('browser Sites on real Chromium', () => {
     expect(fixture.hits.map((h) => h.host)).toEqual([fixture.host])
   })
 
+  it('loads nothing off the pin: no script, image, frame or XHR of another host', async () => {
+    const leaky = { ...site('fixture-trouble'), fetcher: 'browser' as const }
+    const result = await browser.fetch({ url: `${fixture.origin}/leaky/manga/leaks/`, method: 'GET' }, leaky)
+    expect(result.kind).toBe('page')
+    await new Promise((r) => setTimeout(r, 300))
+    expect(new Set(fixture.hits.map((h) => h.host))).toEqual(new Set([fixture.host]))
+  })
+
+  it('a page that never yields is given up at the deadline as an error, and the next fetch works', async () => {
+    const quick = createBrowserFetcher({
+      launcher: playwrightLauncher({ executablePath: CHROMIUM, userDataDir: profile }),
+      clock: systemClock,
+      log: silentLog,
+      navigationTimeoutMs: 2_000,
+      challengeTimeoutMs: 500,
+      deadlineMarginMs: 500,
+    })
+    const trouble = { ...site('fixture-trouble'), fetcher: 'browser' as const }
+    try {
+      const started = Date.now()
+      const stuck = await quick.fetch({ url: `${fixture.origin}/busy/manga/spin/`, method: 'GET' }, trouble)
+      expect(stuck).toMatchObject({ kind: 'error' })
+      expect(Date.now() - started).toBeLessThan(10_000)
+      const next = await quick.fetch({ url: `${fixture.origin}/madara/manga/after/`, method: 'GET' }, site('fixture-madara'))
+      expect(next.kind).toBe('page')
+    } finally {
+      await quick.close()
+    }
+  })
+
+  it('a document over the body cap is an error', async () => {
+    const capped = createBrowserFetcher({ launcher: playwrightLauncher({ executablePath: CHROMIUM, userDataDir: profile }), clock: systemClock, log: silentLog, maxBodyBytes: 256 * 1024 })
+    try {
+      const result = await capped.fetch({ url: `${fixture.origin}/huge/manga/big/`, method: 'GET' }, { ...site('fixture-trouble'), fetcher: 'browser' })
+      expect(result).toMatchObject({ kind: 'error', reason: expect.stringMatching(/body larger than/) })
+    } finally {
+      await capped.close()
+    }
+  })
+
+  it('two browser Lanes at once: each check keeps the tab (a Madara XHR list is read from its own page)', async () => {
+    await bookmark('fixture-madara-xhr', '/madara-xhr/manga/lantern-one/')
+    await bookmark('fixture-madara-xhr', '/madara-xhr/manga/lantern-two/')
+    await bookmark('fixture-madara', '/madara/manga/plain-one/')
+    await bookmark('fixture-madara', '/madara/manga/plain-two/')
+    const xhr = { ...site('fixture-madara-xhr'), fetcher: 'browser' as const }
+    const plain = { ...site('fixture-madara'), fetcher: 'browser' as const }
+    const [a, b] = await Promise.all([onePass(xhr), onePass(plain)])
+    expect(a.row).toMatchObject({ checked: 2, errors: 0, no_chapter: 0 })
+    expect(b.row).toMatchObject({ checked: 2, errors: 0, no_chapter: 0 })
+    expect((await requireSeries(store.db, { site: 'fixture-madara-xhr', seriesId: 'lantern-two' })).latest_chapter).toBe(fixture.series('/madara-xhr/manga/lantern-two/').latest)
+  })
+
   it('killing the browser mid-pass: unreachable, an empty-skip row, sidecar-down on a sibling, and a browser again later', async () => {
     await bookmark('fixture-challenge', '/js-challenge/manga/slow/?delay=4000')
     await bookmark('fixture-madara', '/madara/manga/sibling/')

@@ -8,7 +8,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core'
 import type { PageRequest } from '../../sites/site'
 import { USER_AGENT } from '../user-agent'
 import { chromiumArgs } from './chromium-flags'
-import { BrowserGone, NavigationBlocked, type BrowserLauncher, type BrowserSession, type Snapshot } from './session'
+import { BodyTooLarge, BrowserGone, NavigationBlocked, type BrowserLauncher, type BrowserSession, type Snapshot } from './session'
 
 /** `--chromium PATH`, else `$CHROMIUM_PATH`, else /usr/bin/chromium where it exists, else none. */
 export function resolveChromium(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string | undefined {
@@ -56,6 +56,7 @@ async function chromeUserAgent(executablePath: string): Promise<string> {
 
 interface PausedRequest {
   requestId: string
+  frameId?: string
   request: { url: string }
   resourceType: string
   responseStatusCode?: number
@@ -63,15 +64,17 @@ interface PausedRequest {
 }
 
 /**
- * One tab, its every document request and redirect hop checked against the host pin through the Chrome
- * DevTools Protocol's Fetch domain: Playwright's `page.route` sees only the first request of a redirect
- * chain, so a redirect off the pin would already have been requested.
+ * One tab, its every request and redirect hop checked against the host pin through the Chrome DevTools
+ * Protocol's Fetch domain (Playwright's `page.route` sees only the first request of a redirect chain, so a
+ * redirect off the pin would already have been requested). Nothing off the pin is requested — no document,
+ * frame, script or XHR — and images, media and fonts are never loaded at all.
  */
 function playwrightSession(context: BrowserContext): BrowserSession {
   let gone = false
   let allowed: (url: URL) => boolean = () => false
   let blocked: string | null = null
   let documentStatus = 0
+  let mainFrameId = ''
   context.on('close', () => {
     gone = true
   })
@@ -95,23 +98,21 @@ function playwrightSession(context: BrowserContext): BrowserSession {
     })
     await cdp.send('Fetch.enable', {
       patterns: [
-        { urlPattern: '*', resourceType: 'Document', requestStage: 'Request' },
+        { urlPattern: '*', requestStage: 'Request' },
         { urlPattern: '*', resourceType: 'Document', requestStage: 'Response' },
-        // Images, media and fonts are never loaded.
-        { urlPattern: '*', resourceType: 'Image', requestStage: 'Request' },
-        { urlPattern: '*', resourceType: 'Media', requestStage: 'Request' },
-        { urlPattern: '*', resourceType: 'Font', requestStage: 'Request' },
       ],
     })
+    mainFrameId = ((await cdp.send('Page.getFrameTree')) as { frameTree: { frame: { id: string } } }).frameTree.frame.id
     return p
   })
 
   async function decide(event: PausedRequest): Promise<'continue' | 'block'> {
-    if (event.resourceType !== 'Document') return 'block'
+    if (event.resourceType === 'Image' || event.resourceType === 'Media' || event.resourceType === 'Font') return 'block'
     const location = event.responseHeaders?.find((h) => h.name.toLowerCase() === 'location')?.value
     const target = event.responseStatusCode && location ? resolve(location, event.request.url) : event.request.url
     if (isAllowed(target)) return 'continue'
-    blocked = target
+    // Only the tab's own document makes the fetch fail; an off-pin script or frame is just not loaded.
+    if (event.resourceType === 'Document' && (!event.frameId || event.frameId === mainFrameId)) blocked = target
     return 'block'
   }
 
@@ -173,22 +174,29 @@ function playwrightSession(context: BrowserContext): BrowserSession {
         }
       })
     },
-    snapshot: () =>
+    snapshot: (maxBytes) =>
       guard(async (p): Promise<Snapshot> => {
         if (blocked) throw blockedError()
+        const size = await p.evaluate('document.documentElement.outerHTML.length') as number
+        if (size > maxBytes) throw new BodyTooLarge(maxBytes)
         const [title, html] = [await p.title(), await p.content()]
         return { url: p.url(), title, html, status: documentStatus }
       }),
-    fetchInPage: (request: PageRequest, timeoutMs) =>
+    fetchInPage: (request: PageRequest, pinned, timeoutMs, maxBytes) =>
       guard(async (p) => {
+        allowed = pinned
         if (!isAllowed(request.url)) throw new NavigationBlocked(`request off the host pin blocked: ${hostOf(request.url)}`)
-        return p.evaluate(
-          async ({ url, method, headers, body, timeoutMs }) => {
+        const answer = await p.evaluate(
+          async ({ url, method, headers, body, timeoutMs, maxBytes }) => {
             const response = await fetch(url, { method, headers, body, credentials: 'include', redirect: 'error', signal: AbortSignal.timeout(timeoutMs) })
-            return { status: response.status, contentType: response.headers.get('content-type') ?? '', body: await response.text() }
+            const text = await response.text()
+            if (text.length > maxBytes) return null
+            return { status: response.status, contentType: response.headers.get('content-type') ?? '', body: text }
           },
-          { url: request.url, method: request.method, headers: request.headers ?? {}, body: request.body ?? null, timeoutMs },
+          { url: request.url, method: request.method, headers: request.headers ?? {}, body: request.body ?? null, timeoutMs, maxBytes },
         )
+        if (!answer) throw new BodyTooLarge(maxBytes)
+        return answer
       }),
     async close() {
       gone = true

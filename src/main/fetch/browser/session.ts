@@ -15,6 +15,14 @@ export class NavigationBlocked extends Error {
   override readonly name = 'NavigationBlocked'
 }
 
+/** A document or answer larger than the cap: an `error`, read no further. */
+export class BodyTooLarge extends Error {
+  override readonly name = 'BodyTooLarge'
+  constructor(limit: number) {
+    super(`body larger than ${limit} bytes`)
+  }
+}
+
 export interface Snapshot {
   url: string
   title: string
@@ -29,10 +37,16 @@ export interface BrowserSession {
    * fonts are not loaded. Throws `BrowserGone`, `NavigationBlocked`, or another error (timeout).
    */
   goto(url: string, allowed: (url: URL) => boolean, timeoutMs: number): Promise<void>
-  /** The tab's document now. Throws `BrowserGone`; may throw while the page is navigating (retry). */
-  snapshot(): Promise<Snapshot>
-  /** A request made from the page itself (same origin, the session's cookies), e.g. Madara's XHR list. */
-  fetchInPage(request: PageRequest, timeoutMs: number): Promise<{ status: number; contentType: string; body: string }>
+  /**
+   * The tab's document now. Throws `BrowserGone`, `BodyTooLarge` over `maxBytes`; may throw while the page
+   * is navigating (retry).
+   */
+  snapshot(maxBytes: number): Promise<Snapshot>
+  /**
+   * A request made from the page itself (its origin, the session's cookies), e.g. Madara's XHR list. The URL
+   * must pass `allowed`; an answer over `maxBytes` throws `BodyTooLarge`.
+   */
+  fetchInPage(request: PageRequest, allowed: (url: URL) => boolean, timeoutMs: number, maxBytes: number): Promise<{ status: number; contentType: string; body: string }>
   /** Whether the browser is gone (crashed or killed) without `close()`. */
   readonly gone: boolean
   close(): Promise<void>
