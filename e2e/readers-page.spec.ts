@@ -1,7 +1,16 @@
 /** The Readers' web page in real Chromium against the real headless shell with the demo Sites. */
-import BetterSqlite3 from 'better-sqlite3'
 import { expect, test, type Locator, type Page } from '@playwright/test'
+import { withDb } from './support/db'
 import { startShell, tempData, type RunningShell } from './support/shell'
+
+/** A Reader's Progress on a Series, beside its Latest Chapter, read from the shell's database. */
+function progressOf(reader: string, seriesId: string): { progress: number; latest_chapter: number } {
+  return withDb(shell.dataFile, (db) =>
+    db
+      .prepare('SELECT b.progress, s.latest_chapter FROM bookmarks b JOIN readers r ON r.id = b.reader_id JOIN series s USING (site, series_id) WHERE r.name = ? AND b.series_id = ?')
+      .get(reader, seriesId),
+  ) as { progress: number; latest_chapter: number }
+}
 
 /** Reloads until the Lane has read the card's Latest Chapter, so it can be marked read. */
 async function waitUntilReadable(page: Page, card: Locator): Promise<void> {
@@ -38,12 +47,8 @@ test('a Reader signs in, sees a bookmark, marks it read and adds one by URL', as
   await expect(card.getByRole('button', { name: 'Mark read' })).toBeDisabled()
   await expect(page.getByRole('status')).toHaveCount(0)
 
-  const db = new BetterSqlite3(shell.dataFile, { readonly: true })
-  const row = db
-    .prepare(`SELECT b.progress, s.latest_chapter FROM bookmarks b JOIN readers r ON r.id = b.reader_id JOIN series s USING (site, series_id) WHERE r.name = 'Ben' AND b.series_id = 'the-tower-climber'`)
-    .get() as { progress: number; latest_chapter: number }
-  db.close()
-  expect(row.progress).toBe(row.latest_chapter)
+  const tower = progressOf('Ben', 'the-tower-climber')
+  expect(tower.progress).toBe(tower.latest_chapter)
 
   // Add by URL: the Series is read at once (Acquisition) and listed.
   await page.getByLabel('Series URL').fill(`${shell.demoOrigin}/themesia/manga/brand-new-saga/`)
@@ -70,17 +75,12 @@ test('a write made offline waits in the outbox and is sent when the page is back
   await context.setOffline(true)
   await card.getByRole('button', { name: 'Mark read' }).click()
   await expect(page.getByRole('status')).toContainText('1 change waiting to sync')
-  // Even a reload while offline keeps the write.
   await context.setOffline(false)
   await page.evaluate(() => window.dispatchEvent(new Event('online')))
   await expect(page.getByRole('status')).toHaveCount(0)
 
-  const db = new BetterSqlite3(shell.dataFile, { readonly: true })
-  const row = db
-    .prepare(`SELECT b.progress, s.latest_chapter FROM bookmarks b JOIN readers r ON r.id = b.reader_id JOIN series s USING (site, series_id) WHERE r.name = 'Aiko' AND b.series_id = 'moonlit-bakery'`)
-    .get() as { progress: number; latest_chapter: number }
-  db.close()
-  expect(row.progress).toBe(row.latest_chapter)
+  const bakery = progressOf('Aiko', 'moonlit-bakery')
+  expect(bakery.progress).toBe(bakery.latest_chapter)
 })
 
 test('the page is served with a CSP that forbids framing', async ({ request }) => {
