@@ -7,7 +7,7 @@ import { PAUSE_DURATIONS, type AdminApi, type LaneView, type PassView, type Seri
 import type { Core } from '../core'
 import { UserError } from '../errors'
 import { isPinned, parseUrl, type Site } from '../sites/site'
-import { readerBookmarks, removeBookmark, seriesReaders } from '../store/bookmarks'
+import { bookmarkCounts, removeBookmark, seriesReaders } from '../store/bookmarks'
 import { allLanes, laneRow, pauseLane, resumeLane } from '../store/lanes'
 import { latestPassPerSite, recentPasses } from '../store/passes'
 import { listReaders, getReader } from '../store/readers'
@@ -87,10 +87,8 @@ export function createAdmin(ctx: AdminContext): AdminApi {
   }
 
   async function readerViews() {
-    const readers = await listReaders(db)
-    return Promise.all(
-      readers.map(async (r) => ({ id: r.id, name: r.name, createdAt: r.created_at, bookmarks: (await readerBookmarks(db, r.id)).length })),
-    )
+    const [readers, counts] = await Promise.all([listReaders(db), bookmarkCounts(db)])
+    return readers.map((r) => ({ id: r.id, name: r.name, createdAt: r.created_at, bookmarks: counts.get(r.id) ?? 0 }))
   }
 
   async function settingsView(): Promise<SettingsView> {
@@ -108,7 +106,7 @@ export function createAdmin(ctx: AdminContext): AdminApi {
   }
 
   const issued = async (result: Awaited<ReturnType<typeof createReader>>) => ({
-    reader: { id: result.reader.id, name: result.reader.name, createdAt: result.reader.created_at, bookmarks: (await readerBookmarks(db, result.reader.id)).length },
+    reader: { id: result.reader.id, name: result.reader.name, createdAt: result.reader.created_at, bookmarks: (await bookmarkCounts(db)).get(result.reader.id) ?? 0 },
     token: result.token,
   })
 

@@ -147,6 +147,16 @@ export async function readerBookmarks(
   })
 }
 
+/** How many bookmarks each Reader holds, by Reader id (one query). */
+export async function bookmarkCounts(db: Db): Promise<Map<number, number>> {
+  const rows = await db
+    .selectFrom('bookmarks')
+    .select(['reader_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .groupBy('reader_id')
+    .execute()
+  return new Map(rows.map((r) => [r.reader_id, Number(r.n)]))
+}
+
 /** Unread: the Latest Chapter is past the Reader's Progress (SPEC §3). Nothing known is nothing unread. */
 export function isUnread(latestChapter: number | null, progress: number | null): boolean {
   if (latestChapter === null) return false
