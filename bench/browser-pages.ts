@@ -25,14 +25,21 @@ export async function browserPages(): Promise<BenchResult> {
   const fixture = await startFixtureSite()
   const profile = mkdtempSync(join(tmpdir(), 'mb-bench-profile-'))
   const site = { ...fixtureSites(fixture.host).find((s) => s.key === 'fixture-challenge')!, fetcher: 'browser' as const }
-  const browser = createBrowserFetcher({ launcher: playwrightLauncher({ executablePath: chromium, userDataDir: profile }), clock: systemClock, log: silentLog })
+  const browser = createBrowserFetcher({
+    launcher: playwrightLauncher({ executablePath: chromium, userDataDir: profile }),
+    clock: systemClock,
+    log: silentLog,
+  })
   try {
     // Solve the challenge once; the cookie keeps the pass, as it does for a running Lane.
     await browser.fetch({ url: `${fixture.origin}/js-challenge/manga/warm-up/`, method: 'GET' }, site)
     const perMinute = async (fetcher: Fetcher, prefix: string) => {
       const started = Date.now()
       for (let i = 0; i < PAGES; i++) {
-        const result = await fetcher.fetch({ url: `${fixture.origin}${prefix}/manga/page-${i}/`, method: 'GET', headers: { cookie: 'fixture_clearance=ok' } }, site)
+        const result = await fetcher.fetch(
+          { url: `${fixture.origin}${prefix}/manga/page-${i}/`, method: 'GET', headers: { cookie: 'fixture_clearance=ok' } },
+          site,
+        )
         if (result.kind !== 'page') throw new Error(`${prefix}: ${result.kind}`)
       }
       return (PAGES / (Date.now() - started)) * 60_000

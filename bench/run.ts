@@ -35,5 +35,17 @@ for (const [name, run] of Object.entries(BENCHES)) {
 }
 const round = (n: number) => (Math.abs(n) >= 100 ? Math.round(n) : Math.round(n * 100) / 100)
 console.log(['name', 'value', 'unit', 'baseline', 'ratio', 'target', 'pass'].join('\t'))
-for (const r of results) console.log([r.name, round(r.value), r.unit, round(r.baseline), round(r.ratio), r.target, r.pass ? 'yes' : 'NO'].join('\t') + (r.note ? `\t(${r.note})` : ''))
-if (values.out) writeFileSync(values.out, `${JSON.stringify(results.map(({ note: _note, ...r }) => r), null, 2)}\n`)
+for (const r of results)
+  console.log(
+    [r.name, round(r.value), r.unit, round(r.baseline), round(r.ratio), r.target, r.pass ? 'yes' : 'NO'].join('\t') +
+      (r.note ? `\t(${r.note})` : ''),
+  )
+if (values.out)
+  writeFileSync(
+    values.out,
+    `${JSON.stringify(
+      results.map(({ note: _note, ...r }) => r),
+      null,
+      2,
+    )}\n`,
+  )

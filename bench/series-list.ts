@@ -25,15 +25,22 @@ export async function seriesList10k(): Promise<BenchResult> {
   const file = join(data.dir, 'manga-bookmark.sqlite')
   seedManySeries(file, 'mangadex', 10_000)
   const sqlite = new BetterSqlite3(file, { readonly: true })
-  const firstRows = sqlite.prepare('SELECT title, site, latest_chapter FROM series ORDER BY title COLLATE NOCASE, site, series_id LIMIT 100')
+  const firstRows = sqlite.prepare(
+    'SELECT title, site, latest_chapter FROM series ORDER BY title COLLATE NOCASE, site, series_id LIMIT 100',
+  )
   const bare = createServer((_req, res) => {
     const rows = firstRows.all() as Array<{ title: string; site: string; latest_chapter: number }>
     res.writeHead(200, { 'content-type': 'text/html' })
-    res.end(`<!doctype html><table>${rows.map((r) => `<tr data-series><td>${r.title}</td><td>${r.site}</td><td>${r.latest_chapter}</td></tr>`).join('')}</table>`)
+    res.end(
+      `<!doctype html><table>${rows.map((r) => `<tr data-series><td>${r.title}</td><td>${r.site}</td><td>${r.latest_chapter}</td></tr>`).join('')}</table>`,
+    )
   })
   await new Promise<void>((r) => bare.listen(0, '127.0.0.1', r))
   const barePort = (bare.address() as { port: number }).port
-  const browser = await chromium.launch({ executablePath, args: [...(process.getuid?.() === 0 ? ['--no-sandbox'] : []), '--disable-background-networking', '--disable-gpu'] })
+  const browser = await chromium.launch({
+    executablePath,
+    args: [...(process.getuid?.() === 0 ? ['--no-sandbox'] : []), '--disable-background-networking', '--disable-gpu'],
+  })
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
     const page = await context.newPage()
@@ -54,7 +61,15 @@ export async function seriesList10k(): Promise<BenchResult> {
     }
     const value = median(app)
     const base = median(baseline)
-    return { name: 'series-list-10k', value, unit: 'ms', baseline: base, ratio: value / base, target: 'value <= 500 ms', pass: value <= 500 }
+    return {
+      name: 'series-list-10k',
+      value,
+      unit: 'ms',
+      baseline: base,
+      ratio: value / base,
+      target: 'value <= 500 ms',
+      pass: value <= 500,
+    }
   } finally {
     await browser.close()
     bare.close()

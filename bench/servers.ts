@@ -41,7 +41,18 @@ async function real(tokens: string[]) {
   const registry = createRegistry([])
   await registerSyncApi(
     app,
-    { db: store.db, clock: systemClock, acquire: { db: store.db, registry, fetchers: { http: createHttpFetcher() }, health: new BrowserHealth(), clock: systemClock, log: silentLog } },
+    {
+      db: store.db,
+      clock: systemClock,
+      acquire: {
+        db: store.db,
+        registry,
+        fetchers: { http: createHttpFetcher() },
+        health: new BrowserHealth(),
+        clock: systemClock,
+        log: silentLog,
+      },
+    },
     // The limit is far above the load, so the plugin runs on every request but never refuses one.
     { rateLimit: { max: 10_000_000, windowMs: 60_000 } },
   )

@@ -14,7 +14,9 @@ const DURATION_MS = 5_000
 
 async function measure(kind: 'real' | 'bare'): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), `mb-bench-${kind}-`))
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/servers.ts', kind, dir, String(CONNECTIONS)], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/servers.ts', kind, dir, String(CONNECTIONS)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
   try {
     const { port, tokens } = await new Promise<{ port: number; tokens: string[] }>((resolve, reject) => {
       let out = ''

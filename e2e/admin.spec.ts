@@ -23,7 +23,12 @@ test.describe('with the demo Sites', () => {
   let shell: RunningShell
   let data: { dir: string; remove(): void }
   const start = async () =>
-    (shell = await startShell({ dataDir: data.dir, port: shellPort, args: ['--demo', '--admin-token', ADMIN_TOKEN], env: { CHROMIUM_PATH: '/nonexistent' } }))
+    (shell = await startShell({
+      dataDir: data.dir,
+      port: shellPort,
+      args: ['--demo', '--admin-token', ADMIN_TOKEN],
+      env: { CHROMIUM_PATH: '/nonexistent' },
+    }))
   let shellPort = 0
 
   test.beforeAll(async () => {
@@ -46,7 +51,11 @@ test.describe('with the demo Sites', () => {
     const pressedAt = Date.now()
     await lane.getByRole('button', { name: 'Pause' }).click()
     await expect(lane.locator('.state')).toContainText('paused until')
-    const pausedUntil = withDb(shell.dataFile, (db) => (db.prepare("SELECT paused_until FROM poll_lanes WHERE site = 'fixture-madara'").get() as { paused_until: number }).paused_until)
+    const pausedUntil = withDb(
+      shell.dataFile,
+      (db) =>
+        (db.prepare("SELECT paused_until FROM poll_lanes WHERE site = 'fixture-madara'").get() as { paused_until: number }).paused_until,
+    )
     expect(Math.abs(pausedUntil - (pressedAt + HOUR))).toBeLessThan(10_000)
 
     // A restart: the pause is a row, not a memory.
@@ -69,7 +78,9 @@ test.describe('with the demo Sites', () => {
     await page.goto(`${shell.origin}/admin/#/lanes`)
     await page.locator('tr[data-lane="fixture-madara"]').getByRole('button', { name: 'Resume' }).click()
     await expect(page.locator('tr[data-lane="fixture-madara"] .state')).not.toContainText('paused')
-    expect(withDb(shell.dataFile, (db) => db.prepare("SELECT paused_until, refuse_until FROM poll_lanes WHERE site = 'fixture-madara'").get())).toEqual({
+    expect(
+      withDb(shell.dataFile, (db) => db.prepare("SELECT paused_until, refuse_until FROM poll_lanes WHERE site = 'fixture-madara'").get()),
+    ).toEqual({
       paused_until: 0,
       refuse_until: 0,
     })
@@ -103,7 +114,15 @@ test.describe('on a quiet store', () => {
   test.beforeAll(async () => {
     data = tempData()
     // MangaDex's Lane re-reads hourly here, so the pass rows a test inserts stay the newest.
-    writeFileSync(join(data.dir, 'sites.json'), JSON.stringify({ sites: [{ key: 'mangadex', pace: { idleRequeryMs: HOUR } }, { key: 'webtoons', pace: { idleRequeryMs: HOUR } }] }))
+    writeFileSync(
+      join(data.dir, 'sites.json'),
+      JSON.stringify({
+        sites: [
+          { key: 'mangadex', pace: { idleRequeryMs: HOUR } },
+          { key: 'webtoons', pace: { idleRequeryMs: HOUR } },
+        ],
+      }),
+    )
     shell = await startShell({ dataDir: data.dir, args: ['--admin-token', ADMIN_TOKEN], env: { CHROMIUM_PATH: '/nonexistent' } })
   })
   test.afterAll(async () => {
@@ -112,7 +131,9 @@ test.describe('on a quiet store', () => {
   })
 
   test('the stall rule is rendered from inserted pass rows', async ({ page }) => {
-    await expect.poll(() => withDb(shell.dataFile, (db) => db.prepare("SELECT COUNT(*) AS n FROM poll_passes WHERE site = 'webtoons'").get())).toEqual({ n: 1 })
+    await expect
+      .poll(() => withDb(shell.dataFile, (db) => db.prepare("SELECT COUNT(*) AS n FROM poll_passes WHERE site = 'webtoons'").get()))
+      .toEqual({ n: 1 })
     withDb(shell.dataFile, (db) => {
       const insert = db.prepare(
         'INSERT INTO poll_passes (site, started_at, ended_at, skip, due, gap, clamped, checked, refused, unreachable, no_chapter, unfetchable, errors) VALUES (?, ?, ?, ?, ?, 300000, 1, ?, 0, 0, 0, 0, 0)',

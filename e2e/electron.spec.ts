@@ -36,7 +36,9 @@ test.describe('the Electron shell', () => {
     try {
       const window = await app.firstWindow()
       await expect(window.getByRole('heading', { name: 'Overview' })).toBeVisible()
-      const tooltip = await app.evaluate(() => (globalThis as unknown as { mangaBookmarkE2E: { tray: { getToolTip(): string } } }).mangaBookmarkE2E.tray.getToolTip())
+      const tooltip = await app.evaluate(() =>
+        (globalThis as unknown as { mangaBookmarkE2E: { tray: { getToolTip(): string } } }).mangaBookmarkE2E.tray.getToolTip(),
+      )
       expect(tooltip).toMatch(/^Manga Bookmark — /)
       // The window is sandboxed and isolated, with no Node.
       expect(await window.evaluate(() => typeof (globalThis as { require?: unknown }).require)).toBe('undefined')
@@ -47,13 +49,20 @@ test.describe('the Electron shell', () => {
         db.prepare(
           "INSERT INTO series (site, series_id, title, series_url, latest_checked_at, created_at) VALUES ('mangadex', 'ipc', 'Through IPC', 'https://mangadex.org/title/00000000-0000-4000-8000-000000000001', ?, 1)",
         ).run(Date.now() - 60_000)
-        db.prepare("INSERT INTO bookmarks (reader_id, site, series_id, created_at, updated_at) SELECT id, 'mangadex', 'ipc', 1, 1 FROM readers").run()
+        db.prepare(
+          "INSERT INTO bookmarks (reader_id, site, series_id, created_at, updated_at) SELECT id, 'mangadex', 'ipc', 1, 1 FROM readers",
+        ).run()
       })
       await window.evaluate(() => (location.hash = '#/series'))
       const row = window.locator('[role="row"][data-series="mangadex/ipc"]')
       await row.getByRole('button', { name: 'Check now' }).click()
       await expect(row.locator('.pending')).toBeVisible()
-      expect(withDb(file, (db) => (db.prepare("SELECT force_poll_at FROM series WHERE series_id = 'ipc'").get() as { force_poll_at: number }).force_poll_at)).toBeGreaterThan(0)
+      expect(
+        withDb(
+          file,
+          (db) => (db.prepare("SELECT force_poll_at FROM series WHERE series_id = 'ipc'").get() as { force_poll_at: number }).force_poll_at,
+        ),
+      ).toBeGreaterThan(0)
 
       const pid = app.process().pid!
       await app.close()

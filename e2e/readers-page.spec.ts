@@ -7,7 +7,9 @@ import { startShell, tempData, type RunningShell } from './support/shell'
 function progressOf(reader: string, seriesId: string): { progress: number; latest_chapter: number } {
   return withDb(shell.dataFile, (db) =>
     db
-      .prepare('SELECT b.progress, s.latest_chapter FROM bookmarks b JOIN readers r ON r.id = b.reader_id JOIN series s USING (site, series_id) WHERE r.name = ? AND b.series_id = ?')
+      .prepare(
+        'SELECT b.progress, s.latest_chapter FROM bookmarks b JOIN readers r ON r.id = b.reader_id JOIN series s USING (site, series_id) WHERE r.name = ? AND b.series_id = ?',
+      )
       .get(reader, seriesId),
   ) as { progress: number; latest_chapter: number }
 }

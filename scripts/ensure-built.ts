@@ -27,6 +27,10 @@ export function rendererIsCurrent(): boolean {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1] && !rendererIsCurrent()) {
   console.log('building the pages (electron-vite build)…')
-  const result = spawnSync(process.execPath, [join(root, 'node_modules/electron-vite/bin/electron-vite.js'), 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' })
+  const result = spawnSync(
+    process.execPath,
+    [join(root, 'node_modules/electron-vite/bin/electron-vite.js'), 'build', '--logLevel', 'warn'],
+    { cwd: root, stdio: 'inherit' },
+  )
   process.exit(result.status ?? 1)
 }

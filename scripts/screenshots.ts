@@ -15,13 +15,26 @@ const executablePath = resolveChromium(undefined)
 if (!executablePath) throw new Error('needs Chromium (apt-get install -y chromium)')
 const data = tempData()
 const shell = await startShell({ dataDir: data.dir, args: ['--demo', '--admin-token', TOKEN, '--chromium', executablePath] })
-const browser = await chromium.launch({ executablePath, args: [...(process.getuid?.() === 0 ? ['--no-sandbox'] : []), '--disable-background-networking', '--disable-gpu'] })
+const browser = await chromium.launch({
+  executablePath,
+  args: [...(process.getuid?.() === 0 ? ['--no-sandbox'] : []), '--disable-background-networking', '--disable-gpu'],
+})
 try {
   mkdirSync(OUT, { recursive: true })
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, colorScheme: 'light' })
   await page.goto(`${shell.origin}/admin/?token=${TOKEN}`)
   const rpc = (method: string, input: unknown) =>
-    page.evaluate(async ({ method, input }) => (await fetch(`/admin/rpc/${method}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(input) })).json(), { method, input })
+    page.evaluate(
+      async ({ method, input }) =>
+        (
+          await fetch(`/admin/rpc/${method}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(input),
+          })
+        ).json(),
+      { method, input },
+    )
   // Let the Lanes read everything once, then have two Sites publish and ask for those two at once.
   await page.waitForTimeout(30_000)
   for (const [path, site, seriesId] of [

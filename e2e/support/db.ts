@@ -24,7 +24,14 @@ export function seedManySeries(file: string, site: string, count: number): void 
     db.transaction(() => {
       for (let i = 0; i < count; i++) {
         const id = `bulk-${String(i).padStart(5, '0')}`
-        series.run(site, id, `Bulk Series ${String(i).padStart(5, '0')}`, `https://mangadex.org/title/00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, i % 300, now - 60_000, )
+        series.run(
+          site,
+          id,
+          `Bulk Series ${String(i).padStart(5, '0')}`,
+          `https://mangadex.org/title/00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+          i % 300,
+          now - 60_000,
+        )
         if (i % 2 === 0) bookmark.run(reader, site, id)
       }
     })()

@@ -26,10 +26,24 @@ export function tempData(): { dir: string; remove(): void } {
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) }
 }
 
-export async function startShell(options: { dataDir: string; args?: string[]; port?: number; env?: Record<string, string> }): Promise<RunningShell> {
+export async function startShell(options: {
+  dataDir: string
+  args?: string[]
+  port?: number
+  env?: Record<string, string>
+}): Promise<RunningShell> {
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--import', 'tsx', 'src/main/headless/cli.ts', '--data', options.dataDir, '--port', String(options.port ?? 0), ...(options.args ?? [])],
+    [
+      '--import',
+      'tsx',
+      'src/main/headless/cli.ts',
+      '--data',
+      options.dataDir,
+      '--port',
+      String(options.port ?? 0),
+      ...(options.args ?? []),
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, MB_LOG_LEVEL: 'warn', ...options.env } },
   )
   let out = ''
@@ -38,7 +52,10 @@ export async function startShell(options: { dataDir: string; args?: string[]; po
   const ready = await new Promise<boolean>((resolve) => {
     const timer = setTimeout(() => resolve(false), 30_000)
     const check = () => {
-      if (/serving http:\/\/[^\s]+ \(port \d+\)/.test(out) && (!(options.args ?? []).includes('--admin-token') || /admin: http/.test(out) || true)) {
+      if (
+        /serving http:\/\/[^\s]+ \(port \d+\)/.test(out) &&
+        (!(options.args ?? []).includes('--admin-token') || /admin: http/.test(out) || true)
+      ) {
         // Wait for the lines that follow the first one.
         setTimeout(() => {
           clearTimeout(timer)

@@ -11,7 +11,7 @@ import { startCore, type Core, type CoreOptions } from './core'
 import { startDemo, type Demo } from './demo/demo'
 import { createBrowserFetcher, type BrowserFetcherOptions } from './fetch/browser/browser-fetcher'
 import type { BrowserLauncher } from './fetch/browser/session'
-import { newAdminToken, registerAdminHttp } from './headless/admin-http'
+import { newAdminToken, registerAdminHttp } from './admin/admin-http'
 import type { Log } from './log'
 import { createHttpServer, listen } from './server/http'
 import { defaultRendererDir, registerPages } from './server/pages'
@@ -79,7 +79,12 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     const dataDir = demo ? join(options.dataDir, 'demo') : options.dataDir
     // The browser waits for challenges and idles in real time, whatever clock the Lanes keep.
     const browser = options.browser
-      ? createBrowserFetcher({ launcher: options.browser(join(dataDir, 'browser-profile')), clock: systemClock, log, ...options.browserOptions })
+      ? createBrowserFetcher({
+          launcher: options.browser(join(dataDir, 'browser-profile')),
+          clock: systemClock,
+          log,
+          ...options.browserOptions,
+        })
       : undefined
     const core = await startCore({
       dataDir,
@@ -104,7 +109,9 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     const adminToken = options.adminHttp ? (options.adminHttp.token ?? newAdminToken()) : undefined
     await registerPages(app, {
       rendererDir: options.rendererDir ?? defaultRendererDir(),
-      ...(adminToken ? { admin: (server, html) => registerAdminHttp(server, { caller: admin, adminToken, port: () => boundPort, html }) } : {}),
+      ...(adminToken
+        ? { admin: (server, html) => registerAdminHttp(server, { caller: admin, adminToken, port: () => boundPort, html }) }
+        : {}),
     })
     const bound = await listen(app, options.port ?? settings.syncPort, host)
     boundPort = bound.port

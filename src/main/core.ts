@@ -86,7 +86,10 @@ export async function startCore(options: CoreOptions): Promise<Core> {
         log,
         health,
         onNewChapters: (site, chapters) => {
-          log.info({ site: site.key, chapters: chapters.map((c) => `${c.title} ${c.label}`) }, `${chapters.length} New Chapter${chapters.length === 1 ? '' : 's'}`)
+          log.info(
+            { site: site.key, chapters: chapters.map((c) => `${c.title} ${c.label}`) },
+            `${chapters.length} New Chapter${chapters.length === 1 ? '' : 's'}`,
+          )
           options.onNewChapters?.(site, chapters)
         },
       })

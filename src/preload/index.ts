@@ -5,7 +5,9 @@
 import { contextBridge, ipcRenderer } from 'electron'
 import { ADMIN_METHODS, adminChannel } from '../shared/admin-methods'
 
-const admin = Object.freeze(Object.fromEntries(ADMIN_METHODS.map((method) => [method, (input: unknown) => ipcRenderer.invoke(adminChannel(method), input)])))
+const admin = Object.freeze(
+  Object.fromEntries(ADMIN_METHODS.map((method) => [method, (input: unknown) => ipcRenderer.invoke(adminChannel(method), input)])),
+)
 
 contextBridge.exposeInMainWorld(
   'mangaBookmark',

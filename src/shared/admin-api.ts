@@ -14,9 +14,15 @@ const seriesId = z
   .string()
   .min(1)
   .max(200)
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
   .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), { message: 'no control characters' })
 const readerId = z.number().int().positive()
-const httpUrl = z.string().trim().min(1).max(2048).refine((u) => /^https?:\/\//i.test(u), { message: 'must be an http(s) URL' })
+const httpUrl = z
+  .string()
+  .trim()
+  .min(1)
+  .max(2048)
+  .refine((u) => /^https?:\/\//i.test(u), { message: 'must be an http(s) URL' })
 
 export const SERIES_FILTERS = ['unchecked', 'stale', 'pending', 'finished', 'orphan', 'no-url'] as const
 export type SeriesFilter = (typeof SERIES_FILTERS)[number]
@@ -150,7 +156,14 @@ export interface IssuedTokenView {
 export interface SeriesDetailView {
   row: SeriesRowView
   readers: Array<{ readerId: number; name: string; status: string; progress: number | null; progressAt: number }>
-  sightings: Array<{ id: number; readerName: string; chapter: number; sightedAt: number; verdict: '' | 'confirmed' | 'suspicious'; judgedAt: number }>
+  sightings: Array<{
+    id: number
+    readerName: string
+    chapter: number
+    sightedAt: number
+    verdict: '' | 'confirmed' | 'suspicious'
+    judgedAt: number
+  }>
   history: Array<{ chapter: number; label: string; source: 'check' | 'sighting' | 'correction'; at: number }>
 }
 

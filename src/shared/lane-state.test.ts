@@ -5,7 +5,9 @@ import { SKIPS, SKIP_WORDS } from './skip'
 const NOW = 1_000_000_000
 const pace = { maxPassMs: 300_000, maxGapMs: 300_000, idleRequeryMs: 30_000 }
 const until = (at: number) => `T+${(at - NOW) / 60_000}min`
-const input = (over: Partial<LaneStateInput> & { pass?: Partial<NonNullable<LaneStateInput['latestPass']>> | null } = {}): LaneStateInput => ({
+const input = (
+  over: Partial<LaneStateInput> & { pass?: Partial<NonNullable<LaneStateInput['latestPass']>> | null } = {},
+): LaneStateInput => ({
   pausedUntil: 0,
   refuseUntil: 0,
   pace,
@@ -30,10 +32,13 @@ describe('Lane state in words', () => {
     expect(state.words).toBe(words)
   })
 
-  it.each(SKIPS.filter((s) => !['paused', 'refusing', 'asleep'].includes(s)))('the %s skip is a Lane that declined and said why', (skip) => {
-    const state = laneState(input({ pass: { skip, due: 5, checked: 0 } }), NOW, until)
-    expect(state).toMatchObject({ kind: 'declined', words: `declined: ${SKIP_WORDS[skip]}` })
-  })
+  it.each(SKIPS.filter((s) => !['paused', 'refusing', 'asleep'].includes(s)))(
+    'the %s skip is a Lane that declined and said why',
+    (skip) => {
+      const state = laneState(input({ pass: { skip, due: 5, checked: 0 } }), NOW, until)
+      expect(state).toMatchObject({ kind: 'declined', words: `declined: ${SKIP_WORDS[skip]}` })
+    },
+  )
 
   it('a paused Lane is paused even when its last row is old (it sleeps between rows)', () => {
     expect(laneState(input({ pausedUntil: NOW + 60_000, pass: { endedAt: NOW - 86_400_000 } }), NOW, until).kind).toBe('paused')
@@ -55,7 +60,9 @@ describe('Lane state in words', () => {
 describe('the tray summary', () => {
   const st = (kind: Parameters<typeof laneSummary>[0][number]['kind']) => ({ kind, words: '', attention: false })
   it('counts Lanes by state', () => {
-    expect(laneSummary([st('working'), st('working'), st('working'), st('working'), st('working'), st('working'), st('paused')])).toBe('6 Lanes working · 1 paused')
+    expect(laneSummary([st('working'), st('working'), st('working'), st('working'), st('working'), st('working'), st('paused')])).toBe(
+      '6 Lanes working · 1 paused',
+    )
     expect(laneSummary([st('working'), st('stalled'), st('stalled')])).toBe('1 Lane working · 2 stalled')
     expect(laneSummary([])).toBe('no Lanes')
   })

@@ -35,7 +35,11 @@ export function silentAfterMs(pace: LaneStateInput['pace']): number {
 export function laneState(input: LaneStateInput, now: number, until: (at: number) => string): LaneState {
   if (input.pausedUntil > now) return { kind: 'paused', words: `paused until ${until(input.pausedUntil)}`, attention: true }
   if (input.refuseUntil > now) {
-    return { kind: 'refusing', words: `refusing until ${until(input.refuseUntil)} (the Site showed an anti-bot challenge)`, attention: true }
+    return {
+      kind: 'refusing',
+      words: `refusing until ${until(input.refuseUntil)} (the Site showed an anti-bot challenge)`,
+      attention: true,
+    }
   }
   const pass = input.latestPass
   if (!pass) return { kind: 'no-passes', words: 'no passes yet', attention: false }
@@ -46,7 +50,8 @@ export function laneState(input: LaneStateInput, now: number, until: (at: number
   // A pause or refusal that has since ended: the next pass is on its way.
   if (pass.skip === 'paused' || pass.skip === 'refusing') return { kind: 'working', words: 'resuming', attention: false }
   if (pass.skip === 'asleep') return { kind: 'asleep', words: SKIP_WORDS.asleep, attention: false }
-  if (isSkip(pass.skip)) return { kind: 'declined', words: `declined: ${SKIP_WORDS[pass.skip]}`, attention: pass.skip !== 'nothing-eligible' }
+  if (isSkip(pass.skip))
+    return { kind: 'declined', words: `declined: ${SKIP_WORDS[pass.skip]}`, attention: pass.skip !== 'nothing-eligible' }
   if (isStall(pass)) return { kind: 'stalled', words: `stalled: ${pass.due} due, none checked`, attention: true }
   if (pass.due === 0) return { kind: 'working', words: 'working: nothing due', attention: false }
   return { kind: 'working', words: `working: checked ${pass.checked} of ${pass.due} due`, attention: false }

@@ -23,6 +23,7 @@ export const SeriesId = z
   .string()
   .min(1)
   .max(200)
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
   .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), { message: 'must not contain control characters' })
 
 export const BookmarkParams = z.strictObject({ site: SiteKey, seriesId: SeriesId })
@@ -59,7 +60,9 @@ export const SightingBody = z
     /** When the Reader saw it; defaults to now. */
     at: millis.optional(),
   })
-  .refine((b) => (b.url !== undefined) !== (b.site !== undefined || b.seriesId !== undefined), { message: 'give either url, or site and seriesId' })
+  .refine((b) => (b.url !== undefined) !== (b.site !== undefined || b.seriesId !== undefined), {
+    message: 'give either url, or site and seriesId',
+  })
   .refine((b) => b.url !== undefined || (b.site !== undefined && b.seriesId !== undefined), { message: 'site and seriesId go together' })
 
 export const ErrorBody = z.strictObject({

@@ -8,7 +8,7 @@ import { ADMIN_METHODS, type AdminMethod } from '../../shared/admin-api'
 import { startFixtureSite, type FixtureSite } from '../demo/fixture-site'
 import { fixtureSites } from '../demo/fixture-sites'
 import { startHeadlessShell, type HeadlessShell } from '../headless/shell'
-import { SESSION_COOKIE, sessionValue } from '../headless/admin-http'
+import { SESSION_COOKIE, sessionValue } from './admin-http'
 import { silentLog } from '../log'
 import { insertPass } from '../store/passes'
 import { FakeClock } from '../testing/clock'
@@ -24,7 +24,15 @@ const cookie = `${SESSION_COOKIE}=${sessionValue(TOKEN)}`
 beforeAll(async () => {
   dir = tempDir()
   fixture = await startFixtureSite({ now: () => clock.now() })
-  shell = await startHeadlessShell({ dataDir: dir.dir, port: 0, log: silentLog, clock, sites: fixtureSites(fixture.host), lanes: false, adminToken: TOKEN })
+  shell = await startHeadlessShell({
+    dataDir: dir.dir,
+    port: 0,
+    log: silentLog,
+    clock,
+    sites: fixtureSites(fixture.host),
+    lanes: false,
+    adminToken: TOKEN,
+  })
 })
 afterAll(async () => {
   await shell.stop()
@@ -43,7 +51,13 @@ function raw(method: string, path: string, options: { headers?: Record<string, s
   const body = options.body === undefined ? undefined : JSON.stringify(options.body)
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: '127.0.0.1', port: shell.port, method, path, headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...options.headers } },
+      {
+        host: '127.0.0.1',
+        port: shell.port,
+        method,
+        path,
+        headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...options.headers },
+      },
       (res) => {
         let text = ''
         res.on('data', (c: Buffer) => (text += c.toString()))
@@ -194,16 +208,31 @@ describe('every admin method through the headless transport', () => {
 
   it('the Lanes read comes from the store: an inserted pass row is what the Lane shows', async () => {
     await insertPass(shell.core.store.db, {
-      site: 'fixture-themesia', started_at: clock.now() - 1000, ended_at: clock.now(), skip: '', due: 4, gap: 5000, clamped: 0,
-      checked: 0, refused: 0, unreachable: 0, no_chapter: 0, unfetchable: 0, errors: 0,
+      site: 'fixture-themesia',
+      started_at: clock.now() - 1000,
+      ended_at: clock.now(),
+      skip: '',
+      due: 4,
+      gap: 5000,
+      clamped: 0,
+      checked: 0,
+      refused: 0,
+      unreachable: 0,
+      no_chapter: 0,
+      unfetchable: 0,
+      errors: 0,
     })
-    const lanes = (await rpc('lanes', {})).json.value as Array<{ site: string; latestPass: { due: number; checked: number } | null; recent: unknown[] }>
+    const lanes = (await rpc('lanes', {})).json.value as Array<{
+      site: string
+      latestPass: { due: number; checked: number } | null
+      recent: unknown[]
+    }>
     const lane = lanes.find((l) => l.site === 'fixture-themesia')!
     expect(lane.latestPass).toMatchObject({ due: 4, checked: 0, success: 0 })
     expect(lane.recent).toHaveLength(1)
   })
 
-  it('a new Reader\'s token is shown once and works on the sync endpoint', async () => {
+  it("a new Reader's token is shown once and works on the sync endpoint", async () => {
     const added = await rpc('addReader', { name: 'Cai' })
     const me = await fetch(`${shell.origin}/api/v1/me`, { headers: { authorization: `Bearer ${added.json.value.token}` } })
     expect(await me.json()).toMatchObject({ name: 'Cai' })

@@ -76,7 +76,9 @@ export function createAdmin(ctx: AdminContext): AdminApi {
     const bySite = new Map(latest.map((p) => [p.site, p]))
     // Lanes of Sites that are no longer configured are left out: nothing runs them.
     const known = lanes.filter((l) => siteOf(l.site))
-    return Promise.all(known.map(async (l) => laneView(l, bySite.get(l.site), withHistory ? await recentPasses(db, l.site, CHART_PASSES) : undefined)))
+    return Promise.all(
+      known.map(async (l) => laneView(l, bySite.get(l.site), withHistory ? await recentPasses(db, l.site, CHART_PASSES) : undefined)),
+    )
   }
 
   async function oneLane(site: string): Promise<LaneView> {
@@ -96,23 +98,51 @@ export function createAdmin(ctx: AdminContext): AdminApi {
   }
 
   async function detail(key: { site: string; seriesId: string }) {
-    const [r, readers, sightings, history] = await Promise.all([row(key), seriesReaders(db, key), seriesSightings(db, key), latestChapterHistory(db, key)])
+    const [r, readers, sightings, history] = await Promise.all([
+      row(key),
+      seriesReaders(db, key),
+      seriesSightings(db, key),
+      latestChapterHistory(db, key),
+    ])
     return {
       row: r,
-      readers: readers.map((x) => ({ readerId: x.reader_id, name: x.name, status: x.status, progress: x.progress, progressAt: x.progress_at })),
-      sightings: sightings.map((g) => ({ id: g.id, readerName: g.reader_name, chapter: g.chapter, sightedAt: g.sighted_at, verdict: g.verdict, judgedAt: g.judged_at })),
+      readers: readers.map((x) => ({
+        readerId: x.reader_id,
+        name: x.name,
+        status: x.status,
+        progress: x.progress,
+        progressAt: x.progress_at,
+      })),
+      sightings: sightings.map((g) => ({
+        id: g.id,
+        readerName: g.reader_name,
+        chapter: g.chapter,
+        sightedAt: g.sighted_at,
+        verdict: g.verdict,
+        judgedAt: g.judged_at,
+      })),
       history: history.map((h) => ({ chapter: h.chapter, label: h.label, source: h.source, at: h.at })),
     }
   }
 
   const issued = async (result: Awaited<ReturnType<typeof createReader>>) => ({
-    reader: { id: result.reader.id, name: result.reader.name, createdAt: result.reader.created_at, bookmarks: (await bookmarkCounts(db)).get(result.reader.id) ?? 0 },
+    reader: {
+      id: result.reader.id,
+      name: result.reader.name,
+      createdAt: result.reader.created_at,
+      bookmarks: (await bookmarkCounts(db)).get(result.reader.id) ?? 0,
+    },
     token: result.token,
   })
 
   return {
     async overview() {
-      return { now: now(), counts: await overviewCounts(db, staleBefore()), lanes: await allLaneViews(false), siteProblems: [...core.siteProblems] }
+      return {
+        now: now(),
+        counts: await overviewCounts(db, staleBefore()),
+        lanes: await allLaneViews(false),
+        siteProblems: [...core.siteProblems],
+      }
     },
     async listSeries(input) {
       const page = await listSeries(db, {
@@ -159,13 +189,18 @@ export function createAdmin(ctx: AdminContext): AdminApi {
       const site = siteOf(input.site)
       const url = parseUrl(input.url)
       if (!site) throw new UserError('not-found', `no Site "${input.site}"`)
-      if (!url || !isPinned(site, url)) throw new UserError('off-pin', `the URL is not on ${site.name}'s host pin (${site.hosts.join(', ')})`)
+      if (!url || !isPinned(site, url))
+        throw new UserError('off-pin', `the URL is not on ${site.name}'s host pin (${site.hosts.join(', ')})`)
       await setSeriesUrl(db, { site: input.site, seriesId: input.seriesId }, url.href, now())
       return row(input)
     },
     async addBookmark(input) {
       if (!(await getReader(db, input.readerId))) throw new UserError('not-found', `no Reader ${input.readerId}`)
-      const result = await bookmarkByUrl(core.acquireDeps, { readerId: input.readerId, url: input.url, ...(input.status ? { status: input.status } : {}) })
+      const result = await bookmarkByUrl(core.acquireDeps, {
+        readerId: input.readerId,
+        url: input.url,
+        ...(input.status ? { status: input.status } : {}),
+      })
       return row({ site: result.bookmark.site, seriesId: result.bookmark.series_id })
     },
     async removeBookmark(input) {

@@ -17,7 +17,8 @@ export function isAdminMethod(method: string): method is AdminMethod {
 export function validatedAdmin(admin: AdminApi, log?: { error(obj: object, msg: string): void }): AdminCaller {
   return {
     async call(method, input) {
-      if (!isAdminMethod(method)) return { ok: false, error: { code: 'not-found', message: `no admin method "${String(method).slice(0, 60)}"` } }
+      if (!isAdminMethod(method))
+        return { ok: false, error: { code: 'not-found', message: `no admin method "${String(method).slice(0, 60)}"` } }
       const parsed = ADMIN_INPUTS[method].safeParse(input ?? undefined)
       if (!parsed.success) {
         const message = parsed.error.issues

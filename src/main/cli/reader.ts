@@ -18,7 +18,12 @@ export interface Output {
 const USAGE = 'usage: npm run reader -- add NAME | rotate NAME | list | remove NAME [--data DIR]'
 
 /** Runs one command; returns the process exit code. */
-export async function runReaderCommand(argv: string[], io: Output, env: NodeJS.ProcessEnv = process.env, now = Date.now()): Promise<number> {
+export async function runReaderCommand(
+  argv: string[],
+  io: Output,
+  env: NodeJS.ProcessEnv = process.env,
+  now = Date.now(),
+): Promise<number> {
   let parsed
   try {
     parsed = parseArgs({ args: argv, options: { data: { type: 'string' } }, allowPositionals: true, strict: true })
@@ -58,7 +63,8 @@ export async function runReaderCommand(argv: string[], io: Output, env: NodeJS.P
       default: {
         const readers = await listReaders(store.db)
         if (readers.length === 0) io.out('No Readers yet. Add one: npm run reader -- add NAME')
-        for (const r of readers) io.out(`${String(r.id).padStart(4)}  ${r.name}  (added ${new Date(r.created_at).toISOString().slice(0, 10)})`)
+        for (const r of readers)
+          io.out(`${String(r.id).padStart(4)}  ${r.name}  (added ${new Date(r.created_at).toISOString().slice(0, 10)})`)
         return 0
       }
     }

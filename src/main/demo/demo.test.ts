@@ -38,7 +38,7 @@ describe('the demo', () => {
     expect(bySite['fixture-challenge']?.skip).toBe('no-fetcher')
   })
 
-  it('keeps the owner\'s database apart and seeds only once', async () => {
+  it("keeps the owner's database apart and seeds only once", async () => {
     const d = tempDir()
     dirs.push(d)
     const clock = new FakeClock()

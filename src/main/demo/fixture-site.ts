@@ -23,7 +23,16 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { challengePage, madaraChapterList, madaraPage, mangaDexFeed, noChaptersPage, themesiaPage, webtoonsPage, type FixtureSeries } from './pages'
+import {
+  challengePage,
+  madaraChapterList,
+  madaraPage,
+  mangaDexFeed,
+  noChaptersPage,
+  themesiaPage,
+  webtoonsPage,
+  type FixtureSeries,
+} from './pages'
 
 export interface Hit {
   at: number
@@ -54,7 +63,8 @@ export interface FixtureOptions {
   hugeBytes?: number
 }
 
-const FAMILY_PATH = /^\/(madara|madara-xhr|themesia|js-challenge|never-clears|no-chapters|broken|hang|huge|redirect-off|leaky|busy)\/manga\/([a-z0-9-]{1,80})\/?(ajax\/chapters\/?|chapter-\d+\/?)?$/
+const FAMILY_PATH =
+  /^\/(madara|madara-xhr|themesia|js-challenge|never-clears|no-chapters|broken|hang|huge|redirect-off|leaky|busy)\/manga\/([a-z0-9-]{1,80})\/?(ajax\/chapters\/?|chapter-\d+\/?)?$/
 const WEBTOONS_PATH = /^\/webtoons\/en\/[a-z-]+\/([a-z0-9-]{1,80})\/list$/
 const MANGADEX_FEED = /^\/mangadex\/api\/manga\/([0-9a-f-]{36})\/feed$/
 const MANGADEX_TITLE = /^\/mangadex\/title\/([0-9a-f-]{36})(?:\/([a-z0-9-]+))?$/
@@ -88,7 +98,13 @@ export async function startFixtureSite(options: FixtureOptions = {}): Promise<Fi
 
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://fixture')
-    hits.push({ at: now(), method: req.method ?? 'GET', host: req.headers.host ?? '', path: `${url.pathname}${url.search}`, userAgent: req.headers['user-agent'] ?? '' })
+    hits.push({
+      at: now(),
+      method: req.method ?? 'GET',
+      host: req.headers.host ?? '',
+      path: `${url.pathname}${url.search}`,
+      userAgent: req.headers['user-agent'] ?? '',
+    })
     const delay = Math.min(Number(url.searchParams.get('delay')) || 0, 60_000)
     const answer = () => route(req, res, url).catch(() => send(res, 500, 'text/plain', 'fixture error'))
     if (delay > 0) setTimeout(answer, delay)
@@ -168,7 +184,12 @@ export async function startFixtureSite(options: FixtureOptions = {}): Promise<Fi
         return send(res, 200, 'text/html', madaraPage(base, s).replace('</body>', `${extras}</body>`))
       }
       case 'busy':
-        return send(res, 200, 'text/html', madaraPage(base, s).replace('</body>', '<script>setTimeout(function () { for (;;) {} }, 0)</script></body>'))
+        return send(
+          res,
+          200,
+          'text/html',
+          madaraPage(base, s).replace('</body>', '<script>setTimeout(function () { for (;;) {} }, 0)</script></body>'),
+        )
       case 'redirect-off': {
         const port = (server.address() as AddressInfo).port
         res.writeHead(302, { location: `http://localhost:${port}/madara/manga/${slug}/` })

@@ -20,14 +20,26 @@ export function fixtureSites(host: string, pace: Partial<Pace> = {}): Site[] {
   })
   return [
     site('fixture-madara', 'Fixture Scans (Madara)', { adapter: FAMILIES.madara.adapter(), ...seriesRules(/^\/madara\/manga\/([^/?#]+)/) }),
-    site('fixture-madara-xhr', 'Lantern Fixture (Madara, XHR list)', { adapter: FAMILIES.madara.adapter(), ...seriesRules(/^\/madara-xhr\/manga\/([^/?#]+)/) }),
-    site('fixture-themesia', 'Fixture Themesia', { adapter: FAMILIES.mangathemesia.adapter(), ...seriesRules(/^\/themesia\/manga\/([^/?#]+)/) }),
-    site('fixture-webtoons', 'Fixture Toons', { adapter: FAMILIES.webtoons.adapter(), ...seriesRules(/^\/webtoons\/.*[?&]title_no=(\d+)/) }),
+    site('fixture-madara-xhr', 'Lantern Fixture (Madara, XHR list)', {
+      adapter: FAMILIES.madara.adapter(),
+      ...seriesRules(/^\/madara-xhr\/manga\/([^/?#]+)/),
+    }),
+    site('fixture-themesia', 'Fixture Themesia', {
+      adapter: FAMILIES.mangathemesia.adapter(),
+      ...seriesRules(/^\/themesia\/manga\/([^/?#]+)/),
+    }),
+    site('fixture-webtoons', 'Fixture Toons', {
+      adapter: FAMILIES.webtoons.adapter(),
+      ...seriesRules(/^\/webtoons\/.*[?&]title_no=(\d+)/),
+    }),
     site('fixture-mangadex', 'Fixture Dex', {
       adapter: mangaDexAdapter({ apiBase: `${origin}/mangadex/api` }),
       ...seriesRules(/^\/mangadex\/title\/([0-9a-f-]{36})/),
     }),
-    site('fixture-refusing', 'Grumpy Scans (always refuses)', { adapter: FAMILIES.madara.adapter(), ...seriesRules(/^\/never-clears\/manga\/([^/?#]+)/) }),
+    site('fixture-refusing', 'Grumpy Scans (always refuses)', {
+      adapter: FAMILIES.madara.adapter(),
+      ...seriesRules(/^\/never-clears\/manga\/([^/?#]+)/),
+    }),
     site('fixture-challenge', 'Cloudy Scans (JS challenge)', {
       fetcher: 'browser',
       fallback: 'none',

@@ -9,8 +9,7 @@ export interface FixtureSeries {
 }
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
-const newestFirst = (latest: number, count = 12) =>
-  Array.from({ length: Math.min(count, latest) }, (_, i) => latest - i)
+const newestFirst = (latest: number, count = 12) => Array.from({ length: Math.min(count, latest) }, (_, i) => latest - i)
 
 function page(title: string, body: string, head = ''): string {
   return `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title>${head}</head>\n<body>${body}</body></html>\n`
@@ -18,7 +17,10 @@ function page(title: string, body: string, head = ''): string {
 
 export function madaraChapterList(base: string, s: FixtureSeries): string {
   return `<ul class="main version-chap no-volumn">${newestFirst(s.latest)
-    .map((n) => `<li class="wp-manga-chapter"><a href="${base}chapter-${n}/">Chapter ${n}</a><span class="chapter-release-date"><i>recently</i></span></li>`)
+    .map(
+      (n) =>
+        `<li class="wp-manga-chapter"><a href="${base}chapter-${n}/">Chapter ${n}</a><span class="chapter-release-date"><i>recently</i></span></li>`,
+    )
     .join('\n')}</ul>`
 }
 
@@ -26,14 +28,23 @@ export function madaraPage(base: string, s: FixtureSeries, options: { xhr?: bool
   const list = options.xhr
     ? `<div id="manga-chapters-holder" data-id="${options.postId ?? 1}"><div class="loading-chapters"></div></div>`
     : `<div class="listing-chapters_wrap">${madaraChapterList(base, s)}</div>`
-  return page(`${s.title} – Fixture Scans`, `<div class="post-title"><h1>${esc(s.title)}</h1></div><div class="c-page-content">${list}</div>`)
+  return page(
+    `${s.title} – Fixture Scans`,
+    `<div class="post-title"><h1>${esc(s.title)}</h1></div><div class="c-page-content">${list}</div>`,
+  )
 }
 
 export function themesiaPage(base: string, s: FixtureSeries): string {
   const items = newestFirst(s.latest)
-    .map((n) => `<li data-num="${n}"><div class="eph-num"><a href="${base}chapter-${n}/"><span class="chapternum">Chapter ${n}</span><span class="chapterdate">recently</span></a></div></li>`)
+    .map(
+      (n) =>
+        `<li data-num="${n}"><div class="eph-num"><a href="${base}chapter-${n}/"><span class="chapternum">Chapter ${n}</span><span class="chapterdate">recently</span></a></div></li>`,
+    )
     .join('\n')
-  return page(`${s.title} - Fixture Themesia`, `<h1 class="entry-title">${esc(s.title)}</h1><div class="eplister" id="chapterlist"><ul>${items}</ul></div>`)
+  return page(
+    `${s.title} - Fixture Themesia`,
+    `<h1 class="entry-title">${esc(s.title)}</h1><div class="eplister" id="chapterlist"><ul>${items}</ul></div>`,
+  )
 }
 
 export function webtoonsPage(base: string, titleNo: string, s: FixtureSeries): string {
@@ -43,7 +54,10 @@ export function webtoonsPage(base: string, titleNo: string, s: FixtureSeries): s
         `<li class="_episodeItem" data-episode-no="${n}"><a href="${base}episode-${n}/viewer?title_no=${titleNo}&amp;episode_no=${n}"><span class="subj"><span>Episode ${n}</span></span><span class="tx">#${n}</span></a></li>`,
     )
     .join('\n')
-  return page(`${s.title} | Fixture Toons`, `<div class="info"><h1 class="subj">${esc(s.title)}</h1></div><div class="detail_lst"><ul id="_listUl">${items}</ul></div>`)
+  return page(
+    `${s.title} | Fixture Toons`,
+    `<div class="info"><h1 class="subj">${esc(s.title)}</h1></div><div class="detail_lst"><ul id="_listUl">${items}</ul></div>`,
+  )
 }
 
 export function mangaDexFeed(uuid: string, s: FixtureSeries): string {
@@ -74,5 +88,8 @@ export function challengePage(clears: boolean): string {
 }
 
 export function noChaptersPage(s: FixtureSeries): string {
-  return page(`${s.title} – Fixture Scans`, `<div class="post-title"><h1>${esc(s.title)}</h1></div><div class="c-page-content"><p>No chapters yet.</p></div>`)
+  return page(
+    `${s.title} – Fixture Scans`,
+    `<div class="post-title"><h1>${esc(s.title)}</h1></div><div class="c-page-content"><p>No chapters yet.</p></div>`,
+  )
 }

@@ -7,24 +7,39 @@ import { powerSequencer } from './power'
 import { trayModel } from './tray'
 import { isAppNavigation, linkDecision } from './window-policy'
 
-const chapter = (n: number, title = `Series ${n}`) => ({ site: 's', seriesId: `id${n}`, title, chapter: n, label: `Chapter ${n}`, url: `https://s.example/${n}` })
+const chapter = (n: number, title = `Series ${n}`) => ({
+  site: 's',
+  seriesId: `id${n}`,
+  title,
+  chapter: n,
+  label: `Chapter ${n}`,
+  url: `https://s.example/${n}`,
+})
 
 describe('New Chapter notices', () => {
   it('one pass, one notice; a click opens the first Series', () => {
-    expect(noticeFor([chapter(12, 'Tower')])).toEqual({ title: 'New Chapter', body: 'Tower — Chapter 12', open: { site: 's', seriesId: 'id12' } })
+    expect(noticeFor([chapter(12, 'Tower')])).toEqual({
+      title: 'New Chapter',
+      body: 'Tower — Chapter 12',
+      open: { site: 's', seriesId: 'id12' },
+    })
     const batch = noticeFor([1, 2, 3].map((n) => chapter(n)))
     expect(batch?.title).toBe('3 New Chapters')
     expect(batch?.body.split('\n')).toHaveLength(3)
   })
   it('a long batch is cut with a count', () => {
-    expect(noticeFor([1, 2, 3, 4, 5, 6].map((n) => chapter(n)))?.body.split('\n').at(-1)).toBe('and 2 more')
+    expect(
+      noticeFor([1, 2, 3, 4, 5, 6].map((n) => chapter(n)))
+        ?.body.split('\n')
+        .at(-1),
+    ).toBe('and 2 more')
   })
   it('nothing new, no notice', () => {
     expect(noticeFor([])).toBeNull()
   })
 })
 
-describe('the window\'s link policy', () => {
+describe("the window's link policy", () => {
   it.each([
     ['https://mangadex.org/title/x', 'open-external'],
     ['http://192.168.1.5:4711/', 'open-external'],
@@ -36,7 +51,7 @@ describe('the window\'s link policy', () => {
   ])('%s → %s', (url, decision) => {
     expect(linkDecision(url)).toBe(decision)
   })
-  it('navigation stays inside the app\'s own page', () => {
+  it("navigation stays inside the app's own page", () => {
     const app = 'file:///opt/mb/out/renderer/index.html'
     expect(isAppNavigation('file:///opt/mb/out/renderer/index.html#/lanes', app)).toBe(true)
     expect(isAppNavigation('file:///etc/passwd', app)).toBe(false)
@@ -74,7 +89,10 @@ describe('sleep and wake after a failure', () => {
   it('a start that fails is said, and the next resume tries again', async () => {
     const messages: string[] = []
     let fail = true
-    const lanes = { stop: vi.fn(async () => undefined), start: vi.fn(async () => (fail ? Promise.reject(new Error('database is locked')) : undefined)) }
+    const lanes = {
+      stop: vi.fn(async () => undefined),
+      start: vi.fn(async () => (fail ? Promise.reject(new Error('database is locked')) : undefined)),
+    }
     const power = powerSequencer(lanes, (m) => messages.push(m))
     await power.suspend()
     await power.resume()
@@ -111,13 +129,32 @@ describe('the tray', () => {
     pausedUntil: 0,
     refuseUntil: 0,
     pace: { restMs: 3_600_000, maxPassMs: 300_000, maxGapMs: 300_000, idleRequeryMs: 30_000 },
-    latestPass: { id: 1, startedAt: NOW - 2_000, endedAt: NOW - 1_000, skip: '', due: 1, gap: 5_000, clamped: false, checked: 1, refused: 0, unreachable: 0, noChapter: 0, unfetchable: 0, errors: 0, success: 1 },
+    latestPass: {
+      id: 1,
+      startedAt: NOW - 2_000,
+      endedAt: NOW - 1_000,
+      skip: '',
+      due: 1,
+      gap: 5_000,
+      clamped: false,
+      checked: 1,
+      refused: 0,
+      unreachable: 0,
+      noChapter: 0,
+      unfetchable: 0,
+      errors: 0,
+      success: 1,
+    },
     ...over,
   })
-  it('summarises Lane health in the tooltip and lists each Lane\'s state', () => {
+  it("summarises Lane health in the tooltip and lists each Lane's state", () => {
     const model = trayModel([lane('a'), lane('b'), lane('c', { pausedUntil: NOW + 3_600_000 })], NOW)
     expect(model.tooltip).toBe('Manga Bookmark — 2 Lanes working · 1 paused')
-    expect(model.lanes.map((l) => l.label)).toEqual(['Site a: working: checked 1 of 1 due', 'Site b: working: checked 1 of 1 due', expect.stringMatching(/^Site c: paused until/)])
+    expect(model.lanes.map((l) => l.label)).toEqual([
+      'Site a: working: checked 1 of 1 due',
+      'Site b: working: checked 1 of 1 due',
+      expect.stringMatching(/^Site c: paused until/),
+    ])
     expect(model.lanes[2]?.attention).toBe(true)
   })
 })

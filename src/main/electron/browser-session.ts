@@ -6,7 +6,14 @@
  */
 import { BrowserWindow, session as electronSession } from 'electron'
 import { USER_AGENT } from '../fetch/user-agent'
-import { BodyTooLarge, BrowserGone, NavigationBlocked, type BrowserLauncher, type BrowserSession, type Snapshot } from '../fetch/browser/session'
+import {
+  BodyTooLarge,
+  BrowserGone,
+  NavigationBlocked,
+  type BrowserLauncher,
+  type BrowserSession,
+  type Snapshot,
+} from '../fetch/browser/session'
 import type { PageRequest } from '../sites/site'
 
 export const FETCHER_PARTITION = 'persist:manga-bookmark-fetcher'
@@ -108,9 +115,12 @@ function hiddenWindowSession(window: BrowserWindow): BrowserSession {
       blocked = null
       documentStatus = 0
       return guard(async () => {
-        await withTimeout(contents.loadURL(url).catch((error: unknown) => {
-          if (!blocked) throw error
-        }), timeoutMs)
+        await withTimeout(
+          contents.loadURL(url).catch((error: unknown) => {
+            if (!blocked) throw error
+          }),
+          timeoutMs,
+        )
         if (blocked) throw blockedError()
       })
     },
@@ -126,7 +136,14 @@ function hiddenWindowSession(window: BrowserWindow): BrowserSession {
       guard(async () => {
         allowed = pinned
         if (!isAllowed(request.url)) throw new NavigationBlocked(`request off the host pin blocked: ${hostOf(request.url)}`)
-        const args = JSON.stringify({ url: request.url, method: request.method, headers: request.headers ?? {}, body: request.body ?? null, timeoutMs, maxBytes })
+        const args = JSON.stringify({
+          url: request.url,
+          method: request.method,
+          headers: request.headers ?? {},
+          body: request.body ?? null,
+          timeoutMs,
+          maxBytes,
+        })
         const answer = (await contents.executeJavaScript(
           `(async (a) => { const r = await fetch(a.url, { method: a.method, headers: a.headers, body: a.body, credentials: 'include', redirect: 'error', signal: AbortSignal.timeout(a.timeoutMs) });
              const body = await r.text(); if (body.length > a.maxBytes) return null;

@@ -72,9 +72,13 @@ async function start(): Promise<void> {
     icon: join(resources, 'icon.png'),
     isQuitting: () => quitting,
   })
-  unregisterIpc = registerAdminIpc(running.admin, () => ownerWindow?.window.webContents, (method, ok) => {
-    if (method === 'updateSettings' && ok) void applySettings()
-  })
+  unregisterIpc = registerAdminIpc(
+    running.admin,
+    () => ownerWindow?.window.webContents,
+    (method, ok) => {
+      if (method === 'updateSettings' && ok) void applySettings()
+    },
+  )
   tray = createAppTray({
     icon: join(resources, 'tray.png'),
     open: () => ownerWindow?.show(),
@@ -89,7 +93,8 @@ async function start(): Promise<void> {
   powerMonitor.on('suspend', () => void power.suspend())
   powerMonitor.on('resume', () => void power.resume())
 
-  if (process.env.MB_E2E === '1') Object.assign(globalThis, { mangaBookmarkE2E: { tray: tray.tray, window: ownerWindow.window, app: running } })
+  if (process.env.MB_E2E === '1')
+    Object.assign(globalThis, { mangaBookmarkE2E: { tray: tray.tray, window: ownerWindow.window, app: running } })
 }
 
 async function refreshTray(): Promise<void> {

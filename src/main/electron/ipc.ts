@@ -6,7 +6,11 @@ import { ipcMain, type WebContents } from 'electron'
 import { ADMIN_METHODS, adminChannel } from '../../shared/admin-methods'
 import type { AdminCaller } from '../admin/validated'
 
-export function registerAdminIpc(caller: AdminCaller, owner: () => WebContents | undefined, after?: (method: string, ok: boolean) => void): () => void {
+export function registerAdminIpc(
+  caller: AdminCaller,
+  owner: () => WebContents | undefined,
+  after?: (method: string, ok: boolean) => void,
+): () => void {
   for (const method of ADMIN_METHODS) {
     ipcMain.handle(adminChannel(method), async (event, input: unknown) => {
       const window = owner()

@@ -15,7 +15,12 @@ export interface OwnerWindow {
   readonly window: BrowserWindow
 }
 
-export function createOwnerWindow(options: { rendererDir: string; preloadPath: string; icon: string; isQuitting: () => boolean }): OwnerWindow {
+export function createOwnerWindow(options: {
+  rendererDir: string
+  preloadPath: string
+  icon: string
+  isQuitting: () => boolean
+}): OwnerWindow {
   const window = new BrowserWindow({
     width: 1200,
     height: 800,

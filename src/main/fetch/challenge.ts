@@ -2,7 +2,8 @@
  * Anti-bot challenge recognition (SITES.md "Anti-bot challenges"), shared by the HTTP fetcher and both
  * browser fetchers. Pure.
  */
-const CHALLENGE_TITLE = /^\s*(just a moment(\.\.\.|…)?|attention required! \| cloudflare|verifying(\.\.\.|…)?|ddos-guard|access denied( \| .*cloudflare.*)?)\s*$/i
+const CHALLENGE_TITLE =
+  /^\s*(just a moment(\.\.\.|…)?|attention required! \| cloudflare|verifying(\.\.\.|…)?|ddos-guard|access denied( \| .*cloudflare.*)?)\s*$/i
 
 const MARKERS = [
   'id="challenge-error-title"',
@@ -22,8 +23,9 @@ export function htmlTitle(html: string): string {
 }
 
 function decodeEntities(text: string): string {
-  return text.replace(/&(amp|lt|gt|quot|#39|hellip);/g, (_m, e: string) =>
-    ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", hellip: '…' })[e] ?? '',
+  return text.replace(
+    /&(amp|lt|gt|quot|#39|hellip);/g,
+    (_m, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", hellip: '…' })[e] ?? '',
   )
 }
 

@@ -27,7 +27,8 @@ export function parseHeadlessArgs(argv: string[], env: NodeJS.ProcessEnv = proce
     allowPositionals: false,
   })
   const port = values.port === undefined ? undefined : Number(values.port)
-  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) throw new Error(`--port must be 0–65535, got "${values.port}"`)
+  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535))
+    throw new Error(`--port must be 0–65535, got "${values.port}"`)
   if (values['admin-token'] !== undefined && values['admin-token'].length < 16) {
     throw new Error('--admin-token must be at least 16 characters')
   }

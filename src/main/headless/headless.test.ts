@@ -11,16 +11,20 @@ const dirs: Array<{ remove(): void }> = []
 afterEach(() => dirs.splice(0).forEach((d) => d.remove()))
 
 describe('headless command line', () => {
-  it('defaults to the XDG data folder, and to the owner\'s port setting (4711)', () => {
+  it("defaults to the XDG data folder, and to the owner's port setting (4711)", () => {
     const args = parseHeadlessArgs([], { XDG_DATA_HOME: '/x/data' })
     expect(args).toMatchObject({ dataDir: '/x/data/manga-bookmark', demo: false })
     expect(args.port).toBeUndefined()
   })
 
   it('takes --data, --port, --admin-token, --chromium and --demo', () => {
-    expect(
-      parseHeadlessArgs(['--data', '/d', '--port', '0', '--admin-token', 'a'.repeat(20), '--chromium', '/c', '--demo']),
-    ).toEqual({ dataDir: '/d', port: 0, adminToken: 'a'.repeat(20), chromium: '/c', demo: true })
+    expect(parseHeadlessArgs(['--data', '/d', '--port', '0', '--admin-token', 'a'.repeat(20), '--chromium', '/c', '--demo'])).toEqual({
+      dataDir: '/d',
+      port: 0,
+      adminToken: 'a'.repeat(20),
+      chromium: '/c',
+      demo: true,
+    })
   })
 
   it.each([
@@ -80,7 +84,14 @@ describe('the headless shell with a sites.json pointing at a loopback Site', () 
       join(d.dir, 'sites.json'),
       JSON.stringify({
         sites: [
-          { key: 'loopback', name: 'Loopback Scans', hosts: [fixture.host], family: 'madara', idPattern: '^/madara/manga/([^/]+)', pace: { idleRequeryMs: 1000 } },
+          {
+            key: 'loopback',
+            name: 'Loopback Scans',
+            hosts: [fixture.host],
+            family: 'madara',
+            idPattern: '^/madara/manga/([^/]+)',
+            pace: { idleRequeryMs: 1000 },
+          },
           { key: 'broken', hosts: 'not-a-list' },
         ],
       }),
@@ -111,11 +122,15 @@ describe('the headless shell with a sites.json pointing at a loopback Site', () 
         body: JSON.stringify({ url: `${fixture.origin}/madara/manga/loop-de-loop/` }),
       })
       expect(added.status).toBe(201)
-      expect(((await added.json()) as { bookmark: { series: unknown } }).bookmark.series).toMatchObject({ title: 'Loop De Loop', latestChapter: fixture.series('/madara/manga/loop-de-loop/').latest })
+      expect(((await added.json()) as { bookmark: { series: unknown } }).bookmark.series).toMatchObject({
+        title: 'Loop De Loop',
+        latestChapter: fixture.series('/madara/manga/loop-de-loop/').latest,
+      })
       // The Lane polls (nothing is due right after the acquisition) and writes one row per pass.
       const db = new BetterSqlite3(join(d.dir, 'manga-bookmark.sqlite'), { readonly: true })
       try {
-        const rows = () => db.prepare("SELECT skip, due, checked FROM poll_passes WHERE site = 'loopback' ORDER BY id").all() as Array<{ skip: string }>
+        const rows = () =>
+          db.prepare("SELECT skip, due, checked FROM poll_passes WHERE site = 'loopback' ORDER BY id").all() as Array<{ skip: string }>
         const started = Date.now()
         while (rows().length < 3 && Date.now() - started < 10_000) await new Promise((r) => setTimeout(r, 100))
         expect(rows().length).toBeGreaterThanOrEqual(3)

@@ -59,7 +59,8 @@ export async function checkSeries(
     return report('error', `check stamp failed: ${(error as Error).message}`, 0, false)
   }
   const url = parseUrl(target.series_url)
-  if (!url || !isPinned(site, url)) return report('unfetchable', `the host pin refused ${target.series_url || 'an empty URL'}`, stampedAt, false)
+  if (!url || !isPinned(site, url))
+    return report('unfetchable', `the host pin refused ${target.series_url || 'an empty URL'}`, stampedAt, false)
   if (!fetcher) return report('unfetchable', 'the Site has no fetcher', stampedAt, false)
 
   const run = (f: Fetcher) => readSeries(ctx, site, f, key, url, stampedAt, judgeUpTo, signal)
@@ -110,7 +111,12 @@ async function readSeries(
       if (!highest) return { ...report('no-chapter', 'a real page with no chapter found', stampedAt, fetched), ...(title ? { title } : {}) }
       const now = ctx.clock.now()
       const latest = await ctx.db.transaction().execute(async (trx) => {
-        const moved = await recordCheckResult(trx, { ...key, found: { chapter: highest.number, label: highest.label, url: highest.url }, ...(title ? { title } : {}), now })
+        const moved = await recordCheckResult(trx, {
+          ...key,
+          found: { chapter: highest.number, label: highest.label, url: highest.url },
+          ...(title ? { title } : {}),
+          now,
+        })
         await judgeSightings(trx, key, highest.number, now, judgeUpTo)
         return moved
       })

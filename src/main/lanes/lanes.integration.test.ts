@@ -11,7 +11,7 @@ import { silentLog } from '../log'
 import type { Site } from '../sites/site'
 import { addBookmark } from '../store/bookmarks'
 import { laneRow } from '../store/lanes'
-import { latestPass, recentPasses } from '../store/passes'
+import { recentPasses } from '../store/passes'
 import { addSeries, forceSeriesPoll, requireSeries } from '../store/series'
 import { FakeClock } from '../testing/clock'
 import { openTestStore, seedReader, type TestStore } from '../testing/store'
@@ -148,7 +148,14 @@ describe('Lanes running', () => {
     const path = '/madara/manga/fresh-news/'
     const key = await bookmark('fixture-madara', path)
     const found: NewChapter[] = []
-    const lanes = await startLanes({ db: store.db, sites: [site('fixture-madara')], fetchers: { http }, clock, log: silentLog, onNewChapters: (_s, list) => found.push(...list) })
+    const lanes = await startLanes({
+      db: store.db,
+      sites: [site('fixture-madara')],
+      fetchers: { http },
+      clock,
+      log: silentLog,
+      onNewChapters: (_s, list) => found.push(...list),
+    })
     await clock.runUntil(() => fixture.hits.length >= 1)
     const published = fixture.publish(path)
     await forceSeriesPoll(store.db, key, clock.now())
@@ -165,7 +172,11 @@ describe('Lanes running', () => {
     await first.stop()
     const skips: string[] = []
     const restarted = await startLanes({
-      db: store.db, sites: [site('fixture-refusing')], fetchers: { http }, clock, log: silentLog,
+      db: store.db,
+      sites: [site('fixture-refusing')],
+      fetchers: { http },
+      clock,
+      log: silentLog,
       onPass: (_s, r) => skips.push(r.row?.skip ?? 'abandoned'),
     })
     // Ten minutes into the fifteen-minute backoff the restarted Lane has only said it is refusing.
@@ -182,7 +193,14 @@ describe('Lanes running', () => {
   it('idle: a Lane with nothing due re-reads the due query every idleRequeryMs', async () => {
     await bookmark('fixture-madara', '/madara/manga/idle/')
     const passes: PassResult[] = []
-    const lanes = await startLanes({ db: store.db, sites: [site('fixture-madara')], fetchers: { http }, clock, log: silentLog, onPass: (_s, r) => passes.push(r) })
+    const lanes = await startLanes({
+      db: store.db,
+      sites: [site('fixture-madara')],
+      fetchers: { http },
+      clock,
+      log: silentLog,
+      onPass: (_s, r) => passes.push(r),
+    })
     await clock.runUntil(() => passes.length >= 5)
     await lanes.stop()
     const idle = passes.filter((p) => p.row?.due === 0)

@@ -57,7 +57,9 @@ async function pass(site: Site, options: PassOptions = {}) {
     log: silentLog,
   }
   let result: Awaited<ReturnType<typeof runPass>> | undefined
-  const running = runPass(deps, options.memory ?? { lastFetchAt: 0 }, options.signal ?? new AbortController().signal).then((r) => (result = r))
+  const running = runPass(deps, options.memory ?? { lastFetchAt: 0 }, options.signal ?? new AbortController().signal).then(
+    (r) => (result = r),
+  )
   await clock.runUntil(() => result !== undefined)
   await running
   return result!
@@ -202,7 +204,18 @@ describe('the loop and its counts', () => {
     await seed({ id: 'y' })
     const result = await pass(testSite('a', roomy))
     // gap = 1h / 2 eligible = 30 min, clamped to maxGapMs (5 min).
-    expect(result.row).toMatchObject({ skip: '', due: 2, gap: 5 * MIN, clamped: 1, checked: 2, refused: 0, unreachable: 0, no_chapter: 0, unfetchable: 0, errors: 0 })
+    expect(result.row).toMatchObject({
+      skip: '',
+      due: 2,
+      gap: 5 * MIN,
+      clamped: 1,
+      checked: 2,
+      refused: 0,
+      unreachable: 0,
+      no_chapter: 0,
+      unfetchable: 0,
+      errors: 0,
+    })
   })
 
   it('gap = rest / eligible when that is inside the clamp', async () => {
@@ -301,7 +314,7 @@ describe('the loop and its counts', () => {
     expect(row.checked - row.refused - row.no_chapter - row.unfetchable - row.errors).toBe(2)
   })
 
-  it('judges the Series\' outstanding Sightings on a chapter', async () => {
+  it("judges the Series' outstanding Sightings on a chapter", async () => {
     await seed({ id: 'x', latest: 10 })
     await recordSighting(store.db, { site: 'a', seriesId: 'x', readerId: alice, chapter: 12, sightedAt: 1, now: 1 })
     http.respond = () => chapterPage(11)
@@ -311,7 +324,7 @@ describe('the loop and its counts', () => {
     expect((await requireSeries(store.db, { site: 'a', seriesId: 'x' })).latest_chapter).toBe(11)
   })
 
-  it('keeps the gap since the Lane\'s previous fetch, across passes', async () => {
+  it("keeps the gap since the Lane's previous fetch, across passes", async () => {
     for (let i = 0; i < 4; i++) await seed({ id: `s${i}`, checkedAt: i + 1 })
     const memory = { lastFetchAt: 0 }
     await pass(testSite('a', roomy), { memory })
@@ -428,7 +441,14 @@ describe('carry-forward and the stall rule', () => {
     const worked = (await pass(testSite())).row!
     await pauseLane(store.db, 'a', now() + HOUR, now())
     const paused = (await pass(testSite())).row!
-    expect(paused).toMatchObject({ skip: 'paused', due: worked.due, gap: worked.gap, clamped: worked.clamped, checked: worked.checked, errors: 0 })
+    expect(paused).toMatchObject({
+      skip: 'paused',
+      due: worked.due,
+      gap: worked.gap,
+      clamped: worked.clamped,
+      checked: worked.checked,
+      errors: 0,
+    })
   })
 
   it('the stall rule: due > 0, checked = 0 and an empty skip — and nothing else', async () => {

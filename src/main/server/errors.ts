@@ -39,9 +39,14 @@ export function toErrorAnswer(error: unknown): ErrorAnswer {
   const e = error as { code?: string; statusCode?: number; message?: string; name?: string }
   const known = e?.code ? FASTIFY_CODES[e.code] : undefined
   if (known) return { status: known.status, code: known.code, message: known.message ?? e.message ?? '' }
-  if (e?.name === 'SyntaxError' || e?.code === 'FST_ERR_CTP_INVALID_JSON_BODY') return { status: 400, code: 'malformed-json', message: 'the body is not valid JSON' }
+  if (e?.name === 'SyntaxError' || e?.code === 'FST_ERR_CTP_INVALID_JSON_BODY')
+    return { status: 400, code: 'malformed-json', message: 'the body is not valid JSON' }
   if (typeof e?.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
-    return { status: e.statusCode, code: e.statusCode === 429 ? 'rate-limited' : 'bad-request', message: String(e.message ?? 'bad request').slice(0, 200) }
+    return {
+      status: e.statusCode,
+      code: e.statusCode === 429 ? 'rate-limited' : 'bad-request',
+      message: String(e.message ?? 'bad request').slice(0, 200),
+    }
   }
   return { status: 500, code: 'internal', message: 'something went wrong on our side; nothing was changed' }
 }

@@ -32,10 +32,15 @@ export function createHttpServer(options: ServerOptions): FastifyInstance {
     const answer = toErrorAnswer(error)
     if (answer.status >= 500) request.log.error({ err: error, url: request.url }, 'http: request failed')
     if (answer.status === 401) void reply.header('www-authenticate', 'Bearer')
-    void reply.code(answer.status).header('cache-control', 'no-store').send({ error: { code: answer.code, message: answer.message } })
+    void reply
+      .code(answer.status)
+      .header('cache-control', 'no-store')
+      .send({ error: { code: answer.code, message: answer.message } })
   })
   app.setNotFoundHandler((request, reply) => {
-    void reply.code(404).send({ error: { code: 'not-found', message: `no route ${request.method} ${request.url.split('?')[0]!.slice(0, 200)}` } })
+    void reply
+      .code(404)
+      .send({ error: { code: 'not-found', message: `no route ${request.method} ${request.url.split('?')[0]!.slice(0, 200)}` } })
   })
   app.addHook('onSend', async (_request, reply) => {
     void reply.header('x-content-type-options', 'nosniff')

@@ -51,7 +51,11 @@ export async function registerPages(app: FastifyInstance, options: PagesOptions)
   }
   const reader = read('reader.html')
   const missing = `<!doctype html><title>Not built</title><p>The pages are not built. Run <code>npm run build</code>.</p>`
-  app.get('/', async (_request, reply) => pageHeaders(reply).type('text/html; charset=utf-8').send(reader ?? missing))
+  app.get('/', async (_request, reply) =>
+    pageHeaders(reply)
+      .type('text/html; charset=utf-8')
+      .send(reader ?? missing),
+  )
   if (existsSync(join(options.rendererDir, 'assets'))) {
     for (const prefix of ['/assets/', '/admin/assets/']) {
       await app.register(fastifyStatic, {

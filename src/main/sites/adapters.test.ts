@@ -44,7 +44,12 @@ describe('Madara', () => {
     const step = adapter.read(page(holderSeries.href, stored('madara-holder.html')), holderSeries)
     expect(step).toEqual({
       kind: 'follow',
-      request: { url: 'https://lantern.example/series/night-lantern/ajax/chapters/', method: 'POST', headers: { 'X-Requested-With': 'XMLHttpRequest' }, body: '' },
+      request: {
+        url: 'https://lantern.example/series/night-lantern/ajax/chapters/',
+        method: 'POST',
+        headers: { 'X-Requested-With': 'XMLHttpRequest' },
+        body: '',
+      },
       fallback: {
         url: 'https://lantern.example/wp-admin/admin-ajax.php',
         method: 'POST',
@@ -53,13 +58,18 @@ describe('Madara', () => {
       },
       partial: { title: 'Night Lantern' },
     })
-    const result = parsed(adapter.read(page('https://lantern.example/series/night-lantern/ajax/chapters/', stored('madara-ajax.html')), holderSeries))
+    const result = parsed(
+      adapter.read(page('https://lantern.example/series/night-lantern/ajax/chapters/', stored('madara-ajax.html')), holderSeries),
+    )
     expect(result.chapters.map((c) => c.number)).toEqual([38, 37])
   })
 
   it('an XHR answer with no chapters is read as no chapters, never followed again', () => {
     const holderSeries = new URL('https://lantern.example/series/night-lantern/')
-    const step = adapter.read(page('https://lantern.example/series/night-lantern/ajax/chapters/', stored('madara-holder.html')), holderSeries)
+    const step = adapter.read(
+      page('https://lantern.example/series/night-lantern/ajax/chapters/', stored('madara-holder.html')),
+      holderSeries,
+    )
     expect(parsed(step).chapters).toEqual([])
   })
 
@@ -114,7 +124,9 @@ describe('MangaDex', () => {
   })
 
   it('skips external chapters with no pages and chapters with no number; never reads lastChapter', () => {
-    const result = parsed(adapter.read({ ...page(adapter.request(series).url, stored('mangadex-feed.json')), contentType: 'application/json' }, series))
+    const result = parsed(
+      adapter.read({ ...page(adapter.request(series).url, stored('mangadex-feed.json')), contentType: 'application/json' }, series),
+    )
     expect(result.title).toBe("Komi Can't Communicate")
     expect(result.chapters).toEqual([
       { number: 101, label: 'Vol. 12 Ch. 101 - The Long Way', url: 'https://mangadex.org/chapter/0f1b2c3d-0000-4000-8000-00000000a001' },
@@ -143,6 +155,9 @@ describe('selectors from sites.json', () => {
 
   it('number: attr:NAME reads the attribute', () => {
     const result = read(selectorAdapter({ chapter: 'li.chapter a', number: 'attr:data-n', title: 'h1' }))
-    expect(result).toEqual({ title: 'Small Site Saga', chapters: [{ number: 10, label: 'Chapter ten', url: 'https://small.example/c/10' }] })
+    expect(result).toEqual({
+      title: 'Small Site Saga',
+      chapters: [{ number: 10, label: 'Chapter ten', url: 'https://small.example/c/10' }],
+    })
   })
 })

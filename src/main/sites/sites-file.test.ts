@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { tempDir } from '../testing/store'
 import { BUILT_IN_SITES } from './builtin'
 import { createRegistry } from './registry'
@@ -32,9 +32,14 @@ describe('sites.json', () => {
   })
 
   it('a Site with selectors reads pages with them', () => {
-    const report = parse({ sites: [{ key: 'tiny', name: 'Tiny', hosts: ['tiny.example:8080'], selectors: { chapter: 'a.ch', number: 'attr:data-n' } }] })
+    const report = parse({
+      sites: [{ key: 'tiny', name: 'Tiny', hosts: ['tiny.example:8080'], selectors: { chapter: 'a.ch', number: 'attr:data-n' } }],
+    })
     const site = report.sites.find((s) => s.key === 'tiny')!
-    const step = site.adapter.read({ url: 'http://tiny.example:8080/x', status: 200, contentType: 'text/html', body: '<a class="ch" data-n="4" href="/4">four</a>' }, new URL('http://tiny.example:8080/x'))
+    const step = site.adapter.read(
+      { url: 'http://tiny.example:8080/x', status: 200, contentType: 'text/html', body: '<a class="ch" data-n="4" href="/4">four</a>' },
+      new URL('http://tiny.example:8080/x'),
+    )
     expect(step).toEqual({ kind: 'parsed', result: { chapters: [{ number: 4, label: 'four', url: 'http://tiny.example:8080/4' }] } })
     expect(site.seriesIdOf(new URL('http://tiny.example:8080/series/abc/'))).toBe('series/abc')
   })
@@ -45,7 +50,9 @@ describe('sites.json', () => {
     const site = report.sites.find((s) => s.key === 'mangadex')!
     expect(site).toMatchObject({ name: 'MangaDex', hosts: ['mangadex.org', 'api.mangadex.org'], origin: 'sites.json' })
     expect(site.pace.restMs).toBe(10_800_000)
-    expect(site.seriesIdOf(new URL('https://mangadex.org/title/a96676e5-8ae2-425e-b549-7f15dd34a6d8/komi'))).toBe('a96676e5-8ae2-425e-b549-7f15dd34a6d8')
+    expect(site.seriesIdOf(new URL('https://mangadex.org/title/a96676e5-8ae2-425e-b549-7f15dd34a6d8/komi'))).toBe(
+      'a96676e5-8ae2-425e-b549-7f15dd34a6d8',
+    )
   })
 
   it.each([
@@ -56,9 +63,17 @@ describe('sites.json', () => {
     ['a pace of the wrong type', { ...example, pace: { restMs: '1h' } }, /site "example": field "pace.restMs":/],
     ['an idPattern that is not a regex', { ...example, idPattern: '([' }, /site "example": field "idPattern": not a regular expression/],
     ['an idPattern without a group', { ...example, idPattern: '^/manga/' }, /field "idPattern": needs a capturing group/],
-    ['a bad number source', { key: 'x', name: 'X', hosts: ['x.org'], selectors: { chapter: 'a', number: 'html' } }, /site "x": field "selectors.number": "text" or "attr:NAME"/],
+    [
+      'a bad number source',
+      { key: 'x', name: 'X', hosts: ['x.org'], selectors: { chapter: 'a', number: 'html' } },
+      /site "x": field "selectors.number": "text" or "attr:NAME"/,
+    ],
     ['a new Site without hosts', { key: 'x', name: 'X', family: 'madara' }, /site "x": field "hosts": required for a new Site/],
-    ['a new Site without an adapter', { key: 'x', name: 'X', hosts: ['x.org'] }, /site "x": field "family": a new Site needs "family" or "selectors"/],
+    [
+      'a new Site without an adapter',
+      { key: 'x', name: 'X', hosts: ['x.org'] },
+      /site "x": field "family": a new Site needs "family" or "selectors"/,
+    ],
     ['both family and selectors', { ...example, selectors: { chapter: 'a' } }, /site "example": field "selectors": give either/],
     ['min gap above max gap', { ...example, pace: { minGapMs: 10, maxGapMs: 5 } }, /field "pace.minGapMs": 10 is above maxGapMs 5/],
     ['a bad key', { ...example, key: 'Bad Key' }, /site "Bad Key": field "key": lowercase/],
@@ -105,8 +120,16 @@ describe('canonical Series URLs', () => {
     ['a chapter URL of a Madara Series', 'https://example.org/manga/abc/chapter-3/?style=list#top', 'https://example.org/manga/abc/'],
     ['the Series URL itself', 'https://example.org/manga/abc/', 'https://example.org/manga/abc/'],
     ['without the trailing slash', 'https://example.org/manga/abc', 'https://example.org/manga/abc'],
-    ['a MangaDex title with its slug', 'https://mangadex.org/title/a96676e5-8ae2-425e-b549-7f15dd34a6d8/komi?tab=art', 'https://mangadex.org/title/a96676e5-8ae2-425e-b549-7f15dd34a6d8/'],
-    ['a Webtoons list (the id in the query)', 'https://www.webtoons.com/en/fantasy/paper-moons/list?title_no=4021#x', 'https://www.webtoons.com/en/fantasy/paper-moons/list?title_no=4021'],
+    [
+      'a MangaDex title with its slug',
+      'https://mangadex.org/title/a96676e5-8ae2-425e-b549-7f15dd34a6d8/komi?tab=art',
+      'https://mangadex.org/title/a96676e5-8ae2-425e-b549-7f15dd34a6d8/',
+    ],
+    [
+      'a Webtoons list (the id in the query)',
+      'https://www.webtoons.com/en/fantasy/paper-moons/list?title_no=4021#x',
+      'https://www.webtoons.com/en/fantasy/paper-moons/list?title_no=4021',
+    ],
   ])('%s', (_name, url, expected) => {
     expect(registry.resolve(url)?.seriesUrl).toBe(expected)
   })
@@ -117,7 +140,11 @@ describe('site registry', () => {
   it.each([
     ['a Series on a pinned host', 'https://example.org/manga/abc/', { site: 'example', seriesId: 'abc' }],
     ['http on a pinned host', 'http://example.org/manga/abc', { site: 'example', seriesId: 'abc' }],
-    ['a MangaDex title', 'https://mangadex.org/title/a96676e5-8ae2-425e-b549-7f15dd34a6d8', { site: 'mangadex', seriesId: 'a96676e5-8ae2-425e-b549-7f15dd34a6d8' }],
+    [
+      'a MangaDex title',
+      'https://mangadex.org/title/a96676e5-8ae2-425e-b549-7f15dd34a6d8',
+      { site: 'mangadex', seriesId: 'a96676e5-8ae2-425e-b549-7f15dd34a6d8' },
+    ],
     ['a host off every pin', 'https://evil.example/manga/abc/', null],
     ['a look-alike host', 'https://example.org.evil.example/manga/abc/', null],
     ['a file: URL', 'file:///etc/passwd', null],

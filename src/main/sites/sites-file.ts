@@ -11,7 +11,11 @@ import { DEFAULT_PACE, seriesRules, type Pace, type Site } from './site'
 
 export const SITES_FILE = 'sites.json'
 
-const positiveMs = z.number().int().positive().max(30 * 86_400_000)
+const positiveMs = z
+  .number()
+  .int()
+  .positive()
+  .max(30 * 86_400_000)
 const paceSchema = z
   .strictObject({
     restMs: positiveMs,
@@ -29,16 +33,26 @@ const paceSchema = z
 const host = z
   .string()
   .transform((h) => h.toLowerCase())
-  .pipe(z.string().regex(/^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?::\d{1,5})?$/, 'a host or host:port, without scheme or path'))
+  .pipe(
+    z
+      .string()
+      .regex(
+        /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?::\d{1,5})?$/,
+        'a host or host:port, without scheme or path',
+      ),
+  )
 
-const pattern = z.string().max(500).superRefine((source, ctx) => {
-  try {
-    if (!/\((?!\?)/.test(source)) ctx.addIssue({ code: 'custom', message: 'needs a capturing group (group 1 is the series_id)' })
-    new RegExp(source)
-  } catch (error) {
-    ctx.addIssue({ code: 'custom', message: `not a regular expression: ${(error as Error).message}` })
-  }
-})
+const pattern = z
+  .string()
+  .max(500)
+  .superRefine((source, ctx) => {
+    try {
+      if (!/\((?!\?)/.test(source)) ctx.addIssue({ code: 'custom', message: 'needs a capturing group (group 1 is the series_id)' })
+      new RegExp(source)
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: `not a regular expression: ${(error as Error).message}` })
+    }
+  })
 
 const entrySchema = z.strictObject({
   key: z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'lowercase letters, digits and dashes, at most 40'),
@@ -51,7 +65,10 @@ const entrySchema = z.strictObject({
     .strictObject({
       chapter: z.string().trim().min(1).max(300),
       title: z.string().trim().min(1).max(300).optional(),
-      number: z.string().regex(/^(text|attr:[A-Za-z_:][-A-Za-z0-9_:.]*)$/, '"text" or "attr:NAME"').default('text'),
+      number: z
+        .string()
+        .regex(/^(text|attr:[A-Za-z_:][-A-Za-z0-9_:.]*)$/, '"text" or "attr:NAME"')
+        .default('text'),
     })
     .optional(),
   idPattern: pattern.optional(),
@@ -132,7 +149,11 @@ function buildSite(entry: Entry, base: Site | undefined): Site | string {
   const pace: Pace = { ...(base?.pace ?? DEFAULT_PACE), ...entry.pace }
   if (pace.minGapMs > pace.maxGapMs) return `field "pace.minGapMs": ${pace.minGapMs} is above maxGapMs ${pace.maxGapMs}`
   const family = entry.family ? FAMILIES[entry.family] : undefined
-  const adapter = family ? family.adapter() : entry.selectors ? selectorAdapter(entry.selectors as Parameters<typeof selectorAdapter>[0]) : base!.adapter
+  const adapter = family
+    ? family.adapter()
+    : entry.selectors
+      ? selectorAdapter(entry.selectors as Parameters<typeof selectorAdapter>[0])
+      : base!.adapter
   const idPattern = entry.idPattern ? new RegExp(entry.idPattern) : family?.idPattern
   const fetcher = entry.fetcher ?? base?.fetcher ?? 'http'
   return {
@@ -142,7 +163,9 @@ function buildSite(entry: Entry, base: Site | undefined): Site | string {
     fetcher,
     fallback: entry.fallback ?? base?.fallback ?? 'none',
     adapter,
-    ...(idPattern || !base ? seriesRules(idPattern) : { seriesIdOf: base.seriesIdOf, ...(base.canonicalUrl ? { canonicalUrl: base.canonicalUrl } : {}) }),
+    ...(idPattern || !base
+      ? seriesRules(idPattern)
+      : { seriesIdOf: base.seriesIdOf, ...(base.canonicalUrl ? { canonicalUrl: base.canonicalUrl } : {}) }),
     pace,
     origin: 'sites.json',
   }

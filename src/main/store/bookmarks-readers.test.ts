@@ -40,14 +40,14 @@ describe('Progress keeps the latest write', () => {
     expect(row).toMatchObject({ status: 'waiting', updated_at: 4000, progress: null })
   })
 
-  it('another Reader\'s bookmark is not found', async () => {
+  it("another Reader's bookmark is not found", async () => {
     const bob = await seedReader(store.db, 'bob')
     await expect(updateBookmark(store.db, bob, key, { progress: 1 }, 1)).rejects.toThrow(/store: no bookmark a\/x for Reader/)
     await expect(removeBookmark(store.db, bob, key)).rejects.toThrow(/no bookmark/)
   })
 })
 
-describe('a Reader\'s bookmarks', () => {
+describe("a Reader's bookmarks", () => {
   it('carry the Series and the derived unread flag', async () => {
     const [row] = await readerBookmarks(store.db, alice)
     expect(row).toMatchObject({ site: 'a', series_id: 'x', unread: true, series: { latest_chapter: 10, title: 'x' } })

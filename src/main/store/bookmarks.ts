@@ -18,10 +18,7 @@ export interface ReaderBookmark extends BookmarkRow {
 }
 
 /** Adds a bookmark; an existing one is left as it is. Returns whether it was created. */
-export async function addBookmark(
-  db: Db,
-  input: SeriesKey & { readerId: number; status?: BookmarkStatus; now: number },
-): Promise<boolean> {
+export async function addBookmark(db: Db, input: SeriesKey & { readerId: number; status?: BookmarkStatus; now: number }): Promise<boolean> {
   const result = await db
     .insertInto('bookmarks')
     .values({
@@ -61,13 +58,7 @@ export interface BookmarkChange {
  * nothing, not even `updated_at`). Returns the row after the write; throws not-found when the Reader holds
  * no such bookmark.
  */
-export async function updateBookmark(
-  db: Db,
-  readerId: number,
-  key: SeriesKey,
-  change: BookmarkChange,
-  now: number,
-): Promise<BookmarkRow> {
+export async function updateBookmark(db: Db, readerId: number, key: SeriesKey, change: BookmarkChange, now: number): Promise<BookmarkRow> {
   const status = change.status ?? null
   const progress = change.progress ?? null
   const progressAt = change.progressAt ?? now

@@ -14,7 +14,9 @@ afterEach(() => store.dispose())
 
 describe('group commit', () => {
   it('writes that arrive together share one transaction; each caller gets its own answer', async () => {
-    const writes = groupCommit(store.db, (trx, id: string) => updateBookmark(trx, alice, { site: 'a', seriesId: id }, { progress: 5, progressAt: 10 }, 100))
+    const writes = groupCommit(store.db, (trx, id: string) =>
+      updateBookmark(trx, alice, { site: 'a', seriesId: id }, { progress: 5, progressAt: 10 }, 100),
+    )
     const results = await Promise.all(['a', 'b', 'c'].map((id) => writes.run(id)))
     expect(results.map((r) => [r.series_id, r.progress])).toEqual([
       ['a', 5],
@@ -25,7 +27,9 @@ describe('group commit', () => {
   })
 
   it('a write that fails, fails alone', async () => {
-    const writes = groupCommit(store.db, (trx, id: string) => updateBookmark(trx, alice, { site: 'a', seriesId: id }, { progress: 7, progressAt: 10 }, 100))
+    const writes = groupCommit(store.db, (trx, id: string) =>
+      updateBookmark(trx, alice, { site: 'a', seriesId: id }, { progress: 7, progressAt: 10 }, 100),
+    )
     const [ok, missing, alsoOk] = await Promise.allSettled(['a', 'nope', 'c'].map((id) => writes.run(id)))
     expect(ok!.status).toBe('fulfilled')
     expect(missing).toMatchObject({ status: 'rejected', reason: { message: expect.stringMatching(/no bookmark a\/nope/) } })
@@ -35,7 +39,9 @@ describe('group commit', () => {
 
   it('batches concurrent writes: many writes, few transactions', async () => {
     let transactions = 0
-    const writes = groupCommit(store.db, (trx, n: number) => updateBookmark(trx, alice, { site: 'a', seriesId: 'a' }, { progress: n, progressAt: n }, 100))
+    const writes = groupCommit(store.db, (trx, n: number) =>
+      updateBookmark(trx, alice, { site: 'a', seriesId: 'a' }, { progress: n, progressAt: n }, 100),
+    )
     const spy = store.db.transaction.bind(store.db)
     ;(store.db as { transaction: typeof spy }).transaction = () => {
       transactions++

@@ -84,7 +84,7 @@ describe('passes', () => {
     ])
   })
 
-  it('retention prunes rows older than the cut-off but keeps each Site\'s newest', async () => {
+  it("retention prunes rows older than the cut-off but keeps each Site's newest", async () => {
     await insertPass(store.db, pass({ site: 'a', ended_at: 100, gap: 1 }))
     await insertPass(store.db, pass({ site: 'a', ended_at: 200, gap: 1 }))
     await insertPass(store.db, pass({ site: 'a', ended_at: 900, gap: 1 }))
@@ -94,7 +94,10 @@ describe('passes', () => {
     expect(await prunePasses(store.db, 500)).toBe(2)
     expect((await latestPass(store.db, 'a'))?.ended_at).toBe(900)
     expect((await latestPass(store.db, 'b'))?.ended_at).toBe(150)
-    const count = await store.db.selectFrom('poll_passes').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst()
+    const count = await store.db
+      .selectFrom('poll_passes')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirst()
     expect(count?.n).toBe(2)
   })
 })

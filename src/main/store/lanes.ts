@@ -8,7 +8,11 @@ import type { LaneRow } from './schema'
 
 /** Makes sure a Site has its Lane row, so one-row-per-Site reads see every Lane. */
 export async function ensureLane(db: Db, site: string): Promise<void> {
-  await db.insertInto('poll_lanes').values({ site }).onConflict((oc) => oc.column('site').doNothing()).execute()
+  await db
+    .insertInto('poll_lanes')
+    .values({ site })
+    .onConflict((oc) => oc.column('site').doNothing())
+    .execute()
 }
 
 /** The Lane's row; a Site never paused nor refused reads as zeros. */

@@ -21,8 +21,17 @@ function schemaOf(sqlite: BetterSqlite3.Database) {
   return Object.fromEntries(
     tables.map(({ name }) => [
       name,
-      (sqlite.prepare(`PRAGMA table_info(${name})`).all() as Array<{ name: string; type: string; notnull: number; dflt_value: unknown; pk: number }>).map(
-        (c) => `${c.name} ${c.type}${c.notnull ? ' NOT NULL' : ''}${c.dflt_value !== null ? ` DEFAULT ${c.dflt_value}` : ''}${c.pk ? ` PK${c.pk}` : ''}`,
+      (
+        sqlite.prepare(`PRAGMA table_info(${name})`).all() as Array<{
+          name: string
+          type: string
+          notnull: number
+          dflt_value: unknown
+          pk: number
+        }>
+      ).map(
+        (c) =>
+          `${c.name} ${c.type}${c.notnull ? ' NOT NULL' : ''}${c.dflt_value !== null ? ` DEFAULT ${c.dflt_value}` : ''}${c.pk ? ` PK${c.pk}` : ''}`,
       ),
     ]),
   )
@@ -84,8 +93,20 @@ describe('migrations', () => {
       'refuse_until INTEGER NOT NULL DEFAULT 0',
     ])
     expect(schema.poll_passes?.map((c) => c.split(' ')[0])).toEqual([
-      'id', 'site', 'started_at', 'ended_at', 'skip', 'due', 'gap', 'clamped', 'checked',
-      'refused', 'unreachable', 'no_chapter', 'unfetchable', 'errors',
+      'id',
+      'site',
+      'started_at',
+      'ended_at',
+      'skip',
+      'due',
+      'gap',
+      'clamped',
+      'checked',
+      'refused',
+      'unreachable',
+      'no_chapter',
+      'unfetchable',
+      'errors',
     ])
     expect(store.sqlite.pragma('journal_mode', { simple: true })).toBe('wal')
     expect(store.sqlite.pragma('foreign_keys', { simple: true })).toBe(1)

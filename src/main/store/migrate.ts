@@ -26,9 +26,7 @@ export function versionOf(migration: Migration): number {
 
 /** The highest applied version, 0 for a database never migrated. */
 export function schemaVersion(sqlite: BetterSqlite3.Database): number {
-  const table = sqlite
-    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'")
-    .get()
+  const table = sqlite.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get()
   if (!table) return 0
   const row = sqlite.prepare('SELECT MAX(version) AS version FROM schema_migrations').get() as {
     version: number | null
@@ -51,9 +49,7 @@ export function migrate(
   const newest = ordered.length ? versionOf(ordered[ordered.length - 1]!) : 0
   const from = schemaVersion(sqlite)
   if (from > newest) {
-    throw new StoreError(
-      `database schema version ${from} is newer than this app knows (${newest}); refusing to open it`,
-    )
+    throw new StoreError(`database schema version ${from} is newer than this app knows (${newest}); refusing to open it`)
   }
   const pending = ordered.filter((m) => versionOf(m) > from)
   if (pending.length === 0) return { from, to: from, backup: null }

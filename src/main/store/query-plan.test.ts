@@ -70,8 +70,19 @@ describe('query plans', () => {
     const { insertPass, latestPassPerSite } = await import('./passes')
     for (let i = 0; i < 20; i++) {
       await insertPass(store.db, {
-        site: i % 2 ? 'a' : 'b', started_at: i, ended_at: i, skip: '', due: 1, gap: 1, clamped: 0, checked: 1,
-        refused: 0, unreachable: 0, no_chapter: 0, unfetchable: 0, errors: 0,
+        site: i % 2 ? 'a' : 'b',
+        started_at: i,
+        ended_at: i,
+        skip: '',
+        due: 1,
+        gap: 1,
+        clamped: 0,
+        checked: 1,
+        refused: 0,
+        unreachable: 0,
+        no_chapter: 0,
+        unfetchable: 0,
+        errors: 0,
       })
     }
     store.sqlite.exec('ANALYZE')

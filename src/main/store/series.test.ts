@@ -183,7 +183,7 @@ describe('Series list', () => {
     expect(second.rows.map((r) => r.title)).toEqual(['Epsilon', 'Eta', 'Gamma'])
   })
 
-  it('stale follows each Site\'s own ceiling', async () => {
+  it("stale follows each Site's own ceiling", async () => {
     // Site b's ceiling is shorter: its Series checked at 900 is stale at a cut-off of 950.
     const bySite = { staleBefore: { fallback: 100, bySite: { b: 950 } } }
     expect(await ids({ filter: 'stale', ...bySite })).toEqual(['b-one', 'stale'])
@@ -220,7 +220,12 @@ describe('Sightings judged by a check', () => {
     // This one arrives while the page is being fetched.
     await recordSighting(store.db, { ...key, readerId: reader, chapter: 9, sightedAt: 2, now: 2 })
     expect(await judgeSightings(store.db, key, 6, 3, upTo)).toEqual({ confirmed: 1, suspicious: 0 })
-    const verdicts = await store.db.selectFrom('sightings').select(['chapter', 'verdict']).where('series_id', '=', 'j').orderBy('id').execute()
+    const verdicts = await store.db
+      .selectFrom('sightings')
+      .select(['chapter', 'verdict'])
+      .where('series_id', '=', 'j')
+      .orderBy('id')
+      .execute()
     expect(verdicts).toEqual([
       { chapter: 6, verdict: 'confirmed' },
       { chapter: 9, verdict: '' },

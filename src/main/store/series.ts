@@ -6,7 +6,6 @@ import { sql, type ExpressionBuilder } from 'kysely'
 import { touchBookmarksOf } from './bookmarks'
 import type { Db } from './database'
 import { StoreError } from './errors'
-import type { OverviewCountsView } from '../../shared/admin-api'
 import type { Database, LatestChapterHistoryRow, SeriesRow } from './schema'
 
 export type SeriesFilter = 'unchecked' | 'stale' | 'pending' | 'finished' | 'orphan' | 'no-url'
@@ -29,7 +28,10 @@ function staleCutoff(before: StaleBefore, siteColumn: string) {
   if (typeof before === 'number') return sql<number>`${before}`
   const entries = Object.entries(before.bySite)
   if (entries.length === 0) return sql<number>`${before.fallback}`
-  const cases = sql.join(entries.map(([site, at]) => sql`WHEN ${site} THEN ${at}`), sql` `)
+  const cases = sql.join(
+    entries.map(([site, at]) => sql`WHEN ${site} THEN ${at}`),
+    sql` `,
+  )
   return sql<number>`(CASE ${sql.ref(siteColumn)} ${cases} ELSE ${before.fallback} END)`
 }
 
@@ -49,10 +51,7 @@ export interface SeriesKey {
   seriesId: string
 }
 
-export async function addSeries(
-  db: Db,
-  input: SeriesKey & { title?: string; seriesUrl?: string; now: number },
-): Promise<SeriesRow> {
+export async function addSeries(db: Db, input: SeriesKey & { title?: string; seriesUrl?: string; now: number }): Promise<SeriesRow> {
   await db
     .insertInto('series')
     .values({
@@ -69,12 +68,7 @@ export async function addSeries(
 }
 
 export async function getSeries(db: Db, key: SeriesKey): Promise<SeriesRow | undefined> {
-  return db
-    .selectFrom('series')
-    .selectAll()
-    .where('site', '=', key.site)
-    .where('series_id', '=', key.seriesId)
-    .executeTakeFirst()
+  return db.selectFrom('series').selectAll().where('site', '=', key.site).where('series_id', '=', key.seriesId).executeTakeFirst()
 }
 
 export async function requireSeries(db: Db, key: SeriesKey): Promise<SeriesRow> {
@@ -120,7 +114,9 @@ export async function listSeries(db: Db, query: SeriesQuery): Promise<{ total: n
       base = base.where('series.latest_checked_at', '=', 0)
       break
     case 'stale':
-      base = base.where('series.latest_checked_at', '>', 0).where(sql<boolean>`series.latest_checked_at <= ${staleCutoff(query.staleBefore, 'series.site')}`)
+      base = base
+        .where('series.latest_checked_at', '>', 0)
+        .where(sql<boolean>`series.latest_checked_at <= ${staleCutoff(query.staleBefore, 'series.site')}`)
       break
     case 'pending':
       base = base.whereRef('series.force_poll_at', '>', 'series.latest_checked_at')
@@ -368,7 +364,16 @@ export async function lastCheckedAt(db: Db, site: string): Promise<number> {
   return Number(row?.at ?? 0)
 }
 
-export type OverviewCounts = OverviewCountsView
+/** How many Series are in each state the Overview counts. */
+export interface OverviewCounts {
+  series: number
+  unchecked: number
+  stale: number
+  pending: number
+  orphans: number
+  noUrl: number
+  finished: number
+}
 
 /** The Overview's counts, one pass over `series`. */
 export async function overviewCounts(db: Db, staleBefore: StaleBefore): Promise<OverviewCounts> {

@@ -94,11 +94,7 @@ export async function judgeSightings(
 }
 
 /** A Series' Sightings, newest first, with the name of the Reader who reported each. */
-export async function seriesSightings(
-  db: Db,
-  key: SeriesKey,
-  limit = 50,
-): Promise<Array<SightingRow & { reader_name: string }>> {
+export async function seriesSightings(db: Db, key: SeriesKey, limit = 50): Promise<Array<SightingRow & { reader_name: string }>> {
   return db
     .selectFrom('sightings as g')
     .innerJoin('readers as r', 'r.id', 'g.reader_id')

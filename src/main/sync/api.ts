@@ -34,7 +34,8 @@ export async function registerSyncApi(app: FastifyInstance, given: SyncDeps, opt
     ...given,
     // The write's time is read inside its transaction, so a `since` read can never slip between a stamp and
     // its commit (the read waits for the transaction) and miss it.
-    writes: given.writes ?? groupCommit(given.db, (trx, w: BookmarkWrite) => updateBookmark(trx, w.readerId, w.key, w.change, given.clock.now())),
+    writes:
+      given.writes ?? groupCommit(given.db, (trx, w: BookmarkWrite) => updateBookmark(trx, w.readerId, w.key, w.change, given.clock.now())),
   }
   // The token is read once, before rate limiting: a known Reader has a budget of their own; anything else —
   // no token, or an invented one — shares the budget of its address, so guessing tokens is limited too.

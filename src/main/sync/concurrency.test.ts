@@ -15,7 +15,8 @@ const readers: Array<{ id: number; token: string }> = []
 
 beforeAll(async () => {
   s = await startTestSyncServer()
-  for (let i = 0; i < 10; i++) await addSeries(s.store.db, { site: 'fixture-madara', seriesId: `s${i}`, seriesUrl: `${s.fixture.origin}/madara/manga/s${i}/`, now: 1 })
+  for (let i = 0; i < 10; i++)
+    await addSeries(s.store.db, { site: 'fixture-madara', seriesId: `s${i}`, seriesUrl: `${s.fixture.origin}/madara/manga/s${i}/`, now: 1 })
   // 25 Readers, two clients each (a phone and a laptop), every Reader holding all ten Series.
   for (let r = 0; r < CLIENTS / 2; r++) {
     const { reader, token } = await createReader(s.store.db, `reader ${r}`, 1)

@@ -9,7 +9,8 @@ let s: TestSyncServer
 
 beforeAll(async () => {
   s = await startTestSyncServer()
-  for (const slug of ['a', 'b']) await s.call(s.alice.token, 'POST', '/api/v1/bookmarks', { url: `${s.fixture.origin}/madara/manga/${slug}/` })
+  for (const slug of ['a', 'b'])
+    await s.call(s.alice.token, 'POST', '/api/v1/bookmarks', { url: `${s.fixture.origin}/madara/manga/${slug}/` })
   await s.call(s.bob.token, 'POST', '/api/v1/bookmarks', { url: `${s.fixture.origin}/madara/manga/c/` })
   await s.call(s.alice.token, 'PATCH', '/api/v1/bookmarks/fixture-madara/a', { progress: 3, progressAt: 5_000 })
 })
@@ -58,31 +59,186 @@ function generate(count: number, seed: number, alice: string, bob: string): BadR
     '//evil.example/manga/a/',
     'http://%00/',
   ]
-  const wrongValues = [null, true, false, 0, -1, 1e309 === Infinity ? '1e309' : 0, 'x', '', [], {}, [1, 2], { $gt: 0 }, 'NaN', '<script>', 9e15]
+  const wrongValues = [null, true, false, 0, -1, '1e309', 'x', '', [], {}, [1, 2], { $gt: 0 }, 'NaN', '<script>', 9e15]
   const statusValues = ['READING', 'done', '', 0, null, ['reading'], 'reading ']
-  const badTokens = [null, '', 'x', 'Bearer', 'a'.repeat(43), `${alice}x`, alice.slice(1), 'a'.repeat(500), `${alice}\u0000`, 'null', '../../etc']
-  const oddSegments = ['..', '%2e%2e', '%00', 'a%00b', '%ff', '🙂', 'a'.repeat(300), ' ', '%20', 'a;b', 'a?b=c', 'NUL', '%0d%0aSet-Cookie:x=y', 'Fixture-Madara', '-x']
+  const badTokens = [
+    null,
+    '',
+    'x',
+    'Bearer',
+    'a'.repeat(43),
+    `${alice}x`,
+    alice.slice(1),
+    'a'.repeat(500),
+    `${alice}\u0000`,
+    'null',
+    '../../etc',
+  ]
+  const oddSegments = [
+    '..',
+    '%2e%2e',
+    '%00',
+    'a%00b',
+    '%ff',
+    '🙂',
+    'a'.repeat(300),
+    ' ',
+    '%20',
+    'a;b',
+    'a?b=c',
+    'NUL',
+    '%0d%0aSet-Cookie:x=y',
+    'Fixture-Madara',
+    '-x',
+  ]
   const json = (v: unknown) => JSON.stringify(v)
   const makers: Array<() => BadRequest> = [
-    () => ({ kind: 'malformed JSON', method: pick(['POST', 'PATCH']), path: pick(['/api/v1/bookmarks', '/api/v1/bookmarks/fixture-madara/a', '/api/v1/sightings']), token: alice, body: pick(['{', '{"url":', '{"url": "x",}', "{'url': 'x'}", '[1,2', 'nul', '{"a":1}{"b":2}', '\u0000\u0001', '{"url": "\\u12"}']) }),
-    () => ({ kind: 'deep nesting', method: 'POST', path: '/api/v1/bookmarks', token: alice, body: `${'['.repeat(5000)}${']'.repeat(5000)}` }),
+    () => ({
+      kind: 'malformed JSON',
+      method: pick(['POST', 'PATCH']),
+      path: pick(['/api/v1/bookmarks', '/api/v1/bookmarks/fixture-madara/a', '/api/v1/sightings']),
+      token: alice,
+      body: pick(['{', '{"url":', '{"url": "x",}', "{'url': 'x'}", '[1,2', 'nul', '{"a":1}{"b":2}', '\u0000\u0001', '{"url": "\\u12"}']),
+    }),
+    () => ({
+      kind: 'deep nesting',
+      method: 'POST',
+      path: '/api/v1/bookmarks',
+      token: alice,
+      body: `${'['.repeat(5000)}${']'.repeat(5000)}`,
+    }),
     () => ({ kind: 'wrong type url', method: 'POST', path: '/api/v1/bookmarks', token: alice, body: json({ url: pick(wrongValues) }) }),
-    () => ({ kind: 'wrong status', method: 'POST', path: '/api/v1/bookmarks', token: alice, body: json({ url: `${origin}/madara/manga/new/`, status: pick(statusValues) }) }),
-    () => ({ kind: 'unknown field', method: 'POST', path: '/api/v1/bookmarks', token: alice, body: json({ url: `${origin}/madara/manga/new/`, [pick(['readerId', 'admin', 'site', 'constructor', 'series_id'])]: 1 }) }),
+    () => ({
+      kind: 'wrong status',
+      method: 'POST',
+      path: '/api/v1/bookmarks',
+      token: alice,
+      body: json({ url: `${origin}/madara/manga/new/`, status: pick(statusValues) }),
+    }),
+    () => ({
+      kind: 'unknown field',
+      method: 'POST',
+      path: '/api/v1/bookmarks',
+      token: alice,
+      body: json({ url: `${origin}/madara/manga/new/`, [pick(['readerId', 'admin', 'site', 'constructor', 'series_id'])]: 1 }),
+    }),
     () => ({ kind: 'hostile URL', method: 'POST', path: '/api/v1/bookmarks', token: alice, body: json({ url: pick(hostileUrls) }) }),
-    () => ({ kind: 'hostile URL sighting', method: 'POST', path: '/api/v1/sightings', token: alice, body: json({ url: pick(hostileUrls), chapter: 5 }) }),
-    () => ({ kind: 'oversized', method: pick(['POST', 'PATCH']), path: pick(['/api/v1/bookmarks', '/api/v1/bookmarks/fixture-madara/a']), token: alice, body: json({ url: `${origin}/madara/manga/x/`, pad: 'x'.repeat(65 * 1024 + Math.floor(random() * 100_000)) }) }),
-    () => ({ kind: 'wrong progress', method: 'PATCH', path: '/api/v1/bookmarks/fixture-madara/a', token: alice, body: json({ progress: pick([null, true, 'x', '', [], {}, '5', 'NaN', -0.5, -1, 100_001, 1e12, 9e15]) }) }),
-    () => ({ kind: 'wrong progressAt', method: 'PATCH', path: '/api/v1/bookmarks/fixture-madara/a', token: alice, body: json({ progress: 9, progressAt: pick(['now', -5, 1.5, 9e15, null, 8_640_000_000_001, s.clock.now() + 86_400_000]) }) }),
-    () => ({ kind: 'empty patch', method: 'PATCH', path: '/api/v1/bookmarks/fixture-madara/a', token: alice, body: pick(['{}', json({ progressAt: 5 }), 'null', '[]', '"x"', '1']) }),
-    () => ({ kind: 'another Reader\'s bookmark', method: pick(['PATCH', 'DELETE']), path: '/api/v1/bookmarks/fixture-madara/c', token: alice, body: json({ progress: 1 }) }),
-    () => ({ kind: 'odd path segment', method: pick(['PATCH', 'DELETE']), path: `/api/v1/bookmarks/${pick(oddSegments)}/${pick(oddSegments)}`, token: alice, body: json({ progress: 1 }) }),
-    () => ({ kind: 'odd series segment', method: pick(['PATCH', 'DELETE']), path: `/api/v1/bookmarks/fixture-madara/${pick(oddSegments)}`, token: alice, body: json({ status: 'dropped' }) }),
-    () => ({ kind: 'bad token', method: pick(['GET', 'POST', 'PATCH', 'DELETE']), path: pick(['/api/v1/me', '/api/v1/bookmarks', '/api/v1/bookmarks/fixture-madara/a', '/api/v1/sightings']), token: pick(badTokens), body: json({ url: `${origin}/madara/manga/new/`, progress: 1, chapter: 1 }) }),
-    () => ({ kind: 'wrong content type', method: pick(['POST', 'PATCH']), path: pick(['/api/v1/bookmarks', '/api/v1/bookmarks/fixture-madara/a']), token: alice, body: json({ progress: 99, url: `${origin}/madara/manga/new/` }), contentType: pick(['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'image/png']) }),
-    () => ({ kind: 'bad sighting', method: 'POST', path: '/api/v1/sightings', token: alice, body: json(pick([{ chapter: 1 }, { site: 'fixture-madara', chapter: 1 }, { site: 'fixture-madara', seriesId: 'a' }, { site: 'fixture-madara', seriesId: 'a', chapter: -1 }, { site: 'fixture-madara', seriesId: 'a', chapter: 1, at: 'now' }, { site: 'fixture-madara', seriesId: 'c', chapter: 1 }, { site: 'FIXTURE', seriesId: 'a', chapter: 1 }, { site: 'fixture-madara', seriesId: 'a', chapter: 1, at: 9e12 }])) }),
-    () => ({ kind: 'bad query', method: 'GET', path: `/api/v1/bookmarks?${pick(['since=x', 'since=-1', 'since=1.5', 'since=', 'since=1&since=2', 'reader=2', 'since[]=1', `since=${'9'.repeat(40)}`])}`, token: alice }),
-    () => ({ kind: 'unknown route or method', method: pick(['PUT', 'POST', 'DELETE', 'PATCH']), path: pick(['/api/v1/me', '/api/v1/health', '/api/v1/bookmarks', '/api/v1/readers', '/api/v1/bookmarks/fixture-madara', '/admin/rpc/addReader', '/api/v1/../../etc/passwd']), token: bob, body: json({ progress: 1 }) }),
+    () => ({
+      kind: 'hostile URL sighting',
+      method: 'POST',
+      path: '/api/v1/sightings',
+      token: alice,
+      body: json({ url: pick(hostileUrls), chapter: 5 }),
+    }),
+    () => ({
+      kind: 'oversized',
+      method: pick(['POST', 'PATCH']),
+      path: pick(['/api/v1/bookmarks', '/api/v1/bookmarks/fixture-madara/a']),
+      token: alice,
+      body: json({ url: `${origin}/madara/manga/x/`, pad: 'x'.repeat(65 * 1024 + Math.floor(random() * 100_000)) }),
+    }),
+    () => ({
+      kind: 'wrong progress',
+      method: 'PATCH',
+      path: '/api/v1/bookmarks/fixture-madara/a',
+      token: alice,
+      body: json({ progress: pick([null, true, 'x', '', [], {}, '5', 'NaN', -0.5, -1, 100_001, 1e12, 9e15]) }),
+    }),
+    () => ({
+      kind: 'wrong progressAt',
+      method: 'PATCH',
+      path: '/api/v1/bookmarks/fixture-madara/a',
+      token: alice,
+      body: json({ progress: 9, progressAt: pick(['now', -5, 1.5, 9e15, null, 8_640_000_000_001, s.clock.now() + 86_400_000]) }),
+    }),
+    () => ({
+      kind: 'empty patch',
+      method: 'PATCH',
+      path: '/api/v1/bookmarks/fixture-madara/a',
+      token: alice,
+      body: pick(['{}', json({ progressAt: 5 }), 'null', '[]', '"x"', '1']),
+    }),
+    () => ({
+      kind: "another Reader's bookmark",
+      method: pick(['PATCH', 'DELETE']),
+      path: '/api/v1/bookmarks/fixture-madara/c',
+      token: alice,
+      body: json({ progress: 1 }),
+    }),
+    () => ({
+      kind: 'odd path segment',
+      method: pick(['PATCH', 'DELETE']),
+      path: `/api/v1/bookmarks/${pick(oddSegments)}/${pick(oddSegments)}`,
+      token: alice,
+      body: json({ progress: 1 }),
+    }),
+    () => ({
+      kind: 'odd series segment',
+      method: pick(['PATCH', 'DELETE']),
+      path: `/api/v1/bookmarks/fixture-madara/${pick(oddSegments)}`,
+      token: alice,
+      body: json({ status: 'dropped' }),
+    }),
+    () => ({
+      kind: 'bad token',
+      method: pick(['GET', 'POST', 'PATCH', 'DELETE']),
+      path: pick(['/api/v1/me', '/api/v1/bookmarks', '/api/v1/bookmarks/fixture-madara/a', '/api/v1/sightings']),
+      token: pick(badTokens),
+      body: json({ url: `${origin}/madara/manga/new/`, progress: 1, chapter: 1 }),
+    }),
+    () => ({
+      kind: 'wrong content type',
+      method: pick(['POST', 'PATCH']),
+      path: pick(['/api/v1/bookmarks', '/api/v1/bookmarks/fixture-madara/a']),
+      token: alice,
+      body: json({ progress: 99, url: `${origin}/madara/manga/new/` }),
+      contentType: pick([
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=x',
+        'application/xml',
+        'image/png',
+      ]),
+    }),
+    () => ({
+      kind: 'bad sighting',
+      method: 'POST',
+      path: '/api/v1/sightings',
+      token: alice,
+      body: json(
+        pick([
+          { chapter: 1 },
+          { site: 'fixture-madara', chapter: 1 },
+          { site: 'fixture-madara', seriesId: 'a' },
+          { site: 'fixture-madara', seriesId: 'a', chapter: -1 },
+          { site: 'fixture-madara', seriesId: 'a', chapter: 1, at: 'now' },
+          { site: 'fixture-madara', seriesId: 'c', chapter: 1 },
+          { site: 'FIXTURE', seriesId: 'a', chapter: 1 },
+          { site: 'fixture-madara', seriesId: 'a', chapter: 1, at: 9e12 },
+        ]),
+      ),
+    }),
+    () => ({
+      kind: 'bad query',
+      method: 'GET',
+      path: `/api/v1/bookmarks?${pick(['since=x', 'since=-1', 'since=1.5', 'since=', 'since=1&since=2', 'reader=2', 'since[]=1', `since=${'9'.repeat(40)}`])}`,
+      token: alice,
+    }),
+    () => ({
+      kind: 'unknown route or method',
+      method: pick(['PUT', 'POST', 'DELETE', 'PATCH']),
+      path: pick([
+        '/api/v1/me',
+        '/api/v1/health',
+        '/api/v1/bookmarks',
+        '/api/v1/readers',
+        '/api/v1/bookmarks/fixture-madara',
+        '/admin/rpc/addReader',
+        '/api/v1/../../etc/passwd',
+      ]),
+      token: bob,
+      body: json({ progress: 1 }),
+    }),
   ]
   return Array.from({ length: count }, () => pick(makers)())
 }
@@ -131,7 +287,8 @@ describe('fuzzing the sync endpoint', () => {
           } catch {
             /* checked below */
           }
-          const shaped = typeof body.error?.code === 'string' && typeof body.error?.message === 'string' && !/\bat .*\(.*:\d+:\d+\)/.test(text)
+          const shaped =
+            typeof body.error?.code === 'string' && typeof body.error?.message === 'string' && !/\bat .*\(.*:\d+:\d+\)/.test(text)
           if (status < 400 || status >= 500 || !shaped || !type.startsWith('application/json')) {
             failures.push(`${r.kind} ${r.method} ${r.path.slice(0, 80)} → ${status} ${text.slice(0, 120)}`)
           }

@@ -26,7 +26,9 @@ export function openApiDocument(routes: readonly SyncRoute[], version: string): 
     const responses: Record<string, object> = {
       [r.response.status]: {
         description: r.response.description,
-        ...(r.response.schema ? { content: { 'application/json': { schema: z.toJSONSchema(r.response.schema, { io: 'output', unrepresentable: 'any' }) } } } : {}),
+        ...(r.response.schema
+          ? { content: { 'application/json': { schema: z.toJSONSchema(r.response.schema, { io: 'output', unrepresentable: 'any' }) } } }
+          : {}),
       },
     }
     for (const status of r.errors) {
@@ -45,7 +47,8 @@ export function openApiDocument(routes: readonly SyncRoute[], version: string): 
     info: {
       title: 'Manga Bookmark sync API',
       version,
-      description: "Readers keep bookmarks and Progress in sync. Every route but /health needs `Authorization: Bearer <token>`; a Reader sees only their own bookmarks.",
+      description:
+        'Readers keep bookmarks and Progress in sync. Every route but /health needs `Authorization: Bearer <token>`; a Reader sees only their own bookmarks.',
     },
     components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
     security: [{ bearer: [] }],

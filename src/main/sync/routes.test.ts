@@ -45,7 +45,11 @@ describe('POST /bookmarks', () => {
       status: 'reading',
       progress: null,
       unread: true,
-      series: { title: 'Tower Climber', latestChapter: s.fixture.series('/madara/manga/tower-climber/').latest, url: madara('tower-climber') },
+      series: {
+        title: 'Tower Climber',
+        latestChapter: s.fixture.series('/madara/manga/tower-climber/').latest,
+        url: madara('tower-climber'),
+      },
     })
     expect(r.json.bookmark.unreadCount).toBe(r.json.bookmark.series.latestChapter)
   })
@@ -66,12 +70,14 @@ describe('POST /bookmarks', () => {
   })
   it('refuses an unknown status and unknown fields', async () => {
     expect((await s.call(s.alice.token, 'POST', '/api/v1/bookmarks', { url: madara('x'), status: 'hoarding' })).status).toBe(422)
-    expect((await s.call(s.alice.token, 'POST', '/api/v1/bookmarks', { url: madara('x'), admin: true })).json.error.message).toMatch(/Unrecognized key/)
+    expect((await s.call(s.alice.token, 'POST', '/api/v1/bookmarks', { url: madara('x'), admin: true })).json.error.message).toMatch(
+      /Unrecognized key/,
+    )
   })
 })
 
 describe('GET /bookmarks', () => {
-  it('lists only the Reader\'s own bookmarks', async () => {
+  it("lists only the Reader's own bookmarks", async () => {
     await add(s.alice.token, 'mine')
     await add(s.bob.token, 'his')
     const alice = await s.call(s.alice.token, 'GET', '/api/v1/bookmarks')
@@ -90,16 +96,23 @@ describe('GET /bookmarks', () => {
     const later = await s.call(s.alice.token, 'GET', `/api/v1/bookmarks?since=${s.clock.now()}`)
     expect(later.json.bookmarks.map((b: { seriesId: string }) => b.seriesId)).toEqual(['old'])
   })
-  it('since sees a check correcting a Sighting\'s raise down, not only New Chapters', async () => {
+  it("since sees a check correcting a Sighting's raise down, not only New Chapters", async () => {
     await add(s.alice.token, 'corrected')
     const latest = s.fixture.series('/madara/manga/corrected/').latest
     await s.call(s.alice.token, 'POST', '/api/v1/sightings', { site: 'fixture-madara', seriesId: 'corrected', chapter: latest + 50 })
     await s.clock.advance(10_000)
     const since = s.clock.now()
     const { recordCheckResult } = await import('../store/series')
-    await recordCheckResult(s.store.db, { site: 'fixture-madara', seriesId: 'corrected', found: { chapter: latest, label: `Chapter ${latest}`, url: '' }, now: since })
+    await recordCheckResult(s.store.db, {
+      site: 'fixture-madara',
+      seriesId: 'corrected',
+      found: { chapter: latest, label: `Chapter ${latest}`, url: '' },
+      now: since,
+    })
     const r = await s.call(s.alice.token, 'GET', `/api/v1/bookmarks?since=${since}`)
-    expect(r.json.bookmarks.map((b: { seriesId: string; series: { latestChapter: number } }) => [b.seriesId, b.series.latestChapter])).toEqual([['corrected', latest]])
+    expect(
+      r.json.bookmarks.map((b: { seriesId: string; series: { latestChapter: number } }) => [b.seriesId, b.series.latestChapter]),
+    ).toEqual([['corrected', latest]])
   })
   it.each(['yesterday', '-1', '1e5', '99999999999999999999'])('refuses since=%s', async (since) => {
     expect((await s.call(s.alice.token, 'GET', `/api/v1/bookmarks?since=${since}`)).status).toBe(422)
@@ -127,7 +140,7 @@ describe('PATCH /bookmarks/{site}/{seriesId}', () => {
     const replay = await patch({ progress: 5, progressAt: 2_000 })
     expect(replay.json.bookmark).toEqual(first.json.bookmark)
   })
-  it('progress without progressAt takes the server\'s now; status changes on its own', async () => {
+  it("progress without progressAt takes the server's now; status changes on its own", async () => {
     expect((await patch({ progress: 7 })).json.bookmark).toMatchObject({ progress: 7, progressAt: s.clock.now() })
     expect((await patch({ status: 'dropped' })).json.bookmark).toMatchObject({ status: 'dropped', progress: 7 })
   })
@@ -151,7 +164,7 @@ describe('PATCH /bookmarks/{site}/{seriesId}', () => {
     expect(r.json.error.code).toBe('invalid-request')
     expect(await s.store.db.selectFrom('bookmarks').selectAll().execute()).toEqual(before)
   })
-  it('another Reader\'s bookmark is 404, not 403', async () => {
+  it("another Reader's bookmark is 404, not 403", async () => {
     const r = await patch({ progress: 1 }, s.bob.token)
     expect(r).toMatchObject({ status: 404, json: { error: { code: 'not-found' } } })
   })
@@ -166,13 +179,13 @@ describe('PATCH /bookmarks/{site}/{seriesId}', () => {
 })
 
 describe('DELETE /bookmarks/{site}/{seriesId}', () => {
-  it('removes the Reader\'s own bookmark; the Series stays', async () => {
+  it("removes the Reader's own bookmark; the Series stays", async () => {
     await add(s.alice.token, 'gone')
     expect((await s.call(s.alice.token, 'DELETE', '/api/v1/bookmarks/fixture-madara/gone')).status).toBe(204)
     expect((await s.call(s.alice.token, 'GET', '/api/v1/bookmarks')).json.bookmarks).toEqual([])
     expect(await s.store.db.selectFrom('series').select('series_id').execute()).toEqual([{ series_id: 'gone' }])
   })
-  it('another Reader\'s is 404 and stays', async () => {
+  it("another Reader's is 404 and stays", async () => {
     await add(s.alice.token, 'kept')
     expect((await s.call(s.bob.token, 'DELETE', '/api/v1/bookmarks/fixture-madara/kept')).status).toBe(404)
     expect((await s.call(s.alice.token, 'GET', '/api/v1/bookmarks')).json.bookmarks).toHaveLength(1)
@@ -186,12 +199,20 @@ describe('POST /sightings', () => {
   it('by URL: 202, and a higher chapter raises the Latest Chapter provisionally', async () => {
     const latest = s.fixture.series('/madara/manga/seen/').latest
     const r = await s.call(s.alice.token, 'POST', '/api/v1/sightings', { url: madara('seen'), chapter: latest + 3 })
-    expect(r).toMatchObject({ status: 202, json: { raised: true, sighting: { site: 'fixture-madara', seriesId: 'seen', chapter: latest + 3 } } })
+    expect(r).toMatchObject({
+      status: 202,
+      json: { raised: true, sighting: { site: 'fixture-madara', seriesId: 'seen', chapter: latest + 3 } },
+    })
     const list = await s.call(s.alice.token, 'GET', '/api/v1/bookmarks')
     expect(list.json.bookmarks[0].series).toMatchObject({ latestChapter: latest + 3, latestSource: 'sighting' })
   })
   it('by site and seriesId, with a time in the past', async () => {
-    const r = await s.call(s.alice.token, 'POST', '/api/v1/sightings', { site: 'fixture-madara', seriesId: 'seen', chapter: 1, at: s.clock.now() - 60_000 })
+    const r = await s.call(s.alice.token, 'POST', '/api/v1/sightings', {
+      site: 'fixture-madara',
+      seriesId: 'seen',
+      chapter: 1,
+      at: s.clock.now() - 60_000,
+    })
     expect(r).toMatchObject({ status: 202, json: { raised: false, sighting: { sightedAt: s.clock.now() - 60_000 } } })
   })
   it.each([
@@ -205,14 +226,19 @@ describe('POST /sightings', () => {
     expect((await s.call(s.alice.token, 'POST', '/api/v1/sightings', body)).status).toBe(status)
     expect(await s.store.db.selectFrom('sightings').selectAll().execute()).toEqual([])
   })
-  it('bob cannot report on alice\'s bookmark', async () => {
-    expect((await s.call(s.bob.token, 'POST', '/api/v1/sightings', { site: 'fixture-madara', seriesId: 'seen', chapter: 1 })).status).toBe(404)
+  it("bob cannot report on alice's bookmark", async () => {
+    expect((await s.call(s.bob.token, 'POST', '/api/v1/sightings', { site: 'fixture-madara', seriesId: 'seen', chapter: 1 })).status).toBe(
+      404,
+    )
   })
 })
 
 describe('transport-level refusals', () => {
   it('malformed JSON is 400', async () => {
-    expect(await s.call(s.alice.token, 'POST', '/api/v1/bookmarks', '{"url": ')).toMatchObject({ status: 400, json: { error: { code: 'malformed-json' } } })
+    expect(await s.call(s.alice.token, 'POST', '/api/v1/bookmarks', '{"url": ')).toMatchObject({
+      status: 400,
+      json: { error: { code: 'malformed-json' } },
+    })
   })
   it('a body that is not JSON is 415', async () => {
     const r = await s.call(s.alice.token, 'POST', '/api/v1/bookmarks', 'url=x', { 'content-type': 'application/x-www-form-urlencoded' })
@@ -273,7 +299,11 @@ describe('OpenAPI', () => {
       '/api/v1/sightings',
     ])
     const patch = r.json.paths['/api/v1/bookmarks/{site}/{seriesId}'].patch
-    expect(patch.requestBody.content['application/json'].schema).toMatchObject({ type: 'object', additionalProperties: false, properties: { progress: { type: 'number' } } })
+    expect(patch.requestBody.content['application/json'].schema).toMatchObject({
+      type: 'object',
+      additionalProperties: false,
+      properties: { progress: { type: 'number' } },
+    })
     expect(patch.parameters.map((p: { name: string }) => p.name)).toEqual(['site', 'seriesId'])
   })
 })

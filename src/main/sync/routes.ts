@@ -127,7 +127,12 @@ export const SYNC_ROUTES: SyncRoute[] = [
     body: S.UpdateBookmarkBody,
     response: { status: 200, schema: S.BookmarkResponse, description: 'the bookmark after the write' },
     errors: [400, 401, 404, 413, 415, 422, 429],
-    handle: async ({ reader, params, body, deps }: RouteContext<z.infer<typeof S.BookmarkParams>, unknown, z.infer<typeof S.UpdateBookmarkBody>>) => {
+    handle: async ({
+      reader,
+      params,
+      body,
+      deps,
+    }: RouteContext<z.infer<typeof S.BookmarkParams>, unknown, z.infer<typeof S.UpdateBookmarkBody>>) => {
       const now = deps.clock.now()
       if (body.progressAt !== undefined && body.progressAt > now + CLOCK_SKEW_MS) {
         throw new HttpError(422, 'invalid-request', 'progressAt is in the future')

@@ -68,7 +68,10 @@ export function testSite(key = 'a', over: Partial<Omit<Site, 'pace'>> & { pace?:
       request: (url) => ({ url: url.href, method: 'GET' }),
       read: (page) => ({
         kind: 'parsed',
-        result: { title: `Title from ${key}`, chapters: page.body ? [{ number: Number(page.body), label: `Chapter ${page.body}`, url: `${page.url}/c/${page.body}` }] : [] },
+        result: {
+          title: `Title from ${key}`,
+          chapters: page.body ? [{ number: Number(page.body), label: `Chapter ${page.body}`, url: `${page.url}/c/${page.body}` }] : [],
+        },
       }),
     },
     ...seriesRules(/^\/manga\/([^/]+)/),

@@ -11,7 +11,9 @@ export function processesMentioning(path: string): ProcessInfo[] {
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue
     try {
-      const state = readFileSync(`/proc/${entry}/stat`, 'utf8').replace(/^.*\) /, '').split(' ')[0]
+      const state = readFileSync(`/proc/${entry}/stat`, 'utf8')
+        .replace(/^.*\) /, '')
+        .split(' ')[0]
       if (state === 'Z' || state === 'X') continue
       const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ')
       if (cmdline.includes(path)) found.push({ pid: Number(entry), cmdline })

@@ -23,11 +23,19 @@ export interface TestSyncServer {
   alice: { id: number; token: string }
   bob: { id: number; token: string }
   /** fetch() against the server with a Reader's token. */
-  call(token: string | null, method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; json: any; headers: Headers }>
+  call(
+    token: string | null,
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; json: any; headers: Headers }>
   close(): Promise<void>
 }
 
-export async function startTestSyncServer(options: SyncOptions = { rateLimit: { max: 1_000_000, windowMs: 60_000 } }): Promise<TestSyncServer> {
+export async function startTestSyncServer(
+  options: SyncOptions = { rateLimit: { max: 1_000_000, windowMs: 60_000 } },
+): Promise<TestSyncServer> {
   const store = openTestStore()
   const clock = new FakeClock()
   const fixture = await startFixtureSite({ now: () => clock.now() })
@@ -38,7 +46,14 @@ export async function startTestSyncServer(options: SyncOptions = { rateLimit: { 
     {
       db: store.db,
       clock,
-      acquire: { db: store.db, registry, fetchers: { http: createHttpFetcher({ timeoutMs: 2_000 }) }, health: new BrowserHealth(), clock, log: silentLog },
+      acquire: {
+        db: store.db,
+        registry,
+        fetchers: { http: createHttpFetcher({ timeoutMs: 2_000 }) },
+        health: new BrowserHealth(),
+        clock,
+        log: silentLog,
+      },
     },
     options,
   )

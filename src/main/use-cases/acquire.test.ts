@@ -58,7 +58,7 @@ describe('Acquisition', () => {
     expect(await dueSeries(store.db, 'fixture-madara', { restCutoff: now - 3_600_000, ceilingCutoff: now - 86_400_000 })).toEqual([])
   })
 
-  it('reads the page whatever the Lane\'s pause', async () => {
+  it("reads the page whatever the Lane's pause", async () => {
     await pauseLane(store.db, 'fixture-madara', clock.now() + 3_600_000, clock.now())
     const result = await bookmarkByUrl(deps, { readerId: alice, url: `${fixture.origin}/madara/manga/paused-site/` })
     expect(result.check?.outcome).toBe('chapter')
@@ -105,10 +105,12 @@ describe('Acquisition', () => {
     expect(fixture.hits).toEqual([])
   })
 
-  it('a chapter URL pasted instead of the Series\' stores the Series page', async () => {
+  it("a chapter URL pasted instead of the Series' stores the Series page", async () => {
     const result = await bookmarkByUrl(deps, { readerId: alice, url: `${fixture.origin}/madara/manga/pasted/chapter-3/?style=list` })
     expect(result.check?.outcome).toBe('chapter')
-    expect((await requireSeries(store.db, { site: 'fixture-madara', seriesId: 'pasted' })).series_url).toBe(`${fixture.origin}/madara/manga/pasted/`)
+    expect((await requireSeries(store.db, { site: 'fixture-madara', seriesId: 'pasted' })).series_url).toBe(
+      `${fixture.origin}/madara/manga/pasted/`,
+    )
   })
 
   it('keeps the stored URL host-pinned: the Series keeps the URL it was added with', async () => {

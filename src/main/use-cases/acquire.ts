@@ -80,7 +80,10 @@ function serialised<T>(deps: AcquireDeps, siteKey: string, task: () => Promise<T
   if (!perSite) queues.set(deps, (perSite = new Map()))
   const previous = perSite.get(siteKey) ?? Promise.resolve()
   const next = previous.then(task, task)
-  perSite.set(siteKey, next.catch(() => undefined))
+  perSite.set(
+    siteKey,
+    next.catch(() => undefined),
+  )
   return next
 }
 

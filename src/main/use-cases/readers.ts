@@ -27,12 +27,13 @@ export const READER_NAME = /^[\p{L}\p{N}][\p{L}\p{N} ._'-]{0,39}$/u
 
 export async function createReader(db: Db, name: string, now: number): Promise<IssuedToken> {
   const trimmed = name.trim()
-  if (!READER_NAME.test(trimmed)) throw new UserError('invalid', 'a Reader name is 1–40 letters, digits, spaces or . _ \' -')
+  if (!READER_NAME.test(trimmed)) throw new UserError('invalid', "a Reader name is 1–40 letters, digits, spaces or . _ ' -")
   const token = newToken()
   try {
     return { reader: await addReader(db, { name: trimmed, tokenHash: hashToken(token), now }), token }
   } catch (error) {
-    if (error instanceof StoreError && error.code === 'conflict') throw new UserError('conflict', `a Reader named "${trimmed}" already exists`)
+    if (error instanceof StoreError && error.code === 'conflict')
+      throw new UserError('conflict', `a Reader named "${trimmed}" already exists`)
     throw error
   }
 }

@@ -39,7 +39,8 @@ export function useReader(storage: Storage = window.localStorage) {
       return true
     } catch (error) {
       token.value = null
-      problem.value = error instanceof ApiError && error.status === 401 ? 'That token is not known here.' : 'Could not reach the app. Is it running?'
+      problem.value =
+        error instanceof ApiError && error.status === 401 ? 'That token is not known here.' : 'Could not reach the app. Is it running?'
       return false
     }
   }

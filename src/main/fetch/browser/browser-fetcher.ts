@@ -89,7 +89,11 @@ export function createBrowserFetcher(options: BrowserFetcherOptions): BrowserFet
     const tab = await ensureSession()
     if (request.method === 'POST') {
       const answer = await tab.fetchInPage(request, allowed, navigationTimeoutMs, maxBodyBytes)
-      const refused = challengeReason({ status: answer.status, header: (n) => (n === 'content-type' ? answer.contentType : null), body: answer.body })
+      const refused = challengeReason({
+        status: answer.status,
+        header: (n) => (n === 'content-type' ? answer.contentType : null),
+        body: answer.body,
+      })
       if (refused) return { kind: 'refused', reason: refused }
       return { kind: 'page', page: { url: request.url, status: answer.status, contentType: answer.contentType, body: answer.body } }
     }
@@ -161,7 +165,10 @@ export function createBrowserFetcher(options: BrowserFetcherOptions): BrowserFet
 }
 
 /** A snapshot, retried while the page is between documents (a challenge reloading itself). */
-async function snapshotSettled(tab: BrowserSession, maxBodyBytes: number): Promise<{ url: string; title: string; html: string; status: number }> {
+async function snapshotSettled(
+  tab: BrowserSession,
+  maxBodyBytes: number,
+): Promise<{ url: string; title: string; html: string; status: number }> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await tab.snapshot(maxBodyBytes)

@@ -2,7 +2,6 @@
  * The browser fetcher on real Chromium (Debian's /usr/bin/chromium) against the fixture site. The Lanes
  * keep a fake clock; the browser works in real time.
  */
-import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { systemClock } from '../../clock'
@@ -66,16 +65,19 @@ async function bookmark(siteKey: string, path: string, over: { checkedAt?: numbe
   const url = `${fixture.origin}${path}`
   const seriesId = site(siteKey).seriesIdOf(new URL(url))!
   await addSeries(store.db, { site: siteKey, seriesId, seriesUrl: url, now: 1 })
-  if (over.checkedAt) await store.db.updateTable('series').set({ latest_checked_at: over.checkedAt }).where('series_id', '=', seriesId).execute()
+  if (over.checkedAt)
+    await store.db.updateTable('series').set({ latest_checked_at: over.checkedAt }).where('series_id', '=', seriesId).execute()
   await addBookmark(store.db, { site: siteKey, seriesId, readerId: alice, now: 1 })
   return { site: siteKey, seriesId }
 }
 
 async function onePass(s: Site, fetchers: { browser?: BrowserFetcher } = { browser }): Promise<PassResult> {
   let result: PassResult | undefined
-  const running = runPass({ db: store.db, site: s, fetchers: { http, ...fetchers }, health, clock, log: silentLog }, { lastFetchAt: 0 }, new AbortController().signal).then(
-    (r) => (result = r),
-  )
+  const running = runPass(
+    { db: store.db, site: s, fetchers: { http, ...fetchers }, health, clock, log: silentLog },
+    { lastFetchAt: 0 },
+    new AbortController().signal,
+  ).then((r) => (result = r))
   await clock.runUntil(() => result !== undefined, { realMs: 30_000 })
   await running
   return result!
@@ -104,7 +106,11 @@ describe('browser Sites on real Chromium', () => {
     await bookmark('fixture-challenge', '/js-challenge/manga/one/')
     await onePass(site('fixture-challenge'))
     await browser.close()
-    const again = createBrowserFetcher({ launcher: playwrightLauncher({ executablePath: CHROMIUM, userDataDir: profile }), clock: systemClock, log: silentLog })
+    const again = createBrowserFetcher({
+      launcher: playwrightLauncher({ executablePath: CHROMIUM, userDataDir: profile }),
+      clock: systemClock,
+      log: silentLog,
+    })
     try {
       const before = fixture.hits.length
       const result = await again.fetch({ url: `${fixture.origin}/js-challenge/manga/three/`, method: 'GET' }, site('fixture-challenge'))
@@ -165,9 +171,17 @@ describe('browser Sites on real Chromium', () => {
   })
 
   it('a document over the body cap is an error', async () => {
-    const capped = createBrowserFetcher({ launcher: playwrightLauncher({ executablePath: CHROMIUM, userDataDir: profile }), clock: systemClock, log: silentLog, maxBodyBytes: 256 * 1024 })
+    const capped = createBrowserFetcher({
+      launcher: playwrightLauncher({ executablePath: CHROMIUM, userDataDir: profile }),
+      clock: systemClock,
+      log: silentLog,
+      maxBodyBytes: 256 * 1024,
+    })
     try {
-      const result = await capped.fetch({ url: `${fixture.origin}/huge/manga/big/`, method: 'GET' }, { ...site('fixture-trouble'), fetcher: 'browser' })
+      const result = await capped.fetch(
+        { url: `${fixture.origin}/huge/manga/big/`, method: 'GET' },
+        { ...site('fixture-trouble'), fetcher: 'browser' },
+      )
       expect(result).toMatchObject({ kind: 'error', reason: expect.stringMatching(/body larger than/) })
     } finally {
       await capped.close()
@@ -184,7 +198,9 @@ describe('browser Sites on real Chromium', () => {
     const [a, b] = await Promise.all([onePass(xhr), onePass(plain)])
     expect(a.row).toMatchObject({ checked: 2, errors: 0, no_chapter: 0 })
     expect(b.row).toMatchObject({ checked: 2, errors: 0, no_chapter: 0 })
-    expect((await requireSeries(store.db, { site: 'fixture-madara-xhr', seriesId: 'lantern-two' })).latest_chapter).toBe(fixture.series('/madara-xhr/manga/lantern-two/').latest)
+    expect((await requireSeries(store.db, { site: 'fixture-madara-xhr', seriesId: 'lantern-two' })).latest_chapter).toBe(
+      fixture.series('/madara-xhr/manga/lantern-two/').latest,
+    )
   })
 
   it('killing the browser mid-pass: unreachable, an empty-skip row, sidecar-down on a sibling, and a browser again later', async () => {
@@ -225,7 +241,12 @@ describe('browser Sites on real Chromium', () => {
 
   it('sleeps after its idle period: the browser closes and its processes end', async () => {
     const idleClock = new FakeClock()
-    const dozy = createBrowserFetcher({ launcher: playwrightLauncher({ executablePath: CHROMIUM, userDataDir: profile }), clock: idleClock, log: silentLog, idleMs: 120_000 })
+    const dozy = createBrowserFetcher({
+      launcher: playwrightLauncher({ executablePath: CHROMIUM, userDataDir: profile }),
+      clock: idleClock,
+      log: silentLog,
+      idleMs: 120_000,
+    })
     try {
       expect((await dozy.fetch({ url: `${fixture.origin}/madara/manga/nap/`, method: 'GET' }, site('fixture-madara'))).kind).toBe('page')
       expect(dozy.isAwake()).toBe(true)
@@ -259,7 +280,9 @@ describe('the headless shell with --chromium', () => {
       await addBookmark(shell.core.store.db, { site: 'fixture-challenge', seriesId: 'shell', readerId: reader, now: 1 })
       await shell.core.startLanes()
       await waitFor(() => fixture.hits.filter((h) => h.path === '/js-challenge/manga/shell/').length >= 2, 30_000)
-      await waitFor(async () => (await requireSeries(shell.core.store.db, { site: 'fixture-challenge', seriesId: 'shell' })).latest_chapter !== null)
+      await waitFor(
+        async () => (await requireSeries(shell.core.store.db, { site: 'fixture-challenge', seriesId: 'shell' })).latest_chapter !== null,
+      )
       const shellProfile = join(d.dir, 'browser-profile')
       expect(processesMentioning(shellProfile).length).toBeGreaterThan(0)
       await shell.stop()

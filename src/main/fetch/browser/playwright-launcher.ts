@@ -39,7 +39,11 @@ export function playwrightLauncher(options: PlaywrightLauncherOptions): BrowserL
         acceptDownloads: false,
         serviceWorkers: 'block',
         // Chromium's own config and crash database stay inside the profile, not in the user's home.
-        env: { ...process.env, XDG_CONFIG_HOME: join(options.userDataDir, 'xdg-config'), XDG_CACHE_HOME: join(options.userDataDir, 'xdg-cache') },
+        env: {
+          ...process.env,
+          XDG_CONFIG_HOME: join(options.userDataDir, 'xdg-config'),
+          XDG_CACHE_HOME: join(options.userDataDir, 'xdg-cache'),
+        },
       })
       return playwrightSession(context)
     },
@@ -49,7 +53,9 @@ export function playwrightLauncher(options: PlaywrightLauncherOptions): BrowserL
 async function chromeUserAgent(executablePath: string): Promise<string> {
   const { execFile } = await import('node:child_process')
   const version = await new Promise<string>((resolve) =>
-    execFile(executablePath, ['--version'], { timeout: 5_000 }, (_error, stdout) => resolve(/(\d+\.\d+\.\d+\.\d+)/.exec(stdout)?.[1] ?? '120.0.0.0')),
+    execFile(executablePath, ['--version'], { timeout: 5_000 }, (_error, stdout) =>
+      resolve(/(\d+\.\d+\.\d+\.\d+)/.exec(stdout)?.[1] ?? '120.0.0.0'),
+    ),
   )
   return `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${version} Safari/537.36 ${USER_AGENT.split(' ')[0]}`
 }
@@ -88,13 +94,15 @@ function playwrightSession(context: BrowserContext): BrowserSession {
     })
     const cdp = await context.newCDPSession(p)
     cdp.on('Fetch.requestPaused', (event: PausedRequest) => {
-      void decide(event).then(
-        (verdict) =>
-          verdict === 'continue'
-            ? cdp.send('Fetch.continueRequest', { requestId: event.requestId })
-            : cdp.send('Fetch.failRequest', { requestId: event.requestId, errorReason: 'BlockedByClient' }),
-        () => undefined,
-      ).catch(() => undefined)
+      void decide(event)
+        .then(
+          (verdict) =>
+            verdict === 'continue'
+              ? cdp.send('Fetch.continueRequest', { requestId: event.requestId })
+              : cdp.send('Fetch.failRequest', { requestId: event.requestId, errorReason: 'BlockedByClient' }),
+          () => undefined,
+        )
+        .catch(() => undefined)
     })
     await cdp.send('Fetch.enable', {
       patterns: [
@@ -139,7 +147,12 @@ function playwrightSession(context: BrowserContext): BrowserSession {
     try {
       return await work(await ready)
     } catch (error) {
-      if (gone || /Target (page, context or browser )?(has been )?closed|Browser has been closed|browser has disconnected|Page crashed/i.test((error as Error).message)) {
+      if (
+        gone ||
+        /Target (page, context or browser )?(has been )?closed|Browser has been closed|browser has disconnected|Page crashed/i.test(
+          (error as Error).message,
+        )
+      ) {
         gone = true
         throw new BrowserGone((error as Error).message.split('\n')[0])
       }
@@ -177,7 +190,7 @@ function playwrightSession(context: BrowserContext): BrowserSession {
     snapshot: (maxBytes) =>
       guard(async (p): Promise<Snapshot> => {
         if (blocked) throw blockedError()
-        const size = await p.evaluate('document.documentElement.outerHTML.length') as number
+        const size = (await p.evaluate('document.documentElement.outerHTML.length')) as number
         if (size > maxBytes) throw new BodyTooLarge(maxBytes)
         const [title, html] = [await p.title(), await p.content()]
         return { url: p.url(), title, html, status: documentStatus }
@@ -188,7 +201,14 @@ function playwrightSession(context: BrowserContext): BrowserSession {
         if (!isAllowed(request.url)) throw new NavigationBlocked(`request off the host pin blocked: ${hostOf(request.url)}`)
         const answer = await p.evaluate(
           async ({ url, method, headers, body, timeoutMs, maxBytes }) => {
-            const response = await fetch(url, { method, headers, body, credentials: 'include', redirect: 'error', signal: AbortSignal.timeout(timeoutMs) })
+            const response = await fetch(url, {
+              method,
+              headers,
+              body,
+              credentials: 'include',
+              redirect: 'error',
+              signal: AbortSignal.timeout(timeoutMs),
+            })
             const text = await response.text()
             if (text.length > maxBytes) return null
             return { status: response.status, contentType: response.headers.get('content-type') ?? '', body: text }

@@ -46,7 +46,12 @@ export interface BrowserSession {
    * A request made from the page itself (its origin, the session's cookies), e.g. Madara's XHR list. The URL
    * must pass `allowed`; an answer over `maxBytes` throws `BodyTooLarge`.
    */
-  fetchInPage(request: PageRequest, allowed: (url: URL) => boolean, timeoutMs: number, maxBytes: number): Promise<{ status: number; contentType: string; body: string }>
+  fetchInPage(
+    request: PageRequest,
+    allowed: (url: URL) => boolean,
+    timeoutMs: number,
+    maxBytes: number,
+  ): Promise<{ status: number; contentType: string; body: string }>
   /** Whether the browser is gone (crashed or killed) without `close()`. */
   readonly gone: boolean
   close(): Promise<void>

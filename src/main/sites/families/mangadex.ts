@@ -33,7 +33,11 @@ export function mangaDexAdapter(options: MangaDexOptions): Adapter {
       query.append('includeEmptyPages', '0')
       for (const rating of CONTENT_RATINGS) query.append('contentRating[]', rating)
       query.append('includes[]', 'manga')
-      return { url: `${options.apiBase.replace(/\/$/, '')}/manga/${id}/feed?${query}`, method: 'GET', headers: { Accept: 'application/json' } }
+      return {
+        url: `${options.apiBase.replace(/\/$/, '')}/manga/${id}/feed?${query}`,
+        method: 'GET',
+        headers: { Accept: 'application/json' },
+      }
     },
     read(page, seriesUrl) {
       if (page.status === 204 || page.body.trim() === '') return { kind: 'parsed', result: { chapters: [] } }

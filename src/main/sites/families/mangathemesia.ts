@@ -19,7 +19,10 @@ export function mangaThemesiaAdapter(): Adapter {
           .toArray()
           .map((li) => {
             const item = $(li)
-            const label = cleanText(item.find('.chapternum').first().text()) || cleanText(item.find('.lch a').first().text()) || cleanText(item.find('a').first().text())
+            const label =
+              cleanText(item.find('.chapternum').first().text()) ||
+              cleanText(item.find('.lch a').first().text()) ||
+              cleanText(item.find('a').first().text())
             // data-num may carry a lock glyph on paid chapters; the parser keeps only the number.
             const number = parseChapterNumber(item.attr('data-num') ?? '') ?? parseChapterNumber(label, title)
             if (number === null) return null

@@ -27,7 +27,8 @@ export function webtoonsAdapter(): Adapter {
           const link = item.find('a').first()
           const label = cleanText(item.find('.subj span').first().text()) || cleanText(item.find('.subj').first().text())
           const tx = cleanText(item.find('span.tx').first().text())
-          const number = parseChapterNumber(item.attr('data-episode-no') ?? '') ?? parseChapterNumber(tx) ?? parseChapterNumber(label, title)
+          const number =
+            parseChapterNumber(item.attr('data-episode-no') ?? '') ?? parseChapterNumber(tx) ?? parseChapterNumber(label, title)
           if (number === null) return null
           return { number, label: label || tx || `Episode ${number}`, url: absoluteHref(link.attr('href'), page.url) }
         }),

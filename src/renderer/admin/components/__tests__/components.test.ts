@@ -40,8 +40,16 @@ describe('SeriesRow and Check now', () => {
   })
 
   it('hides Check now for a Series with no URL or no Reader', () => {
-    expect(mountRow(row({ url: '' })).find('button').exists()).toBe(false)
-    expect(mountRow(row({ readerCount: 0 })).find('button').exists()).toBe(false)
+    expect(
+      mountRow(row({ url: '' }))
+        .find('button')
+        .exists(),
+    ).toBe(false)
+    expect(
+      mountRow(row({ readerCount: 0 }))
+        .find('button')
+        .exists(),
+    ).toBe(false)
   })
 
   it('pending renders "check requested <age> ago", with no ETA, and ages while pending', async () => {
@@ -66,9 +74,21 @@ describe('SeriesRow and Check now', () => {
   })
 
   it('the ember accent marks only a New Chapter (moved forward within a day)', () => {
-    expect(mountRow(row({ latestChangedAt: NOW - 3_600_000 })).find('.latest').classes()).toContain('ember')
-    expect(mountRow(row({ latestChangedAt: 0 })).find('.latest').classes()).not.toContain('ember')
-    expect(mountRow(row({ latestChangedAt: NOW - 3 * 86_400_000 })).find('.latest').classes()).not.toContain('ember')
+    expect(
+      mountRow(row({ latestChangedAt: NOW - 3_600_000 }))
+        .find('.latest')
+        .classes(),
+    ).toContain('ember')
+    expect(
+      mountRow(row({ latestChangedAt: 0 }))
+        .find('.latest')
+        .classes(),
+    ).not.toContain('ember')
+    expect(
+      mountRow(row({ latestChangedAt: NOW - 3 * 86_400_000 }))
+        .find('.latest')
+        .classes(),
+    ).not.toContain('ember')
   })
 
   it('never checked says so', () => {
@@ -105,12 +125,25 @@ describe('LaneRow', () => {
     refuseUntil: 0,
     pace: { restMs: 3_600_000, maxPassMs: 300_000, maxGapMs: 300_000, idleRequeryMs: 30_000 },
     latestPass: {
-      id: 1, startedAt: NOW - 20_000, endedAt: NOW - 10_000, skip: '', due: 5, gap: 12_000, clamped: false,
-      checked: 5, refused: 1, unreachable: 0, noChapter: 1, unfetchable: 0, errors: 1, success: 2,
+      id: 1,
+      startedAt: NOW - 20_000,
+      endedAt: NOW - 10_000,
+      skip: '',
+      due: 5,
+      gap: 12_000,
+      clamped: false,
+      checked: 5,
+      refused: 1,
+      unreachable: 0,
+      noChapter: 1,
+      unfetchable: 0,
+      errors: 1,
+      success: 2,
     },
     ...over,
   })
-  const mountLane = (l: LaneView) => mount(LaneRow, { props: { lane: l, now: NOW, pause: vi.fn(), resume: vi.fn() }, attachTo: document.createElement('tbody') })
+  const mountLane = (l: LaneView) =>
+    mount(LaneRow, { props: { lane: l, now: NOW, pause: vi.fn(), resume: vi.fn() }, attachTo: document.createElement('tbody') })
 
   it('is a table row naming the Site, with the figures and the derived success', () => {
     const wrapper = mountLane(lane())
@@ -135,7 +168,9 @@ describe('LaneRow', () => {
   })
 
   it('a skipped pass shows its carried figures marked and no success', () => {
-    const wrapper = mountLane(lane({ latestPass: { ...lane().latestPass!, skip: 'no-fetcher', refused: 0, noChapter: 0, errors: 0, success: 0 } }))
+    const wrapper = mountLane(
+      lane({ latestPass: { ...lane().latestPass!, skip: 'no-fetcher', refused: 0, noChapter: 0, errors: 0, success: 0 } }),
+    )
     expect(wrapper.text()).toContain('declined: needs a browser and none is configured')
     expect(wrapper.find('.ok').text()).toBe('—')
   })

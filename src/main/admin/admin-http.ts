@@ -8,7 +8,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import cookie from '@fastify/cookie'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import type { AdminCaller } from '../admin/validated'
+import type { AdminCaller } from './validated'
 import { HttpError } from '../server/errors'
 import { pageHeaders } from '../server/pages'
 
@@ -59,7 +59,8 @@ export async function registerAdminHttp(app: FastifyInstance, options: AdminHttp
     guard(request, false)
     const token = (request.query as { token?: unknown }).token
     if (typeof token === 'string') {
-      if (!sameBytes(Buffer.from(token), tokenBuffer)) throw new HttpError(401, 'unauthorized', 'that admin token is not valid; use the URL the app printed')
+      if (!sameBytes(Buffer.from(token), tokenBuffer))
+        throw new HttpError(401, 'unauthorized', 'that admin token is not valid; use the URL the app printed')
       void reply.setCookie(SESSION_COOKIE, expected.toString(), { httpOnly: true, sameSite: 'strict', path: '/admin', secure: false })
       return reply.header('cache-control', 'no-store').redirect('/admin/', 303)
     }

@@ -1,0 +1,45 @@
+// ESLint for the whole repository: typescript-eslint, eslint-plugin-vue, the layer rule, and Prettier for
+// formatting (eslint-config-prettier turns off every stylistic rule Prettier owns).
+import js from '@eslint/js'
+import prettier from 'eslint-config-prettier'
+import vue from 'eslint-plugin-vue'
+import globals from 'globals'
+import tseslint from 'typescript-eslint'
+import layers from './eslint/layers.js'
+
+export default tseslint.config(
+  { ignores: ['out/', 'dist/', 'native/', 'node_modules/', 'coverage/', 'test-results/', 'playwright-report/', '.tmp/', 'reports/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  ...vue.configs['flat/recommended'],
+  {
+    files: ['**/*.vue'],
+    languageOptions: { parserOptions: { parser: tseslint.parser, extraFileExtensions: ['.vue'] } },
+  },
+  {
+    languageOptions: { globals: { ...globals.node } },
+    plugins: { layers },
+    rules: {
+      'layers/boundaries': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      'no-console': ['error', { allow: ['warn', 'error'] }],
+      eqeqeq: ['error', 'always', { null: 'ignore' }],
+    },
+  },
+  {
+    files: ['src/renderer/**', 'src/shared/**'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
+    // Command-line entry points, scripts and benchmarks print to the terminal.
+    files: ['scripts/**', 'bench/**', 'src/main/cli/**', 'src/main/headless/cli.ts', 'src/main/simulation/cli.ts', 'e2e/**'],
+    rules: { 'no-console': 'off' },
+  },
+  {
+    // Tests read loosely typed JSON answers.
+    files: ['**/*.test.ts', 'src/main/testing/**', 'e2e/**', 'bench/**'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  prettier,
+)
