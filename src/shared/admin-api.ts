@@ -8,6 +8,7 @@ import { z, type ZodType } from 'zod'
 import { ADMIN_METHODS as METHOD_NAMES, type AdminMethodName } from './admin-methods'
 import { SettingsSchema, type Settings } from './settings'
 import { BOOKMARK_STATUSES } from './sync-schemas'
+import type { ErrorBody } from './errors'
 
 const siteKey = z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'a Site key')
 const seriesId = z
@@ -198,14 +199,4 @@ export interface AdminApi {
 }
 
 /** What a transport carries back: the value, or an error with a code the renderer can show. */
-export type AdminResult<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string } }
-
-export class AdminError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message)
-    this.name = 'AdminError'
-  }
-}
+export type AdminResult<T> = { ok: true; value: T } | { ok: false; error: ErrorBody }

@@ -9,7 +9,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import cookie from '@fastify/cookie'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { AdminCaller } from './validated'
-import { HttpError } from '../server/errors'
+import { AppError, ERROR_STATUS } from '../../shared/errors'
 import { pageHeaders } from '../server/pages'
 
 export const SESSION_COOKIE = 'mb_admin'
@@ -31,8 +31,6 @@ export interface AdminHttpOptions {
   html: string
 }
 
-const STATUS: Record<string, number> = { 'invalid-request': 422, invalid: 422, 'off-pin': 422, 'not-found': 404, conflict: 409 }
-
 export async function registerAdminHttp(app: FastifyInstance, options: AdminHttpOptions): Promise<void> {
   await app.register(cookie)
   const expected = Buffer.from(sessionValue(options.adminToken))
@@ -46,10 +44,10 @@ export async function registerAdminHttp(app: FastifyInstance, options: AdminHttp
   }
 
   function guard(request: FastifyRequest, needsOrigin: boolean): void {
-    if (!isLoopback(request.socket.remoteAddress)) throw new HttpError(403, 'forbidden', 'the admin surface answers only on this machine')
+    if (!isLoopback(request.socket.remoteAddress)) throw new AppError('forbidden', 'the admin surface answers only on this machine')
     const host = request.headers.host ?? ''
-    if (!allowedHosts().has(host)) throw new HttpError(403, 'forbidden', 'unexpected Host header')
-    if (needsOrigin && request.headers.origin !== `http://${host}`) throw new HttpError(403, 'forbidden', 'cross-origin request refused')
+    if (!allowedHosts().has(host)) throw new AppError('forbidden', 'unexpected Host header')
+    if (needsOrigin && request.headers.origin !== `http://${host}`) throw new AppError('forbidden', 'cross-origin request refused')
   }
 
   const page = (reply: FastifyReply) => pageHeaders(reply).type('text/html; charset=utf-8').send(options.html)
@@ -60,7 +58,7 @@ export async function registerAdminHttp(app: FastifyInstance, options: AdminHttp
     const token = (request.query as { token?: unknown }).token
     if (typeof token === 'string') {
       if (!sameBytes(Buffer.from(token), tokenBuffer))
-        throw new HttpError(401, 'unauthorized', 'that admin token is not valid; use the URL the app printed')
+        throw new AppError('unauthorized', 'that admin token is not valid; use the URL the app printed')
       void reply.setCookie(SESSION_COOKIE, expected.toString(), { httpOnly: true, sameSite: 'strict', path: '/admin', secure: false })
       return reply.header('cache-control', 'no-store').redirect('/admin/', 303)
     }
@@ -69,12 +67,12 @@ export async function registerAdminHttp(app: FastifyInstance, options: AdminHttp
 
   app.post('/admin/rpc/:method', async (request, reply) => {
     guard(request, true)
-    if (!hasSession(request)) throw new HttpError(401, 'unauthorized', 'no admin session: open the admin URL the app printed')
+    if (!hasSession(request)) throw new AppError('unauthorized', 'no admin session: open the admin URL the app printed')
     const { method } = request.params as { method: string }
     const result = await options.caller.call(method, request.body)
     void reply.header('cache-control', 'no-store')
     if (result.ok) return { value: result.value ?? null }
-    return reply.code(STATUS[result.error.code] ?? 400).send({ error: result.error })
+    return reply.code(ERROR_STATUS[result.error.code]).send({ error: result.error })
   })
 }
 

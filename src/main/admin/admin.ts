@@ -5,7 +5,7 @@
  */
 import { PAUSE_DURATIONS, type AdminApi, type LaneView, type PassView, type SeriesRowView, type SettingsView } from '../../shared/admin-api'
 import type { Core } from '../core'
-import { UserError } from '../errors'
+import { AppError } from '../../shared/errors'
 import { isPinned, parseUrl, type Site } from '../sites/site'
 import { bookmarkCounts, removeBookmark, seriesReaders } from '../store/bookmarks'
 import { allLanes, laneRow, pauseLane, resumeLane } from '../store/lanes'
@@ -52,7 +52,7 @@ export function createAdmin(ctx: AdminContext): AdminApi {
 
   async function row(key: { site: string; seriesId: string }): Promise<SeriesRowView> {
     const found = await getSeriesListRow(db, key)
-    if (!found) throw new UserError('not-found', `no Series ${key.site}/${key.seriesId}`)
+    if (!found) throw new AppError('not-found', `no Series ${key.site}/${key.seriesId}`)
     return seriesRowView(found, siteOf(found.site))
   }
 
@@ -82,7 +82,7 @@ export function createAdmin(ctx: AdminContext): AdminApi {
   }
 
   async function oneLane(site: string): Promise<LaneView> {
-    if (!siteOf(site)) throw new UserError('not-found', `no Site "${site}"`)
+    if (!siteOf(site)) throw new AppError('not-found', `no Site "${site}"`)
     const lanes = await allLaneViews(false)
     const found = lanes.find((l) => l.site === site)
     return found ?? laneView(await laneRow(db, site), undefined)
@@ -162,18 +162,18 @@ export function createAdmin(ctx: AdminContext): AdminApi {
     async forceSeriesPoll(input) {
       // The pair the due query never overrides: a press here would only sit pending for ever.
       const current = await row(input)
-      if (!current.url) throw new UserError('invalid', 'this Series has no URL: set one first')
-      if (current.readerCount === 0) throw new UserError('invalid', 'no Reader holds this Series, so it is never polled')
+      if (!current.url) throw new AppError('invalid', 'this Series has no URL: set one first')
+      if (current.readerCount === 0) throw new AppError('invalid', 'no Reader holds this Series, so it is never polled')
       await forceSeriesPoll(db, input, now())
       return row(input)
     },
     async pauseLane(input) {
-      if (!siteOf(input.site)) throw new UserError('not-found', `no Site "${input.site}"`)
+      if (!siteOf(input.site)) throw new AppError('not-found', `no Site "${input.site}"`)
       await pauseLane(db, input.site, now() + PAUSE_DURATIONS[input.duration], now())
       return oneLane(input.site)
     },
     async resumeLane(input) {
-      if (!siteOf(input.site)) throw new UserError('not-found', `no Site "${input.site}"`)
+      if (!siteOf(input.site)) throw new AppError('not-found', `no Site "${input.site}"`)
       await resumeLane(db, input.site)
       return oneLane(input.site)
     },
@@ -188,14 +188,14 @@ export function createAdmin(ctx: AdminContext): AdminApi {
     async setSeriesUrl(input) {
       const site = siteOf(input.site)
       const url = parseUrl(input.url)
-      if (!site) throw new UserError('not-found', `no Site "${input.site}"`)
+      if (!site) throw new AppError('not-found', `no Site "${input.site}"`)
       if (!url || !isPinned(site, url))
-        throw new UserError('off-pin', `the URL is not on ${site.name}'s host pin (${site.hosts.join(', ')})`)
+        throw new AppError('off-pin', `the URL is not on ${site.name}'s host pin (${site.hosts.join(', ')})`)
       await setSeriesUrl(db, { site: input.site, seriesId: input.seriesId }, url.href, now())
       return row(input)
     },
     async addBookmark(input) {
-      if (!(await getReader(db, input.readerId))) throw new UserError('not-found', `no Reader ${input.readerId}`)
+      if (!(await getReader(db, input.readerId))) throw new AppError('not-found', `no Reader ${input.readerId}`)
       const result = await bookmarkByUrl(core.acquireDeps, {
         readerId: input.readerId,
         url: input.url,

@@ -3,7 +3,7 @@
  * calls this, never the implementation directly, so the renderer is never trusted.
  */
 import { ADMIN_INPUTS, ADMIN_METHODS, type AdminApi, type AdminMethod, type AdminResult } from '../../shared/admin-api'
-import { toErrorAnswer } from '../server/errors'
+import { errorBody } from '../../shared/errors'
 
 export interface AdminCaller {
   /** Validates `input` for `method` and calls it; never throws. */
@@ -31,9 +31,9 @@ export function validatedAdmin(admin: AdminApi, log?: { error(obj: object, msg: 
         const fn = admin[method] as (input: unknown) => Promise<unknown>
         return { ok: true, value: await fn.call(admin, parsed.data ?? {}) }
       } catch (error) {
-        const answer = toErrorAnswer(error)
-        if (answer.status >= 500) log?.error({ err: error, method }, 'admin: call failed')
-        return { ok: false, error: { code: answer.code, message: answer.message } }
+        const body = errorBody(error)
+        if (body.code === 'internal') log?.error({ err: error, method }, 'admin: call failed')
+        return { ok: false, error: body }
       }
     },
   }

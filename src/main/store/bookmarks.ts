@@ -4,7 +4,7 @@
  */
 import { sql } from 'kysely'
 import type { Db } from './database'
-import { StoreError } from './errors'
+import { AppError } from '../../shared/errors'
 import type { BookmarkRow, BookmarkStatus, SeriesRow } from './schema'
 import type { SeriesKey } from './series'
 
@@ -79,7 +79,7 @@ export async function updateBookmark(db: Db, readerId: number, key: SeriesKey, c
     .executeTakeFirst()
   if (updated) return updated
   const current = await getBookmark(db, readerId, key)
-  if (!current) throw new StoreError(`no bookmark ${key.site}/${key.seriesId} for Reader ${readerId}`, 'not-found')
+  if (!current) throw new AppError('not-found', `no bookmark ${key.site}/${key.seriesId} for Reader ${readerId}`)
   return current
 }
 
@@ -99,7 +99,7 @@ export async function removeBookmark(db: Db, readerId: number, key: SeriesKey): 
     .where('series_id', '=', key.seriesId)
     .executeTakeFirst()
   if (result.numDeletedRows === 0n) {
-    throw new StoreError(`no bookmark ${key.site}/${key.seriesId} for Reader ${readerId}`, 'not-found')
+    throw new AppError('not-found', `no bookmark ${key.site}/${key.seriesId} for Reader ${readerId}`)
   }
 }
 

@@ -32,7 +32,7 @@ describe('lanes', () => {
   })
 
   it('pause rejects an until that is not in the future', async () => {
-    await expect(pauseLane(store.db, 'a', 1000, 1000)).rejects.toThrow(/store: pause of "a" must end in the future/)
+    await expect(pauseLane(store.db, 'a', 1000, 1000)).rejects.toThrow(/pause of "a" must end in the future/)
     await expect(pauseLane(store.db, 'a', 999, 1000)).rejects.toThrow(/future/)
     expect(await pausedLanes(store.db, 0)).toEqual([])
   })

@@ -3,7 +3,7 @@
  * is the only source of Lane state (docs/adr/0002-the-store-is-the-only-source-of-lane-state.md).
  */
 import type { Db } from './database'
-import { StoreError } from './errors'
+import { AppError } from '../../shared/errors'
 import type { LaneRow } from './schema'
 
 /** Makes sure a Site has its Lane row, so one-row-per-Site reads see every Lane. */
@@ -28,7 +28,7 @@ export async function allLanes(db: Db): Promise<LaneRow[]> {
 /** Pauses a Lane until a time in the future. Expiry is mandatory: an `until` not after `now` is refused. */
 export async function pauseLane(db: Db, site: string, until: number, now: number): Promise<LaneRow> {
   if (!Number.isSafeInteger(until) || until <= now) {
-    throw new StoreError(`pause of "${site}" must end in the future (until=${until}, now=${now})`)
+    throw new AppError('invalid', `pause of "${site}" must end in the future (until=${until}, now=${now})`)
   }
   await db
     .insertInto('poll_lanes')

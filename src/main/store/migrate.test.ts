@@ -146,7 +146,7 @@ describe('migrations', () => {
     const file = fresh()
     const sqlite = new BetterSqlite3(file)
     const broken = [...migrations, { name: '0999_broken', up: 'CREATE TABLE half (x INTEGER); SELECT nope FROM nowhere;' }]
-    expect(() => migrate(sqlite, file, 1, broken)).toThrow(/store: migration 0999_broken failed and was rolled back/)
+    expect(() => migrate(sqlite, file, 1, broken)).toThrow(/migration 0999_broken failed and was rolled back/)
     expect(schemaVersion(sqlite)).toBe(migrations.length)
     expect(sqlite.prepare("SELECT name FROM sqlite_master WHERE name = 'half'").get()).toBeUndefined()
     sqlite.close()

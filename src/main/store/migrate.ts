@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs'
 import type BetterSqlite3 from 'better-sqlite3'
 import { migrations as bundled, type Migration } from '../../../migrations'
-import { StoreError } from './errors'
+import { AppError } from '../../shared/errors'
 
 export interface MigrationReport {
   /** Schema version before (0 for a new database). */
@@ -20,7 +20,7 @@ export interface MigrationReport {
 /** The schema version a migration brings: the number its name starts with. */
 export function versionOf(migration: Migration): number {
   const match = /^(\d{4})_[a-z0-9_]+$/.exec(migration.name)
-  if (!match) throw new StoreError(`migration name "${migration.name}" is not NNNN_name`)
+  if (!match) throw new AppError('invalid', `store: migration name "${migration.name}" is not NNNN_name`)
   return Number(match[1])
 }
 
@@ -49,7 +49,7 @@ export function migrate(
   const newest = ordered.length ? versionOf(ordered[ordered.length - 1]!) : 0
   const from = schemaVersion(sqlite)
   if (from > newest) {
-    throw new StoreError(`database schema version ${from} is newer than this app knows (${newest}); refusing to open it`)
+    throw new AppError('invalid', `store: database schema version ${from} is newer than this app knows (${newest}); refusing to open it`)
   }
   const pending = ordered.filter((m) => versionOf(m) > from)
   if (pending.length === 0) return { from, to: from, backup: null }
@@ -69,7 +69,7 @@ export function migrate(
     try {
       apply()
     } catch (cause) {
-      throw new StoreError(`migration ${migration.name} failed and was rolled back: ${String(cause)}`)
+      throw new AppError('invalid', `store: migration ${migration.name} failed and was rolled back: ${String(cause)}`)
     }
   }
   return { from, to: versionOf(pending[pending.length - 1]!), backup }

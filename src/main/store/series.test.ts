@@ -45,7 +45,7 @@ describe('Check now and pending', () => {
   })
 
   it('refuses to force an unknown Series', async () => {
-    await expect(forceSeriesPoll(store.db, { site: 'a', seriesId: 'nope' }, 1)).rejects.toThrow(/store: no Series a\/nope/)
+    await expect(forceSeriesPoll(store.db, { site: 'a', seriesId: 'nope' }, 1)).rejects.toThrow(/no Series a\/nope/)
   })
 
   it('a force never touches the check stamp, so unchecked and stale counts stay true', async () => {

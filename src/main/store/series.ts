@@ -5,7 +5,7 @@
 import { sql, type ExpressionBuilder } from 'kysely'
 import { touchBookmarksOf } from './bookmarks'
 import type { Db } from './database'
-import { StoreError } from './errors'
+import { AppError } from '../../shared/errors'
 import type { Database, LatestChapterHistoryRow, SeriesRow } from './schema'
 
 export type SeriesFilter = 'unchecked' | 'stale' | 'pending' | 'finished' | 'orphan' | 'no-url'
@@ -73,7 +73,7 @@ export async function getSeries(db: Db, key: SeriesKey): Promise<SeriesRow | und
 
 export async function requireSeries(db: Db, key: SeriesKey): Promise<SeriesRow> {
   const row = await getSeries(db, key)
-  if (!row) throw new StoreError(`no Series ${key.site}/${key.seriesId}`, 'not-found')
+  if (!row) throw new AppError('not-found', `no Series ${key.site}/${key.seriesId}`)
   return row
 }
 
@@ -213,7 +213,7 @@ async function updateOrThrow(
     .where('site', '=', key.site)
     .where('series_id', '=', key.seriesId)
     .executeTakeFirst()
-  if (result.numUpdatedRows === 0n) throw new StoreError(`no Series ${key.site}/${key.seriesId}`, 'not-found')
+  if (result.numUpdatedRows === 0n) throw new AppError('not-found', `no Series ${key.site}/${key.seriesId}`)
 }
 
 export interface FoundChapter {

@@ -6,7 +6,7 @@ import rateLimit from '@fastify/rate-limit'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { ZodType } from 'zod'
 import pkg from '../../../package.json' with { type: 'json' }
-import { HttpError } from '../server/errors'
+import { AppError } from '../../shared/errors'
 import type { ReaderRow } from '../store/schema'
 import { readerForToken } from '../use-cases/readers'
 import { openApiDocument } from './openapi'
@@ -52,7 +52,7 @@ export async function registerSyncApi(app: FastifyInstance, given: SyncDeps, opt
     timeWindow: limit.windowMs,
     keyGenerator: (request) => (request.syncReader ? `reader:${request.syncReader.id}` : `ip:${request.ip}`),
     errorResponseBuilder: (_request, context) => {
-      const error = new HttpError(429, 'rate-limited', `too many requests; retry in ${Math.ceil(context.ttl / 1000)} s`)
+      const error = new AppError('rate-limited', `too many requests; retry in ${Math.ceil(context.ttl / 1000)} s`)
       return Object.assign(error, { statusCode: 429 })
     },
   })
@@ -93,13 +93,13 @@ function bearerToken(request: FastifyRequest): string | null {
 
 function authenticated(request: FastifyRequest): ReaderRow {
   if (request.syncReader) return request.syncReader
-  throw new HttpError(401, 'unauthorized', bearerToken(request) ? 'unknown token' : 'send Authorization: Bearer <token>')
+  throw new AppError('unauthorized', bearerToken(request) ? 'unknown token' : 'send Authorization: Bearer <token>')
 }
 
 function validate<T>(schema: ZodType<T> | undefined, value: unknown, where: 'path' | 'query' | 'body'): T {
   if (!schema) {
     const present = where === 'body' ? value !== undefined && value !== null : Object.keys((value as object) ?? {}).length > 0
-    if (present) throw new HttpError(422, 'invalid-request', `${where}: this route takes none`)
+    if (present) throw new AppError('invalid-request', `${where}: this route takes none`)
     return undefined as T
   }
   const parsed = schema.safeParse(where === 'body' ? (value ?? undefined) : { ...(value as object) })
@@ -108,5 +108,5 @@ function validate<T>(schema: ZodType<T> | undefined, value: unknown, where: 'pat
     .slice(0, 3)
     .map((i) => `${i.path.length ? `${i.path.join('.')}: ` : ''}${i.message}`)
     .join('; ')
-  throw new HttpError(422, 'invalid-request', `${where}: ${issues}`)
+  throw new AppError('invalid-request', `${where}: ${issues}`)
 }

@@ -4,7 +4,7 @@
  */
 import type { z, ZodType } from 'zod'
 import type { Clock } from '../clock'
-import { HttpError } from '../server/errors'
+import { AppError } from '../../shared/errors'
 import { getBookmark, readerBookmarks, removeBookmark, updateBookmark, type BookmarkChange } from '../store/bookmarks'
 import type { GroupCommit } from '../store/group-commit'
 import type { Db } from '../store/database'
@@ -64,7 +64,7 @@ const route = <P, Q, B>(r: SyncRoute<P, Q, B>) => r as unknown as SyncRoute
 
 async function oneBookmark(deps: SyncDeps, reader: ReaderRow, key: { site: string; seriesId: string }) {
   const [bookmark] = await readerBookmarks(deps.db, reader.id, { key })
-  if (!bookmark) throw new HttpError(404, 'not-found', `no bookmark ${key.site}/${key.seriesId}`)
+  if (!bookmark) throw new AppError('not-found', `no bookmark ${key.site}/${key.seriesId}`)
   return presentBookmark(bookmark)
 }
 
@@ -135,7 +135,7 @@ export const SYNC_ROUTES: SyncRoute[] = [
     }: RouteContext<z.infer<typeof S.BookmarkParams>, unknown, z.infer<typeof S.UpdateBookmarkBody>>) => {
       const now = deps.clock.now()
       if (body.progressAt !== undefined && body.progressAt > now + CLOCK_SKEW_MS) {
-        throw new HttpError(422, 'invalid-request', 'progressAt is in the future')
+        throw new AppError('invalid-request', 'progressAt is in the future')
       }
       const key = { site: params.site, seriesId: params.seriesId }
       const write: BookmarkWrite = { readerId: reader.id, key, change: body as BookmarkChange }
@@ -170,13 +170,13 @@ export const SYNC_ROUTES: SyncRoute[] = [
       let key: { site: string; seriesId: string }
       if (body.url !== undefined) {
         const match = deps.acquire.registry.resolve(body.url)
-        if (!match) throw new HttpError(422, 'off-pin', "not a Series URL on any known Site's host pin")
+        if (!match) throw new AppError('off-pin', "not a Series URL on any known Site's host pin")
         key = { site: match.site.key, seriesId: match.seriesId }
       } else {
         key = { site: body.site!, seriesId: body.seriesId! }
       }
-      if (body.at !== undefined && body.at > now + CLOCK_SKEW_MS) throw new HttpError(422, 'invalid-request', 'at is in the future')
-      if (!(await getBookmark(deps.db, reader.id, key))) throw new HttpError(404, 'not-found', `no bookmark ${key.site}/${key.seriesId}`)
+      if (body.at !== undefined && body.at > now + CLOCK_SKEW_MS) throw new AppError('invalid-request', 'at is in the future')
+      if (!(await getBookmark(deps.db, reader.id, key))) throw new AppError('not-found', `no bookmark ${key.site}/${key.seriesId}`)
       const sightedAt = Math.min(body.at ?? now, now)
       const report = await recordSighting(deps.db, { ...key, readerId: reader.id, chapter: body.chapter, sightedAt, now })
       return { status: 202, body: presentSighting(report.sighting, report.raised) }

@@ -9,7 +9,7 @@ import type { BrowserHealth } from '../fetch/browser-health'
 import { fetcherFor, type Fetchers } from '../fetch/fetcher'
 import { checkSeries, type CheckReport } from '../lanes/check'
 import type { Log } from '../log'
-import { UserError } from '../errors'
+import { AppError } from '../../shared/errors'
 import type { SiteRegistry } from '../sites/registry'
 import { addBookmark, readerBookmarks, type ReaderBookmark } from '../store/bookmarks'
 import type { Db } from '../store/database'
@@ -42,7 +42,7 @@ export async function bookmarkByUrl(
   input: { readerId: number; url: string; status?: BookmarkStatus },
 ): Promise<AcquireResult> {
   const match = deps.registry.resolve(input.url)
-  if (!match) throw new UserError('off-pin', `not a Series URL on any known Site's host pin: ${truncate(input.url)}`)
+  if (!match) throw new AppError('off-pin', `not a Series URL on any known Site's host pin: ${truncate(input.url)}`)
   const { site, seriesId, seriesUrl } = match
   const key = { site: site.key, seriesId }
   const now = deps.clock.now()

@@ -3,9 +3,8 @@
  * (SPEC §3). The window, the `reader` command and the demo all go through these.
  */
 import { createHash, randomBytes } from 'node:crypto'
-import { UserError } from '../errors'
+import { AppError } from '../../shared/errors'
 import type { Db } from '../store/database'
-import { StoreError } from '../store/errors'
 import { addReader, getReader, readerByName, readerByTokenHash, removeReader, setReaderTokenHash } from '../store/readers'
 import type { ReaderRow } from '../store/schema'
 
@@ -27,25 +26,24 @@ export const READER_NAME = /^[\p{L}\p{N}][\p{L}\p{N} ._'-]{0,39}$/u
 
 export async function createReader(db: Db, name: string, now: number): Promise<IssuedToken> {
   const trimmed = name.trim()
-  if (!READER_NAME.test(trimmed)) throw new UserError('invalid', "a Reader name is 1–40 letters, digits, spaces or . _ ' -")
+  if (!READER_NAME.test(trimmed)) throw new AppError('invalid', "a Reader name is 1–40 letters, digits, spaces or . _ ' -")
   const token = newToken()
   try {
     return { reader: await addReader(db, { name: trimmed, tokenHash: hashToken(token), now }), token }
   } catch (error) {
-    if (error instanceof StoreError && error.code === 'conflict')
-      throw new UserError('conflict', `a Reader named "${trimmed}" already exists`)
+    if (error instanceof AppError && error.code === 'conflict') throw new AppError('conflict', `a Reader named "${trimmed}" already exists`)
     throw error
   }
 }
 
 export async function rotateToken(db: Db, readerId: number): Promise<IssuedToken> {
   const token = newToken()
-  if (!(await getReader(db, readerId))) throw new UserError('not-found', `no Reader ${readerId}`)
+  if (!(await getReader(db, readerId))) throw new AppError('not-found', `no Reader ${readerId}`)
   return { reader: await setReaderTokenHash(db, readerId, hashToken(token)), token }
 }
 
 export async function deleteReader(db: Db, readerId: number): Promise<void> {
-  if (!(await getReader(db, readerId))) throw new UserError('not-found', `no Reader ${readerId}`)
+  if (!(await getReader(db, readerId))) throw new AppError('not-found', `no Reader ${readerId}`)
   await removeReader(db, readerId)
 }
 

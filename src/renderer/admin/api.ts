@@ -4,16 +4,7 @@
  */
 import type { AdminApi, AdminResult } from '../../shared/admin-api'
 import { ADMIN_METHODS, type AdminMethodName } from '../../shared/admin-methods'
-
-export class AdminCallError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message)
-    this.name = 'AdminCallError'
-  }
-}
+import { AppError, isErrorCode } from '../../shared/errors'
 
 type Transport = (method: AdminMethodName, input: unknown) => Promise<AdminResult<unknown>>
 
@@ -25,9 +16,13 @@ async function overHttp(method: AdminMethodName, input: unknown): Promise<AdminR
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(input ?? {}),
     })
-    const json = (await response.json().catch(() => null)) as { value?: unknown; error?: { code: string; message: string } } | null
+    const json = (await response.json().catch(() => null)) as { value?: unknown; error?: { code?: unknown; message?: unknown } } | null
     if (response.ok && json && 'value' in json) return { ok: true, value: json.value }
-    return { ok: false, error: json?.error ?? { code: 'http', message: `HTTP ${response.status}` } }
+    const code = isErrorCode(json?.error?.code) ? json.error.code : 'internal'
+    return {
+      ok: false,
+      error: { code, message: typeof json?.error?.message === 'string' ? json.error.message : `HTTP ${response.status}` },
+    }
   } catch {
     return { ok: false, error: { code: 'offline', message: 'cannot reach the app; is it running?' } }
   }
@@ -40,7 +35,7 @@ export function createAdminClient(transport?: Transport): AdminApi {
   for (const method of ADMIN_METHODS) {
     client[method] = async (input?: unknown) => {
       const result = await send(method, input ?? {})
-      if (!result.ok) throw new AdminCallError(result.error.code, result.error.message)
+      if (!result.ok) throw new AppError(result.error.code, result.error.message)
       return result.value
     }
   }

@@ -1,6 +1,6 @@
 /** The window's one line of trouble: a call that failed, or a missing admin session. */
 import { ref } from 'vue'
-import { AdminCallError } from '../api'
+import { AppError } from '../../../shared/errors'
 
 export const problem = ref<string | null>(null)
 export const signedOut = ref(false)
@@ -12,7 +12,7 @@ export async function attempt<T>(work: () => Promise<T>): Promise<T | undefined>
     signedOut.value = false
     return value
   } catch (error) {
-    if (error instanceof AdminCallError && error.code === 'unauthorized') signedOut.value = true
+    if (error instanceof AppError && error.code === 'unauthorized') signedOut.value = true
     else problem.value = error instanceof Error ? error.message : String(error)
     return undefined
   }
