@@ -7,7 +7,9 @@
 import { z, type ZodType } from 'zod'
 import { ADMIN_METHODS as METHOD_NAMES, type AdminMethodName } from './admin-methods'
 import { SettingsSchema, type Settings } from './settings'
-import { BOOKMARK_STATUSES } from './sync-schemas'
+import { BOOKMARK_STATUSES, SERIES_FILTERS } from './domain'
+
+export { SERIES_FILTERS, type SeriesFilter } from './domain'
 import type { ErrorBody } from './errors'
 
 const siteKey = z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'a Site key')
@@ -25,8 +27,6 @@ const httpUrl = z
   .max(2048)
   .refine((u) => /^https?:\/\//i.test(u), { message: 'must be an http(s) URL' })
 
-export const SERIES_FILTERS = ['unchecked', 'stale', 'pending', 'finished', 'orphan', 'no-url'] as const
-export type SeriesFilter = (typeof SERIES_FILTERS)[number]
 export const PAUSE_DURATIONS = { '1h': 3_600_000, '6h': 21_600_000, '24h': 86_400_000 } as const
 export type PauseDuration = keyof typeof PAUSE_DURATIONS
 

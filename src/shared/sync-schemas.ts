@@ -4,12 +4,12 @@
  * the Readers' page takes its types from here.
  */
 import { z } from 'zod'
+import { BOOKMARK_STATUSES } from './domain'
 
 /** A chapter number: finite, not negative, below a bound no real Series reaches. */
 const chapter = z.number().finite().min(0).max(100_000)
 /** Unix milliseconds. */
 const millis = z.number().int().min(0).max(8_640_000_000_000)
-export const BOOKMARK_STATUSES = ['reading', 'waiting', 'planned', 'dropped'] as const
 const status = z.enum(BOOKMARK_STATUSES)
 const httpUrl = z
   .string()
@@ -115,7 +115,6 @@ export const SightingResponse = z.strictObject({
 
 export const HealthResponse = z.strictObject({ ok: z.literal(true) })
 
-export type BookmarkStatus = (typeof BOOKMARK_STATUSES)[number]
 export type Bookmark = z.infer<typeof BookmarkView>
 export type Reader = z.infer<typeof ReaderView>
 export type ApiError = z.infer<typeof ErrorBody>

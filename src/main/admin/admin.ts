@@ -12,17 +12,8 @@ import { allLanes, laneRow, pauseLane, resumeLane } from '../store/lanes'
 import { latestPassPerSite, recentPasses } from '../store/passes'
 import { listReaders, getReader } from '../store/readers'
 import type { LaneRow, PassRow } from '../store/schema'
-import {
-  finishSeries,
-  forceSeriesPoll,
-  getSeriesListRow,
-  latestChapterHistory,
-  listSeries,
-  overviewCounts,
-  setSeriesUrl,
-  unfinishSeries,
-  type SeriesListRow,
-} from '../store/series'
+import { finishSeries, forceSeriesPoll, latestChapterHistory, setSeriesUrl, unfinishSeries } from '../store/series'
+import { getSeriesListRow, listSeries, overviewCounts, type SeriesListRow } from '../store/series-list'
 import { readSettings, writeSettings } from '../store/settings'
 import { seriesSightings } from '../store/sightings'
 import { bookmarkByUrl } from '../use-cases/acquire'

@@ -10,7 +10,7 @@ import type { Site } from '../sites/site'
 import type { Db } from '../store/database'
 import { ensureLane } from '../store/lanes'
 import { prunePasses } from '../store/passes'
-import { lastCheckedAt } from '../store/series'
+import { lastCheckedAt } from '../store/due'
 import { runPass, type LaneMemory, type NewChapter, type PassResult } from './pass'
 
 export const PASS_RETENTION_MS = 14 * 86_400_000

@@ -5,10 +5,7 @@
 import { sql } from 'kysely'
 import type { Db } from './database'
 import { AppError } from '../../shared/errors'
-import type { BookmarkRow, BookmarkStatus, SeriesRow } from './schema'
-import type { SeriesKey } from './series'
-
-export { BOOKMARK_STATUSES } from '../../shared/sync-schemas'
+import type { BookmarkRow, BookmarkStatus, SeriesKey, SeriesRow } from './schema'
 
 /** A bookmark joined with its Series, as a Reader sees it. */
 export interface ReaderBookmark extends BookmarkRow {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openTestStore, seedReader, seedSeries, type SeedSeries, type TestStore } from '../testing/store'
-import { dueSeries, eligibleCount } from './series'
+import { dueSeries, eligibleCount } from './due'
 
 const HOUR = 3_600_000
 const NOW = 1_000 * HOUR

@@ -52,7 +52,7 @@ function scanned(plan: string): string[] {
 
 describe('query plans', () => {
   it('the due query searches series and bookmarks by index', async () => {
-    const { dueSeries } = await import('./series')
+    const { dueSeries } = await import('./due')
     const [plan] = await plansOf(() => dueSeries(store.db, 'site3', { restCutoff: 0, ceilingCutoff: 0 }))
     expect(plan).toMatch(/SEARCH s USING INDEX sqlite_autoindex_series_1 \(site=\?\)/)
     expect(plan).toMatch(/SEARCH b USING COVERING INDEX bookmarks_series \(site=\? AND series_id=\?\)/)
@@ -60,7 +60,7 @@ describe('query plans', () => {
   })
 
   it('the eligible count searches by index', async () => {
-    const { eligibleCount } = await import('./series')
+    const { eligibleCount } = await import('./due')
     const [plan] = await plansOf(() => eligibleCount(store.db, 'site3'))
     expect(plan).toMatch(/SEARCH s USING INDEX/)
     expect(scanned(plan!).filter((t) => GUARDED.includes(t))).toEqual([])

@@ -1,8 +1,17 @@
 /**
- * Kysely row types, one interface per table of SPEC §3. Column names are a contract: outside tests
+ * Kysely row types, one interface per table (docs/design.md#data). Column names are a contract: outside tests
  * read them. Booleans are INTEGER 0/1; times are unix ms with 0 meaning never.
  */
 import type { Generated, Insertable, Selectable } from 'kysely'
+import type { BookmarkStatus } from '../../shared/domain'
+
+export type { BookmarkStatus } from '../../shared/domain'
+
+/** A Series' primary key. */
+export interface SeriesKey {
+  site: string
+  seriesId: string
+}
 
 export interface ReadersTable {
   id: Generated<number>
@@ -27,8 +36,6 @@ export interface SeriesTable {
   finished_at: Generated<number>
   created_at: number
 }
-
-export type BookmarkStatus = 'reading' | 'waiting' | 'planned' | 'dropped'
 
 export interface BookmarksTable {
   reader_id: number

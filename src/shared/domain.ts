@@ -1,0 +1,12 @@
+/**
+ * The domain's small enumerations, defined once for the store, the sync API, the admin contract and the
+ * window (docs/design.md#data).
+ */
+
+/** A Reader's status for a bookmark. */
+export const BOOKMARK_STATUSES = ['reading', 'waiting', 'planned', 'dropped'] as const
+export type BookmarkStatus = (typeof BOOKMARK_STATUSES)[number]
+
+/** The owner's Series list filters. */
+export const SERIES_FILTERS = ['unchecked', 'stale', 'pending', 'finished', 'orphan', 'no-url'] as const
+export type SeriesFilter = (typeof SERIES_FILTERS)[number]
