@@ -17,7 +17,7 @@ import { addBookmark } from '../src/main/store/bookmarks'
 import { openStore, STORE_FILE } from '../src/main/store/database'
 import { addSeries } from '../src/main/store/series'
 import { registerSyncApi } from '../src/main/sync/api'
-import { createReader, hashToken } from '../src/main/use-cases/readers'
+import { createReader, hashToken } from '../src/main/use-cases/reader-tokens'
 
 const [kind, dir, count] = process.argv.slice(2) as [string, string, string]
 const readers = Number(count)

@@ -4,6 +4,7 @@
  * loopback in the headless shell. Everything it starts is stopped by `stop()`, in reverse order.
  */
 import { join } from 'node:path'
+import type { AdminApi } from '../shared/admin-api'
 import { createAdmin } from './admin/admin'
 import { validatedAdmin, type AdminCaller } from './admin/validated'
 import { systemClock, type Clock } from './clock'
@@ -50,6 +51,8 @@ export interface RunningApp {
   readonly core: Core
   /** The admin contract behind validation: what IPC and RPC call. */
   readonly admin: AdminCaller
+  /** The same contract, typed, for the shell's own trusted reads (the tray, notifications, login item). */
+  readonly api: AdminApi
   readonly dataDir: string
   readonly dataFile: string
   readonly origin: string
@@ -101,7 +104,8 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     const settings = await readSettings(core.store.db)
     const host = options.host ?? (settings.syncBind === 'lan' ? '0.0.0.0' : '127.0.0.1')
     let boundPort = 0
-    const admin = validatedAdmin(createAdmin({ core, shell: options.shell, listening: () => `http://${host}:${boundPort}` }), log)
+    const api = createAdmin({ core, shell: options.shell, listening: () => `http://${host}:${boundPort}` })
+    const admin = validatedAdmin(api, log)
 
     const app = createHttpServer({ log })
     started.push(() => app.close())
@@ -121,6 +125,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     return {
       core,
       admin,
+      api,
       dataDir,
       dataFile: core.store.file,
       origin: bound.origin,

@@ -4,6 +4,7 @@
  * Inputs are validated by `validated()` before they reach these functions.
  */
 import { PAUSE_DURATIONS, type AdminApi, type LaneView, type PassView, type SeriesRowView, type SettingsView } from '../../shared/admin-api'
+import { checkNowRefusal } from '../../shared/check-now'
 import type { Core } from '../core'
 import { AppError } from '../../shared/errors'
 import { isPinned, parseUrl, type Site } from '../sites/site'
@@ -17,7 +18,7 @@ import { getSeriesListRow, listSeries, overviewCounts, type SeriesListRow } from
 import { readSettings, writeSettings } from '../store/settings'
 import { seriesSightings } from '../store/sightings'
 import { bookmarkByUrl } from '../use-cases/acquire'
-import { createReader, deleteReader, rotateToken } from '../use-cases/readers'
+import { createReader, deleteReader, rotateToken } from '../use-cases/reader-tokens'
 import { DEFAULT_PACE } from '../sites/site'
 
 export interface AdminContext {
@@ -153,8 +154,8 @@ export function createAdmin(ctx: AdminContext): AdminApi {
     async forceSeriesPoll(input) {
       // The pair the due query never overrides: a press here would only sit pending for ever.
       const current = await row(input)
-      if (!current.url) throw new AppError('invalid', 'this Series has no URL: set one first')
-      if (current.readerCount === 0) throw new AppError('invalid', 'no Reader holds this Series, so it is never polled')
+      const refusal = checkNowRefusal(current)
+      if (refusal) throw new AppError('invalid', refusal)
       await forceSeriesPoll(db, input, now())
       return row(input)
     },

@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { openStore } from '../store/database'
 import { readerByName } from '../store/readers'
-import { hashToken } from '../use-cases/readers'
+import { hashToken } from '../use-cases/reader-tokens'
 import { tempDir } from '../testing/store'
 import { runReaderCommand } from './reader'
 

@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util'
 import { resolve } from 'node:path'
 import { openStore, STORE_FILE } from '../store/database'
 import { listReaders } from '../store/readers'
-import { createReader, deleteReader, findReader, rotateToken } from '../use-cases/readers'
+import { createReader, deleteReader, findReader, rotateToken } from '../use-cases/reader-tokens'
 import { defaultDataDir } from '../paths'
 
 export interface Output {

@@ -10,7 +10,7 @@ import { addBookmark, updateBookmark } from '../store/bookmarks'
 import type { Db } from '../store/database'
 import { listReaders } from '../store/readers'
 import { addSeries, setSeriesUrl } from '../store/series'
-import { createReader } from '../use-cases/readers'
+import { createReader } from '../use-cases/reader-tokens'
 import { startFixtureSite, type FixtureSite } from './fixture-site'
 import { fixtureSites } from './fixture-sites'
 

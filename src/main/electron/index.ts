@@ -1,18 +1,16 @@
 /**
  * The Electron shell: a tray app over the same app the headless shell runs (docs/adr/0003). The files in
- * this folder are the only ones that import `electron`; the logic they need is in src/main/desktop/, tested
+ * this folder are the only ones that import `electron`; the logic they need is in src/main/electron/policy/, tested
  * without Electron. Usage: `npm start [-- --data DIR] [--port N] [--demo]`.
  */
 import { join } from 'node:path'
-import { parseArgs } from 'node:util'
 import { app, dialog, Notification, powerMonitor, shell } from 'electron'
-import type { LaneView } from '../../shared/admin-api'
 import { startApp, type RunningApp } from '../app'
-import { drain } from '../desktop/drain'
-import { noticeFor } from '../desktop/notifications'
-import { powerSequencer } from '../desktop/power'
+import { drain } from './policy/drain'
+import { noticeFor } from './policy/notifications'
+import { powerSequencer } from './policy/power'
 import { createLog } from '../log'
-import { readSettings } from '../store/settings'
+import { parseShellArgs, USAGE, type ShellArgs } from '../shell-args'
 import { electronLauncher } from './browser-session'
 import { registerAdminIpc } from './ipc'
 import { findNativeBinding, MISSING_NATIVE_MESSAGE } from './native'
@@ -23,12 +21,17 @@ const log = createLog()
 const QUIT_WITHIN_MS = 5_000
 const TRAY_EVERY_MS = 15_000
 
-const { values: args } = parseArgs({
-  args: process.argv.slice(app.isPackaged ? 1 : 2),
-  options: { data: { type: 'string' }, port: { type: 'string' }, demo: { type: 'boolean', default: false } },
-  strict: false,
-  allowPositionals: true,
-})
+let args: ShellArgs
+try {
+  args = parseShellArgs(process.argv.slice(app.isPackaged ? 1 : 2), 'electron')
+} catch (error) {
+  console.error(`manga-bookmark: ${(error as Error).message}\n${USAGE.electron}`)
+  process.exit(2)
+}
+if (args.help) {
+  console.log(USAGE.electron)
+  process.exit(0)
+}
 
 let running: RunningApp | undefined
 let ownerWindow: OwnerWindow | undefined
@@ -52,13 +55,13 @@ async function start(): Promise<void> {
     return
   }
   const resources = app.isPackaged ? process.resourcesPath : join(app.getAppPath(), 'resources')
-  const dataDir = typeof args.data === 'string' ? args.data : app.getPath('userData')
+  const dataDir = args.dataDir ?? app.getPath('userData')
   running = await startApp({
     shell: 'electron',
     dataDir,
     log,
-    demo: args.demo === true,
-    ...(typeof args.port === 'string' ? { port: Number(args.port) } : {}),
+    demo: args.demo,
+    ...(args.port !== undefined ? { port: args.port } : {}),
     nativeBinding,
     rendererDir: join(__dirname, '../renderer'),
     browser: () => electronLauncher(),
@@ -99,20 +102,23 @@ async function start(): Promise<void> {
 
 async function refreshTray(): Promise<void> {
   if (!running || !tray) return
-  const result = await running.admin.call('overview', {})
-  if (result.ok) tray.update((result.value as { lanes: LaneView[] }).lanes, Date.now())
+  try {
+    tray.update((await running.api.overview()).lanes, Date.now())
+  } catch (error) {
+    log.warn({ err: error }, 'electron: the tray could not read the Lanes')
+  }
 }
 
 async function applySettings(): Promise<void> {
   if (!running) return
-  const settings = await readSettings(running.core.store.db)
+  const { settings } = await running.api.settings()
   if (app.isPackaged) app.setLoginItemSettings({ openAtLogin: settings.startAtLogin })
 }
 
 async function notify(chapters: Parameters<typeof noticeFor>[0]): Promise<void> {
   const notice = noticeFor(chapters)
   if (!notice || !running || !Notification.isSupported()) return
-  if (!(await readSettings(running.core.store.db)).notifications) return
+  if (!(await running.api.settings()).settings.notifications) return
   const notification = new Notification({ title: notice.title, body: notice.body, silent: false })
   notification.on('click', () => ownerWindow?.openSeries(notice.open))
   notification.show()

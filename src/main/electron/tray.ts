@@ -1,7 +1,7 @@
 /** The tray: the app's icon, a tooltip summarising Lane health, and a menu (Open, each Lane, data folder, Quit). */
 import { Menu, Tray, nativeImage } from 'electron'
 import type { LaneView } from '../../shared/admin-api'
-import { trayModel } from '../desktop/tray'
+import { trayModel } from './policy/tray'
 
 export interface AppTray {
   update(lanes: readonly LaneView[], now: number): void

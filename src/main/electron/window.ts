@@ -6,7 +6,7 @@
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { BrowserWindow, shell } from 'electron'
-import { isAppNavigation, linkDecision } from '../desktop/window-policy'
+import { isAppNavigation, linkDecision } from './policy/window-policy'
 
 export interface OwnerWindow {
   show(): void

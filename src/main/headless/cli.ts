@@ -4,7 +4,7 @@
  */
 import { createLog } from '../log'
 import { resolveChromium } from '../fetch/browser/playwright-launcher'
-import { parseHeadlessArgs, type HeadlessArgs } from './args'
+import { parseHeadlessArgs, USAGE, type HeadlessArgs } from '../shell-args'
 import { startHeadlessShell } from './shell'
 
 async function main(): Promise<void> {
@@ -14,6 +14,10 @@ async function main(): Promise<void> {
   } catch (error) {
     console.error(`headless: ${(error as Error).message}`)
     process.exit(2)
+  }
+  if (args.help) {
+    console.log(USAGE.headless)
+    process.exit(0)
   }
   const log = createLog()
   const chromium = resolveChromium(args.chromium)

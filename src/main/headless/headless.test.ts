@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
 import { tempDir } from '../testing/store'
-import { parseHeadlessArgs } from './args'
+import { parseHeadlessArgs, parseShellArgs } from '../shell-args'
 
 const dirs: Array<{ remove(): void }> = []
 afterEach(() => dirs.splice(0).forEach((d) => d.remove()))
@@ -24,7 +24,15 @@ describe('headless command line', () => {
       adminToken: 'a'.repeat(20),
       chromium: '/c',
       demo: true,
+      help: false,
     })
+  })
+
+  it('the Electron shell validates the same flags, and lets Chromium switches through', () => {
+    expect(parseShellArgs(['--port', '4712', '--demo', '--enable-logging'], 'electron')).toEqual({ port: 4712, demo: true, help: false })
+    expect(() => parseShellArgs(['--port', 'abc'], 'electron')).toThrow(/--port must be 0–65535, got "abc"/)
+    expect(() => parseShellArgs(['--admin-token', 'a'.repeat(20)], 'electron')).not.toThrow()
+    expect(parseShellArgs(['--help'], 'electron').help).toBe(true)
   })
 
   it.each([

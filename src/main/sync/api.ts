@@ -8,7 +8,7 @@ import type { ZodType } from 'zod'
 import pkg from '../../../package.json' with { type: 'json' }
 import { AppError } from '../../shared/errors'
 import type { ReaderRow } from '../store/schema'
-import { readerForToken } from '../use-cases/readers'
+import { readerForToken } from '../use-cases/reader-tokens'
 import { openApiDocument } from './openapi'
 import { updateBookmark } from '../store/bookmarks'
 import { groupCommit } from '../store/group-commit'

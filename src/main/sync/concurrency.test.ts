@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { addBookmark } from '../store/bookmarks'
 import { addSeries } from '../store/series'
-import { createReader } from '../use-cases/readers'
+import { createReader } from '../use-cases/reader-tokens'
 import { startTestSyncServer, type TestSyncServer } from '../testing/sync-server'
 
 let s: TestSyncServer

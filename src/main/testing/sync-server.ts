@@ -10,7 +10,7 @@ import { silentLog } from '../log'
 import { createHttpServer, listen } from '../server/http'
 import { createRegistry } from '../sites/registry'
 import { registerSyncApi, type SyncOptions } from '../sync/api'
-import { createReader } from '../use-cases/readers'
+import { createReader } from '../use-cases/reader-tokens'
 import { FakeClock } from './clock'
 import { openTestStore, type TestStore } from './store'
 

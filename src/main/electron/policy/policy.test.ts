@@ -1,6 +1,6 @@
 /** The Electron shell's logic that runs without Electron: notices, link policy, power sequencing, drain, tray. */
 import { describe, expect, it, vi } from 'vitest'
-import type { LaneView } from '../../shared/admin-api'
+import type { LaneView } from '../../../shared/admin-api'
 import { drain } from './drain'
 import { noticeFor } from './notifications'
 import { powerSequencer } from './power'

@@ -1,6 +1,6 @@
 /** The tray's words: a tooltip summarising Lane health and one menu line per Lane. Pure. */
-import type { LaneView } from '../../shared/admin-api'
-import { laneSummary, laneViewState } from '../../shared/lane-state'
+import type { LaneView } from '../../../shared/admin-api'
+import { laneSummary, laneViewState } from '../../../shared/lane-state'
 
 export interface TrayModel {
   tooltip: string

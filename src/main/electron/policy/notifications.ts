@@ -1,6 +1,6 @@
 /** New Chapter notifications, batched per pass: one notice for everything one pass found. Pure. */
-import { chapterWords } from '../../shared/format'
-import type { NewChapter } from '../lanes/pass'
+import { chapterWords } from '../../../shared/format'
+import type { NewChapter } from '../../lanes/pass'
 
 export interface Notice {
   title: string
