@@ -33,7 +33,15 @@ export default tseslint.config(
   },
   {
     // Command-line entry points, scripts and benchmarks print to the terminal.
-    files: ['scripts/**', 'bench/**', 'src/main/cli/**', 'src/main/headless/cli.ts', 'src/main/electron/index.ts', 'src/main/simulation/cli.ts', 'e2e/**'],
+    files: [
+      'scripts/**',
+      'bench/**',
+      'src/main/cli/**',
+      'src/main/headless/cli.ts',
+      'src/main/electron/index.ts',
+      'src/main/simulation/cli.ts',
+      'e2e/**',
+    ],
     rules: { 'no-console': 'off' },
   },
   {

@@ -1,5 +1,5 @@
 /**
- * 0001 — the schema of SPEC §3. Frozen: never edit a migration that has shipped; append a new one.
+ * 0001 — the schema of docs/design.md#data. Frozen: never edit a migration that has shipped; append a new one.
  * All times are unix milliseconds; 0 means never.
  */
 export const name = '0001_initial'

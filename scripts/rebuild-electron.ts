@@ -1,6 +1,6 @@
 /**
  * `npm run rebuild:electron` — for a machine WITH network access. Builds better-sqlite3 for Electron's ABI
- * into native/electron/better_sqlite3.node, leaving the Node build that tests use untouched (TOOLCHAIN.md:
+ * into native/electron/better_sqlite3.node, leaving the Node build that tests use untouched (docs/toolchain.md:
  * electron-rebuild can report success while building against Node's headers, and a failed rebuild deletes
  * the Node build). It works on a copy of the package, and checks the result really targets Electron's ABI.
  * Never run it from install, test or CI.

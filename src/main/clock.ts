@@ -1,5 +1,5 @@
 /**
- * Time is a Clock (STYLE habit 7): the core never reads the wall clock or sleeps on its own, so tests move
+ * Time is a Clock: the core never reads the wall clock or sleeps on its own, so tests move
  * a fake clock instead of waiting.
  */
 export interface Clock {

@@ -1,4 +1,4 @@
-/** Where the app keeps its data when no `--data` is given (SPEC §8, headless). */
+/** Where the app keeps its data when no `--data` is given (docs/design.md#shells-and-commands). */
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 

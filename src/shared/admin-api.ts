@@ -1,5 +1,5 @@
 /**
- * The owner's admin contract (STYLE habit 2): one interface, written once. The core implements it; the
+ * The owner's admin contract (docs/design.md#the-admin-contract): one interface, written once. The core implements it; the
  * preload exposes it over IPC as named functions built from its keys; the headless shell maps it to one RPC
  * route per method; the renderer sees one typed client. Reads, and writes that change rows — nothing here
  * commands a Lane (docs/adr/0001). Every method takes one input object, validated by its schema below.

@@ -1,5 +1,5 @@
 /**
- * Chapter numbers from labels (SPEC §4, SITES.md "Chapter numbers"): lowercase; drop the Series title;
+ * Chapter numbers from labels (docs/design.md#chapter-numbers): lowercase; drop the Series title;
  * drop volume and season tags; prefer the number after ch/chapter/ep/episode/#, else the first number.
  * A label with no number is not a chapter (null). A range like "Ch.191-200" is the release's last chapter,
  * never 191.2. Pure: shared by the adapters and the Readers' page.

@@ -1,5 +1,5 @@
 /**
- * A Lane's state in words (SPEC §6), from its `poll_lanes` row and latest pass row only — the store is the
+ * A Lane's state in words (docs/design.md#the-owners-window), from its `poll_lanes` row and latest pass row only — the store is the
  * only source of Lane state (docs/adr/0002). Pure: the window, the tray and tests share it.
  */
 import type { LaneView } from './admin-api'

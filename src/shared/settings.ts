@@ -1,4 +1,4 @@
-/** The owner's settings (SPEC §6 Settings), with their defaults. */
+/** The owner's settings (docs/design.md#the-owners-window), with their defaults. */
 import { z } from 'zod'
 
 export const SettingsSchema = z.strictObject({

@@ -1,5 +1,5 @@
 /**
- * Why a pass declined to work (SPEC §5): one value per exit, empty when the pass reached its loop. The
+ * Why a pass declined to work (docs/design.md#the-lane-pass): one value per exit, empty when the pass reached its loop. The
  * values are a contract (outside tests read `poll_passes.skip`); the words are what the window shows.
  */
 export const SKIPS = [

@@ -1,5 +1,5 @@
 /**
- * The sync API's schemas (SPEC §7), one zod schema per input and output. They validate every request and
+ * The sync API's schemas (docs/design.md#the-sync-endpoint), one zod schema per input and output. They validate every request and
  * generate the OpenAPI document, so the two cannot drift. Unknown fields are refused everywhere. Shared:
  * the Readers' page takes its types from here.
  */

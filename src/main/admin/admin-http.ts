@@ -1,5 +1,5 @@
 /**
- * The owner's window over loopback HTTP (SPEC §8): `/admin/` serves the built renderer; `POST
+ * The owner's window over loopback HTTP (docs/design.md#shells-and-commands): `/admin/` serves the built renderer; `POST
  * /admin/rpc/<method>` is one route per admin method. Opening `/admin/?token=…` sets an HttpOnly,
  * SameSite=Strict session cookie and redirects to `/admin/`, dropping the token from the address. Every RPC
  * checks the session, the Host (against DNS rebinding) and the Origin (against cross-site requests), and

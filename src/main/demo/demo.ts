@@ -1,5 +1,5 @@
 /**
- * The demo (SPEC §8 `--demo`): the fixture site on loopback, its Sites at a fast pace, and a demo catalogue
+ * The demo (docs/design.md#shells-and-commands, `--demo`): the fixture site on loopback, its Sites at a fast pace, and a demo catalogue
  * in a database of its own — two Readers, a dozen Series over several Sites, one Site that refuses and one
  * behind a browser challenge — with a new chapter published every minute or so. No internet needed.
  */

@@ -1,5 +1,5 @@
 /**
- * The fixture site server (SPEC §9): imitations of real Site families and of everything that goes wrong
+ * The fixture site server (docs/design.md#test-assets): imitations of real Site families and of everything that goes wrong
  * with them, on loopback, for tests, e2e and the demo. It records every hit with the injected clock's time.
  *
  * Routes (`:slug` is any Series; each starts with a deterministic Latest Chapter):

@@ -1,6 +1,6 @@
 /**
  * The fixture site's pages: small but faithful imitations of the markup each built-in family reads
- * (SITES.md), so the real adapters parse them unchanged.
+ * (docs/sites.md), so the real adapters parse them unchanged.
  */
 export interface FixtureSeries {
   title: string

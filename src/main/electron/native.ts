@@ -1,5 +1,5 @@
 /**
- * better-sqlite3 built for Electron's ABI lives apart from the Node build the tests use (TOOLCHAIN.md):
+ * better-sqlite3 built for Electron's ABI lives apart from the Node build the tests use (docs/toolchain.md):
  * `npm run rebuild:electron` writes it to native/electron/, and packaging copies it to resources/native/.
  * It is loaded through better-sqlite3's `nativeBinding` option.
  */

@@ -1,5 +1,5 @@
 /**
- * Anti-bot challenge recognition (SITES.md "Anti-bot challenges"), shared by the HTTP fetcher and both
+ * Anti-bot challenge recognition (docs/sites.md#anti-bot-challenges), shared by the HTTP fetcher and both
  * browser fetchers. Pure.
  */
 const CHALLENGE_TITLE =

@@ -1,4 +1,4 @@
-/** The fetcher interface the Lanes and Acquisition talk to: HTTP, or a browser (SPEC §4). */
+/** The fetcher interface the Lanes and Acquisition talk to: HTTP, or a browser (docs/design.md#sites-and-fetching). */
 import type { Page, PageRequest, Site } from '../sites/site'
 
 export type FetchResult =

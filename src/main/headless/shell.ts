@@ -1,5 +1,5 @@
 /**
- * The headless shell (SPEC §2, §8): the app in plain Node, the owner's window over loopback HTTP, and system
+ * The headless shell (docs/design.md#shells-and-commands): the app in plain Node, the owner's window over loopback HTTP, and system
  * Chromium through playwright-core for browser Sites.
  */
 import { startApp, type AppOptions, type RunningApp } from '../app'

@@ -1,5 +1,5 @@
 /**
- * One check (SPEC §5): stamp, fetch, classify, record. Shared by the Lane and Acquisition, so an acquired
+ * One check (docs/design.md#the-lane-pass): stamp, fetch, classify, record. Shared by the Lane and Acquisition, so an acquired
  * Series is a check like any other. The stamp is written before the fetch: it ends any pending Check now
  * whatever the fetch returns (docs/adr/0001).
  */
@@ -12,7 +12,7 @@ import type { Db } from '../store/database'
 import { markLatestChecked, recordCheckResult, type CheckResultReport } from '../store/series'
 import { judgeSightings, lastSightingId } from '../store/sightings'
 
-/** The classification of one check (SPEC §4), plus `aborted` for a check the app itself interrupted. */
+/** The classification of one check (docs/design.md#sites-and-fetching), plus `aborted` for a check the app itself interrupted. */
 export type CheckOutcome = 'chapter' | 'no-chapter' | 'refused' | 'unreachable' | 'unfetchable' | 'error' | 'aborted'
 
 export interface CheckReport {

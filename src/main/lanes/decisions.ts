@@ -1,5 +1,5 @@
 /**
- * The Lane's decisions as pure functions (STYLE habit 6): the gap, the gates at the top of a pass, the wake
+ * The Lane's decisions as pure functions (docs/design.md#the-lane-pass): the gap, the gates at the top of a pass, the wake
  * thresholds and how long to sleep after a pass.
  */
 import type { Pace } from '../sites/site'
@@ -14,7 +14,7 @@ export function computeGap(pace: Pick<Pace, 'restMs' | 'minGapMs' | 'maxGapMs'>,
   return { gap, clamped: gap !== raw }
 }
 
-/** The owner's pause first, then the Site's refusal (SPEC §5 step 1). */
+/** The owner's pause first, then the Site's refusal (docs/design.md#the-lane-pass, step 1). */
 export function laneGate(lane: Pick<LaneRow, 'paused_until' | 'refuse_until'>, now: number): 'paused' | 'refusing' | null {
   if (lane.paused_until > now) return 'paused'
   if (lane.refuse_until > now) return 'refusing'
@@ -50,7 +50,7 @@ export interface SleepFacts {
   fetched: boolean
 }
 
-/** How long a Lane sleeps after a pass before the next one (SPEC §5). */
+/** How long a Lane sleeps after a pass before the next one (docs/design.md#the-lane-pass). */
 export function sleepAfter(f: SleepFacts): number {
   const idle = f.pace.idleRequeryMs
   switch (f.skip) {

@@ -1,5 +1,5 @@
 /**
- * The Lanes: one loop per Site, each repeating `runPass` (STYLE habit 6). Everything started here stops
+ * The Lanes: one loop per Site, each repeating `runPass` (docs/design.md#the-lane-pass). Everything started here stops
  * with `stop()`: a pass in flight is abandoned whole, its current fetch aborted.
  */
 import type { Clock } from '../clock'

@@ -65,7 +65,7 @@ async function pass(site: Site, options: PassOptions = {}) {
   return result!
 }
 
-describe('the skip exits, in SPEC §5 order', () => {
+describe('the skip exits, in the order of docs/design.md#the-lane-pass', () => {
   it('paused: no fetch; sleeps until the pause ends or idleRequeryMs, whichever is sooner', async () => {
     await seed({ id: 'x' })
     await pauseLane(store.db, 'a', now() + HOUR, now())

@@ -1,5 +1,5 @@
 /**
- * One Lane pass, exactly in the order of SPEC §5. Every exit writes one `poll_passes` row. A pass the app
+ * One Lane pass, exactly in the order of docs/design.md#the-lane-pass. Every exit writes one `poll_passes` row. A pass the app
  * stops mid-loop writes the row of the checks it finished (none → no row, rather than a false stall).
  */
 import type { Clock } from '../clock'

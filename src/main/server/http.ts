@@ -1,5 +1,5 @@
 /**
- * The core's HTTP server: the sync endpoint for Readers (SPEC §7) and, in the headless shell, the owner's
+ * The core's HTTP server: the sync endpoint for Readers (docs/design.md#the-sync-endpoint) and, in the headless shell, the owner's
  * admin surface. Built on Fastify; routes are registered by the modules that own them.
  */
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify'

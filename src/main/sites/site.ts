@@ -1,5 +1,5 @@
 /**
- * A Site (SPEC §4): key, name, host pin, fetcher kind, fallback, an adapter, a series_id rule and pace.
+ * A Site (docs/design.md#sites-and-fetching): key, name, host pin, fetcher kind, fallback, an adapter, a series_id rule and pace.
  */
 export interface Pace {
   /** Each eligible Series is checked once per rest. */

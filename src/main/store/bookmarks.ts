@@ -145,7 +145,7 @@ export async function bookmarkCounts(db: Db): Promise<Map<number, number>> {
   return new Map(rows.map((r) => [r.reader_id, Number(r.n)]))
 }
 
-/** Unread: the Latest Chapter is past the Reader's Progress (SPEC §3). Nothing known is nothing unread. */
+/** Unread: the Latest Chapter is past the Reader's Progress (docs/design.md#data). Nothing known is nothing unread. */
 export function isUnread(latestChapter: number | null, progress: number | null): boolean {
   if (latestChapter === null) return false
   return progress === null || latestChapter > progress

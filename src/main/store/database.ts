@@ -1,5 +1,5 @@
 /**
- * Opens the one SQLite file: pragmas of SPEC §3, migrations, and a Kysely handle over the same
+ * Opens the one SQLite file: the pragmas of docs/design.md#data, migrations, and a Kysely handle over the same
  * connection. better-sqlite3 is synchronous and Kysely's SQLite dialect serialises every query on this
  * single connection, so a Kysely transaction is a real SQLite transaction.
  */

@@ -20,7 +20,7 @@ export interface DueCutoffs {
 }
 
 /**
- * The due query, exactly as SPEC §3 gives it. A forced Series overrides the rest cutoff, the Sighting
+ * The due query, exactly as docs/design.md#the-due-query gives it. A forced Series overrides the rest cutoff, the Sighting
  * deferral and the Finished gate — and nothing else (docs/adr/0001-commands-through-the-database.md).
  * The final `series_id` only makes ties deterministic.
  */

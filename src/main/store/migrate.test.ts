@@ -45,7 +45,7 @@ describe('migrations', () => {
     expect(migrations.map(versionOf)).toEqual(migrations.map((_, i) => i + 1))
   })
 
-  it('take an empty file to the latest version with the schema of SPEC §3', async () => {
+  it('take an empty file to the latest version with the schema of docs/design.md#data', async () => {
     const file = fresh()
     const store = openStore(file, { now: 42 })
     expect(store.migration).toEqual({ from: 0, to: migrations.length, backup: null })

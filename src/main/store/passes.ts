@@ -10,7 +10,7 @@ import { ensureLane } from './lanes'
 export type PassFigures = Omit<PassRow, 'id'>
 
 /**
- * Carry-forward (SPEC §5): a pass that returned before computing its figures — its own gap is 0 — takes
+ * Carry-forward (docs/design.md#the-lane-pass): a pass that returned before computing its figures — its own gap is 0 — takes
  * the previous pass's due, gap, clamped and checked, so no row states a zero it did not measure.
  */
 export function carryForward(pass: PassFigures, previous: PassRow | undefined): PassFigures {

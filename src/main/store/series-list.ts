@@ -15,7 +15,7 @@ export interface SeriesListRow extends SeriesRow {
 }
 
 /**
- * When a check is stale: now − ceiling, and the ceiling is each Site's own (SPEC §4). A number is one
+ * When a check is stale: now − ceiling, and the ceiling is each Site's own (docs/design.md#sites-and-fetching). A number is one
  * cut-off for every Site.
  */
 export type StaleBefore = number | { fallback: number; bySite: Record<string, number> }

@@ -37,7 +37,7 @@ export async function requireSeries(db: Db, key: SeriesKey): Promise<SeriesRow> 
 }
 
 /**
- * The check stamp, written before every fetch (SPEC §5). It ends any pending Forced Poll whatever the
+ * The check stamp, written before every fetch (docs/design.md#the-lane-pass). It ends any pending Forced Poll whatever the
  * fetch returns. Returns false when no such Series exists.
  */
 export async function markLatestChecked(db: Db, key: SeriesKey, now: number): Promise<boolean> {
@@ -95,7 +95,7 @@ export interface FoundChapter {
 export type LatestMove = 'first' | 'up' | 'confirmed' | 'corrected-down' | 'none'
 
 /**
- * What a check's highest chapter does to the Latest Chapter (SPEC §5): a higher one moves it up (a New
+ * What a check's highest chapter does to the Latest Chapter (docs/design.md#the-lane-pass): a higher one moves it up (a New
  * Chapter, unless nothing was known before); a lower one than a Sighting raised corrects it down; a lower
  * one than an earlier check found changes nothing (the Latest Chapter is the highest the app knows).
  */

@@ -1,5 +1,5 @@
 /**
- * Every route of the sync endpoint (SPEC §7), in one table. Handlers are thin: inputs arrive validated, one
+ * Every route of the sync endpoint (docs/design.md#the-sync-endpoint), in one table. Handlers are thin: inputs arrive validated, one
  * use-case runs, plain data goes back.
  */
 import type { z, ZodType } from 'zod'

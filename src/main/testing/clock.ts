@@ -1,5 +1,5 @@
 /**
- * A fake Clock for tests (STYLE habit 7). Time moves only when a test says so: `advance(ms)` fires the
+ * A fake Clock for tests. Time moves only when a test says so: `advance(ms)` fires the
  * timers due on the way, in order, letting the code they wake run before the next one fires; `runUntil`
  * jumps from timer to timer until a condition holds. Real I/O in flight (a loopback fetch) is waited for
  * with real ticks, but never with real sleeps of the fake durations.

@@ -1,5 +1,5 @@
 /**
- * Acquisition (SPEC §5): a Reader bookmarks a Series by URL. The Site comes from the host pin; a new Series
+ * Acquisition (docs/design.md#the-lane-pass): a Reader bookmarks a Series by URL. The Site comes from the host pin; a new Series
  * is read at once — title and Latest Chapter — whatever the Lane's pause, still host-pinned and still
  * respecting a current refusal. It is a check like any other: it stamps `latest_checked_at` before its
  * fetch, so the acquired Series is not due again until its rest has passed.

@@ -1,6 +1,6 @@
 /**
  * Readers and their tokens: 32 random bytes, shown once, stored only as lowercase hex SHA-256
- * (SPEC §3). The window, the `reader` command and the demo all go through these.
+ * (docs/design.md#data). The window, the `reader` command and the demo all go through these.
  */
 import { createHash, randomBytes } from 'node:crypto'
 import { AppError } from '../../shared/errors'

@@ -1,4 +1,4 @@
-/** The Readers' page's client of the sync API (SPEC §7). Only `useReader` calls it. */
+/** The Readers' page's client of the sync API (docs/design.md#the-sync-endpoint). Only `useReader` calls it. */
 import type { Bookmark, Reader } from '../../shared/sync-schemas'
 import type { PendingWrite, SendResult } from './outbox'
 

@@ -1,5 +1,5 @@
 /**
- * Sleep and wake (SPEC §5): on suspend the Lanes stop (a pass in flight is abandoned whole); on resume they
+ * Sleep and wake (docs/design.md#the-lane-pass): on suspend the Lanes stop (a pass in flight is abandoned whole); on resume they
  * start again with fresh passes — the gap holds, so there is no catch-up burst. Events are serialised: a
  * resume that arrives while the stop is still draining waits for it, and repeated events are harmless.
  */

@@ -1,5 +1,5 @@
 /**
- * What the owner's window may open (SPEC §6): it never navigates away from the app and never opens windows;
+ * What the owner's window may open (docs/design.md#the-owners-window): it never navigates away from the app and never opens windows;
  * http(s) links (a Series on its Site) open in the system browser, anything else is denied. Pure.
  */
 export type LinkDecision = 'open-external' | 'deny'

@@ -1,5 +1,5 @@
 /**
- * The browser fetcher's core, shared by both shells (SPEC §4, docs/adr/0007): one shared tab serialised
+ * The browser fetcher's core, shared by both shells (docs/design.md#sites-and-fetching, docs/adr/0007): one shared tab serialised
  * across every browser Lane — leased for a whole check, so a Madara XHR list is fetched from the page just
  * loaded; a challenge is waited out up to a timeout, then `refused`; every fetch has an overall deadline and
  * a body cap; a browser that dies or cannot start is `unreachable`; the browser sleeps (closes, returning

@@ -1,4 +1,4 @@
-/** The flags system Chromium needs on a locked-down machine (TOOLCHAIN.md); `--no-sandbox` only as root. */
+/** The flags system Chromium needs on a locked-down machine (docs/toolchain.md); `--no-sandbox` only as root. */
 export function chromiumArgs(isRoot: boolean): string[] {
   return [
     ...(isRoot ? ['--no-sandbox'] : []),

@@ -1,7 +1,7 @@
 /**
  * Madara (WordPress theme; hundreds of sites). Chapters are `li.wp-manga-chapter > a`, newest first. When
  * the page holds only `div[id^=manga-chapters-holder]`, the list comes by XHR: new sites answer
- * `POST {series-url}ajax/chapters/`, old ones `POST /wp-admin/admin-ajax.php` (SITES.md).
+ * `POST {series-url}ajax/chapters/`, old ones `POST /wp-admin/admin-ajax.php` (docs/sites.md).
  */
 import { parseChapterNumber } from '../../../shared/chapter-number'
 import { absoluteHref, cleanText, distinctChapters, loadHtml, titleOf } from '../html'

@@ -1,6 +1,6 @@
 /**
  * MangaThemesia (WordPress theme; ~150 sites). Chapters are `#chapterlist li[data-num]`; the `data-num`
- * attribute is the number (structured beats text), the name is in `.chapternum` or `.lch a` (SITES.md).
+ * attribute is the number (structured beats text), the name is in `.chapternum` or `.lch a` (docs/sites.md).
  */
 import { parseChapterNumber } from '../../../shared/chapter-number'
 import { absoluteHref, cleanText, distinctChapters, loadHtml, titleOf } from '../html'
