@@ -7,30 +7,17 @@
 import { z, type ZodType } from 'zod'
 import { ADMIN_METHODS as METHOD_NAMES, type AdminMethodName } from './admin-methods'
 import { SettingsSchema, type Settings } from './settings'
-import { BOOKMARK_STATUSES, SERIES_FILTERS } from './domain'
+import { BOOKMARK_STATUSES, SERIES_FILTERS, type OverviewCounts } from './domain'
+import { HttpUrl, SeriesId, SiteKey } from './ids'
 
 export { SERIES_FILTERS, type SeriesFilter } from './domain'
 import type { ErrorBody } from './errors'
 
-const siteKey = z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'a Site key')
-const seriesId = z
-  .string()
-  .min(1)
-  .max(200)
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
-  .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), { message: 'no control characters' })
 const readerId = z.number().int().positive()
-const httpUrl = z
-  .string()
-  .trim()
-  .min(1)
-  .max(2048)
-  .refine((u) => /^https?:\/\//i.test(u), { message: 'must be an http(s) URL' })
-
 export const PAUSE_DURATIONS = { '1h': 3_600_000, '6h': 21_600_000, '24h': 86_400_000 } as const
 export type PauseDuration = keyof typeof PAUSE_DURATIONS
 
-const SeriesKey = z.strictObject({ site: siteKey, seriesId })
+const SeriesKey = z.strictObject({ site: SiteKey, seriesId: SeriesId })
 const none = z.strictObject({}).optional()
 
 /** The schema of every method's input, by method name. */
@@ -38,7 +25,7 @@ export const ADMIN_INPUTS = {
   overview: none,
   listSeries: z.strictObject({
     filter: z.enum(SERIES_FILTERS).optional(),
-    site: siteKey.optional(),
+    site: SiteKey.optional(),
     search: z.string().max(200).optional(),
     offset: z.number().int().min(0).max(10_000_000).default(0),
     limit: z.number().int().min(1).max(500).default(100),
@@ -48,13 +35,13 @@ export const ADMIN_INPUTS = {
   readers: none,
   settings: none,
   forceSeriesPoll: SeriesKey,
-  pauseLane: z.strictObject({ site: siteKey, duration: z.enum(Object.keys(PAUSE_DURATIONS) as [PauseDuration, ...PauseDuration[]]) }),
-  resumeLane: z.strictObject({ site: siteKey }),
+  pauseLane: z.strictObject({ site: SiteKey, duration: z.enum(Object.keys(PAUSE_DURATIONS) as [PauseDuration, ...PauseDuration[]]) }),
+  resumeLane: z.strictObject({ site: SiteKey }),
   finishSeries: SeriesKey,
   unfinishSeries: SeriesKey,
-  setSeriesUrl: z.strictObject({ site: siteKey, seriesId, url: httpUrl }),
-  addBookmark: z.strictObject({ readerId, url: httpUrl, status: z.enum(BOOKMARK_STATUSES).optional() }),
-  removeBookmark: z.strictObject({ readerId, site: siteKey, seriesId }),
+  setSeriesUrl: z.strictObject({ site: SiteKey, seriesId: SeriesId, url: HttpUrl }),
+  addBookmark: z.strictObject({ readerId, url: HttpUrl, status: z.enum(BOOKMARK_STATUSES).optional() }),
+  removeBookmark: z.strictObject({ readerId, site: SiteKey, seriesId: SeriesId }),
   addReader: z.strictObject({ name: z.string().trim().min(1).max(40) }),
   rotateReaderToken: z.strictObject({ readerId }),
   removeReader: z.strictObject({ readerId }),
@@ -90,15 +77,7 @@ export interface SeriesPage {
   rows: SeriesRowView[]
 }
 
-export interface OverviewCountsView {
-  series: number
-  unchecked: number
-  stale: number
-  pending: number
-  orphans: number
-  noUrl: number
-  finished: number
-}
+export type OverviewCountsView = OverviewCounts
 
 export interface PassView {
   id: number

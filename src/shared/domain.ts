@@ -10,3 +10,14 @@ export type BookmarkStatus = (typeof BOOKMARK_STATUSES)[number]
 /** The owner's Series list filters. */
 export const SERIES_FILTERS = ['unchecked', 'stale', 'pending', 'finished', 'orphan', 'no-url'] as const
 export type SeriesFilter = (typeof SERIES_FILTERS)[number]
+
+/** How many Series are in each state the Overview counts. */
+export interface OverviewCounts {
+  series: number
+  unchecked: number
+  stale: number
+  pending: number
+  orphans: number
+  noUrl: number
+  finished: number
+}

@@ -5,26 +5,14 @@
  */
 import { z } from 'zod'
 import { BOOKMARK_STATUSES } from './domain'
+import { HttpUrl, SeriesId, SiteKey } from './ids'
 
 /** A chapter number: finite, not negative, below a bound no real Series reaches. */
 const chapter = z.number().finite().min(0).max(100_000)
 /** Unix milliseconds. */
 const millis = z.number().int().min(0).max(8_640_000_000_000)
 const status = z.enum(BOOKMARK_STATUSES)
-const httpUrl = z
-  .string()
-  .trim()
-  .min(1)
-  .max(2_048)
-  .refine((raw) => /^https?:\/\//i.test(raw), { message: 'must be an http(s) URL' })
-
-export const SiteKey = z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'a Site key: lowercase letters, digits and dashes')
-export const SeriesId = z
-  .string()
-  .min(1)
-  .max(200)
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
-  .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), { message: 'must not contain control characters' })
+export { SeriesId, SiteKey } from './ids'
 
 export const BookmarkParams = z.strictObject({ site: SiteKey, seriesId: SeriesId })
 
@@ -37,7 +25,7 @@ export const BookmarksQuery = z.strictObject({
 })
 
 export const AddBookmarkBody = z.strictObject({
-  url: httpUrl,
+  url: HttpUrl,
   status: status.optional(),
 })
 
@@ -53,7 +41,7 @@ export const UpdateBookmarkBody = z
 
 export const SightingBody = z
   .strictObject({
-    url: httpUrl.optional(),
+    url: HttpUrl.optional(),
     site: SiteKey.optional(),
     seriesId: SeriesId.optional(),
     chapter,

@@ -3,7 +3,7 @@
  * list figures, and the Overview's counts. Read-only.
  */
 import { sql, type ExpressionBuilder } from 'kysely'
-import type { SeriesFilter } from '../../shared/domain'
+import type { OverviewCounts, SeriesFilter } from '../../shared/domain'
 import type { Db } from './database'
 import type { Database, SeriesKey, SeriesRow } from './schema'
 
@@ -131,16 +131,7 @@ export async function getSeriesListRow(db: Db, key: SeriesKey): Promise<SeriesLi
   return { ...row, reader_count: Number(row.reader_count ?? 0), pending: row.force_poll_at > row.latest_checked_at }
 }
 
-/** How many Series are in each state the Overview counts. */
-export interface OverviewCounts {
-  series: number
-  unchecked: number
-  stale: number
-  pending: number
-  orphans: number
-  noUrl: number
-  finished: number
-}
+export type { OverviewCounts } from '../../shared/domain'
 
 /** The Overview's counts, one pass over `series`. */
 export async function overviewCounts(db: Db, staleBefore: StaleBefore): Promise<OverviewCounts> {

@@ -1,0 +1,32 @@
+/**
+ * The identifier and URL rules every entry applies — the sync API, the admin contract, and the Series id a
+ * Site reads from a URL — so an id that one surface accepts is one every other surface can name again.
+ */
+import { z } from 'zod'
+
+/**
+ * Characters no identifier may hold: C0 and C1 controls, DEL, and the bidirectional overrides, embeddings
+ * and isolates that make text display in another order than it is stored (U+202E and kin).
+ */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/
+
+/** Why an identifier is refused, or null when it is safe. */
+export function unsafeIdReason(id: string): string | null {
+  return UNSAFE.test(id) ? 'must not contain control characters or bidirectional overrides' : null
+}
+
+export const SiteKey = z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'a Site key: lowercase letters, digits and dashes')
+
+export const SeriesId = z
+  .string()
+  .min(1)
+  .max(200)
+  .refine((s) => unsafeIdReason(s) === null, { message: 'must not contain control characters or bidirectional overrides' })
+
+export const HttpUrl = z
+  .string()
+  .trim()
+  .min(1)
+  .max(2_048)
+  .refine((raw) => /^https?:\/\//i.test(raw), { message: 'must be an http(s) URL' })
