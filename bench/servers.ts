@@ -4,6 +4,7 @@
  *   bare — node:http doing the same SQLite update with better-sqlite3, nothing else.
  * Usage: tsx bench/servers.ts real|bare DIR READERS   → prints {"port":…,"tokens":[…]} on one line.
  */
+import { SitePacer } from '../src/main/lanes/pacer'
 import { createServer } from 'node:http'
 import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
@@ -48,7 +49,8 @@ async function real(tokens: string[]) {
         db: store.db,
         registry,
         fetchers: { http: createHttpFetcher() },
-        health: new BrowserHealth(),
+        health: new BrowserHealth(systemClock),
+        pacer: new SitePacer(systemClock),
         clock: systemClock,
         log: silentLog,
       },

@@ -2,18 +2,22 @@
  * The core both shells run (docs/adr/0003): the store, the Sites, the fetchers, the Lanes and the
  * use-cases behind every surface. No Electron here.
  */
+import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Clock } from './clock'
 import { BrowserHealth } from './fetch/browser-health'
-import type { BrowserFetcher, Fetchers } from './fetch/fetcher'
+import type { BrowserFetcher, Fetcher, Fetchers } from './fetch/fetcher'
 import { createHttpFetcher } from './fetch/http-fetcher'
 import { startLanes, type Lanes } from './lanes/lane'
-import type { NewChapter } from './lanes/pass'
+import type { CheckReport } from './lanes/check'
+import { SitePacer } from './lanes/pacer'
+import type { NewChapter, PassResult } from './lanes/pass'
 import type { Log } from './log'
 import { BUILT_IN_SITES } from './sites/builtin'
 import { createRegistry, type SiteRegistry } from './sites/registry'
 import type { Site } from './sites/site'
 import { loadSites } from './sites/sites-file'
+import { lockDataDir } from './store/data-lock'
 import { openStore, STORE_FILE, type Store } from './store/database'
 import type { AcquireDeps } from './use-cases/acquire'
 
@@ -26,9 +30,15 @@ export interface CoreOptions {
   /** Only these Sites (tests, the demo); sites.json is still read over them. */
   sites?: readonly Site[]
   browser?: BrowserFetcher
+  /** The HTTP fetcher (default: the real one). The simulation answers requests in process. */
+  http?: Fetcher
   /** better-sqlite3 built for Electron's ABI. */
   nativeBinding?: string
   onNewChapters?(site: Site, chapters: NewChapter[]): void
+  /** Every pass result of every Lane (the simulation's observer). */
+  onPass?(site: Site, result: PassResult): void
+  /** Every check a Lane or an Acquisition makes, as it ends (the simulation's observer). */
+  onCheck?(site: string, seriesId: string, report: CheckReport): void
 }
 
 export interface Core {
@@ -36,32 +46,45 @@ export interface Core {
   readonly registry: SiteRegistry
   readonly fetchers: Fetchers
   readonly health: BrowserHealth
+  /** The spacing of requests per Site, shared by the Lanes and Acquisition. */
+  readonly pacer: SitePacer
   /** Problems found in sites.json (file, site, field); the valid Sites run. */
   readonly siteProblems: readonly string[]
   readonly clock: Clock
   readonly log: Log
   readonly acquireDeps: AcquireDeps
-  /** Starts one Lane per Site (idempotent). */
+  /** Starts one Lane per Site (idempotent, and safe to call twice at once). */
   startLanes(): Promise<void>
   /** Stops every Lane; a pass in flight is abandoned whole. */
   stopLanes(): Promise<void>
   readonly lanesRunning: boolean
+  /** Stops the Lanes and queued Acquisitions, closes the browser and the store, releases the data directory. */
   stop(): Promise<void>
 }
 
 export async function startCore(options: CoreOptions): Promise<Core> {
   const { clock, log } = options
-  const store = openStore(join(options.dataDir, STORE_FILE), {
-    now: clock.now(),
-    ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
-  })
+  mkdirSync(options.dataDir, { recursive: true, mode: 0o700 })
+  const lock = lockDataDir(options.dataDir, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {})
+  let store: Store
+  try {
+    store = openStore(join(options.dataDir, STORE_FILE), {
+      now: clock.now(),
+      ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+    })
+  } catch (error) {
+    lock.release()
+    throw error
+  }
   if (store.migration.backup) log.info({ backup: store.migration.backup }, 'store: copied aside before migrating')
   const loaded = loadSites(options.dataDir, [...(options.sites ?? BUILT_IN_SITES), ...(options.extraSites ?? [])])
   for (const problem of loaded.problems) log.warn(problem)
   const registry = createRegistry(loaded.sites)
-  const fetchers: Fetchers = { http: createHttpFetcher(), ...(options.browser ? { browser: options.browser } : {}) }
-  const health = new BrowserHealth()
-  let lanes: Lanes | null = null
+  const fetchers: Fetchers = { http: options.http ?? createHttpFetcher(), ...(options.browser ? { browser: options.browser } : {}) }
+  const health = new BrowserHealth(clock)
+  const pacer = new SitePacer(clock)
+  const stopping = new AbortController()
+  let lanes: Promise<Lanes> | null = null
   let stopped = false
 
   const core: Core = {
@@ -69,22 +92,35 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     registry,
     fetchers,
     health,
+    pacer,
     siteProblems: loaded.problems,
     clock,
     log,
-    acquireDeps: { db: store.db, registry, fetchers, health, clock, log },
+    acquireDeps: {
+      db: store.db,
+      registry,
+      fetchers,
+      health,
+      pacer,
+      clock,
+      log,
+      signal: stopping.signal,
+      ...(options.onCheck ? { onCheck: (key, report) => options.onCheck!(key.site, key.seriesId, report) } : {}),
+    },
     get lanesRunning() {
       return lanes !== null
     },
     async startLanes() {
-      if (lanes || stopped) return
-      lanes = await startLanes({
+      if (stopped) return
+      // The promise is kept before anything is awaited, so a second call at once joins the first.
+      lanes ??= startLanes({
         db: store.db,
         sites: registry.sites,
         fetchers,
         clock,
         log,
         health,
+        pacer,
         onNewChapters: (site, chapters) => {
           log.info(
             { site: site.key, chapters: chapters.map((c) => `${c.title} ${c.label}`) },
@@ -92,19 +128,24 @@ export async function startCore(options: CoreOptions): Promise<Core> {
           )
           options.onNewChapters?.(site, chapters)
         },
+        ...(options.onPass ? { onPass: options.onPass } : {}),
+        ...(options.onCheck ? { onCheck: (site, series, report) => options.onCheck!(site.key, series.series_id, report) } : {}),
       })
+      await lanes
     },
     async stopLanes() {
       const running = lanes
       lanes = null
-      await running?.stop()
+      await (await running)?.stop()
     },
     async stop() {
       if (stopped) return
-      await core.stopLanes()
       stopped = true
+      stopping.abort()
+      await core.stopLanes()
       await options.browser?.close()
       await store.close()
+      lock.release()
     },
   }
   return core

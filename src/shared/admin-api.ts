@@ -7,15 +7,14 @@
 import { z, type ZodType } from 'zod'
 import { ADMIN_METHODS as METHOD_NAMES, type AdminMethodName } from './admin-methods'
 import { SettingsSchema, type Settings } from './settings'
-import { BOOKMARK_STATUSES, SERIES_FILTERS, type OverviewCounts } from './domain'
+import { BOOKMARK_STATUSES, PAUSE_DURATIONS, SERIES_FILTERS, type OverviewCounts, type PauseDuration } from './domain'
 import { HttpUrl, SeriesId, SiteKey } from './ids'
 
 export { SERIES_FILTERS, type SeriesFilter } from './domain'
 import type { ErrorBody } from './errors'
 
 const readerId = z.number().int().positive()
-export const PAUSE_DURATIONS = { '1h': 3_600_000, '6h': 21_600_000, '24h': 86_400_000 } as const
-export type PauseDuration = keyof typeof PAUSE_DURATIONS
+export { PAUSE_DURATIONS, type PauseDuration } from './domain'
 
 const SeriesKey = z.strictObject({ site: SiteKey, seriesId: SeriesId })
 const none = z.strictObject({}).optional()
@@ -69,7 +68,14 @@ export interface SeriesRowView {
   pending: boolean
   finishedAt: number
   readerCount: number
+  /** The last check's outcome ('' before the first check), why it was not a chapter, and when. */
+  lastOutcome: CheckOutcomeView
+  lastError: string
+  lastOutcomeAt: number
 }
+
+/** A check's outcome (docs/design.md#fetch-outcomes); '' for a Series never checked. */
+export type CheckOutcomeView = '' | 'chapter' | 'no-chapter' | 'refused' | 'unreachable' | 'unfetchable' | 'error'
 
 export interface SeriesPage {
   total: number
@@ -110,6 +116,17 @@ export interface LaneView {
   pace: { restMs: number; maxPassMs: number; maxGapMs: number; idleRequeryMs: number }
   /** Oldest first, for the chart (only from `lanes()`). */
   recent?: PassView[]
+  /** Why the Site's latest failed checks failed, newest first (only from `lanes()`). */
+  recentFailures?: CheckFailureView[]
+}
+
+/** One Series whose last check was not a chapter, and why. */
+export interface CheckFailureView {
+  seriesId: string
+  title: string
+  outcome: Exclude<CheckOutcomeView, '' | 'chapter'>
+  reason: string
+  at: number
 }
 
 export interface OverviewView {

@@ -21,3 +21,9 @@ export interface OverviewCounts {
   noUrl: number
   finished: number
 }
+
+/** The durations the owner can pause a Lane for; expiry is mandatory. */
+export const PAUSE_DURATIONS = { '1h': 3_600_000, '6h': 21_600_000, '24h': 86_400_000 } as const
+export type PauseDuration = keyof typeof PAUSE_DURATIONS
+/** The longest pause the app ever sets. */
+export const LONGEST_PAUSE_MS = Math.max(...Object.values(PAUSE_DURATIONS))

@@ -93,6 +93,12 @@ export const BookmarksResponse = z.strictObject({
 
 export const BookmarkResponse = z.strictObject({ bookmark: BookmarkView })
 
+/** A new bookmark: for a Series the app did not know, what happens to it — read now, or left for its Lane. */
+export const AddBookmarkResponse = z.strictObject({
+  bookmark: BookmarkView,
+  acquisition: z.strictObject({ state: z.enum(['reading', 'waiting']), message: z.string() }).optional(),
+})
+
 export const ReaderView = z.strictObject({ id: z.number().int(), name: z.string(), createdAt: millis })
 
 export const SightingResponse = z.strictObject({

@@ -3,7 +3,15 @@
  * write answered with the freshly read row or block it changed; nothing commands a Lane (docs/adr/0001).
  * Inputs are validated by `validated()` before they reach these functions.
  */
-import { PAUSE_DURATIONS, type AdminApi, type LaneView, type PassView, type SeriesRowView, type SettingsView } from '../../shared/admin-api'
+import {
+  PAUSE_DURATIONS,
+  type AdminApi,
+  type CheckFailureView,
+  type LaneView,
+  type PassView,
+  type SeriesRowView,
+  type SettingsView,
+} from '../../shared/admin-api'
 import { checkNowRefusal } from '../../shared/check-now'
 import type { Core } from '../core'
 import { AppError } from '../../shared/errors'
@@ -14,7 +22,7 @@ import { latestPassPerSite, recentPasses } from '../store/passes'
 import { listReaders, getReader } from '../store/readers'
 import type { LaneRow, PassRow } from '../store/schema'
 import { finishSeries, forceSeriesPoll, latestChapterHistory, setSeriesUrl, unfinishSeries } from '../store/series'
-import { getSeriesListRow, listSeries, overviewCounts, type SeriesListRow } from '../store/series-list'
+import { getSeriesListRow, listSeries, overviewCounts, recentFailures, type SeriesListRow } from '../store/series-list'
 import { readSettings, writeSettings } from '../store/settings'
 import { seriesSightings } from '../store/sightings'
 import { bookmarkByUrl } from '../use-cases/acquire'
@@ -30,6 +38,8 @@ export interface AdminContext {
 
 /** How many recent passes the Lanes page charts. */
 export const CHART_PASSES = 60
+/** How many of a Site's failed checks the Lanes page explains. */
+const FAILURES_SHOWN = 5
 
 export function createAdmin(ctx: AdminContext): AdminApi {
   const { core } = ctx
@@ -48,7 +58,12 @@ export function createAdmin(ctx: AdminContext): AdminApi {
     return seriesRowView(found, siteOf(found.site))
   }
 
-  async function laneView(lane: LaneRow, latest: PassRow | undefined, recent?: PassRow[]): Promise<LaneView> {
+  async function laneView(
+    lane: LaneRow,
+    latest: PassRow | undefined,
+    recent?: PassRow[],
+    failures?: Awaited<ReturnType<typeof recentFailures>>,
+  ): Promise<LaneView> {
     const site = siteOf(lane.site)
     const pace = site?.pace ?? DEFAULT_PACE
     return {
@@ -60,6 +75,17 @@ export function createAdmin(ctx: AdminContext): AdminApi {
       latestPass: latest ? passView(latest) : null,
       pace: { restMs: pace.restMs, maxPassMs: pace.maxPassMs, maxGapMs: pace.maxGapMs, idleRequeryMs: pace.idleRequeryMs },
       ...(recent ? { recent: recent.map(passView).reverse() } : {}),
+      ...(failures
+        ? {
+            recentFailures: failures.map((f) => ({
+              seriesId: f.series_id,
+              title: f.title,
+              outcome: f.last_outcome as CheckFailureView['outcome'],
+              reason: f.last_error,
+              at: f.last_outcome_at,
+            })),
+          }
+        : {}),
     }
   }
 
@@ -69,7 +95,11 @@ export function createAdmin(ctx: AdminContext): AdminApi {
     // Lanes of Sites that are no longer configured are left out: nothing runs them.
     const known = lanes.filter((l) => siteOf(l.site))
     return Promise.all(
-      known.map(async (l) => laneView(l, bySite.get(l.site), withHistory ? await recentPasses(db, l.site, CHART_PASSES) : undefined)),
+      known.map(async (l) =>
+        withHistory
+          ? laneView(l, bySite.get(l.site), await recentPasses(db, l.site, CHART_PASSES), await recentFailures(db, l.site, FAILURES_SHOWN))
+          : laneView(l, bySite.get(l.site)),
+      ),
     )
   }
 
@@ -233,6 +263,9 @@ export function seriesRowView(r: SeriesListRow, site: Site | undefined): SeriesR
     pending: r.pending,
     finishedAt: r.finished_at,
     readerCount: r.reader_count,
+    lastOutcome: r.last_outcome,
+    lastError: r.last_error,
+    lastOutcomeAt: r.last_outcome_at,
   }
 }
 

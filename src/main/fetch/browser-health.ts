@@ -1,25 +1,33 @@
 /**
  * The one deliberate in-memory fact (docs/adr/0002): when the browser last went down. Shared by every
- * browser Lane; a restart forgets it, and re-probing the browser after a restart is correct.
+ * browser Lane; a restart forgets it, and re-probing the browser after a restart is correct. Kept on the
+ * Clock's monotonic time, so a wall clock set back cannot hold the window open (docs/adr/0011).
  */
+import type { Clock } from '../clock'
+
 export const BROWSER_DOWN_WINDOW_MS = 180_000
 
 export class BrowserHealth {
-  #downAt = 0
+  #downAt: number | undefined
 
-  constructor(readonly windowMs: number = BROWSER_DOWN_WINDOW_MS) {}
+  constructor(
+    private readonly clock: Pick<Clock, 'monotonic'>,
+    readonly windowMs: number = BROWSER_DOWN_WINDOW_MS,
+  ) {}
 
-  markDown(now: number): void {
-    this.#downAt = now
+  /** The browser was interrupted or could not be reached, now. */
+  markDown(): void {
+    this.#downAt = this.clock.monotonic()
+  }
+
+  /** How much of the down window is left: 0 when the browser is not down. Never more than the window. */
+  downForMs(): number {
+    if (this.#downAt === undefined) return 0
+    return Math.max(0, Math.min(this.windowMs, this.#downAt + this.windowMs - this.clock.monotonic()))
   }
 
   /** Whether the browser went down within the window. */
-  isDown(now: number): boolean {
-    return this.#downAt > 0 && now - this.#downAt < this.windowMs
-  }
-
-  /** When the window ends (0 when the browser is not down). */
-  downUntil(): number {
-    return this.#downAt > 0 ? this.#downAt + this.windowMs : 0
+  isDown(): boolean {
+    return this.downForMs() > 0
   }
 }

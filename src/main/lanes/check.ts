@@ -9,7 +9,8 @@ import type { Fetcher } from '../fetch/fetcher'
 import type { Log } from '../log'
 import { AdapterError, isPinned, parseUrl, type PageRequest, type Site } from '../sites/site'
 import type { Db } from '../store/database'
-import { markLatestChecked, recordCheckResult, type CheckResultReport } from '../store/series'
+import type { SeriesKey } from '../store/schema'
+import { markLatestChecked, recordCheckOutcome, recordCheckResult, type CheckResultReport } from '../store/series'
 import { judgeSightings, lastSightingId } from '../store/sightings'
 
 /** The classification of one check (docs/design.md#sites-and-fetching), plus `aborted` for a check the app itself interrupted. */
@@ -31,6 +32,8 @@ export interface CheckContext {
   db: Db
   clock: Clock
   log: Log
+  /** Called once, just before the check's first request goes out (the pacer's turn is used). */
+  beforeRequest?(): void
 }
 
 export interface CheckTarget {
@@ -64,14 +67,28 @@ export async function checkSeries(
   if (!fetcher) return report('unfetchable', 'the Site has no fetcher', stampedAt, false)
 
   const run = (f: Fetcher) => readSeries(ctx, site, f, key, url, stampedAt, judgeUpTo, signal)
-  return fetcher.lease ? fetcher.lease(run) : run(fetcher)
+  return recorded(ctx, key, await (fetcher.lease ? fetcher.lease(run) : run(fetcher)))
+}
+
+/**
+ * Keeps the check's outcome on its Series (a chapter's is written with the Latest Chapter, in one
+ * transaction). A Series whose stamp failed, or a check the app interrupted, keeps the previous one.
+ */
+async function recorded(ctx: CheckContext, key: SeriesKey, report: CheckReport): Promise<CheckReport> {
+  if (report.outcome === 'chapter' || report.outcome === 'aborted' || report.stampedAt === 0) return report
+  try {
+    await recordCheckOutcome(ctx.db, key, { outcome: report.outcome, reason: report.reason, at: ctx.clock.now() })
+  } catch (error) {
+    ctx.log.warn({ site: key.site, series: key.seriesId, err: error }, 'check: the outcome could not be recorded')
+  }
+  return report
 }
 
 async function readSeries(
   ctx: CheckContext,
   site: Site,
   fetcher: Fetcher,
-  key: { site: string; seriesId: string },
+  key: SeriesKey,
   url: URL,
   stampedAt: number,
   judgeUpTo: number,
@@ -86,8 +103,9 @@ async function readSeries(
       if (n >= MAX_REQUESTS) return report('error', `the adapter asked for more than ${MAX_REQUESTS} pages`, stampedAt, fetched)
       const next = parseUrl(request.url)
       if (!next || !isPinned(site, next)) return report('unfetchable', `the host pin refused ${request.url}`, stampedAt, fetched)
-      const result = await fetcher.fetch(request, site, signal)
+      if (!fetched) ctx.beforeRequest?.()
       fetched = true
+      const result = await fetcher.fetch(request, site, signal)
       if (signal?.aborted) return report('aborted', 'stopped', stampedAt, fetched)
       if (result.kind !== 'page') return report(result.kind, result.reason, stampedAt, fetched)
       const { page } = result
@@ -111,6 +129,7 @@ async function readSeries(
       if (!highest) return { ...report('no-chapter', 'a real page with no chapter found', stampedAt, fetched), ...(title ? { title } : {}) }
       const now = ctx.clock.now()
       const latest = await ctx.db.transaction().execute(async (trx) => {
+        await recordCheckOutcome(trx, key, { outcome: 'chapter', reason: '', at: now })
         const moved = await recordCheckResult(trx, {
           ...key,
           found: { chapter: highest.number, label: highest.label, url: highest.url },

@@ -40,27 +40,30 @@ export function wakeDue(
 export interface SleepFacts {
   skip: PassSkip
   now: number
-  pace: Pick<Pace, 'restMs' | 'idleRequeryMs'>
+  pace: Pick<Pace, 'restMs' | 'idleRequeryMs' | 'refusalBackoffMs'>
   lane: Pick<LaneRow, 'paused_until' | 'refuse_until'>
-  /** When the browser-down window ends. */
-  browserDownUntil: number
+  /** How much of the browser-down window is left. */
+  browserDownForMs: number
   /** The loop stopped at maxPassMs with Series still due. */
   cutShort: boolean
   /** The loop made at least one request. */
   fetched: boolean
 }
 
-/** How long a Lane sleeps after a pass before the next one (docs/design.md#the-lane-pass). */
+/**
+ * How long a Lane sleeps after a pass before the next one (docs/design.md#the-lane-pass). Every sleep is
+ * bounded by the pace, whatever the wall clock says (docs/adr/0011-time-and-the-wall-clock.md).
+ */
 export function sleepAfter(f: SleepFacts): number {
   const idle = f.pace.idleRequeryMs
   switch (f.skip) {
     case 'paused':
       // A Resume takes effect within idleRequeryMs, with no signal to the Lane.
-      return Math.min(f.lane.paused_until - f.now, idle)
+      return Math.max(1, Math.min(f.lane.paused_until - f.now, idle))
     case 'refusing':
-      return Math.max(1, f.lane.refuse_until - f.now)
+      return Math.max(1, Math.min(f.lane.refuse_until - f.now, f.pace.refusalBackoffMs))
     case 'sidecar-down':
-      return Math.max(1, Math.min(f.browserDownUntil - f.now, idle))
+      return Math.max(1, Math.min(f.browserDownForMs, idle))
     case 'nothing-eligible':
       return Math.min(f.pace.restMs, idle)
     case '':

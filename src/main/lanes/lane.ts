@@ -1,6 +1,6 @@
 /**
- * The Lanes: one loop per Site, each repeating `runPass` (docs/design.md#the-lane-pass). Everything started here stops
- * with `stop()`: a pass in flight is abandoned whole, its current fetch aborted.
+ * The Lanes: one loop per Site, each repeating `runPass` (docs/design.md#the-lane-pass). Everything started
+ * here stops with `stop()`: a pass in flight is abandoned whole, its current fetch aborted.
  */
 import type { Clock } from '../clock'
 import { BrowserHealth } from '../fetch/browser-health'
@@ -8,12 +8,17 @@ import type { Fetchers } from '../fetch/fetcher'
 import type { Log } from '../log'
 import type { Site } from '../sites/site'
 import type { Db } from '../store/database'
+import { lastCheckedAt, type DueSeries } from '../store/due'
 import { ensureLane } from '../store/lanes'
 import { prunePasses } from '../store/passes'
-import { lastCheckedAt } from '../store/due'
-import { runPass, type LaneMemory, type NewChapter, type PassResult } from './pass'
+import { pruneOrphanSeries } from '../store/series'
+import type { CheckReport } from './check'
+import { SitePacer } from './pacer'
+import { runPass, type NewChapter, type PassResult } from './pass'
 
 export const PASS_RETENTION_MS = 14 * 86_400_000
+/** An orphan Series (no Reader holds it) not checked for this long is deleted with its history. */
+export const ORPHAN_RETENTION_MS = 30 * 86_400_000
 const PRUNE_EVERY_MS = 3_600_000
 
 export interface LanesOptions {
@@ -23,11 +28,15 @@ export interface LanesOptions {
   clock: Clock
   log: Log
   health?: BrowserHealth
+  /** The spacing of requests per Site, shared with Acquisition. */
+  pacer?: SitePacer
   retentionMs?: number
   /** New Chapters found by one pass of one Lane, batched (for notifications). */
   onNewChapters?(site: Site, chapters: NewChapter[]): void
   /** Every pass result, for tests and the tray. */
   onPass?(site: Site, result: PassResult): void
+  /** Every check a Lane makes, as it ends. */
+  onCheck?(site: Site, series: DueSeries, report: CheckReport): void
 }
 
 export interface Lanes {
@@ -39,24 +48,34 @@ export interface Lanes {
 export async function startLanes(options: LanesOptions): Promise<Lanes> {
   const controller = new AbortController()
   const { signal } = controller
-  const health = options.health ?? new BrowserHealth()
-  for (const site of options.sites) await ensureLane(options.db, site.key)
+  const { clock, log, db } = options
+  const health = options.health ?? new BrowserHealth(clock)
+  const pacer = options.pacer ?? new SitePacer(clock)
+  for (const site of options.sites) await ensureLane(db, site.key)
   const loops = options.sites.map((site) => runLane(site))
   loops.push(retention())
 
   async function runLane(site: Site): Promise<void> {
-    const { clock, log } = options
-    const memory: LaneMemory = { lastFetchAt: 0 }
     try {
       // The gap holds across a restart: the newest stamp is this app's last request to the Site.
-      memory.lastFetchAt = await lastCheckedAt(options.db, site.key)
+      pacer.seed(site.key, await lastCheckedAt(db, site.key))
     } catch (error) {
       log.error({ site: site.key, err: error }, 'lane: cannot read the last check stamp')
+    }
+    const deps = {
+      db,
+      site,
+      fetchers: options.fetchers,
+      health,
+      pacer,
+      clock,
+      log,
+      ...(options.onCheck ? { onCheck: (series: DueSeries, report: CheckReport) => options.onCheck!(site, series, report) } : {}),
     }
     while (!signal.aborted) {
       let sleepMs = site.pace.idleRequeryMs
       try {
-        const result = await runPass({ db: options.db, site, fetchers: options.fetchers, health, clock, log }, memory, signal)
+        const result = await runPass(deps, signal)
         sleepMs = result.sleepMs
         options.onPass?.(site, result)
         if (result.newChapters.length) options.onNewChapters?.(site, result.newChapters)
@@ -69,14 +88,15 @@ export async function startLanes(options: LanesOptions): Promise<Lanes> {
   }
 
   async function retention(): Promise<void> {
-    const { clock, log, db } = options
     while (!signal.aborted) {
       try {
         const pruned = await prunePasses(db, clock.now() - (options.retentionMs ?? PASS_RETENTION_MS))
         if (pruned) log.info({ pruned }, 'lanes: pruned old pass rows')
+        const orphans = await pruneOrphanSeries(db, clock.now() - ORPHAN_RETENTION_MS)
+        if (orphans) log.info({ orphans }, 'lanes: deleted Series no Reader has held for a long time')
       } catch (error) {
         if (signal.aborted) break
-        log.error({ err: error }, 'lanes: pruning pass rows failed')
+        log.error({ err: error }, 'lanes: pruning failed')
       }
       await clock.sleep(PRUNE_EVERY_MS, signal)
     }

@@ -2,6 +2,7 @@
  * The Lanes against the real fixture site over HTTP, through the real store and the real HTTP fetcher.
  * Only the clock is fake.
  */
+import { SitePacer } from './pacer'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { fixtureSites } from '../demo/fixture-sites'
 import { startFixtureSite, type FixtureSite } from '../demo/fixture-site'
@@ -51,8 +52,15 @@ async function bookmark(siteKey: string, path: string) {
 async function onePass(key: string): Promise<PassResult> {
   let result: PassResult | undefined
   const running = runPass(
-    { db: store.db, site: site(key), fetchers: { http }, health: new BrowserHealth(), clock, log: silentLog },
-    { lastFetchAt: 0 },
+    {
+      db: store.db,
+      site: site(key),
+      fetchers: { http },
+      health: new BrowserHealth(clock),
+      pacer: new SitePacer(clock),
+      clock,
+      log: silentLog,
+    },
     new AbortController().signal,
   ).then((r) => (result = r))
   await clock.runUntil(() => result !== undefined)

@@ -12,7 +12,8 @@ import { recordSighting } from '../store/sightings'
 import { FakeClock } from '../testing/clock'
 import { chapterPage, failingOn, FakeBrowser, FakeFetcher, testSite } from '../testing/fakes'
 import { openTestStore, seedReader, seedSeries, type SeedSeries, type TestStore } from '../testing/store'
-import { runPass, type LaneMemory, type PassDeps } from './pass'
+import { SitePacer } from './pacer'
+import { runPass, type PassDeps } from './pass'
 
 const MIN = 60_000
 const HOUR = 60 * MIN
@@ -28,7 +29,7 @@ beforeEach(async () => {
   store = openTestStore()
   clock = new FakeClock()
   http = new FakeFetcher('http', clock)
-  health = new BrowserHealth()
+  health = new BrowserHealth(clock)
   alice = await seedReader(store.db, 'alice')
   bob = await seedReader(store.db, 'bob')
 })
@@ -42,7 +43,8 @@ const seed = (s: Omit<SeedSeries, 'readers'> & { readers?: number[] }) => seedSe
 interface PassOptions {
   fetchers?: Partial<Fetchers>
   db?: Db
-  memory?: LaneMemory
+  /** The spacing kept between passes (default: a fresh one, as after a long idle time). */
+  pacer?: SitePacer
   signal?: AbortSignal
 }
 
@@ -53,13 +55,12 @@ async function pass(site: Site, options: PassOptions = {}) {
     site,
     fetchers: { http, ...options.fetchers },
     health,
+    pacer: options.pacer ?? new SitePacer(clock),
     clock,
     log: silentLog,
   }
   let result: Awaited<ReturnType<typeof runPass>> | undefined
-  const running = runPass(deps, options.memory ?? { lastFetchAt: 0 }, options.signal ?? new AbortController().signal).then(
-    (r) => (result = r),
-  )
+  const running = runPass(deps, options.signal ?? new AbortController().signal).then((r) => (result = r))
   await clock.runUntil(() => result !== undefined)
   await running
   return result!
@@ -107,7 +108,7 @@ describe('the skip exits, in the order of docs/design.md#the-lane-pass', () => {
   it('sidecar-down: a browser Site skips while the browser is down, without touching it', async () => {
     await seed({ id: 'x' })
     const browser = new FakeBrowser(clock)
-    health.markDown(now())
+    health.markDown()
     const result = await pass(testSite('a', { fetcher: 'browser' }), { fetchers: { browser } })
     expect(result.row?.skip).toBe('sidecar-down')
     expect(browser.calls).toEqual([])
@@ -275,7 +276,7 @@ describe('the loop and its counts', () => {
     const site = testSite('a', { fetcher: 'browser' })
     const result = await pass(site, { fetchers: { browser } })
     expect(result.row).toMatchObject({ skip: '', due: 2, checked: 0, unreachable: 1 })
-    expect(health.isDown(now())).toBe(true)
+    expect(health.isDown()).toBe(true)
     expect(browser.calls).toHaveLength(1)
     // A sibling browser Lane skips sidecar-down.
     await seedSeries(store.db, { site: 'b', id: 'z', readers: [alice] })
@@ -296,7 +297,7 @@ describe('the loop and its counts', () => {
     expect((await pass(testSite('a', roomy))).row).toMatchObject({ checked: 2, errors: 2 })
 
     await seed({ id: 'e3', checkedAt: 3, site: 'c' })
-    const stampFails = failingOn(store.db, 'latest_checked_at"')
+    const stampFails = failingOn(store.db, '"kind":"UpdateQueryNode"')
     const c = testSite('c')
     const before = http.calls.length
     const result = await pass(c, { db: stampFails })
@@ -326,14 +327,14 @@ describe('the loop and its counts', () => {
 
   it("keeps the gap since the Lane's previous fetch, across passes", async () => {
     for (let i = 0; i < 4; i++) await seed({ id: `s${i}`, checkedAt: i + 1 })
-    const memory = { lastFetchAt: 0 }
-    await pass(testSite('a', roomy), { memory })
+    const pacer = new SitePacer(clock)
+    await pass(testSite('a', roomy), { pacer })
     const times = http.calls.map((c) => c.at)
     const gaps = times.slice(1).map((t, i) => t - times[i]!)
     expect(gaps).toEqual([5 * MIN, 5 * MIN, 5 * MIN])
     // A forced Series in the next pass still waits the gap after the last fetch.
     await forceSeriesPoll(store.db, { site: 'a', seriesId: 's0' }, now())
-    await pass(testSite('a', roomy), { memory })
+    await pass(testSite('a', roomy), { pacer })
     expect(http.calls.at(-1)!.at - times.at(-1)!).toBe(5 * MIN)
   })
 
@@ -407,7 +408,7 @@ describe('Check now through a pass', () => {
 
   it('never overrides the browser-down skip', async () => {
     await seed({ id: 'x', forcedAt: now() })
-    health.markDown(now())
+    health.markDown()
     const browser = new FakeBrowser(clock)
     expect((await pass(testSite('a', { fetcher: 'browser' }), { fetchers: { browser } })).row?.skip).toBe('sidecar-down')
   })

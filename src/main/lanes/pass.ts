@@ -1,6 +1,7 @@
 /**
- * One Lane pass, exactly in the order of docs/design.md#the-lane-pass. Every exit writes one `poll_passes` row. A pass the app
- * stops mid-loop writes the row of the checks it finished (none → no row, rather than a false stall).
+ * One Lane pass, exactly in the order of docs/design.md#the-lane-pass. Every exit writes one `poll_passes`
+ * row; a failed read of the store is an exit too (docs/adr/0012-pass-exits.md). A pass the app stops mid-loop
+ * writes the row of the checks it finished (none → no row, rather than a false stall).
  */
 import type { Clock } from '../clock'
 import type { BrowserHealth } from '../fetch/browser-health'
@@ -8,13 +9,15 @@ import { fetcherFor, type Fetchers } from '../fetch/fetcher'
 import type { Log } from '../log'
 import type { Site } from '../sites/site'
 import type { Db } from '../store/database'
-import { laneRow, recordRefusal } from '../store/lanes'
+import { dueSeries, eligibleCount, lastCheckedAt, type DueSeries } from '../store/due'
+import { boundLaneTimes, laneRow, recordRefusal } from '../store/lanes'
 import { insertPass, type PassFigures } from '../store/passes'
-import type { PassRow } from '../store/schema'
-import { dueSeries, eligibleCount, type DueSeries } from '../store/due'
+import type { LaneRow, PassRow } from '../store/schema'
+import { repairFutureStamps, stillDue } from '../store/series'
 import type { PassSkip } from '../../shared/skip'
-import { checkSeries } from './check'
+import { checkSeries, type CheckReport } from './check'
 import { computeGap, laneGate, sleepAfter, wakeDue } from './decisions'
+import type { SitePacer } from './pacer'
 
 export interface PassDeps {
   db: Db
@@ -22,14 +25,12 @@ export interface PassDeps {
   fetchers: Fetchers
   /** The browser-down time, shared by every browser Lane. */
   health: BrowserHealth
+  /** The spacing of requests per Site, shared with Acquisition. */
+  pacer: SitePacer
   clock: Clock
   log: Log
-}
-
-/** What a Lane keeps between passes, in memory. */
-export interface LaneMemory {
-  /** When this Lane last sent a request to its Site (seeded from the newest check stamp at start). */
-  lastFetchAt: number
+  /** Every check's report, as it ends (the simulation and logs read them). */
+  onCheck?(series: DueSeries, report: CheckReport): void
 }
 
 export interface NewChapter {
@@ -51,17 +52,21 @@ export interface PassResult {
 type Counts = Pick<PassFigures, 'checked' | 'refused' | 'unreachable' | 'no_chapter' | 'unfetchable' | 'errors'>
 const ZERO: Counts = { checked: 0, refused: 0, unreachable: 0, no_chapter: 0, unfetchable: 0, errors: 0 }
 
-export async function runPass(deps: PassDeps, memory: LaneMemory, signal: AbortSignal): Promise<PassResult> {
-  const { db, site, clock, log, health } = deps
+interface Figures {
+  due: number
+  gap: number
+  clamped: boolean
+  counts: Counts
+  cutShort?: boolean
+  fetched?: boolean
+}
+
+export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<PassResult> {
+  const { db, site, clock, log, health, pacer } = deps
   const pace = site.pace
   const startedAt = clock.now()
-  const lane = await laneRow(db, site.key)
 
-  const finish = async (
-    skip: PassSkip,
-    figures: { due: number; gap: number; clamped: boolean; counts: Counts; cutShort?: boolean; fetched?: boolean },
-    newChapters: NewChapter[] = [],
-  ): Promise<PassResult> => {
+  const finish = async (skip: PassSkip, figures: Figures, lane: LaneRow | undefined, newChapters: NewChapter[] = []) => {
     const now = clock.now()
     const row = await insertPass(db, {
       site: site.key,
@@ -73,13 +78,14 @@ export async function runPass(deps: PassDeps, memory: LaneMemory, signal: AbortS
       clamped: figures.clamped ? 1 : 0,
       ...figures.counts,
     })
-    const laneNow = skip === '' ? await laneRow(db, site.key) : lane
+    let laneNow = lane
+    if (skip === '' || !laneNow) laneNow = await laneRow(db, site.key).catch(() => undefined)
     const sleepMs = sleepAfter({
       skip,
       now,
       pace,
-      lane: laneNow,
-      browserDownUntil: health.downUntil(),
+      lane: laneNow ?? { paused_until: 0, refuse_until: 0 },
+      browserDownForMs: health.downForMs(),
       cutShort: figures.cutShort ?? false,
       fetched: figures.fetched ?? false,
     })
@@ -87,17 +93,26 @@ export async function runPass(deps: PassDeps, memory: LaneMemory, signal: AbortS
     return { row, sleepMs, newChapters }
   }
   // An exit before the figures are computed: its own gap is 0, so the store carries the last ones forward.
-  const skipped = (skip: PassSkip) => finish(skip, { due: 0, gap: 0, clamped: false, counts: ZERO })
+  const skipped = (skip: PassSkip, lane?: LaneRow) => finish(skip, { due: 0, gap: 0, clamped: false, counts: ZERO }, lane)
 
-  // 1. The owner's pause, then the Site's refusal.
+  // 1. The owner's pause, then the Site's refusal. A Lane row that cannot be read is a store that cannot
+  // answer the pass's questions: the same exit as a failed due query.
+  let lane: LaneRow
+  try {
+    lane = await laneRow(db, site.key)
+    lane = await keepTimesBounded(deps, lane, startedAt)
+  } catch (error) {
+    log.error({ site: site.key, err: error }, 'lane: the Lane row could not be read')
+    return skipped('due-query')
+  }
   const gate = laneGate(lane, startedAt)
-  if (gate) return skipped(gate)
+  if (gate) return skipped(gate, lane)
 
   // 2. Browser Sites: the browser went down a moment ago, or there is none and no fallback.
   const fetcher = fetcherFor(site, deps.fetchers)
   const browser = fetcher?.kind === 'browser' ? deps.fetchers.browser : undefined
-  if (browser && health.isDown(startedAt)) return skipped('sidecar-down')
-  if (!fetcher) return skipped('no-fetcher')
+  if (browser && health.isDown()) return skipped('sidecar-down', lane)
+  if (!fetcher) return skipped('no-fetcher', lane)
 
   // 3. The due query.
   let due: DueSeries[]
@@ -105,12 +120,12 @@ export async function runPass(deps: PassDeps, memory: LaneMemory, signal: AbortS
     due = await dueSeries(db, site.key, { restCutoff: startedAt - pace.restMs, ceilingCutoff: startedAt - pace.ceilingMs })
   } catch (error) {
     log.error({ site: site.key, err: error }, 'lane: due query failed')
-    return skipped('due-query')
+    return skipped('due-query', lane)
   }
   const forced = due.some((s) => s.forced)
 
   // 4. A sleeping browser wakes only past the thresholds, or for a forced Series.
-  if (browser && !browser.isAwake() && !wakeDue(pace, due, startedAt)) return skipped('asleep')
+  if (browser && !browser.isAwake() && !wakeDue(pace, due, startedAt)) return skipped('asleep', lane)
 
   // 5. The eligible count, the pace divisor (deliberately blind to force).
   let eligible: number
@@ -118,9 +133,9 @@ export async function runPass(deps: PassDeps, memory: LaneMemory, signal: AbortS
     eligible = await eligibleCount(db, site.key)
   } catch (error) {
     log.error({ site: site.key, err: error }, 'lane: eligible count failed')
-    return skipped('eligible-count')
+    return skipped('eligible-count', lane)
   }
-  if (eligible === 0 && !forced) return skipped('nothing-eligible')
+  if (eligible === 0 && !forced) return skipped('nothing-eligible', lane)
 
   // 6. The gap.
   const { gap, clamped } = computeGap(pace, eligible)
@@ -130,58 +145,90 @@ export async function runPass(deps: PassDeps, memory: LaneMemory, signal: AbortS
   const newChapters: NewChapter[] = []
   let cutShort = false
   let fetched = false
+  const measured = (): Figures => ({ due: due.length, gap, clamped, counts, cutShort, fetched })
+  const checksMade = () => counts.checked + counts.unreachable > 0
   // A stop mid-loop keeps what was done: the row of the checks made so far and their New Chapters. A stop
-  // before any check leaves no row at all (it would read as a stall).
+  // before any check leaves no row at all (it would read as a stall; docs/adr/0012-pass-exits.md).
   const stopped = () =>
-    counts.checked + counts.unreachable > 0
-      ? finish('', { due: due.length, gap, clamped, counts, cutShort: true, fetched }, newChapters)
+    checksMade()
+      ? finish('', { ...measured(), cutShort: true }, undefined, newChapters)
       : Promise.resolve<PassResult>({ row: null, sleepMs: 0, newChapters })
+
   for (const [index, series] of due.entries()) {
     if (signal.aborted) return stopped()
-    // A pause or a refusal recorded since the pass began (the owner, or an Acquisition meeting a challenge)
-    // ends it before its next request.
-    if (index > 0 && laneGate(await laneRow(db, site.key), clock.now())) break
-    const wait = Math.max(0, memory.lastFetchAt + gap - clock.now())
     // No new Series once it would start after maxPassMs: the next pass re-reads the due query, so a fresh
     // Check now waits at most about maxPassMs plus a gap. The first is always taken, so a gap longer than
     // maxPassMs still makes progress.
-    if (index > 0 && clock.now() + wait - startedAt >= pace.maxPassMs) {
+    if (index > 0 && clock.now() - startedAt + pacer.waitFor(site.key, gap) >= pace.maxPassMs) {
       cutShort = true
       break
     }
-    if (wait > 0) await clock.sleep(wait, signal)
-    if (signal.aborted) return stopped()
-
-    const check = await checkSeries({ db, clock, log }, site, fetcher, series, signal)
-    if (check.outcome === 'aborted' || signal.aborted) return stopped()
-    if (check.fetched) {
-      memory.lastFetchAt = check.stampedAt
-      fetched = true
+    const turn = await pacer.turn(site.key, gap, signal)
+    if (!turn) return stopped()
+    let report: CheckReport | undefined
+    try {
+      // The gate, read after the wait and just before the request: a Pause pressed or a refusal recorded (by an
+      // Acquisition) during the wait stops the pass before it sends anything.
+      let laneNow: LaneRow
+      try {
+        laneNow = await laneRow(db, site.key)
+      } catch (error) {
+        log.error({ site: site.key, err: error }, 'lane: the Lane row could not be read mid-pass')
+        if (checksMade()) break
+        return finish('due-query', measured(), lane, newChapters)
+      }
+      const closed = laneGate(laneNow, clock.now())
+      if (closed) {
+        if (checksMade()) break
+        return finish(closed, measured(), laneNow, newChapters)
+      }
+      // Still due for the reasons the due query gave? A Series orphaned, emptied or Finished since is not fetched.
+      let url: string | null
+      try {
+        url = await stillDue(db, { site: site.key, seriesId: series.series_id })
+      } catch (error) {
+        log.error({ site: site.key, err: error }, 'lane: could not re-read a due Series')
+        if (checksMade()) break
+        return finish('due-query', measured(), lane, newChapters)
+      }
+      if (url === null) continue
+      report = await checkSeries(
+        { db, clock, log, beforeRequest: () => turn.sent() },
+        site,
+        fetcher,
+        { site: series.site, series_id: series.series_id, series_url: url },
+        signal,
+      )
+    } finally {
+      turn.skip()
     }
-    log.debug({ site: site.key, series: series.series_id, outcome: check.outcome, reason: check.reason }, 'lane: checked')
-    if (check.outcome === 'unreachable') {
+    if (report.outcome === 'aborted' || signal.aborted) return stopped()
+    if (report.fetched) fetched = true
+    deps.onCheck?.(series, report)
+    log.debug({ site: site.key, series: series.series_id, outcome: report.outcome, reason: report.reason }, 'lane: checked')
+    if (report.outcome === 'unreachable') {
       // Not counted in `checked`: the browser, not the Site, failed. The pass returns with an empty skip.
       counts.unreachable++
-      health.markDown(clock.now())
-      log.warn({ site: site.key, reason: check.reason }, 'lane: browser unreachable')
+      health.markDown()
+      log.warn({ site: site.key, reason: report.reason }, 'lane: browser unreachable')
       break
     }
     counts.checked++
-    if (check.outcome === 'refused') {
+    if (report.outcome === 'refused') {
       counts.refused++
       try {
         await recordRefusal(db, site.key, clock.now() + pace.refusalBackoffMs)
-        log.warn({ site: site.key, reason: check.reason }, 'lane: refused; backing off')
+        log.warn({ site: site.key, reason: report.reason }, 'lane: refused; backing off')
       } catch (error) {
         log.error({ site: site.key, err: error }, 'lane: refused, and the refusal could not be recorded')
       }
       break
     }
-    if (check.outcome === 'no-chapter') counts.no_chapter++
-    else if (check.outcome === 'unfetchable') counts.unfetchable++
-    else if (check.outcome === 'error') counts.errors++
-    else if (check.latest?.newChapter) {
-      const s = check.latest.series
+    if (report.outcome === 'no-chapter') counts.no_chapter++
+    else if (report.outcome === 'unfetchable') counts.unfetchable++
+    else if (report.outcome === 'error') counts.errors++
+    else if (report.latest?.newChapter) {
+      const s = report.latest.series
       newChapters.push({
         site: site.key,
         seriesId: s.series_id,
@@ -194,5 +241,20 @@ export async function runPass(deps: PassDeps, memory: LaneMemory, signal: AbortS
   }
 
   // 8. The row.
-  return finish('', { due: due.length, gap, clamped, counts, cutShort, fetched }, newChapters)
+  return finish('', measured(), undefined, newChapters)
+}
+
+/**
+ * Keeps every wait bounded when the wall clock was set back (docs/adr/0011-time-and-the-wall-clock.md): stamps
+ * recorded ahead of `now` are brought back, and a pause or refusal never lasts longer from `now` than the
+ * longest the app ever sets. Costs one index seek when the clock behaved.
+ */
+async function keepTimesBounded(deps: PassDeps, lane: LaneRow, now: number): Promise<LaneRow> {
+  const { db, site, log } = deps
+  if ((await lastCheckedAt(db, site.key)) > now) {
+    const repaired = await repairFutureStamps(db, site.key, now)
+    log.warn({ site: site.key, repaired }, 'lane: the wall clock was set back; stamps ahead of it were brought back to now')
+  }
+  const bounded = await boundLaneTimes(db, lane, now, site.pace.refusalBackoffMs)
+  return bounded ?? lane
 }

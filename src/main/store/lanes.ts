@@ -4,6 +4,7 @@
  */
 import type { Db } from './database'
 import { AppError } from '../../shared/errors'
+import { LONGEST_PAUSE_MS } from '../../shared/domain'
 import type { LaneRow } from './schema'
 
 /** Makes sure a Site has its Lane row, so one-row-per-Site reads see every Lane. */
@@ -56,4 +57,21 @@ export async function recordRefusal(db: Db, site: string, until: number): Promis
     .values({ site, refuse_until: until })
     .onConflict((oc) => oc.column('site').doUpdateSet({ refuse_until: until }))
     .execute()
+}
+
+/**
+ * Keeps a Lane's pause and refusal from lasting longer from `now` than the app ever sets them (the longest
+ * pause; the Site's refusal backoff), which only a wall clock set back can cause
+ * (docs/adr/0011-time-and-the-wall-clock.md). Returns the row when it changed it, else undefined.
+ */
+export async function boundLaneTimes(db: Db, lane: LaneRow, now: number, refusalBackoffMs: number): Promise<LaneRow | undefined> {
+  const refuseBound = now + refusalBackoffMs
+  const pauseBound = now + LONGEST_PAUSE_MS
+  if (lane.refuse_until <= refuseBound && lane.paused_until <= pauseBound) return undefined
+  await db
+    .updateTable('poll_lanes')
+    .set({ refuse_until: Math.min(lane.refuse_until, refuseBound), paused_until: Math.min(lane.paused_until, pauseBound) })
+    .where('site', '=', lane.site)
+    .execute()
+  return laneRow(db, lane.site)
 }

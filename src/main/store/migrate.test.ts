@@ -65,6 +65,9 @@ describe('migrations', () => {
       'force_poll_at INTEGER NOT NULL DEFAULT 0',
       'finished_at INTEGER NOT NULL DEFAULT 0',
       'created_at INTEGER NOT NULL',
+      "last_outcome TEXT NOT NULL DEFAULT ''",
+      "last_error TEXT NOT NULL DEFAULT ''",
+      'last_outcome_at INTEGER NOT NULL DEFAULT 0',
     ])
     expect(schema.readers).toEqual(['id INTEGER PK1', 'name TEXT NOT NULL', 'token_hash TEXT NOT NULL', 'created_at INTEGER NOT NULL'])
     expect(schema.bookmarks).toEqual([

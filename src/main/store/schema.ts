@@ -35,7 +35,14 @@ export interface SeriesTable {
   force_poll_at: Generated<number>
   finished_at: Generated<number>
   created_at: number
+  /** The last check's outcome ('' before the first), why it was not a chapter, and when. */
+  last_outcome: Generated<CheckOutcomeName | ''>
+  last_error: Generated<string>
+  last_outcome_at: Generated<number>
 }
+
+/** The classification of one check (docs/design.md#fetch-outcomes). */
+export type CheckOutcomeName = 'chapter' | 'no-chapter' | 'refused' | 'unreachable' | 'unfetchable' | 'error'
 
 export interface BookmarksTable {
   reader_id: number

@@ -156,3 +156,19 @@ export async function overviewCounts(db: Db, staleBefore: StaleBefore): Promise<
     finished: row?.finished ?? 0,
   }
 }
+
+/** The Series of a Site whose last check was not a chapter, newest first: why its Lane's checks fail. */
+export async function recentFailures(
+  db: Db,
+  site: string,
+  limit: number,
+): Promise<Array<Pick<SeriesRow, 'series_id' | 'title' | 'last_outcome' | 'last_error' | 'last_outcome_at'>>> {
+  return db
+    .selectFrom('series')
+    .select(['series_id', 'title', 'last_outcome', 'last_error', 'last_outcome_at'])
+    .where('site', '=', site)
+    .where('last_outcome', 'not in', ['', 'chapter'])
+    .orderBy('last_outcome_at', 'desc')
+    .limit(limit)
+    .execute()
+}

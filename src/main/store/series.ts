@@ -3,10 +3,11 @@
  * Forced Poll and Finished marks. Plain functions, the database first, times as parameters. The Lane's
  * due query lives in `due.ts`, the owner's list and counts in `series-list.ts`.
  */
+import { sql, type UpdateObject } from 'kysely'
 import { AppError } from '../../shared/errors'
 import { touchBookmarksOf } from './bookmarks'
 import type { Db } from './database'
-import type { LatestChapterHistoryRow, SeriesKey, SeriesRow } from './schema'
+import type { CheckOutcomeName, Database, LatestChapterHistoryRow, SeriesKey, SeriesRow } from './schema'
 
 export type { SeriesKey } from './schema'
 
@@ -37,22 +38,100 @@ export async function requireSeries(db: Db, key: SeriesKey): Promise<SeriesRow> 
 }
 
 /**
- * The check stamp, written before every fetch (docs/design.md#the-lane-pass). It ends any pending Forced Poll whatever the
- * fetch returns. Returns false when no such Series exists.
+ * The check stamp, written before every fetch (docs/design.md#the-lane-pass). It ends any pending Forced Poll
+ * whatever the fetch returns — even one pressed while the wall clock ran ahead of `now`, whose time is brought
+ * back to `now` (docs/adr/0011-time-and-the-wall-clock.md). Returns false when no such Series exists.
  */
 export async function markLatestChecked(db: Db, key: SeriesKey, now: number): Promise<boolean> {
   const result = await db
     .updateTable('series')
-    .set({ latest_checked_at: now })
+    .set({ latest_checked_at: now, force_poll_at: sql<number>`MIN(force_poll_at, ${now})` })
     .where('site', '=', key.site)
     .where('series_id', '=', key.seriesId)
     .executeTakeFirst()
   return result.numUpdatedRows > 0n
 }
 
-/** Check now: stamps the request time. Idempotent; pressing again re-stamps (docs/adr/0001). */
+/**
+ * Check now: stamps the request time (docs/adr/0001). Idempotent; pressing again re-stamps. Always pending
+ * afterwards, whatever the clock did: when the last check stamp is ahead of `now` (a wall clock set back since),
+ * the press is stamped just after it, so it is neither lost nor silent (docs/adr/0011).
+ */
 export async function forceSeriesPoll(db: Db, key: SeriesKey, now: number): Promise<void> {
-  await updateOrThrow(db, key, { force_poll_at: now })
+  await updateOrThrow(db, key, { force_poll_at: sql<number>`MAX(${now}, latest_checked_at + 1)` })
+}
+
+/** Why a check was not a chapter, kept short enough for a list row. */
+const MAX_REASON = 300
+
+/**
+ * Records a check's outcome on its Series — the outcome, why (empty for a chapter) and when — so the owner
+ * sees why a check failed where they look (docs/design.md#data).
+ */
+export async function recordCheckOutcome(
+  db: Db,
+  key: SeriesKey,
+  outcome: { outcome: CheckOutcomeName; reason: string; at: number },
+): Promise<void> {
+  await db
+    .updateTable('series')
+    .set({
+      last_outcome: outcome.outcome,
+      last_error: outcome.outcome === 'chapter' ? '' : outcome.reason.slice(0, MAX_REASON),
+      last_outcome_at: outcome.at,
+    })
+    .where('site', '=', key.site)
+    .where('series_id', '=', key.seriesId)
+    .execute()
+}
+
+/**
+ * Whether a Series is still due for the reasons the due query gave — it has a URL, a Reader holds it, and it is
+ * not Finished unless forced — read just before its request, so a Series orphaned or emptied mid-pass is not
+ * fetched. Returns its current URL, or null.
+ */
+export async function stillDue(db: Db, key: SeriesKey): Promise<string | null> {
+  const row = await db
+    .selectFrom('series as s')
+    .select(['s.series_url', 's.finished_at', 's.force_poll_at', 's.latest_checked_at'])
+    .select((eb) =>
+      eb
+        .exists(
+          eb
+            .selectFrom('bookmarks as b')
+            .select(sql`1`.as('one'))
+            .whereRef('b.site', '=', 's.site')
+            .whereRef('b.series_id', '=', 's.series_id'),
+        )
+        .as('held'),
+    )
+    .where('s.site', '=', key.site)
+    .where('s.series_id', '=', key.seriesId)
+    .executeTakeFirst()
+  if (!row || !row.series_url || !row.held) return null
+  if (row.finished_at !== 0 && !(row.force_poll_at > row.latest_checked_at)) return null
+  return row.series_url
+}
+
+/**
+ * After the wall clock was set back, stamps a Site's Series recorded "in the future" are brought back to `now`
+ * (docs/adr/0011-time-and-the-wall-clock.md): a check stamp in the future would keep its Series from being due
+ * for as long as the clock was ahead. A pending Check now stays pending; one already served stays served.
+ * Returns how many Series it changed.
+ */
+export async function repairFutureStamps(db: Db, site: string, now: number): Promise<number> {
+  const result = await sql`
+    UPDATE series SET
+      latest_checked_at = MIN(latest_checked_at, ${now}),
+      latest_sighted_at = MIN(latest_sighted_at, ${now}),
+      latest_changed_at = MIN(latest_changed_at, ${now}),
+      force_poll_at = CASE WHEN force_poll_at > latest_checked_at
+        THEN MAX(MIN(force_poll_at, ${now}), MIN(latest_checked_at, ${now}) + 1)
+        ELSE MIN(force_poll_at, ${now}) END
+    WHERE site = ${site}
+      AND (latest_checked_at > ${now} OR latest_sighted_at > ${now} OR latest_changed_at > ${now} OR force_poll_at > ${now})
+  `.execute(db)
+  return Number(result.numAffectedRows ?? 0n)
 }
 
 /** The owner shelves a Series: it is not polled unless forced. */
@@ -72,11 +151,7 @@ export async function setSeriesUrl(db: Db, key: SeriesKey, seriesUrl: string, no
   await touchBookmarksOf(db, key, now)
 }
 
-async function updateOrThrow(
-  db: Db,
-  key: SeriesKey,
-  values: Partial<Pick<SeriesRow, 'force_poll_at' | 'finished_at' | 'series_url'>>,
-): Promise<void> {
+async function updateOrThrow(db: Db, key: SeriesKey, values: UpdateObject<Database, 'series'>): Promise<void> {
   const result = await db
     .updateTable('series')
     .set(values)
@@ -172,4 +247,18 @@ export async function latestChapterHistory(db: Db, key: SeriesKey, limit = 50): 
     .orderBy('id', 'desc')
     .limit(limit)
     .execute()
+}
+
+/**
+ * Retention for Series no Reader holds any more: one neither created nor checked since `before` goes, with its
+ * history and Sightings (by cascade). An orphan is never polled, so its check stamp is about when it was
+ * orphaned. Returns how many went.
+ */
+export async function pruneOrphanSeries(db: Db, before: number): Promise<number> {
+  const result = await sql`
+    DELETE FROM series
+    WHERE created_at < ${before} AND latest_checked_at < ${before}
+      AND NOT EXISTS (SELECT 1 FROM bookmarks b WHERE b.site = series.site AND b.series_id = series.series_id)
+  `.execute(db)
+  return Number(result.numAffectedRows ?? 0n)
 }

@@ -36,22 +36,38 @@ describe('health and me', () => {
 })
 
 describe('POST /bookmarks', () => {
-  it('acquires a new Series by URL and answers 201 with the bookmark', async () => {
+  it('a new Series is answered at once with 202, then read in the background: the Reader sees it fill in', async () => {
     const r = await add(s.alice.token, 'tower-climber')
-    expect(r.status).toBe(201)
-    expect(r.json.bookmark).toMatchObject({
-      site: 'fixture-madara',
-      seriesId: 'tower-climber',
-      status: 'reading',
-      progress: null,
-      unread: true,
-      series: {
-        title: 'Tower Climber',
-        latestChapter: s.fixture.series('/madara/manga/tower-climber/').latest,
-        url: madara('tower-climber'),
+    expect(r.status).toBe(202)
+    expect(r.json).toMatchObject({
+      bookmark: {
+        site: 'fixture-madara',
+        seriesId: 'tower-climber',
+        status: 'reading',
+        progress: null,
+        series: { url: madara('tower-climber') },
       },
+      acquisition: { state: 'reading' },
     })
-    expect(r.json.bookmark.unreadCount).toBe(r.json.bookmark.series.latestChapter)
+    let bookmark: any
+    for (let i = 0; i < 100 && !bookmark?.series.title; i++) {
+      await new Promise((done) => setTimeout(done, 20))
+      bookmark = (await s.call(s.alice.token, 'GET', '/api/v1/bookmarks')).json.bookmarks[0]
+    }
+    expect(bookmark).toMatchObject({
+      unread: true,
+      series: { title: 'Tower Climber', latestChapter: s.fixture.series('/madara/manga/tower-climber/').latest },
+    })
+    expect(bookmark.unreadCount).toBe(bookmark.series.latestChapter)
+  })
+  it('a known Series is answered 201 with the bookmark, and no request', async () => {
+    await add(s.alice.token, 'known')
+    await new Promise((done) => setTimeout(done, 100))
+    const hits = s.fixture.hits.length
+    const r = await add(s.bob.token, 'known')
+    expect(r.status).toBe(201)
+    expect(r.json.acquisition).toBeUndefined()
+    expect(s.fixture.hits.length).toBe(hits)
   })
   it('bookmarking again answers 200 and changes nothing', async () => {
     await add(s.alice.token, 'twice', 'planned')

@@ -104,10 +104,15 @@ export const SYNC_ROUTES: SyncRoute[] = [
   route({
     method: 'POST',
     path: '/api/v1/bookmarks',
-    summary: 'Bookmark a Series by URL. The Site comes from the host pin; a new Series is read at once.',
+    summary:
+      "Bookmark a Series by URL. The Site comes from the host pin. A Series the app did not know is answered at once with 202 and read in the background, in its Site's pace; `acquisition` says whether it is being read or waits for its Lane.",
     auth: true,
     body: S.AddBookmarkBody,
-    response: { status: 201, schema: S.BookmarkResponse, description: 'bookmarked (200 when it already was)' },
+    response: {
+      status: 201,
+      schema: S.AddBookmarkResponse,
+      description: 'bookmarked (202 while a new Series is read or waits for its Lane; 200 when it was bookmarked already)',
+    },
     errors: [400, 401, 413, 415, 422, 429],
     handle: async ({ reader, body, deps }: RouteContext<unknown, unknown, z.infer<typeof S.AddBookmarkBody>>) => {
       const result = await bookmarkByUrl(deps.acquire, {
@@ -115,7 +120,11 @@ export const SYNC_ROUTES: SyncRoute[] = [
         url: body.url,
         ...(body.status ? { status: body.status as 'reading' } : {}),
       })
-      return { status: result.created ? 201 : 200, body: { bookmark: presentBookmark(result.bookmark) } }
+      const status = result.acquisition ? 202 : result.created ? 201 : 200
+      return {
+        status,
+        body: { bookmark: presentBookmark(result.bookmark), ...(result.acquisition ? { acquisition: result.acquisition } : {}) },
+      }
     },
   }),
   route({

@@ -83,9 +83,17 @@ export function testSite(key = 'a', over: Partial<Omit<Site, 'pace'>> & { pace?:
 
 /** The same database, but any query whose text contains `fragment` fails — a broken query, on demand. */
 export function failingOn(db: Db, fragment: string): Db {
+  return failingWhen(db, (node) => node.includes(fragment))
+}
+
+/**
+ * The same database, but a query fails whenever `fails` says so of its syntax tree (as JSON) — e.g. only reads
+ * of one table, or only after a switch is thrown.
+ */
+export function failingWhen(db: Db, fails: (node: string) => boolean): Db {
   const plugin: KyselyPlugin = {
     transformQuery(args) {
-      if (JSON.stringify(args.node).includes(fragment)) throw new Error(`injected failure on "${fragment}"`)
+      if (fails(JSON.stringify(args.node))) throw new Error('injected failure')
       return args.node
     },
     transformResult: async (args) => args.result,

@@ -2,6 +2,7 @@
  * A real sync endpoint for tests: a real SQLite file, the fixture site for Series URLs, and the Fastify
  * server listening on a loopback port.
  */
+import { SitePacer } from '../lanes/pacer'
 import { startFixtureSite, type FixtureSite } from '../demo/fixture-site'
 import { fixtureSites } from '../demo/fixture-sites'
 import { BrowserHealth } from '../fetch/browser-health'
@@ -50,7 +51,8 @@ export async function startTestSyncServer(
         db: store.db,
         registry,
         fetchers: { http: createHttpFetcher({ timeoutMs: 2_000 }) },
-        health: new BrowserHealth(),
+        health: new BrowserHealth(clock),
+        pacer: new SitePacer(clock),
         clock,
         log: silentLog,
       },

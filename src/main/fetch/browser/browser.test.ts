@@ -2,6 +2,7 @@
  * The browser fetcher on real Chromium (Debian's /usr/bin/chromium) against the fixture site. The Lanes
  * keep a fake clock; the browser works in real time.
  */
+import { SitePacer } from '../../lanes/pacer'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { systemClock } from '../../clock'
@@ -50,7 +51,7 @@ beforeEach(async () => {
     log: silentLog,
     challengeTimeoutMs: 2_500,
   })
-  health = new BrowserHealth()
+  health = new BrowserHealth(clock)
   alice = await seedReader(store.db, 'alice')
 })
 afterEach(async () => {
@@ -74,8 +75,7 @@ async function bookmark(siteKey: string, path: string, over: { checkedAt?: numbe
 async function onePass(s: Site, fetchers: { browser?: BrowserFetcher } = { browser }): Promise<PassResult> {
   let result: PassResult | undefined
   const running = runPass(
-    { db: store.db, site: s, fetchers: { http, ...fetchers }, health, clock, log: silentLog },
-    { lastFetchAt: 0 },
+    { db: store.db, site: s, fetchers: { http, ...fetchers }, health, pacer: new SitePacer(clock), clock, log: silentLog },
     new AbortController().signal,
   ).then((r) => (result = r))
   await clock.runUntil(() => result !== undefined, { realMs: 30_000 })
@@ -209,8 +209,15 @@ describe('browser Sites on real Chromium', () => {
     sites.set('fixture-madara', { ...site('fixture-madara'), fetcher: 'browser' })
     let result: PassResult | undefined
     const running = runPass(
-      { db: store.db, site: site('fixture-challenge'), fetchers: { http, browser }, health, clock, log: silentLog },
-      { lastFetchAt: 0 },
+      {
+        db: store.db,
+        site: site('fixture-challenge'),
+        fetchers: { http, browser },
+        health,
+        pacer: new SitePacer(clock),
+        clock,
+        log: silentLog,
+      },
       new AbortController().signal,
     ).then((r) => (result = r))
     await clock.runUntil(() => fixture.hits.some((h) => h.path.includes('/slow/')), { realMs: 30_000 })
@@ -220,7 +227,7 @@ describe('browser Sites on real Chromium', () => {
     await clock.runUntil(() => result !== undefined, { realMs: 30_000 })
     await running
     expect(result!.row).toMatchObject({ skip: '', due: 1, checked: 0, unreachable: 1 })
-    expect(health.isDown(clock.now())).toBe(true)
+    expect(health.isDown()).toBe(true)
     expect((await onePass(site('fixture-madara'))).row?.skip).toBe('sidecar-down')
     // After the window a later pass starts the browser again and reads the Site.
     await clock.advance(health.windowMs)

@@ -25,6 +25,9 @@ const row = (over: Partial<SeriesRowView> = {}): SeriesRowView => ({
   pending: false,
   finishedAt: 0,
   readerCount: 1,
+  lastOutcome: 'chapter',
+  lastError: '',
+  lastOutcomeAt: NOW - 120_000,
   ...over,
 })
 

@@ -1,0 +1,85 @@
+/**
+ * The spacing of requests to each Site, shared by its Lane and by Acquisition (docs/design.md#pace): one
+ * request at a time per Site, each at least a spacing after the Site's previous one, whoever sent it.
+ *
+ * Time here is the Clock's monotonic time, never the wall clock: a wall clock corrected backwards must not
+ * wedge a Lane, and one corrected forwards must not let a burst out (docs/adr/0011-time-and-the-wall-clock.md).
+ * Every wait is bounded by the spacing asked for.
+ */
+import type { Clock } from '../clock'
+
+/** A granted turn: the holder sends its request (`sent`) or gives the turn back unused (`skip`). */
+export interface Turn {
+  /** The request is going out now: the next turn is measured from here. */
+  sent(): void
+  /** No request after all: the next turn is measured from the previous request. */
+  skip(): void
+}
+
+interface SiteState {
+  /** Monotonic time of the Site's last request, or undefined for none this process knows of. */
+  lastAt: number | undefined
+  /** The turn in progress: the next one waits for it to end. */
+  queue: Promise<void>
+}
+
+export class SitePacer {
+  readonly #sites = new Map<string, SiteState>()
+
+  constructor(private readonly clock: Clock) {}
+
+  #state(site: string): SiteState {
+    let state = this.#sites.get(site)
+    if (!state) this.#sites.set(site, (state = { lastAt: undefined, queue: Promise.resolve() }))
+    return state
+  }
+
+  /**
+   * Seeds the Site's last request from a stored wall-clock stamp (the newest check stamp), so a Lane that
+   * starts again never bursts: the request is taken to be `now − stamp` ago — and just now when the stamp is
+   * in the future (a clock set back since).
+   */
+  seed(site: string, lastWallStamp: number): void {
+    const state = this.#state(site)
+    if (lastWallStamp <= 0) return
+    const ago = Math.max(0, this.clock.now() - lastWallStamp)
+    const at = this.clock.monotonic() - ago
+    if (state.lastAt === undefined || at > state.lastAt) state.lastAt = at
+  }
+
+  /** How long a turn with this spacing would wait now: between 0 and `spacing`. */
+  waitFor(site: string, spacingMs: number): number {
+    const lastAt = this.#state(site).lastAt
+    if (lastAt === undefined) return 0
+    return Math.min(spacingMs, Math.max(0, lastAt + spacingMs - this.clock.monotonic()))
+  }
+
+  /**
+   * Waits for the Site's turn: for any turn in progress to end, then until `spacing` has passed since the
+   * Site's last request. Resolves with the turn, or null when `signal` aborts first.
+   */
+  async turn(site: string, spacingMs: number, signal?: AbortSignal): Promise<Turn | null> {
+    const state = this.#state(site)
+    const previous = state.queue
+    let release!: () => void
+    state.queue = new Promise<void>((resolve) => (release = resolve))
+    await previous
+    for (;;) {
+      if (signal?.aborted) {
+        release()
+        return null
+      }
+      const wait = this.waitFor(site, spacingMs)
+      if (wait <= 0) break
+      await this.clock.sleep(wait, signal)
+    }
+    let done = false
+    const end = (sent: boolean) => {
+      if (done) return
+      done = true
+      if (sent) state.lastAt = this.clock.monotonic()
+      release()
+    }
+    return { sent: () => end(true), skip: () => end(false) }
+  }
+}
