@@ -50,7 +50,7 @@ const BLOCK_END = Symbol('block end')
  * Elements one walk visits at most: far more than any title or row holds, and a bound on hostile markup
  * (thousands of rows nested in each other would otherwise make each row's walk cover all the rest).
  */
-export const MAX_WALK = 1_000
+export const MAX_WALK = 256
 
 function isElement(node: AnyNode): node is Element {
   return node.type === 'tag'

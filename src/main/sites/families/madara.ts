@@ -38,9 +38,11 @@ export function madaraAdapter(): Adapter {
       }
       const chapters = distinctChapters(
         boundedRows(rows).map((row) => {
-          const link = findFirst(row, (el) => isLink(el) && labelOf(el, isDate).text !== '', isDate)
+          // The first link with a name (a row may start with a thumbnail link); its label is read once.
+          let name = { text: '', label: '' }
+          const link = findFirst(row, (el) => isLink(el) && (name = labelOf(el, isDate)).text !== '', isDate)
           if (!link) return null
-          const { text, label } = labelOf(link, isDate)
+          const { text, label } = name
           const number = parseChapterNumber(text, title)
           return number === null ? null : { number, label, url: absoluteHref(link.attribs['href'], page.url) }
         }),

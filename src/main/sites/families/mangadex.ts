@@ -67,7 +67,10 @@ export function mangaDexAdapter(options: MangaDexOptions): Adapter {
         if (number === null) return null
         const volume = typeof a.volume === 'string' ? cleanText(a.volume, 20) : ''
         const name = typeof a.title === 'string' ? cleanText(a.title, MAX_LABEL) : ''
-        const label = cleanText([volume ? `Vol. ${volume}` : '', `Ch. ${cleanText(a.chapter, 40)}`, name ? `- ${name}` : ''].join(' '), MAX_LABEL)
+        const label = cleanText(
+          [volume ? `Vol. ${volume}` : '', `Ch. ${cleanText(a.chapter, 40)}`, name ? `- ${name}` : ''].join(' '),
+          MAX_LABEL,
+        )
         const id = typeof chapter.id === 'string' && chapter.id.length <= 64 ? chapter.id : ''
         return { number, label, url: id ? `${seriesUrl.origin}/chapter/${encodeURIComponent(id)}` : '' }
       })

@@ -6,6 +6,7 @@
 import { FAMILIES } from '../families'
 import { selectorAdapter } from '../families/selectors'
 import type { Adapter } from '../site'
+import { hostilePage, type HostileFamily } from './hostile-pages'
 
 const rows = Number(process.argv[2] ?? 20_000)
 const madara = (n: number) =>
@@ -39,4 +40,19 @@ const cases: Array<[string, Adapter, string]> = [
 for (const [name, adapter, body] of cases) {
   const ms = median(adapter, body, 'https://big.example/manga/big/')
   process.stdout.write(`${name}: ${rows} rows, ${(body.length / 1e6).toFixed(2)} MB: ${ms.toFixed(0)} ms\n`)
+}
+
+const families: HostileFamily[] = ['madara', 'mangathemesia', 'webtoons', 'selectors', 'mangadex']
+const hostileAdapters: Record<HostileFamily, Adapter> = {
+  madara: FAMILIES.madara.adapter(),
+  mangathemesia: FAMILIES.mangathemesia.adapter(),
+  webtoons: FAMILIES.webtoons.adapter(),
+  selectors: selectorAdapter({ chapter: 'li.ch a', number: 'attr:data-n' }),
+  mangadex: FAMILIES.mangadex.adapter(),
+}
+for (const family of families) {
+  const body = hostilePage(family, 5 * 1024 * 1024)
+  const url = family === 'mangadex' ? 'https://mangadex.org/title/a96676e5-8ae2-425e-b549-7f15dd34a6d8/x' : 'https://big.example/manga/big/'
+  const ms = median(hostileAdapters[family], body, url)
+  process.stdout.write(`hostile ${family}: ${(body.length / 1e6).toFixed(2)} MB: ${ms.toFixed(0)} ms\n`)
 }
