@@ -130,9 +130,9 @@ describe('parseChapterNumber: linear time', () => {
     ('# ' + ' .'.repeat(50)).repeat(100),
   ]
 
-  function cost(labels: string[], title?: string): number {
+  function cost(labels: string[], title?: string, runs = 3): number {
     let best = Infinity
-    for (let run = 0; run < 3; run++) {
+    for (let run = 0; run < runs; run++) {
       const started = performance.now()
       for (const label of labels) parseChapterNumber(label, title)
       best = Math.min(best, performance.now() - started)
@@ -147,10 +147,12 @@ describe('parseChapterNumber: linear time', () => {
 
   it('doubling the length of the labels at most roughly doubles the work', () => {
     const input = (n: number) => Array.from({ length: 20 }, () => hostile.map((label) => label.repeat(n))).flat()
-    const one = cost(input(10))
-    const two = cost(input(20))
+    const [one, two] = [input(20), input(40)]
+    // Interleaved, the best of seven each: another process taking the CPU for a moment is not the parser's cost.
+    let best = [Infinity, Infinity]
+    for (let run = 0; run < 7; run++) best = [Math.min(best[0]!, cost(one, undefined, 1)), Math.min(best[1]!, cost(two, undefined, 1))]
     // Linear work doubles; the old regex's cubic work grew eightfold.
-    expect(two / one).toBeLessThan(3)
+    expect(best[1]! / best[0]!).toBeLessThan(3)
   })
 
   it('a long title and a long label stay linear', () => {

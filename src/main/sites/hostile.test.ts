@@ -49,9 +49,11 @@ describe.each(Object.keys(adapters) as HostileFamily[])('a 5 MB page of hostile 
   })
 
   it('doubling the page roughly doubles the work', () => {
-    const half = cost(family, hostilePage(family, FIVE_MB / 2))
-    const full = cost(family, body)
-    expect(full / half).toBeLessThan(3)
+    const half = hostilePage(family, FIVE_MB / 2)
+    // Interleaved, the best of five each: another process taking the CPU for a moment is not the adapter's cost.
+    let best = [Infinity, Infinity]
+    for (let run = 0; run < 5; run++) best = [Math.min(best[0]!, read(family, half).ms), Math.min(best[1]!, read(family, body).ms)]
+    expect(best[1]! / best[0]!).toBeLessThan(3)
   })
 })
 
