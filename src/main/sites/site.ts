@@ -1,5 +1,5 @@
 /**
- * A Site (SPEC §4): key, name, host pin, fetcher kind, fallback, an adapter, a series_id rule and pace.
+ * A Site: key, name, host pin, fetcher kind, fallback, an adapter, a series_id rule and pace.
  */
 import type { FamilyKey } from './families'
 

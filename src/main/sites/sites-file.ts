@@ -1,5 +1,5 @@
 /**
- * The owner's `<data>/sites.json` (SPEC §4): adds Sites or overrides built-in ones without code. Each entry
+ * The owner's `<data>/sites.json`: adds Sites or overrides built-in ones without code. Each entry
  * is validated on its own; a bad one is reported with file, site and field, and the valid Sites still run.
  */
 import { existsSync, readFileSync } from 'node:fs'

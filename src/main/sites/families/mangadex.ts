@@ -1,5 +1,5 @@
 /**
- * MangaDex through its public JSON API (SITES.md). A Series is `https://mangadex.org/title/<uuid>/<slug>`;
+ * MangaDex through its public JSON API. A Series is `https://mangadex.org/title/<uuid>/<slug>`;
  * its chapters come from `GET {api}/manga/<uuid>/feed`, newest first. `lastChapter` on the manga is the
  * *final* chapter, not the newest, so it is never read. A chapter with an `externalUrl` and 0 pages is not
  * readable on the Site and is skipped. A 204 is an empty list. The feed is asked for the Site's `languages`

@@ -1,7 +1,7 @@
 /**
  * MangaThemesia (WordPress theme; ~150 sites). Chapters are `li[data-num]` rows in `#chapterlist`, or in
  * `div.eplister` on sites without that id; the `data-num` attribute is the number (structured beats text),
- * the name is in `.chapternum` or `.lch a` (SITES.md). A broad `li` would also catch comment items.
+ * the name is in `.chapternum` or `.lch a`. A broad `li` would also catch comment items.
  */
 import type { Element } from 'domhandler'
 import { parseChapterNumber } from '../../../shared/chapter-number'

@@ -1,7 +1,7 @@
 /**
  * Webtoons. Series URL `/<lang>/<genre>/<slug>/list?title_no=<id>`; `title_no` is the series_id. The list
  * page shows the newest episodes first: `#_listUl > li` with `data-episode-no`, or the older
- * `div.detail_lst ul li > a` with `span.tx` ("#N"). The age gate is passed by cookie (SITES.md). Titles may
+ * `div.detail_lst ul li > a` with `span.tx` ("#N"). The age gate is passed by cookie. Titles may
  * hold a `<br>` ("DARK MOON:<br>THE BLOOD ALTAR"): it reads as a space.
  */
 import type { Element } from 'domhandler'
