@@ -76,6 +76,57 @@ describe('Madara', () => {
   it('takes the slug as series_id', () => {
     expect(FAMILIES.madara.idPattern.exec('/manga/the-tower-climber/')?.[1]).toBe('the-tower-climber')
   })
+
+  it('reads rows that are div.wp-manga-chapter, not only li, and never the form input of that class', () => {
+    const url = new URL('https://ledger.example/manga/ledger-of-debts/')
+    const result = parsed(adapter.read(page(url.href, stored('madara-div-rows.html')), url))
+    expect(result.title).toBe('Ledger of Debts')
+    expect(result.chapters).toEqual([
+      { number: 90, label: 'Chapter 90', url: 'https://ledger.example/manga/ledger-of-debts/chapter-90' },
+      { number: 89.5, label: 'Chapter 89.5', url: 'https://ledger.example/manga/ledger-of-debts/chapter-89-5' },
+      { number: 1, label: 'Chapter 1', url: 'https://ledger.example/manga/ledger-of-debts/chapter-1' },
+    ])
+  })
+
+  it('a title whose h1 carries a badge is the text without it; a date inside the link is not in the label', () => {
+    const url = new URL('https://toons.example/serie/solo-climber-0a10cf7b/')
+    const result = parsed(adapter.read(page(url.href, stored('madara-title-badge.html')), url))
+    expect(result.title).toBe('Solo Climber')
+    expect(result.chapters.map((c) => [c.number, c.label])).toEqual([
+      [21, 'Side Story 21 - The End'],
+      [20, 'Side Story 20'],
+    ])
+  })
+
+  it('WordPress in a subfolder: the XHR fallback is the ajax_url the page declares', () => {
+    const url = new URL('https://harbor.example/x/manga/glass-harbor/')
+    const step = adapter.read(page(url.href, stored('madara-subfolder.html')), url)
+    expect(step).toMatchObject({
+      kind: 'follow',
+      request: { url: 'https://harbor.example/x/manga/glass-harbor/ajax/chapters/', method: 'POST' },
+      fallback: { url: 'https://harbor.example/x/wp-admin/admin-ajax.php', body: 'action=manga_get_chapters&manga=249' },
+      partial: { title: 'Glass Harbor' },
+    })
+  })
+
+  it('an ajax_url on another origin is not followed: the default endpoint stands', () => {
+    const url = new URL('https://harbor.example/x/manga/glass-harbor/')
+    const body = stored('madara-subfolder.html').replace('harbor.example\\/x\\/wp-admin', 'evil.example\\/wp-admin')
+    expect(body).toContain('evil.example')
+    const step = adapter.read(page(url.href, body), url)
+    expect(step.kind === 'follow' && step.fallback?.url).toBe('https://harbor.example/wp-admin/admin-ajax.php')
+  })
+
+  it.each([
+    ['a Series at the root', '/manga/glass-harbor/', 'glass-harbor'],
+    ['a subfolder install', '/x/manga/glass-harbor/', 'glass-harbor'],
+    ['a deeper subfolder and a chapter URL', '/a/b/series/glass-harbor/chapter-3/', 'glass-harbor'],
+    ['another type segment', '/manhua/solo-leveling/', 'solo-leveling'],
+    ['an unknown type segment: the second segment', '/serie/solo-climber-0a10cf7b/', 'solo-climber-0a10cf7b'],
+    ['no id', '/manga/', undefined],
+  ])('the default series_id pattern finds the id after /manga/ wherever it is: %s', (_name, path, id) => {
+    expect(FAMILIES.madara.idPattern.exec(path)?.[1]).toBe(id)
+  })
 })
 
 describe('MangaThemesia', () => {
@@ -87,6 +138,18 @@ describe('MangaThemesia', () => {
       { number: 61, label: 'Chapter 61', url: 'https://bloom.example/iron-bloom-chapter-61/' },
       { number: 60, label: 'Chapter 60 - Rust', url: 'https://bloom.example/iron-bloom-chapter-60/' },
       { number: 59.5, label: 'Chapter 59.5', url: 'https://bloom.example/iron-bloom-chapter-59-5/' },
+    ])
+  })
+})
+
+describe('MangaThemesia without #chapterlist', () => {
+  it('lists chapters in div.eplister li[data-num], not in comment items, with the title on one line', () => {
+    const series = new URL('https://fables.example/manga/mercenary-ledger/')
+    const result = parsed(mangaThemesiaAdapter().read(page(series.href, stored('mangathemesia-eplister.html')), series))
+    expect(result.title).toBe('Mercenary Ledger')
+    expect(result.chapters).toEqual([
+      { number: 250, label: 'Chapter 250', url: 'https://fables.example/chapter/r231-mercenary-ledger-chapter-250' },
+      { number: 249, label: 'Chapter 249', url: 'https://fables.example/chapter/r231-mercenary-ledger-chapter-249' },
     ])
   })
 })
@@ -105,6 +168,15 @@ describe('Webtoons', () => {
       [87, 'Episode 86'],
     ])
   })
+  it('a <br> in the title is a space, and white space in episode titles is normalised', () => {
+    const result = parsed(adapter.read(page(series.href, stored('webtoons-br-title.html')), series))
+    expect(result.title).toBe('DARK TIDE: THE SALT ALTAR')
+    expect(result.chapters.map((c) => [c.number, c.label])).toEqual([
+      [142, 'Episode 140'],
+      [141, 'Episode 139'],
+    ])
+  })
+
   it('takes title_no as series_id', () => {
     expect(FAMILIES.webtoons.idPattern.exec(`${series.pathname}${series.search}`)?.[1]).toBe('4021')
   })
@@ -132,6 +204,19 @@ describe('MangaDex', () => {
       { number: 101, label: 'Vol. 12 Ch. 101 - The Long Way', url: 'https://mangadex.org/chapter/0f1b2c3d-0000-4000-8000-00000000a001' },
       { number: 100.5, label: 'Ch. 100.5 - Extra', url: 'https://mangadex.org/chapter/0f1b2c3d-0000-4000-8000-00000000a003' },
     ])
+  })
+
+  it("asks for the Site's languages and keeps only those: another language never becomes the Latest Chapter", () => {
+    const feed = stored('mangadex-languages.json')
+    const english = mangaDexAdapter({ apiBase: 'https://api.mangadex.org' })
+    expect(new URL(english.request(series).url).searchParams.getAll('translatedLanguage[]')).toEqual(['en'])
+    const result = parsed(english.read({ ...page('x', feed), contentType: 'application/json' }, series))
+    expect(result.chapters.map((c) => c.number)).toEqual([97, 96.5, 96])
+    expect(highestChapter(result.chapters)?.label).toBe('Vol. 9 Ch. 97 - The Bridge')
+
+    const two = mangaDexAdapter({ apiBase: 'https://api.mangadex.org', languages: ['en', 'pt-br'] })
+    expect(new URL(two.request(series).url).searchParams.getAll('translatedLanguage[]')).toEqual(['en', 'pt-br'])
+    expect(highestChapter(parsed(two.read(page('x', feed), series)).chapters)?.number).toBe(100)
   })
 
   it('a 204 is an empty list; malformed JSON is an adapter error', () => {

@@ -10,6 +10,7 @@ export const BUILT_IN_SITES: readonly Site[] = [
     fetcher: 'http',
     fallback: 'none',
     adapter: FAMILIES.mangadex.adapter(),
+    family: 'mangadex',
     ...seriesRules(FAMILIES.mangadex.idPattern),
     // About 5 requests/s per IP are allowed; one a gap apart is far below that.
     pace: { ...DEFAULT_PACE },
@@ -22,6 +23,7 @@ export const BUILT_IN_SITES: readonly Site[] = [
     fetcher: 'http',
     fallback: 'none',
     adapter: FAMILIES.webtoons.adapter(),
+    family: 'webtoons',
     ...seriesRules(FAMILIES.webtoons.idPattern),
     pace: { ...DEFAULT_PACE },
     origin: 'built-in',

@@ -1,6 +1,8 @@
 /**
- * A Site (docs/design.md#sites-and-fetching): key, name, host pin, fetcher kind, fallback, an adapter, a series_id rule and pace.
+ * A Site: key, name, host pin, fetcher kind, fallback, an adapter, a series_id rule and pace.
  */
+import type { FamilyKey } from './families'
+
 export interface Pace {
   /** Each eligible Series is checked once per rest. */
   restMs: number
@@ -97,6 +99,8 @@ export interface Site {
   fetcher: FetcherKind
   fallback: Fallback
   adapter: Adapter
+  /** The built-in family whose adapter the Site uses, when it uses one (sites.json may then retune it). */
+  family?: FamilyKey
   /** The series_id of a Series URL on this Site, or null when the URL is not a Series of it. */
   seriesIdOf(url: URL): string | null
   /** The Series' own page for any URL of it (a chapter URL pasted instead of the Series'). */
@@ -123,10 +127,18 @@ export function parseUrl(raw: string, base?: string | URL): URL | null {
 }
 
 /**
+ * A series_id pattern: a built-in RegExp, or an owner's pattern run by the linear-time engine
+ * (docs/adr/0027-owner-patterns-in-a-linear-time-engine.md). `exec` answers like `RegExp.prototype.exec`.
+ */
+export interface IdPattern {
+  exec(target: string): { index: number; readonly [group: number]: string | undefined } | null
+}
+
+/**
  * A series_id rule from a pattern matched against the URL's path and query; group 1 is the id. Without a
  * pattern the id is the path without its surrounding slashes.
  */
-export function seriesIdRule(pattern: RegExp | undefined): (url: URL) => string | null {
+export function seriesIdRule(pattern: IdPattern | undefined): (url: URL) => string | null {
   return (url) => {
     const target = `${url.pathname}${url.search}`
     const id = pattern ? pattern.exec(target)?.[1] : url.pathname.replace(/^\/+|\/+$/g, '')
@@ -149,15 +161,16 @@ function safeDecode(s: string): string | null {
  * id was read (a trailing slash kept), without the rest, the query or the fragment; where the id is read
  * from the query, the path and query as given.
  */
-export function seriesRules(pattern: RegExp | undefined): Pick<Site, 'seriesIdOf' | 'canonicalUrl'> {
+export function seriesRules(pattern: IdPattern | undefined): Pick<Site, 'seriesIdOf' | 'canonicalUrl'> {
   return {
     seriesIdOf: seriesIdRule(pattern),
     canonicalUrl(url) {
       const target = `${url.pathname}${url.search}`
       const match = pattern?.exec(target)
       if (!pattern) return `${url.origin}${url.pathname}`
-      if (match && match.index === 0 && !match[0].includes('?')) {
-        return `${url.origin}${match[0]}${target.slice(match[0].length).startsWith('/') ? '/' : ''}`
+      const whole = match?.[0]
+      if (match && whole !== undefined && match.index === 0 && !whole.includes('?')) {
+        return `${url.origin}${whole}${target.slice(whole.length).startsWith('/') ? '/' : ''}`
       }
       return `${url.origin}${url.pathname}${url.search}`
     },

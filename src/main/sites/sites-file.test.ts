@@ -78,6 +78,37 @@ describe('sites.json', () => {
     ['min gap above max gap', { ...example, pace: { minGapMs: 10, maxGapMs: 5 } }, /field "pace.minGapMs": 10 is above maxGapMs 5/],
     ['a bad key', { ...example, key: 'Bad Key' }, /site "Bad Key": field "key": lowercase/],
     ['no key at all', { name: 'Nameless' }, /site #1: field "key":/],
+    [
+      'a language code that is not one',
+      { ...example, family: 'mangadex', languages: ['English'] },
+      /site "example": field "languages.0": a language code/,
+    ],
+    ['no languages at all', { ...example, family: 'mangadex', languages: [] }, /site "example": field "languages":/],
+    [
+      'a language listed twice',
+      { ...example, family: 'mangadex', languages: ['en', 'en'] },
+      /field "languages": a language is listed twice/,
+    ],
+    [
+      'languages on a family that reads none',
+      { ...example, languages: ['en'] },
+      /site "example": field "languages": only a Site of the mangadex family/,
+    ],
+    [
+      'an idPattern with a backreference',
+      { ...example, idPattern: '^/(\\w+)/\\1' },
+      /site "example": field "idPattern": not a regular expression the linear-time engine accepts/,
+    ],
+    [
+      'an idPattern with lookbehind',
+      { ...example, idPattern: '(?<=/manga/)([^/]+)' },
+      /field "idPattern": not a regular expression the linear-time engine/,
+    ],
+    [
+      'an idPattern whose only group does not capture',
+      { ...example, idPattern: '^/manga/(?:[^/]+)' },
+      /field "idPattern": needs a capturing group/,
+    ],
   ])('reports %s with file, site and field, and keeps the valid Sites', (_name, bad, message) => {
     const good = { ...example, key: 'good' }
     const report = parse({ sites: [bad, good] })
@@ -85,6 +116,40 @@ describe('sites.json', () => {
     expect(report.problems.every((p) => p.startsWith('sites.json: site '))).toBe(true)
     expect(keys(report)).toContain('good')
     expect(keys(report)).toEqual(expect.arrayContaining(['mangadex', 'webtoons']))
+  })
+
+  it('languages retune the built-in MangaDex: the feed is asked for them and the read keeps them', () => {
+    const report = parse({ sites: [{ key: 'mangadex', languages: ['en', 'pt-br'] }] })
+    expect(report.problems).toEqual([])
+    const site = report.sites.find((s) => s.key === 'mangadex')!
+    const title = new URL('https://mangadex.org/title/a96676e5-8ae2-425e-b549-7f15dd34a6d8/komi')
+    expect(new URL(site.adapter.request(title).url).searchParams.getAll('translatedLanguage[]')).toEqual(['en', 'pt-br'])
+    const feed = JSON.stringify({
+      data: ['en', 'pt-br', 'ru'].map((lang, i) => ({
+        id: `c${i}`,
+        attributes: { chapter: String(10 + i), translatedLanguage: lang, pages: 5 },
+      })),
+    })
+    const step = site.adapter.read({ url: 'x', status: 200, contentType: 'application/json', body: feed }, title)
+    expect(step.kind === 'parsed' && step.result.chapters.map((c) => c.number)).toEqual([10, 11])
+  })
+
+  it('a new MangaDex-family Site without languages asks for English only', () => {
+    const report = parse({ sites: [{ key: 'dex-mirror', name: 'Dex', hosts: ['mangadex.org'], family: 'mangadex' }] })
+    const site = report.sites.find((s) => s.key === 'dex-mirror')!
+    const request = site.adapter.request(new URL('https://mangadex.org/title/a96676e5-8ae2-425e-b549-7f15dd34a6d8'))
+    expect(new URL(request.url).searchParams.getAll('translatedLanguage[]')).toEqual(['en'])
+  })
+
+  it('an owner idPattern like ^/(a+)+$ runs in linear time: a hostile URL answers at once', () => {
+    const report = parse({ sites: [{ ...example, idPattern: '^/(a+)+$' }] })
+    expect(report.problems).toEqual([])
+    const registry = createRegistry(report.sites)
+    const started = performance.now()
+    // A backtracking engine takes about 2^n steps here; this one reads the URL once.
+    expect(registry.resolve(`https://example.org/${'a'.repeat(5_000)}!`)).toBeNull()
+    expect(performance.now() - started).toBeLessThan(1_000)
+    expect(registry.resolve('https://example.org/aaaa')?.seriesId).toBe('aaaa')
   })
 
   it('a duplicate key keeps the first definition', () => {

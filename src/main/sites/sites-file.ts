@@ -1,13 +1,14 @@
 /**
- * The owner's `<data>/sites.json` (docs/design.md#sites-and-fetching): adds Sites or overrides built-in ones without code. Each entry
+ * The owner's `<data>/sites.json`: adds Sites or overrides built-in ones without code. Each entry
  * is validated on its own; a bad one is reported with file, site and field, and the valid Sites still run.
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { RE2JS } from 're2js'
 import { z } from 'zod'
 import { FAMILIES, FAMILY_KEYS } from './families'
 import { selectorAdapter } from './families/selectors'
-import { DEFAULT_PACE, seriesRules, type Pace, type Site } from './site'
+import { DEFAULT_PACE, seriesRules, type IdPattern, type Pace, type Site } from './site'
 
 export const SITES_FILE = 'sites.json'
 
@@ -42,17 +43,40 @@ const host = z
       ),
   )
 
+/**
+ * An owner's regular expression, compiled by RE2 (re2js): matching takes time linear in the URL whatever
+ * the pattern, so `^/(a+)+$` cannot freeze the app. RE2 has no backreferences or lookaround; a pattern
+ * using them is refused here, in words (docs/adr/0027-owner-patterns-in-a-linear-time-engine.md).
+ */
+export function linearPattern(source: string): IdPattern {
+  const compiled = RE2JS.compile(source)
+  return { exec: (target) => compiled.exec(target) as ReturnType<IdPattern['exec']> }
+}
+
 const pattern = z
   .string()
   .max(500)
   .superRefine((source, ctx) => {
+    let groups: number
     try {
-      if (!/\((?!\?)/.test(source)) ctx.addIssue({ code: 'custom', message: 'needs a capturing group (group 1 is the series_id)' })
-      new RegExp(source)
+      groups = RE2JS.compile(source).groupCount()
     } catch (error) {
-      ctx.addIssue({ code: 'custom', message: `not a regular expression: ${(error as Error).message}` })
+      const why = (error as Error).message.replace(/^error parsing regexp: /, '')
+      ctx.addIssue({
+        code: 'custom',
+        message: `not a regular expression the linear-time engine accepts (no backreferences or lookaround): ${why}`,
+      })
+      return
     }
+    if (groups < 1) ctx.addIssue({ code: 'custom', message: 'needs a capturing group (group 1 is the series_id)' })
   })
+
+/** MangaDex's language codes: "en", "ja-ro", "pt-br", "es-la", "zh-hk". */
+const languages = z
+  .array(z.string().regex(/^[a-z]{2,3}(?:-[a-z0-9]{2,8})?$/, 'a language code such as "en" or "pt-br"'))
+  .min(1)
+  .max(40)
+  .refine((codes) => new Set(codes).size === codes.length, 'a language is listed twice')
 
 const entrySchema = z.strictObject({
   key: z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'lowercase letters, digits and dashes, at most 40'),
@@ -72,10 +96,14 @@ const entrySchema = z.strictObject({
     })
     .optional(),
   idPattern: pattern.optional(),
+  languages: languages.optional(),
   pace: paceSchema.optional(),
 })
 
 type Entry = z.infer<typeof entrySchema>
+
+/** One entry of sites.json as the owner writes it. */
+export type SiteEntry = z.input<typeof entrySchema>
 
 export interface SitesReport {
   sites: Site[]
@@ -112,25 +140,36 @@ export function parseSitesFile(text: string, file: string, builtIns: readonly Si
   const problems: string[] = []
   top.data.sites.forEach((raw, index) => {
     const label = siteLabel(raw, index)
-    const parsed = entrySchema.safeParse(raw)
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
-        const field = issue.path.length ? issue.path.join('.') : '(entry)'
-        problems.push(`${file}: site ${label}: field "${field}": ${issue.message}`)
-      }
-      return
+    const checked = checkSiteEntry(raw, sites, `${file}: site ${label}: `)
+    if ('problems' in checked) problems.push(...checked.problems)
+    else if (seen.has(checked.site.key)) problems.push(`${file}: site ${label}: field "key": defined twice; the first definition stands`)
+    else {
+      seen.add(checked.site.key)
+      sites.set(checked.site.key, checked.site)
     }
-    const entry = parsed.data
-    if (seen.has(entry.key)) {
-      problems.push(`${file}: site ${label}: field "key": defined twice; the first definition stands`)
-      return
-    }
-    seen.add(entry.key)
-    const built = buildSite(entry, sites.get(entry.key))
-    if (typeof built === 'string') problems.push(`${file}: site ${label}: ${built}`)
-    else sites.set(built.key, built)
   })
   return { sites: [...sites.values()], problems }
+}
+
+/**
+ * One sites.json entry, validated exactly as loading validates it: the Site it makes (over the Site of the
+ * same key in `bases`, if any), or its problems, each `<prefix>field "<field>": <what is wrong>`.
+ */
+export function checkSiteEntry(
+  raw: unknown,
+  bases: ReadonlyMap<string, Site>,
+  prefix = `${SITES_FILE}: site ${siteLabel(raw, 0)}: `,
+): { site: Site } | { problems: string[] } {
+  const parsed = entrySchema.safeParse(raw)
+  if (!parsed.success) {
+    return {
+      problems: parsed.error.issues.map(
+        (issue) => `${prefix}field "${issue.path.length ? issue.path.join('.') : '(entry)'}": ${issue.message}`,
+      ),
+    }
+  }
+  const built = buildSite(parsed.data, bases.get(parsed.data.key))
+  return typeof built === 'string' ? { problems: [`${prefix}${built}`] } : { site: built }
 }
 
 function siteLabel(raw: unknown, index: number): string {
@@ -148,13 +187,17 @@ function buildSite(entry: Entry, base: Site | undefined): Site | string {
   }
   const pace: Pace = { ...(base?.pace ?? DEFAULT_PACE), ...entry.pace }
   if (pace.minGapMs > pace.maxGapMs) return `field "pace.minGapMs": ${pace.minGapMs} is above maxGapMs ${pace.maxGapMs}`
-  const family = entry.family ? FAMILIES[entry.family] : undefined
-  const adapter = family
-    ? family.adapter()
-    : entry.selectors
-      ? selectorAdapter(entry.selectors as Parameters<typeof selectorAdapter>[0])
-      : base!.adapter
-  const idPattern = entry.idPattern ? new RegExp(entry.idPattern) : family?.idPattern
+  const familyKey = entry.family ?? (entry.selectors ? undefined : base?.family)
+  if (entry.languages && !(familyKey && FAMILIES[familyKey].readsLanguages))
+    return 'field "languages": only a Site of the mangadex family reads languages'
+  const family = familyKey ? FAMILIES[familyKey] : undefined
+  const adapter =
+    family && (entry.family || entry.languages)
+      ? family.adapter(entry.languages ? { languages: entry.languages } : {})
+      : entry.selectors
+        ? selectorAdapter(entry.selectors as Parameters<typeof selectorAdapter>[0])
+        : base!.adapter
+  const idPattern: IdPattern | undefined = entry.idPattern ? linearPattern(entry.idPattern) : entry.family ? family?.idPattern : undefined
   const fetcher = entry.fetcher ?? base?.fetcher ?? 'http'
   return {
     key: entry.key,
@@ -163,6 +206,7 @@ function buildSite(entry: Entry, base: Site | undefined): Site | string {
     fetcher,
     fallback: entry.fallback ?? base?.fallback ?? 'none',
     adapter,
+    ...(familyKey ? { family: familyKey } : {}),
     ...(idPattern || !base
       ? seriesRules(idPattern)
       : { seriesIdOf: base.seriesIdOf, ...(base.canonicalUrl ? { canonicalUrl: base.canonicalUrl } : {}) }),

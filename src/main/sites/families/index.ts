@@ -5,17 +5,30 @@ import { MANGADEX_ID_PATTERN, mangaDexAdapter } from './mangadex'
 import { MANGATHEMESIA_ID_PATTERN, mangaThemesiaAdapter } from './mangathemesia'
 import { WEBTOONS_ID_PATTERN, webtoonsAdapter } from './webtoons'
 
+/** What a Site's own sites.json entry may tell its family's adapter. */
+export interface FamilyOptions {
+  /** MangaDex: the languages asked for and kept (default English). */
+  languages?: readonly string[]
+}
+
 export interface Family {
-  adapter(): Adapter
+  adapter(options?: FamilyOptions): Adapter
   idPattern: RegExp
+  /** Whether the family reads `languages` (only MangaDex does). */
+  readsLanguages: boolean
 }
 
 export const FAMILY_KEYS = ['madara', 'mangathemesia', 'webtoons', 'mangadex'] as const
 export type FamilyKey = (typeof FAMILY_KEYS)[number]
 
 export const FAMILIES: Record<FamilyKey, Family> = {
-  madara: { adapter: madaraAdapter, idPattern: MADARA_ID_PATTERN },
-  mangathemesia: { adapter: mangaThemesiaAdapter, idPattern: MANGATHEMESIA_ID_PATTERN },
-  webtoons: { adapter: webtoonsAdapter, idPattern: WEBTOONS_ID_PATTERN },
-  mangadex: { adapter: () => mangaDexAdapter({ apiBase: 'https://api.mangadex.org' }), idPattern: MANGADEX_ID_PATTERN },
+  madara: { adapter: madaraAdapter, idPattern: MADARA_ID_PATTERN, readsLanguages: false },
+  mangathemesia: { adapter: mangaThemesiaAdapter, idPattern: MANGATHEMESIA_ID_PATTERN, readsLanguages: false },
+  webtoons: { adapter: webtoonsAdapter, idPattern: WEBTOONS_ID_PATTERN, readsLanguages: false },
+  mangadex: {
+    adapter: (options) =>
+      mangaDexAdapter({ apiBase: 'https://api.mangadex.org', ...(options?.languages ? { languages: options.languages } : {}) }),
+    idPattern: MANGADEX_ID_PATTERN,
+    readsLanguages: true,
+  },
 }

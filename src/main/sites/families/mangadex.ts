@@ -1,31 +1,37 @@
 /**
- * MangaDex through its public JSON API (docs/sites.md). A Series is `https://mangadex.org/title/<uuid>/<slug>`;
+ * MangaDex through its public JSON API (docs/sites.md#mangadex). A Series is `https://mangadex.org/title/<uuid>/<slug>`;
  * its chapters come from `GET {api}/manga/<uuid>/feed`, newest first. `lastChapter` on the manga is the
  * *final* chapter, not the newest, so it is never read. A chapter with an `externalUrl` and 0 pages is not
- * readable on the Site and is skipped. A 204 is an empty list.
+ * readable on the Site and is skipped. A 204 is an empty list. The feed is asked for the Site's `languages`
+ * (default English) and the read keeps only chapters in those languages, so a chapter in another language
+ * never becomes the Latest Chapter even when the API answers with more than was asked.
  */
 import { parseChapterNumber } from '../../../shared/chapter-number'
 import { AdapterError, type Adapter, type Chapter } from '../site'
-import { distinctChapters } from '../html'
+import { MAX_LABEL, MAX_TITLE, boundedRows, cleanText, distinctChapters } from '../html'
 
 export const MANGADEX_ID_PATTERN = /\/title\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/
 
 export interface MangaDexOptions {
   /** The API's base URL; the real one is https://api.mangadex.org. */
   apiBase: string
-  language?: string
+  /** Language codes as MangaDex writes them ("en", "pt-br"); default `DEFAULT_LANGUAGES`. */
+  languages?: readonly string[]
 }
+
+export const DEFAULT_LANGUAGES: readonly string[] = ['en']
 
 const CONTENT_RATINGS = ['safe', 'suggestive', 'erotica', 'pornographic']
 
 export function mangaDexAdapter(options: MangaDexOptions): Adapter {
-  const language = options.language ?? 'en'
+  const languages = options.languages?.length ? options.languages : DEFAULT_LANGUAGES
+  const wanted = new Set(languages)
   return {
     request(seriesUrl) {
       const id = MANGADEX_ID_PATTERN.exec(seriesUrl.pathname)?.[1]
       if (!id) throw new AdapterError(`not a MangaDex title URL: ${seriesUrl.pathname}`)
       const query = new URLSearchParams()
-      query.append('translatedLanguage[]', language)
+      for (const language of languages) query.append('translatedLanguage[]', language)
       query.append('order[volume]', 'desc')
       query.append('order[chapter]', 'desc')
       query.append('limit', '100')
@@ -50,16 +56,23 @@ export function mangaDexAdapter(options: MangaDexOptions): Adapter {
       const data = (json as { data?: unknown }).data
       if (!Array.isArray(data)) throw new AdapterError('MangaDex feed has no data array')
       let title: string | undefined
-      const chapters = data.map((item): Chapter | null => {
+      const chapters = boundedRows(data).map((item): Chapter | null => {
         const chapter = item as FeedChapter
         title ??= mangaTitle(chapter)
         const a = chapter?.attributes
         if (!a || typeof a.chapter !== 'string') return null
+        if (typeof a.translatedLanguage !== 'string' || !wanted.has(a.translatedLanguage)) return null
         if (a.externalUrl && !a.pages) return null
         const number = parseChapterNumber(a.chapter)
         if (number === null) return null
-        const label = [a.volume ? `Vol. ${a.volume}` : '', `Ch. ${a.chapter}`, a.title ? `- ${a.title}` : ''].filter(Boolean).join(' ')
-        return { number, label, url: `${seriesUrl.origin}/chapter/${encodeURIComponent(String(chapter.id))}` }
+        const volume = typeof a.volume === 'string' ? cleanText(a.volume, 20) : ''
+        const name = typeof a.title === 'string' ? cleanText(a.title, MAX_LABEL) : ''
+        const label = cleanText(
+          [volume ? `Vol. ${volume}` : '', `Ch. ${cleanText(a.chapter, 40)}`, name ? `- ${name}` : ''].join(' '),
+          MAX_LABEL,
+        )
+        const id = typeof chapter.id === 'string' && chapter.id.length <= 64 ? chapter.id : ''
+        return { number, label, url: id ? `${seriesUrl.origin}/chapter/${encodeURIComponent(id)}` : '' }
       })
       title ??= titleFromSlug(seriesUrl)
       return { kind: 'parsed', result: { ...(title ? { title } : {}), chapters: distinctChapters(chapters) } }
@@ -69,7 +82,14 @@ export function mangaDexAdapter(options: MangaDexOptions): Adapter {
 
 interface FeedChapter {
   id?: unknown
-  attributes?: { chapter?: unknown; volume?: string | null; title?: string | null; pages?: number; externalUrl?: string | null }
+  attributes?: {
+    chapter?: unknown
+    volume?: unknown
+    title?: unknown
+    translatedLanguage?: unknown
+    pages?: number
+    externalUrl?: string | null
+  }
   relationships?: Array<{ type?: string; attributes?: { title?: Record<string, string> } }>
 }
 
@@ -78,15 +98,18 @@ function mangaTitle(chapter: FeedChapter): string | undefined {
   const titles = manga?.attributes?.title
   if (!titles || typeof titles !== 'object') return undefined
   const title = titles.en ?? Object.values(titles)[0]
-  return typeof title === 'string' && title.trim() ? title.trim() : undefined
+  return typeof title === 'string' ? cleanText(title, MAX_TITLE) || undefined : undefined
 }
 
 function titleFromSlug(seriesUrl: URL): string | undefined {
   const slug = seriesUrl.pathname.split('/')[3]
   if (!slug) return undefined
-  return decodeURIComponent(slug)
-    .split('-')
-    .filter(Boolean)
-    .map((w) => w[0]!.toUpperCase() + w.slice(1))
-    .join(' ')
+  let decoded: string
+  try {
+    decoded = decodeURIComponent(slug)
+  } catch {
+    return undefined
+  }
+  const words = decoded.split('-').filter(Boolean)
+  return cleanText(words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join(' '), MAX_TITLE) || undefined
 }

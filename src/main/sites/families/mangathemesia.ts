@@ -1,12 +1,17 @@
 /**
- * MangaThemesia (WordPress theme; ~150 sites). Chapters are `#chapterlist li[data-num]`; the `data-num`
- * attribute is the number (structured beats text), the name is in `.chapternum` or `.lch a` (docs/sites.md).
+ * MangaThemesia (WordPress theme; ~150 sites). Chapters are `li[data-num]` rows in `#chapterlist`, or in
+ * `div.eplister` on sites without that id; the `data-num` attribute is the number (structured beats text),
+ * the name is in `.chapternum` or `.lch a`. A broad `li` would also catch comment items.
  */
+import type { Element } from 'domhandler'
 import { parseChapterNumber } from '../../../shared/chapter-number'
-import { absoluteHref, cleanText, distinctChapters, loadHtml, titleOf } from '../html'
+import { absoluteHref, boundedRows, distinctChapters, findFirst, hasClass, labelOf, loadHtml, selectAll, titleOf } from '../html'
 import type { Adapter } from '../site'
 
 export const MANGATHEMESIA_ID_PATTERN = /^\/manga\/([^/?#]+)/
+
+const ROWS = '#chapterlist li[data-num], div.eplister li[data-num]'
+const isLink = (el: Element) => el.name === 'a'
 
 export function mangaThemesiaAdapter(): Adapter {
   return {
@@ -15,19 +20,18 @@ export function mangaThemesiaAdapter(): Adapter {
       const $ = loadHtml(page.body)
       const title = titleOf($, ['h1.entry-title', '.seriestuheader h1'])
       const chapters = distinctChapters(
-        $('#chapterlist li[data-num]')
-          .toArray()
-          .map((li) => {
-            const item = $(li)
-            const label =
-              cleanText(item.find('.chapternum').first().text()) ||
-              cleanText(item.find('.lch a').first().text()) ||
-              cleanText(item.find('a').first().text())
-            // data-num may carry a lock glyph on paid chapters; the parser keeps only the number.
-            const number = parseChapterNumber(item.attr('data-num') ?? '') ?? parseChapterNumber(label, title)
-            if (number === null) return null
-            return { number, label: label || `Chapter ${number}`, url: absoluteHref(item.find('a').first().attr('href'), page.url) }
-          }),
+        boundedRows(selectAll($, ROWS)).map((li) => {
+          const name =
+            findFirst(li, (el) => hasClass(el, 'chapternum')) ??
+            findFirst(findFirst(li, (el) => hasClass(el, 'lch')) ?? li, isLink) ??
+            findFirst(li, isLink)
+          const { text, label } = labelOf(name)
+          // data-num may carry a lock glyph on paid chapters; the parser keeps only the number.
+          const number = parseChapterNumber(li.attribs['data-num'] ?? '') ?? parseChapterNumber(text, title)
+          if (number === null) return null
+          const link = findFirst(li, isLink)
+          return { number, label: label || `Chapter ${number}`, url: absoluteHref(link?.attribs['href'], page.url) }
+        }),
       )
       return { kind: 'parsed', result: { ...(title ? { title } : {}), chapters } }
     },

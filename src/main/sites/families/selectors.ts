@@ -3,7 +3,7 @@
  * `title` the Series title, `number` says where the number is (`text`, or `attr:NAME`).
  */
 import { parseChapterNumber } from '../../../shared/chapter-number'
-import { absoluteHref, cleanText, distinctChapters, loadHtml, titleOf } from '../html'
+import { absoluteHref, boundedRows, distinctChapters, findFirst, labelOf, loadHtml, selectAll, titleOf } from '../html'
 import type { Adapter } from '../site'
 
 export interface Selectors {
@@ -20,16 +20,16 @@ export function selectorAdapter(selectors: Selectors): Adapter {
       const $ = loadHtml(page.body)
       const title = titleOf($, selectors.title ? [selectors.title] : ['h1'])
       const chapters = distinctChapters(
-        $(selectors.chapter)
-          .toArray()
-          .map((element) => {
-            const el = $(element)
-            const label = cleanText(el.text())
-            const number = attribute ? parseChapterNumber(el.attr(attribute) ?? '') : parseChapterNumber(label, title)
-            if (number === null) return null
-            const href = el.is('a') ? el.attr('href') : (el.find('a').first().attr('href') ?? el.closest('a').attr('href'))
-            return { number, label: label || `Chapter ${number}`, url: absoluteHref(href, page.url) }
-          }),
+        boundedRows(selectAll($, selectors.chapter)).map((element) => {
+          const { text, label } = labelOf(element)
+          const number = attribute ? parseChapterNumber(element.attribs[attribute] ?? '') : parseChapterNumber(text, title)
+          if (number === null) return null
+          const href =
+            element.name === 'a'
+              ? element.attribs['href']
+              : (findFirst(element, (el) => el.name === 'a')?.attribs['href'] ?? $(element).closest('a').attr('href'))
+          return { number, label: label || `Chapter ${number}`, url: absoluteHref(href, page.url) }
+        }),
       )
       return { kind: 'parsed', result: { ...(title ? { title } : {}), chapters } }
     },

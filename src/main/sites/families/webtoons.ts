@@ -1,13 +1,17 @@
 /**
  * Webtoons. Series URL `/<lang>/<genre>/<slug>/list?title_no=<id>`; `title_no` is the series_id. The list
  * page shows the newest episodes first: `#_listUl > li` with `data-episode-no`, or the older
- * `div.detail_lst ul li > a` with `span.tx` ("#N"). The age gate is passed by cookie (docs/sites.md).
+ * `div.detail_lst ul li > a` with `span.tx` ("#N"). The age gate is passed by cookie. Titles may
+ * hold a `<br>` ("DARK MOON:<br>THE BLOOD ALTAR"): it reads as a space.
  */
+import type { Element } from 'domhandler'
 import { parseChapterNumber } from '../../../shared/chapter-number'
-import { absoluteHref, cleanText, distinctChapters, loadHtml, titleOf } from '../html'
+import { absoluteHref, boundedRows, distinctChapters, findFirst, hasClass, labelOf, loadHtml, selectAll, titleOf } from '../html'
 import type { Adapter } from '../site'
 
 export const WEBTOONS_ID_PATTERN = /[?&]title_no=(\d+)/
+
+const isLink = (el: Element) => el.name === 'a'
 
 export function webtoonsAdapter(): Adapter {
   return {
@@ -19,18 +23,18 @@ export function webtoonsAdapter(): Adapter {
     read(page) {
       const $ = loadHtml(page.body)
       const title = titleOf($, ['h1.subj', '.info h1', 'h1'])
-      let items = $('#_listUl > li')
-      if (items.length === 0) items = $('div.detail_lst ul li')
+      let items = selectAll($, '#_listUl > li')
+      if (items.length === 0) items = selectAll($, 'div.detail_lst ul li')
       const chapters = distinctChapters(
-        items.toArray().map((li) => {
-          const item = $(li)
-          const link = item.find('a').first()
-          const label = cleanText(item.find('.subj span').first().text()) || cleanText(item.find('.subj').first().text())
-          const tx = cleanText(item.find('span.tx').first().text())
+        boundedRows(items).map((li) => {
+          const subject = findFirst(li, (el) => hasClass(el, 'subj'))
+          const name = labelOf((subject && findFirst(subject, (el) => el.name === 'span')) ?? subject)
+          const tx = labelOf(findFirst(li, (el) => el.name === 'span' && hasClass(el, 'tx')))
           const number =
-            parseChapterNumber(item.attr('data-episode-no') ?? '') ?? parseChapterNumber(tx) ?? parseChapterNumber(label, title)
+            parseChapterNumber(li.attribs['data-episode-no'] ?? '') ?? parseChapterNumber(tx.text) ?? parseChapterNumber(name.text, title)
           if (number === null) return null
-          return { number, label: label || tx || `Episode ${number}`, url: absoluteHref(link.attr('href'), page.url) }
+          const link = findFirst(li, isLink)
+          return { number, label: name.label || tx.label || `Episode ${number}`, url: absoluteHref(link?.attribs['href'], page.url) }
         }),
       )
       return { kind: 'parsed', result: { ...(title ? { title } : {}), chapters } }

@@ -1,0 +1,136 @@
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { tempDir } from '../testing/store'
+import { BUILT_IN_SITES } from './builtin'
+import { createRegistry } from './registry'
+import { loadSites, type SiteEntry } from './sites-file'
+import { addSiteEntry, withEntry } from './sites-writer'
+
+let d: { dir: string; remove(): void }
+let file: string
+beforeEach(() => {
+  d = tempDir()
+  file = join(d.dir, 'sites.json')
+})
+afterEach(() => d.remove())
+
+const harbor: SiteEntry = {
+  key: 'harbor',
+  name: 'Harbor Scans',
+  hosts: ['harbor.example'],
+  fetcher: 'http',
+  family: 'madara',
+  idPattern: '^/x/manga/([^/?#]+)',
+}
+
+const ownersFile = `{
+    "sites": [
+        {
+            "key": "example",   "name": "Example Scans",
+            "hosts": ["example.org"],
+            "family": "madara"
+        },
+        { "key": "tiny", "name": "Tiny", "hosts": ["tiny.example"], "selectors": { "chapter": "a.ch" } }
+    ]
+}
+`
+
+describe('adding a Site to sites.json', () => {
+  it("appends the entry, keeping the owner's entries and formatting byte for byte", async () => {
+    writeFileSync(file, ownersFile)
+    const result = await addSiteEntry(d.dir, harbor, BUILT_IN_SITES)
+    expect(result).toMatchObject({ ok: true, file, site: { key: 'harbor', hosts: ['harbor.example'], origin: 'sites.json' } })
+    const after = readFileSync(file, 'utf8')
+    const cut = ownersFile.indexOf(' }\n    ]') + 2
+    expect(after.startsWith(ownersFile.slice(0, cut))).toBe(true)
+    expect(after.endsWith(ownersFile.slice(cut))).toBe(true)
+    expect(after.slice(cut)).toMatch(/^,\n {8}\{\n {12}"key": "harbor",\n {12}"name": "Harbor Scans",/)
+    const report = loadSites(d.dir, BUILT_IN_SITES)
+    expect(report.problems).toEqual([])
+    expect(report.sites.map((s) => s.key)).toEqual(['mangadex', 'webtoons', 'example', 'tiny', 'harbor'])
+  })
+
+  it('the Site it returns is the one loading makes: the registry accepts it and reads its Series ids', async () => {
+    const result = await addSiteEntry(d.dir, harbor, BUILT_IN_SITES)
+    if (!result.ok) throw new Error(result.reason)
+    const registry = createRegistry([...BUILT_IN_SITES, result.site])
+    expect(registry.resolve('https://harbor.example/x/manga/glass-harbor/chapter-2/')).toMatchObject({
+      seriesId: 'glass-harbor',
+      seriesUrl: 'https://harbor.example/x/manga/glass-harbor/',
+    })
+  })
+
+  it('creates the file when there is none', async () => {
+    expect((await addSiteEntry(d.dir, harbor, BUILT_IN_SITES)).ok).toBe(true)
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ sites: [harbor] })
+    expect(loadSites(d.dir, BUILT_IN_SITES).problems).toEqual([])
+  })
+
+  it.each([
+    [
+      'CRLF line endings and tabs',
+      '{\r\n\t"sites": [\r\n\t\t{ "key": "a", "name": "A", "hosts": ["a.example"], "family": "madara" }\r\n\t]\r\n}\r\n',
+    ],
+    ['an empty array on its own line', '{\n  "sites": []\n}\n'],
+    ['everything on one line', '{"sites":[{"key":"a","name":"A","hosts":["a.example"],"family":"madara"}]}'],
+    ['an empty array on one line', '{"sites":[]}'],
+    ['a key named sites inside an entry', '{ "sites": [ { "key": "a", "name": "sites", "hosts": ["a.example"], "family": "madara" } ] }\n'],
+  ])('keeps the file readable and its style: %s', async (_name, text) => {
+    writeFileSync(file, text)
+    expect(await addSiteEntry(d.dir, harbor, BUILT_IN_SITES)).toMatchObject({ ok: true })
+    const after = readFileSync(file, 'utf8')
+    expect(JSON.parse(after).sites.at(-1)).toEqual(harbor)
+    expect(JSON.parse(after).sites.slice(0, -1)).toEqual(JSON.parse(text).sites)
+    if (text.includes('\r\n')) expect(after.replace(/\r\n/g, '')).not.toContain('\n')
+    if (!text.includes('\n')) expect(after).not.toContain('\n')
+    if (text.includes('\t')) expect(after).toContain('\t\t{\r\n\t\t\t"key": "harbor"')
+  })
+
+  it.each([
+    ['a file that is not JSON', '{ "sites": [ { "key": "a", } ] }', /sites\.json: the file is not valid JSON .*; nothing was written/],
+    ['a file of the wrong shape', '[1, 2, 3]', /sites\.json: the file is not \{ "sites": \[ … \] \}/],
+  ])('never overwrites %s', async (_name, text, reason) => {
+    writeFileSync(file, text)
+    const result = await addSiteEntry(d.dir, harbor, BUILT_IN_SITES)
+    expect(result.ok === false && result.reason).toMatch(reason)
+    expect(readFileSync(file, 'utf8')).toBe(text)
+  })
+
+  it.each([
+    ['a key in the file', { ...harbor, key: 'example' }, /a Site with the key "example" exists already; nothing was written/],
+    ['a built-in key', { ...harbor, key: 'mangadex' }, /a Site with the key "mangadex" exists already/],
+    ['a host another Site pins', { ...harbor, hosts: ['mangadex.org'] }, /the host mangadex\.org is pinned by the Site "mangadex" already/],
+    [
+      'an entry the loader would refuse',
+      { ...harbor, idPattern: '^/(\\w+)/\\1' },
+      /site "harbor": field "idPattern": not a regular expression/,
+    ],
+    ['an entry without an adapter', { key: 'bare', name: 'Bare', hosts: ['bare.example'] }, /field "family": a new Site needs/],
+  ])('refuses %s and writes nothing', async (_name, entry, reason) => {
+    writeFileSync(file, ownersFile)
+    const result = await addSiteEntry(d.dir, entry as SiteEntry, BUILT_IN_SITES)
+    expect(result.ok === false && result.reason).toMatch(reason)
+    expect(readFileSync(file, 'utf8')).toBe(ownersFile)
+  })
+
+  it('two adds in a row both land, and no temporary file is left behind', async () => {
+    writeFileSync(file, ownersFile)
+    const [a, b] = await Promise.all([
+      addSiteEntry(d.dir, harbor, BUILT_IN_SITES),
+      addSiteEntry(d.dir, { ...harbor, key: 'lantern', hosts: ['lantern.example'] }, BUILT_IN_SITES),
+    ])
+    expect([a.ok, b.ok]).toEqual([true, true])
+    expect(JSON.parse(readFileSync(file, 'utf8')).sites.map((s: { key: string }) => s.key)).toEqual([
+      'example',
+      'tiny',
+      'harbor',
+      'lantern',
+    ])
+    expect(readdirSync(d.dir)).toEqual(['sites.json'])
+  })
+
+  it('withEntry finds no array in a file without one', () => {
+    expect(withEntry('{ "other": [] }', harbor)).toBeNull()
+  })
+})

@@ -1,0 +1,96 @@
+/**
+ * Pages built to hurt an adapter, for tests and measurements: about `bytes` of chapter rows whose labels are
+ * long white-space runs, digit runs and marker soup, an unclosed title, rows nested in each other, and one
+ * honest row, `Chapter ${HOSTILE_LATEST}`, which must come out as the Latest Chapter.
+ */
+export const HOSTILE_LATEST = 4242
+
+export type HostileFamily = 'madara' | 'mangathemesia' | 'webtoons' | 'selectors' | 'mangadex'
+
+/** Labels that froze or bloated the old parser: each is far longer than a label may be. */
+export const HOSTILE_LABELS: readonly string[] = [
+  'ch' + ' '.repeat(4_000) + 'x',
+  'Chapter' + '\t\n '.repeat(1_500) + '1',
+  '9'.repeat(3_000),
+  'ch.'.repeat(1_000) + '#'.repeat(500) + 'vol.'.repeat(500) + 'v2s3e'.repeat(200),
+  '1-'.repeat(1_500) + '.a'.repeat(500),
+  'extra'.repeat(600) + 'omake'.repeat(200),
+  ('# ' + ' .'.repeat(40)).repeat(60),
+]
+
+const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;')
+
+function rows(bytes: number, row: (label: string, i: number) => string): string {
+  const parts: string[] = []
+  let size = 0
+  for (let i = 0; size < bytes; i++) {
+    const part = row(HOSTILE_LABELS[i % HOSTILE_LABELS.length]!, i)
+    parts.push(part)
+    size += part.length
+  }
+  return parts.join('')
+}
+
+/** A hostile page of about `bytes` characters for a family (JSON for MangaDex, HTML for the rest). */
+export function hostilePage(family: HostileFamily, bytes: number): string {
+  const honest = `Chapter ${HOSTILE_LATEST}`
+  // Rows nested in each other: each row's walk would otherwise cover all the rest.
+  const nested = (open: string, close: string, n: number) => open.repeat(n) + close.repeat(n)
+  const unclosedTitle = (tag: string) => `<${tag}>Hostile Series ${'w '.repeat(200_000)}`
+  switch (family) {
+    case 'madara':
+      return (
+        `<div class="post-title"><h1>Hostile <span class="manga-title-badges">END</span> Series</h1></div><ul>` +
+        `<li class="wp-manga-chapter"><a href="/c/honest">${honest}</a></li>` +
+        nested('<div class="wp-manga-chapter"><span>', '</span></div>', 3_000) +
+        rows(bytes, (label, i) => `<li class="wp-manga-chapter"><a href="/c/${i}">${escapeAttr(label)}</a></li>`) +
+        `</ul>${unclosedTitle('h1')}`
+      )
+    case 'mangathemesia':
+      return (
+        `${unclosedTitle('h1 class="entry-title"')}<div id="chapterlist"><ul>` +
+        `<li data-num="${HOSTILE_LATEST}"><a href="/c/honest"><span class="chapternum">${honest}</span></a></li>` +
+        rows(
+          bytes,
+          (label, i) =>
+            `<li data-num="${escapeAttr(label)}"><a href="/c/${i}"><span class="chapternum">${escapeAttr(label)}</span></a></li>`,
+        ) +
+        `</ul></div>`
+      )
+    case 'webtoons':
+      return (
+        `${unclosedTitle('h1 class="subj"')}<ul id="_listUl">` +
+        `<li data-episode-no="${HOSTILE_LATEST}"><a href="/e/honest"><span class="subj"><span>${honest}</span></span></a></li>` +
+        rows(
+          bytes,
+          (label, i) =>
+            `<li data-episode-no="${escapeAttr(label)}"><a href="/e/${i}"><span class="subj"><span>${escapeAttr(label)}</span></span></a></li>`,
+        ) +
+        `</ul>`
+      )
+    case 'selectors':
+      return (
+        `${unclosedTitle('h1')}<ol>` +
+        `<li class="ch"><a href="/c/honest" data-n="${HOSTILE_LATEST}">${honest}</a></li>` +
+        rows(bytes, (label, i) => `<li class="ch"><a href="/c/${i}" data-n="${escapeAttr(label)}">${escapeAttr(label)}</a></li>`) +
+        `</ol>`
+      )
+    case 'mangadex': {
+      const item = (chapter: string, i: number) =>
+        JSON.stringify({
+          id: `id-${i}`,
+          type: 'chapter',
+          attributes: { volume: chapter, chapter, title: chapter, translatedLanguage: 'en', externalUrl: null, pages: 10 },
+          relationships: [],
+        })
+      const items = [item(String(HOSTILE_LATEST), 0)]
+      let size = 0
+      for (let i = 1; size < bytes; i++) {
+        const part = item(HOSTILE_LABELS[i % HOSTILE_LABELS.length]!, i)
+        items.push(part)
+        size += part.length
+      }
+      return `{"result":"ok","response":"collection","data":[${items.join(',')}]}`
+    }
+  }
+}
