@@ -1,0 +1,139 @@
+/**
+ * The export document (docs/export-format.md): one JSON object with the Sites in use, every Series with its
+ * Latest Chapter, and every Reader's bookmarks with status and Progress — never a token. Written by
+ * `npm run export` and the Settings page; read back by the import, which restores the library from it.
+ */
+import { z } from 'zod'
+import { EXPORT_FORMAT, EXPORT_VERSION, IMPORT_MAX_ENTRIES } from '../../shared/library'
+import { BOOKMARK_STATUSES } from '../../shared/sync-schemas'
+import type { ImportEntry, ParsedLibrary } from './entries'
+import { ImportError } from './errors'
+
+const millis = z.number().int().min(0).max(8_640_000_000_000)
+const chapter = z.number().finite().min(0).max(100_000)
+const text = (max: number) => z.string().max(max)
+
+export const ExportedSite = z.object({ key: text(40), name: text(80), hosts: z.array(text(260)).max(20) })
+
+export const ExportedSeries = z.object({
+  site: text(40).min(1),
+  seriesId: text(200).min(1),
+  title: text(500),
+  url: text(2048),
+  latestChapter: chapter.nullable(),
+  latestChapterLabel: text(500),
+  latestChapterUrl: text(2048),
+  latestSource: z.enum(['', 'check', 'sighting']),
+  latestChangedAt: millis,
+  latestCheckedAt: millis,
+  finishedAt: millis,
+  createdAt: millis,
+})
+
+export const ExportedBookmark = z.object({
+  site: text(40).min(1),
+  seriesId: text(200).min(1),
+  status: z.enum(BOOKMARK_STATUSES),
+  progress: chapter.nullable(),
+  progressAt: millis,
+  createdAt: millis,
+})
+
+export const ExportedReader = z.object({
+  name: text(40).min(1),
+  createdAt: millis,
+  bookmarks: z.array(ExportedBookmark),
+})
+
+/** Version 1. Unknown fields are ignored (a later version may add some); a later version is refused. */
+export const ExportDocument = z.object({
+  format: z.literal(EXPORT_FORMAT),
+  version: z.literal(EXPORT_VERSION),
+  exportedAt: millis,
+  app: z.string().max(100),
+  sites: z.array(ExportedSite),
+  series: z.array(ExportedSeries),
+  readers: z.array(ExportedReader),
+})
+
+export type ExportDocument = z.infer<typeof ExportDocument>
+export type ExportedSeries = z.infer<typeof ExportedSeries>
+export type ExportedReader = z.infer<typeof ExportedReader>
+
+/** Whether a text looks like a JSON document (the only JSON an import reads is an export document). */
+export function isJsonDocument(text: string): boolean {
+  return /^\s*\{/.test(text)
+}
+
+export function parseExportDocument(text: string): ParsedLibrary {
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (error) {
+    throw new ImportError(`export document: not valid JSON (${(error as Error).message})`)
+  }
+  const head = z.object({ format: z.unknown(), version: z.unknown() }).safeParse(json)
+  if (!head.success || head.data.format !== EXPORT_FORMAT) {
+    throw new ImportError(`export document: not a Manga Bookmark export (its "format" is not "${EXPORT_FORMAT}")`)
+  }
+  if (typeof head.data.version === 'number' && head.data.version > EXPORT_VERSION) {
+    throw new ImportError(`export document: version ${head.data.version} was written by a newer app; this one reads version ${EXPORT_VERSION}`)
+  }
+  const parsed = ExportDocument.safeParse(json)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!
+    throw new ImportError(`export document: field "${issue.path.join('.') || '(document)'}": ${issue.message}`)
+  }
+  const doc = parsed.data
+  const bookmarkCount = doc.readers.reduce((n, r) => n + r.bookmarks.length, 0)
+  if (doc.series.length > IMPORT_MAX_ENTRIES || bookmarkCount > IMPORT_MAX_ENTRIES) {
+    throw new ImportError(`export document: an import takes at most ${IMPORT_MAX_ENTRIES.toLocaleString('en')} Series and as many bookmarks`)
+  }
+  return documentEntries(doc)
+}
+
+/** The document as import entries: one per bookmark, and one per Series no Reader holds. */
+function documentEntries(doc: ExportDocument): ParsedLibrary {
+  const series = new Map(doc.series.map((s) => [`${s.site}\u0000${s.seriesId}`, s]))
+  const held = new Set<string>()
+  const entries: ImportEntry[] = []
+  const unreadable: ParsedLibrary['unreadable'] = []
+  for (const reader of doc.readers) {
+    reader.bookmarks.forEach((b, index) => {
+      const ref = `${reader.name}'s bookmark ${index + 1}`
+      const key = `${b.site}\u0000${b.seriesId}`
+      const s = series.get(key)
+      if (!s) return void unreadable.push({ ref, detail: `${b.site}/${b.seriesId} is not among the document's Series` })
+      held.add(key)
+      entries.push({
+        ...seriesEntry(s, ref),
+        status: b.status,
+        ...(b.progress !== null ? { progress: b.progress, progressAt: b.progressAt } : {}),
+        reader: { name: reader.name, createdAt: reader.createdAt },
+        createdAt: b.createdAt,
+      })
+    })
+  }
+  doc.series.forEach((s, index) => {
+    if (!held.has(`${s.site}\u0000${s.seriesId}`)) entries.push({ ...seriesEntry(s, `Series ${index + 1}`), bookmark: false })
+  })
+  return { format: 'export', entries, sourceNames: new Map(), unreadable }
+}
+
+function seriesEntry(s: ExportedSeries, ref: string): ImportEntry {
+  return {
+    ref,
+    target: { kind: 'series', site: s.site, seriesId: s.seriesId, url: s.url },
+    title: s.title,
+    series: {
+      latestChapter: s.latestChapter,
+      latestChapterLabel: s.latestChapterLabel,
+      latestChapterUrl: s.latestChapterUrl,
+      latestSource: s.latestSource,
+      latestChangedAt: s.latestChangedAt,
+      latestCheckedAt: s.latestCheckedAt,
+      finishedAt: s.finishedAt,
+      createdAt: s.createdAt,
+    },
+  }
+}
