@@ -65,6 +65,8 @@ export interface UnknownSource {
 
 export interface ImportPlan {
   format: ImportFormat
+  /** The chosen Reader every bookmark goes to; absent: the Readers an export document names. */
+  forReader?: { id: number; name: string }
   /** Entries read from the file. */
   entries: number
   series: PlannedSeries[]
@@ -137,6 +139,7 @@ export function planImport(parsed: ParsedLibrary, options: PlanOptions): ImportP
   }
   return {
     format: parsed.format,
+    ...(options.reader ? { forReader: options.reader } : {}),
     entries: parsed.entries.length + parsed.unreadable.length,
     series: [...series.values()],
     bookmarks: [...bookmarks.values()],

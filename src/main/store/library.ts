@@ -5,6 +5,7 @@
  */
 import { sql } from 'kysely'
 import type { Db } from './database'
+import { StoreError } from './errors'
 import type { BookmarkRow, BookmarkStatus, ImportSourceMappingRow, ReaderRow, SeriesRow } from './schema'
 import type { SeriesKey } from './series'
 
@@ -152,6 +153,10 @@ export async function writeImport(
         .executeTakeFirstOrThrow()
       readerIds.set(r.name, row.id)
       readersCreated.push(r.name)
+    }
+
+    for (const b of batch.bookmarks) {
+      if (!readerIds.has(b.reader)) throw new StoreError(`no Reader "${b.reader}"`, 'not-found')
     }
 
     const known = await existingSeries(trx, batch.series)
