@@ -66,7 +66,8 @@ function readCsv(text: string): ParsedLibrary {
     entries.push({
       ref,
       target: { kind: 'url', url },
-      title: cell(titleAt).slice(0, 500),
+      // csvField's spreadsheet guard (a ' before = + - @) comes off again.
+      title: cell(titleAt).replace(/^'(?=[=+\-@])/, '').slice(0, 500),
       ...(status ? { status } : {}),
       ...(progress !== undefined && Number.isFinite(progress) && progress >= 0 && progress <= MAX_CHAPTER ? { progress } : {}),
       ...(readAt !== undefined && Number.isInteger(readAt) && readAt > 0 && readAt <= MAX_MILLIS ? { progressAt: readAt } : {}),
