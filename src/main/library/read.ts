@@ -54,7 +54,8 @@ export async function readImportFile(path: string): Promise<Buffer> {
 }
 
 function tooBig(fileName: string, size: number): ImportError {
+  const bytes = (n: number) => n.toLocaleString('en')
   return new ImportError(
-    `${basename(fileName)}: ${(size / MiB).toFixed(size < 10 * MiB ? 1 : 0)} MiB; an import reads files up to ${IMPORT_MAX_FILE_BYTES / MiB} MiB`,
+    `${basename(fileName)}: ${bytes(size)} bytes; an import reads files up to ${IMPORT_MAX_FILE_BYTES / MiB} MiB (${bytes(IMPORT_MAX_FILE_BYTES)} bytes)`,
   )
 }
