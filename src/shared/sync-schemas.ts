@@ -115,6 +115,9 @@ export const SightingResponse = z.strictObject({
 
 export const HealthResponse = z.strictObject({ ok: z.literal(true) })
 
+/** GET /api/v1/export: the Reader's own bookmarks as an export document (json, the default) or CSV. */
+export const ExportQuery = z.strictObject({ format: z.enum(['json', 'csv']).default('json') })
+
 export type BookmarkStatus = (typeof BOOKMARK_STATUSES)[number]
 export type Bookmark = z.infer<typeof BookmarkView>
 export type Reader = z.infer<typeof ReaderView>
