@@ -16,7 +16,7 @@ beforeAll(async () => {
 afterAll(() => s.close())
 
 describe("a Reader's download of their own bookmarks", () => {
-  it('JSON: an export document with their bookmarks, the Series and Sites they point at, and nobody else's', async () => {
+  it("JSON: an export document with their bookmarks, the Series and Sites they point at, and nobody else's", async () => {
     const r = await s.call(s.alice.token, 'GET', '/api/v1/export')
     expect(r.status).toBe(200)
     expect(r.headers.get('content-disposition')).toMatch(/^attachment; filename="manga-bookmarks-alice-\d{4}-\d{2}-\d{2}\.json"$/)
