@@ -235,6 +235,8 @@ export interface ImportPreviewView {
   mappings: Array<{ sourceId: string; sourceName: string; site: string; siteName: string; origin: string }>
   /** Readers an export document names that do not exist yet (created, each with a token shown once). */
   readersToCreate: string[]
+  /** Every Site a source can be mapped to. */
+  siteChoices: Array<{ site: string; name: string }>
   totals: { add: number; present: number; progress: number; newSeries: number; skipped: number }
 }
 

@@ -123,7 +123,8 @@ export async function previewPlan(
       .slice(0, 10)
       .map(([host, count]) => ({ host, count })),
     mappings: plan.mappingsUsed.map((m) => ({ ...m, siteName: registry.get(m.site)?.name ?? m.site })),
-    readersToCreate: plan.readers.filter((r) => !readerIds.has(r.name)).map((r) => r.name),
+    readersToCreate: plan.forReader ? [] : plan.readers.filter((r) => !readerIds.has(r.name)).map((r) => r.name),
+    siteChoices: registry.sites.map((s) => ({ site: s.key, name: s.name })).sort((a, b) => a.name.localeCompare(b.name)),
     totals: {
       add: sum((s) => s.add),
       present: sum((s) => s.present),
