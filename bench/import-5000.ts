@@ -27,8 +27,7 @@ const RUNS = 3
 function backup(): Buffer {
   const manga: TestManga[] = Array.from({ length: MANGA }, (_, i) => {
     const chapters = Array.from({ length: 60 }, (_, c) => c + 1)
-    const url =
-      i < 4_000 ? `/madara/manga/bench-${i}/` : `/manga/00000000-0000-4000-8000-${String(i).padStart(12, '0')}`
+    const url = i < 4_000 ? `/madara/manga/bench-${i}/` : `/manga/00000000-0000-4000-8000-${String(i).padStart(12, '0')}`
     return {
       source: i < 4_000 ? SOURCE : MANGADEX_EN,
       url,

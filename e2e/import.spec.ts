@@ -82,8 +82,20 @@ test('the owner imports a Mihon backup through the window: preview, map the unkn
   await expect(panel.getByRole('status')).toContainText('Imported: 2 bookmarks and 2 Series added')
   const after = aikoBookmarks()
   expect(after.filter((b) => b.series_id.startsWith('e2e-'))).toEqual([
-    { series_id: 'e2e-glass-garden', status: 'planned', progress: null, series_url: `${shell.demoOrigin}/madara/manga/e2e-glass-garden/`, title: 'Glass Garden' },
-    { series_id: 'e2e-harbor-lights', status: 'reading', progress: 4, series_url: `${shell.demoOrigin}/madara/manga/e2e-harbor-lights/`, title: 'Harbor Lights' },
+    {
+      series_id: 'e2e-glass-garden',
+      status: 'planned',
+      progress: null,
+      series_url: `${shell.demoOrigin}/madara/manga/e2e-glass-garden/`,
+      title: 'Glass Garden',
+    },
+    {
+      series_id: 'e2e-harbor-lights',
+      status: 'reading',
+      progress: 4,
+      series_url: `${shell.demoOrigin}/madara/manga/e2e-harbor-lights/`,
+      title: 'Harbor Lights',
+    },
   ])
   // The mapping is remembered for the next import.
   expect(withDb(shell.dataFile, (db) => db.prepare('SELECT source_id, site FROM import_source_mappings').all())).toEqual([
@@ -96,7 +108,11 @@ test('the owner imports a Mihon backup through the window: preview, map the unkn
 function countOthers(): number {
   return (
     withDb(shell.dataFile, (db) =>
-      db.prepare("SELECT COUNT(*) AS n FROM bookmarks b JOIN readers r ON r.id = b.reader_id WHERE r.name = 'Aiko' AND b.site <> 'fixture-madara'").get(),
+      db
+        .prepare(
+          "SELECT COUNT(*) AS n FROM bookmarks b JOIN readers r ON r.id = b.reader_id WHERE r.name = 'Aiko' AND b.site <> 'fixture-madara'",
+        )
+        .get(),
     ) as { n: number }
   ).n
 }
@@ -124,10 +140,14 @@ test("a Reader downloads their own bookmarks from the Readers' page, as CSV and 
   await page.getByRole('button', { name: 'Download CSV' }).click()
   const csvFile = await csv
   expect(csvFile.suggestedFilename()).toMatch(/^manga-bookmarks-Ben-\d{4}-\d{2}-\d{2}\.csv$/)
-  const lines = readFileSync((await csvFile.path())!, 'utf8').trim().split('\r\n')
+  const lines = readFileSync((await csvFile.path())!, 'utf8')
+    .trim()
+    .split('\r\n')
   expect(lines[0]).toBe('site,seriesId,title,url,status,progress,progressAt,latestChapter')
   const benCount = (
-    withDb(shell.dataFile, (db) => db.prepare("SELECT COUNT(*) AS n FROM bookmarks b JOIN readers r ON r.id = b.reader_id WHERE r.name = 'Ben'").get()) as {
+    withDb(shell.dataFile, (db) =>
+      db.prepare("SELECT COUNT(*) AS n FROM bookmarks b JOIN readers r ON r.id = b.reader_id WHERE r.name = 'Ben'").get(),
+    ) as {
       n: number
     }
   ).n

@@ -65,10 +65,6 @@ const BY_WORD = new Map(STATUS_WORDS.flatMap(([status, words]) => words.map((w) 
  * undefined when it names none. Case, dashes and underscores do not matter.
  */
 export function statusFromLabel(label: string): BookmarkStatus | undefined {
-  const normal = label
-    .toLowerCase()
-    .replace(/[-_]+/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim()
+  const normal = label.toLowerCase().replace(/[-_]+/g, ' ').replace(/\s+/g, ' ').trim()
   return BY_WORD.get(normal)
 }

@@ -90,7 +90,10 @@ export async function registerAdminHttp(app: FastifyInstance, options: AdminHttp
       errorHandler: (error, request, reply) => {
         if ((error as { code?: string }).code !== 'FST_ERR_CTP_BODY_TOO_LARGE') throw error
         void reply.code(413).send({
-          error: { code: 'too-large', message: `the file is larger than ${IMPORT_MAX_FILE_BYTES / 1024 / 1024} MiB, the most an import reads` },
+          error: {
+            code: 'too-large',
+            message: `the file is larger than ${IMPORT_MAX_FILE_BYTES / 1024 / 1024} MiB, the most an import reads`,
+          },
         })
       },
     },

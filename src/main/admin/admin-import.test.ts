@@ -25,7 +25,15 @@ const TOKEN = 'test-admin-token-0123456789'
 beforeAll(async () => {
   dir = tempDir()
   fixture = await startFixtureSite({ now: () => clock.now() })
-  shell = await startHeadlessShell({ dataDir: dir.dir, port: 0, log: silentLog, clock, sites: fixtureSites(fixture.host), lanes: false, adminToken: TOKEN })
+  shell = await startHeadlessShell({
+    dataDir: dir.dir,
+    port: 0,
+    log: silentLog,
+    clock,
+    sites: fixtureSites(fixture.host),
+    lanes: false,
+    adminToken: TOKEN,
+  })
 })
 afterAll(async () => {
   await shell.stop()
@@ -84,7 +92,10 @@ describe('import through the admin RPC', () => {
     const links = Array.from({ length: 11_000 }, (_, i) => ({ title: `Series ${i}`, url: `${fixture.origin}/madara/manga/s-${i}/` }))
     const file = Buffer.from(netscapeBookmarks(links))
     expect(file.length).toBeGreaterThan(1024 * 1024)
-    const started = await post('startImport', JSON.stringify({ readerId, file: { fileName: 'bookmarks.html', base64: file.toString('base64') } }))
+    const started = await post(
+      'startImport',
+      JSON.stringify({ readerId, file: { fileName: 'bookmarks.html', base64: file.toString('base64') } }),
+    )
     expect(started.status).toBe(200)
     const previewed = await until(started.json.value.id, 'previewed')
     expect(previewed.preview!.totals).toMatchObject({ add: 11_000, newSeries: 11_000, skipped: 0 })
@@ -107,7 +118,10 @@ describe('import through the admin RPC', () => {
 
   it('a body over the import limit is refused by its Content-Length, with what an import reads', async () => {
     const r = await post('startImport', null, { contentLength: IMPORT_RPC_BODY_LIMIT + 1 })
-    expect(r).toEqual({ status: 413, json: { error: { code: 'too-large', message: 'the file is larger than 64 MiB, the most an import reads' } } })
+    expect(r).toEqual({
+      status: 413,
+      json: { error: { code: 'too-large', message: 'the file is larger than 64 MiB, the most an import reads' } },
+    })
   })
 
   it('without a session a large body is refused before it is read', async () => {

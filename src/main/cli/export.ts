@@ -24,7 +24,12 @@ export async function runExportCommand(
 ): Promise<number> {
   let parsed
   try {
-    parsed = parseArgs({ args: argv, options: { data: { type: 'string' }, out: { type: 'string' } }, allowPositionals: false, strict: true })
+    parsed = parseArgs({
+      args: argv,
+      options: { data: { type: 'string' }, out: { type: 'string' } },
+      allowPositionals: false,
+      strict: true,
+    })
   } catch (error) {
     io.err(`export: ${(error as Error).message}\n${USAGE}`)
     return 2

@@ -28,14 +28,23 @@ function dataDir() {
 async function run(command: typeof runImportCommand | typeof runExportCommand, ...argv: string[]) {
   const out: string[] = []
   const err: string[] = []
-  const code = await command(argv, { out: (l) => out.push(l), err: (l) => err.push(l) }, { now: () => 1_700_000_000_000, sites: fixtureSites(fixture.host) })
+  const code = await command(
+    argv,
+    { out: (l) => out.push(l), err: (l) => err.push(l) },
+    { now: () => 1_700_000_000_000, sites: fixtureSites(fixture.host) },
+  )
   return { code, out: out.join('\n'), err: err.join('\n') }
 }
 
 async function count(dir: string, table: 'bookmarks' | 'series' | 'readers') {
   const store = openStore(join(dir, STORE_FILE), { now: 1 })
   try {
-    return (await store.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n
+    return (
+      await store.db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n
   } finally {
     await store.close()
   }
@@ -87,7 +96,16 @@ describe('npm run import', () => {
     // The fixture Sites have no MangaDex on mangadex.org: that manga's host is unknown here.
     expect(unmapped.out).toContain('Hosts no Site has: mangadex.org × 1')
 
-    const mapped = await run(runImportCommand, file, '--reader', 'Aiko', '--data', dir, '--map', `${ASURA}=${fixture.origin}/madara/manga/x/`)
+    const mapped = await run(
+      runImportCommand,
+      file,
+      '--reader',
+      'Aiko',
+      '--data',
+      dir,
+      '--map',
+      `${ASURA}=${fixture.origin}/madara/manga/x/`,
+    )
     expect(mapped.code).toBe(0)
     expect(mapped.err).toContain(`source ${ASURA} (Asura Scans) is mapped to fixture-madara on ${fixture.origin}, remembered`)
     expect(mapped.out).toMatch(/Imported: 1 bookmarks and 1 Series added/)
@@ -106,7 +124,10 @@ describe('npm run import', () => {
     await handle.truncate(2 * 1024 ** 3)
     await handle.close()
     const r = await run(runImportCommand, file, '--reader', 'Aiko', '--data', dir)
-    expect(r).toMatchObject({ code: 1, err: 'import: huge.tachibk: 2,147,483,648 bytes; an import reads files up to 64 MiB (67,108,864 bytes)' })
+    expect(r).toMatchObject({
+      code: 1,
+      err: 'import: huge.tachibk: 2,147,483,648 bytes; an import reads files up to 64 MiB (67,108,864 bytes)',
+    })
   })
 
   it.each([

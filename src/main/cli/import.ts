@@ -90,7 +90,12 @@ export async function runImportCommand(argv: string[], io: Output, options: Impo
       io.out('Dry run: nothing was written.')
       return 0
     }
-    if (preview.totals.add === 0 && preview.totals.progress === 0 && preview.totals.newSeries === 0 && preview.readersToCreate.length === 0) {
+    if (
+      preview.totals.add === 0 &&
+      preview.totals.progress === 0 &&
+      preview.totals.newSeries === 0 &&
+      preview.readersToCreate.length === 0
+    ) {
       io.out('Nothing to write.')
       return 0
     }
@@ -113,7 +118,9 @@ export function previewLines(p: ImportPreviewView): string[] {
     const width = Math.max(4, ...p.sites.map((s) => s.name.length))
     lines.push(`  ${'Site'.padEnd(width)}  ${['add', 'present', 'Progress', 'new Series', 'skipped'].map((h) => h.padStart(12)).join('')}`)
     for (const s of p.sites)
-      lines.push(`  ${s.name.padEnd(width)}  ${[s.add, s.present, s.progress, s.newSeries, s.skipped].map((v) => n(v).padStart(12)).join('')}`)
+      lines.push(
+        `  ${s.name.padEnd(width)}  ${[s.add, s.present, s.progress, s.newSeries, s.skipped].map((v) => n(v).padStart(12)).join('')}`,
+      )
   }
   for (const m of p.mappings) lines.push(`  Source ${m.sourceName} (${m.sourceId}) is read as ${m.siteName} on ${m.origin}.`)
   if (p.skipped.length) {
@@ -130,7 +137,9 @@ export function previewLines(p: ImportPreviewView): string[] {
   }
   if (p.readersToCreate.length) lines.push(`Readers to create: ${p.readersToCreate.join(', ')} (each gets a new token, shown once)`)
   const t = p.totals
-  lines.push(`Total: ${n(t.add)} bookmarks to add, ${n(t.present)} already present, ${n(t.progress)} Progress to move, ${n(t.newSeries)} new Series, ${n(t.skipped)} skipped.`)
+  lines.push(
+    `Total: ${n(t.add)} bookmarks to add, ${n(t.present)} already present, ${n(t.progress)} Progress to move, ${n(t.newSeries)} new Series, ${n(t.skipped)} skipped.`,
+  )
   return lines
 }
 

@@ -25,7 +25,9 @@ export function parseExportDocument(text: string): ParsedLibrary {
     throw new ImportError(`export document: not a Manga Bookmark export (its "format" is not "${EXPORT_FORMAT}")`)
   }
   if (typeof head.data.version === 'number' && head.data.version > EXPORT_VERSION) {
-    throw new ImportError(`export document: version ${head.data.version} was written by a newer app; this one reads version ${EXPORT_VERSION}`)
+    throw new ImportError(
+      `export document: version ${head.data.version} was written by a newer app; this one reads version ${EXPORT_VERSION}`,
+    )
   }
   const parsed = ExportDocument.safeParse(json)
   if (!parsed.success) {
@@ -35,7 +37,9 @@ export function parseExportDocument(text: string): ParsedLibrary {
   const doc = parsed.data
   const bookmarkCount = doc.readers.reduce((n, r) => n + r.bookmarks.length, 0)
   if (doc.series.length > IMPORT_MAX_ENTRIES || bookmarkCount > IMPORT_MAX_ENTRIES) {
-    throw new ImportError(`export document: an import takes at most ${IMPORT_MAX_ENTRIES.toLocaleString('en')} Series and as many bookmarks`)
+    throw new ImportError(
+      `export document: an import takes at most ${IMPORT_MAX_ENTRIES.toLocaleString('en')} Series and as many bookmarks`,
+    )
   }
   return documentEntries(doc)
 }

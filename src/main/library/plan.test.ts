@@ -29,11 +29,21 @@ describe('planning an import through the Site registry', () => {
     [
       'a MangaDex manga, by its source id alone',
       manga(MANGADEX_EN, '/manga/a96676e5-8ae2-425e-b549-7f15dd34a6d8'),
-      { series: { site: 'mangadex', seriesId: 'a96676e5-8ae2-425e-b549-7f15dd34a6d8', seriesUrl: 'https://mangadex.org/title/a96676e5-8ae2-425e-b549-7f15dd34a6d8' } },
+      {
+        series: {
+          site: 'mangadex',
+          seriesId: 'a96676e5-8ae2-425e-b549-7f15dd34a6d8',
+          seriesUrl: 'https://mangadex.org/title/a96676e5-8ae2-425e-b549-7f15dd34a6d8',
+        },
+      },
     ],
     ['an old numeric MangaDex id', manga(MANGADEX_EN, '/manga/1234'), { skip: { reason: 'not-series' } }],
     ['a manga of a source nobody mapped', manga(ASURA, '/manga/solo/'), { skip: { reason: 'unmapped-source', sourceId: ASURA } }],
-    ['an unmapped source that keeps whole URLs', manga(ASURA, 'https://a.example/manga/whole/'), { series: { site: 'a', seriesId: 'whole' } }],
+    [
+      'an unmapped source that keeps whole URLs',
+      manga(ASURA, 'https://a.example/manga/whole/'),
+      { series: { site: 'a', seriesId: 'whole' } },
+    ],
     ['a manga only in the history', manga(MANGADEX_EN, '/manga/x', { inLibrary: false }), { skip: { reason: 'not-in-library' } }],
   ])('%s', (_name, entry, expected) => {
     const plan = planImport(library([entry]), { registry, mappings: new Map(), reader })
@@ -49,7 +59,9 @@ describe('planning an import through the Site registry', () => {
   })
 
   it('a mapped source: its path is read on the mapped origin, the Site pin and id rule decide', () => {
-    const mappings = new Map<string, SourceMapping>([[ASURA, { sourceId: ASURA, sourceName: 'Asura Scans (EN)', site: 'a', origin: 'https://a.example' }]])
+    const mappings = new Map<string, SourceMapping>([
+      [ASURA, { sourceId: ASURA, sourceName: 'Asura Scans (EN)', site: 'a', origin: 'https://a.example' }],
+    ])
     const plan = planImport(library([manga(ASURA, '/manga/solo/'), manga(ASURA, '/series/nope')]), { registry, mappings, reader })
     expect(plan.series).toEqual([{ site: 'a', seriesId: 'solo', seriesUrl: 'https://a.example/manga/solo/', title: '/manga/solo/' }])
     expect(plan.skipped).toEqual([expect.objectContaining({ reason: 'not-series', detail: 'https://a.example/series/nope', site: 'a' })])
@@ -71,7 +83,10 @@ describe('planning an import through the Site registry', () => {
   it('the same Series twice is one bookmark; the second is skipped as a duplicate and keeps nothing of its own', () => {
     const plan = planImport(
       library(
-        [url('https://a.example/manga/tower/', { status: 'dropped' }), url('https://a.example/manga/tower/chapter-9', { status: 'planned' })],
+        [
+          url('https://a.example/manga/tower/', { status: 'dropped' }),
+          url('https://a.example/manga/tower/chapter-9', { status: 'planned' }),
+        ],
         'bookmarks',
       ),
       { registry, mappings: new Map(), reader },

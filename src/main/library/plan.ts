@@ -121,7 +121,8 @@ export function planImport(parsed: ParsedLibrary, options: PlanOptions): ImportP
     if (entry.bookmark === false) continue
     const reader = options.reader ?? (entry.reader ? { name: entry.reader.name } : undefined)
     if (!reader) continue
-    if (!readers.has(reader.name)) readers.set(reader.name, { name: reader.name, ...(entry.reader ? { createdAt: entry.reader.createdAt } : {}) })
+    if (!readers.has(reader.name))
+      readers.set(reader.name, { name: reader.name, ...(entry.reader ? { createdAt: entry.reader.createdAt } : {}) })
     const bookmarkKey = `${reader.name}\u0000${key}`
     if (bookmarks.has(bookmarkKey)) {
       skipped.push({ ref: entry.ref, reason: 'duplicate', detail: describe(entry), site: resolved.site.key })
@@ -180,7 +181,8 @@ function resolve(entry: ImportEntry, options: PlanOptions, used: Map<string, Sou
         return { ok: false, skip: { reason: 'unmapped-source', detail: path, sourceId } }
       }
       const site = registry.get(mapping.site)
-      if (!site) return { ok: false, skip: { reason: 'unknown-site', detail: `${mapping.site} (mapped from ${mapping.sourceName})`, sourceId } }
+      if (!site)
+        return { ok: false, skip: { reason: 'unknown-site', detail: `${mapping.site} (mapped from ${mapping.sourceName})`, sourceId } }
       used.set(sourceId, mapping)
       const url = parseUrl(path, mapping.origin)
       const seriesId = url && isPinned(site, url) ? site.seriesIdOf(url) : null

@@ -21,12 +21,19 @@ describe('a list of URLs', () => {
 
 describe('a CSV with a URL column', () => {
   it('reads title, status and progress columns, quoted fields and a semicolon delimiter', () => {
-    const text = '\uFEFFTitle;URL;Status;Progress\n"Tower; the ""Climber""";https://a.example/manga/tower/;On hold;12.5\nBakery;https://a.example/manga/bakery/;;\n;;;\n;nope;;\n'
+    const text =
+      '\uFEFFTitle;URL;Status;Progress\n"Tower; the ""Climber""";https://a.example/manga/tower/;On hold;12.5\nBakery;https://a.example/manga/bakery/;;\n;;;\n;nope;;\n'
     expect(isCsv(text.slice(1))).toBe(true)
     const parsed = parseUrlList(text)
     expect(parsed.format).toBe('csv')
     expect(parsed.entries).toEqual([
-      { ref: 'row 1', target: { kind: 'url', url: 'https://a.example/manga/tower/' }, title: 'Tower; the "Climber"', status: 'waiting', progress: 12.5 },
+      {
+        ref: 'row 1',
+        target: { kind: 'url', url: 'https://a.example/manga/tower/' },
+        title: 'Tower; the "Climber"',
+        status: 'waiting',
+        progress: 12.5,
+      },
       { ref: 'row 2', target: { kind: 'url', url: 'https://a.example/manga/bakery/' }, title: 'Bakery' },
     ])
     expect(parsed.unreadable).toEqual([{ ref: 'row 4', detail: 'not a URL: nope' }])

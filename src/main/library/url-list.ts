@@ -67,7 +67,9 @@ function readCsv(text: string): ParsedLibrary {
       ref,
       target: { kind: 'url', url },
       // csvField's spreadsheet guard (a ' before = + - @) comes off again.
-      title: cell(titleAt).replace(/^'(?=[=+\-@])/, '').slice(0, 500),
+      title: cell(titleAt)
+        .replace(/^'(?=[=+\-@])/, '')
+        .slice(0, 500),
       ...(status ? { status } : {}),
       ...(progress !== undefined && Number.isFinite(progress) && progress >= 0 && progress <= MAX_CHAPTER ? { progress } : {}),
       ...(readAt !== undefined && Number.isInteger(readAt) && readAt > 0 && readAt <= MAX_MILLIS ? { progressAt: readAt } : {}),

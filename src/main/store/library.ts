@@ -70,7 +70,8 @@ export async function existingBookmarks(
         .where('site', '=', site)
         .where('series_id', 'in', chunk)
         .execute()
-      for (const r of rows) found.set(`${r.reader_id}\u0000${keyOf(site, r.series_id)}`, { progress: r.progress, progress_at: r.progress_at })
+      for (const r of rows)
+        found.set(`${r.reader_id}\u0000${keyOf(site, r.series_id)}`, { progress: r.progress, progress_at: r.progress_at })
     }
   }
   return found
@@ -142,7 +143,8 @@ export async function writeImport(
     const readerIds = new Map<string, number>()
     const names = [...new Set([...batch.bookmarks.map((b) => b.reader), ...batch.newReaders.map((r) => r.name)])]
     for (const chunk of chunks(names)) {
-      for (const r of await trx.selectFrom('readers').select(['id', 'name']).where('name', 'in', chunk).execute()) readerIds.set(r.name, r.id)
+      for (const r of await trx.selectFrom('readers').select(['id', 'name']).where('name', 'in', chunk).execute())
+        readerIds.set(r.name, r.id)
     }
     for (const r of batch.newReaders) {
       if (readerIds.has(r.name)) continue
@@ -192,7 +194,10 @@ export async function writeImport(
     for (const s of batch.series) {
       const was = known.get(keyOf(s.site, s.seriesId))
       if (!was || (was.series_url && was.title) || (!s.seriesUrl && !s.title)) continue
-      const fill = { ...(!was.series_url && s.seriesUrl ? { series_url: s.seriesUrl } : {}), ...(!was.title && s.title ? { title: s.title } : {}) }
+      const fill = {
+        ...(!was.series_url && s.seriesUrl ? { series_url: s.seriesUrl } : {}),
+        ...(!was.title && s.title ? { title: s.title } : {}),
+      }
       if (Object.keys(fill).length === 0) continue
       await trx.updateTable('series').set(fill).where('site', '=', s.site).where('series_id', '=', s.seriesId).execute()
       await trx.updateTable('bookmarks').set({ updated_at: now }).where('site', '=', s.site).where('series_id', '=', s.seriesId).execute()

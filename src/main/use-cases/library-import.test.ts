@@ -106,7 +106,10 @@ describe("importing a browser's bookmarks", () => {
     ])
     expect(fixture.hits).toEqual([])
     // Never checked, so due: the Lanes read them at their own pace.
-    const due = await dueSeries(store.db, 'fixture-madara', { restCutoff: clock.now() - 3_600_000, ceilingCutoff: clock.now() - 86_400_000 })
+    const due = await dueSeries(store.db, 'fixture-madara', {
+      restCutoff: clock.now() - 3_600_000,
+      ceilingCutoff: clock.now() - 86_400_000,
+    })
     expect(due.map((s) => s.series_id).sort()).toEqual(['bakery', 'tower'])
   })
 
@@ -123,7 +126,9 @@ describe("importing a browser's bookmarks", () => {
   it("an import never changes a bookmark's status the Reader set, nor a Series' title", async () => {
     await importFile(file(), 'bookmarks.html')
     await updateBookmark(store.db, aiko.id, { site: 'fixture-madara', seriesId: 'tower' }, { status: 'waiting' }, clock.now())
-    const renamed = file().replace('The Tower Climber', 'Tower (renamed)').replace(`${page('/madara/manga/tower/')}"`, `${page('/madara/manga/tower/')}" `)
+    const renamed = file()
+      .replace('The Tower Climber', 'Tower (renamed)')
+      .replace(`${page('/madara/manga/tower/')}"`, `${page('/madara/manga/tower/')}" `)
     const moved = netscapeBookmarks([{ folder: 'Dropped', items: [{ title: 'Tower (renamed)', url: page('/madara/manga/tower/') }] }])
     await importFile(renamed, 'a.html')
     await importFile(moved, 'b.html')
@@ -137,7 +142,13 @@ describe('importing a Mihon/Tachiyomi backup', () => {
   const backup = (readAt?: number) =>
     tachibk({
       manga: [
-        { source: MANGADEX_EN, url: '/manga/a96676e5-8ae2-425e-b549-7f15dd34a6d8', title: 'Komi', read: [1, 2, 3], ...(readAt ? { readAt: { 3: readAt } } : {}) },
+        {
+          source: MANGADEX_EN,
+          url: '/manga/a96676e5-8ae2-425e-b549-7f15dd34a6d8',
+          title: 'Komi',
+          read: [1, 2, 3],
+          ...(readAt ? { readAt: { 3: readAt } } : {}),
+        },
         { source: ASURA, url: '/madara/manga/solo-lantern/', title: 'Solo Lantern', read: [4, 5], categories: [2] },
         { source: ASURA, url: '/madara/manga/night-sky/', title: 'Night Sky' },
       ],
@@ -162,7 +173,9 @@ describe('importing a Mihon/Tachiyomi backup', () => {
     const started = await jobs.start({ readerId: aiko.id, fileName: 'library.tachibk', bytes: backup() })
     const first = await until(jobs, started.id, 'previewed')
     expect(first.preview!.sites).toEqual([expect.objectContaining({ site: 'mangadex', add: 1 })])
-    expect(first.preview!.unknownSources).toEqual([{ sourceId: ASURA, name: 'Asura Scans', count: 2, example: '/madara/manga/solo-lantern/' }])
+    expect(first.preview!.unknownSources).toEqual([
+      { sourceId: ASURA, name: 'Asura Scans', count: 2, example: '/madara/manga/solo-lantern/' },
+    ])
 
     const mapped = await jobs.map(started.id, { sourceId: ASURA, site: 'fixture-madara' })
     expect(mapped.preview!.unknownSources).toEqual([])
@@ -173,7 +186,9 @@ describe('importing a Mihon/Tachiyomi backup', () => {
     expect(mapped.preview!.mappings).toEqual([
       { sourceId: ASURA, sourceName: 'Asura Scans', site: 'fixture-madara', siteName: 'Fixture Scans (Madara)', origin: fixture.origin },
     ])
-    expect([...(await loadMappings(store.db)).values()]).toEqual([{ sourceId: ASURA, sourceName: 'Asura Scans', site: 'fixture-madara', origin: fixture.origin }])
+    expect([...(await loadMappings(store.db)).values()]).toEqual([
+      { sourceId: ASURA, sourceName: 'Asura Scans', site: 'fixture-madara', origin: fixture.origin },
+    ])
 
     jobs.confirm(started.id)
     const done = await until(jobs, started.id, 'done')
@@ -220,7 +235,10 @@ describe('importing a Mihon/Tachiyomi backup', () => {
   })
 
   it('reports its progress while writing', async () => {
-    const manga = Array.from({ length: 1_200 }, (_, i) => ({ source: MANGADEX_EN, url: `/manga/00000000-0000-4000-8000-${String(i).padStart(12, '0')}` }))
+    const manga = Array.from({ length: 1_200 }, (_, i) => ({
+      source: MANGADEX_EN,
+      url: `/manga/00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+    }))
     const parsed = await readLibrary(tachibk({ manga }), 'big.tachibk')
     const plan = await planLibrary(deps, parsed, aiko)
     const seen: Array<[number, number]> = []
@@ -236,16 +254,32 @@ describe('a bad file ends with a clear error and nothing written', () => {
   it.each<[string, string, () => Buffer, RegExp]>([
     ['not gzip', 'library.tachibk', () => Buffer.from('just text'), /^backup: library\.tachibk is not gzip/],
     ['a gzip of something else', 'library.tachibk', () => gzipSync('{"a": 1}'), /^backup: .*not a Mihon\/Tachiyomi backup/],
-    ['a truncated backup', 'library.tachibk', () => tachibk({ manga: [{ source: ASURA, url: '/m/1' }] }).subarray(0, 25), /^backup: truncated/],
+    [
+      'a truncated backup',
+      'library.tachibk',
+      () => tachibk({ manga: [{ source: ASURA, url: '/m/1' }] }).subarray(0, 25),
+      /^backup: truncated/,
+    ],
     ['a file over 64 MiB', 'huge.txt', big, /^huge\.txt: 67,108,865 bytes; an import reads files up to 64 MiB \(67,108,864 bytes\)$/],
     [
       'a bookmarks file with 100,000 links',
       'bookmarks.html',
-      () => Buffer.from(netscapeBookmarks(Array.from({ length: 100_000 }, (_, i) => ({ title: `${i}`, url: page(`/madara/manga/s${i}/`) })))),
+      () =>
+        Buffer.from(netscapeBookmarks(Array.from({ length: 100_000 }, (_, i) => ({ title: `${i}`, url: page(`/madara/manga/s${i}/`) })))),
       /^bookmarks file: 100,000 links/,
     ],
-    ['binary that is not a backup', 'photo.jpg', () => Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46]), /^photo\.jpg: not a file an import reads/],
-    ['an export from a newer app', 'library.json', () => Buffer.from('{"format":"manga-bookmark-library","version":2}'), /^export document: version 2 was written by a newer app/],
+    [
+      'binary that is not a backup',
+      'photo.jpg',
+      () => Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46]),
+      /^photo\.jpg: not a file an import reads/,
+    ],
+    [
+      'an export from a newer app',
+      'library.json',
+      () => Buffer.from('{"format":"manga-bookmark-library","version":2}'),
+      /^export document: version 2 was written by a newer app/,
+    ],
   ])('%s', async (_name, fileName, bytes, message) => {
     const before = await tables()
     const jobs = new ImportJobs(deps)
@@ -275,11 +309,34 @@ describe('export and import: the round trip', () => {
       'aiko.html',
     )
     await importFile(`${page('/madara/manga/tower/')}\n${page('/webtoons/en/fantasy/moons/list?title_no=7')}\n`, 'ben.txt', ben)
-    await updateBookmark(store.db, ben.id, { site: 'fixture-madara', seriesId: 'tower' }, { progress: 4, progressAt: clock.now() - 5 }, clock.now())
-    await recordSighting(store.db, { site: 'fixture-madara', seriesId: 'tower', readerId: ben.id, chapter: 12, sightedAt: clock.now(), now: clock.now() })
+    await updateBookmark(
+      store.db,
+      ben.id,
+      { site: 'fixture-madara', seriesId: 'tower' },
+      { progress: 4, progressAt: clock.now() - 5 },
+      clock.now(),
+    )
+    await recordSighting(store.db, {
+      site: 'fixture-madara',
+      seriesId: 'tower',
+      readerId: ben.id,
+      chapter: 12,
+      sightedAt: clock.now(),
+      now: clock.now(),
+    })
     await finishSeries(store.db, { site: 'fixture-themesia', seriesId: 'bloom' }, clock.now())
     // An orphan Series (no Reader holds it) is part of the library too.
-    await store.db.insertInto('series').values({ site: 'fixture-madara', series_id: 'orphan', title: 'Orphan', series_url: page('/madara/manga/orphan/'), latest_chapter: 2, created_at: 7 }).execute()
+    await store.db
+      .insertInto('series')
+      .values({
+        site: 'fixture-madara',
+        series_id: 'orphan',
+        title: 'Orphan',
+        series_url: page('/madara/manga/orphan/'),
+        latest_chapter: 2,
+        created_at: 7,
+      })
+      .execute()
 
     const doc = await exportLibrary({ db: store.db, registry, now: clock.now() })
     expect(doc.series).toHaveLength(4)

@@ -209,7 +209,12 @@ export async function mapSource(
     if (!url || !/^https?:$/.test(url.protocol)) throw new UserError('invalid', `not an http(s) URL: ${input.url.slice(0, 200)}`)
     const site = deps.registry.sites.find((s) => s.hosts.includes(url.host.toLowerCase()))
     if (!site) {
-      const entry = { key: siteKeyFor(input.sourceName, url.hostname), name: input.sourceName.slice(0, 80), hosts: [url.host], family: 'madara' }
+      const entry = {
+        key: siteKeyFor(input.sourceName, url.hostname),
+        name: input.sourceName.slice(0, 80),
+        hosts: [url.host],
+        family: 'madara',
+      }
       throw new UserError(
         'not-found',
         `no Site has the host ${url.host}. Add it as a Site in sites.json (its family or selectors as the site is built), restart, and map again: ${JSON.stringify(entry)}`,
@@ -287,7 +292,8 @@ export class ImportJobs {
     const job = this.#job(id)
     const answer = view(job)
     // The new Readers' tokens are shown once.
-    if (job.result?.readersCreated.length) job.result = { ...job.result, readersCreated: job.result.readersCreated.map((r) => ({ ...r, token: '' })) }
+    if (job.result?.readersCreated.length)
+      job.result = { ...job.result, readersCreated: job.result.readersCreated.map((r) => ({ ...r, token: '' })) }
     return answer
   }
 
@@ -304,7 +310,8 @@ export class ImportJobs {
   /** Writes the job's import; answers at once with the job in its writing phase (poll `get`). */
   confirm(id: string): ImportJobView {
     const job = this.#job(id)
-    if (job.phase !== 'previewed' || !job.parsed) throw new UserError('conflict', `this import is ${job.phase}, not waiting to be confirmed`)
+    if (job.phase !== 'previewed' || !job.parsed)
+      throw new UserError('conflict', `this import is ${job.phase}, not waiting to be confirmed`)
     job.phase = 'writing'
     job.done = 0
     job.total = 0

@@ -99,9 +99,17 @@ describe('a bad backup ends with a clear error', () => {
 
   const cases: Array<[string, () => Buffer, RegExp]> = [
     ['not gzip', () => message, /^backup: not gzip/],
-    ['a gzipped text, not the expected message', () => gzipSync('{"hello": "this is JSON, not a backup"}'), /^backup: .*not a Mihon\/Tachiyomi backup/],
+    [
+      'a gzipped text, not the expected message',
+      () => gzipSync('{"hello": "this is JSON, not a backup"}'),
+      /^backup: .*not a Mihon\/Tachiyomi backup/,
+    ],
     ['a gzipped message of another kind', () => gzipSync(Buffer.from([0x08, 0x96, 0x01])), /^backup: not a Mihon\/Tachiyomi backup/],
-    ['a manga without its required url', () => gzipSync(Buffer.from([0x0a, 0x02, 0x08, 0x01])), /^backup: not a Mihon\/Tachiyomi backup at manga 1 \(missing required 'url'/],
+    [
+      'a manga without its required url',
+      () => gzipSync(Buffer.from([0x0a, 0x02, 0x08, 0x01])),
+      /^backup: not a Mihon\/Tachiyomi backup at manga 1 \(missing required 'url'/,
+    ],
     ['a truncated gzip stream', () => tachibk({ manga: [{ source: ASURA, url: '/manga/a/' }] }).subarray(0, 20), /^backup: truncated/],
     ['a truncated message in a whole gzip stream', () => gzipSync(message.subarray(0, message.length - 5)), /^backup: truncated/],
   ]

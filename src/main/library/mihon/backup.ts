@@ -80,7 +80,8 @@ async function unpack(bytes: Buffer, limit: number): Promise<Buffer> {
     if (e.code === 'ERR_BUFFER_TOO_LARGE') {
       throw new ImportError(`backup: unpacks to more than ${Math.round(limit / 1024 / 1024)} MiB, the most an import reads`)
     }
-    if (e.code === 'Z_BUF_ERROR' || /unexpected end/i.test(e.message)) throw new ImportError('backup: truncated (the gzip stream ends early)')
+    if (e.code === 'Z_BUF_ERROR' || /unexpected end/i.test(e.message))
+      throw new ImportError('backup: truncated (the gzip stream ends early)')
     throw new ImportError(`backup: not a valid gzip stream (${e.message})`)
   }
 }

@@ -97,6 +97,10 @@ export function useImport() {
 export async function exportLibrary(): Promise<boolean> {
   const doc = await attempt(() => admin.exportLibrary())
   if (!doc) return false
-  download(`manga-bookmark-library-${new Date(doc.exportedAt).toISOString().slice(0, 10)}.json`, 'application/json', `${JSON.stringify(doc, null, 2)}\n`)
+  download(
+    `manga-bookmark-library-${new Date(doc.exportedAt).toISOString().slice(0, 10)}.json`,
+    'application/json',
+    `${JSON.stringify(doc, null, 2)}\n`,
+  )
   return true
 }
