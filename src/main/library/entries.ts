@@ -56,4 +56,6 @@ export interface ParsedLibrary {
   sourceNames: Map<string, string>
   /** Entries the file itself made unusable (a CSV row without a URL), with why. */
   unreadable: Array<{ ref: string; detail: string }>
+  /** Export documents: every Reader they name, with bookmarks or not. */
+  readers?: Array<{ name: string; createdAt: number }>
 }

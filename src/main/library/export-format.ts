@@ -69,7 +69,13 @@ function documentEntries(doc: ExportDocument): ParsedLibrary {
   doc.series.forEach((s, index) => {
     if (!held.has(`${s.site}\u0000${s.seriesId}`)) entries.push({ ...seriesEntry(s, `Series ${index + 1}`), bookmark: false })
   })
-  return { format: 'export', entries, sourceNames: new Map(), unreadable }
+  return {
+    format: 'export',
+    entries,
+    sourceNames: new Map(),
+    unreadable,
+    readers: doc.readers.map((r) => ({ name: r.name, createdAt: r.createdAt })),
+  }
 }
 
 function seriesEntry(s: ExportedSeries, ref: string): ImportEntry {

@@ -89,6 +89,8 @@ export function planImport(parsed: ParsedLibrary, options: PlanOptions): ImportP
   const unknown = new Map<string, UnknownSource>()
   const used = new Map<string, SourceMapping>()
   if (options.reader) readers.set(options.reader.name, { name: options.reader.name })
+  // Every Reader an export names is restored, one with no bookmark too.
+  else for (const r of parsed.readers ?? []) readers.set(r.name, { name: r.name, createdAt: r.createdAt })
 
   for (const entry of parsed.entries) {
     if (entry.inLibrary === false) {

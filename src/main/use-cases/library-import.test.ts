@@ -17,7 +17,7 @@ import { FakeClock } from '../testing/clock'
 import { MANGADEX_EN, netscapeBookmarks, tachibk } from '../testing/library-files'
 import { openTestStore, seedReader, type TestStore } from '../testing/store'
 import { exportLibrary } from './library-export'
-import { applyPlan, ImportJobs, loadMappings, planLibrary, previewPlan, type LibraryDeps } from './library-import'
+import { applyPlan, ImportJobs, loadMappings, mapSource, planLibrary, previewPlan, type LibraryDeps } from './library-import'
 
 const ASURA = '6247824327199706550'
 let fixture: FixtureSite
@@ -363,5 +363,49 @@ describe('export and import: the round trip', () => {
     } finally {
       await empty.dispose()
     }
+  })
+})
+
+describe("the window's import jobs", () => {
+  it('the tokens of Readers an export creates are shown once; a chosen Reader removed meanwhile is never re-created', async () => {
+    const doc = await exportLibrary({ db: store.db, registry, now: clock.now() })
+    const empty = openTestStore()
+    try {
+      const jobs = new ImportJobs({ db: empty.db, registry, clock })
+      const job = await jobs.start({ fileName: 'library.json', bytes: Buffer.from(JSON.stringify(doc)) })
+      await vi.waitFor(() => expect(jobs.get(job.id).phase).toBe('previewed'), { interval: 5 })
+      jobs.confirm(job.id)
+      const done = await vi.waitFor(
+        () => {
+          const j = jobs.get(job.id)
+          expect(j.phase).toBe('done')
+          return j
+        },
+        { interval: 5 },
+      )
+      expect(done.result!.readersCreated).toEqual([{ name: 'Aiko', token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) }])
+      expect(jobs.get(job.id).result!.readersCreated).toEqual([{ name: 'Aiko', token: '' }])
+    } finally {
+      await empty.dispose()
+    }
+
+    const jobs = new ImportJobs(deps)
+    const list = await jobs.start({ readerId: aiko.id, fileName: 'list.txt', bytes: Buffer.from(`${page('/madara/manga/tower/')}\n`) })
+    await vi.waitFor(() => expect(jobs.get(list.id).phase).toBe('previewed'), { interval: 5 })
+    await store.db.deleteFrom('readers').where('id', '=', aiko.id).execute()
+    jobs.confirm(list.id)
+    await vi.waitFor(() => expect(jobs.get(list.id).phase).toBe('failed'), { interval: 5 })
+    expect(jobs.get(list.id).error).toBe(`no Reader ${aiko.id}`)
+    expect((await tables()).readers).toEqual([])
+  })
+
+  it('mapping by a URL no Site has gives the sites.json entry that would add the Site, and remembers nothing', async () => {
+    const error = await mapSource(deps, { sourceId: ASURA, sourceName: 'Asura Scans', url: 'https://asura.example/manga/x/' }).catch(
+      (e: Error) => e,
+    )
+    expect((error as Error).message).toBe(
+      'no Site has the host asura.example. Add it as a Site in sites.json (its family or selectors as the site is built), restart, and map again: {"key":"asura-scans","name":"Asura Scans","hosts":["asura.example"],"family":"madara"}',
+    )
+    expect((await loadMappings(store.db)).size).toBe(0)
   })
 })

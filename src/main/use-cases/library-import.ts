@@ -17,6 +17,7 @@ import type { Log } from '../log'
 import type { SiteRegistry } from '../sites/registry'
 import { parseUrl } from '../sites/site'
 import type { Db } from '../store/database'
+import { StoreError } from '../store/errors'
 import { existingBookmarks, existingSeries, saveSourceMapping, sourceMappings, writeImport } from '../store/library'
 import { getReader, readerByName } from '../store/readers'
 import { hashToken, newToken, READER_NAME } from './readers'
@@ -318,8 +319,9 @@ export class ImportJobs {
     const parsed = job.parsed
     const write = async () => {
       try {
-        // Planned again from the file: a mapping or the library may have changed since the preview.
-        const plan = await planLibrary(this.deps, parsed, job.reader)
+        // Planned again from the file: a mapping, the library or the Reader may have changed since the preview.
+        const reader = job.reader ? await importReader(this.deps.db, job.reader.id) : undefined
+        const plan = await planLibrary(this.deps, parsed, reader)
         job.total = plan.series.length + plan.bookmarks.length
         job.result = await applyPlan(this.deps, plan, (done, total) => {
           job.done = done
@@ -372,7 +374,7 @@ export class ImportJobs {
     job.phase = 'failed'
     job.parsed = undefined
     job.plan = undefined
-    const known = error instanceof UserError
+    const known = error instanceof UserError || error instanceof StoreError
     job.error = known ? error.message : 'the import failed on our side; nothing was written'
     if (!known) this.deps.log?.error({ err: error, file: job.fileName }, 'import: failed')
   }
