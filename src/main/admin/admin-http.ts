@@ -87,7 +87,7 @@ export async function registerAdminHttp(app: FastifyInstance, options: AdminHttp
     {
       onRequest,
       bodyLimit: IMPORT_RPC_BODY_LIMIT,
-      errorHandler: (error, request, reply) => {
+      errorHandler: (error, _request, reply) => {
         if ((error as { code?: string }).code !== 'FST_ERR_CTP_BODY_TOO_LARGE') throw error
         void reply.code(413).send({
           error: {

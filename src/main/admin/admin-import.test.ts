@@ -129,9 +129,17 @@ describe('import through the admin RPC', () => {
     expect(r.status).toBe(401)
   })
 
+  it('malformed JSON sent to startImport gets the usual error answer', async () => {
+    const r = await post('startImport', '{"file": ')
+    expect(r).toEqual({ status: 400, json: { error: { code: 'malformed-json', message: expect.any(String) } } })
+  })
+
   it('a file given both as text and as base64, or neither, is refused', async () => {
     const both = await post('startImport', JSON.stringify({ file: { fileName: 'a.txt', text: 'x', base64: 'eA==' } }))
     expect(both.status).toBe(422)
     expect(both.json.error.message).toMatch(/give the file as text or as base64/)
+    const neither = await post('startImport', JSON.stringify({ file: { fileName: 'a.txt' } }))
+    expect(neither.status).toBe(422)
+    expect(neither.json.error.message).toMatch(/give the file as text or as base64/)
   })
 })
