@@ -5,6 +5,7 @@
 import { writeFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { browserPages } from './browser-pages'
+import { import5000, import5000Requests } from './import-5000'
 import { seriesList10k } from './series-list'
 import { syncThroughput } from './sync-throughput'
 
@@ -24,6 +25,8 @@ const BENCHES: Record<string, () => Promise<BenchResult>> = {
   'sync-throughput': syncThroughput,
   'series-list-10k': seriesList10k,
   'browser-pages-per-minute': browserPages,
+  'import-5000': import5000,
+  'import-5000-requests': import5000Requests,
 }
 
 const { values } = parseArgs({ options: { out: { type: 'string' }, only: { type: 'string' } } })

@@ -6,6 +6,8 @@
  */
 import { z, type ZodType } from 'zod'
 import { ADMIN_METHODS as METHOD_NAMES, type AdminMethodName } from './admin-methods'
+import type { ExportDocument } from './export-format'
+import { IMPORT_MAX_BASE64_CHARS, IMPORT_MAX_FILE_BYTES, type ImportFormat, type ImportSkipReason } from './library'
 import { SettingsSchema, type Settings } from './settings'
 import { BOOKMARK_STATUSES, PAUSE_DURATIONS, SERIES_FILTERS, type OverviewCounts, type PauseDuration } from './domain'
 import { HttpUrl, SeriesId, SiteKey } from './ids'
@@ -18,6 +20,18 @@ export { PAUSE_DURATIONS, type PauseDuration } from './domain'
 
 const SeriesKey = z.strictObject({ site: SiteKey, seriesId: SeriesId })
 const none = z.strictObject({}).optional()
+const jobId = z.string().regex(/^[0-9a-f-]{36}$/, 'an import job id')
+const sourceId = z.string().regex(/^\d{1,20}$/, 'a backup source id (digits)')
+/** A file for an import: its name (which tells a .tachibk that is not gzip) and its bytes, as text or base64. */
+const importFile = z.strictObject({
+  fileName: z.string().trim().min(1).max(255),
+  text: z.string().max(IMPORT_MAX_FILE_BYTES, 'the file is larger than an import reads').optional(),
+  base64: z
+    .string()
+    .max(IMPORT_MAX_BASE64_CHARS, 'the file is larger than an import reads')
+    .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'base64')
+    .optional(),
+})
 
 /** The schema of every method's input, by method name. */
 export const ADMIN_INPUTS = {
@@ -45,6 +59,20 @@ export const ADMIN_INPUTS = {
   rotateReaderToken: z.strictObject({ readerId }),
   removeReader: z.strictObject({ readerId }),
   updateSettings: SettingsSchema.partial().strict(),
+  startImport: z
+    .strictObject({
+      /** The Reader every bookmark goes to; absent only for an export document (each Reader it names). */
+      readerId: readerId.optional(),
+      file: importFile,
+    })
+    .refine((i) => (i.file.text === undefined) !== (i.file.base64 === undefined), { message: 'give the file as text or as base64' }),
+  importJob: z.strictObject({ jobId }),
+  mapImportSource: z
+    .strictObject({ jobId, sourceId, site: SiteKey.optional(), url: HttpUrl.optional() })
+    .refine((i) => (i.site === undefined) !== (i.url === undefined), { message: 'give a Site, or one URL of the source' }),
+  confirmImport: z.strictObject({ jobId }),
+  cancelImport: z.strictObject({ jobId }),
+  exportLibrary: none,
 } as const satisfies Record<AdminMethodName, ZodType>
 
 export type AdminMethod = keyof typeof ADMIN_INPUTS
@@ -171,6 +199,71 @@ export interface SettingsView {
   shell: 'electron' | 'headless'
 }
 
+/** Per Site, what an import would do (or did). */
+export interface ImportSiteView {
+  site: string
+  name: string
+  /** Bookmarks that will be added. */
+  add: number
+  /** Bookmarks the Reader already holds (left as they are, but for a later Progress). */
+  present: number
+  /** Present bookmarks whose Progress the import's later write moves. */
+  progress: number
+  /** Series new to the app. */
+  newSeries: number
+  /** Entries on this Site's host that are skipped (not a Series URL, duplicates). */
+  skipped: number
+}
+
+export interface ImportPreviewView {
+  fileName: string
+  format: ImportFormat
+  /** The Reader the bookmarks go to; null: the Readers an export document names. */
+  reader: { id: number; name: string } | null
+  /** Links, lines, rows or manga read from the file. */
+  entries: number
+  sites: ImportSiteView[]
+  skipped: Array<{ reason: ImportSkipReason; count: number; examples: string[] }>
+  /** Backup sources with no Site, each once, for the owner to map. */
+  unknownSources: Array<{ sourceId: string; name: string; count: number; example: string }>
+  /** The hosts of skipped links that no Site has, most frequent first (at most 10). */
+  unknownHosts: Array<{ host: string; count: number }>
+  /** Remembered mappings this import uses. */
+  mappings: Array<{ sourceId: string; sourceName: string; site: string; siteName: string; origin: string }>
+  /** Readers an export document names that do not exist yet (created, each with a token shown once). */
+  readersToCreate: string[]
+  /** Every Site a source can be mapped to. */
+  siteChoices: Array<{ site: string; name: string }>
+  totals: { add: number; present: number; progress: number; newSeries: number; skipped: number }
+}
+
+export interface ImportResultView {
+  seriesAdded: number
+  bookmarksAdded: number
+  bookmarksPresent: number
+  progressUpdated: number
+  skipped: number
+  /** Readers the import created, each with a token — shown once. */
+  readersCreated: Array<{ name: string; token: string }>
+  /** How long the write took. */
+  ms: number
+}
+
+export const IMPORT_PHASES = ['reading', 'previewed', 'writing', 'done', 'failed'] as const
+export type ImportPhase = (typeof IMPORT_PHASES)[number]
+
+/** An import in the window: read and previewed, then confirmed and written. Poll `importJob` for progress. */
+export interface ImportJobView {
+  id: string
+  phase: ImportPhase
+  /** Progress of the phase: manga decoded while reading, rows written while writing (total 0: unknown). */
+  done: number
+  total: number
+  preview: ImportPreviewView | null
+  result: ImportResultView | null
+  error: string | null
+}
+
 export interface AdminApi {
   overview(input?: AdminInput<'overview'>): Promise<OverviewView>
   listSeries(input: AdminInput<'listSeries'>): Promise<SeriesPage>
@@ -192,6 +285,16 @@ export interface AdminApi {
   rotateReaderToken(input: AdminInput<'rotateReaderToken'>): Promise<IssuedTokenView>
   removeReader(input: AdminInput<'removeReader'>): Promise<ReaderView[]>
   updateSettings(input: AdminInput<'updateSettings'>): Promise<SettingsView>
+  /** Reads a file and previews its import; nothing is written until `confirmImport`. Sends no request. */
+  startImport(input: AdminInput<'startImport'>): Promise<ImportJobView>
+  importJob(input: AdminInput<'importJob'>): Promise<ImportJobView>
+  /** Maps a backup source to a Site (remembered for the next import) and previews again. */
+  mapImportSource(input: AdminInput<'mapImportSource'>): Promise<ImportJobView>
+  /** Writes the previewed import in one transaction. Sends no request: the new Series are due for the Lanes. */
+  confirmImport(input: AdminInput<'confirmImport'>): Promise<ImportJobView>
+  cancelImport(input: AdminInput<'cancelImport'>): Promise<null>
+  /** The whole library as one export document (docs/export-format.md) — never a token. */
+  exportLibrary(input?: AdminInput<'exportLibrary'>): Promise<ExportDocument>
 }
 
 /** What a transport carries back: the value, or an error with a code the renderer can show. */

@@ -21,6 +21,12 @@ export const ADMIN_METHODS = [
   'rotateReaderToken',
   'removeReader',
   'updateSettings',
+  'startImport',
+  'importJob',
+  'mapImportSource',
+  'confirmImport',
+  'cancelImport',
+  'exportLibrary',
 ] as const
 
 export type AdminMethodName = (typeof ADMIN_METHODS)[number]

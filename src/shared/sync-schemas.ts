@@ -109,6 +109,10 @@ export const SightingResponse = z.strictObject({
 
 export const HealthResponse = z.strictObject({ ok: z.literal(true) })
 
+/** GET /api/v1/export: the Reader's own bookmarks as an export document (json, the default) or CSV. */
+export const ExportQuery = z.strictObject({ format: z.enum(['json', 'csv']).default('json') })
+
+export type { BookmarkStatus } from './domain'
 export type Bookmark = z.infer<typeof BookmarkView>
 export type Reader = z.infer<typeof ReaderView>
 export type ApiError = z.infer<typeof ErrorBody>

@@ -3,7 +3,7 @@
  * no call without the session, from a foreign Origin or to a foreign Host.
  */
 import { request as httpRequest } from 'node:http'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { ADMIN_METHODS, type AdminMethod } from '../../shared/admin-api'
 import { startFixtureSite, type FixtureSite } from '../demo/fixture-site'
 import { fixtureSites } from '../demo/fixture-sites'
@@ -12,6 +12,7 @@ import { SESSION_COOKIE, sessionValue } from './admin-http'
 import { silentLog } from '../log'
 import { insertPass } from '../store/passes'
 import { FakeClock } from '../testing/clock'
+import { tachibk } from '../testing/library-files'
 import { tempDir } from '../testing/store'
 
 let shell: HeadlessShell
@@ -148,8 +149,22 @@ describe('every admin method through the headless transport', () => {
       rotateReaderToken: () => ({ readerId }),
       removeReader: () => ({ readerId: 999_999 }),
       updateSettings: () => ({ notifications: false }),
+      startImport: () => ({ readerId, file: { fileName: 'list.txt', text: `${fixture.origin}/madara/manga/listed/\n` } }),
+      importJob: () => ({ jobId: jobs.mapped }),
+      mapImportSource: () => ({ jobId: jobs.mapped, sourceId: '42', site: 'fixture-madara' }),
+      confirmImport: () => ({ jobId: jobs.mapped }),
+      cancelImport: () => ({ jobId: jobs.cancelled }),
+      exportLibrary: () => ({}),
     })
+    // Two imports waiting at their preview: one to map and confirm, one to cancel.
+    const backup = tachibk({ manga: [{ source: '42', url: '/madara/manga/mapped/' }], sources: [{ name: 'Forty-two', sourceId: '42' }] })
+    for (const name of ['mapped', 'cancelled'] as const) {
+      const started = await rpc('startImport', { readerId, file: { fileName: 'b.tachibk', base64: backup.toString('base64') } })
+      jobs[name] = started.json.value.id
+      await vi.waitFor(async () => expect((await rpc('importJob', { jobId: jobs[name] })).json.value.phase).toBe('previewed'))
+    }
   })
+  const jobs = { mapped: '', cancelled: '' }
 
   it('has a valid call for every method of the contract', () => {
     expect(Object.keys(valid).sort()).toEqual([...ADMIN_METHODS].sort())

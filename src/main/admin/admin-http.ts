@@ -8,6 +8,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import cookie from '@fastify/cookie'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { IMPORT_MAX_BASE64_CHARS, IMPORT_MAX_FILE_BYTES } from '../../shared/library'
 import type { AdminCaller } from './validated'
 import { AppError, ERROR_STATUS } from '../../shared/errors'
 import { pageHeaders } from '../server/pages'
@@ -65,16 +66,41 @@ export async function registerAdminHttp(app: FastifyInstance, options: AdminHttp
     return page(reply)
   })
 
-  app.post('/admin/rpc/:method', async (request, reply) => {
+  // The session, Host and Origin are checked when a request arrives, before its body is read.
+  const onRequest = async (request: FastifyRequest) => {
     guard(request, true)
     if (!hasSession(request)) throw new AppError('unauthorized', 'no admin session: open the admin URL the app printed')
-    const { method } = request.params as { method: string }
+  }
+  const rpc = async (request: FastifyRequest, reply: FastifyReply) => {
+    const method = (request.params as { method?: string }).method ?? request.url.slice('/admin/rpc/'.length).split('?')[0]!
     const result = await options.caller.call(method, request.body)
     void reply.header('cache-control', 'no-store')
     if (result.ok) return { value: result.value ?? null }
     return reply.code(ERROR_STATUS[result.error.code]).send({ error: result.error })
-  })
+  }
+  app.post('/admin/rpc/:method', { onRequest }, rpc)
+  // An import carries its file in the body (base64): this one method takes bodies up to IMPORT_RPC_BODY_LIMIT.
+  app.post(
+    '/admin/rpc/startImport',
+    {
+      onRequest,
+      bodyLimit: IMPORT_RPC_BODY_LIMIT,
+      errorHandler: (error, _request, reply) => {
+        if ((error as { code?: string }).code !== 'FST_ERR_CTP_BODY_TOO_LARGE') throw error
+        void reply.code(413).send({
+          error: {
+            code: 'too-large',
+            message: `the file is larger than ${IMPORT_MAX_FILE_BYTES / 1024 / 1024} MiB, the most an import reads`,
+          },
+        })
+      },
+    },
+    rpc,
+  )
 }
+
+/** The largest body of `startImport`: a file of IMPORT_MAX_FILE_BYTES as base64, and room for the JSON around it. */
+export const IMPORT_RPC_BODY_LIMIT = IMPORT_MAX_BASE64_CHARS + 64 * 1024
 
 function isLoopback(address: string | undefined): boolean {
   if (!address) return false

@@ -26,6 +26,8 @@ import { getSeriesListRow, listSeries, overviewCounts, recentFailures, type Seri
 import { readSettings, writeSettings } from '../store/settings'
 import { seriesSightings } from '../store/sightings'
 import { bookmarkByUrl } from '../use-cases/acquire'
+import { exportLibrary } from '../use-cases/library-export'
+import { ImportJobs } from '../use-cases/library-import'
 import { createReader, deleteReader, rotateToken } from '../use-cases/reader-tokens'
 import { DEFAULT_PACE } from '../sites/site'
 
@@ -46,6 +48,7 @@ export function createAdmin(ctx: AdminContext): AdminApi {
   const db = core.store.db
   const now = () => core.clock.now()
   const siteOf = (key: string): Site | undefined => core.registry.get(key)
+  const imports = new ImportJobs({ db, registry: core.registry, clock: core.clock, log: core.log })
   // Each Site's own ceiling says when its checks are stale.
   const staleBefore = () => ({
     fallback: now() - DEFAULT_PACE.ceilingMs,
@@ -243,6 +246,21 @@ export function createAdmin(ctx: AdminContext): AdminApi {
       await writeSettings(db, input)
       return settingsView()
     },
+    startImport: ({ readerId, file }) =>
+      imports.start({
+        ...(readerId !== undefined ? { readerId } : {}),
+        fileName: file.fileName,
+        bytes: file.base64 !== undefined ? Buffer.from(file.base64, 'base64') : Buffer.from(file.text ?? '', 'utf8'),
+      }),
+    importJob: async ({ jobId }) => imports.get(jobId),
+    mapImportSource: ({ jobId, sourceId, site, url }) =>
+      imports.map(jobId, { sourceId, ...(site !== undefined ? { site } : {}), ...(url !== undefined ? { url } : {}) }),
+    confirmImport: async ({ jobId }) => imports.confirm(jobId),
+    async cancelImport({ jobId }) {
+      imports.cancel(jobId)
+      return null
+    },
+    exportLibrary: () => exportLibrary({ db, registry: core.registry, now: now() }),
   }
 }
 

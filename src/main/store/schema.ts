@@ -106,6 +106,17 @@ export interface SettingsTable {
   value: string
 }
 
+/** A backup source mapped to a Site by the owner (migration 0004). */
+export interface ImportSourceMappingsTable {
+  /** The source's int64 id, in decimal. */
+  source_id: string
+  source_name: Generated<string>
+  site: string
+  /** Scheme and host the source's manga paths are read on. */
+  origin: string
+  updated_at: number
+}
+
 export interface Database {
   readers: ReadersTable
   series: SeriesTable
@@ -115,6 +126,7 @@ export interface Database {
   poll_passes: PollPassesTable
   latest_chapter_history: LatestChapterHistoryTable
   settings: SettingsTable
+  import_source_mappings: ImportSourceMappingsTable
 }
 
 export type ReaderRow = Selectable<ReadersTable>
@@ -125,3 +137,4 @@ export type SightingRow = Selectable<SightingsTable>
 export type LaneRow = Selectable<PollLanesTable>
 export type PassRow = Selectable<PollPassesTable>
 export type LatestChapterHistoryRow = Selectable<LatestChapterHistoryTable>
+export type ImportSourceMappingRow = Selectable<ImportSourceMappingsTable>

@@ -79,6 +79,7 @@ export async function registerSyncApi(app: FastifyInstance, given: SyncDeps, opt
           deps,
         })
         void reply.code(answer.status ?? r.response.status)
+        for (const [name, value] of Object.entries(answer.headers ?? {})) void reply.header(name, value)
         return answer.status === 204 ? reply.send() : answer.body
       },
     })

@@ -310,6 +310,7 @@ describe('OpenAPI', () => {
     expect(Object.keys(r.json.paths).sort()).toEqual([
       '/api/v1/bookmarks',
       '/api/v1/bookmarks/{site}/{seriesId}',
+      '/api/v1/export',
       '/api/v1/health',
       '/api/v1/me',
       '/api/v1/sightings',

@@ -11,6 +11,8 @@ import type { Db } from '../store/database'
 import type { ReaderRow } from '../store/schema'
 import { recordSighting } from '../store/sightings'
 import { bookmarkByUrl, type AcquireDeps } from '../use-cases/acquire'
+import { exportReader, exportReaderCsv } from '../use-cases/library-export'
+import { ExportDocument } from '../../shared/export-format'
 import { presentBookmark, presentReader, presentSighting } from './present'
 import * as S from '../../shared/sync-schemas'
 
@@ -43,6 +45,8 @@ export interface RouteContext<P, Q, B> {
 export interface Answer {
   status?: number
   body?: unknown
+  /** Headers besides the usual ones (a download's type and file name). */
+  headers?: Record<string, string>
 }
 
 export interface SyncRoute<P = unknown, Q = unknown, B = unknown> {
@@ -189,6 +193,30 @@ export const SYNC_ROUTES: SyncRoute[] = [
       const sightedAt = Math.min(body.at ?? now, now)
       const report = await recordSighting(deps.db, { ...key, readerId: reader.id, chapter: body.chapter, sightedAt, now })
       return { status: 202, body: presentSighting(report.sighting, report.raised) }
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/api/v1/export',
+    summary:
+      "Download the Reader's own bookmarks: an export document (docs/export-format.md) with the Series and Sites they point at, or with format=csv a CSV (site, seriesId, title, url, status, progress, progressAt, latestChapter) that an import reads back.",
+    auth: true,
+    query: S.ExportQuery,
+    response: { status: 200, schema: ExportDocument, description: 'the download (text/csv with format=csv)' },
+    errors: [401, 422, 429],
+    handle: async ({ reader, query, deps }: RouteContext<unknown, z.infer<typeof S.ExportQuery>, unknown>): Promise<Answer> => {
+      const day = new Date(deps.clock.now()).toISOString().slice(0, 10)
+      const name = `manga-bookmarks-${reader.name.replace(/[^A-Za-z0-9._-]+/g, '_')}-${day}`
+      if (query.format === 'csv') {
+        return {
+          body: await exportReaderCsv(deps, reader.id),
+          headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${name}.csv"` },
+        }
+      }
+      return {
+        body: await exportReader({ db: deps.db, registry: deps.acquire.registry, now: deps.clock.now() }, reader.id),
+        headers: { 'content-disposition': `attachment; filename="${name}.json"` },
+      }
     },
   }),
 ]

@@ -32,6 +32,16 @@ export function createApi(token: () => string | null) {
     me: () => call<Reader>('GET', '/api/v1/me'),
     bookmarks: () => call<{ bookmarks: Bookmark[]; now: number }>('GET', '/api/v1/bookmarks'),
     add: (url: string) => call<{ bookmark: Bookmark }>('POST', '/api/v1/bookmarks', { url }),
+    /** The Reader's own bookmarks as a file: its name (from the server) and its text. */
+    async export(format: 'json' | 'csv'): Promise<{ name: string; type: string; text: string }> {
+      const response = await fetch(`/api/v1/export?format=${format}`, { headers: { authorization: `Bearer ${token() ?? ''}` } })
+      if (!response.ok) {
+        const json = (await response.json().catch(() => null)) as { error?: { code: string; message: string } } | null
+        throw new ApiError(response.status, json?.error?.code ?? 'error', json?.error?.message ?? response.statusText)
+      }
+      const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? `manga-bookmarks.${format}`
+      return { name, type: response.headers.get('content-type') ?? 'application/octet-stream', text: await response.text() }
+    },
     /** Sends one queued write; says whether it is done, should be retried, or was refused for good. */
     async send(write: PendingWrite): Promise<SendResult> {
       try {

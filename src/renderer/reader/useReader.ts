@@ -103,5 +103,23 @@ export function useReader(storage: Storage = window.localStorage) {
     }
   }
 
-  return { token, reader, bookmarks: sorted, pending, problem, offline, signIn, signOut, refresh, flush, markRead, add }
+  /** Saves the Reader's own bookmarks (JSON or CSV) through the browser's download. */
+  async function download(format: 'json' | 'csv'): Promise<void> {
+    try {
+      const file = await api.export(format)
+      const url = URL.createObjectURL(new Blob([file.text], { type: file.type }))
+      const a = document.createElement('a')
+      a.href = url
+      a.download = file.name
+      document.body.append(a)
+      a.click()
+      a.remove()
+      setTimeout(() => URL.revokeObjectURL(url), 10_000)
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) return signOut()
+      problem.value = 'Could not download your bookmarks. Is the app running?'
+    }
+  }
+
+  return { token, reader, bookmarks: sorted, pending, problem, offline, signIn, signOut, refresh, flush, markRead, add, download }
 }

@@ -1,0 +1,62 @@
+/**
+ * `npm run export -- [--data DIR] [--out FILE]`
+ * Writes the library as one export document (docs/export-format.md) to FILE, or to standard output. The
+ * file is written aside and renamed into place, so a failed export never leaves half a document.
+ */
+import { rename, writeFile } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { defaultDataDir } from '../paths'
+import { BUILT_IN_SITES } from '../sites/builtin'
+import { createRegistry } from '../sites/registry'
+import type { Site } from '../sites/site'
+import { loadSites } from '../sites/sites-file'
+import { openStore, STORE_FILE } from '../store/database'
+import { exportLibrary } from '../use-cases/library-export'
+import type { Output } from './reader'
+
+const USAGE = 'usage: npm run export -- [--data DIR] [--out FILE]'
+
+export async function runExportCommand(
+  argv: string[],
+  io: Output,
+  options: { env?: NodeJS.ProcessEnv; now?: () => number; sites?: readonly Site[] } = {},
+): Promise<number> {
+  let parsed
+  try {
+    parsed = parseArgs({
+      args: argv,
+      options: { data: { type: 'string' }, out: { type: 'string' } },
+      allowPositionals: false,
+      strict: true,
+    })
+  } catch (error) {
+    io.err(`export: ${(error as Error).message}\n${USAGE}`)
+    return 2
+  }
+  const now = options.now ?? Date.now
+  const dataDir = resolve(parsed.values.data ?? defaultDataDir(options.env ?? process.env))
+  const registry = createRegistry(loadSites(dataDir, options.sites ?? BUILT_IN_SITES).sites)
+  const store = openStore(join(dataDir, STORE_FILE), { now: now() })
+  try {
+    const doc = await exportLibrary({ db: store.db, registry, now: now() })
+    const text = `${JSON.stringify(doc, null, 2)}\n`
+    const bookmarks = doc.readers.reduce((sum, r) => sum + r.bookmarks.length, 0)
+    const summary = `${doc.series.length} Series, ${bookmarks} bookmarks of ${doc.readers.length} Readers`
+    if (parsed.values.out) {
+      const out = resolve(parsed.values.out)
+      await writeFile(`${out}.partial`, text)
+      await rename(`${out}.partial`, out)
+      io.err(`export: ${summary} written to ${out}`)
+    } else {
+      io.out(text.trimEnd())
+      io.err(`export: ${summary}`)
+    }
+    return 0
+  } catch (error) {
+    io.err(`export: ${(error as Error).message}`)
+    return 1
+  } finally {
+    await store.close()
+  }
+}

@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest'
+import { BUILT_IN_SITES } from '../sites/builtin'
+import { createRegistry } from '../sites/registry'
+import { testSite } from '../testing/fakes'
+import { MANGADEX_EN } from '../testing/library-files'
+import type { ImportEntry, ParsedLibrary } from './entries'
+import { defaultOrigin, planImport, type SourceMapping } from './plan'
+
+const ASURA = '6247824327199706550'
+const registry = createRegistry([...BUILT_IN_SITES, testSite('a'), testSite('local', { hosts: ['127.0.0.1:8080'] })])
+const reader = { id: 1, name: 'Aiko' }
+
+function library(entries: ImportEntry[], format: ParsedLibrary['format'] = 'mihon'): ParsedLibrary {
+  return { format, entries, sourceNames: new Map([[ASURA, 'Asura Scans (EN)']]), unreadable: [] }
+}
+const url = (u: string, more: Partial<ImportEntry> = {}): ImportEntry => ({ ref: u, target: { kind: 'url', url: u }, title: '', ...more })
+const manga = (sourceId: string, path: string, more: Partial<ImportEntry> = {}): ImportEntry => ({
+  ref: path,
+  target: { kind: 'source', sourceId, path },
+  title: path,
+  ...more,
+})
+
+describe('planning an import through the Site registry', () => {
+  it.each<[string, ImportEntry, object]>([
+    ['a Series URL on a pin', url('https://a.example/manga/tower/chapter-3'), { series: { site: 'a', seriesId: 'tower' } }],
+    ['a URL no Site pins', url('https://news.example/x'), { skip: { reason: 'unknown-host', host: 'news.example' } }],
+    ['a URL on a pin that is no Series', url('https://a.example/about'), { skip: { reason: 'not-series', site: 'a' } }],
+    [
+      'a MangaDex manga, by its source id alone',
+      manga(MANGADEX_EN, '/manga/a96676e5-8ae2-425e-b549-7f15dd34a6d8'),
+      {
+        series: {
+          site: 'mangadex',
+          seriesId: 'a96676e5-8ae2-425e-b549-7f15dd34a6d8',
+          seriesUrl: 'https://mangadex.org/title/a96676e5-8ae2-425e-b549-7f15dd34a6d8',
+        },
+      },
+    ],
+    ['an old numeric MangaDex id', manga(MANGADEX_EN, '/manga/1234'), { skip: { reason: 'not-series' } }],
+    ['a manga of a source nobody mapped', manga(ASURA, '/manga/solo/'), { skip: { reason: 'unmapped-source', sourceId: ASURA } }],
+    [
+      'an unmapped source that keeps whole URLs',
+      manga(ASURA, 'https://a.example/manga/whole/'),
+      { series: { site: 'a', seriesId: 'whole' } },
+    ],
+    ['a manga only in the history', manga(MANGADEX_EN, '/manga/x', { inLibrary: false }), { skip: { reason: 'not-in-library' } }],
+  ])('%s', (_name, entry, expected) => {
+    const plan = planImport(library([entry]), { registry, mappings: new Map(), reader })
+    if ('series' in expected) {
+      expect(plan.series).toEqual([expect.objectContaining(expected.series)])
+      const { site, seriesId } = expected.series as { site: string; seriesId: string }
+      expect(plan.bookmarks).toEqual([{ reader: 'Aiko', site, seriesId, status: 'reading' }])
+      expect(plan.skipped).toEqual([])
+    } else {
+      expect(plan.series).toEqual([])
+      expect(plan.skipped).toEqual([expect.objectContaining((expected as { skip: object }).skip)])
+    }
+  })
+
+  it('a mapped source: its path is read on the mapped origin, the Site pin and id rule decide', () => {
+    const mappings = new Map<string, SourceMapping>([
+      [ASURA, { sourceId: ASURA, sourceName: 'Asura Scans (EN)', site: 'a', origin: 'https://a.example' }],
+    ])
+    const plan = planImport(library([manga(ASURA, '/manga/solo/'), manga(ASURA, '/series/nope')]), { registry, mappings, reader })
+    expect(plan.series).toEqual([{ site: 'a', seriesId: 'solo', seriesUrl: 'https://a.example/manga/solo/', title: '/manga/solo/' }])
+    expect(plan.skipped).toEqual([expect.objectContaining({ reason: 'not-series', detail: 'https://a.example/series/nope', site: 'a' })])
+    expect(plan.mappingsUsed).toEqual([mappings.get(ASURA)])
+  })
+
+  it('lists each unknown source once, with its name from the backup, how many manga and one of them', () => {
+    const plan = planImport(library([manga(ASURA, '/manga/one/'), manga(ASURA, '/manga/two/'), manga('42', '/x')]), {
+      registry,
+      mappings: new Map(),
+      reader,
+    })
+    expect(plan.unknownSources).toEqual([
+      { sourceId: ASURA, name: 'Asura Scans (EN)', count: 2, example: '/manga/one/' },
+      { sourceId: '42', name: 'source 42', count: 1, example: '/x' },
+    ])
+  })
+
+  it('the same Series twice is one bookmark; the second is skipped as a duplicate and keeps nothing of its own', () => {
+    const plan = planImport(
+      library(
+        [
+          url('https://a.example/manga/tower/', { status: 'dropped' }),
+          url('https://a.example/manga/tower/chapter-9', { status: 'planned' }),
+        ],
+        'bookmarks',
+      ),
+      { registry, mappings: new Map(), reader },
+    )
+    expect(plan.bookmarks).toEqual([{ reader: 'Aiko', site: 'a', seriesId: 'tower', status: 'dropped' }])
+    expect(plan.skipped).toEqual([expect.objectContaining({ reason: 'duplicate', site: 'a' })])
+  })
+
+  it("an export document's bookmarks go to the Readers it names, unless one Reader is chosen", () => {
+    const doc = library(
+      [
+        { ...url('https://a.example/manga/tower/'), reader: { name: 'Aiko', createdAt: 5 } },
+        { ...url('https://a.example/manga/tower/'), reader: { name: 'Ben', createdAt: 6 } },
+      ],
+      'export',
+    )
+    const own = planImport(doc, { registry, mappings: new Map() })
+    expect(own.bookmarks.map((b) => b.reader)).toEqual(['Aiko', 'Ben'])
+    expect(own.readers).toEqual([
+      { name: 'Aiko', createdAt: 5 },
+      { name: 'Ben', createdAt: 6 },
+    ])
+    const chosen = planImport(doc, { registry, mappings: new Map(), reader: { id: 9, name: 'Cai' } })
+    expect(chosen.bookmarks.map((b) => b.reader)).toEqual(['Cai'])
+    expect(chosen.skipped.map((s) => s.reason)).toEqual(['duplicate'])
+  })
+
+  it('a mapped Site is read over https, or http for a host on this machine', () => {
+    expect(defaultOrigin({ hosts: ['asura.example'] })).toBe('https://asura.example')
+    expect(defaultOrigin({ hosts: ['127.0.0.1:8080'] })).toBe('http://127.0.0.1:8080')
+    expect(defaultOrigin({ hosts: ['localhost:3000'] })).toBe('http://localhost:3000')
+  })
+})

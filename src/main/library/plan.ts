@@ -1,0 +1,220 @@
+/**
+ * The plan of an import: every entry resolved through the Site registry — host pin and series_id rule — into
+ * the Series and bookmarks it would add, or skipped with a reason. Pure: it reads nothing and sends nothing;
+ * whether a bookmark is new or already present is the store's to say (use-cases/library-import.ts).
+ */
+import type { ImportFormat, ImportSkipReason } from '../../shared/library'
+import type { BookmarkStatus } from '../../shared/sync-schemas'
+import type { SiteRegistry } from '../sites/registry'
+import { isPinned, parseUrl, type Site } from '../sites/site'
+import type { ImportEntry, ParsedLibrary, SeriesSnapshot } from './entries'
+import { MANGADEX_SOURCE_IDS, mangaDexTitleUrl } from './mihon/sources'
+
+/** A backup source the owner mapped to a Site: its manga's paths are read on `origin` (scheme and host). */
+export interface SourceMapping {
+  sourceId: string
+  sourceName: string
+  site: string
+  origin: string
+}
+
+export interface PlanOptions {
+  registry: SiteRegistry
+  mappings: ReadonlyMap<string, SourceMapping>
+  /** The Reader every bookmark goes to; absent: each export-document bookmark goes to the Reader it names. */
+  reader?: { id: number; name: string }
+}
+
+export interface PlannedSeries {
+  site: string
+  seriesId: string
+  seriesUrl: string
+  title: string
+  snapshot?: SeriesSnapshot
+}
+
+export interface PlannedBookmark {
+  /** The Reader by name (an export document's Readers may not exist yet). */
+  reader: string
+  site: string
+  seriesId: string
+  status: BookmarkStatus
+  progress?: number
+  progressAt?: number
+  createdAt?: number
+}
+
+export interface PlannedSkip {
+  ref: string
+  reason: ImportSkipReason
+  /** What was skipped, for a person: the URL, the manga's path, the row. */
+  detail: string
+  /** The Site it came close to (a URL on its pin that is not a Series). */
+  site?: string
+  host?: string
+  sourceId?: string
+}
+
+export interface UnknownSource {
+  sourceId: string
+  name: string
+  count: number
+  /** One manga `url` of the source, to recognise it by. */
+  example: string
+}
+
+export interface ImportPlan {
+  format: ImportFormat
+  /** The chosen Reader every bookmark goes to; absent: the Readers an export document names. */
+  forReader?: { id: number; name: string }
+  /** Entries read from the file. */
+  entries: number
+  series: PlannedSeries[]
+  bookmarks: PlannedBookmark[]
+  skipped: PlannedSkip[]
+  unknownSources: UnknownSource[]
+  /** The Readers the bookmarks go to, with the time an export document says each was added. */
+  readers: Array<{ name: string; createdAt?: number }>
+  /** The mappings the plan used. */
+  mappingsUsed: SourceMapping[]
+}
+
+type Resolved = { ok: true; site: Site; seriesId: string; seriesUrl: string } | { ok: false; skip: Omit<PlannedSkip, 'ref'> }
+
+export function planImport(parsed: ParsedLibrary, options: PlanOptions): ImportPlan {
+  const series = new Map<string, PlannedSeries>()
+  const bookmarks = new Map<string, PlannedBookmark>()
+  const readers = new Map<string, { name: string; createdAt?: number }>()
+  const skipped: PlannedSkip[] = parsed.unreadable.map((u) => ({ ref: u.ref, reason: 'unreadable', detail: u.detail }))
+  const unknown = new Map<string, UnknownSource>()
+  const used = new Map<string, SourceMapping>()
+  if (options.reader) readers.set(options.reader.name, { name: options.reader.name })
+  // Every Reader an export names is restored, one with no bookmark too.
+  else for (const r of parsed.readers ?? []) readers.set(r.name, { name: r.name, createdAt: r.createdAt })
+
+  for (const entry of parsed.entries) {
+    if (entry.inLibrary === false) {
+      skipped.push({ ref: entry.ref, reason: 'not-in-library', detail: describe(entry) })
+      continue
+    }
+    const resolved = resolve(entry, options, used)
+    if (!resolved.ok) {
+      skipped.push({ ref: entry.ref, ...resolved.skip })
+      if (resolved.skip.reason === 'unmapped-source' && entry.target.kind === 'source') {
+        const { sourceId, path } = entry.target
+        const known = unknown.get(sourceId)
+        if (known) known.count++
+        else unknown.set(sourceId, { sourceId, name: parsed.sourceNames.get(sourceId) || `source ${sourceId}`, count: 1, example: path })
+      }
+      continue
+    }
+    const key = `${resolved.site.key}\u0000${resolved.seriesId}`
+    const planned = series.get(key)
+    if (!planned) {
+      series.set(key, {
+        site: resolved.site.key,
+        seriesId: resolved.seriesId,
+        seriesUrl: resolved.seriesUrl,
+        title: entry.title,
+        ...(entry.series ? { snapshot: entry.series } : {}),
+      })
+    } else if (!planned.title && entry.title) planned.title = entry.title
+
+    if (entry.bookmark === false) continue
+    const reader = options.reader ?? (entry.reader ? { name: entry.reader.name } : undefined)
+    if (!reader) continue
+    if (!readers.has(reader.name))
+      readers.set(reader.name, { name: reader.name, ...(entry.reader ? { createdAt: entry.reader.createdAt } : {}) })
+    const bookmarkKey = `${reader.name}\u0000${key}`
+    if (bookmarks.has(bookmarkKey)) {
+      skipped.push({ ref: entry.ref, reason: 'duplicate', detail: describe(entry), site: resolved.site.key })
+      continue
+    }
+    bookmarks.set(bookmarkKey, {
+      reader: reader.name,
+      site: resolved.site.key,
+      seriesId: resolved.seriesId,
+      status: entry.status ?? 'reading',
+      ...(entry.progress !== undefined ? { progress: entry.progress } : {}),
+      ...(entry.progressAt !== undefined ? { progressAt: entry.progressAt } : {}),
+      ...(entry.createdAt !== undefined ? { createdAt: entry.createdAt } : {}),
+    })
+  }
+  return {
+    format: parsed.format,
+    ...(options.reader ? { forReader: options.reader } : {}),
+    entries: parsed.entries.length + parsed.unreadable.length,
+    series: [...series.values()],
+    bookmarks: [...bookmarks.values()],
+    skipped,
+    unknownSources: [...unknown.values()].sort((a, b) => b.count - a.count || a.name.localeCompare(b.name)),
+    readers: [...readers.values()],
+    mappingsUsed: [...used.values()],
+  }
+}
+
+function resolve(entry: ImportEntry, options: PlanOptions, used: Map<string, SourceMapping>): Resolved {
+  const { registry } = options
+  const target = entry.target
+  switch (target.kind) {
+    case 'url':
+      return byUrl(registry, target.url)
+    case 'series': {
+      const site = registry.get(target.site)
+      const url = target.url ? parseUrl(target.url) : null
+      // The Series as the document names it, when this app has its Site and the URL is on that Site's pin.
+      if (site && (!target.url || (url && isPinned(site, url)))) {
+        return { ok: true, site, seriesId: target.seriesId, seriesUrl: url ? url.href : '' }
+      }
+      if (target.url) return byUrl(registry, target.url)
+      return { ok: false, skip: { reason: 'unknown-site', detail: `${target.site}/${target.seriesId}` } }
+    }
+    case 'source': {
+      const { sourceId, path } = target
+      if (MANGADEX_SOURCE_IDS.has(sourceId)) {
+        const url = mangaDexTitleUrl(path)
+        if (!url) return { ok: false, skip: { reason: 'not-series', detail: `MangaDex ${path}`, sourceId } }
+        return byUrl(registry, url)
+      }
+      const mapping = options.mappings.get(sourceId)
+      if (!mapping) {
+        // Some sources keep whole URLs: those resolve by their host like any link.
+        if (/^https?:\/\//i.test(path)) return byUrl(registry, path)
+        return { ok: false, skip: { reason: 'unmapped-source', detail: path, sourceId } }
+      }
+      const site = registry.get(mapping.site)
+      if (!site)
+        return { ok: false, skip: { reason: 'unknown-site', detail: `${mapping.site} (mapped from ${mapping.sourceName})`, sourceId } }
+      used.set(sourceId, mapping)
+      const url = parseUrl(path, mapping.origin)
+      const seriesId = url && isPinned(site, url) ? site.seriesIdOf(url) : null
+      if (!url || !seriesId) return { ok: false, skip: { reason: 'not-series', detail: url?.href ?? path, site: site.key, sourceId } }
+      return { ok: true, site, seriesId, seriesUrl: site.canonicalUrl?.(url) ?? url.href }
+    }
+  }
+}
+
+function byUrl(registry: SiteRegistry, raw: string): Resolved {
+  const match = registry.resolve(raw)
+  if (match) return { ok: true, site: match.site, seriesId: match.seriesId, seriesUrl: match.seriesUrl }
+  const url = parseUrl(raw)
+  const host = url?.host.toLowerCase() ?? ''
+  const pinned = url ? registry.sites.find((s) => isPinned(s, url)) : undefined
+  if (pinned) return { ok: false, skip: { reason: 'not-series', detail: raw, site: pinned.key, host } }
+  return { ok: false, skip: { reason: 'unknown-host', detail: raw, host } }
+}
+
+function describe(entry: ImportEntry): string {
+  const t = entry.target
+  return t.kind === 'url' ? t.url : t.kind === 'source' ? t.path : `${t.site}/${t.seriesId}`
+}
+
+/**
+ * The origin a mapped source's paths are read on when the owner names only the Site: its first host, over
+ * https — or http for a host on this machine, which serves no TLS (the demo and test Sites).
+ */
+export function defaultOrigin(site: Pick<Site, 'hosts'>): string {
+  const host = site.hosts[0] ?? ''
+  const loopback = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?$/i.test(host)
+  return `${loopback ? 'http' : 'https'}://${host}`
+}

@@ -1,0 +1,285 @@
+/**
+ * Import and export in the store: the remembered mappings of backup sources to Sites, the reads a preview
+ * and an export make, and the import's write — Readers, Series and bookmarks in one transaction, new rows
+ * inserted and nothing the owner or a Reader wrote overwritten (docs/adr/0036-import-plans-and-one-transaction.md).
+ */
+import { sql } from 'kysely'
+import type { Db } from './database'
+import { AppError } from '../../shared/errors'
+import type { BookmarkRow, BookmarkStatus, ImportSourceMappingRow, ReaderRow, SeriesRow } from './schema'
+import type { SeriesKey } from './series'
+
+/** Rows per INSERT: well under SQLite's bound variables, few enough statements for 5,000 rows. */
+const CHUNK = 500
+
+export async function sourceMappings(db: Db): Promise<ImportSourceMappingRow[]> {
+  return db.selectFrom('import_source_mappings').selectAll().orderBy('source_name').execute()
+}
+
+/** Remembers (or changes) which Site a backup source's manga belong to. */
+export async function saveSourceMapping(
+  db: Db,
+  input: { sourceId: string; sourceName: string; site: string; origin: string; now: number },
+): Promise<void> {
+  await db
+    .insertInto('import_source_mappings')
+    .values({ source_id: input.sourceId, source_name: input.sourceName, site: input.site, origin: input.origin, updated_at: input.now })
+    .onConflict((oc) =>
+      oc.column('source_id').doUpdateSet({ source_name: input.sourceName, site: input.site, origin: input.origin, updated_at: input.now }),
+    )
+    .execute()
+}
+
+export async function removeSourceMapping(db: Db, sourceId: string): Promise<void> {
+  await db.deleteFrom('import_source_mappings').where('source_id', '=', sourceId).execute()
+}
+
+const keyOf = (site: string, seriesId: string) => `${site}\u0000${seriesId}`
+
+/** Which of these Series exist, by `site\0seriesId`. */
+export async function existingSeries(db: Db, keys: readonly SeriesKey[]): Promise<Map<string, Pick<SeriesRow, 'title' | 'series_url'>>> {
+  const found = new Map<string, Pick<SeriesRow, 'title' | 'series_url'>>()
+  for (const [site, ids] of bySite(keys)) {
+    for (const chunk of chunks(ids)) {
+      const rows = await db
+        .selectFrom('series')
+        .select(['series_id', 'title', 'series_url'])
+        .where('site', '=', site)
+        .where('series_id', 'in', chunk)
+        .execute()
+      for (const r of rows) found.set(keyOf(site, r.series_id), { title: r.title, series_url: r.series_url })
+    }
+  }
+  return found
+}
+
+/** The bookmarks these Readers hold among these Series, by `readerId\0site\0seriesId`. */
+export async function existingBookmarks(
+  db: Db,
+  readerIds: readonly number[],
+  keys: readonly SeriesKey[],
+): Promise<Map<string, Pick<BookmarkRow, 'progress' | 'progress_at'>>> {
+  const found = new Map<string, Pick<BookmarkRow, 'progress' | 'progress_at'>>()
+  if (readerIds.length === 0) return found
+  for (const [site, ids] of bySite(keys)) {
+    for (const chunk of chunks(ids)) {
+      const rows = await db
+        .selectFrom('bookmarks')
+        .select(['reader_id', 'series_id', 'progress', 'progress_at'])
+        .where('reader_id', 'in', [...readerIds])
+        .where('site', '=', site)
+        .where('series_id', 'in', chunk)
+        .execute()
+      for (const r of rows)
+        found.set(`${r.reader_id}\u0000${keyOf(site, r.series_id)}`, { progress: r.progress, progress_at: r.progress_at })
+    }
+  }
+  return found
+}
+
+/** A Series an import adds; with `snapshot` (an export document) its Latest Chapter and stamps as they were. */
+export interface ImportSeriesRow extends SeriesKey {
+  title: string
+  seriesUrl: string
+  snapshot?: Pick<
+    SeriesRow,
+    | 'latest_chapter'
+    | 'latest_chapter_label'
+    | 'latest_chapter_url'
+    | 'latest_source'
+    | 'latest_changed_at'
+    | 'latest_checked_at'
+    | 'finished_at'
+    | 'created_at'
+  >
+}
+
+export interface ImportBookmarkRow extends SeriesKey {
+  reader: string
+  status: BookmarkStatus
+  progress?: number
+  /** Absent or 0: the source does not say when (it then only fills a bookmark with nothing read). */
+  progressAt?: number
+  createdAt?: number
+}
+
+export interface ImportBatch {
+  /** Readers to create when no Reader of the name exists, with their token hashes. */
+  newReaders: Array<{ name: string; tokenHash: string; createdAt: number }>
+  series: ImportSeriesRow[]
+  bookmarks: ImportBookmarkRow[]
+}
+
+export interface ImportCounts {
+  readersCreated: string[]
+  seriesAdded: number
+  bookmarksAdded: number
+  bookmarksPresent: number
+  /** Present bookmarks whose Progress the import moved (the later write won). */
+  progressUpdated: number
+}
+
+/**
+ * Writes an import in one transaction: Readers that do not exist, Series that do not exist (a known Series
+ * only gets a URL or title it lacks), bookmarks that do not exist with their status and Progress, and the
+ * Progress of present bookmarks where the import's is the later write — an undated Progress only fills a
+ * bookmark with nothing read. Nothing is deleted and no status is changed, so a second import of the same
+ * rows changes nothing. `onProgress` is called between chunks with rows written and rows to write.
+ */
+export async function writeImport(
+  db: Db,
+  batch: ImportBatch,
+  now: number,
+  onProgress?: (done: number, total: number) => void | Promise<void>,
+): Promise<ImportCounts> {
+  const total = batch.series.length + batch.bookmarks.length
+  let done = 0
+  const step = async (n: number) => {
+    done += n
+    await onProgress?.(done, total)
+  }
+  return db.transaction().execute(async (trx) => {
+    const readersCreated: string[] = []
+    const readerIds = new Map<string, number>()
+    const names = [...new Set([...batch.bookmarks.map((b) => b.reader), ...batch.newReaders.map((r) => r.name)])]
+    for (const chunk of chunks(names)) {
+      for (const r of await trx.selectFrom('readers').select(['id', 'name']).where('name', 'in', chunk).execute())
+        readerIds.set(r.name, r.id)
+    }
+    for (const r of batch.newReaders) {
+      if (readerIds.has(r.name)) continue
+      const row: ReaderRow = await trx
+        .insertInto('readers')
+        .values({ name: r.name, token_hash: r.tokenHash, created_at: r.createdAt })
+        .returningAll()
+        .executeTakeFirstOrThrow()
+      readerIds.set(r.name, row.id)
+      readersCreated.push(r.name)
+    }
+
+    for (const b of batch.bookmarks) {
+      if (!readerIds.has(b.reader)) throw new AppError('not-found', `no Reader "${b.reader}"`)
+    }
+
+    const known = await existingSeries(trx, batch.series)
+    const fresh = batch.series.filter((s) => !known.has(keyOf(s.site, s.seriesId)))
+    for (const chunk of chunks(fresh)) {
+      await trx
+        .insertInto('series')
+        .values(
+          chunk.map((s) => ({
+            site: s.site,
+            series_id: s.seriesId,
+            title: s.title,
+            series_url: s.seriesUrl,
+            latest_chapter: s.snapshot?.latest_chapter ?? null,
+            ...(s.snapshot
+              ? {
+                  latest_chapter_label: s.snapshot.latest_chapter_label,
+                  latest_chapter_url: s.snapshot.latest_chapter_url,
+                  latest_source: s.snapshot.latest_source,
+                  latest_changed_at: s.snapshot.latest_changed_at,
+                  latest_checked_at: s.snapshot.latest_checked_at,
+                  finished_at: s.snapshot.finished_at,
+                }
+              : {}),
+            created_at: s.snapshot?.created_at || now,
+          })),
+        )
+        .onConflict((oc) => oc.columns(['site', 'series_id']).doNothing())
+        .execute()
+      await step(chunk.length)
+    }
+    // A known Series keeps what it has; only an empty URL or title is filled in.
+    for (const s of batch.series) {
+      const was = known.get(keyOf(s.site, s.seriesId))
+      if (!was || (was.series_url && was.title) || (!s.seriesUrl && !s.title)) continue
+      const fill = {
+        ...(!was.series_url && s.seriesUrl ? { series_url: s.seriesUrl } : {}),
+        ...(!was.title && s.title ? { title: s.title } : {}),
+      }
+      if (Object.keys(fill).length === 0) continue
+      await trx.updateTable('series').set(fill).where('site', '=', s.site).where('series_id', '=', s.seriesId).execute()
+      await trx.updateTable('bookmarks').set({ updated_at: now }).where('site', '=', s.site).where('series_id', '=', s.seriesId).execute()
+    }
+    await step(batch.series.length - fresh.length)
+
+    const present = await existingBookmarks(trx, [...readerIds.values()], batch.bookmarks)
+    const newBookmarks: ImportBookmarkRow[] = []
+    let progressUpdated = 0
+    for (const b of batch.bookmarks) {
+      const readerId = readerIds.get(b.reader)!
+      const was = present.get(`${readerId}\u0000${keyOf(b.site, b.seriesId)}`)
+      if (!was) {
+        newBookmarks.push(b)
+        continue
+      }
+      if (b.progress === undefined) continue
+      const at = b.progressAt ?? 0
+      const later = at > 0 ? at > was.progress_at : was.progress === null
+      if (!later) continue
+      const updated = await trx
+        .updateTable('bookmarks')
+        .set({ progress: b.progress, progress_at: at, updated_at: now })
+        .where('reader_id', '=', readerId)
+        .where('site', '=', b.site)
+        .where('series_id', '=', b.seriesId)
+        .where(sql<boolean>`(${at} > progress_at OR (${at} = 0 AND progress IS NULL))`)
+        .executeTakeFirst()
+      progressUpdated += Number(updated.numUpdatedRows)
+    }
+    await step(batch.bookmarks.length - newBookmarks.length)
+    for (const chunk of chunks(newBookmarks)) {
+      await trx
+        .insertInto('bookmarks')
+        .values(
+          chunk.map((b) => ({
+            reader_id: readerIds.get(b.reader)!,
+            site: b.site,
+            series_id: b.seriesId,
+            status: b.status,
+            progress: b.progress ?? null,
+            progress_at: b.progress === undefined ? 0 : (b.progressAt ?? 0),
+            created_at: b.createdAt || now,
+            updated_at: now,
+          })),
+        )
+        .onConflict((oc) => oc.columns(['reader_id', 'site', 'series_id']).doNothing())
+        .execute()
+      await step(chunk.length)
+    }
+    return {
+      readersCreated,
+      seriesAdded: fresh.length,
+      bookmarksAdded: newBookmarks.length,
+      bookmarksPresent: batch.bookmarks.length - newBookmarks.length,
+      progressUpdated,
+    }
+  })
+}
+
+/** Everything an export holds, in a stable order. */
+export async function libraryForExport(db: Db): Promise<{ series: SeriesRow[]; readers: ReaderRow[]; bookmarks: BookmarkRow[] }> {
+  // One read transaction: the three lists agree with each other.
+  return db.transaction().execute(async (trx) => ({
+    series: await trx.selectFrom('series').selectAll().orderBy('site').orderBy('series_id').execute(),
+    readers: await trx.selectFrom('readers').selectAll().orderBy('name').execute(),
+    bookmarks: await trx.selectFrom('bookmarks').selectAll().orderBy('reader_id').orderBy('site').orderBy('series_id').execute(),
+  }))
+}
+
+function bySite(keys: readonly SeriesKey[]): Map<string, string[]> {
+  const map = new Map<string, Set<string>>()
+  for (const k of keys) {
+    let ids = map.get(k.site)
+    if (!ids) map.set(k.site, (ids = new Set()))
+    ids.add(k.seriesId)
+  }
+  return new Map([...map].map(([site, ids]) => [site, [...ids]]))
+}
+
+function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
+  const out: T[][] = []
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size))
+  return out
+}

@@ -1,0 +1,405 @@
+/**
+ * Import (issue #17): a file read into entries, planned through the Site registry, previewed against the
+ * store, and — once the owner confirms — written in one transaction. It sends no request at all: the new
+ * Series are due, and the Lanes read them at their own pace (docs/adr/0036-import-plans-and-one-transaction.md).
+ * The window drives it through `ImportJobs`; `npm run import` calls the same functions.
+ */
+import { randomUUID } from 'node:crypto'
+import type { ImportJobView, ImportPreviewView, ImportResultView } from '../../shared/admin-api'
+import type { ImportSkipReason } from '../../shared/library'
+import type { Clock } from '../clock'
+import { AppError } from '../../shared/errors'
+import type { ParsedLibrary } from '../library/entries'
+import { ImportError } from '../library/errors'
+import { defaultOrigin, planImport, type ImportPlan, type SourceMapping } from '../library/plan'
+import { readLibrary } from '../library/read'
+import type { Log } from '../log'
+import type { SiteRegistry } from '../sites/registry'
+import { parseUrl } from '../sites/site'
+import type { Db } from '../store/database'
+import { existingBookmarks, existingSeries, saveSourceMapping, sourceMappings, writeImport } from '../store/library'
+import { getReader, readerByName } from '../store/readers'
+import { hashToken, newToken, READER_NAME } from './reader-tokens'
+
+export interface LibraryDeps {
+  db: Db
+  registry: SiteRegistry
+  clock: Clock
+  log?: Log
+}
+
+export type Progress = (done: number, total: number) => void
+
+/** The remembered source mappings, by source id. */
+export async function loadMappings(db: Db): Promise<Map<string, SourceMapping>> {
+  const rows = await sourceMappings(db)
+  return new Map(rows.map((r) => [r.source_id, { sourceId: r.source_id, sourceName: r.source_name, site: r.site, origin: r.origin }]))
+}
+
+/** The Reader an import is for, checked; undefined when none was chosen. */
+export async function importReader(db: Db, readerId: number | undefined): Promise<{ id: number; name: string } | undefined> {
+  if (readerId === undefined) return undefined
+  const reader = await getReader(db, readerId)
+  if (!reader) throw new AppError('not-found', `no Reader ${readerId}`)
+  return { id: reader.id, name: reader.name }
+}
+
+/** Plans a read file for a Reader (or, for an export document, for the Readers it names). */
+export async function planLibrary(
+  deps: LibraryDeps,
+  parsed: ParsedLibrary,
+  reader: { id: number; name: string } | undefined,
+): Promise<ImportPlan> {
+  if (!reader && parsed.format !== 'export') {
+    throw new AppError('invalid', 'choose the Reader the bookmarks are for (only an export document names its own Readers)')
+  }
+  const plan = planImport(parsed, { registry: deps.registry, mappings: await loadMappings(deps.db), ...(reader ? { reader } : {}) })
+  for (const r of plan.readers) {
+    if (!READER_NAME.test(r.name)) throw new ImportError(`export document: "${r.name.slice(0, 40)}" is not a Reader name this app takes`)
+  }
+  return plan
+}
+
+/** What the import of a plan would do, read from the store now. Writes nothing. */
+export async function previewPlan(
+  deps: LibraryDeps,
+  plan: ImportPlan,
+  fileName: string,
+  reader: { id: number; name: string } | undefined,
+): Promise<ImportPreviewView> {
+  const { db, registry } = deps
+  const readerIds = new Map<string, number>()
+  for (const r of plan.readers) {
+    const row = await readerByName(db, r.name)
+    if (row) readerIds.set(r.name, row.id)
+  }
+  const series = await existingSeries(db, plan.series)
+  const bookmarks = await existingBookmarks(db, [...readerIds.values()], plan.bookmarks)
+  const sites = new Map<string, ImportPreviewView['sites'][number]>()
+  const siteView = (key: string) => {
+    let view = sites.get(key)
+    if (!view) {
+      view = { site: key, name: registry.get(key)?.name ?? key, add: 0, present: 0, progress: 0, newSeries: 0, skipped: 0 }
+      sites.set(key, view)
+    }
+    return view
+  }
+  for (const s of plan.series) if (!series.has(`${s.site}\u0000${s.seriesId}`)) siteView(s.site).newSeries++
+  for (const b of plan.bookmarks) {
+    const view = siteView(b.site)
+    const readerId = readerIds.get(b.reader)
+    const was = readerId === undefined ? undefined : bookmarks.get(`${readerId}\u0000${b.site}\u0000${b.seriesId}`)
+    if (!was) {
+      view.add++
+      continue
+    }
+    view.present++
+    const at = b.progressAt ?? 0
+    if (b.progress !== undefined && (at > 0 ? at > was.progress_at : was.progress === null)) view.progress++
+  }
+  for (const skip of plan.skipped) if (skip.site) siteView(skip.site).skipped++
+
+  const reasons = new Map<ImportSkipReason, { reason: ImportSkipReason; count: number; examples: string[] }>()
+  const hosts = new Map<string, number>()
+  for (const skip of plan.skipped) {
+    let r = reasons.get(skip.reason)
+    if (!r) reasons.set(skip.reason, (r = { reason: skip.reason, count: 0, examples: [] }))
+    r.count++
+    if (r.examples.length < 3) r.examples.push(`${skip.ref}: ${skip.detail.slice(0, 160)}`)
+    if (skip.reason === 'unknown-host' && skip.host) hosts.set(skip.host, (hosts.get(skip.host) ?? 0) + 1)
+  }
+  const siteList = [...sites.values()].sort((a, b) => a.name.localeCompare(b.name))
+  const sum = (pick: (s: ImportPreviewView['sites'][number]) => number) => siteList.reduce((n, s) => n + pick(s), 0)
+  return {
+    fileName,
+    format: plan.format,
+    reader: reader ?? null,
+    entries: plan.entries,
+    sites: siteList,
+    skipped: [...reasons.values()].sort((a, b) => b.count - a.count),
+    unknownSources: plan.unknownSources,
+    unknownHosts: [...hosts]
+      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+      .slice(0, 10)
+      .map(([host, count]) => ({ host, count })),
+    mappings: plan.mappingsUsed.map((m) => ({ ...m, siteName: registry.get(m.site)?.name ?? m.site })),
+    readersToCreate: plan.forReader ? [] : plan.readers.filter((r) => !readerIds.has(r.name)).map((r) => r.name),
+    siteChoices: registry.sites.map((s) => ({ site: s.key, name: s.name })).sort((a, b) => a.name.localeCompare(b.name)),
+    totals: {
+      add: sum((s) => s.add),
+      present: sum((s) => s.present),
+      progress: sum((s) => s.progress),
+      newSeries: sum((s) => s.newSeries),
+      skipped: plan.skipped.length,
+    },
+  }
+}
+
+/**
+ * Writes a plan in one transaction. Readers an export document names that do not exist are created, each
+ * with a new token returned once. Sends no request.
+ */
+export async function applyPlan(deps: LibraryDeps, plan: ImportPlan, onProgress?: Progress): Promise<ImportResultView> {
+  const now = deps.clock.now()
+  const started = performance.now()
+  const tokens = new Map<string, string>()
+  // A chosen Reader is never created again under its name: if it was removed meanwhile, the write refuses.
+  const newReaders = (plan.forReader ? [] : plan.readers).map((r) => {
+    const token = newToken()
+    tokens.set(r.name, token)
+    return { name: r.name, tokenHash: hashToken(token), createdAt: r.createdAt || now }
+  })
+  const counts = await writeImport(
+    deps.db,
+    {
+      newReaders,
+      series: plan.series.map((s) => ({
+        site: s.site,
+        seriesId: s.seriesId,
+        title: s.title,
+        seriesUrl: s.seriesUrl,
+        ...(s.snapshot
+          ? {
+              snapshot: {
+                latest_chapter: s.snapshot.latestChapter,
+                latest_chapter_label: s.snapshot.latestChapterLabel,
+                latest_chapter_url: s.snapshot.latestChapterUrl,
+                latest_source: s.snapshot.latestSource,
+                latest_changed_at: s.snapshot.latestChangedAt,
+                latest_checked_at: s.snapshot.latestCheckedAt,
+                finished_at: s.snapshot.finishedAt,
+                created_at: s.snapshot.createdAt,
+              },
+            }
+          : {}),
+      })),
+      bookmarks: plan.bookmarks,
+    },
+    now,
+    onProgress,
+  )
+  const result: ImportResultView = {
+    seriesAdded: counts.seriesAdded,
+    bookmarksAdded: counts.bookmarksAdded,
+    bookmarksPresent: counts.bookmarksPresent,
+    progressUpdated: counts.progressUpdated,
+    skipped: plan.skipped.length,
+    readersCreated: counts.readersCreated.map((name) => ({ name, token: tokens.get(name)! })),
+    ms: Math.round(performance.now() - started),
+  }
+  deps.log?.info(
+    { format: plan.format, ...result, readersCreated: counts.readersCreated },
+    `import: ${result.bookmarksAdded} bookmarks and ${result.seriesAdded} Series added`,
+  )
+  return result
+}
+
+/**
+ * Maps a backup source to a Site, remembered for the next import: by the Site's key (its manga paths are
+ * read on the Site's first host), or by one URL of the source, whose host picks the Site and whose scheme
+ * and host are kept. A URL no Site's host pin holds is refused with the sites.json entry that would add one.
+ */
+export async function mapSource(
+  deps: LibraryDeps,
+  input: { sourceId: string; sourceName: string; site?: string; url?: string },
+): Promise<SourceMapping> {
+  let mapping: SourceMapping
+  if (input.url !== undefined) {
+    const url = parseUrl(input.url)
+    if (!url || !/^https?:$/.test(url.protocol)) throw new AppError('invalid', `not an http(s) URL: ${input.url.slice(0, 200)}`)
+    const site = deps.registry.sites.find((s) => s.hosts.includes(url.host.toLowerCase()))
+    if (!site) {
+      const entry = {
+        key: siteKeyFor(input.sourceName, url.hostname),
+        name: input.sourceName.slice(0, 80),
+        hosts: [url.host],
+        family: 'madara',
+      }
+      throw new AppError(
+        'not-found',
+        `no Site has the host ${url.host}. Add it as a Site in sites.json (its family or selectors as the site is built), restart, and map again: ${JSON.stringify(entry)}`,
+      )
+    }
+    mapping = { sourceId: input.sourceId, sourceName: input.sourceName, site: site.key, origin: url.origin }
+  } else {
+    const site = deps.registry.get(input.site ?? '')
+    if (!site) throw new AppError('not-found', `no Site "${input.site}"`)
+    mapping = { sourceId: input.sourceId, sourceName: input.sourceName, site: site.key, origin: defaultOrigin(site) }
+  }
+  await saveSourceMapping(deps.db, { ...mapping, now: deps.clock.now() })
+  return mapping
+}
+
+function siteKeyFor(name: string, hostname: string): string {
+  const slug = (name || hostname)
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 40)
+  return slug || 'new-site'
+}
+
+interface Job {
+  id: string
+  fileName: string
+  reader: { id: number; name: string } | undefined
+  phase: ImportJobView['phase']
+  done: number
+  total: number
+  parsed?: ParsedLibrary
+  plan?: ImportPlan
+  preview: ImportPreviewView | null
+  result: ImportResultView | null
+  error: string | null
+  touchedAt: number
+}
+
+/** How many imports the window may hold at once (each keeps its read file's entries until it ends). */
+const MAX_JOBS = 4
+
+/**
+ * Imports in the window: each is read and previewed in the background (its progress polled), then written
+ * when the owner confirms. A job lives in memory: a restart forgets an unconfirmed preview, and nothing was
+ * written for it. At most one write runs at a time.
+ */
+export class ImportJobs {
+  readonly #jobs = new Map<string, Job>()
+  #writing: Promise<unknown> = Promise.resolve()
+
+  constructor(private readonly deps: LibraryDeps) {}
+
+  /** Starts reading a file; answers at once with the job (poll `get` for the preview). */
+  async start(input: { readerId?: number; fileName: string; bytes: Buffer }): Promise<ImportJobView> {
+    const reader = await importReader(this.deps.db, input.readerId)
+    const job: Job = {
+      id: randomUUID(),
+      fileName: input.fileName,
+      reader,
+      phase: 'reading',
+      done: 0,
+      total: 0,
+      preview: null,
+      result: null,
+      error: null,
+      touchedAt: this.deps.clock.now(),
+    }
+    this.#keep(job)
+    void this.#read(job, input.bytes)
+    return view(job)
+  }
+
+  get(id: string): ImportJobView {
+    const job = this.#job(id)
+    const answer = view(job)
+    // The new Readers' tokens are shown once.
+    if (job.result?.readersCreated.length)
+      job.result = { ...job.result, readersCreated: job.result.readersCreated.map((r) => ({ ...r, token: '' })) }
+    return answer
+  }
+
+  /** Maps one of the job's unknown sources to a Site (remembered), and previews the job again. */
+  async map(id: string, input: { sourceId: string; site?: string; url?: string }): Promise<ImportJobView> {
+    const job = this.#job(id)
+    if (job.phase !== 'previewed' || !job.parsed) throw new AppError('conflict', 'this import is not waiting for a preview decision')
+    const sourceName = job.parsed.sourceNames.get(input.sourceId) ?? `source ${input.sourceId}`
+    await mapSource(this.deps, { ...input, sourceName })
+    await this.#preview(job)
+    return view(job)
+  }
+
+  /** Writes the job's import; answers at once with the job in its writing phase (poll `get`). */
+  confirm(id: string): ImportJobView {
+    const job = this.#job(id)
+    if (job.phase !== 'previewed' || !job.parsed) throw new AppError('conflict', `this import is ${job.phase}, not waiting to be confirmed`)
+    job.phase = 'writing'
+    job.done = 0
+    job.total = 0
+    const parsed = job.parsed
+    const write = async () => {
+      try {
+        // Planned again from the file: a mapping, the library or the Reader may have changed since the preview.
+        const reader = job.reader ? await importReader(this.deps.db, job.reader.id) : undefined
+        const plan = await planLibrary(this.deps, parsed, reader)
+        job.total = plan.series.length + plan.bookmarks.length
+        job.result = await applyPlan(this.deps, plan, (done, total) => {
+          job.done = done
+          job.total = total
+        })
+        job.phase = 'done'
+      } catch (error) {
+        this.#fail(job, error)
+      } finally {
+        job.parsed = undefined
+        job.plan = undefined
+      }
+    }
+    this.#writing = this.#writing.then(write, write)
+    return view(job)
+  }
+
+  cancel(id: string): void {
+    const job = this.#job(id)
+    if (job.phase === 'writing') throw new AppError('conflict', 'this import is being written; it cannot be cancelled now')
+    this.#jobs.delete(id)
+  }
+
+  /** Resolves when every write started so far has ended (tests, shutdown). */
+  async settled(): Promise<void> {
+    await this.#writing
+  }
+
+  async #read(job: Job, bytes: Buffer): Promise<void> {
+    try {
+      job.parsed = await readLibrary(bytes, job.fileName, {
+        onProgress: (done, total) => {
+          job.done = done
+          job.total = total
+        },
+      })
+      await this.#preview(job)
+      job.phase = 'previewed'
+    } catch (error) {
+      this.#fail(job, error)
+    }
+  }
+
+  async #preview(job: Job): Promise<void> {
+    job.plan = await planLibrary(this.deps, job.parsed!, job.reader)
+    job.preview = await previewPlan(this.deps, job.plan, job.fileName, job.reader)
+  }
+
+  #fail(job: Job, error: unknown): void {
+    job.phase = 'failed'
+    job.parsed = undefined
+    job.plan = undefined
+    const known = error instanceof AppError
+    job.error = known ? error.message : 'the import failed on our side; nothing was written'
+    if (!known) this.deps.log?.error({ err: error, file: job.fileName }, 'import: failed')
+  }
+
+  #job(id: string): Job {
+    const job = this.#jobs.get(id)
+    if (!job) throw new AppError('not-found', 'no such import (it ended, or the app restarted); start it again')
+    job.touchedAt = this.deps.clock.now()
+    return job
+  }
+
+  #keep(job: Job): void {
+    this.#jobs.set(job.id, job)
+    // The oldest idle imports go first; one being written is never dropped.
+    const idle = [...this.#jobs.values()].filter((j) => j.phase !== 'writing' && j !== job).sort((a, b) => a.touchedAt - b.touchedAt)
+    while (this.#jobs.size > MAX_JOBS && idle.length) this.#jobs.delete(idle.shift()!.id)
+  }
+}
+
+function view(job: Job): ImportJobView {
+  return {
+    id: job.id,
+    phase: job.phase,
+    done: job.done,
+    total: job.total,
+    preview: job.preview,
+    result: job.result,
+    error: job.error,
+  }
+}

@@ -1,0 +1,62 @@
+// @vitest-environment happy-dom
+import { mount } from '@vue/test-utils'
+import { describe, expect, it } from 'vitest'
+import type { ImportPreviewView } from '../../../../shared/admin-api'
+import ImportPreview from '../ImportPreview.vue'
+
+const preview = (over: Partial<ImportPreviewView> = {}): ImportPreviewView => ({
+  fileName: 'library.tachibk',
+  format: 'mihon',
+  reader: { id: 1, name: 'Aiko' },
+  entries: 5,
+  sites: [{ site: 'mangadex', name: 'MangaDex', add: 2, present: 1, progress: 1, newSeries: 2, skipped: 0 }],
+  skipped: [{ reason: 'unmapped-source', count: 2, examples: ['manga 4: /manga/solo/'] }],
+  unknownSources: [{ sourceId: '42', name: 'Asura Scans', count: 2, example: '/manga/solo/' }],
+  unknownHosts: [],
+  mappings: [],
+  readersToCreate: [],
+  siteChoices: [
+    { site: 'asura', name: 'Asura' },
+    { site: 'mangadex', name: 'MangaDex' },
+  ],
+  totals: { add: 2, present: 1, progress: 1, newSeries: 2, skipped: 2 },
+  ...over,
+})
+
+describe('the import preview', () => {
+  it('shows per Site what is added, present, moved and new, and why the rest is skipped', () => {
+    const w = mount(ImportPreview, { props: { preview: preview() } })
+    const row = w.find('tr[data-site="mangadex"]')
+    expect(['add', 'present', 'progress', 'new', 'skipped'].map((c) => row.find(`[data-col="${c}"]`).text())).toEqual([
+      '2',
+      '1',
+      '1',
+      '2',
+      '0',
+    ])
+    expect(w.find('li[data-reason="unmapped-source"]').text()).toContain('2 — a backup source not mapped to a Site')
+    expect(w.find('button.primary').text()).toBe('Import 2 bookmarks')
+  })
+
+  it('maps an unknown source by the Site chosen, or by one of its URLs', async () => {
+    const w = mount(ImportPreview, { props: { preview: preview() } })
+    const source = w.find('li[data-source="42"]')
+    expect(source.find('select').element.value).toBe('')
+    expect(source.findAll('button')[0]!.attributes('disabled')).toBeDefined()
+    await source.find('select').setValue('asura')
+    await source.findAll('form')[0]!.trigger('submit')
+    await source.find('input[type="url"]').setValue('https://asura.example/manga/x/')
+    await source.findAll('form')[1]!.trigger('submit')
+    expect(w.emitted('map')).toEqual([
+      ['42', { site: 'asura' }],
+      ['42', { url: 'https://asura.example/manga/x/' }],
+    ])
+  })
+
+  it('has nothing to confirm when nothing would be written', () => {
+    const w = mount(ImportPreview, {
+      props: { preview: preview({ totals: { add: 0, present: 3, progress: 0, newSeries: 0, skipped: 0 } }) },
+    })
+    expect(w.find('button.primary').attributes('disabled')).toBeDefined()
+  })
+})

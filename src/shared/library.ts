@@ -1,0 +1,70 @@
+/**
+ * Import and export, the parts both sides need: the formats, the limits every surface enforces (the window
+ * checks a file's size before reading it; the core checks again), and the words that map a folder,
+ * category or CSV status to a bookmark status. docs/import-export.md describes them for people.
+ */
+import type { BookmarkStatus } from './sync-schemas'
+
+/** What a file was read as. `export` is this app's own library document. */
+export const IMPORT_FORMATS = ['bookmarks', 'list', 'csv', 'mihon', 'export'] as const
+export type ImportFormat = (typeof IMPORT_FORMATS)[number]
+
+export const IMPORT_FORMAT_NAMES: Record<ImportFormat, string> = {
+  bookmarks: "a browser's bookmarks file",
+  list: 'a list of URLs',
+  csv: 'a CSV file',
+  mihon: 'a Mihon/Tachiyomi backup',
+  export: 'a Manga Bookmark export',
+}
+
+/** The largest file an import reads (checked before reading it whole). */
+export const IMPORT_MAX_FILE_BYTES = 64 * 1024 * 1024
+/** The most a gzipped backup may unpack to (a gzip bomb stops here). */
+export const IMPORT_MAX_UNPACKED_BYTES = 256 * 1024 * 1024
+/** The most links, lines or manga one file may hold. */
+export const IMPORT_MAX_ENTRIES = 50_000
+/** A file sent to the admin RPC as base64: 4 characters per 3 bytes. */
+export const IMPORT_MAX_BASE64_CHARS = Math.ceil(IMPORT_MAX_FILE_BYTES / 3) * 4
+
+/** The export document's `format` and the version this app writes (docs/export-format.md). */
+export const EXPORT_FORMAT = 'manga-bookmark-library'
+export const EXPORT_VERSION = 1
+
+/** Why an entry is not imported. */
+export const IMPORT_SKIP_REASONS = [
+  'unknown-host',
+  'not-series',
+  'unmapped-source',
+  'unknown-site',
+  'not-in-library',
+  'duplicate',
+  'unreadable',
+] as const
+export type ImportSkipReason = (typeof IMPORT_SKIP_REASONS)[number]
+
+export const IMPORT_SKIP_WORDS: Record<ImportSkipReason, string> = {
+  'unknown-host': 'no Site has this host',
+  'not-series': 'not a Series URL of its Site',
+  'unmapped-source': 'a backup source not mapped to a Site',
+  'unknown-site': 'a Site this app does not have',
+  'not-in-library': 'only in the reading history, not in the library',
+  duplicate: 'already listed earlier in the file',
+  unreadable: 'a line or row that could not be read',
+}
+
+const STATUS_WORDS: Array<[BookmarkStatus, string[]]> = [
+  ['dropped', ['dropped', 'abandoned', 'stopped', 'gave up']],
+  ['planned', ['planned', 'plan to read', 'plan', 'planning', 'to read', 'read later', 'later', 'want to read', 'backlog']],
+  ['waiting', ['waiting', 'on hold', 'onhold', 'paused', 'hiatus', 'caught up', 'up to date']],
+  ['reading', ['reading', 'currently reading', 'ongoing']],
+]
+const BY_WORD = new Map(STATUS_WORDS.flatMap(([status, words]) => words.map((w) => [w, status] as const)))
+
+/**
+ * The bookmark status a folder, category or status column names ("Dropped", "Plan to Read", "on-hold"), or
+ * undefined when it names none. Case, dashes and underscores do not matter.
+ */
+export function statusFromLabel(label: string): BookmarkStatus | undefined {
+  const normal = label.toLowerCase().replace(/[-_]+/g, ' ').replace(/\s+/g, ' ').trim()
+  return BY_WORD.get(normal)
+}
