@@ -31,7 +31,8 @@ export function createApi(token: () => string | null) {
   return {
     me: () => call<Reader>('GET', '/api/v1/me'),
     bookmarks: () => call<{ bookmarks: Bookmark[]; now: number }>('GET', '/api/v1/bookmarks'),
-    add: (url: string) => call<{ bookmark: Bookmark }>('POST', '/api/v1/bookmarks', { url }),
+    add: (url: string) =>
+      call<{ bookmark: Bookmark; acquisition?: { state: 'reading' | 'waiting'; message: string } }>('POST', '/api/v1/bookmarks', { url }),
     /** The Reader's own bookmarks as a file: its name (from the server) and its text. */
     async export(format: 'json' | 'csv'): Promise<{ name: string; type: string; text: string }> {
       const response = await fetch(`/api/v1/export?format=${format}`, { headers: { authorization: `Bearer ${token() ?? ''}` } })

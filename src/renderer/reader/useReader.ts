@@ -88,11 +88,16 @@ export function useReader(storage: Storage = window.localStorage) {
     await flush()
   }
 
-  /** Adds a bookmark by URL. A refusal (a URL off every Site) is shown; a failed delivery is retried. */
+  /**
+   * Adds a bookmark by URL. A new Series is answered at once and read by the app in the background: the page
+   * looks again until it has been read, so the Reader sees it fill in. A refusal (a URL off every Site) is
+   * shown; a failed delivery is retried.
+   */
   async function add(url: string): Promise<string | null> {
     try {
-      const { bookmark } = await api.add(url.trim())
+      const { bookmark, acquisition } = await api.add(url.trim())
       bookmarks.value = [...bookmarks.value.filter((b) => !(b.site === bookmark.site && b.seriesId === bookmark.seriesId)), bookmark]
+      if (acquisition?.state === 'reading') void watchUntilRead(bookmark)
       return null
     } catch (error) {
       if (error instanceof ApiError && error.status < 500 && error.status !== 429) return error.message
@@ -100,6 +105,16 @@ export function useReader(storage: Storage = window.localStorage) {
       pending.value = outbox.list().length
       offline.value = true
       return null
+    }
+  }
+
+  /** Re-reads the list a few times while a new Series is being read, until its first check is in. */
+  async function watchUntilRead(added: Bookmark, everyMs = 1_500, tries = 20): Promise<void> {
+    for (let i = 0; i < tries; i++) {
+      await new Promise((done) => setTimeout(done, everyMs))
+      await refresh()
+      const now = bookmarks.value.find((b) => b.site === added.site && b.seriesId === added.seriesId)
+      if (!now || now.series.latestCheckedAt > 0) return
     }
   }
 
