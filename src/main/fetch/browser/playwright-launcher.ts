@@ -5,7 +5,7 @@
 import { execFile } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { chromium, type BrowserContext, type Page } from 'playwright-core'
+import type { BrowserContext, Page } from 'playwright-core'
 import type { PageRequest } from '../../sites/site'
 import { USER_AGENT } from '../user-agent'
 import { chromiumArgs } from './chromium-flags'
@@ -52,6 +52,9 @@ export function playwrightLauncher(options: PlaywrightLauncherOptions): BrowserL
 async function launchChromium(options: PlaywrightLauncherOptions, gate: PinGate, signal?: AbortSignal): Promise<BrowserContext> {
   const userAgent = await chromeUserAgent(options.executablePath, signal)
   lockDownPreferences(options.userDataDir)
+  // Loaded on the first launch, not at start: playwright-core alone takes about a second to import, and a
+  // household with no browser Site (or a sleeping one) never needs it.
+  const { chromium } = await import('playwright-core')
   return chromium.launchPersistentContext(options.userDataDir, {
     executablePath: options.executablePath,
     headless: true,
