@@ -1,7 +1,7 @@
 /**
  * `npm start`: builds and launches the Electron tray app; where the Electron binary is absent it says so in
  * one line and runs the headless shell instead, with the same arguments, in this very process (npm starts it
- * with `exec`, so signals reach the app itself: docs/adr/0031).
+ * with `exec`, so signals reach the app itself: docs/adr/0032).
  */
 import { spawn, spawnSync } from 'node:child_process'
 import { dirname, join } from 'node:path'

@@ -2,7 +2,7 @@
  * `npm run headless -- --data DIR [--port N] [--admin-token T] [--chromium PATH] [--demo]`
  * Starts the headless shell and prints where it serves. SIGTERM, SIGINT or SIGHUP stop it in order within a
  * deadline; a second signal ends it at once (signals.ts, docs/adr/0031). Built to out/main/headless.js, which
- * `npm run headless` runs in its own process.
+ * `npm run headless` runs in the process npm starts (docs/adr/0032).
  */
 import { createLog } from '../log'
 import { resolveChromium } from '../fetch/browser/playwright-launcher'
