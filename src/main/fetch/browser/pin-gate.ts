@@ -12,8 +12,6 @@ export interface PinGate {
   readonly proxyServer: string
   /** The current pin: a destination passes when this accepts its URL. Starts by accepting nothing. */
   pin: (url: URL) => boolean
-  /** Destinations refused so far, newest last (host:port), at most the last 100. */
-  readonly refused: readonly string[]
   /** Ends every open connection (a Site's leftovers must not outlive a change of pin). */
   dropConnections(): void
   close(): Promise<void>
@@ -24,7 +22,6 @@ const CONNECT_TIMEOUT_MS = 30_000
 
 export async function startPinGate(): Promise<PinGate> {
   const open = new Set<Socket>()
-  const refused: string[] = []
   const track = (socket: Socket) => {
     open.add(socket)
     socket.once('close', () => open.delete(socket))
@@ -34,7 +31,6 @@ export async function startPinGate(): Promise<PinGate> {
   const gate: PinGate = {
     proxyServer: '',
     pin: () => false,
-    refused,
     dropConnections() {
       for (const socket of open) socket.destroy()
     },
@@ -67,12 +63,7 @@ export async function startPinGate(): Promise<PinGate> {
       client.off('data', onData)
       const rest = buffered.subarray(request.length)
       if (request.command !== 1) return void client.end(reply(7))
-      const destination = `${request.host.includes(':') ? `[${request.host}]` : request.host}:${request.port}`
-      if (!passes(gate.pin, request.host, request.port)) {
-        refused.push(destination)
-        if (refused.length > 100) refused.shift()
-        return void client.end(reply(2))
-      }
+      if (!passes(gate.pin, request.host, request.port)) return void client.end(reply(2))
       const upstream = connect({ host: request.host, port: request.port })
       track(upstream)
       upstream.setTimeout(CONNECT_TIMEOUT_MS, () => upstream.destroy())
