@@ -3,7 +3,9 @@
  * across every browser Lane — leased for a whole check, so a Madara XHR list is fetched from the page just
  * loaded; a challenge is waited out up to a timeout, then `refused`; every fetch has an overall deadline and
  * a body cap; a browser that dies or cannot start is `unreachable`; the browser sleeps (closes, returning
- * its memory) after an idle period and is started again by the next fetch.
+ * its memory) after an idle period and is started again by the next fetch. The tab is blanked before it
+ * moves to another Site's pin (docs/adr/0030), and `close()` stops everything at once, a launch included
+ * (docs/adr/0031).
  */
 import type { Clock } from '../../clock'
 import type { Log } from '../../log'
