@@ -5,7 +5,9 @@ import { defineConfig } from 'electron-vite'
 export default defineConfig({
   main: {
     build: {
-      rollupOptions: { input: { index: resolve('src/main/electron/index.ts') } },
+      // The Electron shell, and the headless shell's entry: `npm run headless` runs the built JavaScript, so
+      // its process is the app itself and the signals reach it (docs/adr/0032).
+      rollupOptions: { input: { index: resolve('src/main/electron/index.ts'), headless: resolve('src/main/headless/cli.ts') } },
     },
   },
   preload: {

@@ -1,10 +1,11 @@
 /**
  * `npm start`: builds and launches the Electron tray app; where the Electron binary is absent it says so in
- * one line and runs the headless shell instead, with the same arguments.
+ * one line and runs the headless shell instead, with the same arguments, in this very process (npm starts it
+ * with `exec`, so signals reach the app itself: docs/adr/0032).
  */
 import { spawn, spawnSync } from 'node:child_process'
 import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { electronBinaryPath } from './electron-binary'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -28,7 +29,8 @@ if (electron) {
   run(electron, ['.', ...args])
 } else {
   console.log('start: the Electron binary is not installed here; running the headless shell instead (npm run headless).')
-  const built = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'scripts/ensure-built.ts')], { cwd: root, stdio: 'inherit' })
+  const built = spawnSync(process.execPath, [join(root, 'scripts/ensure-built.mjs')], { cwd: root, stdio: 'inherit' })
   if (built.status !== 0) process.exit(built.status ?? 1)
-  run(process.execPath, ['--import', 'tsx', join(root, 'src/main/headless/cli.ts'), ...args])
+  // The built entry reads this process's arguments after the script: the same ones `npm start` was given.
+  await import(pathToFileURL(join(root, 'out/main/headless.js')).href)
 }

@@ -2,5 +2,5 @@
 import { execFileSync } from 'node:child_process'
 
 export default function globalSetup(): void {
-  execFileSync(process.execPath, ['--import', 'tsx', 'scripts/ensure-built.ts'], { stdio: 'inherit' })
+  execFileSync(process.execPath, ['scripts/ensure-built.mjs'], { stdio: 'inherit' })
 }

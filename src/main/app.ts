@@ -133,7 +133,15 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       demoReaders,
       ...(demo ? { demoOrigin: demo.fixture.origin } : {}),
       ...(adminToken ? { adminUrl: `http://127.0.0.1:${bound.port}/admin/?token=${adminToken}` } : {}),
-      stop: () => (stopping ??= stopAll()),
+      // Whatever sends requests stops first — the Lanes and Acquisitions, then the browser (ending a check or a
+      // launch in flight) — so nothing reaches a Site once a stop is asked; then the server drains and the
+      // store closes.
+      stop: () =>
+        (stopping ??= (async () => {
+          await core.stopSending().catch((error: unknown) => log.error({ err: error }, 'app: stopping the Lanes failed'))
+          await browser?.close().catch((error: unknown) => log.error({ err: error }, 'app: closing the browser failed'))
+          await stopAll()
+        })()),
     }
   } catch (error) {
     await stopAll()

@@ -57,6 +57,11 @@ export interface Core {
   startLanes(): Promise<void>
   /** Stops every Lane; a pass in flight is abandoned whole. */
   stopLanes(): Promise<void>
+  /**
+   * Stops everything that sends requests — the Lanes and queued or running Acquisitions — so nothing reaches a
+   * Site once a stop is asked. The store stays open for whatever still drains. Idempotent.
+   */
+  stopSending(): Promise<void>
   readonly lanesRunning: boolean
   /** Stops the Lanes and queued Acquisitions, closes the browser and the store, releases the data directory. */
   stop(): Promise<void>
@@ -85,7 +90,9 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   const pacer = new SitePacer(clock)
   const stopping = new AbortController()
   let lanes: Promise<Lanes> | null = null
+  /** Nothing may send any more. */
   let stopped = false
+  let closed = false
 
   const core: Core = {
     store,
@@ -138,11 +145,15 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       lanes = null
       await (await running)?.stop()
     },
-    async stop() {
-      if (stopped) return
+    async stopSending() {
       stopped = true
       stopping.abort()
       await core.stopLanes()
+    },
+    async stop() {
+      if (closed) return
+      closed = true
+      await core.stopSending()
       await options.browser?.close()
       await store.close()
       lock.release()

@@ -17,6 +17,10 @@
  *   GET  /redirect-off/manga/:slug/           a redirect off the pinned host (to localhost)
  *   GET  /leaky/manga/:slug/                  a Madara page that pulls a script, an image and a frame off the pin
  *   GET  /busy/manga/:slug/                   a page whose script never yields once loaded
+ *   GET  /hostile/manga/:slug/?attack=A&to=H:P   a Madara page whose script tries one way off the pin (to H:P),
+ *                                             then reports GET /hostile/done?attack=A (see hostile-pages.ts);
+ *                                             its helpers: /hostile/worker.js, /hostile/sw.js, /hostile/popup/,
+ *                                             /hostile/beat (what the popup calls while it is open)
  *   POST /control/publish   {"path": "/madara/manga/x/"}  publishes the next chapter → {"latest": n}
  *   GET  /control/hits                        the hit log
  * Any page route takes `?delay=MS` to answer late.
@@ -33,6 +37,7 @@ import {
   webtoonsPage,
   type FixtureSeries,
 } from './pages'
+import { hostileExtras, hostilePopup, hostileServiceWorker, hostileWorker, isAttack, isDestination } from './hostile-pages'
 
 export interface Hit {
   at: number
@@ -64,7 +69,7 @@ export interface FixtureOptions {
 }
 
 const FAMILY_PATH =
-  /^\/(madara|madara-xhr|themesia|js-challenge|never-clears|no-chapters|broken|hang|huge|redirect-off|leaky|busy)\/manga\/([a-z0-9-]{1,80})\/?(ajax\/chapters\/?|chapter-\d+\/?)?$/
+  /^\/(madara|madara-xhr|themesia|js-challenge|never-clears|no-chapters|broken|hang|huge|redirect-off|leaky|busy|hostile)\/manga\/([a-z0-9-]{1,80})\/?(ajax\/chapters\/?|chapter-\d+\/?)?$/
 const WEBTOONS_PATH = /^\/webtoons\/en\/[a-z-]+\/([a-z0-9-]{1,80})\/list$/
 const MANGADEX_FEED = /^\/mangadex\/api\/manga\/([0-9a-f-]{36})\/feed$/
 const MANGADEX_TITLE = /^\/mangadex\/title\/([0-9a-f-]{36})(?:\/([a-z0-9-]+))?$/
@@ -122,6 +127,7 @@ export async function startFixtureSite(options: FixtureOptions = {}): Promise<Fi
       return send(res, 200, 'application/json', JSON.stringify({ latest: s.latest }))
     }
     if (url.pathname === '/control/hits') return send(res, 200, 'application/json', JSON.stringify(hits))
+    if (url.pathname.startsWith('/hostile/') && !FAMILY_PATH.test(url.pathname)) return hostileHelper(res, url)
 
     const toon = WEBTOONS_PATH.exec(url.pathname)
     if (toon) {
@@ -190,6 +196,12 @@ export async function startFixtureSite(options: FixtureOptions = {}): Promise<Fi
           'text/html',
           madaraPage(base, s).replace('</body>', '<script>setTimeout(function () { for (;;) {} }, 0)</script></body>'),
         )
+      case 'hostile': {
+        const attack = url.searchParams.get('attack')
+        const to = url.searchParams.get('to')
+        if (!isAttack(attack) || !isDestination(to)) return send(res, 400, 'text/plain', 'hostile: give attack= and to=host:port')
+        return send(res, 200, 'text/html', madaraPage(base, s).replace('</body>', `${hostileExtras(attack, to)}</body>`))
+      }
       case 'redirect-off': {
         const port = (server.address() as AddressInfo).port
         res.writeHead(302, { location: `http://localhost:${port}/madara/manga/${slug}/` })
@@ -221,6 +233,23 @@ export async function startFixtureSite(options: FixtureOptions = {}): Promise<Fi
         server.closeAllConnections()
         server.close(() => resolve())
       }),
+  }
+}
+
+/** The hostile pages' helpers: their workers, service worker and popup; `done` and `beat` are just recorded. */
+function hostileHelper(res: ServerResponse, url: URL): void {
+  const to = url.searchParams.get('to')
+  switch (url.pathname) {
+    case '/hostile/worker.js':
+      if (!isDestination(to)) return send(res, 400, 'text/plain', 'hostile: to=host:port')
+      return send(res, 200, 'text/javascript', hostileWorker(url.searchParams.get('attack') ?? '', to))
+    case '/hostile/sw.js':
+      if (!isDestination(to)) return send(res, 400, 'text/plain', 'hostile: to=host:port')
+      return send(res, 200, 'text/javascript', hostileServiceWorker(to))
+    case '/hostile/popup/':
+      return send(res, 200, 'text/html', hostilePopup())
+    default:
+      return send(res, 204, 'text/plain', '')
   }
 }
 

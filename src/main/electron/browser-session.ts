@@ -2,7 +2,9 @@
  * The Electron shell's browser: a hidden BrowserWindow (never shown, no preload, sandboxed, images off) in a
  * persistent session partition of its own, so a solved challenge's cookies last across passes and restarts.
  * Thin glue: challenge detection, waiting, serialising and classification live in the shared, tested core
- * (`fetch/browser/browser-fetcher.ts`).
+ * (`fetch/browser/browser-fetcher.ts`). The host pin is kept as in the headless shell's Chromium
+ * (docs/adr/0030): every connection through the pin gate, every request of the partition checked, no other
+ * window, and the tab blanked before it moves to another Site.
  */
 import { BrowserWindow, session as electronSession } from 'electron'
 import { USER_AGENT } from '../fetch/user-agent'
@@ -14,14 +16,22 @@ import {
   type BrowserSession,
   type Snapshot,
 } from '../fetch/browser/session'
+import { startPinGate, type PinGate } from '../fetch/browser/pin-gate'
 import type { PageRequest } from '../sites/site'
 
 export const FETCHER_PARTITION = 'persist:manga-bookmark-fetcher'
 
 export function electronLauncher(): BrowserLauncher {
   return {
-    async launch() {
+    async launch(signal) {
       const partition = electronSession.fromPartition(FETCHER_PARTITION)
+      const gate = await startPinGate()
+      // Loopback too (`<-loopback>`): a page must not reach this app's own endpoints.
+      await partition.setProxy({ mode: 'fixed_servers', proxyRules: gate.proxyServer, proxyBypassRules: '<-loopback>' })
+      if (signal?.aborted) {
+        await gate.close()
+        throw new Error('the browser was stopped while it was starting')
+      }
       // The Sites' pages run in a window nobody sees: they get no permission (camera, notifications,
       // clipboard…) and no download.
       partition.setPermissionRequestHandler((_contents, _permission, callback) => callback(false))
@@ -45,20 +55,24 @@ export function electronLauncher(): BrowserLauncher {
         },
       })
       window.webContents.setAudioMuted(true)
-      return hiddenWindowSession(window)
+      // WebRTC only through the proxy, which it cannot use: no UDP to anyone.
+      window.webContents.setWebRTCIPHandlingPolicy('disable_non_proxied_udp')
+      return hiddenWindowSession(window, gate)
     },
   }
 }
 
-function hiddenWindowSession(window: BrowserWindow): BrowserSession {
+function hiddenWindowSession(window: BrowserWindow, gate: PinGate): BrowserSession {
   const contents = window.webContents
   let gone = false
   let allowed: (url: URL) => boolean = () => false
   let blocked: string | null = null
   let documentStatus = 0
+  gate.pin = (url) => allowed(url)
   const isAllowed = (raw: string) => {
     try {
-      return allowed(new URL(raw))
+      // A WebSocket is pinned like the page it talks for: ws→http, wss→https.
+      return allowed(new URL(raw.replace(/^ws(s?):/i, 'http$1:')))
     } catch {
       return false
     }
@@ -87,10 +101,11 @@ function hiddenWindowSession(window: BrowserWindow): BrowserSession {
   contents.on('did-navigate', (_event, _url, httpResponseCode) => {
     documentStatus = httpResponseCode
   })
-  // Nothing off the pin is requested — no document, frame, script or XHR — and no image, media or font.
+  // Nothing off the pin is requested — no document, frame, script, XHR, WebSocket or beacon, from the window or
+  // any of its workers (the handler sees the whole partition) — and no image, media or font.
   contents.session.webRequest.onBeforeRequest((details, callback) => {
     const heavy = details.resourceType === 'image' || details.resourceType === 'media' || details.resourceType === 'font'
-    const offPin = !details.url.startsWith('data:') && !isAllowed(details.url)
+    const offPin = !/^(data|blob):/.test(details.url) && !isAllowed(details.url)
     if (offPin && details.resourceType === 'mainFrame') blocked = details.url
     callback({ cancel: heavy || offPin })
   })
@@ -153,9 +168,19 @@ function hiddenWindowSession(window: BrowserWindow): BrowserSession {
         if (!answer) throw new BodyTooLarge(maxBytes)
         return answer
       }),
+    blank: (timeoutMs) =>
+      guard(async () => {
+        allowed = () => false
+        blocked = null
+        await withTimeout(contents.loadURL('about:blank'), timeoutMs)
+        gate.dropConnections()
+        await contents.session.closeAllConnections()
+      }),
     async close() {
       gone = true
+      allowed = () => false
       if (!window.isDestroyed()) window.destroy()
+      await gate.close()
     },
   }
 }

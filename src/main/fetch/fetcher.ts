@@ -25,7 +25,7 @@ export interface BrowserFetcher extends Fetcher {
   readonly kind: 'browser'
   /** Whether the browser is running now (a sleeping browser is closed). */
   isAwake(): boolean
-  /** Closes the browser; the next fetch starts it again. */
+  /** Stops the browser for good: a check or a launch in flight ends at once; later fetches are `unreachable`. */
   close(): Promise<void>
 }
 

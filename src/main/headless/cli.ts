@@ -1,11 +1,14 @@
 /**
  * `npm run headless -- --data DIR [--port N] [--admin-token T] [--chromium PATH] [--demo]`
- * Starts the headless shell, prints one line saying where it serves, and stops cleanly on SIGTERM/SIGINT.
+ * Starts the headless shell and prints where it serves. SIGTERM, SIGINT or SIGHUP stop it in order within a
+ * deadline; a second signal ends it at once (signals.ts, docs/adr/0031). Built to out/main/headless.js, which
+ * `npm run headless` runs in the process npm starts (docs/adr/0032).
  */
 import { createLog } from '../log'
 import { resolveChromium } from '../fetch/browser/playwright-launcher'
 import { parseHeadlessArgs, USAGE, type HeadlessArgs } from '../shell-args'
 import { startHeadlessShell } from './shell'
+import { stopDeadlineMs, stopOnSignals } from './signals'
 
 async function main(): Promise<void> {
   let args: HeadlessArgs
@@ -20,6 +23,7 @@ async function main(): Promise<void> {
     process.exit(0)
   }
   const log = createLog()
+  const signals = stopOnSignals({ log, deadlineMs: stopDeadlineMs(), exit: (code) => process.exit(code) })
   const chromium = resolveChromium(args.chromium)
   const shell = await startHeadlessShell({
     dataDir: args.dataDir,
@@ -35,18 +39,7 @@ async function main(): Promise<void> {
   console.log(`manga-bookmark: browser Sites ${chromium ? `use ${chromium}` : 'have no browser (no Chromium found; see --chromium)'}`)
   if (shell.demoOrigin) console.log(`manga-bookmark: demo Sites on ${shell.demoOrigin}`)
   for (const { name, token } of shell.demoReaders) console.log(`manga-bookmark: demo Reader ${name}, token ${token} (shown once)`)
-  const stop = (signal: string) => {
-    log.info({ signal }, 'headless: stopping')
-    shell.stop().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        log.error({ err: error }, 'headless: stop failed')
-        process.exit(1)
-      },
-    )
-  }
-  process.once('SIGTERM', () => stop('SIGTERM'))
-  process.once('SIGINT', () => stop('SIGINT'))
+  signals.started(shell)
 }
 
 main().catch((error: unknown) => {

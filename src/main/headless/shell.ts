@@ -14,7 +14,11 @@ export interface HeadlessOptions extends Omit<AppOptions, 'shell' | 'browser' | 
   browser?: AppOptions['browserOptions']
 }
 
-export type HeadlessShell = RunningApp & { readonly adminUrl: string }
+export type HeadlessShell = RunningApp & {
+  readonly adminUrl: string
+  /** What has not finished stopping yet (empty before `stop()` and after it). */
+  stillStopping(): string[]
+}
 
 export async function startHeadlessShell(options: HeadlessOptions): Promise<HeadlessShell> {
   const { chromium, adminToken, browser, ...rest } = options
@@ -25,5 +29,23 @@ export async function startHeadlessShell(options: HeadlessOptions): Promise<Head
     ...(chromium ? { browser: (profileDir: string) => playwrightLauncher({ executablePath: chromium, userDataDir: profileDir }) } : {}),
     ...(browser ? { browserOptions: browser } : {}),
   })
-  return app as HeadlessShell
+  // Whatever sends requests stops first — the Lanes, then the browser (ending a check or a launch in
+  // flight) — so nothing reaches a Site once a stop is asked; then the server drains and the store closes.
+  const stopApp = app.stop
+  const steps: Array<[string, () => Promise<void>]> = [
+    ['the Lanes and Acquisitions', () => app.core.stopSending()],
+    ['the browser', async () => app.core.fetchers.browser?.close()],
+    ['the HTTP server, the store and the demo', stopApp],
+  ]
+  let pending: string[] = []
+  let stopping: Promise<void> | undefined
+  const stop = () =>
+    (stopping ??= (async () => {
+      pending = steps.map(([name]) => name)
+      for (const [name, step] of steps) {
+        await step().catch((error: unknown) => rest.log.error({ err: error }, `headless: stopping ${name} failed`))
+        pending = pending.filter((n) => n !== name)
+      }
+    })())
+  return Object.assign(app, { stop, stillStopping: () => [...pending] }) as HeadlessShell
 }

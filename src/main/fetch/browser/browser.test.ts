@@ -2,6 +2,7 @@
  * The browser fetcher on real Chromium (Debian's /usr/bin/chromium) against the fixture site. The Lanes
  * keep a fake clock; the browser works in real time.
  */
+import { chmodSync, existsSync, writeFileSync } from 'node:fs'
 import { SitePacer } from '../../lanes/pacer'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -265,6 +266,51 @@ describe('browser Sites on real Chromium', () => {
     } finally {
       await dozy.close()
     }
+  })
+})
+
+describe('stopping the browser fetcher', () => {
+  it('during a check: close() ends it at once, the caller gets "aborted", and no browser process is left', async () => {
+    const trouble = { ...site('fixture-trouble'), fetcher: 'browser' as const }
+    const check = browser.fetch({ url: `${fixture.origin}/hang/manga/forever/`, method: 'GET' }, trouble)
+    await waitFor(() => fixture.hits.some((h) => h.path.startsWith('/hang/')), 30_000)
+    const started = Date.now()
+    await browser.close()
+    expect(Date.now() - started).toBeLessThan(3_000)
+    expect(await check).toEqual({ kind: 'error', reason: 'aborted' })
+    expect(processesMentioning(profile)).toEqual([])
+    expect(await browser.fetch({ url: `${fixture.origin}/madara/manga/late/`, method: 'GET' }, trouble)).toMatchObject({
+      kind: 'unreachable',
+    })
+  })
+
+  it('during a launch: close() returns at once, and the browser is closed as soon as it is up', async () => {
+    // A Chromium that takes a second and a half to start, and says when it begins.
+    const slow = join(store.dir, 'slow-chromium')
+    const launching = join(store.dir, 'launching')
+    writeFileSync(
+      slow,
+      `#!/bin/sh\ncase " $* " in *" --version "*) exec ${CHROMIUM} --version;; esac\ntouch ${launching}\nsleep 1.5\nexec ${CHROMIUM} "$@"\n`,
+    )
+    chmodSync(slow, 0o755)
+    const starting = createBrowserFetcher({
+      launcher: playwrightLauncher({ executablePath: slow, userDataDir: profile }),
+      clock: systemClock,
+      log: silentLog,
+    })
+    const check = starting.fetch(
+      { url: `${fixture.origin}/madara/manga/never/`, method: 'GET' },
+      { ...site('fixture-madara'), fetcher: 'browser' },
+    )
+    await waitFor(() => existsSync(launching), 10_000)
+    const started = Date.now()
+    await starting.close()
+    expect(Date.now() - started).toBeLessThan(500)
+    expect(await check).toEqual({ kind: 'error', reason: 'aborted' })
+    // Once up, it is closed: its processes come and go, and it never read the page.
+    await waitFor(() => processesMentioning(profile).length > 0, 10_000)
+    await waitFor(() => processesMentioning(profile).length === 0, 10_000)
+    expect(fixture.hits).toEqual([])
   })
 })
 

@@ -2,12 +2,14 @@
  * The headless shell's browser: system Chromium driven by playwright-core, with a persistent profile under
  * the data directory (a solved challenge's cookies last across passes and restarts) and one shared tab.
  */
-import { existsSync } from 'node:fs'
-import { join } from 'node:path'
-import { chromium, type BrowserContext, type Page } from 'playwright-core'
+import { execFile } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import type { BrowserContext, Page } from 'playwright-core'
 import type { PageRequest } from '../../sites/site'
 import { USER_AGENT } from '../user-agent'
 import { chromiumArgs } from './chromium-flags'
+import { startPinGate, type PinGate } from './pin-gate'
 import { BodyTooLarge, BrowserGone, NavigationBlocked, type BrowserLauncher, type BrowserSession, type Snapshot } from './session'
 
 /** `--chromium PATH`, else `$CHROMIUM_PATH`, else /usr/bin/chromium where it exists, else none. */
@@ -27,33 +29,105 @@ export interface PlaywrightLauncherOptions {
 
 export function playwrightLauncher(options: PlaywrightLauncherOptions): BrowserLauncher {
   return {
-    async launch() {
-      const context = await chromium.launchPersistentContext(options.userDataDir, {
-        executablePath: options.executablePath,
-        headless: true,
-        args: chromiumArgs(process.getuid?.() === 0),
-        // One User-Agent per session, naming the app: changing it mid-session causes challenge loops.
-        userAgent: await chromeUserAgent(options.executablePath),
-        viewport: { width: 1280, height: 900 },
-        javaScriptEnabled: true,
-        acceptDownloads: false,
-        serviceWorkers: 'block',
-        // Chromium's own config and crash database stay inside the profile, not in the user's home.
-        env: {
-          ...process.env,
-          XDG_CONFIG_HOME: join(options.userDataDir, 'xdg-config'),
-          XDG_CACHE_HOME: join(options.userDataDir, 'xdg-cache'),
-        },
-      })
-      return playwrightSession(context)
+    async launch(signal) {
+      const gate = await startPinGate()
+      try {
+        const starting = launchChromium(options, gate, signal)
+        const context = await untilAborted(starting, signal)
+        if (!context) {
+          // Abandoned mid-start: the browser is closed as soon as it is up. Should the app exit first,
+          // playwright-core's own exit hook kills the starting browser's process group.
+          void starting.then((late) => late.close()).catch(() => undefined)
+          throw new Error('the browser was stopped while it was starting')
+        }
+        return await playwrightSession(context, gate)
+      } catch (error) {
+        await gate.close()
+        throw error
+      }
     },
   }
 }
 
-async function chromeUserAgent(executablePath: string): Promise<string> {
-  const { execFile } = await import('node:child_process')
+async function launchChromium(options: PlaywrightLauncherOptions, gate: PinGate, signal?: AbortSignal): Promise<BrowserContext> {
+  const userAgent = await chromeUserAgent(options.executablePath, signal)
+  lockDownPreferences(options.userDataDir)
+  // Loaded on the first launch, not at start: playwright-core alone takes about a second to import, and a
+  // household with no browser Site (or a sleeping one) never needs it.
+  const { chromium } = await import('playwright-core')
+  return chromium.launchPersistentContext(options.userDataDir, {
+    executablePath: options.executablePath,
+    headless: true,
+    args: chromiumArgs(process.getuid?.() === 0),
+    // Every connection of every page and worker goes through the pin gate (docs/adr/0030); playwright-core
+    // also proxies loopback (`<-loopback>`), so a page cannot reach this app's own endpoints either.
+    proxy: { server: gate.proxyServer },
+    // One User-Agent per session, naming the app: changing it mid-session causes challenge loops.
+    userAgent,
+    viewport: { width: 1280, height: 900 },
+    javaScriptEnabled: true,
+    acceptDownloads: false,
+    serviceWorkers: 'block',
+    // The shells own the signals (docs/adr/0031): playwright-core's handlers would close the browser under
+    // a launch in progress and leave the app waiting on it.
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+    timeout: 60_000,
+    // Chromium's own config and crash database stay inside the profile, not in the user's home.
+    env: {
+      ...process.env,
+      XDG_CONFIG_HOME: join(options.userDataDir, 'xdg-config'),
+      XDG_CACHE_HOME: join(options.userDataDir, 'xdg-cache'),
+    },
+  })
+}
+
+/**
+ * WebRTC's own sockets bypass any proxy; Chromium no longer takes a flag for it, only the profile preference:
+ * UDP only through the proxy (which carries none), so a page's peer connection reaches nobody.
+ */
+function lockDownPreferences(userDataDir: string): void {
+  const file = join(userDataDir, 'Default', 'Preferences')
+  let preferences: Record<string, unknown> = {}
+  try {
+    preferences = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>
+  } catch {
+    // No profile yet (or one Chromium would reset anyway): start from nothing.
+  }
+  preferences.webrtc = {
+    ...(typeof preferences.webrtc === 'object' ? preferences.webrtc : {}),
+    ip_handling_policy: 'disable_non_proxied_udp',
+    multiple_routes_enabled: false,
+    nonproxied_udp_enabled: false,
+  }
+  mkdirSync(dirname(file), { recursive: true })
+  writeFileSync(file, JSON.stringify(preferences))
+}
+
+/** The work's value, or undefined as soon as `signal` aborts (the work itself goes on). */
+function untilAborted<T>(work: Promise<T>, signal?: AbortSignal): Promise<T | undefined> {
+  if (!signal) return work
+  if (signal.aborted) return Promise.resolve(undefined)
+  return new Promise<T | undefined>((resolve, reject) => {
+    const abort = () => resolve(undefined)
+    signal.addEventListener('abort', abort, { once: true })
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', abort)
+        resolve(value)
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', abort)
+        reject(error instanceof Error ? error : new Error(String(error)))
+      },
+    )
+  })
+}
+
+async function chromeUserAgent(executablePath: string, signal?: AbortSignal): Promise<string> {
   const version = await new Promise<string>((resolve) =>
-    execFile(executablePath, ['--version'], { timeout: 5_000 }, (_error, stdout) =>
+    execFile(executablePath, ['--version'], { timeout: 5_000, ...(signal ? { signal } : {}) }, (_error, stdout) =>
       resolve(/(\d+\.\d+\.\d+\.\d+)/.exec(stdout)?.[1] ?? '120.0.0.0'),
     ),
   )
@@ -69,50 +143,61 @@ interface PausedRequest {
   responseHeaders?: Array<{ name: string; value: string }>
 }
 
+/** How long a closing browser may take before its processes are killed. */
+const CLOSE_GRACE_MS = 3_000
+
 /**
  * One tab, its every request and redirect hop checked against the host pin through the Chrome DevTools
  * Protocol's Fetch domain (Playwright's `page.route` sees only the first request of a redirect chain, so a
- * redirect off the pin would already have been requested). Nothing off the pin is requested — no document,
- * frame, script or XHR — and images, media and fonts are never loaded at all.
+ * redirect off the pin would already have been requested), and behind that every connection of every page
+ * and worker through the pin gate. Nothing off the pin is requested — no document, frame, script, XHR,
+ * WebSocket or beacon — images, media and fonts are never loaded at all, and any other page is closed.
  */
-function playwrightSession(context: BrowserContext): BrowserSession {
+async function playwrightSession(context: BrowserContext, gate: PinGate): Promise<BrowserSession> {
   let gone = false
   let allowed: (url: URL) => boolean = () => false
   let blocked: string | null = null
   let documentStatus = 0
   let mainFrameId = ''
+  gate.pin = (url) => allowed(url)
   context.on('close', () => {
     gone = true
   })
 
-  const ready = Promise.resolve(context.pages()[0] ?? context.newPage()).then(async (p) => {
-    p.on('crash', () => {
-      gone = true
-    })
-    p.on('response', (response) => {
-      if (response.request().isNavigationRequest() && response.frame() === p.mainFrame()) documentStatus = response.status()
-    })
-    const cdp = await context.newCDPSession(p)
-    cdp.on('Fetch.requestPaused', (event: PausedRequest) => {
-      void decide(event)
-        .then(
-          (verdict) =>
-            verdict === 'continue'
-              ? cdp.send('Fetch.continueRequest', { requestId: event.requestId })
-              : cdp.send('Fetch.failRequest', { requestId: event.requestId, errorReason: 'BlockedByClient' }),
-          () => undefined,
-        )
-        .catch(() => undefined)
-    })
-    await cdp.send('Fetch.enable', {
-      patterns: [
-        { urlPattern: '*', requestStage: 'Request' },
-        { urlPattern: '*', resourceType: 'Document', requestStage: 'Response' },
-      ],
-    })
-    mainFrameId = ((await cdp.send('Page.getFrameTree')) as { frameTree: { frame: { id: string } } }).frameTree.frame.id
-    return p
+  const tab = context.pages()[0] ?? (await context.newPage())
+  // The fetcher reads one tab: a popup, a `target=_blank` link or a page opened any other way is closed at
+  // once (the gate has already refused whatever it asked for off the pin).
+  const closeStray = (page: Page) => {
+    if (page !== tab) void page.close().catch(() => undefined)
+  }
+  context.on('page', closeStray)
+  context.pages().forEach(closeStray)
+  tab.on('crash', () => {
+    gone = true
   })
+  tab.on('response', (response) => {
+    if (response.request().isNavigationRequest() && response.frame() === tab.mainFrame()) documentStatus = response.status()
+  })
+  const cdp = await context.newCDPSession(tab)
+  cdp.on('Fetch.requestPaused', (event: PausedRequest) => {
+    void decide(event)
+      .then(
+        (verdict) =>
+          verdict === 'continue'
+            ? cdp.send('Fetch.continueRequest', { requestId: event.requestId })
+            : cdp.send('Fetch.failRequest', { requestId: event.requestId, errorReason: 'BlockedByClient' }),
+        () => undefined,
+      )
+      .catch(() => undefined)
+  })
+  await cdp.send('Fetch.enable', {
+    patterns: [
+      { urlPattern: '*', requestStage: 'Request' },
+      { urlPattern: '*', resourceType: 'Document', requestStage: 'Response' },
+    ],
+  })
+  mainFrameId = ((await cdp.send('Page.getFrameTree')) as { frameTree: { frame: { id: string } } }).frameTree.frame.id
+  const pid = await browserPid(context)
 
   async function decide(event: PausedRequest): Promise<'continue' | 'block'> {
     if (event.resourceType === 'Image' || event.resourceType === 'Media' || event.resourceType === 'Font') return 'block'
@@ -145,7 +230,7 @@ function playwrightSession(context: BrowserContext): BrowserSession {
   const guard = async <T>(work: (p: Page) => Promise<T>): Promise<T> => {
     if (gone) throw new BrowserGone('the browser is gone')
     try {
-      return await work(await ready)
+      return await work(tab)
     } catch (error) {
       if (
         gone ||
@@ -218,10 +303,59 @@ function playwrightSession(context: BrowserContext): BrowserSession {
         if (!answer) throw new BodyTooLarge(maxBytes)
         return answer
       }),
+    blank: (timeoutMs) =>
+      guard(async (p) => {
+        allowed = () => false
+        blocked = null
+        await Promise.all(context.pages().map(async (page) => (page === p ? undefined : page.close())))
+        await p.goto('about:blank', { timeout: timeoutMs })
+        // A leftover worker or socket of the previous Site loses its connections with the old pin.
+        gate.dropConnections()
+      }),
     async close() {
       gone = true
-      await context.close().catch(() => undefined)
+      allowed = () => false
+      gate.dropConnections()
+      let timer: ReturnType<typeof setTimeout> | undefined
+      const closed = context.close().then(
+        () => true,
+        () => true,
+      )
+      const late = new Promise<false>((r) => (timer = setTimeout(() => r(false), CLOSE_GRACE_MS)))
+      if (!(await Promise.race([closed, late])) && pid) {
+        // A browser that does not answer (wedged, or stopped) is killed with all its processes.
+        killGroup(pid)
+        await Promise.race([closed, new Promise((r) => setTimeout(r, 1_000))])
+      }
+      clearTimeout(timer)
+      await gate.close()
     },
+  }
+}
+
+/** The browser's main process id, from the browser itself (undefined when it cannot say). */
+async function browserPid(context: BrowserContext): Promise<number | undefined> {
+  try {
+    const session = await context.browser()?.newBrowserCDPSession()
+    if (!session) return undefined
+    const info = (await session.send('SystemInfo.getProcessInfo')) as { processInfo: Array<{ type: string; id: number }> }
+    await session.detach().catch(() => undefined)
+    return info.processInfo.find((p) => p.type === 'browser')?.id
+  } catch {
+    return undefined
+  }
+}
+
+/** SIGKILL to the browser's process group (playwright-core starts it as a group leader), else to it alone. */
+function killGroup(pid: number): void {
+  try {
+    process.kill(process.platform === 'win32' ? pid : -pid, 'SIGKILL')
+  } catch {
+    try {
+      process.kill(pid, 'SIGKILL')
+    } catch {
+      // already gone
+    }
   }
 }
 

@@ -52,12 +52,23 @@ export interface BrowserSession {
     timeoutMs: number,
     maxBytes: number,
   ): Promise<{ status: number; contentType: string; body: string }>
+  /**
+   * Empties the browser before the tab moves to another Site's pin: every other page closed, the tab on
+   * `about:blank` (the previous Site's page, its timers and its workers gone), nothing allowed until the next
+   * `goto`, and every open connection dropped. Throws when the tab cannot be emptied (the caller then
+   * restarts the browser rather than let the previous page see the next pin).
+   */
+  blank(timeoutMs: number): Promise<void>
   /** Whether the browser is gone (crashed or killed) without `close()`. */
   readonly gone: boolean
+  /** Closes the browser; a browser that does not close in a few seconds is killed. */
   close(): Promise<void>
 }
 
 export interface BrowserLauncher {
-  /** Starts the browser with its persistent profile. Throws when it cannot start. */
-  launch(): Promise<BrowserSession>
+  /**
+   * Starts the browser with its persistent profile. Throws when it cannot start, and when `signal` aborts
+   * mid-start — the starting browser is then ended, not left to finish.
+   */
+  launch(signal?: AbortSignal): Promise<BrowserSession>
 }
