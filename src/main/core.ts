@@ -42,6 +42,8 @@ export interface CoreOptions {
 }
 
 export interface Core {
+  /** The data directory: the database, sites.json, the browser profile. */
+  readonly dataDir: string
   readonly store: Store
   readonly registry: SiteRegistry
   readonly fetchers: Fetchers
@@ -53,6 +55,11 @@ export interface Core {
   readonly clock: Clock
   readonly log: Log
   readonly acquireDeps: AcquireDeps
+  /**
+   * Runs a Site the owner just added: known to every surface at once, and its Lane started when the Lanes run
+   * (or with them later). The Site must not be known already.
+   */
+  addSite(site: Site): Promise<void>
   /** Starts one Lane per Site (idempotent, and safe to call twice at once). */
   startLanes(): Promise<void>
   /** Stops every Lane; a pass in flight is abandoned whole. */
@@ -95,6 +102,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   let closed = false
 
   const core: Core = {
+    dataDir: options.dataDir,
     store,
     registry,
     fetchers,
@@ -113,6 +121,10 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       log,
       signal: stopping.signal,
       ...(options.onCheck ? { onCheck: (key, report) => options.onCheck!(key.site, key.seriesId, report) } : {}),
+    },
+    async addSite(site) {
+      registry.add(site)
+      if (lanes) await (await lanes).add(site)
     },
     get lanesRunning() {
       return lanes !== null

@@ -73,6 +73,12 @@ export const ADMIN_INPUTS = {
   confirmImport: z.strictObject({ jobId }),
   cancelImport: z.strictObject({ jobId }),
   exportLibrary: none,
+  proposeSite: z.strictObject({ url: HttpUrl }),
+  addSite: z.strictObject({
+    proposalId: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'a proposal id from proposeSite'),
+    key: SiteKey.optional(),
+    name: z.string().trim().min(1).max(80).optional(),
+  }),
 } as const satisfies Record<AdminMethodName, ZodType>
 
 export type AdminMethod = keyof typeof ADMIN_INPUTS
@@ -295,6 +301,32 @@ export interface AdminApi {
   cancelImport(input: AdminInput<'cancelImport'>): Promise<null>
   /** The whole library as one export document (docs/export-format.md) — never a token. */
   exportLibrary(input?: AdminInput<'exportLibrary'>): Promise<ExportDocument>
+  /** Add a Site, step one: reads one Series URL of an unknown site and proposes a sites.json entry. Writes nothing. */
+  proposeSite(input: AdminInput<'proposeSite'>): Promise<SiteProposalView>
+  /** Add a Site, step two: writes the proposed entry to sites.json and starts its Lane, without a restart. */
+  addSite(input: AdminInput<'addSite'>): Promise<AddedSiteView>
+}
+
+/** What the app read from a pasted URL: a proposed Site and what its Lane would read, or why it cannot. */
+export type SiteProposalView =
+  | {
+      ok: true
+      /** Confirm with this id (proposals are kept for 30 minutes). */
+      id: string
+      /** The sites.json entry that would be written. */
+      entry: { key: string; name?: string; hosts: string[]; fetcher?: 'http' | 'browser'; family?: string; [field: string]: unknown }
+      /** How the app recognised the Site, in words. */
+      recognisedBy: string
+      /** The Series' own page. */
+      seriesUrl: string
+      preview: { title?: string; chapters: Array<{ number: number; label: string; url: string }>; chapterCount: number }
+    }
+  | { ok: false; reason: string }
+
+export interface AddedSiteView {
+  lane: LaneView
+  /** The Series the owner pasted: bookmark it for a Reader at once. */
+  seriesUrl: string
 }
 
 /** What a transport carries back: the value, or an error with a code the renderer can show. */

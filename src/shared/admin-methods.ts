@@ -27,6 +27,8 @@ export const ADMIN_METHODS = [
   'confirmImport',
   'cancelImport',
   'exportLibrary',
+  'proposeSite',
+  'addSite',
 ] as const
 
 export type AdminMethodName = (typeof ADMIN_METHODS)[number]

@@ -11,6 +11,7 @@ import {
   type PassView,
   type SeriesRowView,
   type SettingsView,
+  type SiteProposalView,
 } from '../../shared/admin-api'
 import { checkNowRefusal } from '../../shared/check-now'
 import type { Core } from '../core'
@@ -26,6 +27,7 @@ import { getSeriesListRow, listSeries, overviewCounts, recentFailures, type Seri
 import { readSettings, writeSettings } from '../store/settings'
 import { seriesSightings } from '../store/sightings'
 import { bookmarkByUrl } from '../use-cases/acquire'
+import { siteProposals } from '../use-cases/add-site'
 import { exportLibrary } from '../use-cases/library-export'
 import { ImportJobs } from '../use-cases/library-import'
 import { createReader, deleteReader, rotateToken } from '../use-cases/reader-tokens'
@@ -49,6 +51,7 @@ export function createAdmin(ctx: AdminContext): AdminApi {
   const now = () => core.clock.now()
   const siteOf = (key: string): Site | undefined => core.registry.get(key)
   const imports = new ImportJobs({ db, registry: core.registry, clock: core.clock, log: core.log })
+  const newSites = siteProposals(core)
   // Each Site's own ceiling says when its checks are stale.
   const staleBefore = () => ({
     fallback: now() - DEFAULT_PACE.ceilingMs,
@@ -261,6 +264,22 @@ export function createAdmin(ctx: AdminContext): AdminApi {
       return null
     },
     exportLibrary: () => exportLibrary({ db, registry: core.registry, now: now() }),
+    async proposeSite({ url }) {
+      const proposal = await newSites.propose(url)
+      if (!proposal.ok) return proposal
+      return {
+        ok: true,
+        id: proposal.id,
+        entry: proposal.entry as Extract<SiteProposalView, { ok: true }>['entry'],
+        recognisedBy: proposal.recognisedBy,
+        seriesUrl: proposal.seriesUrl,
+        preview: proposal.preview,
+      }
+    },
+    async addSite({ proposalId, key, name }) {
+      const added = await newSites.confirm(proposalId, { ...(key ? { key } : {}), ...(name ? { name } : {}) })
+      return { lane: await oneLane(added.site.key), seriesUrl: added.seriesUrl }
+    },
   }
 }
 

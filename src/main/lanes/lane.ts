@@ -41,6 +41,8 @@ export interface LanesOptions {
 
 export interface Lanes {
   readonly health: BrowserHealth
+  /** Starts the Lane of a Site added while the app runs (Add a Site); one already running is left alone. */
+  add(site: Site): Promise<void>
   /** Stops every Lane and the retention task; resolves when all have returned. */
   stop(): Promise<void>
 }
@@ -52,6 +54,7 @@ export async function startLanes(options: LanesOptions): Promise<Lanes> {
   const health = options.health ?? new BrowserHealth(clock)
   const pacer = options.pacer ?? new SitePacer(clock)
   for (const site of options.sites) await ensureLane(db, site.key)
+  const running = new Set(options.sites.map((site) => site.key))
   const loops = options.sites.map((site) => runLane(site))
   loops.push(retention())
 
@@ -105,6 +108,12 @@ export async function startLanes(options: LanesOptions): Promise<Lanes> {
   let stopping: Promise<void> | undefined
   return {
     health,
+    async add(site) {
+      if (signal.aborted || running.has(site.key)) return
+      running.add(site.key)
+      await ensureLane(db, site.key)
+      loops.push(runLane(site))
+    },
     stop: () =>
       (stopping ??= (async () => {
         controller.abort()

@@ -10,6 +10,7 @@ export interface SiteMatch {
 }
 
 export interface SiteRegistry {
+  /** The Sites now, in the order a URL is matched against them. */
   readonly sites: readonly Site[]
   get(key: string): Site | undefined
   /**
@@ -17,13 +18,23 @@ export interface SiteRegistry {
    * rule reads it. Null for anything else (another scheme, another host, not a Series path).
    */
   resolve(rawUrl: string): SiteMatch | null
+  /** Adds a Site the owner just added (Add a Site); a key already known is refused. */
+  add(site: Site): void
 }
 
-export function createRegistry(sites: readonly Site[]): SiteRegistry {
+export function createRegistry(initial: readonly Site[]): SiteRegistry {
+  let sites = [...initial]
   const byKey = new Map(sites.map((site) => [site.key, site]))
   return {
-    sites,
+    get sites() {
+      return sites
+    },
     get: (key) => byKey.get(key),
+    add(site) {
+      if (byKey.has(site.key)) throw new Error(`registry: a Site "${site.key}" is known already`)
+      byKey.set(site.key, site)
+      sites = [...sites, site]
+    },
     resolve(rawUrl) {
       const url = parseUrl(rawUrl)
       if (!url) return null
