@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openTestStore, seedReader, seedSeries, type TestStore } from '../testing/store'
+import { readerBookmarks } from './bookmarks'
 import { recordSighting, judgeSightings } from './sightings'
 import {
   addSeries,
@@ -104,6 +105,27 @@ describe('Latest Chapter moves', () => {
       title: 'X!',
     })
     expect((await latestChapterHistory(store.db, key))[0]).toMatchObject({ chapter: 11, source: 'check', at: 900 })
+  })
+
+  it('a second check that finds the same chapter is recorded as a success and changes nothing a Reader syncs', async () => {
+    await seedSeries(store.db, { id: 'x', readers: [alice] })
+    await recordCheckResult(store.db, { ...key, found: found(7), title: 'X', now: 100 })
+    const before = await requireSeries(store.db, key)
+    await recordSighting(store.db, { ...key, readerId: alice, chapter: 7, sightedAt: 150, now: 150 })
+    const sighted = await requireSeries(store.db, key)
+    // The check's own transaction: the same chapter again, then the Sighting judgement.
+    const report = await store.db.transaction().execute(async (trx) => {
+      const moved = await recordCheckResult(trx, { ...key, found: found(7), title: 'X', now: 200 })
+      await judgeSightings(trx, key, 7, 200)
+      return moved
+    })
+    expect(report).toMatchObject({ move: 'none', newChapter: false, previous: 7 })
+    expect(await requireSeries(store.db, key)).toEqual(sighted)
+    expect(sighted).toEqual({ ...before, latest_sighted_at: 150 })
+    expect(await readerBookmarks(store.db, alice, { since: 151 })).toEqual([])
+    expect(await latestChapterHistory(store.db, key)).toHaveLength(1)
+    const [sighting] = await store.db.selectFrom('sightings').selectAll().execute()
+    expect(sighting).toMatchObject({ verdict: 'confirmed', judged_at: 200 })
   })
 
   it('the first chapter ever found is not a New Chapter, but a since-sync still sees it', async () => {

@@ -252,24 +252,24 @@ export async function recordCheckResult(
   const current = await requireSeries(db, input)
   const move = latestMove(current, input.found.chapter)
   const moved = move === 'first' || move === 'up' || move === 'corrected-down'
-  await db
-    .updateTable('series')
-    .set({
-      ...(input.title && input.title !== current.title ? { title: input.title } : {}),
-      ...(moved || move === 'confirmed'
-        ? {
-            latest_chapter: input.found.chapter,
-            latest_chapter_label: input.found.label,
-            latest_chapter_url: input.found.url,
-            latest_source: 'check' as const,
-          }
-        : {}),
-      // Only a move past a known chapter is a New Chapter; the first one found is not (no ember, no notice).
-      ...(move === 'up' ? { latest_changed_at: input.now } : {}),
-    })
-    .where('site', '=', input.site)
-    .where('series_id', '=', input.seriesId)
-    .execute()
+  const changes = {
+    ...(input.title && input.title !== current.title ? { title: input.title } : {}),
+    ...(moved || move === 'confirmed'
+      ? {
+          latest_chapter: input.found.chapter,
+          latest_chapter_label: input.found.label,
+          latest_chapter_url: input.found.url,
+          latest_source: 'check' as const,
+        }
+      : {}),
+    // Only a move past a known chapter is a New Chapter; the first one found is not (no ember, no notice).
+    ...(move === 'up' ? { latest_changed_at: input.now } : {}),
+  }
+  // The steady state — the same chapter and title as last time — has nothing to set, and `UPDATE … SET`
+  // with an empty list is a syntax error.
+  if (Object.keys(changes).length > 0) {
+    await db.updateTable('series').set(changes).where('site', '=', input.site).where('series_id', '=', input.seriesId).execute()
+  }
   const retitled = Boolean(input.title && input.title !== current.title)
   if (retitled || (moved && move !== 'up') || move === 'confirmed') {
     // Not a New Chapter, but what the Series shows a Reader changed (a first Latest Chapter, a correction,
