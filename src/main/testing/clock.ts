@@ -3,6 +3,10 @@
  * timers due on the way, in order, letting the code they wake run before the next one fires; `runUntil`
  * jumps from timer to timer until a condition holds. Real I/O in flight (a loopback fetch) is waited for
  * with real ticks, but never with real sleeps of the fake durations.
+ *
+ * Like a real machine, it keeps two times: a monotonic one that timers run on, and the wall clock `now()`
+ * that can be corrected. `stepWall(ms)` moves the wall clock by ±ms while every pending sleep still ends after
+ * its own duration. Without a step the two are equal, so tests that never step see one time.
  */
 import type { Clock } from '../clock'
 
@@ -13,7 +17,10 @@ interface Timer {
 }
 
 export class FakeClock implements Clock {
+  /** Monotonic time: what timers run on. */
   #now: number
+  /** How far the wall clock has been stepped from monotonic time. */
+  #wallOffset = 0
   #timers: Timer[] = []
   #seq = 0
 
@@ -21,8 +28,22 @@ export class FakeClock implements Clock {
     this.#now = start
   }
 
+  /** The wall clock: monotonic time plus every step so far. */
   now(): number {
+    return this.#now + this.#wallOffset
+  }
+
+  /** Monotonic time (starts equal to the wall clock; never stepped). */
+  monotonic(): number {
     return this.#now
+  }
+
+  /**
+   * Steps the wall clock by `ms` (negative: back), as a clock correction does. Pending sleeps are not
+   * touched: each still ends after its own duration.
+   */
+  stepWall(ms: number): void {
+    this.#wallOffset += ms
   }
 
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -41,8 +62,10 @@ export class FakeClock implements Clock {
         timer.resolve()
       }
       signal?.addEventListener('abort', cancel, { once: true })
-      this.#timers.push(timer)
-      this.#timers.sort((a, b) => a.at - b.at || a.seq - b.seq)
+      // Insert in order (by time, then by creation): the queue stays sorted without re-sorting it.
+      let index = this.#timers.length
+      while (index > 0 && this.#timers[index - 1]!.at > timer.at) index--
+      this.#timers.splice(index, 0, timer)
     })
   }
 
@@ -63,9 +86,35 @@ export class FakeClock implements Clock {
     await settle()
   }
 
-  /** Sets the time without firing anything (e.g. a machine that slept). */
+  /** Sets the wall time without firing anything (e.g. a machine that slept); monotonic time moves with it. */
   set(now: number): void {
-    this.#now = now
+    this.#now = now - this.#wallOffset
+  }
+
+  /** When the next timer fires (monotonic), or undefined when nothing sleeps. */
+  get nextTimerAt(): number | undefined {
+    return this.#timers[0]?.at
+  }
+
+  /**
+   * Fires every timer due within `ms` of monotonic time, in order, ending with the clock at now + ms. For code
+   * with no real I/O in flight (everything in process, a synchronous database): between two timers it lets
+   * the woken code run for only `rounds` turns of the event loop (one drains every promise chain), which
+   * is what makes a simulation of weeks take minutes. Returns how many timers fired.
+   */
+  async runQuiet(ms: number, { rounds = 1 } = {}): Promise<number> {
+    const limit = this.#now + ms
+    let fired = 0
+    for (;;) {
+      await settle(rounds)
+      const next = this.#timers[0]
+      if (!next || next.at > limit) break
+      this.#fireNext()
+      fired++
+    }
+    this.#now = Math.max(this.#now, limit)
+    await settle(rounds)
+    return fired
   }
 
   /**
