@@ -5,10 +5,10 @@
 import { join } from 'node:path'
 import type { Clock } from './clock'
 import { BrowserHealth } from './fetch/browser-health'
-import type { BrowserFetcher, Fetchers } from './fetch/fetcher'
+import type { BrowserFetcher, Fetcher, Fetchers } from './fetch/fetcher'
 import { createHttpFetcher } from './fetch/http-fetcher'
 import { startLanes, type Lanes } from './lanes/lane'
-import type { NewChapter } from './lanes/pass'
+import type { NewChapter, PassResult } from './lanes/pass'
 import type { Log } from './log'
 import { BUILT_IN_SITES } from './sites/builtin'
 import { createRegistry, type SiteRegistry } from './sites/registry'
@@ -26,9 +26,13 @@ export interface CoreOptions {
   /** Only these Sites (tests, the demo); sites.json is still read over them. */
   sites?: readonly Site[]
   browser?: BrowserFetcher
+  /** The HTTP fetcher (default: the real one). The simulation answers requests in process. */
+  http?: Fetcher
   /** better-sqlite3 built for Electron's ABI. */
   nativeBinding?: string
   onNewChapters?(site: Site, chapters: NewChapter[]): void
+  /** Every pass result of every Lane (the simulation's observer). */
+  onPass?(site: Site, result: PassResult): void
 }
 
 export interface Core {
@@ -59,7 +63,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   const loaded = loadSites(options.dataDir, [...(options.sites ?? BUILT_IN_SITES), ...(options.extraSites ?? [])])
   for (const problem of loaded.problems) log.warn(problem)
   const registry = createRegistry(loaded.sites)
-  const fetchers: Fetchers = { http: createHttpFetcher(), ...(options.browser ? { browser: options.browser } : {}) }
+  const fetchers: Fetchers = { http: options.http ?? createHttpFetcher(), ...(options.browser ? { browser: options.browser } : {}) }
   const health = new BrowserHealth()
   let lanes: Lanes | null = null
   let stopped = false
@@ -92,6 +96,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
           )
           options.onNewChapters?.(site, chapters)
         },
+        ...(options.onPass ? { onPass: options.onPass } : {}),
       })
     },
     async stopLanes() {
