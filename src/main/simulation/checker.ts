@@ -440,6 +440,7 @@ const detectionBound = (index: Index, out: Violation[], detections: Detection[])
     const unavailable = index.unavailable(release.site)
     const sightings = release.readers === 1 ? (index.sightingsBySeries.get(release.series) ?? []) : []
     const forced = pressesBySite.get(release.site) ?? []
+    const failedChecks = (index.checksBySeries.get(release.series) ?? []).filter((c) => c.outcome !== 'chapter')
     let deadline = release.mono + base
     for (let round = 0; round < 8; round++) {
       const from = release.mono - cycle
@@ -449,6 +450,8 @@ const detectionBound = (index: Index, out: Violation[], detections: Detection[])
         overlapLength(unavailable, from, deadline) +
         index.backStepsWithin(from, deadline) +
         forced.filter((p) => p.mono >= from && p.mono <= deadline).length * gap
+      // A check that failed (a fault) still stamped the Series: its next turn comes a rest later.
+      next += failedChecks.filter((c) => c.startMono >= release.mono && c.startMono <= deadline).length * cycle
       for (const s of sightings)
         if (s.mono >= release.mono - pace.restMs && s.mono <= deadline)
           next = Math.max(next, s.mono + pace.restMs + pace.maxPassMs + facts.checkSlackMs + gap)

@@ -1,7 +1,7 @@
 /**
  * `npm run simulate -- --days N --series N --sites N --seed N [--faults none|some|many]
- * [--actions none|some|many] [--out FILE] [--check]`: runs the simulation, prints a summary and, with
- * `--out`, writes the whole report as JSON. With `--check` it exits 1 when an invariant was violated or an
+ * [--actions none|some|many] [--out FILE] [--events FILE] [--check]`: runs the simulation, prints a summary and, with
+ * `--out`, writes the whole report as JSON (`--events`: the event log, one JSON object a line). With `--check` it exits 1 when an invariant was violated or an
  * error went unexplained.
  */
 import { writeFileSync } from 'node:fs'
@@ -19,6 +19,7 @@ function main(): void {
       faults: { type: 'string', default: 'some' },
       actions: { type: 'string', default: 'some' },
       out: { type: 'string' },
+      events: { type: 'string' },
       check: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -51,7 +52,12 @@ function main(): void {
     faults: level('faults'),
     actions: level('actions'),
   }
-  simulate({ ...options, onDay: (day) => process.stderr.write(`simulate: day ${day}/${options.days}\n`) }).then(
+  const eventsFile = values.events
+  simulate({
+    ...options,
+    onDay: (day) => process.stderr.write(`simulate: day ${day}/${options.days}\n`),
+    ...(eventsFile ? { onEvents: (events) => writeFileSync(eventsFile, events.map((e) => JSON.stringify(e)).join('\n') + '\n') } : {}),
+  }).then(
     (report) => {
       if (values.out) writeFileSync(values.out, `${JSON.stringify(report, null, 1)}\n`)
       console.log(formatSummary(report, SIM_START))

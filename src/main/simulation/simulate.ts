@@ -22,7 +22,7 @@ import { bookmarkByUrl } from '../use-cases/acquire'
 import { FakeClock } from '../testing/clock'
 import { buildWorld, DAY, HOUR, releasedBy, type SimChapter, type SimSeries, type World } from './catalogue'
 import { checkInvariants, type CheckerConfig } from './checker'
-import { EventLog, type Caller, type CheckEvent, type RequestEvent } from './events'
+import { EventLog, type Caller, type CheckEvent, type RequestEvent, type SimEvent } from './events'
 import { Random } from './random'
 import { buildReport, type SimulationReport } from './report'
 import { LONGEST_REQUEST_MS, SimSites, type FaultEpisode, type FaultRates } from './sim-sites'
@@ -43,6 +43,8 @@ export interface SimulationOptions {
   tmpDir?: string
   /** Called after each simulated day. */
   onDay?(day: number): void
+  /** Receives the whole event log at the end (for a reproduction or a closer look). */
+  onEvents?(events: readonly SimEvent[]): void
 }
 
 /** The simulation's start: a Monday, 00:00 UTC (world time and, until a step, the app's wall clock). */
@@ -398,6 +400,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     // Let the last snapshots fill in.
     await clock.runQuiet(0)
 
+    options.onEvents?.(log.events)
     const config = checkerConfig(world, siteOf)
     const checked = checkInvariants(log.events, config)
     return buildReport({
