@@ -191,9 +191,11 @@ class Index {
     return lanes[lastBefore(lanes, seq)]
   }
 
-  /** How far the wall clock was stepped back within [from, to]. */
-  backStepsWithin(from: number, to: number): number {
-    return this.steps.filter((s) => s.mono >= from && s.mono <= to && (s.stepMs ?? 0) < 0).reduce((sum, s) => sum - s.stepMs!, 0)
+  /** The lowest the wall clock's offset was within [from, to] (monotonic). */
+  minOffsetWithin(from: number, to: number): number {
+    let low = this.offsetAt(from)
+    for (const step of this.steps) if (step.mono > from && step.mono <= to) low = Math.min(low, this.offsetAt(step.mono))
+    return low
   }
 
   /** The gap the Lane of `site` used last before `seq` (its last pass row's, carried forward by skips), or its pace's longest. */
@@ -422,13 +424,18 @@ const checkNowServed: Rule = (index, out) => {
 
 /**
  * A chapter published on a tracked Series is found within rest + maxPassMs (plus one check's slack) on a
- * healthy Lane. The bound grows by what legitimately delays a check: time the Lane was closed or down or the
- * Lanes stopped, wall-clock steps back (the store then sees its stamps in the future), Check nows served
- * first (a gap each), a Sighting deferral, the browser's wake threshold and a Lane that cannot keep up.
+ * healthy Lane. The bound grows by what legitimately delays the Series' next check after its last one
+ * before the chapter: time its Lane was closed or down or the Lanes stopped; a wall clock stepped back since
+ * (the store then sees the stamp in the future, so the rest runs longer); Check nows served first (a gap
+ * each); a failed check (it stamped the Series: the next comes a rest later); a Sighting deferral; the
+ * browser's wake threshold; a backlog of due Series ahead of it; and a Lane with more Series than it can
+ * check in a rest.
  */
 const detectionBound = (index: Index, out: Violation[], detections: Detection[]) => {
   const pressesBySite = new Map<string, ActionEvent[]>()
   for (const presses of index.pressesBySeries.values()) for (const p of presses) push(pressesBySite, p.site!, p)
+  const seeds = new Map<string, number>()
+  for (const e of index.events) if (e.type === 'seed' && e.checkedAt > 0) seeds.set(e.series, e.checkedAt)
   for (const e of index.events) {
     if (e.type !== 'release' || !e.tracked) continue
     const release = e as ReleaseEvent
@@ -440,27 +447,44 @@ const detectionBound = (index: Index, out: Violation[], detections: Detection[])
     const unavailable = index.unavailable(release.site)
     const sightings = release.readers === 1 ? (index.sightingsBySeries.get(release.series) ?? []) : []
     const forced = pressesBySite.get(release.site) ?? []
-    const failedChecks = (index.checksBySeries.get(release.series) ?? []).filter((c) => c.outcome !== 'chapter')
+    const checks = index.checksBySeries.get(release.series) ?? []
+    const failedChecks = checks.filter((c) => c.outcome !== 'chapter')
+    // The Series' last check before the chapter came out: what its next turn is counted from.
+    const lastCheck = Math.max(
+      seeds.get(release.series) ?? -Infinity,
+      ...(index.firstRequests.get(release.series) ?? []).filter((r) => r.seq < release.seq).map((r) => r.mono),
+      ...checks.filter((c) => c.seq < release.seq).map((c) => c.startMono),
+    )
+    const from = Number.isFinite(lastCheck) ? lastCheck : release.mono - cycle
+    const offsetThen = index.offsetAt(from)
     let deadline = release.mono + base
-    for (let round = 0; round < 8; round++) {
-      const from = release.mono - cycle
+    for (let round = 0; round < 10_000; round++) {
+      const wentBack = Math.max(0, offsetThen - index.minOffsetWithin(from, deadline))
       let next =
         release.mono +
         base +
         overlapLength(unavailable, from, deadline) +
-        index.backStepsWithin(from, deadline) +
-        forced.filter((p) => p.mono >= from && p.mono <= deadline).length * gap
-      // A check that failed (a fault) still stamped the Series: its next turn comes a rest later.
-      next += failedChecks.filter((c) => c.startMono >= release.mono && c.startMono <= deadline).length * cycle
+        wentBack +
+        forced.filter((p) => p.mono >= from && p.mono <= deadline).length * gap +
+        failedChecks.filter((c) => c.startMono >= release.mono && c.startMono <= deadline).length * cycle
       for (const s of sightings)
         if (s.mono >= release.mono - pace.restMs && s.mono <= deadline)
           next = Math.max(next, s.mono + pace.restMs + pace.maxPassMs + facts.checkSlackMs + gap)
-      if (next === deadline) break
+      if (next <= deadline) break
       deadline = next
     }
-    const found = (index.checksBySeries.get(release.series) ?? []).find(
+    const found = checks.find(
       (c) => c.outcome === 'chapter' && c.startMono >= release.mono && c.served !== null && c.served >= release.chapter,
     )
+    // The due query puts Series with more Readers (then the oldest stamps) first: a Series that comes due
+    // while others wait is checked after them, a gap each. The backlog is what the finding pass saw due (or,
+    // never found, the most any pass saw).
+    const passes = index.passesBySite.get(release.site) ?? []
+    const backlog =
+      found && found.caller === 'lane'
+        ? (passes[lastBefore(passes, found.seq) + 1]?.row?.due ?? 1)
+        : Math.max(1, ...passes.filter((p) => p.mono >= release.mono && p.mono <= deadline && p.row && !p.row.skip).map((p) => p.row!.due))
+    deadline += Math.max(0, backlog - 1) * gap
     const finishedSoon = (index.finishes.get(release.series) ?? []).some((f) => f.mono >= release.mono && f.mono <= deadline)
     const judged = deadline <= index.config.end && !finishedSoon
     detections.push({
@@ -554,7 +578,7 @@ const proofOfLife: Rule = (index, out) => {
       else if (e.type === 'action' && e.action === 'lanes-stop') {
         judge(e, 'the Lanes stopped')
         since = null
-      } else if (e.type === 'pass' && e.site === site && e.row) {
+      } else if (e.type === 'pass' && e.site === site && e.row && since) {
         judge(e, 'this row')
         const lane = index.laneBefore(site, e.seq + 1)
         const refusing = e.row.skip === 'refusing' && lane ? Math.max(0, lane.refuseUntil - e.row.ended_at) : 0
