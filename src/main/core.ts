@@ -31,6 +31,11 @@ export interface CoreOptions {
   /** better-sqlite3 built for Electron's ABI. */
   nativeBinding?: string
   onNewChapters?(site: Site, chapters: NewChapter[]): void
+  /**
+   * Wraps the database handle every part of the core uses (the simulation injects database faults through a
+   * Kysely plugin). Default: the handle as opened.
+   */
+  wrapDb?(db: Store['db']): Store['db']
   /** Every pass result of every Lane (the simulation's observer). */
   onPass?(site: Site, result: PassResult): void
 }
@@ -55,10 +60,11 @@ export interface Core {
 
 export async function startCore(options: CoreOptions): Promise<Core> {
   const { clock, log } = options
-  const store = openStore(join(options.dataDir, STORE_FILE), {
+  const opened = openStore(join(options.dataDir, STORE_FILE), {
     now: clock.now(),
     ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
   })
+  const store: Store = options.wrapDb ? { ...opened, db: options.wrapDb(opened.db) } : opened
   if (store.migration.backup) log.info({ backup: store.migration.backup }, 'store: copied aside before migrating')
   const loaded = loadSites(options.dataDir, [...(options.sites ?? BUILT_IN_SITES), ...(options.extraSites ?? [])])
   for (const problem of loaded.problems) log.warn(problem)

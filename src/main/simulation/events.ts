@@ -16,9 +16,14 @@ export const FAULT_OUTCOME = {
   empty: 'no-chapter',
   'no-chapter': 'no-chapter',
   'browser-dies': 'unreachable',
+  /** A query the store makes fails (the file locked by another process, a full disk). */
+  database: 'error',
 } as const satisfies Record<string, CheckOutcome>
 export type FaultKind = keyof typeof FAULT_OUTCOME
 export const FAULT_KINDS = Object.keys(FAULT_OUTCOME) as FaultKind[]
+
+/** How an injected database fault's error message begins (the check's reason and a failed pass carry it). */
+export const DB_FAULT_MARK = 'simulated database fault'
 
 interface At {
   seq: number
@@ -74,6 +79,13 @@ export interface PassFailedEvent extends At {
   type: 'pass-failed'
   site: string
   message: string
+}
+
+/** A store query was made to fail. */
+export interface DbFaultEvent extends At {
+  type: 'db-fault'
+  /** What the query was, e.g. "insert into poll_passes". */
+  what: string
 }
 
 /** A chapter came out on a simulated Site. */
@@ -143,7 +155,7 @@ export interface ActionEvent extends At {
 }
 
 export type SimEvent =
-  RequestEvent | CheckEvent | PassEvent | PassFailedEvent | ReleaseEvent | LatestEvent | LaneEvent | SeedEvent | ActionEvent
+  RequestEvent | CheckEvent | PassEvent | PassFailedEvent | DbFaultEvent | ReleaseEvent | LatestEvent | LaneEvent | SeedEvent | ActionEvent
 
 type Without<E> = E extends SimEvent ? Omit<E, 'seq' | 'mono' | 'wall'> : never
 

@@ -9,7 +9,7 @@ import type { PageFamily, SimChapter, SimSeries } from './catalogue'
 export { challengePage }
 
 /** How many chapters a page lists, newest first (real pages list more; the newest are what matter). */
-const LISTED = 15
+const LISTED = 10
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
@@ -57,7 +57,7 @@ export function seriesPage(family: PageFamily, series: SimSeries, chapters: read
       )
     }
     case 'webtoons': {
-      const items = newestFirst(chapters, 10)
+      const items = newestFirst(chapters, 8)
         .map(
           (c) =>
             `<li class="_episodeItem" data-episode-no="${c.number}"><a href="${series.url.replace(/\/list\?.*$/, '')}/episode-${c.number}/viewer?title_no=${series.postId}&amp;episode_no=${c.number}"><span class="subj"><span>${esc(c.label)}</span></span><span class="tx">#${c.number}</span></a></li>`,

@@ -18,7 +18,16 @@ import type { ActionKind, FaultKind, SimEvent } from './events'
 
 export interface SimulationReport {
   options: { days: number; series: number; sites: number; seed: number; faults: string; actions: string }
-  sites: Array<{ key: string; name: string; fetcher: string; restMs: number; series: number }>
+  sites: Array<{
+    key: string
+    name: string
+    fetcher: string
+    restMs: number
+    /** Series of the Site in the catalogue. */
+    series: number
+    /** Of those, held by a Reader and not Finished at the start (the Lane's eligible count then). */
+    eligibleAtStart: number
+  }>
   requests: {
     total: number
     byCaller: { lane: number; acquisition: number }
@@ -81,7 +90,7 @@ export const WORKED = '(worked)'
 
 export function buildReport(input: ReportInput): SimulationReport {
   const { world, events, checked } = input
-  const days = input.options.days
+  const days = Math.ceil(input.options.days)
   const perSitePerDay: Record<string, number[]> = Object.fromEntries(world.sites.map((s) => [s.site.key, Array<number>(days).fill(0)]))
   const byCaller = { lane: 0, acquisition: 0 }
   const checksByCaller = { lane: 0, acquisition: 0 }
@@ -136,6 +145,7 @@ export function buildReport(input: ReportInput): SimulationReport {
       fetcher: s.site.fetcher,
       restMs: s.site.pace.restMs,
       series: world.series.filter((x) => x.site === s.site.key).length,
+      eligibleAtStart: world.series.filter((x) => x.site === s.site.key && x.initiallyHeld && !x.initiallyFinished).length,
     })),
     requests: {
       total: totalRequests,

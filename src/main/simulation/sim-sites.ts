@@ -16,7 +16,7 @@ import type { Caller, EventLog, FaultKind, RequestEvent } from './events'
 import { challengePage, madaraList, pageWithoutChapters, seriesPage } from './pages'
 import type { Random } from './random'
 
-/** The chance of each fault per request (`browser-dies` only on browser requests). */
+/** The chance of each fault per request (`browser-dies` only on browser requests; `database` per store query). */
 export type FaultRates = Record<FaultKind, number>
 
 /** A stretch of time when every request to one Site meets the same fault. */
@@ -50,7 +50,15 @@ export const LONGEST_REQUEST_MS =
 type Route = { series: SimSeries | undefined; kind: 'page' | 'list' | 'unknown' }
 
 export class SimSites {
-  readonly faultsInjected: Record<FaultKind, number> = { '5xx': 0, timeout: 0, challenge: 0, empty: 0, 'no-chapter': 0, 'browser-dies': 0 }
+  readonly faultsInjected: Record<FaultKind, number> = {
+    '5xx': 0,
+    timeout: 0,
+    challenge: 0,
+    empty: 0,
+    'no-chapter': 0,
+    'browser-dies': 0,
+    database: 0,
+  }
   readonly browserLaunches = { count: 0 }
   #awake = false
   #idle: AbortController | null = null
@@ -214,7 +222,7 @@ export class SimSites {
     if (episode) return episode.fault
     let x = draw
     for (const [kind, rate] of Object.entries(this.o.rates) as Array<[FaultKind, number]>) {
-      if (kind === 'browser-dies' && via !== 'browser') continue
+      if ((kind === 'browser-dies' && via !== 'browser') || kind === 'database') continue
       if (x < rate) return kind
       x -= rate
     }

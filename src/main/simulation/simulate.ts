@@ -8,11 +8,13 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { KyselyPlugin } from 'kysely'
 import { pino, type Logger } from 'pino'
 import { PAUSE_DURATIONS, type PauseDuration } from '../../shared/admin-api'
 import { createAdmin } from '../admin/admin'
 import type { CheckOutcome } from '../lanes/check'
 import { startCore, type Core } from '../core'
+import type { Db, Store } from '../store/database'
 import { addBookmark } from '../store/bookmarks'
 import { laneRow } from '../store/lanes'
 import { addSeries, finishSeries, getSeries, markLatestChecked, recordCheckResult } from '../store/series'
@@ -22,7 +24,7 @@ import { bookmarkByUrl } from '../use-cases/acquire'
 import { FakeClock } from '../testing/clock'
 import { buildWorld, DAY, HOUR, releasedBy, type SimChapter, type SimSeries, type World } from './catalogue'
 import { checkInvariants, type CheckerConfig } from './checker'
-import { EventLog, type Caller, type CheckEvent, type RequestEvent, type SimEvent } from './events'
+import { DB_FAULT_MARK, EventLog, type Caller, type CheckEvent, type FaultKind, type RequestEvent, type SimEvent } from './events'
 import { Random } from './random'
 import { buildReport, type SimulationReport } from './report'
 import { LONGEST_REQUEST_MS, SimSites, type FaultEpisode, type FaultRates } from './sim-sites'
@@ -31,6 +33,7 @@ export type Level = 'none' | 'some' | 'many'
 export const LEVELS: readonly Level[] = ['none', 'some', 'many']
 
 export interface SimulationOptions {
+  /** How long to run; a fraction of a day is fine (tests). */
   days: number
   series: number
   sites: number
@@ -43,6 +46,10 @@ export interface SimulationOptions {
   tmpDir?: string
   /** Called after each simulated day. */
   onDay?(day: number): void
+  /** Scripted steps added to the seeded agenda. */
+  scenario?: readonly ScenarioStep[]
+  /** Called with the store before it is closed and deleted (tests compare it with the report). */
+  inspect?(store: Store): Promise<void>
   /** Receives the whole event log at the end (for a reproduction or a closer look). */
   onEvents?(events: readonly SimEvent[]): void
 }
@@ -52,9 +59,9 @@ export const SIM_START = Date.UTC(2025, 0, 6)
 const READERS = ['Ada', 'Bo', 'Cy', 'Dee']
 
 const FAULT_RATES: Record<Level, FaultRates> = {
-  none: { '5xx': 0, timeout: 0, challenge: 0, empty: 0, 'no-chapter': 0, 'browser-dies': 0 },
-  some: { '5xx': 0.01, timeout: 0.004, challenge: 0.002, empty: 0.003, 'no-chapter': 0.003, 'browser-dies': 0.01 },
-  many: { '5xx': 0.04, timeout: 0.015, challenge: 0.008, empty: 0.012, 'no-chapter': 0.012, 'browser-dies': 0.04 },
+  none: { '5xx': 0, timeout: 0, challenge: 0, empty: 0, 'no-chapter': 0, 'browser-dies': 0, database: 0 },
+  some: { '5xx': 0.01, timeout: 0.004, challenge: 0.002, empty: 0.003, 'no-chapter': 0.003, 'browser-dies': 0.01, database: 0.00002 },
+  many: { '5xx': 0.04, timeout: 0.015, challenge: 0.008, empty: 0.012, 'no-chapter': 0.012, 'browser-dies': 0.04, database: 0.0001 },
 }
 const FAULT_SCALE: Record<Level, number> = { none: 0, some: 1, many: 4 }
 const ACTION_SCALE: Record<Level, number> = { none: 0, some: 1, many: 3 }
@@ -80,9 +87,29 @@ type Item =
   | { at: number; kind: 'sighting'; flavour: 'real' | 'bogus' | 'stale'; series?: SimSeries; chapter?: number }
   | { at: number; kind: 'pause'; site: string; duration: PauseDuration; resumeAfter: number | null }
   | { at: number; kind: 'resume'; site: string }
-  | { at: number; kind: 'check-now' | 'finish' | 'unfinish' | 'bookmark' | 'bookmark-burst' | 'bookmark-second' }
+  | { at: number; kind: 'finish' | 'unfinish' | 'bookmark' | 'bookmark-second' }
+  | { at: number; kind: 'check-now'; site?: string }
+  | { at: number; kind: 'bookmark-burst'; site?: string; count?: number }
   | { at: number; kind: 'clock-step'; stepMs: number }
   | { at: number; kind: 'machine-sleep' | 'machine-wake' }
+  | { at: number; kind: 'database-locked'; forMs: number }
+
+/**
+ * One step of a scripted scenario, `at` ms after the start; a Site is given by its index in the run's
+ * Sites. Scenarios add to the seeded agenda (run them with `faults: 'none', actions: 'none'` for a minimal
+ * reproduction).
+ */
+export type ScenarioStep =
+  | { at: number; do: 'clock-step'; stepMs: number }
+  | { at: number; do: 'machine-sleep'; forMs: number }
+  | { at: number; do: 'pause'; site: number; duration: PauseDuration }
+  | { at: number; do: 'resume'; site: number }
+  /** Check now on a Series of the Site a Reader holds. */
+  | { at: number; do: 'check-now'; site: number }
+  /** A Reader bookmarks `count` new Series of the Site at once. */
+  | { at: number; do: 'bookmark-burst'; site: number; count: number }
+  /** Another process holds the database's lock: every store query fails for `forMs`. */
+  | { at: number; do: 'database-locked'; forMs: number }
 
 export async function simulate(options: SimulationOptions): Promise<SimulationReport> {
   const realStart = performance.now()
@@ -114,6 +141,22 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
   })
   const logProblems = new Map<string, number>()
   let core: Core | undefined
+  // The handle as opened, for the simulation's own reads (never faulted), and the faulting one the core uses.
+  let rawDb: Db | undefined
+  const dbFaults = { active: false, rng: root.fork('database'), rate: FAULT_RATES[faults].database, injected: 0, lockedUntil: 0 }
+  const dbFaultPlugin: KyselyPlugin = {
+    transformQuery(args) {
+      const locked = dbFaults.lockedUntil > clock.monotonic()
+      if (dbFaults.active && (locked || (dbFaults.rate > 0 && dbFaults.rng.next() < dbFaults.rate))) {
+        const what = describeQuery(args.node)
+        dbFaults.injected++
+        log.add({ type: 'db-fault', what })
+        throw new Error(`${DB_FAULT_MARK} (SQLITE_BUSY: database is locked) on ${what}`)
+      }
+      return args.node
+    },
+    transformResult: async (args) => args.result,
+  }
 
   const onCheck = (caller: Caller, site: string, seriesId: string, outcome: CheckOutcome, reason: string) => {
     const series = `${site}/${seriesId}`
@@ -136,7 +179,10 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
       startMono: first?.mono ?? clock.monotonic(),
       startWall: first?.wall ?? clock.now(),
       requests: requests.length,
-      faults: requests.flatMap((r) => (r.fault ? [r.fault] : [])),
+      faults: [
+        ...requests.flatMap((r) => (r.fault ? [r.fault] : [])),
+        ...(reason.includes(DB_FAULT_MARK) ? ['database' as FaultKind] : []),
+      ],
       served,
       reported: reported !== null && Number.isFinite(reported) ? reported : null,
     } satisfies Omit<CheckEvent, 'seq' | 'mono' | 'wall'>)
@@ -148,14 +194,14 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
   /** The Series row as it is once the queries queued before this one have run (the order they were made in). */
   const snapshotLatest = (site: string, seriesId: string, after: 'check' | 'sighting') => {
     const event = log.add({ type: 'latest', site, series: `${site}/${seriesId}`, chapter: null as number | null, source: '', after })
-    void getSeries(core!.store.db, { site, seriesId }).then((row) => {
+    void getSeries(rawDb!, { site, seriesId }).then((row) => {
       event.chapter = row?.latest_chapter ?? null
       event.source = row?.latest_source ?? ''
     })
   }
   const snapshotLane = (site: string) => {
     const event = log.add({ type: 'lane', site, pausedUntil: 0, refuseUntil: 0 })
-    void laneRow(core!.store.db, site).then((row) => {
+    void laneRow(rawDb!, site).then((row) => {
       event.pausedUntil = row.paused_until
       event.refuseUntil = row.refuse_until
     })
@@ -191,6 +237,10 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
       sites: world.sites.map((s) => s.site),
       http: sites.http('lane'),
       browser: sites.browser('lane'),
+      wrapDb: (db) => {
+        rawDb = db
+        return db.withPlugin(dbFaultPlugin)
+      },
       onPass: (site, result) =>
         log.add({
           type: 'pass',
@@ -212,6 +262,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     const state = await seedHousehold(core, world, readers, root.fork('household'), log)
 
     const agenda = makeAgenda(root.fork('agenda'), world, faults, actions, state)
+    for (const step of options.scenario ?? []) for (const item of scenarioItems(step, world)) agendaInsert(agenda, item)
     const rng = root.fork('actions')
     let asleep = false
     const inflight = new Set<Promise<unknown>>()
@@ -281,12 +332,15 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
           log.add({ type: 'action', action: 'lanes-start', result: 'ok' })
           await core!.startLanes()
           return
+        case 'database-locked':
+          dbFaults.lockedUntil = clock.monotonic() + item.forMs
+          return
       }
       // Nobody uses the app while the machine sleeps.
       if (asleep) return
       switch (item.kind) {
         case 'check-now': {
-          const held = heldSeries()
+          const held = heldSeries().filter((x) => !item.site || x.site === item.site)
           if (!held.length) return
           const series = rng.pick(held)
           return record({ type: 'action', action: 'check-now', site: series.site, series: series.key, result: '' }, async () => {
@@ -331,10 +385,10 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
         }
         case 'bookmark-burst': {
           // A Reader imports a handful of Series of one Site at once.
-          const site = rng.pick(world.sites).site.key
+          const site = item.site ?? rng.pick(world.sites).site.key
           const fresh = world.series.filter((s) => s.site === site && !state.known.has(s.key))
           const readerId = rng.pick(readers)
-          for (const series of fresh.slice(0, rng.int(3, 6))) track(bookmark(series, readerId))
+          for (const series of fresh.slice(0, item.count ?? rng.int(3, 6))) track(bookmark(series, readerId))
           return
         }
         case 'bookmark-second': {
@@ -377,6 +431,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
 
     log.add({ type: 'action', action: 'lanes-start', result: 'ok' })
     await core.startLanes()
+    dbFaults.active = true
     const driver = (async () => {
       for (const item of agenda) {
         const wait = item.at - clock.monotonic()
@@ -387,13 +442,14 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
         track(run(item))
       }
     })()
-    for (let day = 1; day <= options.days; day++) {
-      timersFired += await clock.runQuiet(DAY)
+    for (let day = 1; day <= Math.ceil(options.days); day++) {
+      timersFired += await clock.runQuiet(Math.min(DAY, end - clock.monotonic()))
       options.onDay?.(day)
     }
 
     log.add({ type: 'action', action: 'lanes-stop', result: 'ok' })
     await core.stopLanes()
+    dbFaults.active = false
     await clock.runQuiet(10 * 60_000)
     await Promise.allSettled([...inflight])
     void driver
@@ -401,6 +457,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     await clock.runQuiet(0)
 
     options.onEvents?.(log.events)
+    await options.inspect?.(core.store)
     const config = checkerConfig(world, siteOf)
     const checked = checkInvariants(log.events, config)
     return buildReport({
@@ -409,7 +466,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
       events: log.events,
       checked,
       config,
-      faultsInjected: sites.faultsInjected,
+      faultsInjected: { ...sites.faultsInjected, database: dbFaults.injected },
       browserLaunches: sites.browserLaunches.count,
       logProblems: Object.fromEntries(logProblems),
       runtime: { realMs: Math.round(performance.now() - realStart), timersFired, events: log.events.length },
@@ -562,9 +619,62 @@ function makeAgenda(rng: Random, world: World, faults: Level, actions: Level, ho
   return items.sort((x, y) => x.at - y.at)
 }
 
+/** The agenda items of one scenario step. */
+function scenarioItems(step: ScenarioStep, world: World): Item[] {
+  const at = world.start + step.at
+  const site = (index: number) => {
+    const found = world.sites[index]
+    if (!found) throw new Error(`simulation: scenario step at ${step.at} ms names Site ${index}; there are ${world.sites.length}`)
+    return found.site.key
+  }
+  switch (step.do) {
+    case 'clock-step':
+      return [{ at, kind: 'clock-step', stepMs: step.stepMs }]
+    case 'machine-sleep':
+      return [
+        { at, kind: 'machine-sleep' },
+        { at: at + step.forMs, kind: 'machine-wake' },
+      ]
+    case 'pause':
+      return [{ at, kind: 'pause', site: site(step.site), duration: step.duration, resumeAfter: null }]
+    case 'resume':
+      return [{ at, kind: 'resume', site: site(step.site) }]
+    case 'check-now':
+      return [{ at, kind: 'check-now', site: site(step.site) }]
+    case 'bookmark-burst':
+      return [{ at, kind: 'bookmark-burst', site: site(step.site), count: step.count }]
+    case 'database-locked':
+      return [{ at, kind: 'database-locked', forMs: step.forMs }]
+  }
+}
+
 function agendaInsert(agenda: Item[], item: Item): void {
   // The driver is walking the agenda with for…of; inserting after the current position is seen in order.
   let index = agenda.length
   while (index > 0 && agenda[index - 1]!.at > item.at) index--
   agenda.splice(index, 0, item)
+}
+
+/** What a query is, in a few words ("insert into poll_passes"), from its operation tree. */
+function describeQuery(node: unknown): string {
+  const root = node as { kind?: string }
+  const verb = {
+    SelectQueryNode: 'select from',
+    InsertQueryNode: 'insert into',
+    UpdateQueryNode: 'update',
+    DeleteQueryNode: 'delete from',
+  }[root.kind ?? '']
+  if (!verb) return 'a raw query'
+  let table = ''
+  const walk = (value: unknown): void => {
+    if (table || !value || typeof value !== 'object') return
+    const v = value as { kind?: string; table?: { identifier?: { name?: string } } }
+    if (v.kind === 'TableNode' && v.table?.identifier?.name) {
+      table = v.table.identifier.name
+      return
+    }
+    for (const child of Object.values(v)) walk(child)
+  }
+  walk(node)
+  return `${verb} ${table || 'a table'}`
 }
