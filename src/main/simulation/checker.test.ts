@@ -122,6 +122,18 @@ describe('one-row-per-pass', () => {
     ).toEqual(['one-row-per-pass'])
   })
 
+  it('a pass whose own row write met a database fault has nothing to write it with', () => {
+    const failed = (what: string) =>
+      new Log()
+        .action('lanes-start')
+        .at(MIN)
+        .add({ type: 'db-fault', what })
+        .add({ type: 'pass-failed', site: 'a', message: `simulated database fault (SQLITE_BUSY: database is locked) on ${what}` })
+        .action('lanes-stop')
+    expect(rulesOf(failed('insert into poll_passes'))).toEqual([])
+    expect(rulesOf(failed('select from poll_lanes'))).toEqual(['one-row-per-pass'])
+  })
+
   it('a pass abandoned by a stop before its first check may leave no row', () => {
     expect(rulesOf(new Log().action('lanes-start').at(MIN).pass({ skip: 'nothing-eligible' }).action('lanes-stop').pass(null))).toEqual([])
   })
@@ -159,6 +171,18 @@ describe('error-needs-fault', () => {
     const result = checkInvariants(log.events, config)
     expect(result.violations.map((v) => v.rule)).toEqual(['error-needs-fault'])
     expect(result.unexplainedErrors).toMatchObject([{ series: S, outcome: 'error', reason: 'check failed: near "where": syntax error' }])
+  })
+
+  it('a database fault explains an error only when one was injected during the check', () => {
+    const check = {
+      outcome: 'error' as const,
+      reason: 'check stamp failed: simulated database fault',
+      faults: ['database' as const],
+      served: null,
+      reported: null,
+    }
+    expect(rulesOf(new Log().add({ type: 'db-fault', what: 'update series' }).check(check))).toEqual([])
+    expect(rulesOf(new Log().check(check))).toEqual(['error-needs-fault'])
   })
 
   it('the fault must explain the outcome: a 5xx explains an error, not a no-chapter', () => {
@@ -267,6 +291,21 @@ describe('rest', () => {
           .at(20 * MIN)
           .step(2 * HOUR)
           .at(21 * MIN)
+          .request(),
+      ),
+    ).toEqual([])
+  })
+
+  it('a check the store decided on while the wall clock was ahead stays allowed after it steps back', () => {
+    expect(
+      rulesOf(
+        new Log()
+          .request()
+          .at(20 * MIN)
+          .step(3 * HOUR)
+          .at(25 * MIN)
+          .step(-3 * HOUR)
+          .at(26 * MIN)
           .request(),
       ),
     ).toEqual([])

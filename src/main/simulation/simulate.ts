@@ -19,6 +19,7 @@ import { addBookmark } from '../store/bookmarks'
 import { laneRow } from '../store/lanes'
 import { addSeries, finishSeries, getSeries, markLatestChecked, recordCheckResult } from '../store/series'
 import { recordSighting } from '../store/sightings'
+import type { Site } from '../sites/site'
 import type { AcquireDeps } from '../use-cases/acquire'
 import { bookmarkByUrl } from '../use-cases/acquire'
 import { FakeClock } from '../testing/clock'
@@ -478,7 +479,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
 }
 
 /** The checker's view of each Site: its pace, whether it is a browser Site, and how long one check may take. */
-export function checkerConfig(world: World, siteOf: (key: string) => import('../sites/site').Site): CheckerConfig {
+export function checkerConfig(world: World, siteOf: (key: string) => Site): CheckerConfig {
   return {
     end: world.end,
     sites: Object.fromEntries(
