@@ -194,20 +194,26 @@ describe('error-needs-fault', () => {
 })
 
 describe('closed-lane-silent', () => {
-  it('a Lane request while paused breaks it; an Acquisition may read a paused Site', () => {
+  it('a request while paused breaks it, from the Lane or from an Acquisition', () => {
+    const paused = () => new Log().lane(T0 + HOUR)
     expect(
       rulesOf(
-        new Log()
-          .lane(T0 + HOUR)
+        paused()
           .at(10 * MIN)
           .request(),
       ),
     ).toEqual(['closed-lane-silent'])
     expect(
       rulesOf(
-        new Log()
-          .lane(T0 + HOUR)
+        paused()
           .at(10 * MIN)
+          .request({ caller: 'acquisition' }),
+      ),
+    ).toEqual(['closed-lane-silent'])
+    expect(
+      rulesOf(
+        paused()
+          .at(61 * MIN)
           .request({ caller: 'acquisition' }),
       ),
     ).toEqual([])
@@ -363,6 +369,20 @@ describe('detection-bound', () => {
       rule: 'detection-bound',
       message: expect.stringMatching(/never found/),
     })
+  })
+
+  it('a wall clock stepped back extends the bound by the step, at most until the next pass would have repaired the stamp', () => {
+    // Checked 10 min before the chapter; the clock goes back 5 h 20 min after the chapter. The next pass brings
+    // the stamp back to now, so the check may come about a rest after the step — not 5 h later.
+    const stepped = () =>
+      new Log()
+        .request({ served: 10 })
+        .at(10 * MIN)
+        .release(11)
+        .at(30 * MIN)
+        .step(-5 * HOUR)
+    expect(rulesOf(found(stepped().at(30 * MIN + HOUR + 5 * MIN), 11))).toEqual([])
+    expect(rulesOf(found(stepped().at(5 * HOUR + 10 * MIN), 11))).toEqual(['detection-bound'])
   })
 
   it('time the Lane was paused extends the bound', () => {

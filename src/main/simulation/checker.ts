@@ -1,5 +1,5 @@
 /**
- * The invariants, each a named rule checked over the event log (docs/adr/0020-the-simulation.md says what
+ * The invariants, each a named rule checked over the event log (docs/adr/0021-simulation-invariants.md says what
  * each means and the tolerance each timing rule allows). Pure: the same log gives the same violations, so
  * every rule is tested by feeding it a log that breaks it on purpose.
  *
@@ -128,10 +128,8 @@ class Index {
       else if (e.type === 'request' && e.first) push(this.firstRequests, e.series, e)
       else if (e.type === 'check') {
         push(this.checksBySeries, e.series, e)
-        if (e.outcome === 'unreachable') {
-          const until = e.wall + (config.browserDownMs ?? DEFAULT_BROWSER_DOWN_MS)
-          for (const part of this.whileWallBelow(until, e.mono, Infinity)) this.browserDown.push(part)
-        }
+        // The browser-down window is a wait, so it runs on monotonic time.
+        if (e.outcome === 'unreachable') this.browserDown.push([e.mono, e.mono + (config.browserDownMs ?? DEFAULT_BROWSER_DOWN_MS)])
       } else if (e.type === 'pass') push(this.passesBySite, e.site, e)
       else if (e.type === 'db-fault') this.dbFaults.push(e)
     }
@@ -204,13 +202,6 @@ class Index {
   laneBefore(site: string, seq: number): LaneEvent | undefined {
     const lanes = this.laneEvents.get(site) ?? []
     return lanes[lastBefore(lanes, seq)]
-  }
-
-  /** The lowest the wall clock's offset was within [from, to] (monotonic). */
-  minOffsetWithin(from: number, to: number): number {
-    let low = this.offsetAt(from)
-    for (const step of this.steps) if (step.mono > from && step.mono <= to) low = Math.min(low, this.offsetAt(step.mono))
-    return low
   }
 
   /** The gap the Lane of `site` used last before `seq` (its last pass row's, carried forward by skips), or its pace's longest. */
@@ -349,8 +340,9 @@ const errorNeedsFault = (index: Index, out: Violation[], unexplained: Unexplaine
 }
 
 /**
- * No check starts while its Lane is closed: none from the Lane while paused, none from anyone (Acquisition
- * included) while refusing. Judged on the wall time the request went out at, against the Lane row in force.
+ * No check starts while its Lane is closed — paused or refusing — whoever asks, Acquisition included (a paused
+ * Site is one the owner asked the app to leave alone). Judged on the wall time the request went out at, against
+ * the Lane row in force.
  */
 const closedLaneSilent: Rule = (index, out) => {
   for (const e of index.events) {
@@ -365,13 +357,13 @@ const closedLaneSilent: Rule = (index, out) => {
         series: e.series,
         message: `${e.caller} request ${minutes(lane.refuseUntil - e.wall)} before the refusal backoff ends`,
       })
-    else if (e.caller === 'lane' && lane.pausedUntil > e.wall)
+    else if (lane.pausedUntil > e.wall)
       out.push({
         rule: 'closed-lane-silent',
         ...at(e),
         site: e.site,
         series: e.series,
-        message: `Lane request ${minutes(lane.pausedUntil - e.wall)} before the pause ends`,
+        message: `${e.caller} request ${minutes(lane.pausedUntil - e.wall)} before the pause ends`,
       })
   }
 }
@@ -459,7 +451,8 @@ const checkNowServed: Rule = (index, out) => {
  * A chapter published on a tracked Series is found within rest + maxPassMs (plus one check's slack) on a
  * healthy Lane. The bound grows by what legitimately delays the Series' next check after its last one
  * before the chapter: time its Lane was closed or down or the Lanes stopped; a wall clock stepped back since
- * (the store then sees the stamp in the future, so the rest runs longer); Check nows served first (a gap
+ * (the store sees that stamp in the future until the next pass brings it back to now: the step, at most the
+ * time from the check to the step plus a pass and a gap — docs/adr/0021); Check nows served first (a gap
  * each); a failed check (it stamped the Series: the next comes a rest later); a Sighting deferral; the
  * browser's wake threshold; a backlog of due Series ahead of it; and a Lane with more Series than it can
  * check in a rest.
@@ -489,10 +482,11 @@ const detectionBound = (index: Index, out: Violation[], detections: Detection[])
       ...checks.filter((c) => c.seq < release.seq).map((c) => c.startMono),
     )
     const from = Number.isFinite(lastCheck) ? lastCheck : release.mono - cycle
-    const offsetThen = index.offsetAt(from)
     let deadline = release.mono + base
     for (let round = 0; round < 10_000; round++) {
-      const wentBack = Math.max(0, offsetThen - index.minOffsetWithin(from, deadline))
+      const wentBack = index.steps
+        .filter((s) => (s.stepMs ?? 0) < 0 && s.mono >= from && s.mono <= deadline)
+        .reduce((sum, s) => sum + Math.min(-s.stepMs!, s.mono - from + pace.maxPassMs + gap + facts.checkSlackMs), 0)
       let next =
         release.mono +
         base +

@@ -242,13 +242,16 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
         rawDb = db
         return db.withPlugin(dbFaultPlugin)
       },
-      onPass: (site, result) =>
+      onPass: (site, result) => {
         log.add({
           type: 'pass',
           site: site.key,
           row: result.row,
           newChapters: result.newChapters.map((c) => ({ series: `${c.site}/${c.seriesId}`, chapter: c.chapter })),
-        }),
+        })
+        // The Lane may have bounded its own pause or refusal (a clock set back): read the row it acted on.
+        if (result.row?.skip === 'paused' || result.row?.skip === 'refusing') snapshotLane(site.key)
+      },
     })
     const db = core.store.db
     const admin = createAdmin({ core, shell: 'headless', listening: () => 'simulation' })
