@@ -262,7 +262,10 @@ const oneRowPerPass: Rule = (index, out) => {
   }
 }
 
-/** Each row's counts are the checks its pass made; a skipped row checks nothing itself and carries the last figures forward. */
+/**
+ * Each row's counts are the checks its pass made. A skipped row checked nothing itself: it carries the last
+ * row's figures forward, or states the ones it measured before it met the skip, with checked 0.
+ */
 const countsAddUp: Rule = (index, out) => {
   const open = new Map<string, CheckEvent[]>()
   const previous = new Map<string, PassEvent>()
@@ -278,10 +281,14 @@ const countsAddUp: Rule = (index, out) => {
     if (row.skip) {
       if (checks.length) v(`skip "${row.skip}" but the pass made ${checks.length} check(s)`)
       if (row.refused + row.unreachable + row.no_chapter + row.unfetchable + row.errors > 0) v(`skip "${row.skip}" with outcome counts`)
+      // Carried forward from the row before, or measured by this pass before it met the skip (a pause found by
+      // the gate mid-pass): then it checked nothing, and says so.
       const prev = previous.get(e.site)?.row
-      if (prev && (row.due !== prev.due || row.gap !== prev.gap || row.clamped !== prev.clamped || row.checked !== prev.checked))
+      const carried = prev && row.due === prev.due && row.gap === prev.gap && row.clamped === prev.clamped && row.checked === prev.checked
+      const measured = row.gap > 0 && row.checked === 0
+      if (prev && !carried && !measured)
         v(
-          `carried forward due/gap/clamped/checked ${row.due}/${row.gap}/${row.clamped}/${row.checked}, the previous row says ${prev.due}/${prev.gap}/${prev.clamped}/${prev.checked}`,
+          `skip "${row.skip}" with due/gap/clamped/checked ${row.due}/${row.gap}/${row.clamped}/${row.checked}: neither the previous row's ${prev.due}/${prev.gap}/${prev.clamped}/${prev.checked} nor its own (checked 0)`,
         )
     } else {
       const count = (o: string) => checks.filter((c) => c.outcome === o).length
