@@ -4,7 +4,7 @@
  * `--out`, writes the whole report as JSON (`--events`: the event log, one JSON object a line). With `--check` it exits 1 when an invariant was violated or an
  * error went unexplained.
  */
-import { writeFileSync } from 'node:fs'
+import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { formatSummary } from './report'
 import { LEVELS, SIM_START, simulate, type Level } from './simulate'
@@ -56,7 +56,7 @@ function main(): void {
   simulate({
     ...options,
     onDay: (day) => process.stderr.write(`simulate: day ${day}/${options.days}\n`),
-    ...(eventsFile ? { onEvents: (events) => writeFileSync(eventsFile, events.map((e) => JSON.stringify(e)).join('\n') + '\n') } : {}),
+    ...(eventsFile ? { onEvents: (events) => writeLines(eventsFile, events) } : {}),
   }).then(
     (report) => {
       if (values.out) writeFileSync(values.out, `${JSON.stringify(report, null, 1)}\n`)
@@ -69,6 +69,23 @@ function main(): void {
       process.exitCode = 2
     },
   )
+}
+
+/** One JSON object a line, written in chunks: a month's log is over a million events. */
+function writeLines(file: string, items: readonly unknown[]): void {
+  const fd = openSync(file, 'w')
+  try {
+    for (let i = 0; i < items.length; i += 10_000)
+      writeSync(
+        fd,
+        `${items
+          .slice(i, i + 10_000)
+          .map((e) => JSON.stringify(e))
+          .join('\n')}\n`,
+      )
+  } finally {
+    closeSync(fd)
+  }
 }
 
 try {
