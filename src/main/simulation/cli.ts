@@ -35,13 +35,13 @@ function main(): void {
     const raw = values[name]!
     const n = Number(raw)
     if (!/^\d+$/.test(raw) || n < min || n > max)
-      throw new Error(`simulate: --${name} must be a whole number from ${min} to ${max} (got "${raw}")`)
+      throw new Error(`--${name} must be a whole number from ${min} to ${max} (got "${raw}")`)
     return n
   }
   const level = (name: 'faults' | 'actions'): Level => {
     const raw = values[name]!
     if (!(LEVELS as readonly string[]).includes(raw))
-      throw new Error(`simulate: --${name} must be one of ${LEVELS.join(', ')} (got "${raw}")`)
+      throw new Error(`--${name} must be one of ${LEVELS.join(', ')} (got "${raw}")`)
     return raw as Level
   }
   const options = {
@@ -91,6 +91,6 @@ function writeLines(file: string, items: readonly unknown[]): void {
 try {
   main()
 } catch (error) {
-  console.error((error as Error).message)
+  console.error(`simulate: ${(error as Error).message}`)
   process.exitCode = 2
 }
