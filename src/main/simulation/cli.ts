@@ -34,14 +34,12 @@ function main(): void {
   const count = (name: 'days' | 'series' | 'sites' | 'seed', min: number, max: number): number => {
     const raw = values[name]!
     const n = Number(raw)
-    if (!/^\d+$/.test(raw) || n < min || n > max)
-      throw new Error(`--${name} must be a whole number from ${min} to ${max} (got "${raw}")`)
+    if (!/^\d+$/.test(raw) || n < min || n > max) throw new Error(`--${name} must be a whole number from ${min} to ${max} (got "${raw}")`)
     return n
   }
   const level = (name: 'faults' | 'actions'): Level => {
     const raw = values[name]!
-    if (!(LEVELS as readonly string[]).includes(raw))
-      throw new Error(`--${name} must be one of ${LEVELS.join(', ')} (got "${raw}")`)
+    if (!(LEVELS as readonly string[]).includes(raw)) throw new Error(`--${name} must be one of ${LEVELS.join(', ')} (got "${raw}")`)
     return raw as Level
   }
   const options = {
