@@ -42,7 +42,7 @@ describe('a quiet household on healthy Sites', () => {
       expect(d.detectedAt!).toBeLessThanOrEqual(d.deadline!)
     }
     expect(report.chaptersMissed).toBe(0)
-  })
+  }, 60_000)
 
   it('reports figures that agree with the store and with each other', () => {
     // Every pass row the Lanes wrote is in the report (no retention in two days).
@@ -86,16 +86,20 @@ describe('the simulation', () => {
     expect(withoutRuntime(a)).toEqual(withoutRuntime(b))
     expect(a.requests.total).toBeGreaterThan(0)
     expect(withoutRuntime(c)).not.toEqual(withoutRuntime(a))
-  })
+  }, 60_000)
 
   // A CI-sized run: a few days, some of every fault. Fails until the lead fixes the findings of issue #10:
   // a pass whose Lane row read fails writes no row (one-row-per-pass).
-  it.fails('a CI-sized run with some faults has no invariant violation and no unexplained error', async () => {
-    const report = await simulate({ days: 3, series: 40, sites: 4, seed: 1, faults: 'some' })
-    expect(report.runtime.realMs).toBeLessThan(30_000)
-    expect(report.invariantViolations).toEqual([])
-    expect(report.unexplainedErrors).toEqual([])
-  })
+  it.fails(
+    'a CI-sized run with some faults has no invariant violation and no unexplained error',
+    async () => {
+      const report = await simulate({ days: 3, series: 40, sites: 4, seed: 1, faults: 'some' })
+      expect(report.runtime.realMs).toBeLessThan(30_000)
+      expect(report.invariantViolations).toEqual([])
+      expect(report.unexplainedErrors).toEqual([])
+    },
+    90_000,
+  )
 })
 
 /**
