@@ -388,6 +388,19 @@ describe('detection-bound', () => {
     expect(rulesOf(found(stepped().at(5 * HOUR + 10 * MIN), 11))).toEqual(['detection-bound'])
   })
 
+  it('a failed check gives the Series its next turn a rest later, on top of a Sighting deferral', () => {
+    const failed = { outcome: 'error' as const, reason: 'HTTP 503', faults: ['5xx' as const], served: null, reported: null }
+    const log = new Log()
+      .release(11, { readers: 1 })
+      .at(40 * MIN)
+      .action('sighting', { site: 'a', series: S, chapter: 11 })
+      .at(102 * MIN)
+      .request({ fault: '5xx', served: null })
+      .check(failed)
+      .at(162 * MIN)
+    expect(rulesOf(found(log, 11))).toEqual([])
+  })
+
   it('time the Lane was paused extends the bound', () => {
     expect(
       rulesOf(

@@ -499,11 +499,12 @@ const detectionBound = (index: Index, out: Violation[], detections: Detection[])
         base +
         overlapLength(unavailable, from, deadline) +
         wentBack +
-        forced.filter((p) => p.mono >= from && p.mono <= deadline).length * gap +
-        failedChecks.filter((c) => c.startMono >= release.mono && c.startMono <= deadline).length * cycle
+        forced.filter((p) => p.mono >= from && p.mono <= deadline).length * gap
       for (const s of sightings)
         if (s.mono >= release.mono - pace.restMs && s.mono <= deadline)
           next = Math.max(next, s.mono + pace.restMs + pace.maxPassMs + facts.checkSlackMs + gap)
+      // A failed check comes on top of whatever made the Series wait for it.
+      next += failedChecks.filter((c) => c.startMono >= release.mono && c.startMono <= deadline).length * cycle
       if (next <= deadline) break
       deadline = next
     }
