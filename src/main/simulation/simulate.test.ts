@@ -103,15 +103,16 @@ describe('the simulation', () => {
 })
 
 /**
- * The known bugs of issue #10, each as the smallest scenario that shows it. Each fails until the lead's fix
- * lands; then `.fails` comes off.
+ * The bugs of issue #10 the simulation found, each as the smallest scenario that shows it (faults and actions
+ * off, one scripted disturbance). Each fails until its fix lands; then `.fails` comes off. The rule each
+ * breaks today is named in it.
  */
 describe('scenarios', () => {
   const quiet = { days: 0.5, series: 16, sites: 2, seed: 3, faults: 'none', actions: 'none' } as const
 
   it.fails('a wall clock stepped back while the Lanes are stopped does not silence them when they start again', async () => {
-    // Stamps made 3 h "ahead" and a restart after the clock is corrected: the gap wait, counted from the
-    // newest stamp, is hours long (the Lane's proof of life stops).
+    // proof-of-life: stamps made 3 h "ahead" and a restart after the clock is corrected: the gap wait, counted
+    // from the newest stamp, is hours long.
     const report = await simulate({
       ...quiet,
       scenario: [
@@ -124,6 +125,8 @@ describe('scenarios', () => {
   })
 
   it.fails('a pass that began before a step back still ends after maxPassMs', async () => {
+    // proof-of-life: the pass measures maxPassMs from its wall-clock start, so after a step back it takes no
+    // notice of the limit and works through its whole due list (40 min without a row).
     const report = await simulate({
       ...quiet,
       scenario: [
@@ -135,7 +138,8 @@ describe('scenarios', () => {
   })
 
   it.fails('a Pause pressed while the Lane waits its gap lets no request out', async () => {
-    // After a two-hour sleep every Series is due, so the Lane spends its time in gap waits.
+    // closed-lane-silent: after a two-hour sleep every Series is due, so the Lane spends its time in gap waits;
+    // the gate was read before the wait.
     const report = await simulate({
       ...quiet,
       scenario: [
@@ -147,18 +151,23 @@ describe('scenarios', () => {
   })
 
   it.fails('a burst of new bookmarks is not a burst of requests, and a Series just acquired is not checked again', async () => {
+    // min-gap: Acquisitions keep no gap, from each other or from the Lane. rest: the Lane's pass read the new
+    // Series as due (never checked) before its Acquisition, and checks it again minutes after.
     const report = await simulate({ ...quiet, series: 40, scenario: [{ at: HOUR, do: 'bookmark-burst', site: 0, count: 4 }] })
     expect(report.actions.bookmark?.ok).toBe(4)
     expect(rulesBroken(report)).toEqual([])
   })
 
   it.fails('a database locked for two minutes leaves every pass exit with a row', async () => {
+    // one-row-per-pass: a failed read of the Lane row throws past the pass.
     const report = await simulate({ ...quiet, scenario: [{ at: HOUR, do: 'database-locked', forMs: 2 * MIN }] })
     expect(report.faultsInjected.database).toBeGreaterThan(0)
     expect(rulesBroken(report)).toEqual([])
   })
 
   it.fails('a Check now pressed after the wall clock stepped back is served', async () => {
+    // check-now-served: the press writes force_poll_at = now, behind the stamp of the last check, so it is
+    // not pending.
     const report = await simulate({
       ...quiet,
       scenario: [
