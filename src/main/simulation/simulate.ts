@@ -43,6 +43,8 @@ export interface SimulationOptions {
   faults?: Level
   /** The owner's and Readers' actions: Check now, Pause, Finish, new bookmarks, Sightings. */
   actions?: Level
+  /** Per-request (and per-query, `database`) fault rates over the ones `faults` sets. */
+  faultRates?: Partial<FaultRates>
   /** Where the temporary store goes (default: /dev/shm where it exists, else the system's temp folder). */
   tmpDir?: string
   /** Called after each simulated day. */
@@ -115,6 +117,7 @@ export type ScenarioStep =
 export async function simulate(options: SimulationOptions): Promise<SimulationReport> {
   const realStart = performance.now()
   const faults = options.faults ?? 'some'
+  const rates: FaultRates = { ...FAULT_RATES[faults], ...options.faultRates }
   const actions = options.actions ?? 'some'
   const root = new Random(options.seed)
   const start = SIM_START
@@ -131,7 +134,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     clock,
     log,
     rng: root.fork('faults'),
-    rates: FAULT_RATES[faults],
+    rates,
     episodes,
     onRequest: (event) => {
       const key = `${event.caller}|${event.series}`
@@ -144,7 +147,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
   let core: Core | undefined
   // The handle as opened, for the simulation's own reads (never faulted), and the faulting one the core uses.
   let rawDb: Db | undefined
-  const dbFaults = { active: false, rng: root.fork('database'), rate: FAULT_RATES[faults].database, injected: 0, lockedUntil: 0 }
+  const dbFaults = { active: false, rng: root.fork('database'), rate: rates.database, injected: 0, lockedUntil: 0 }
   const dbFaultPlugin: KyselyPlugin = {
     transformQuery(args) {
       const locked = dbFaults.lockedUntil > clock.monotonic()
