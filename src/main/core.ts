@@ -39,6 +39,11 @@ export interface CoreOptions {
   onPass?(site: Site, result: PassResult): void
   /** Every check a Lane or an Acquisition makes, as it ends (the simulation's observer). */
   onCheck?(site: string, seriesId: string, report: CheckReport): void
+  /**
+   * Wraps the database handle every part of the core uses (the simulation injects database faults through a
+   * Kysely plugin). Default: the handle as opened.
+   */
+  wrapDb?(db: Store['db']): Store['db']
 }
 
 export interface Core {
@@ -80,10 +85,11 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   const lock = lockDataDir(options.dataDir, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {})
   let store: Store
   try {
-    store = openStore(join(options.dataDir, STORE_FILE), {
+    const opened = openStore(join(options.dataDir, STORE_FILE), {
       now: clock.now(),
       ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
     })
+    store = options.wrapDb ? { ...opened, db: options.wrapDb(opened.db) } : opened
   } catch (error) {
     lock.release()
     throw error

@@ -65,6 +65,8 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
   const { db, site, clock, log, health, pacer } = deps
   const pace = site.pace
   const startedAt = clock.now()
+  // maxPassMs is measured on the monotonic clock: a pass that began before a wall clock step still ends on time.
+  const startedMono = clock.monotonic()
 
   const finish = async (skip: PassSkip, figures: Figures, lane: LaneRow | undefined, newChapters: NewChapter[] = []) => {
     const now = clock.now()
@@ -159,7 +161,7 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
     // No new Series once it would start after maxPassMs: the next pass re-reads the due query, so a fresh
     // Check now waits at most about maxPassMs plus a gap. The first is always taken, so a gap longer than
     // maxPassMs still makes progress.
-    if (index > 0 && clock.now() - startedAt + pacer.waitFor(site.key, gap) >= pace.maxPassMs) {
+    if (index > 0 && clock.monotonic() - startedMono + pacer.waitFor(site.key, gap) >= pace.maxPassMs) {
       cutShort = true
       break
     }
@@ -185,7 +187,7 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
       // Still due for the reasons the due query gave? A Series orphaned, emptied or Finished since is not fetched.
       let url: string | null
       try {
-        url = await stillDue(db, { site: site.key, seriesId: series.series_id })
+        url = await stillDue(db, { site: site.key, seriesId: series.series_id }, series.latest_checked_at)
       } catch (error) {
         log.error({ site: site.key, err: error }, 'lane: could not re-read a due Series')
         if (checksMade()) break

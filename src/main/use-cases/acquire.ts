@@ -135,7 +135,7 @@ async function acquire(deps: AcquireDeps, key: SeriesKey): Promise<CheckReport |
     const series = await getSeries(deps.db, key)
     // Two first bookmarks of one new Series at once, or the Lane got there first: it is read already.
     if (!series || series.latest_checked_at > 0) return undefined
-    const url = await stillDue(deps.db, key)
+    const url = await stillDue(deps.db, key, 0)
     if (url === null) return undefined
     const report = await checkSeries(
       { db: deps.db, clock: deps.clock, log: deps.log, beforeRequest: () => turn.sent() },
