@@ -103,6 +103,8 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   const pacer = new SitePacer(clock)
   const stopping = new AbortController()
   let lanes: Promise<Lanes> | null = null
+  /** Settles when every stop of the Lanes asked so far has ended. */
+  let lanesStopping: Promise<void> = Promise.resolve()
   /** Nothing may send any more. */
   let stopped = false
   let closed = false
@@ -137,31 +139,37 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     },
     async startLanes() {
       if (stopped) return
-      // The promise is kept before anything is awaited, so a second call at once joins the first.
-      lanes ??= startLanes({
-        db: store.db,
-        sites: registry.sites,
-        fetchers,
-        clock,
-        log,
-        health,
-        pacer,
-        onNewChapters: (site, chapters) => {
-          log.info(
-            { site: site.key, chapters: chapters.map((c) => `${c.title} ${c.label}`) },
-            `${chapters.length} New Chapter${chapters.length === 1 ? '' : 's'}`,
-          )
-          options.onNewChapters?.(site, chapters)
-        },
-        ...(options.onPass ? { onPass: options.onPass } : {}),
-        ...(options.onCheck ? { onCheck: (site, series, report) => options.onCheck!(site.key, series.series_id, report) } : {}),
-      })
+      // The promise is kept before anything is awaited, so a second call at once joins the first; and the Lanes
+      // of a stop still in progress finish their passes first, so two passes of one Site never overlap.
+      const previous = lanesStopping
+      lanes ??= previous.then(() =>
+        startLanes({
+          db: store.db,
+          sites: registry.sites,
+          fetchers,
+          clock,
+          log,
+          health,
+          pacer,
+          onNewChapters: (site, chapters) => {
+            log.info(
+              { site: site.key, chapters: chapters.map((c) => `${c.title} ${c.label}`) },
+              `${chapters.length} New Chapter${chapters.length === 1 ? '' : 's'}`,
+            )
+            options.onNewChapters?.(site, chapters)
+          },
+          ...(options.onPass ? { onPass: options.onPass } : {}),
+          ...(options.onCheck ? { onCheck: (site, series, report) => options.onCheck!(site.key, series.series_id, report) } : {}),
+        }),
+      )
       await lanes
     },
     async stopLanes() {
       const running = lanes
       lanes = null
-      await (await running)?.stop()
+      const stoppingNow = (async () => (await running)?.stop())()
+      lanesStopping = lanesStopping.then(() => stoppingNow).catch(() => undefined)
+      await stoppingNow
     },
     async stopSending() {
       stopped = true
