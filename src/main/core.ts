@@ -19,6 +19,9 @@ import type { Site } from './sites/site'
 import { loadSites } from './sites/sites-file'
 import { lockDataDir } from './store/data-lock'
 import { openStore, STORE_FILE, type Store } from './store/database'
+import { watchStorage, type StorageWatch } from './storage-watch'
+import { scheduleBackups, type Backups } from './backup-schedule'
+import { BACKUP_DIR } from './store/backups'
 import type { AcquireDeps } from './use-cases/acquire'
 
 export interface CoreOptions {
@@ -39,6 +42,8 @@ export interface CoreOptions {
   onPass?(site: Site, result: PassResult): void
   /** Every check a Lane or an Acquisition makes, as it ends (the simulation's observer). */
   onCheck?(site: string, seriesId: string, report: CheckReport): void
+  /** Make the daily backup into `<data>/backups/` (default true). */
+  dailyBackups?: boolean
 }
 
 export interface Core {
@@ -53,6 +58,10 @@ export interface Core {
   readonly clock: Clock
   readonly log: Log
   readonly acquireDeps: AcquireDeps
+  /** Whether the store takes writes, looked at every few seconds (docs/adr/0045-storage-faults.md). */
+  readonly storage: StorageWatch
+  /** The daily backup and "Back up now" (docs/adr/0048-backups.md). */
+  readonly backups: Backups
   /** Starts one Lane per Site (idempotent, and safe to call twice at once). */
   startLanes(): Promise<void>
   /** Stops every Lane; a pass in flight is abandoned whole. */
@@ -82,6 +91,15 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     throw error
   }
   if (store.migration.backup) log.info({ backup: store.migration.backup }, 'store: copied aside before migrating')
+  const storage = watchStorage({ health: store.health, clock, log })
+  const backups = scheduleBackups({
+    store,
+    dir: join(options.dataDir, BACKUP_DIR),
+    clock,
+    log,
+    ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+    ...(options.dailyBackups === false ? { daily: false } : {}),
+  })
   const loaded = loadSites(options.dataDir, [...(options.sites ?? BUILT_IN_SITES), ...(options.extraSites ?? [])])
   for (const problem of loaded.problems) log.warn(problem)
   const registry = createRegistry(loaded.sites)
@@ -103,6 +121,8 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     siteProblems: loaded.problems,
     clock,
     log,
+    storage,
+    backups,
     acquireDeps: {
       db: store.db,
       registry,
@@ -155,6 +175,8 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       closed = true
       await core.stopSending()
       await options.browser?.close()
+      await backups.stop()
+      await storage.stop()
       await store.close()
       lock.release()
     },

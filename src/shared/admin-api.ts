@@ -73,6 +73,7 @@ export const ADMIN_INPUTS = {
   confirmImport: z.strictObject({ jobId }),
   cancelImport: z.strictObject({ jobId }),
   exportLibrary: none,
+  backupNow: none,
 } as const satisfies Record<AdminMethodName, ZodType>
 
 export type AdminMethod = keyof typeof ADMIN_INPUTS
@@ -157,12 +158,35 @@ export interface CheckFailureView {
   at: number
 }
 
+/** What keeps the store from taking writes (docs/adr/0045-storage-faults.md). */
+export type StorageProblemKind = 'full' | 'read-only' | 'io' | 'damaged' | 'deleted' | 'replaced'
+
+/** A backup file in `<data>/backups/`. */
+export interface BackupView {
+  file: string
+  /** When it was made (wall clock). */
+  at: number
+  bytes: number
+}
+
+/** The database file, whether it takes writes, and its backups. */
+export interface StorageView {
+  file: string
+  /** `cannot write to <file>: disk full` and since when; null while writes are stored. */
+  problem: { kind: StorageProblemKind; message: string; since: number } | null
+  /** The newest backup, or null when there is none. */
+  lastBackup: BackupView | null
+  /** Why the latest backup attempt failed; null when it did not. */
+  backupProblem: string | null
+}
+
 export interface OverviewView {
   now: number
   counts: OverviewCountsView
   lanes: LaneView[]
   /** Problems in sites.json (file, site, field). */
   siteProblems: string[]
+  storage: StorageView
 }
 
 export interface ReaderView {
@@ -197,6 +221,8 @@ export interface SettingsView {
   /** Where the sync endpoint is listening now (a changed bind or port applies at the next start). */
   listening: string
   shell: 'electron' | 'headless'
+  /** The database file and its backups ("Back up now"). */
+  storage: StorageView
 }
 
 /** Per Site, what an import would do (or did). */
@@ -295,6 +321,8 @@ export interface AdminApi {
   cancelImport(input: AdminInput<'cancelImport'>): Promise<null>
   /** The whole library as one export document (docs/export-format.md) — never a token. */
   exportLibrary(input?: AdminInput<'exportLibrary'>): Promise<ExportDocument>
+  /** Makes a backup into `<data>/backups/` now (SQLite's online backup); answers with the storage block. */
+  backupNow(input?: AdminInput<'backupNow'>): Promise<StorageView>
 }
 
 /** What a transport carries back: the value, or an error with a code the renderer can show. */

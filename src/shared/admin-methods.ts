@@ -27,6 +27,7 @@ export const ADMIN_METHODS = [
   'confirmImport',
   'cancelImport',
   'exportLibrary',
+  'backupNow',
 ] as const
 
 export type AdminMethodName = (typeof ADMIN_METHODS)[number]

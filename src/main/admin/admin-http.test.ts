@@ -155,6 +155,7 @@ describe('every admin method through the headless transport', () => {
       confirmImport: () => ({ jobId: jobs.mapped }),
       cancelImport: () => ({ jobId: jobs.cancelled }),
       exportLibrary: () => ({}),
+      backupNow: () => ({}),
     })
     // Two imports waiting at their preview: one to map and confirm, one to cancel.
     const backup = tachibk({ manga: [{ source: '42', url: '/madara/manga/mapped/' }], sources: [{ name: 'Forty-two', sourceId: '42' }] })

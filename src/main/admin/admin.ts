@@ -11,6 +11,7 @@ import {
   type PassView,
   type SeriesRowView,
   type SettingsView,
+  type StorageView,
 } from '../../shared/admin-api'
 import { checkNowRefusal } from '../../shared/check-now'
 import type { Core } from '../core'
@@ -118,8 +119,12 @@ export function createAdmin(ctx: AdminContext): AdminApi {
     return readers.map((r) => ({ id: r.id, name: r.name, createdAt: r.created_at, bookmarks: counts.get(r.id) ?? 0 }))
   }
 
+  function storageView(): StorageView {
+    return { file: core.store.file, problem: core.storage.problem(), ...core.backups.state() }
+  }
+
   async function settingsView(): Promise<SettingsView> {
-    return { settings: await readSettings(db), listening: ctx.listening(), shell: ctx.shell }
+    return { settings: await readSettings(db), listening: ctx.listening(), shell: ctx.shell, storage: storageView() }
   }
 
   async function detail(key: { site: string; seriesId: string }) {
@@ -167,6 +172,7 @@ export function createAdmin(ctx: AdminContext): AdminApi {
         counts: await overviewCounts(db, staleBefore()),
         lanes: await allLaneViews(false),
         siteProblems: [...core.siteProblems],
+        storage: storageView(),
       }
     },
     async listSeries(input) {
@@ -261,6 +267,14 @@ export function createAdmin(ctx: AdminContext): AdminApi {
       return null
     },
     exportLibrary: () => exportLibrary({ db, registry: core.registry, now: now() }),
+    async backupNow() {
+      try {
+        await core.backups.backupNow()
+      } catch (error) {
+        throw new AppError('storage-unavailable', (error as Error).message, { cause: error })
+      }
+      return storageView()
+    },
   }
 }
 

@@ -103,7 +103,8 @@ async function start(): Promise<void> {
 async function refreshTray(): Promise<void> {
   if (!running || !tray) return
   try {
-    tray.update((await running.api.overview()).lanes, Date.now())
+    const overview = await running.api.overview()
+    tray.update(overview.lanes, Date.now(), overview.storage)
   } catch (error) {
     log.warn({ err: error }, 'electron: the tray could not read the Lanes')
   }
