@@ -44,6 +44,8 @@ export interface CoreOptions {
   onCheck?(site: string, seriesId: string, report: CheckReport): void
   /** Make the daily backup into `<data>/backups/` (default true). */
   dailyBackups?: boolean
+  /** How often the database file is looked at when nothing writes (default STORAGE_CHECK_MS). */
+  storageCheckMs?: number
 }
 
 export interface Core {
@@ -91,7 +93,12 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     throw error
   }
   if (store.migration.backup) log.info({ backup: store.migration.backup }, 'store: copied aside before migrating')
-  const storage = watchStorage({ health: store.health, clock, log })
+  const storage = watchStorage({
+    health: store.health,
+    clock,
+    log,
+    ...(options.storageCheckMs ? { everyMs: options.storageCheckMs } : {}),
+  })
   const backups = scheduleBackups({
     store,
     dir: join(options.dataDir, BACKUP_DIR),

@@ -82,7 +82,7 @@ export function pruneBackups(dir: string, now: number): string[] {
     removed.push(b.file)
   }
   for (const name of safeList(dir)) {
-    if (!name.endsWith('.partial')) continue
+    if (!/\.partial(-wal|-shm|-journal)?$/.test(name)) continue
     rmSync(join(dir, name), { force: true })
     removed.push(join(dir, name))
   }
@@ -100,17 +100,20 @@ export async function backupDatabase(
   at: number,
   options: { nativeBinding?: string } = {},
 ): Promise<BackupView> {
-  mkdirSync(dir, { recursive: true, mode: 0o700 })
   const file = join(dir, backupName(at))
   const partial = `${file}.partial`
+  const leftovers = [partial, `${partial}-wal`, `${partial}-shm`, `${partial}-journal`]
   try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 })
     await sqlite.backup(partial)
+    // One self-contained file (no -wal beside it), so a restore is copying one file; the app turns WAL on again
+    // when it opens it.
     const copy = new BetterSqlite3(partial, {
-      readonly: true,
       fileMustExist: true,
       ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
     })
     try {
+      copy.pragma('journal_mode = DELETE')
       const check = copy.pragma('quick_check', { simple: true })
       if (check !== 'ok') throw new Error(`the copy does not pass quick_check: ${String(check)}`)
     } finally {
@@ -118,10 +121,18 @@ export async function backupDatabase(
     }
     renameSync(partial, file)
   } catch (error) {
-    rmSync(partial, { force: true })
+    for (const leftover of leftovers) removeQuietly(leftover)
     throw new Error(`store: backup into ${dir} failed: ${(error as Error).message}`, { cause: error })
   }
   return { file, at, bytes: statSync(file).size }
+}
+
+function removeQuietly(file: string): void {
+  try {
+    rmSync(file, { force: true })
+  } catch {
+    // Never made (the folder itself could not be).
+  }
 }
 
 function safeList(dir: string): string[] {
