@@ -99,7 +99,7 @@ describe('restore', () => {
         method,
         headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
         ...(body ? { body: JSON.stringify(body) } : {}),
-      }).then(async (r) => ({ status: r.status, json: await r.json() }))
+      }).then(async (r) => ({ status: r.status, json: (await r.json()) as any }))
     expect((await call(app.origin, 'PATCH', '/api/v1/bookmarks/fixture-madara/one', { progress: 12, progressAt: 1_000 })).status).toBe(200)
     expect((await call(app.origin, 'POST', '/api/v1/sightings', { site: 'fixture-madara', seriesId: 'two', chapter: 40 })).status).toBe(202)
     await app.admin.call('updateSettings', { notifications: false })

@@ -21,7 +21,8 @@ import { lockDataDir } from './store/data-lock'
 import { openStore, STORE_FILE, type Store } from './store/database'
 import { watchStorage, type StorageWatch } from './storage-watch'
 import { scheduleBackups, type Backups } from './backup-schedule'
-import { BACKUP_DIR } from './store/backups'
+import { BACKUP_DIR, listBackups } from './store/backups'
+import { startIntegrityCheck, type IntegrityVerdict } from './store/integrity'
 import type { AcquireDeps } from './use-cases/acquire'
 
 export interface CoreOptions {
@@ -46,7 +47,15 @@ export interface CoreOptions {
   dailyBackups?: boolean
   /** How often the database file is looked at when nothing writes (default STORAGE_CHECK_MS). */
   storageCheckMs?: number
+  /** How long the start waits for the integrity check's verdict before it carries on (default INTEGRITY_WAIT_MS). */
+  integrityWaitMs?: number
 }
+
+/**
+ * The start waits this long (real time: the check is real work) for the integrity check; a larger file is
+ * checked on while the app runs, and its verdict applied when it comes (docs/adr/0046-the-file-the-app-opened.md).
+ */
+export const INTEGRITY_WAIT_MS = 2_000
 
 export interface Core {
   readonly store: Store
@@ -99,9 +108,36 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     log,
     ...(options.storageCheckMs ? { everyMs: options.storageCheckMs } : {}),
   })
+  const backupDir = join(options.dataDir, BACKUP_DIR)
+  const integrity =
+    store.file === ':memory:'
+      ? null
+      : startIntegrityCheck(store.file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {})
+  const applyVerdict = (verdict: IntegrityVerdict) => {
+    if (verdict.ok) {
+      if (verdict.problems.length) log.warn({ problems: verdict.problems }, 'store: the integrity check did not run')
+      else log.info({ ms: verdict.ms }, 'store: integrity check ok')
+      return
+    }
+    const newest = listBackups(backupDir)[0]
+    store.health.markDamaged(
+      verdict.problems.slice(0, 2).join('; '),
+      newest
+        ? `restore a backup (see the README, "Restoring a backup"); the newest is ${newest.file}`
+        : `restore a backup (see the README, "Restoring a backup"); there is none in ${backupDir}`,
+    )
+  }
+  if (integrity) {
+    const early = await Promise.race([integrity.verdict, realDelay(options.integrityWaitMs ?? INTEGRITY_WAIT_MS)])
+    if (early) applyVerdict(early)
+    else {
+      log.info({ waitedMs: options.integrityWaitMs ?? INTEGRITY_WAIT_MS }, 'store: the integrity check goes on while the app runs')
+      void integrity.verdict.then(applyVerdict)
+    }
+  }
   const backups = scheduleBackups({
     store,
-    dir: join(options.dataDir, BACKUP_DIR),
+    dir: backupDir,
     clock,
     log,
     ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
@@ -182,6 +218,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       closed = true
       await core.stopSending()
       await options.browser?.close()
+      await integrity?.cancel()
       await backups.stop()
       await storage.stop()
       await store.close()
@@ -189,4 +226,9 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     },
   }
   return core
+}
+
+/** Resolves undefined after `ms` of real time, without keeping the process alive. */
+function realDelay(ms: number): Promise<undefined> {
+  return new Promise((resolve) => setTimeout(() => resolve(undefined), ms).unref())
 }

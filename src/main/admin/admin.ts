@@ -26,6 +26,7 @@ import { finishSeries, forceSeriesPoll, latestChapterHistory, setSeriesUrl, unfi
 import { getSeriesListRow, listSeries, overviewCounts, recentFailures, type SeriesListRow } from '../store/series-list'
 import { readSettings, writeSettings } from '../store/settings'
 import { seriesSightings } from '../store/sightings'
+import { isStorageUnavailable } from '../store/storage'
 import { bookmarkByUrl } from '../use-cases/acquire'
 import { exportLibrary } from '../use-cases/library-export'
 import { ImportJobs } from '../use-cases/library-import'
@@ -167,12 +168,19 @@ export function createAdmin(ctx: AdminContext): AdminApi {
 
   return {
     async overview() {
-      return {
-        now: now(),
-        counts: await overviewCounts(db, staleBefore()),
-        lanes: await allLaneViews(false),
-        siteProblems: [...core.siteProblems],
-        storage: storageView(),
+      try {
+        return {
+          now: now(),
+          counts: await overviewCounts(db, staleBefore()),
+          lanes: await allLaneViews(false),
+          siteProblems: [...core.siteProblems],
+          storage: storageView(),
+        }
+      } catch (error) {
+        // A database that cannot be read (a damaged page): the answer is what the owner must do about it.
+        const problem = core.storage.problem()
+        if (isStorageUnavailable(error) && problem) throw new AppError('storage-unavailable', problem.message, { cause: error })
+        throw error
       }
     },
     async listSeries(input) {

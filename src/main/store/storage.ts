@@ -43,10 +43,12 @@ export interface StorageHealth {
    */
   check(): StorageFault | null
   /** The integrity check found damage: writes are refused from now on (the file is not made worse). */
-  markDamaged(detail: string): void
+  markDamaged(detail: string, advice?: string): void
   /** Called whenever the fault changes (a new fault, another kind, or writes taken again). */
   onChange(listener: (fault: StorageFault | null) => void): () => void
 }
+
+const RESTORE_ADVICE = 'restore a backup (see the README, "Restoring a backup")'
 
 /** SQLite's result codes that are about the storage, not about the statement. */
 const STORAGE_CODE = /^SQLITE_(FULL|READONLY|IOERR|CANTOPEN|CORRUPT|NOTADB)/
@@ -56,8 +58,8 @@ export function isStorageUnavailable(error: unknown): error is AppError {
   return error instanceof AppError && error.code === 'storage-unavailable'
 }
 
-/** What the Readers and the window are told: the kind in words, and that nothing was kept. */
-function answerFor(fault: StorageFault): AppError {
+/** What the Readers and the window are told: the kind in words, and for a write, that nothing was kept. */
+function answerFor(fault: StorageFault, writing = true): AppError {
   const why: Record<StorageFaultKind, string> = {
     full: 'the disk is full',
     'read-only': 'the database is read-only',
@@ -66,6 +68,7 @@ function answerFor(fault: StorageFault): AppError {
     deleted: 'the database file was deleted while the app ran',
     replaced: 'the database file was replaced while the app ran',
   }
+  if (!writing) return new AppError('storage-unavailable', `the app cannot read its database now: ${why[fault.kind]}`)
   return new AppError('storage-unavailable', `the app cannot store writes now: ${why[fault.kind]}; nothing was kept, try again later`)
 }
 
@@ -102,6 +105,8 @@ export function guardStore(
   const opened = identityOf(file)
 
   const setFault = (next: StorageFault | null) => {
+    // Damage is kept as first told (the integrity check says the most): nothing clears or replaces it.
+    if (fault?.kind === 'damaged') return
     if (next?.message === fault?.message && next?.kind === fault?.kind) return
     fault = next
     reopenedForFault = false
@@ -118,7 +123,7 @@ export function guardStore(
       return identityFault() ?? { kind: 'deleted', code, message: cannot('the file was moved or deleted') }
     if (code.startsWith('SQLITE_READONLY')) return { kind: 'read-only', code, message: cannot('read-only') }
     if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB')
-      return { kind: 'damaged', code, message: cannot('the database is damaged; restore a backup (see the README, "Backups")') }
+      return { kind: 'damaged', code, message: cannot(`the database is damaged; ${RESTORE_ADVICE}`) }
     // An I/O error: say what the file system says, when it says something plainer.
     return { kind: probeKind(), code, message: cannot(describeProbe(code)) }
   }
@@ -208,7 +213,7 @@ export function guardStore(
       const found = faultOf(error)
       if (!found) throw error
       setFault(found)
-      throw answerFor(found)
+      throw answerFor(found, writes || verb === 'commit')
     }
     // A write is durable once it is committed: before it is acknowledged, the file must still be the one opened.
     if (verb === 'commit' || (writes && !connection.inTransaction)) {
@@ -233,7 +238,7 @@ export function guardStore(
       const found = faultOf(error)
       if (!found) throw error
       setFault(found)
-      throw answerFor(found)
+      throw answerFor(found, !/^\s*select\b/i.test(sql))
     }
     const guarded: SqliteStatement = {
       reader: statement.reader,
@@ -250,11 +255,11 @@ export function guardStore(
     file,
     fault: () => fault,
     check,
-    markDamaged(detail) {
+    markDamaged(detail, advice = RESTORE_ADVICE) {
       setFault({
         kind: 'damaged',
         code: 'integrity-check',
-        message: cannot(`the database is damaged (${detail}); restore a backup (see the README, "Backups")`),
+        message: cannot(`the database is damaged (${detail}); ${advice}`),
       })
     },
     onChange(listener) {

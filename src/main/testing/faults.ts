@@ -11,6 +11,7 @@ import { execFileSync } from 'node:child_process'
 import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import BetterSqlite3 from 'better-sqlite3'
 
 export interface SmallTmpfs {
   readonly dir: string
@@ -90,4 +91,24 @@ export function dataDirIn(base: string, name = 'data'): string {
   const dir = join(base, name)
   mkdirSync(dir, { recursive: true })
   return dir
+}
+
+/**
+ * Overwrites the header of a page in the middle of a closed database with garbage, as a bad sector or a torn
+ * copy would: the file still opens and most reads answer; `quick_check` finds it. Returns the page number.
+ */
+export function corruptMiddlePage(file: string): number {
+  const probe = new BetterSqlite3(file)
+  probe.pragma('wal_checkpoint(TRUNCATE)')
+  const pages = Number(probe.pragma('page_count', { simple: true }))
+  const size = Number(probe.pragma('page_size', { simple: true }))
+  probe.close()
+  const page = Math.floor(pages / 2)
+  const fd = openSync(file, 'r+')
+  try {
+    writeSync(fd, Buffer.alloc(64, 0xab), 0, 64, (page - 1) * size)
+  } finally {
+    closeSync(fd)
+  }
+  return page
 }
