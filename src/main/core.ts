@@ -146,7 +146,10 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   const loaded = loadSites(options.dataDir, [...(options.sites ?? BUILT_IN_SITES), ...(options.extraSites ?? [])])
   for (const problem of loaded.problems) log.warn(problem)
   const registry = createRegistry(loaded.sites)
-  const fetchers: Fetchers = { http: options.http ?? createHttpFetcher(), ...(options.browser ? { browser: options.browser } : {}) }
+  const fetchers: Fetchers = {
+    http: options.http ?? createHttpFetcher({ now: () => clock.now() }),
+    ...(options.browser ? { browser: options.browser } : {}),
+  }
   const health = new BrowserHealth(clock)
   const pacer = new SitePacer(clock)
   const stopping = new AbortController()

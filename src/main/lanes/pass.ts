@@ -18,7 +18,7 @@ import type { LaneRow, PassRow } from '../store/schema'
 import { repairFutureStamps, stillDue } from '../store/series'
 import type { PassSkip } from '../../shared/skip'
 import { checkSeries, type CheckReport } from './check'
-import { computeGap, laneGate, sleepAfter, wakeDue } from './decisions'
+import { computeGap, laneGate, refusalLength, sleepAfter, wakeDue } from './decisions'
 import type { SitePacer } from './pacer'
 
 export interface PassDeps {
@@ -183,6 +183,8 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
   const newChapters: NewChapter[] = []
   let cutShort = false
   let fetched = false
+  /** A refusal the store could not take: the Lane still waits it out. */
+  let unrecordedRefusalMs = 0
   const measured = (): Figures => ({ due: due.length, gap, clamped, counts, cutShort, fetched })
   const checksMade = () => counts.checked + counts.unreachable > 0
   // A stop mid-loop keeps what was done: the row of the checks made so far and their New Chapters. A stop
@@ -261,11 +263,29 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
     counts.checked++
     if (report.outcome === 'refused') {
       counts.refused++
+      const length = refusalLength(pace, report.retryAfterMs)
+      const until = clock.now() + length.ms
       try {
-        await recordRefusal(db, site.key, clock.now() + pace.refusalBackoffMs)
-        log.warn({ site: site.key, reason: report.reason }, 'lane: refused; backing off')
+        await recordRefusal(db, site.key, until, length.ms)
+        log.warn(
+          {
+            site: site.key,
+            reason: report.reason,
+            until,
+            backoffMs: length.ms,
+            ...(report.retryAfterMs !== undefined ? { retryAfterMs: report.retryAfterMs } : {}),
+          },
+          length.capped
+            ? `lane: refused; the Site asked for ${Math.round(report.retryAfterMs! / 3_600_000)} h, backing off for the longest the app waits (a day)`
+            : 'lane: refused; backing off',
+        )
       } catch (error) {
-        log.error({ site: site.key, err: error }, 'lane: refused, and the refusal could not be recorded')
+        // Not recorded, still honoured: this Lane sleeps the refusal out (a restart forgets it).
+        unrecordedRefusalMs = length.ms
+        log.error(
+          { site: site.key, err: error, backoffMs: length.ms },
+          'lane: refused, and the refusal could not be recorded; the Lane sleeps it out',
+        )
       }
       break
     }
@@ -286,7 +306,8 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
   }
 
   // 8. The row.
-  return finish('', measured(), undefined, newChapters)
+  const result = await finish('', measured(), undefined, newChapters)
+  return unrecordedRefusalMs ? { ...result, sleepMs: Math.max(result.sleepMs, unrecordedRefusalMs) } : result
 }
 
 /**
