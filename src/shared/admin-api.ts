@@ -223,6 +223,8 @@ export interface SettingsView {
   shell: 'electron' | 'headless'
   /** The database file and its backups ("Back up now"). */
   storage: StorageView
+  /** `MB_LOG_LEVEL` is set: it decides the log level, not the setting. */
+  logLevelFromEnvironment: boolean
 }
 
 /** Per Site, what an import would do (or did). */

@@ -32,6 +32,7 @@ import { exportLibrary } from '../use-cases/library-export'
 import { ImportJobs } from '../use-cases/library-import'
 import { createReader, deleteReader, rotateToken } from '../use-cases/reader-tokens'
 import { DEFAULT_PACE } from '../sites/site'
+import { applyLogLevel } from '../log'
 
 export interface AdminContext {
   core: Core
@@ -125,7 +126,13 @@ export function createAdmin(ctx: AdminContext): AdminApi {
   }
 
   async function settingsView(): Promise<SettingsView> {
-    return { settings: await readSettings(db), listening: ctx.listening(), shell: ctx.shell, storage: storageView() }
+    return {
+      settings: await readSettings(db),
+      listening: ctx.listening(),
+      shell: ctx.shell,
+      storage: storageView(),
+      logLevelFromEnvironment: Boolean(process.env.MB_LOG_LEVEL),
+    }
   }
 
   async function detail(key: { site: string; seriesId: string }) {
@@ -258,6 +265,7 @@ export function createAdmin(ctx: AdminContext): AdminApi {
     },
     async updateSettings(input) {
       await writeSettings(db, input)
+      if (input.logLevel) applyLogLevel(core.log, input.logLevel)
       return settingsView()
     },
     startImport: ({ readerId, file }) =>

@@ -9,7 +9,7 @@ import { startApp, type RunningApp } from '../app'
 import { drain } from './policy/drain'
 import { noticeFor } from './policy/notifications'
 import { powerSequencer } from './policy/power'
-import { createLog } from '../log'
+import { createLog, logToDirectory } from '../log'
 import { parseShellArgs, USAGE, type ShellArgs } from '../shell-args'
 import { electronLauncher } from './browser-session'
 import { registerAdminIpc } from './ipc'
@@ -56,6 +56,7 @@ async function start(): Promise<void> {
   }
   const resources = app.isPackaged ? process.resourcesPath : join(app.getAppPath(), 'resources')
   const dataDir = args.dataDir ?? app.getPath('userData')
+  logToDirectory(log, join(dataDir, 'logs'))
   running = await startApp({
     shell: 'electron',
     dataDir,
