@@ -135,6 +135,12 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       void integrity.verdict.then(applyVerdict)
     }
   }
+  const earlier = listBackups(backupDir)
+  if (store.migration.from === 0 && earlier.length > 0)
+    log.error(
+      { file: store.file, backups: earlier.length, newest: earlier[0]!.file },
+      `store: a new, empty database was made at ${store.file}, but ${backupDir} holds ${earlier.length} backups: if the database was deleted or moved, stop the app and restore the newest (README, "Restoring a backup")`,
+    )
   const backups = scheduleBackups({
     store,
     dir: backupDir,
