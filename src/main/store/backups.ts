@@ -7,7 +7,14 @@
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
-import type { BackupView } from '../../shared/admin-api'
+
+/** A backup file (the admin contract's BackupView has the same shape). */
+export interface BackupView {
+  file: string
+  /** When it was made (wall clock), from its name. */
+  at: number
+  bytes: number
+}
 
 export const BACKUP_DIR = 'backups'
 /** How many of the newest backups are always kept. */
