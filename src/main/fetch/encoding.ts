@@ -1,5 +1,5 @@
 /**
- * A page's bytes as text, decoded the way a browser decodes them (docs/adr/0047-retry-after.md covers hostile Sites):
+ * A page's bytes as text, decoded the way a browser decodes them (docs/adr/0047-retry-after-and-encodings.md):
  * a byte order mark wins; else the Content-Type's `charset`; else, for HTML, a `<meta charset>` or
  * `<meta http-equiv="Content-Type" content="…; charset=…">` in the first 1024 bytes (the WHATWG prescan,
  * simplified); else UTF-8 — and bytes that are not UTF-8 at all are read as windows-1252, as browsers' own

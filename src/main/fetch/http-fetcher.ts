@@ -70,7 +70,7 @@ export function createHttpFetcher(options: HttpFetcherOptions = {}): Fetcher {
           const asked = retryAfter === undefined ? {} : { retryAfterMs: retryAfter }
           if (refused) return { kind: 'refused', reason: refused, ...asked }
           // "Too many requests", or "unavailable, come back later": the Site asks to be left alone — a refusal,
-          // never sooner than it asked (docs/adr/0047-retry-after.md).
+          // never sooner than it asked (docs/adr/0047-retry-after-and-encodings.md).
           if (response.status === 429 || (response.status === 503 && retryAfter !== undefined)) {
             const header = response.headers.get('retry-after')
             return {

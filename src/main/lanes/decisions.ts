@@ -16,7 +16,7 @@ export function computeGap(pace: Pick<Pace, 'restMs' | 'minGapMs' | 'maxGapMs'>,
 
 /**
  * The longest a Site's `Retry-After` may close its Lane: a day. A Site asking for a year is asked again
- * tomorrow, and the log says it asked for more (docs/adr/0047-retry-after.md).
+ * tomorrow, and the log says it asked for more (docs/adr/0047-retry-after-and-encodings.md).
  */
 export const RETRY_AFTER_CAP_MS = 86_400_000
 

@@ -52,7 +52,7 @@ export async function pausedLanes(db: Db, now: number): Promise<LaneRow[]> {
 
 /**
  * A refusal closes the Lane until `until`; durable across restarts. `lengthMs` is how long from now that is,
- * kept with it so the bound against a wall clock set back is the refusal's own (docs/adr/0047-retry-after.md);
+ * kept with it so the bound against a wall clock set back is the refusal's own (docs/adr/0047-retry-after-and-encodings.md);
  * 0 means the Site's refusal backoff.
  */
 export async function recordRefusal(db: Db, site: string, until: number, lengthMs = 0): Promise<void> {

@@ -6,7 +6,7 @@
 import { renameSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
-import { makeReadOnly, mountSmallTmpfs, type SmallTmpfs } from '../testing/faults'
+import { makeReadOnly, mountExt4Image, mountSmallTmpfs, type SmallTmpfs } from '../testing/faults'
 import { seedReader, seedSeries, tempDir } from '../testing/store'
 import { getBookmark, updateBookmark } from './bookmarks'
 import { openStore, STORE_FILE, type Store } from './database'
@@ -99,6 +99,25 @@ describe('a read-only file', () => {
     expect(store.health.check()).toMatchObject({ kind: 'read-only' })
     expect(await writes.run(5)).toMatchObject({ progress: 5 })
     expect(store.health.fault()).toBeNull()
+  })
+})
+
+describe('a file system the kernel turns read-only under the running store', () => {
+  it('refuses writes as storage-unavailable, named read-only from what the file system says; reads answer', async (ctx) => {
+    const disk = mountExt4Image(16 * 1024 * 1024)
+    if ('skip' in disk) return ctx.skip(disk.skip)
+    cleanups.push(() => disk.unmount())
+    const { store, alice } = await storeWithBookmarks(join(disk.dir, 'data'))
+    const writes = progressWrites(store, alice)
+    expect(await writes.run(1)).toMatchObject({ progress: 1 })
+
+    disk.failReadOnly()
+    await expect(writes.run(2)).rejects.toMatchObject({ code: 'storage-unavailable', message: /database is read-only; nothing was kept/ })
+    expect(store.health.fault()).toMatchObject({
+      kind: 'read-only',
+      message: `cannot write to ${store.file}: read-only (the file system or the folder refuses writes)`,
+    })
+    expect(await getBookmark(store.db, alice, { site: 'a', seriesId: 'b' })).toMatchObject({ progress: 1 })
   })
 })
 

@@ -15,8 +15,8 @@
  * It keeps the statement cache too: Kysely prepares every query anew, and parsing the SQL again each time
  * costs more than running it; the store's queries are a small fixed set.
  */
-import { accessSync, constants, statfsSync, statSync } from 'node:fs'
-import { dirname } from 'node:path'
+import { accessSync, closeSync, constants, openSync, rmSync, statfsSync, statSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import type BetterSqlite3 from 'better-sqlite3'
 import type { SqliteDatabase, SqliteStatement } from 'kysely'
 import { AppError } from '../../shared/errors'
@@ -128,24 +128,31 @@ export function guardStore(
     return { kind: probeKind(), code, message: cannot(describeProbe(code)) }
   }
 
+  /** Asks the file system what an I/O error was: no free blocks is a full disk; a file it will not create, read-only. */
   function probeKind(): StorageFaultKind {
     if (inMemory) return 'io'
+    const dir = dirname(file)
     try {
-      accessSync(dirname(file), constants.W_OK)
-    } catch (error) {
-      if ((error as { code?: string }).code === 'EROFS') return 'read-only'
-    }
-    try {
-      if (statfsSync(dirname(file)).bavail === 0) return 'full'
+      if (statfsSync(dir).bavail === 0) return 'full'
     } catch {
-      // No answer: an I/O error it is.
+      // No answer: see below.
+    }
+    // access(2) does not see a file system the kernel made read-only after an error; creating a file does.
+    const probe = join(dir, `.mb-write-probe-${process.pid}`)
+    try {
+      closeSync(openSync(probe, 'wx'))
+      rmSync(probe, { force: true })
+    } catch (error) {
+      const code = (error as { code?: string }).code
+      if (code === 'EROFS' || code === 'EACCES' || code === 'EPERM') return 'read-only'
+      if (code === 'ENOSPC' || code === 'EDQUOT') return 'full'
     }
     return 'io'
   }
 
   function describeProbe(code: string): string {
     const kind = probeKind()
-    if (kind === 'read-only') return 'read-only (the file system is mounted read-only)'
+    if (kind === 'read-only') return 'read-only (the file system or the folder refuses writes)'
     if (kind === 'full') return 'disk full'
     return `I/O error (${code})`
   }
@@ -197,8 +204,8 @@ export function guardStore(
     return fault
   }
 
-  function execute<T>(sql: string, statement: BetterSqlite3.Statement, run: () => T): T {
-    const verb = /^\s*(\w+)/.exec(sql)?.[1]?.toLowerCase()
+  /** Runs a prepared statement; `verb` is its first word (`commit`, `rollback`, `insert`…). */
+  function execute<T>(verb: string, statement: BetterSqlite3.Statement, run: () => T): T {
     // SQLite rolls a transaction back itself on some errors (a full disk): there is nothing left to roll back.
     if (verb === 'rollback' && !connection.inTransaction) return { changes: 0, lastInsertRowid: 0 } as T
     const writes = !statement.readonly
@@ -240,11 +247,12 @@ export function guardStore(
       setFault(found)
       throw answerFor(found, !/^\s*select\b/i.test(sql))
     }
+    const verb = /^\s*(\w+)/.exec(sql)?.[1]?.toLowerCase() ?? ''
     const guarded: SqliteStatement = {
       reader: statement.reader,
-      all: (parameters) => execute(sql, statement, () => statement.all(parameters as unknown[])),
-      run: (parameters) => execute(sql, statement, () => statement.run(parameters as unknown[])),
-      iterate: (parameters) => execute(sql, statement, () => statement.iterate(parameters as unknown[])),
+      all: (parameters) => execute(verb, statement, () => statement.all(parameters as unknown[])),
+      run: (parameters) => execute(verb, statement, () => statement.run(parameters as unknown[])),
+      iterate: (parameters) => execute(verb, statement, () => statement.iterate(parameters as unknown[])),
     }
     if (cache.size >= cacheLimit) cache.delete(cache.keys().next().value!)
     cache.set(sql, guarded)

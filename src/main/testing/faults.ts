@@ -8,7 +8,7 @@
  * file system that has it (tmpfs, ext4; not every overlay).
  */
 import { execFileSync } from 'node:child_process'
-import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs'
+import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
@@ -62,6 +62,43 @@ export function mountSmallTmpfs(bytes: number): SmallTmpfs | { skip: string } {
     unmount() {
       execFileSync('umount', ['-l', dir], { stdio: 'pipe' })
       rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+export interface Ext4Image {
+  readonly dir: string
+  /**
+   * Makes the kernel turn the file system read-only under open files, as it does after an ext4 error
+   * (`errors=remount-ro`): every write fails from then on, until it is unmounted.
+   */
+  failReadOnly(): void
+  unmount(): void
+}
+
+/** A small ext4 image mounted with `errors=remount-ro` through a loop device, or the reason there cannot be one. */
+export function mountExt4Image(bytes: number): Ext4Image | { skip: string } {
+  if (process.platform !== 'linux' || !isRoot()) return { skip: 'a loop-mounted ext4 image needs Linux and root' }
+  const base = mkdtempSync(join(tmpdir(), 'mb-ext4-'))
+  const image = join(base, 'disk.ext4')
+  const dir = join(base, 'mnt')
+  mkdirSync(dir)
+  try {
+    execFileSync('truncate', ['-s', String(bytes), image], { stdio: 'pipe' })
+    execFileSync('mkfs.ext4', ['-q', '-F', image], { stdio: 'pipe' })
+    execFileSync('mount', ['-o', 'loop,errors=remount-ro', image, dir], { stdio: 'pipe' })
+  } catch (error) {
+    rmSync(base, { recursive: true, force: true })
+    const stderr = String((error as { stderr?: Buffer }).stderr ?? (error as Error).message).trim()
+    return { skip: `this machine cannot loop-mount an ext4 image (${stderr})` }
+  }
+  const device = execFileSync('findmnt', ['-n', '-o', 'SOURCE', dir], { encoding: 'utf8' }).trim().split('/').pop()!
+  return {
+    dir,
+    failReadOnly: () => writeFileSync(`/sys/fs/ext4/${device}/trigger_fs_error`, '1'),
+    unmount() {
+      execFileSync('umount', ['-l', dir], { stdio: 'pipe' })
+      rmSync(base, { recursive: true, force: true })
     },
   }
 }
