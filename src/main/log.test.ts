@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { applyLogLevel, createLog, LOG_FILE, logToDirectory, scrub } from './log'
+import { applyLogLevel, createLog, LOG_FILE, logToDirectory, scrub, silentLog } from './log'
 import { tempDir } from './testing/store'
 
 const cleanups: Array<() => unknown> = []
@@ -89,5 +89,9 @@ describe('the log level', () => {
     expect(applyLogLevel(log, 'debug', {})).toBe('debug')
     expect(log.isLevelEnabled('debug')).toBe(true)
     expect(applyLogLevel(log, 'warn', { MB_LOG_LEVEL: 'debug' })).toBe('debug')
+  })
+
+  it('leaves a logger the shell did not make alone (a test’s silent one stays silent)', () => {
+    expect(applyLogLevel(silentLog, 'debug', {})).toBe('silent')
   })
 })

@@ -79,9 +79,12 @@ export function logToDirectory(log: Log, dir: string, options: { maxBytes?: numb
   return () => file.close()
 }
 
-/** Applies the owner's Log level setting, unless `MB_LOG_LEVEL` decides. Returns the level in force. */
+/**
+ * Applies the owner's Log level setting to a shell's logger (one made by createLog), unless `MB_LOG_LEVEL`
+ * decides. Any other logger — a test's silent one — is left as it is. Returns the level in force.
+ */
 export function applyLogLevel(log: Log, setting: LogLevel, env: NodeJS.ProcessEnv = process.env): string {
-  if (!env.MB_LOG_LEVEL) log.level = setting
+  if (!env.MB_LOG_LEVEL && streams.has(log)) log.level = setting
   return log.level
 }
 
