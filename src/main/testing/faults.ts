@@ -37,6 +37,21 @@ export function mountSmallTmpfs(bytes: number): SmallTmpfs | { skip: string } {
     return { skip: `this machine does not allow mounting a tmpfs (${stderr})` }
   }
   const filler = join(dir, 'filler')
+  let mounted = true
+  const unmount = () => {
+    if (!mounted) return
+    mounted = false
+    execFileSync('umount', ['-l', dir], { stdio: 'pipe' })
+    rmSync(dir, { recursive: true, force: true })
+  }
+  // A worker that ends before its afterAll still leaves no mount behind.
+  process.once('exit', () => {
+    try {
+      unmount()
+    } catch {
+      // Already gone.
+    }
+  })
   return {
     dir,
     fill() {
@@ -59,10 +74,7 @@ export function mountSmallTmpfs(bytes: number): SmallTmpfs | { skip: string } {
       return written
     },
     free: () => rmSync(filler, { force: true }),
-    unmount() {
-      execFileSync('umount', ['-l', dir], { stdio: 'pipe' })
-      rmSync(dir, { recursive: true, force: true })
-    },
+    unmount,
   }
 }
 
