@@ -13,7 +13,7 @@ import { startDemo, type Demo } from './demo/demo'
 import { createBrowserFetcher, type BrowserFetcherOptions } from './fetch/browser/browser-fetcher'
 import type { BrowserLauncher } from './fetch/browser/session'
 import { newAdminToken, registerAdminHttp } from './admin/admin-http'
-import type { Log } from './log'
+import { applyLogLevel, type Log } from './log'
 import { createHttpServer, listen } from './server/http'
 import { defaultRendererDir, registerPages } from './server/pages'
 import type { Site } from './sites/site'
@@ -102,6 +102,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     const demoReaders = demo ? await demo.seed(core.store.db, clock.now()) : []
 
     const settings = await readSettings(core.store.db)
+    applyLogLevel(log, settings.logLevel)
     const host = options.host ?? (settings.syncBind === 'lan' ? '0.0.0.0' : '127.0.0.1')
     let boundPort = 0
     const api = createAdmin({ core, shell: options.shell, listening: () => `http://${host}:${boundPort}` })

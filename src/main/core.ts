@@ -19,6 +19,10 @@ import type { Site } from './sites/site'
 import { loadSites } from './sites/sites-file'
 import { lockDataDir } from './store/data-lock'
 import { openStore, STORE_FILE, type Store } from './store/database'
+import { watchStorage, type StorageWatch } from './storage-watch'
+import { scheduleBackups, type Backups } from './backup-schedule'
+import { BACKUP_DIR, listBackups } from './store/backups'
+import { startIntegrityCheck, type IntegrityVerdict } from './store/integrity'
 import type { AcquireDeps } from './use-cases/acquire'
 
 export interface CoreOptions {
@@ -44,7 +48,19 @@ export interface CoreOptions {
    * Kysely plugin). Default: the handle as opened.
    */
   wrapDb?(db: Store['db']): Store['db']
+  /** Make the daily backup into `<data>/backups/` (default true). */
+  dailyBackups?: boolean
+  /** How often the database file is looked at when nothing writes (default STORAGE_CHECK_MS). */
+  storageCheckMs?: number
+  /** How long the start waits for the integrity check's verdict before it carries on (default INTEGRITY_WAIT_MS). */
+  integrityWaitMs?: number
 }
+
+/**
+ * The start waits this long (real time: the check is real work) for the integrity check; a larger file is
+ * checked on while the app runs, and its verdict applied when it comes (docs/adr/0046-the-file-the-app-opened.md).
+ */
+export const INTEGRITY_WAIT_MS = 2_000
 
 export interface Core {
   /** The data directory: the database, sites.json, the browser profile. */
@@ -65,6 +81,10 @@ export interface Core {
    * (or with them later). The Site must not be known already.
    */
   addSite(site: Site): Promise<void>
+  /** Whether the store takes writes, looked at every few seconds (docs/adr/0045-storage-faults.md). */
+  readonly storage: StorageWatch
+  /** The daily backup and "Back up now" (docs/adr/0048-backups.md). */
+  readonly backups: Backups
   /** Starts one Lane per Site (idempotent, and safe to call twice at once). */
   startLanes(): Promise<void>
   /** Stops every Lane; a pass in flight is abandoned whole. */
@@ -95,10 +115,60 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     throw error
   }
   if (store.migration.backup) log.info({ backup: store.migration.backup }, 'store: copied aside before migrating')
+  const storage = watchStorage({
+    health: store.health,
+    clock,
+    log,
+    ...(options.storageCheckMs ? { everyMs: options.storageCheckMs } : {}),
+  })
+  const backupDir = join(options.dataDir, BACKUP_DIR)
+  const integrity =
+    store.file === ':memory:'
+      ? null
+      : startIntegrityCheck(store.file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {})
+  const applyVerdict = (verdict: IntegrityVerdict) => {
+    if (verdict.ok) {
+      if (verdict.problems.length) log.warn({ problems: verdict.problems }, 'store: the integrity check did not run')
+      else log.info({ ms: verdict.ms }, 'store: integrity check ok')
+      return
+    }
+    const newest = listBackups(backupDir)[0]
+    store.health.markDamaged(
+      verdict.problems.slice(0, 2).join('; '),
+      newest
+        ? `restore a backup (see the README, "Restoring a backup"); the newest is ${newest.file}`
+        : `restore a backup (see the README, "Restoring a backup"); there is none in ${backupDir}`,
+    )
+  }
+  if (integrity) {
+    const early = await Promise.race([integrity.verdict, realDelay(options.integrityWaitMs ?? INTEGRITY_WAIT_MS)])
+    if (early) applyVerdict(early)
+    else {
+      log.info({ waitedMs: options.integrityWaitMs ?? INTEGRITY_WAIT_MS }, 'store: the integrity check goes on while the app runs')
+      void integrity.verdict.then(applyVerdict)
+    }
+  }
+  const earlier = listBackups(backupDir)
+  if (store.migration.from === 0 && earlier.length > 0)
+    log.error(
+      { file: store.file, backups: earlier.length, newest: earlier[0]!.file },
+      `store: a new, empty database was made at ${store.file}, but ${backupDir} holds ${earlier.length} backups: if the database was deleted or moved, stop the app and restore the newest (README, "Restoring a backup")`,
+    )
+  const backups = scheduleBackups({
+    store,
+    dir: backupDir,
+    clock,
+    log,
+    ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+    ...(options.dailyBackups === false ? { daily: false } : {}),
+  })
   const loaded = loadSites(options.dataDir, [...(options.sites ?? BUILT_IN_SITES), ...(options.extraSites ?? [])])
   for (const problem of loaded.problems) log.warn(problem)
   const registry = createRegistry(loaded.sites)
-  const fetchers: Fetchers = { http: options.http ?? createHttpFetcher(), ...(options.browser ? { browser: options.browser } : {}) }
+  const fetchers: Fetchers = {
+    http: options.http ?? createHttpFetcher({ now: () => clock.now() }),
+    ...(options.browser ? { browser: options.browser } : {}),
+  }
   const health = new BrowserHealth(clock)
   const pacer = new SitePacer(clock)
   const stopping = new AbortController()
@@ -119,6 +189,8 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     siteProblems: loaded.problems,
     clock,
     log,
+    storage,
+    backups,
     acquireDeps: {
       db: store.db,
       registry,
@@ -181,9 +253,17 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       closed = true
       await core.stopSending()
       await options.browser?.close()
+      await integrity?.cancel()
+      await backups.stop()
+      await storage.stop()
       await store.close()
       lock.release()
     },
   }
   return core
+}
+
+/** Resolves undefined after `ms` of real time, without keeping the process alive. */
+function realDelay(ms: number): Promise<undefined> {
+  return new Promise((resolve) => setTimeout(() => resolve(undefined), ms).unref())
 }

@@ -79,6 +79,7 @@ export const ADMIN_INPUTS = {
     key: SiteKey.optional(),
     name: z.string().trim().min(1).max(80).optional(),
   }),
+  backupNow: none,
 } as const satisfies Record<AdminMethodName, ZodType>
 
 export type AdminMethod = keyof typeof ADMIN_INPUTS
@@ -163,12 +164,35 @@ export interface CheckFailureView {
   at: number
 }
 
+/** What keeps the store from taking writes (docs/adr/0045-storage-faults.md). */
+export type StorageProblemKind = 'full' | 'read-only' | 'io' | 'damaged' | 'deleted' | 'replaced'
+
+/** A backup file in `<data>/backups/`. */
+export interface BackupView {
+  file: string
+  /** When it was made (wall clock). */
+  at: number
+  bytes: number
+}
+
+/** The database file, whether it takes writes, and its backups. */
+export interface StorageView {
+  file: string
+  /** `cannot write to <file>: disk full` and since when; null while writes are stored. */
+  problem: { kind: StorageProblemKind; message: string; since: number } | null
+  /** The newest backup, or null when there is none. */
+  lastBackup: BackupView | null
+  /** Why the latest backup attempt failed; null when it did not. */
+  backupProblem: string | null
+}
+
 export interface OverviewView {
   now: number
   counts: OverviewCountsView
   lanes: LaneView[]
   /** Problems in sites.json (file, site, field). */
   siteProblems: string[]
+  storage: StorageView
 }
 
 export interface ReaderView {
@@ -203,6 +227,10 @@ export interface SettingsView {
   /** Where the sync endpoint is listening now (a changed bind or port applies at the next start). */
   listening: string
   shell: 'electron' | 'headless'
+  /** The database file and its backups ("Back up now"). */
+  storage: StorageView
+  /** `MB_LOG_LEVEL` is set: it decides the log level, not the setting. */
+  logLevelFromEnvironment: boolean
 }
 
 /** Per Site, what an import would do (or did). */
@@ -301,6 +329,8 @@ export interface AdminApi {
   cancelImport(input: AdminInput<'cancelImport'>): Promise<null>
   /** The whole library as one export document (docs/export-format.md) — never a token. */
   exportLibrary(input?: AdminInput<'exportLibrary'>): Promise<ExportDocument>
+  /** Makes a backup into `<data>/backups/` now (SQLite's online backup); answers with the storage block. */
+  backupNow(input?: AdminInput<'backupNow'>): Promise<StorageView>
   /** Add a Site, step one: reads one Series URL of an unknown site and proposes a sites.json entry. Writes nothing. */
   proposeSite(input: AdminInput<'proposeSite'>): Promise<SiteProposalView>
   /** Add a Site, step two: writes the proposed entry to sites.json and starts its Lane, without a restart. */

@@ -155,7 +155,14 @@ describe('every admin method through the headless transport', () => {
       confirmImport: () => ({ jobId: jobs.mapped }),
       cancelImport: () => ({ jobId: jobs.cancelled }),
       exportLibrary: () => ({}),
+      backupNow: () => ({}),
+      proposeSite: () => ({ url: `${unknown.origin}/madara/manga/somewhere/` }),
+      addSite: () => ({ proposalId }),
     })
+    // Add a Site: a proposal for a host no Site pins yet, to confirm.
+    unknown = await startFixtureSite()
+    const proposed = await rpc('proposeSite', { url: `${unknown.origin}/themesia/manga/iron-bloom/` })
+    proposalId = proposed.json.value.id
     // Two imports waiting at their preview: one to map and confirm, one to cancel.
     const backup = tachibk({ manga: [{ source: '42', url: '/madara/manga/mapped/' }], sources: [{ name: 'Forty-two', sourceId: '42' }] })
     for (const name of ['mapped', 'cancelled'] as const) {
@@ -165,6 +172,9 @@ describe('every admin method through the headless transport', () => {
     }
   })
   const jobs = { mapped: '', cancelled: '' }
+  let unknown: FixtureSite
+  let proposalId = ''
+  afterAll(() => unknown?.close())
 
   it('has a valid call for every method of the contract', () => {
     expect(Object.keys(valid).sort()).toEqual([...ADMIN_METHODS].sort())

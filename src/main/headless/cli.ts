@@ -4,7 +4,8 @@
  * deadline; a second signal ends it at once (signals.ts, docs/adr/0031). Built to out/main/headless.js, which
  * `npm run headless` runs in the process npm starts (docs/adr/0032).
  */
-import { createLog } from '../log'
+import { join } from 'node:path'
+import { createLog, logToDirectory } from '../log'
 import { resolveChromium } from '../fetch/browser/playwright-launcher'
 import { parseHeadlessArgs, USAGE, type HeadlessArgs } from '../shell-args'
 import { startHeadlessShell } from './shell'
@@ -23,6 +24,8 @@ async function main(): Promise<void> {
     process.exit(0)
   }
   const log = createLog()
+  // The log file beside the data, rotated by size; the admin URL printed below never reaches it (docs/adr/0049-logs.md).
+  logToDirectory(log, join(args.dataDir, 'logs'))
   const signals = stopOnSignals({ log, deadlineMs: stopDeadlineMs(), exit: (code) => process.exit(code) })
   const chromium = resolveChromium(args.chromium)
   const shell = await startHeadlessShell({

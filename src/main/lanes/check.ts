@@ -12,6 +12,7 @@ import type { Db } from '../store/database'
 import type { SeriesKey } from '../store/schema'
 import { markLatestChecked, recordCheckOutcome, recordCheckResult, type CheckResultReport } from '../store/series'
 import { judgeSightings, lastSightingId } from '../store/sightings'
+import { isStorageUnavailable } from '../store/storage'
 
 /** The classification of one check (docs/design.md#sites-and-fetching), plus `aborted` for a check the app itself interrupted. */
 export type CheckOutcome = 'chapter' | 'no-chapter' | 'refused' | 'unreachable' | 'unfetchable' | 'error' | 'aborted'
@@ -26,6 +27,10 @@ export interface CheckReport {
   fetched: boolean
   title?: string
   latest?: CheckResultReport
+  /** The store could not take the check stamp (a full disk, a read-only file): nothing was sent. */
+  storageUnavailable?: true
+  /** A refusal: how long the Site asked to be left alone (Retry-After), when it said. */
+  retryAfterMs?: number
 }
 
 export interface CheckContext {
@@ -59,7 +64,8 @@ export async function checkSeries(
     if (!(await markLatestChecked(ctx.db, key, stampedAt))) return report('error', 'the Series no longer exists', 0, false)
     judgeUpTo = await lastSightingId(ctx.db, key)
   } catch (error) {
-    return report('error', `check stamp failed: ${(error as Error).message}`, 0, false)
+    const failed = report('error', `check stamp failed: ${(error as Error).message}`, 0, false)
+    return isStorageUnavailable(error) ? { ...failed, storageUnavailable: true } : failed
   }
   const url = parseUrl(target.series_url)
   if (!url || !isPinned(site, url))
@@ -107,6 +113,8 @@ async function readSeries(
       fetched = true
       const result = await fetcher.fetch(request, site, signal)
       if (signal?.aborted) return report('aborted', 'stopped', stampedAt, fetched)
+      if (result.kind === 'refused' && result.retryAfterMs !== undefined)
+        return { ...report('refused', result.reason, stampedAt, fetched), retryAfterMs: result.retryAfterMs }
       if (result.kind !== 'page') return report(result.kind, result.reason, stampedAt, fetched)
       const { page } = result
       if (page.status !== 200 && page.status !== 204) {

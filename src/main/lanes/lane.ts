@@ -10,11 +10,11 @@ import type { Site } from '../sites/site'
 import type { Db } from '../store/database'
 import { lastCheckedAt, type DueSeries } from '../store/due'
 import { ensureLane } from '../store/lanes'
-import { prunePasses } from '../store/passes'
+import { insertPasses, prunePasses } from '../store/passes'
 import { pruneOrphanSeries } from '../store/series'
 import type { CheckReport } from './check'
 import { SitePacer } from './pacer'
-import { runPass, type NewChapter, type PassResult } from './pass'
+import { runPass, UnwrittenPasses, type NewChapter, type PassResult } from './pass'
 
 export const PASS_RETENTION_MS = 14 * 86_400_000
 /** An orphan Series (no Reader holds it) not checked for this long is deleted with its history. */
@@ -65,9 +65,11 @@ export async function startLanes(options: LanesOptions): Promise<Lanes> {
     } catch (error) {
       log.error({ site: site.key, err: error }, 'lane: cannot read the last check stamp')
     }
+    const unwritten = new UnwrittenPasses()
     const deps = {
       db,
       site,
+      unwritten,
       fetchers: options.fetchers,
       health,
       pacer,
@@ -87,6 +89,14 @@ export async function startLanes(options: LanesOptions): Promise<Lanes> {
         log.error({ site: site.key, err: error }, 'lane: pass failed')
       }
       if (sleepMs > 0) await clock.sleep(sleepMs, signal)
+    }
+    // Stopping with rows held: one more try, so a store that came back keeps them.
+    if (unwritten.rows.length) {
+      await insertPasses(db, unwritten.rows).then(
+        () => unwritten.clear(),
+        (error: unknown) =>
+          log.error({ site: site.key, err: error, lost: unwritten.rows.length }, 'lane: held pass rows could not be written at stop'),
+      )
     }
   }
 

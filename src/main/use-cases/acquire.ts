@@ -10,7 +10,7 @@ import type { Clock } from '../clock'
 import type { BrowserHealth } from '../fetch/browser-health'
 import { fetcherFor, type Fetchers } from '../fetch/fetcher'
 import { checkSeries, type CheckReport } from '../lanes/check'
-import { laneGate } from '../lanes/decisions'
+import { laneGate, refusalLength } from '../lanes/decisions'
 import type { SitePacer } from '../lanes/pacer'
 import type { Log } from '../log'
 import { AppError } from '../../shared/errors'
@@ -145,7 +145,12 @@ async function acquire(deps: AcquireDeps, key: SeriesKey): Promise<CheckReport |
       deps.signal,
     )
     if (report.outcome === 'aborted') return undefined
-    if (report.outcome === 'refused') await recordRefusal(deps.db, site.key, deps.clock.now() + site.pace.refusalBackoffMs)
+    if (report.outcome === 'refused') {
+      const length = refusalLength(site.pace, report.retryAfterMs)
+      const until = deps.clock.now() + length.ms
+      await recordRefusal(deps.db, site.key, until, length.ms)
+      deps.log.warn({ site: site.key, reason: report.reason, until, backoffMs: length.ms }, 'acquire: refused; the Lane backs off')
+    }
     if (report.outcome === 'unreachable') deps.health.markDown()
     deps.onCheck?.(key, report)
     deps.log.info({ site: site.key, series: key.seriesId, outcome: report.outcome, reason: report.reason }, 'acquire: read a new Series')

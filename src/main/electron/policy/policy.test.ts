@@ -157,4 +157,12 @@ describe('the tray', () => {
     ])
     expect(model.lanes[2]?.attention).toBe(true)
   })
+
+  it('says first, in the tooltip and the menu, that the database cannot take writes, and why', () => {
+    const message = 'cannot write to /home/o/.local/share/manga-bookmark/manga-bookmark.sqlite: disk full'
+    const model = trayModel([lane('a')], NOW, { problem: { kind: 'full', message, since: NOW - 60_000 } })
+    expect(model.tooltip).toBe(`Manga Bookmark — ${message}`)
+    expect(model.lanes[0]).toEqual({ label: message, attention: true })
+    expect(trayModel([lane('a')], NOW, { problem: null }).tooltip).toBe('Manga Bookmark — 1 Lane working')
+  })
 })
