@@ -1,6 +1,7 @@
 /**
  * A Site: key, name, host pin, fetcher kind, fallback, an adapter, a series_id rule and pace.
  */
+import { unsafeIdReason } from '../../shared/ids'
 import type { FamilyKey } from './families'
 
 export interface Pace {
@@ -136,16 +137,27 @@ export interface IdPattern {
 
 /**
  * A series_id rule from a pattern matched against the URL's path and query; group 1 is the id. Without a
- * pattern the id is the path without its surrounding slashes.
+ * pattern the id is the path without its surrounding slashes. The id is percent-decoded and must pass the one
+ * id rule every entry applies (src/shared/ids.ts): a URL whose id decodes to a control character or a bidi
+ * override (`/manga/a%00b/`) is not a Series URL, so no row can be made that the API could not name again.
  */
 export function seriesIdRule(pattern: IdPattern | undefined): (url: URL) => string | null {
   return (url) => {
     const target = `${url.pathname}${url.search}`
-    const id = pattern ? pattern.exec(target)?.[1] : url.pathname.replace(/^\/+|\/+$/g, '')
+    const id = pattern ? pattern.exec(target)?.[1] : trimSlashes(url.pathname)
     if (!id) return null
     const decoded = safeDecode(id)
-    return decoded && decoded.length <= 200 ? decoded : null
+    return decoded && decoded.length <= 200 && unsafeIdReason(decoded) === null ? decoded : null
   }
+}
+
+/** The path without its leading and trailing slashes, in one pass (a run of slashes costs its length once). */
+function trimSlashes(path: string): string {
+  let start = 0
+  let end = path.length
+  while (start < end && path[start] === '/') start++
+  while (end > start && path[end - 1] === '/') end--
+  return path.slice(start, end)
 }
 
 function safeDecode(s: string): string | null {
