@@ -7,7 +7,7 @@ import { highestChapter } from '../../shared/chapter-number'
 import type { Clock } from '../clock'
 import type { Fetcher } from '../fetch/fetcher'
 import type { Log } from '../log'
-import { AdapterError, isPinned, parseUrl, type PageRequest, type Site } from '../sites/site'
+import { AdapterError, chapterLink, isPinned, parseUrl, type PageRequest, type Site } from '../sites/site'
 import type { Db } from '../store/database'
 import type { SeriesKey } from '../store/schema'
 import { markLatestChecked, recordCheckOutcome, recordCheckResult, type CheckResultReport } from '../store/series'
@@ -132,7 +132,7 @@ async function readSeries(
         await recordCheckOutcome(trx, key, { outcome: 'chapter', reason: '', at: now })
         const moved = await recordCheckResult(trx, {
           ...key,
-          found: { chapter: highest.number, label: highest.label, url: highest.url },
+          found: { chapter: highest.number, label: highest.label, url: chapterLink(site, highest.url, url.href) },
           ...(title ? { title } : {}),
           now,
         })

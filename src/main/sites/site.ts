@@ -118,6 +118,17 @@ export function isPinned(site: Pick<Site, 'hosts'>, url: URL): boolean {
   return site.hosts.includes(url.host.toLowerCase())
 }
 
+/**
+ * The link a Reader's card gets for a chapter: the chapter's own URL when it is on the Site's pin, else the
+ * Series URL — a page may link its chapters anywhere, and a Reader who follows the link trusts it to be the
+ * Site (docs/security.md).
+ */
+export function chapterLink(site: Pick<Site, 'hosts'>, chapterUrl: string, seriesUrl: string): string {
+  if (chapterUrl === '') return ''
+  const url = parseUrl(chapterUrl)
+  return url && isPinned(site, url) ? url.href : seriesUrl
+}
+
 /** Parses a URL, or returns null. */
 export function parseUrl(raw: string, base?: string | URL): URL | null {
   try {
