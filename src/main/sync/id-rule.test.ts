@@ -46,7 +46,7 @@ describe('a Series URL whose id holds a control character or a bidi override', (
     const registry = createRegistry([...BUILT_IN_SITES, testSite('a')])
     const plan = planImport(
       {
-        format: 'urls',
+        format: 'list',
         entries: [
           { ref: 'line 1', target: { kind: 'url', url: 'https://mangadex.org/title/a96676e5-8ae2-425e-b549-7f15dd34a6d8' }, title: '' },
           { ref: 'line 2', target: { kind: 'url', url: 'https://a.example/manga/a%00b/' }, title: '' },
