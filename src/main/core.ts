@@ -14,6 +14,7 @@ import { SitePacer } from './lanes/pacer'
 import type { NewChapter, PassResult } from './lanes/pass'
 import type { Log } from './log'
 import { BUILT_IN_SITES } from './sites/builtin'
+import { createPageReader } from './sites/page-reader'
 import { createRegistry, type SiteRegistry } from './sites/registry'
 import type { Site } from './sites/site'
 import { loadSites } from './sites/sites-file'
@@ -39,6 +40,8 @@ export interface CoreOptions {
   onPass?(site: Site, result: PassResult): void
   /** Every check a Lane or an Acquisition makes, as it ends (the simulation's observer). */
   onCheck?(site: string, seriesId: string, report: CheckReport): void
+  /** How long one page may take to read (default `READ_DEADLINE_MS`; tests shorten it). */
+  readDeadlineMs?: number
 }
 
 export interface Core {
@@ -88,6 +91,8 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   const fetchers: Fetchers = { http: options.http ?? createHttpFetcher(), ...(options.browser ? { browser: options.browser } : {}) }
   const health = new BrowserHealth(clock)
   const pacer = new SitePacer(clock)
+  // Pages are read off the main thread, each under a deadline (docs/adr/0040-…).
+  const reader = createPageReader({ log, ...(options.readDeadlineMs ? { deadlineMs: options.readDeadlineMs } : {}) })
   const stopping = new AbortController()
   let lanes: Promise<Lanes> | null = null
   /** Nothing may send any more. */
@@ -112,6 +117,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       clock,
       log,
       signal: stopping.signal,
+      reader,
       ...(options.onCheck ? { onCheck: (key, report) => options.onCheck!(key.site, key.seriesId, report) } : {}),
     },
     get lanesRunning() {
@@ -128,6 +134,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
         log,
         health,
         pacer,
+        reader,
         onNewChapters: (site, chapters) => {
           log.info(
             { site: site.key, chapters: chapters.map((c) => `${c.title} ${c.label}`) },
@@ -155,9 +162,12 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       closed = true
       await core.stopSending()
       await options.browser?.close()
+      await reader.close()
       await store.close()
       lock.release()
     },
   }
+  // Ready to read before the first check (about a tenth of a second, beside the rest of the start).
+  await reader.warm()
   return core
 }

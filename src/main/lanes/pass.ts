@@ -7,6 +7,7 @@ import type { Clock } from '../clock'
 import type { BrowserHealth } from '../fetch/browser-health'
 import { fetcherFor, type Fetchers } from '../fetch/fetcher'
 import type { Log } from '../log'
+import type { PageReader } from '../sites/page-reader'
 import type { Site } from '../sites/site'
 import type { Db } from '../store/database'
 import { dueSeries, eligibleCount, lastCheckedAt, type DueSeries } from '../store/due'
@@ -31,6 +32,8 @@ export interface PassDeps {
   log: Log
   /** Every check's report, as it ends (the simulation and logs read them). */
   onCheck?(series: DueSeries, report: CheckReport): void
+  /** Reads fetched pages (default: on the calling thread). */
+  reader?: PageReader
 }
 
 export interface NewChapter {
@@ -193,7 +196,7 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
       }
       if (url === null) continue
       report = await checkSeries(
-        { db, clock, log, beforeRequest: () => turn.sent() },
+        { db, clock, log, beforeRequest: () => turn.sent(), ...(deps.reader ? { reader: deps.reader } : {}) },
         site,
         fetcher,
         { site: series.site, series_id: series.series_id, series_url: url },

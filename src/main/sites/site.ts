@@ -2,7 +2,7 @@
  * A Site: key, name, host pin, fetcher kind, fallback, an adapter, a series_id rule and pace.
  */
 import { unsafeIdReason } from '../../shared/ids'
-import type { FamilyKey } from './families'
+import type { AdapterRecipe, FamilyKey } from './families'
 
 export interface Pace {
   /** Each eligible Series is checked once per rest. */
@@ -83,6 +83,11 @@ export type AdapterStep =
  * `AdapterError` for content it cannot read at all (e.g. malformed JSON from an API).
  */
 export interface Adapter {
+  /**
+   * How to make this adapter again from plain data, so its `read` can run in the page reader's worker thread
+   * under a deadline. An adapter without one (a test's) is read on the main thread.
+   */
+  recipe?: AdapterRecipe
   /** The first request for a Series. */
   request(seriesUrl: URL): PageRequest
   read(page: Page, seriesUrl: URL): AdapterStep
