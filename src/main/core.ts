@@ -2,7 +2,6 @@
  * The core both shells run (docs/adr/0003): the store, the Sites, the fetchers, the Lanes and the
  * use-cases behind every surface. No Electron here.
  */
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Clock } from './clock'
 import { BrowserHealth } from './fetch/browser-health'
@@ -20,6 +19,7 @@ import type { Site } from './sites/site'
 import { loadSites } from './sites/sites-file'
 import { lockDataDir } from './store/data-lock'
 import { openStore, STORE_FILE, type Store } from './store/database'
+import { ensurePrivateDir } from './store/private-files'
 import type { AcquireDeps } from './use-cases/acquire'
 
 export interface CoreOptions {
@@ -72,7 +72,9 @@ export interface Core {
 
 export async function startCore(options: CoreOptions): Promise<Core> {
   const { clock, log } = options
-  mkdirSync(options.dataDir, { recursive: true, mode: 0o700 })
+  const wasOpen = ensurePrivateDir(options.dataDir)
+  if (wasOpen !== null)
+    log.warn({ dir: options.dataDir, mode: wasOpen.toString(8) }, 'data directory: other users could read it; it is now private (0700)')
   const lock = lockDataDir(options.dataDir, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {})
   let store: Store
   try {
