@@ -73,8 +73,13 @@ export interface Core {
 export async function startCore(options: CoreOptions): Promise<Core> {
   const { clock, log } = options
   const wasOpen = ensurePrivateDir(options.dataDir)
-  if (wasOpen !== null)
-    log.warn({ dir: options.dataDir, mode: wasOpen.toString(8) }, 'data directory: other users could read it; it is now private (0700)')
+  if (wasOpen?.error)
+    log.warn({ dir: options.dataDir, mode: wasOpen.from.toString(8), err: wasOpen.error }, 'data directory: other users can read it')
+  else if (wasOpen)
+    log.warn(
+      { dir: options.dataDir, mode: wasOpen.from.toString(8) },
+      'data directory: other users could read it; it is now private (0700)',
+    )
   const lock = lockDataDir(options.dataDir, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {})
   let store: Store
   try {

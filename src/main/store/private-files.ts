@@ -10,14 +10,19 @@ export const PRIVATE_FILE_MODE = 0o600
 
 /**
  * Creates a directory (and its missing parents) 0700, or makes an existing one 0700 when others could read or
- * enter it. Returns the mode it had when it was tightened, so the caller can say so once; else null.
+ * enter it. Null when it was private already; else the mode it had, and why it could not be changed when it
+ * could not (a directory of another user's, such as /tmp) — the files in it are 0600 all the same.
  */
-export function ensurePrivateDir(dir: string): number | null {
+export function ensurePrivateDir(dir: string): { from: number; error?: string } | null {
   mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE })
   const mode = statSync(dir).mode & 0o777
   if ((mode & 0o077) === 0) return null
-  chmodSync(dir, mode & PRIVATE_DIR_MODE)
-  return mode
+  try {
+    chmodSync(dir, mode & PRIVATE_DIR_MODE)
+    return { from: mode }
+  } catch (error) {
+    return { from: mode, error: (error as Error).message }
+  }
 }
 
 /**
