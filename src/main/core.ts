@@ -13,7 +13,7 @@ import { SitePacer } from './lanes/pacer'
 import type { NewChapter, PassResult } from './lanes/pass'
 import type { Log } from './log'
 import { BUILT_IN_SITES } from './sites/builtin'
-import { createPageReader } from './sites/page-reader'
+import { createPageReader, type PageReader } from './sites/page-reader'
 import { createRegistry, type SiteRegistry } from './sites/registry'
 import type { Site } from './sites/site'
 import { loadSites } from './sites/sites-file'
@@ -42,6 +42,11 @@ export interface CoreOptions {
   onCheck?(site: string, seriesId: string, report: CheckReport): void
   /** How long one page may take to read (default `READ_DEADLINE_MS`; tests shorten it). */
   readDeadlineMs?: number
+  /**
+   * Reads fetched pages (default: a worker thread under the deadline, docs/adr/0040). A simulation on a fake
+   * clock, whose fetchers answer in process, gives `inlineReader` so no read runs in real time.
+   */
+  reader?: PageReader
 }
 
 export interface Core {
@@ -99,7 +104,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   const health = new BrowserHealth(clock)
   const pacer = new SitePacer(clock)
   // Pages are read off the main thread, each under a deadline (docs/adr/0040-…).
-  const reader = createPageReader({ log, ...(options.readDeadlineMs ? { deadlineMs: options.readDeadlineMs } : {}) })
+  const reader = options.reader ?? createPageReader({ log, ...(options.readDeadlineMs ? { deadlineMs: options.readDeadlineMs } : {}) })
   const stopping = new AbortController()
   let lanes: Promise<Lanes> | null = null
   /** Nothing may send any more. */
