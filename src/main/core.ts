@@ -2,7 +2,6 @@
  * The core both shells run (docs/adr/0003): the store, the Sites, the fetchers, the Lanes and the
  * use-cases behind every surface. No Electron here.
  */
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Clock } from './clock'
 import { BrowserHealth } from './fetch/browser-health'
@@ -14,6 +13,7 @@ import { SitePacer } from './lanes/pacer'
 import type { NewChapter, PassResult } from './lanes/pass'
 import type { Log } from './log'
 import { BUILT_IN_SITES } from './sites/builtin'
+import { createPageReader, type PageReader } from './sites/page-reader'
 import { createRegistry, type SiteRegistry } from './sites/registry'
 import type { Site } from './sites/site'
 import { loadSites } from './sites/sites-file'
@@ -23,6 +23,7 @@ import { watchStorage, type StorageWatch } from './storage-watch'
 import { scheduleBackups, type Backups } from './backup-schedule'
 import { BACKUP_DIR, listBackups } from './store/backups'
 import { startIntegrityCheck, type IntegrityVerdict } from './store/integrity'
+import { ensurePrivateDir } from './store/private-files'
 import type { AcquireDeps } from './use-cases/acquire'
 
 export interface CoreOptions {
@@ -54,6 +55,13 @@ export interface CoreOptions {
   storageCheckMs?: number
   /** How long the start waits for the integrity check's verdict before it carries on (default INTEGRITY_WAIT_MS). */
   integrityWaitMs?: number
+  /** How long one page may take to read (default `READ_DEADLINE_MS`; tests shorten it). */
+  readDeadlineMs?: number
+  /**
+   * Reads fetched pages (default: a worker thread under the deadline, docs/adr/0040). A simulation on a fake
+   * clock, whose fetchers answer in process, gives `inlineReader` so no read runs in real time.
+   */
+  reader?: PageReader
 }
 
 /**
@@ -101,7 +109,14 @@ export interface Core {
 
 export async function startCore(options: CoreOptions): Promise<Core> {
   const { clock, log } = options
-  mkdirSync(options.dataDir, { recursive: true, mode: 0o700 })
+  const wasOpen = ensurePrivateDir(options.dataDir)
+  if (wasOpen?.error)
+    log.warn({ dir: options.dataDir, mode: wasOpen.from.toString(8), err: wasOpen.error }, 'data directory: other users can read it')
+  else if (wasOpen)
+    log.warn(
+      { dir: options.dataDir, mode: wasOpen.from.toString(8) },
+      'data directory: other users could read it; it is now private (0700)',
+    )
   const lock = lockDataDir(options.dataDir, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {})
   let store: Store
   try {
@@ -171,6 +186,8 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   }
   const health = new BrowserHealth(clock)
   const pacer = new SitePacer(clock)
+  // Pages are read off the main thread, each under a deadline (docs/adr/0040-…).
+  const reader = options.reader ?? createPageReader({ log, ...(options.readDeadlineMs ? { deadlineMs: options.readDeadlineMs } : {}) })
   const stopping = new AbortController()
   let lanes: Promise<Lanes> | null = null
   /** Settles when every stop of the Lanes asked so far has ended. */
@@ -200,6 +217,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       clock,
       log,
       signal: stopping.signal,
+      reader,
       ...(options.onCheck ? { onCheck: (key, report) => options.onCheck!(key.site, key.seriesId, report) } : {}),
     },
     async addSite(site) {
@@ -223,6 +241,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
           log,
           health,
           pacer,
+          reader,
           onNewChapters: (site, chapters) => {
             log.info(
               { site: site.key, chapters: chapters.map((c) => `${c.title} ${c.label}`) },
@@ -256,10 +275,13 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       await integrity?.cancel()
       await backups.stop()
       await storage.stop()
+      await reader.close()
       await store.close()
       lock.release()
     },
   }
+  // Ready to read before the first check (about a tenth of a second, beside the rest of the start).
+  await reader.warm()
   return core
 }
 

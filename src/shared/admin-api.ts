@@ -10,7 +10,7 @@ import type { ExportDocument } from './export-format'
 import { IMPORT_MAX_BASE64_CHARS, IMPORT_MAX_FILE_BYTES, type ImportFormat, type ImportSkipReason } from './library'
 import { SettingsSchema, type Settings } from './settings'
 import { BOOKMARK_STATUSES, PAUSE_DURATIONS, SERIES_FILTERS, type OverviewCounts, type PauseDuration } from './domain'
-import { HttpUrl, SeriesId, SiteKey } from './ids'
+import { HttpUrl, SeriesId, SiteKey, StoredSeriesId } from './ids'
 
 export { SERIES_FILTERS, type SeriesFilter } from './domain'
 import type { ErrorBody } from './errors'
@@ -19,6 +19,8 @@ const readerId = z.number().int().positive()
 export { PAUSE_DURATIONS, type PauseDuration } from './domain'
 
 const SeriesKey = z.strictObject({ site: SiteKey, seriesId: SeriesId })
+/** A Series as a row may hold it (an id made before the id rule): it can still be seen and its bookmarks removed. */
+const StoredSeriesKey = z.strictObject({ site: SiteKey, seriesId: StoredSeriesId })
 const none = z.strictObject({}).optional()
 const jobId = z.string().regex(/^[0-9a-f-]{36}$/, 'an import job id')
 const sourceId = z.string().regex(/^\d{1,20}$/, 'a backup source id (digits)')
@@ -43,7 +45,7 @@ export const ADMIN_INPUTS = {
     offset: z.number().int().min(0).max(10_000_000).default(0),
     limit: z.number().int().min(1).max(500).default(100),
   }),
-  seriesDetail: SeriesKey,
+  seriesDetail: StoredSeriesKey,
   lanes: none,
   readers: none,
   settings: none,
@@ -54,7 +56,7 @@ export const ADMIN_INPUTS = {
   unfinishSeries: SeriesKey,
   setSeriesUrl: z.strictObject({ site: SiteKey, seriesId: SeriesId, url: HttpUrl }),
   addBookmark: z.strictObject({ readerId, url: HttpUrl, status: z.enum(BOOKMARK_STATUSES).optional() }),
-  removeBookmark: z.strictObject({ readerId, site: SiteKey, seriesId: SeriesId }),
+  removeBookmark: z.strictObject({ readerId, site: SiteKey, seriesId: StoredSeriesId }),
   addReader: z.strictObject({ name: z.string().trim().min(1).max(40) }),
   rotateReaderToken: z.strictObject({ readerId }),
   removeReader: z.strictObject({ readerId }),

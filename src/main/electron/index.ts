@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { app, dialog, Notification, powerMonitor, shell } from 'electron'
 import { startApp, type RunningApp } from '../app'
 import { drain } from './policy/drain'
-import { noticeFor } from './policy/notifications'
+import { noticeFor, rendersMarkup } from './policy/notifications'
 import { powerSequencer } from './policy/power'
 import { createLog, logToDirectory } from '../log'
 import { parseShellArgs, USAGE, type ShellArgs } from '../shell-args'
@@ -121,7 +121,7 @@ async function applySettings(): Promise<void> {
 }
 
 async function notify(chapters: Parameters<typeof noticeFor>[0]): Promise<void> {
-  const notice = noticeFor(chapters)
+  const notice = noticeFor(chapters, { markup: rendersMarkup(process.platform) })
   if (!notice || !running || !Notification.isSupported()) return
   if (!(await running.api.settings()).settings.notifications) return
   const notification = new Notification({ title: notice.title, body: notice.body, silent: false })

@@ -79,13 +79,15 @@ describe('the log file of the headless shell', () => {
       })
     })
     expect(stdout).toContain(`/admin/?token=${adminToken}`)
+    // The owner's window has a listener of its own: the admin URL names it.
+    const adminOrigin = /admin: (http:\/\/127\.0\.0\.1:\d+)\/admin\//.exec(stdout)![1]!
 
     // The owner opens the admin URL; someone tries a wrong admin token.
-    const opened = await fetch(`${origin}/admin/?token=${adminToken}`, { redirect: 'manual' })
+    const opened = await fetch(`${adminOrigin}/admin/?token=${adminToken}`, { redirect: 'manual' })
     const cookie = opened.headers.get('set-cookie')?.split(';')[0] ?? ''
     expect(cookie).toMatch(/=/)
-    await fetch(`${origin}/admin/`, { headers: { cookie } })
-    expect((await fetch(`${origin}/admin/?token=wrong-admin-token-0000`, { redirect: 'manual' })).status).toBe(401)
+    await fetch(`${adminOrigin}/admin/`, { headers: { cookie } })
+    expect((await fetch(`${adminOrigin}/admin/?token=wrong-admin-token-0000`, { redirect: 'manual' })).status).toBe(401)
     // A Reader syncs; someone guesses tokens; a token sent in a query.
     const reader = { authorization: `Bearer ${readerToken}`, 'content-type': 'application/json' }
     const added = await fetch(`${origin}/api/v1/bookmarks`, {

@@ -7,7 +7,8 @@ import { highestChapter } from '../../shared/chapter-number'
 import type { Clock } from '../clock'
 import type { Fetcher } from '../fetch/fetcher'
 import type { Log } from '../log'
-import { AdapterError, isPinned, parseUrl, type PageRequest, type Site } from '../sites/site'
+import { AdapterError, chapterLink, isPinned, parseUrl, type PageRequest, type Site } from '../sites/site'
+import { inlineReader, type PageReader } from '../sites/page-reader'
 import type { Db } from '../store/database'
 import type { SeriesKey } from '../store/schema'
 import { markLatestChecked, recordCheckOutcome, recordCheckResult, type CheckResultReport } from '../store/series'
@@ -39,6 +40,11 @@ export interface CheckContext {
   log: Log
   /** Called once, just before the check's first request goes out (the pacer's turn is used). */
   beforeRequest?(): void
+  /**
+   * Reads each fetched page with the Site's adapter: the app's reads off the main thread under a deadline
+   * (sites/page-reader.ts); without one, on the calling thread (tests).
+   */
+  reader?: PageReader
 }
 
 export interface CheckTarget {
@@ -125,7 +131,8 @@ async function readSeries(
         }
         return report('error', `HTTP ${page.status} from ${next.host}`, stampedAt, fetched)
       }
-      const step = site.adapter.read(page, url)
+      const step = await (ctx.reader ?? inlineReader).read(site, page, url, signal)
+      if (signal?.aborted) return report('aborted', 'stopped', stampedAt, fetched)
       if (step.kind === 'follow') {
         title ??= step.partial?.title
         request = step.request
@@ -140,7 +147,7 @@ async function readSeries(
         await recordCheckOutcome(trx, key, { outcome: 'chapter', reason: '', at: now })
         const moved = await recordCheckResult(trx, {
           ...key,
-          found: { chapter: highest.number, label: highest.label, url: highest.url },
+          found: { chapter: highest.number, label: highest.label, url: chapterLink(site, highest.url, url.href) },
           ...(title ? { title } : {}),
           now,
         })

@@ -6,6 +6,7 @@ import type { Clock } from '../clock'
 import { BrowserHealth } from '../fetch/browser-health'
 import type { Fetchers } from '../fetch/fetcher'
 import type { Log } from '../log'
+import type { PageReader } from '../sites/page-reader'
 import type { Site } from '../sites/site'
 import type { Db } from '../store/database'
 import { lastCheckedAt, type DueSeries } from '../store/due'
@@ -37,6 +38,8 @@ export interface LanesOptions {
   onPass?(site: Site, result: PassResult): void
   /** Every check a Lane makes, as it ends. */
   onCheck?(site: Site, series: DueSeries, report: CheckReport): void
+  /** Reads fetched pages (default: on the calling thread). */
+  reader?: PageReader
 }
 
 export interface Lanes {
@@ -75,6 +78,7 @@ export async function startLanes(options: LanesOptions): Promise<Lanes> {
       pacer,
       clock,
       log,
+      ...(options.reader ? { reader: options.reader } : {}),
       ...(options.onCheck ? { onCheck: (series: DueSeries, report: CheckReport) => options.onCheck!(site, series, report) } : {}),
     }
     while (!signal.aborted) {

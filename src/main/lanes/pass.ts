@@ -9,6 +9,7 @@ import type { Clock } from '../clock'
 import type { BrowserHealth } from '../fetch/browser-health'
 import { fetcherFor, type Fetchers } from '../fetch/fetcher'
 import type { Log } from '../log'
+import type { PageReader } from '../sites/page-reader'
 import type { Site } from '../sites/site'
 import type { Db } from '../store/database'
 import { dueSeries, eligibleCount, lastCheckedAt, type DueSeries } from '../store/due'
@@ -33,6 +34,8 @@ export interface PassDeps {
   log: Log
   /** Every check's report, as it ends (the simulation and logs read them). */
   onCheck?(series: DueSeries, report: CheckReport): void
+  /** Reads fetched pages (default: on the calling thread). */
+  reader?: PageReader
   /** The Lane's rows the store could not take yet; written before this pass's row. */
   unwritten?: UnwrittenPasses
 }
@@ -235,7 +238,7 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
       }
       if (url === null) continue
       report = await checkSeries(
-        { db, clock, log, beforeRequest: () => turn.sent() },
+        { db, clock, log, beforeRequest: () => turn.sent(), ...(deps.reader ? { reader: deps.reader } : {}) },
         site,
         fetcher,
         { site: series.site, series_id: series.series_id, series_url: url },

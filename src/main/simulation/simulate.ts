@@ -5,6 +5,7 @@
  * wall-clock steps; every request, check, pass, release and action goes into an event log, and the
  * invariants are checked over it.
  */
+import { inlineReader } from '../sites/page-reader'
 import { carryForward } from '../store/passes'
 import type { PassRow } from '../store/schema'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
@@ -245,6 +246,8 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
       sites: world.sites.map((s) => s.site),
       http: sites.http('lane'),
       browser: sites.browser('lane'),
+      // Pages are read in process: a worker thread would read in real time while the clock is fake.
+      reader: inlineReader,
       wrapDb: (db) => {
         rawDb = db
         return db.withPlugin(dbFaultPlugin)

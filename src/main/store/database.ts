@@ -3,11 +3,11 @@
  * connection. better-sqlite3 is synchronous and Kysely's SQLite dialect serialises every query on this
  * single connection, so a Kysely transaction is a real SQLite transaction.
  */
-import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import { Kysely, SqliteDialect } from 'kysely'
 import { migrate, type MigrationReport } from './migrate'
+import { ensurePrivateDir, preparePrivateFile, tightenFile } from './private-files'
 import type { Database } from './schema'
 import { guardStore, type StorageHealth } from './storage'
 
@@ -38,11 +38,16 @@ export interface OpenStoreOptions {
 export const STORE_FILE = 'manga-bookmark.sqlite'
 
 export function openStore(file: string, options: OpenStoreOptions): Store {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true })
+  // The database, its WAL and shm are the owner's alone, whatever the umask (private-files.ts).
+  if (file !== ':memory:') {
+    ensurePrivateDir(dirname(file))
+    preparePrivateFile(file)
+  }
   const connect = () => {
     const sqlite = new BetterSqlite3(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {})
     try {
       sqlite.pragma('journal_mode = WAL')
+      if (file !== ':memory:') for (const side of ['-wal', '-shm']) tightenFile(`${file}${side}`)
       sqlite.pragma('foreign_keys = ON')
       sqlite.pragma('synchronous = FULL')
       sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`)

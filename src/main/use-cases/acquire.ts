@@ -10,6 +10,7 @@ import type { Clock } from '../clock'
 import type { BrowserHealth } from '../fetch/browser-health'
 import { fetcherFor, type Fetchers } from '../fetch/fetcher'
 import { checkSeries, type CheckReport } from '../lanes/check'
+import type { PageReader } from '../sites/page-reader'
 import { laneGate, refusalLength } from '../lanes/decisions'
 import type { SitePacer } from '../lanes/pacer'
 import type { Log } from '../log'
@@ -38,6 +39,8 @@ export interface AcquireDeps {
   signal?: AbortSignal
   /** Every acquisition's report (the simulation reads them). */
   onCheck?(key: SeriesKey, report: CheckReport): void
+  /** Reads fetched pages (default: on the calling thread). */
+  reader?: PageReader
 }
 
 /** What happens to a new Series: read now (in the background), or left for its Lane, and why. */
@@ -138,7 +141,7 @@ async function acquire(deps: AcquireDeps, key: SeriesKey): Promise<CheckReport |
     const url = await stillDue(deps.db, key, 0)
     if (url === null) return undefined
     const report = await checkSeries(
-      { db: deps.db, clock: deps.clock, log: deps.log, beforeRequest: () => turn.sent() },
+      { db: deps.db, clock: deps.clock, log: deps.log, beforeRequest: () => turn.sent(), ...(deps.reader ? { reader: deps.reader } : {}) },
       site,
       fetcher,
       { site: key.site, series_id: key.seriesId, series_url: url },
