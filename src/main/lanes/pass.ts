@@ -9,14 +9,14 @@ import { fetcherFor, type Fetchers } from '../fetch/fetcher'
 import type { Log } from '../log'
 import type { Site } from '../sites/site'
 import type { Db } from '../store/database'
-import { dueSeries, eligibleCount, lastCheckedAt, type DueSeries } from '../store/due'
+import { dueFigures, dueSeries, eligibleCount, lastCheckedAt, type DueFigures, type DueSeries } from '../store/due'
 import { boundLaneTimes, laneRow, recordRefusal } from '../store/lanes'
 import { insertPass, type PassFigures } from '../store/passes'
 import type { LaneRow, PassRow } from '../store/schema'
 import { repairFutureStamps, stillDue } from '../store/series'
 import type { PassSkip } from '../../shared/skip'
 import { checkSeries, type CheckReport } from './check'
-import { computeGap, laneGate, sleepAfter, wakeDue } from './decisions'
+import { computeGap, dueBound, laneGate, sleepAfter, wakeDue } from './decisions'
 import type { SitePacer } from './pacer'
 
 export interface PassDeps {
@@ -114,18 +114,20 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
   if (browser && health.isDown()) return skipped('sidecar-down', lane)
   if (!fetcher) return skipped('no-fetcher', lane)
 
-  // 3. The due query.
-  let due: DueSeries[]
+  // 3. The due query: first how many are due (the figure), then, once the gap is known, only as many as the
+  // pass can check (docs/adr/0050-the-due-query-reads-what-a-pass-can-use.md).
+  const cutoffs = { restCutoff: startedAt - pace.restMs, ceilingCutoff: startedAt - pace.ceilingMs }
+  let figures: DueFigures
   try {
-    due = await dueSeries(db, site.key, { restCutoff: startedAt - pace.restMs, ceilingCutoff: startedAt - pace.ceilingMs })
+    figures = await dueFigures(db, site.key, cutoffs)
   } catch (error) {
     log.error({ site: site.key, err: error }, 'lane: due query failed')
     return skipped('due-query', lane)
   }
-  const forced = due.some((s) => s.forced)
+  const forced = figures.forced > 0
 
   // 4. A sleeping browser wakes only past the thresholds, or for a forced Series.
-  if (browser && !browser.isAwake() && !wakeDue(pace, due, startedAt)) return skipped('asleep', lane)
+  if (browser && !browser.isAwake() && !wakeDue(pace, figures, startedAt)) return skipped('asleep', lane)
 
   // 5. The eligible count, the pace divisor (deliberately blind to force).
   let eligible: number
@@ -140,12 +142,22 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
   // 6. The gap.
   const { gap, clamped } = computeGap(pace, eligible)
 
+  let due: DueSeries[] = []
+  if (figures.due > 0) {
+    try {
+      due = await dueSeries(db, site.key, cutoffs, dueBound(pace, gap), figures)
+    } catch (error) {
+      log.error({ site: site.key, err: error }, 'lane: due query failed')
+      return skipped('due-query', lane)
+    }
+  }
+
   // 7. The loop.
   const counts = { ...ZERO }
   const newChapters: NewChapter[] = []
   let cutShort = false
   let fetched = false
-  const measured = (): Figures => ({ due: due.length, gap, clamped, counts, cutShort, fetched })
+  const measured = (): Figures => ({ due: figures.due, gap, clamped, counts, cutShort, fetched })
   const checksMade = () => counts.checked + counts.unreachable > 0
   // A stop mid-loop keeps what was done: the row of the checks made so far and their New Chapters. A stop
   // before any check leaves no row at all (it would read as a stall; docs/adr/0012-pass-exits.md).
@@ -154,6 +166,8 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
       ? finish('', { ...measured(), cutShort: true }, undefined, newChapters)
       : Promise.resolve<PassResult>({ row: null, sleepMs: 0, newChapters })
 
+  /** Whether the loop took every due Series it read (no exit, no maxPassMs). */
+  let ranOut = true
   for (const [index, series] of due.entries()) {
     if (signal.aborted) return stopped()
     // No new Series once it would start after maxPassMs: the next pass re-reads the due query, so a fresh
@@ -161,6 +175,7 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
     // maxPassMs still makes progress.
     if (index > 0 && clock.now() - startedAt + pacer.waitFor(site.key, gap) >= pace.maxPassMs) {
       cutShort = true
+      ranOut = false
       break
     }
     const turn = await pacer.turn(site.key, gap, signal)
@@ -174,12 +189,18 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
         laneNow = await laneRow(db, site.key)
       } catch (error) {
         log.error({ site: site.key, err: error }, 'lane: the Lane row could not be read mid-pass')
-        if (checksMade()) break
+        if (checksMade()) {
+          ranOut = false
+          break
+        }
         return finish('due-query', measured(), lane, newChapters)
       }
       const closed = laneGate(laneNow, clock.now())
       if (closed) {
-        if (checksMade()) break
+        if (checksMade()) {
+          ranOut = false
+          break
+        }
         return finish(closed, measured(), laneNow, newChapters)
       }
       // Still due for the reasons the due query gave? A Series orphaned, emptied or Finished since is not fetched.
@@ -188,7 +209,10 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
         url = await stillDue(db, { site: site.key, seriesId: series.series_id })
       } catch (error) {
         log.error({ site: site.key, err: error }, 'lane: could not re-read a due Series')
-        if (checksMade()) break
+        if (checksMade()) {
+          ranOut = false
+          break
+        }
         return finish('due-query', measured(), lane, newChapters)
       }
       if (url === null) continue
@@ -211,6 +235,7 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
       counts.unreachable++
       health.markDown()
       log.warn({ site: site.key, reason: report.reason }, 'lane: browser unreachable')
+      ranOut = false
       break
     }
     counts.checked++
@@ -222,6 +247,7 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
       } catch (error) {
         log.error({ site: site.key, err: error }, 'lane: refused, and the refusal could not be recorded')
       }
+      ranOut = false
       break
     }
     if (report.outcome === 'no-chapter') counts.no_chapter++
@@ -239,6 +265,9 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
       })
     }
   }
+
+  // Every Series read was taken and more are due: straight on to the next pass, as after maxPassMs.
+  if (ranOut && due.length < figures.due) cutShort = true
 
   // 8. The row.
   return finish('', measured(), undefined, newChapters)

@@ -42,6 +42,10 @@ export function openStore(file: string, options: OpenStoreOptions): Store {
     sqlite.pragma('synchronous = FULL')
     sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`)
     const migration = migrate(sqlite, file === ':memory:' ? null : file, options.now)
+    // Statistics for any table never analysed, from a bounded sample, so the planner knows the shapes of the
+    // tables from the first query on; the Lanes' retention task keeps them current
+    // (docs/adr/0053-retention-and-statistics.md).
+    sqlite.pragma('optimize=0x10012')
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) })
     return {
       db,
