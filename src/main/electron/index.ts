@@ -5,6 +5,7 @@
  */
 import { join } from 'node:path'
 import { app, dialog, Notification, powerMonitor, shell } from 'electron'
+import { laneViews } from '../admin/admin'
 import { startApp, type RunningApp } from '../app'
 import { drain } from './policy/drain'
 import { noticeFor } from './policy/notifications'
@@ -103,7 +104,8 @@ async function start(): Promise<void> {
 async function refreshTray(): Promise<void> {
   if (!running || !tray) return
   try {
-    tray.update((await running.api.overview()).lanes, Date.now())
+    // The tray shows the Lanes only: it reads their rows and latest passes, never the Overview's counts.
+    tray.update(await laneViews(running.core), Date.now())
   } catch (error) {
     log.warn({ err: error }, 'electron: the tray could not read the Lanes')
   }
