@@ -259,7 +259,7 @@ describe('the gate, read after every wait and just before each request', () => {
     for (let i = 0; i < 3; i++) await seed({ id: `s${i}`, checkedAt: i + 1 })
     const run = await passRunning()
     await clock.runUntil(() => requests.length === 1)
-    await removeBookmark(store.db, alice, { site: 'a', seriesId: 's1' })
+    await removeBookmark(store.db, alice, { site: 'a', seriesId: 's1' }, clock.now())
     await clock.runUntil(run.done)
     expect(requests.map((r) => r.url.split('/').at(-1))).toEqual(['s0', 's2'])
   })
