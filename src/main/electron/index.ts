@@ -5,12 +5,12 @@
  */
 import { join } from 'node:path'
 import { app, dialog, Notification, powerMonitor, shell } from 'electron'
-import { laneViews } from '../admin/admin'
+import { laneViews, storageViewOf } from '../admin/admin'
 import { startApp, type RunningApp } from '../app'
 import { drain } from './policy/drain'
-import { noticeFor } from './policy/notifications'
+import { noticeFor, rendersMarkup } from './policy/notifications'
 import { powerSequencer } from './policy/power'
-import { createLog } from '../log'
+import { createLog, logToDirectory } from '../log'
 import { parseShellArgs, USAGE, type ShellArgs } from '../shell-args'
 import { electronLauncher } from './browser-session'
 import { registerAdminIpc } from './ipc'
@@ -57,6 +57,7 @@ async function start(): Promise<void> {
   }
   const resources = app.isPackaged ? process.resourcesPath : join(app.getAppPath(), 'resources')
   const dataDir = args.dataDir ?? app.getPath('userData')
+  logToDirectory(log, join(dataDir, 'logs'))
   running = await startApp({
     shell: 'electron',
     dataDir,
@@ -104,10 +105,13 @@ async function start(): Promise<void> {
 async function refreshTray(): Promise<void> {
   if (!running || !tray) return
   try {
-    // The tray shows the Lanes only: it reads their rows and latest passes, never the Overview's counts.
-    tray.update(await laneViews(running.core), Date.now())
+    // The tray shows the Lanes and the store's state only: it never reads the Overview's counts.
+    tray.update(await laneViews(running.core), Date.now(), storageViewOf(running.core))
   } catch (error) {
     log.warn({ err: error }, 'electron: the tray could not read the Lanes')
+    // A database that cannot be read still says why in the tray.
+    const problem = running.core.storage.problem()
+    if (problem) tray.update([], Date.now(), { file: running.dataFile, problem, lastBackup: null, backupProblem: null })
   }
 }
 
@@ -118,7 +122,7 @@ async function applySettings(): Promise<void> {
 }
 
 async function notify(chapters: Parameters<typeof noticeFor>[0]): Promise<void> {
-  const notice = noticeFor(chapters)
+  const notice = noticeFor(chapters, { markup: rendersMarkup(process.platform) })
   if (!notice || !running || !Notification.isSupported()) return
   if (!(await running.api.settings()).settings.notifications) return
   const notification = new Notification({ title: notice.title, body: notice.body, silent: false })

@@ -323,6 +323,43 @@ describe('starting the Lanes', () => {
     expect(firstStarts).toEqual([0, FIRST_PASS_STAGGER_MS, 2 * FIRST_PASS_STAGGER_MS])
   })
 
+  it('started again while a stop is still ending: the new Lanes wait for it, so two passes of one Site never overlap', async () => {
+    const { startCore } = await import('../core')
+    let inFlight = 0
+    let most = 0
+    let release!: () => void
+    const held = new Promise<void>((resolve) => (release = resolve))
+    // A fetch that ends only when released, whatever the abort (a browser tab slow to give up).
+    const slow = {
+      kind: 'http' as const,
+      async fetch(): Promise<FetchResult> {
+        most = Math.max(most, ++inFlight)
+        await held
+        inFlight--
+        return chapterPage(1)
+      },
+    }
+    const core = await startCore({ dataDir: store.dir + '/restart', clock, log: silentLog, sites: [site], http: slow })
+    try {
+      const bob = await seedReader(core.store.db, 'bob')
+      for (let i = 0; i < 3; i++) await seedSeries(core.store.db, { id: `s${i}`, readers: [bob] })
+      await core.startLanes()
+      await clock.runUntil(() => inFlight === 1)
+      const stopping = core.stopLanes()
+      const starting = core.startLanes()
+      await clock.runQuiet(30 * MIN)
+      expect(most).toBe(1)
+      release()
+      await stopping
+      await starting
+      await clock.runQuiet(30 * MIN)
+      expect(most).toBe(1)
+    } finally {
+      release()
+      await core.stop()
+    }
+  })
+
   it('a second process on the same data directory is refused, naming the process that holds it', async () => {
     const { startCore } = await import('../core')
     const dir = store.dir + '/owned'

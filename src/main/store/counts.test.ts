@@ -6,7 +6,7 @@ import { addReader, removeReader } from './readers'
 import { addSeries, finishSeries, pruneOrphanSeries, setSeriesUrl, unfinishSeries } from './series'
 
 /**
- * `series.reader_count` and `series_counts` are kept by triggers (migration 0006), whoever writes: every
+ * `series.reader_count` and `series_counts` are kept by triggers (migration 0007), whoever writes: every
  * store function, a cascade, and a tool writing SQL of its own. After any sequence of writes they equal what
  * counting the tables says.
  */

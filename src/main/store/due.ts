@@ -112,7 +112,7 @@ export async function dueSeries(
 /**
  * The eligible count, the pace divisor: Series with a URL, not Finished, held by a Reader. Deliberately no
  * force clause, so one press never speeds up every other fetch on the Site. Kept per Site by triggers on
- * `series` (migration 0006), so a pass reads one row instead of counting the Site while nothing changed.
+ * `series` (migration 0007), so a pass reads one row instead of counting the Site while nothing changed.
  */
 export async function eligibleCount(db: Db, site: string): Promise<number> {
   const result = await sql<{ n: number }>`SELECT eligible AS n FROM series_counts WHERE site = ${site}`.execute(db)

@@ -95,6 +95,7 @@ describe('migrations', () => {
       'site TEXT PK1',
       'paused_until INTEGER NOT NULL DEFAULT 0',
       'refuse_until INTEGER NOT NULL DEFAULT 0',
+      'refuse_ms INTEGER NOT NULL DEFAULT 0',
     ])
     expect(schema.poll_passes?.map((c) => c.split(' ')[0])).toEqual([
       'id',
@@ -153,11 +154,11 @@ describe('migrations', () => {
     copy.close()
   })
 
-  it('0006 counts the Readers of every Series and the eligible Series of every Site already there, and trims long histories', () => {
+  it('0007 counts the Readers of every Series and the eligible Series of every Site already there, and trims long histories', () => {
     const file = fresh()
     const sqlite = new BetterSqlite3(file)
     sqlite.pragma('foreign_keys = ON')
-    migrate(sqlite, file, 1, migrations.slice(0, 5))
+    migrate(sqlite, file, 1, migrations.slice(0, 6))
     sqlite.exec(`
       INSERT INTO readers (id, name, token_hash, created_at) VALUES (1, 'a', 'h1', 1), (2, 'b', 'h2', 1);
       INSERT INTO series (site, series_id, series_url, finished_at, created_at) VALUES

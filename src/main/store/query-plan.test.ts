@@ -131,7 +131,7 @@ describe.each(STATES)('query plans of a database %s', (_state, settle) => {
     const key = { site: 'site1', seriesId: 's1' }
     const plan = await plansOf(async () => {
       await laneRow(store.db, 'site1')
-      await stillDue(store.db, key)
+      await stillDue(store.db, key, 0)
       await markLatestChecked(store.db, key, NOW)
     })
     expect(plan).toMatch(/SEARCH poll_lanes USING INDEX sqlite_autoindex_poll_lanes_1 \(site=\?\)/)

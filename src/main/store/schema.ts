@@ -39,7 +39,7 @@ export interface SeriesTable {
   last_outcome: Generated<CheckOutcomeName | ''>
   last_error: Generated<string>
   last_outcome_at: Generated<number>
-  /** How many bookmarks hold it, kept by triggers on `bookmarks` (migration 0006); 0 = an orphan. */
+  /** How many bookmarks hold it, kept by triggers on `bookmarks` (migration 0007); 0 = an orphan. */
   reader_count: Generated<number>
 }
 
@@ -72,6 +72,8 @@ export interface PollLanesTable {
   site: string
   paused_until: Generated<number>
   refuse_until: Generated<number>
+  /** How long the current refusal was set for (a Site's Retry-After may ask more than its backoff); 0 = the backoff. */
+  refuse_ms: Generated<number>
 }
 
 export interface PollPassesTable {
@@ -102,14 +104,14 @@ export interface LatestChapterHistoryTable {
   at: number
 }
 
-/** Per Site, kept by triggers on `series` (migration 0006): its Series, and how many are eligible. */
+/** Per Site, kept by triggers on `series` (migration 0007): its Series, and how many are eligible. */
 export interface SeriesCountsTable {
   site: string
   series: Generated<number>
   eligible: Generated<number>
 }
 
-/** A bookmark a Reader removed, and when: what `GET /bookmarks?since=` reports as deleted (migration 0006). */
+/** A bookmark a Reader removed, and when: what `GET /bookmarks?since=` reports as deleted (migration 0007). */
 export interface BookmarkRemovalsTable {
   reader_id: number
   site: string

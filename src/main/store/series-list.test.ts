@@ -110,7 +110,7 @@ describe('Series list paging by key', () => {
 
   const keys = (rows: Array<{ site: string; series_id: string }>) => rows.map((r) => `${r.site}/${r.series_id}`)
 
-  it.each(SERIES_SORTS.flatMap((sort) => [undefined, 'orphan', 'stale'].map((filter) => [sort, filter] as const)))(
+  it.each(SERIES_SORTS.flatMap((sort) => ([undefined, 'orphan', 'stale'] as const).map((filter) => [sort, filter] as const)))(
     'sorted by %s, filter %s: following next page by page reads what offsets read, each row once',
     async (sort, filter) => {
       const query = { staleBefore: 250, sort, ...(filter ? { filter } : {}) } as const

@@ -10,6 +10,7 @@ import {
   latestMove,
   markLatestChecked,
   recordCheckResult,
+  repairFutureStamps,
   requireSeries,
   setSeriesUrl,
   unfinishSeries,
@@ -223,5 +224,46 @@ describe('retention (docs/adr/0053-retention-and-statistics.md)', () => {
     expect(await pruneOrphanSeries(store.db, 0)).toBe(0)
     expect(await pruneOrphanSeries(store.db, 5_000)).toBe(1)
     expect(store.sqlite.prepare('SELECT series_id FROM series').all()).toEqual([{ series_id: 'held' }])
+  })
+})
+
+describe('stamps ahead of a wall clock set back (docs/adr/0011)', () => {
+  const stamps = async () =>
+    Object.fromEntries(
+      (await store.db.selectFrom('series').select(['series_id', 'latest_checked_at', 'force_poll_at']).orderBy('series_id').execute()).map(
+        (r) => [r.series_id, { checked: r.latest_checked_at, forced: r.force_poll_at }],
+      ),
+    )
+
+  it('move back by the step, the newest to now, keeping their spacing; stamps already behind now stay', async () => {
+    const now = 10_000_000
+    await seedSeries(store.db, { id: 'a', checkedAt: now + 3_000_000, readers: [alice] })
+    await seedSeries(store.db, { id: 'b', checkedAt: now + 2_000_000, readers: [alice] })
+    await seedSeries(store.db, { id: 'c', checkedAt: now - 500_000, readers: [alice] })
+    expect(await repairFutureStamps(store.db, 'a', now)).toBe(2)
+    const after = await stamps()
+    expect([after.a!.checked, after.b!.checked, after.c!.checked]).toEqual([now, now - 1_000_000, now - 500_000])
+  })
+
+  it('a pending Check now stays pending, a served one stays served', async () => {
+    const now = 10_000_000
+    await seedSeries(store.db, { id: 'pending', checkedAt: now + 1_000, forcedAt: now + 2_000, readers: [alice] })
+    await seedSeries(store.db, { id: 'served', checkedAt: now + 3_000, forcedAt: now - 10, readers: [alice] })
+    await repairFutureStamps(store.db, 'a', now)
+    const after = await stamps()
+    expect(after.pending!.forced).toBeGreaterThan(after.pending!.checked)
+    expect(after.served!.forced).toBeLessThanOrEqual(after.served!.checked)
+    expect(Math.max(after.pending!.checked, after.served!.checked)).toBeLessThanOrEqual(now)
+  })
+
+  it('a press while stamps are ahead is pending at once, and the next check stamp ends it', async () => {
+    const now = 10_000_000
+    await seedSeries(store.db, { id: 'x', checkedAt: now + 3_600_000, readers: [alice] })
+    await forceSeriesPoll(store.db, { site: 'a', seriesId: 'x' }, now)
+    const pressed = (await stamps()).x!
+    expect(pressed.forced).toBeGreaterThan(pressed.checked)
+    await markLatestChecked(store.db, { site: 'a', seriesId: 'x' }, now + 1)
+    const served = (await stamps()).x!
+    expect(served.forced).toBeLessThanOrEqual(served.checked)
   })
 })

@@ -86,11 +86,12 @@ export async function recordCheckOutcome(
 }
 
 /**
- * Whether a Series is still due for the reasons the due query gave — it has a URL, a Reader holds it, and it is
- * not Finished unless forced — read just before its request, so a Series orphaned or emptied mid-pass is not
- * fetched. Returns its current URL, or null.
+ * Whether a Series is still due for the reasons the due query gave — it has a URL, a Reader holds it, it is not
+ * Finished unless forced, and nobody checked it since the due query read it (an Acquisition, another pass) unless
+ * a Check now asks again — read just before its request, so a Series orphaned, emptied or checked mid-pass is not
+ * fetched. `checkedAt` is the stamp the due query saw. Returns its current URL, or null.
  */
-export async function stillDue(db: Db, key: SeriesKey): Promise<string | null> {
+export async function stillDue(db: Db, key: SeriesKey, checkedAt: number): Promise<string | null> {
   const row = await db
     .selectFrom('series')
     .select(['series_url', 'finished_at', 'force_poll_at', 'latest_checked_at', 'reader_count'])
@@ -98,25 +99,37 @@ export async function stillDue(db: Db, key: SeriesKey): Promise<string | null> {
     .where('series_id', '=', key.seriesId)
     .executeTakeFirst()
   if (!row || !row.series_url || row.reader_count === 0) return null
-  if (row.finished_at !== 0 && !(row.force_poll_at > row.latest_checked_at)) return null
+  const forced = row.force_poll_at > row.latest_checked_at
+  if (row.finished_at !== 0 && !forced) return null
+  if (row.latest_checked_at !== checkedAt && !forced) return null
   return row.series_url
 }
 
 /**
- * After the wall clock was set back, stamps a Site's Series recorded "in the future" are brought back to `now`
- * (docs/adr/0011-time-and-the-wall-clock.md): a check stamp in the future would keep its Series from being due
- * for as long as the clock was ahead. A pending Check now stays pending; one already served stays served.
- * Returns how many Series it changed.
+ * After the wall clock was set back, the stamps a Site's Series were given "in the future" are moved back by the
+ * step — the newest to `now`, the others keeping their spacing, so they do not all come due at once a rest later
+ * (docs/adr/0011-time-and-the-wall-clock.md). A stamp ahead of the clock would otherwise keep its Series from
+ * being due for as long as the clock was ahead. A pending Check now stays pending; one already served stays
+ * served. Returns how many Series it changed.
  */
 export async function repairFutureStamps(db: Db, site: string, now: number): Promise<number> {
+  const newest = await db
+    .selectFrom('series')
+    .select((eb) => eb.fn.max('latest_checked_at').as('at'))
+    .where('site', '=', site)
+    .executeTakeFirst()
+  const step = Math.max(0, Number(newest?.at ?? 0) - now)
+  const back = (column: string) =>
+    sql`(CASE WHEN ${sql.ref(column)} > ${now} THEN MAX(${sql.ref(column)} - ${step}, 0) ELSE ${sql.ref(column)} END)`
+  const checked = back('latest_checked_at')
   const result = await sql`
     UPDATE series SET
-      latest_checked_at = MIN(latest_checked_at, ${now}),
-      latest_sighted_at = MIN(latest_sighted_at, ${now}),
-      latest_changed_at = MIN(latest_changed_at, ${now}),
+      latest_checked_at = ${checked},
+      latest_sighted_at = MIN(${back('latest_sighted_at')}, ${now}),
+      latest_changed_at = MIN(${back('latest_changed_at')}, ${now}),
       force_poll_at = CASE WHEN force_poll_at > latest_checked_at
-        THEN MAX(MIN(force_poll_at, ${now}), MIN(latest_checked_at, ${now}) + 1)
-        ELSE MIN(force_poll_at, ${now}) END
+        THEN MAX(MIN(${back('force_poll_at')}, ${now}), ${checked} + 1)
+        ELSE MIN(${back('force_poll_at')}, ${checked}) END
     WHERE site = ${site}
       AND (latest_checked_at > ${now} OR latest_sighted_at > ${now} OR latest_changed_at > ${now} OR force_poll_at > ${now})
   `.execute(db)

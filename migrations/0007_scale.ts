@@ -1,5 +1,5 @@
 /**
- * 0006 — what a 100k library needs (docs/adr/0050-the-due-query-reads-what-a-pass-can-use.md,
+ * 0007 — what a 100k library needs (docs/adr/0050-the-due-query-reads-what-a-pass-can-use.md,
  * docs/adr/0051-the-owners-list-pages-by-key.md, docs/adr/0052-since-reads-changes-and-removals.md,
  * docs/adr/0053-retention-and-statistics.md). Frozen.
  *
@@ -11,7 +11,7 @@
  * - An index per way the due query, the owner's list and its counts read `series`; one for Sightings'
  *   retention; and a Series keeps its newest 100 Latest Chapter moves.
  */
-export const name = '0006_scale'
+export const name = '0007_scale'
 
 /** Eligible: what the pace divides the rest by (docs/design.md#the-eligible-count). */
 const eligible = (row: 'NEW' | 'OLD') => `(${row}.series_url <> '' AND ${row}.finished_at = 0 AND ${row}.reader_count > 0)`

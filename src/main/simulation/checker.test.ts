@@ -1,0 +1,505 @@
+import { describe, expect, it } from 'vitest'
+import { DEFAULT_PACE } from '../sites/site'
+import type { PassRow } from '../store/schema'
+import { checkInvariants, type CheckerConfig, type RuleName } from './checker'
+import type { ActionEvent, CheckEvent, SimEvent } from './events'
+
+const T0 = 1_736_121_600_000
+const MIN = 60_000
+const HOUR = 60 * MIN
+const S = 'a/x'
+
+const config: CheckerConfig = {
+  end: T0 + 10 * 24 * HOUR,
+  sites: { a: { pace: { ...DEFAULT_PACE }, browser: false, checkSlackMs: 1_000 } },
+}
+
+/** Writes a log by hand: `at(ms)` moves time (monotonic; the wall follows it plus every step so far). */
+class Log {
+  readonly events: SimEvent[] = []
+  #mono = T0
+  #offset = 0
+
+  at(ms: number): this {
+    this.#mono = T0 + ms
+    return this
+  }
+
+  add(event: Record<string, unknown> & { type: SimEvent['type'] }): this {
+    this.events.push({ seq: this.events.length, mono: this.#mono, wall: this.#mono + this.#offset, ...event } as unknown as SimEvent)
+    return this
+  }
+
+  step(ms: number): this {
+    this.#offset += ms
+    return this.action('clock-step', { stepMs: ms })
+  }
+
+  action(action: ActionEvent['action'], extra: Partial<ActionEvent> = {}): this {
+    return this.add({ type: 'action', action, result: 'ok', ...extra })
+  }
+
+  request(
+    extra: { caller?: 'lane' | 'acquisition'; first?: boolean; fault?: string | null; served?: number | null; series?: string } = {},
+  ): this {
+    return this.add({
+      type: 'request',
+      site: 'a',
+      series: S,
+      caller: 'lane',
+      first: true,
+      url: 'https://a.example/manga/x/',
+      fault: null,
+      served: 10,
+      ...extra,
+    })
+  }
+
+  check(extra: Partial<CheckEvent> = {}): this {
+    const mono = this.#mono
+    return this.add({
+      type: 'check',
+      site: 'a',
+      series: S,
+      caller: 'lane',
+      outcome: 'chapter',
+      reason: 'chapter 10',
+      startMono: mono,
+      startWall: mono + this.#offset,
+      requests: 1,
+      faults: [],
+      served: 10,
+      reported: 10,
+      ...extra,
+    })
+  }
+
+  pass(row: Partial<PassRow> | null, newChapters: Array<{ series: string; chapter: number }> = []): this {
+    const full: PassRow | null = row && {
+      id: this.events.length,
+      site: 'a',
+      started_at: this.#mono,
+      ended_at: this.#mono + this.#offset,
+      skip: '',
+      due: 1,
+      gap: 72_000,
+      clamped: 0,
+      checked: 0,
+      refused: 0,
+      unreachable: 0,
+      no_chapter: 0,
+      unfetchable: 0,
+      errors: 0,
+      ...row,
+    }
+    return this.add({ type: 'pass', site: 'a', row: full, newChapters })
+  }
+
+  seed(latest: number | null = 10, checkedAt = 0): this {
+    return this.add({ type: 'seed', site: 'a', series: S, held: true, readers: 1, finished: false, latest, checkedAt })
+  }
+
+  lane(pausedUntil: number, refuseUntil = 0): this {
+    return this.add({ type: 'lane', site: 'a', pausedUntil, refuseUntil })
+  }
+
+  release(chapter: number, extra: { tracked?: boolean; readers?: number; eligible?: number } = {}): this {
+    return this.add({ type: 'release', site: 'a', series: S, chapter, tracked: true, readers: 2, eligible: 50, ...extra })
+  }
+
+  latest(chapter: number | null, source: string, after: 'check' | 'sighting' = 'check'): this {
+    return this.add({ type: 'latest', site: 'a', series: S, chapter, source, after })
+  }
+}
+
+const rulesOf = (log: Log): RuleName[] => [...new Set(checkInvariants(log.events, config).violations.map((v) => v.rule))]
+
+describe('one-row-per-pass', () => {
+  it('a pass that ends with no row while the Lanes run, or that fails, breaks it', () => {
+    expect(rulesOf(new Log().action('lanes-start').at(MIN).pass(null).action('lanes-stop'))).toEqual(['one-row-per-pass'])
+    expect(
+      rulesOf(new Log().action('lanes-start').at(MIN).add({ type: 'pass-failed', site: 'a', message: 'boom' }).action('lanes-stop')),
+    ).toEqual(['one-row-per-pass'])
+  })
+
+  it('a pass whose own row write met a database fault has nothing to write it with', () => {
+    const failed = (what: string) =>
+      new Log()
+        .action('lanes-start')
+        .at(MIN)
+        .add({ type: 'db-fault', what })
+        .add({ type: 'pass-failed', site: 'a', message: `simulated database fault (SQLITE_BUSY: database is locked) on ${what}` })
+        .action('lanes-stop')
+    expect(rulesOf(failed('insert into poll_passes'))).toEqual([])
+    expect(rulesOf(failed('select from poll_lanes'))).toEqual(['one-row-per-pass'])
+  })
+
+  it('a pass abandoned by a stop before its first check may leave no row', () => {
+    expect(rulesOf(new Log().action('lanes-start').at(MIN).pass({ skip: 'nothing-eligible' }).action('lanes-stop').pass(null))).toEqual([])
+  })
+})
+
+describe('counts-add-up', () => {
+  it('a row counting more checks than its pass made breaks it', () => {
+    const log = new Log().check().pass({ checked: 2, due: 3 })
+    const { violations } = checkInvariants(log.events, config)
+    expect(violations.map((v) => v.rule)).toEqual(['counts-add-up'])
+    expect(violations[0]!.message).toMatch(/checked is 2, the pass's checks say 1/)
+  })
+
+  it('a skipped row states the previous figures or its own with checked 0; anything else breaks it', () => {
+    const after = (row: Partial<PassRow>) =>
+      new Log()
+        .check()
+        .pass({ checked: 1, due: 3, gap: 72_000 })
+        .pass({ skip: 'paused', ...row })
+    expect(rulesOf(after({ checked: 1, due: 3, gap: 72_000 }))).toEqual([])
+    expect(rulesOf(after({ checked: 0, due: 2, gap: 72_000 }))).toEqual([])
+    expect(rulesOf(after({ checked: 0, due: 0, gap: 0 }))).toEqual(['counts-add-up'])
+    expect(rulesOf(after({ checked: 4, due: 4, gap: 72_000 }))).toEqual(['counts-add-up'])
+  })
+
+  it('an error counted in the row must be one of its checks', () => {
+    const log = new Log()
+      .request({ fault: '5xx' })
+      .check({ outcome: 'error', reason: 'HTTP 503', faults: ['5xx'], served: null, reported: null })
+    expect(rulesOf(log.pass({ checked: 1, errors: 1 }))).toEqual([])
+    expect(rulesOf(new Log().check().pass({ checked: 1, errors: 1 }))).toEqual(['counts-add-up', 'error-needs-fault'])
+  })
+})
+
+describe('error-needs-fault', () => {
+  it('a failed check with no fault injected is a violation and an unexplained error', () => {
+    const log = new Log().check({ outcome: 'error', reason: 'check failed: near "where": syntax error', served: 10, reported: null })
+    const result = checkInvariants(log.events, config)
+    expect(result.violations.map((v) => v.rule)).toEqual(['error-needs-fault'])
+    expect(result.unexplainedErrors).toMatchObject([{ series: S, outcome: 'error', reason: 'check failed: near "where": syntax error' }])
+  })
+
+  it('a database fault explains an error only when one was injected during the check', () => {
+    const check = {
+      outcome: 'error' as const,
+      reason: 'check stamp failed: simulated database fault',
+      faults: ['database' as const],
+      served: null,
+      reported: null,
+    }
+    expect(rulesOf(new Log().add({ type: 'db-fault', what: 'update series' }).check(check))).toEqual([])
+    expect(rulesOf(new Log().check(check))).toEqual(['error-needs-fault'])
+  })
+
+  it('the fault must explain the outcome: a 5xx explains an error, not a no-chapter', () => {
+    expect(rulesOf(new Log().check({ outcome: 'error', faults: ['timeout'], served: null, reported: null }))).toEqual([])
+    expect(rulesOf(new Log().check({ outcome: 'no-chapter', faults: ['5xx'], served: null, reported: null }))).toEqual([
+      'error-needs-fault',
+    ])
+  })
+})
+
+describe('closed-lane-silent', () => {
+  it('a request while paused breaks it, from the Lane or from an Acquisition', () => {
+    const paused = () => new Log().lane(T0 + HOUR)
+    expect(
+      rulesOf(
+        paused()
+          .at(10 * MIN)
+          .request(),
+      ),
+    ).toEqual(['closed-lane-silent'])
+    expect(
+      rulesOf(
+        paused()
+          .at(10 * MIN)
+          .request({ caller: 'acquisition' }),
+      ),
+    ).toEqual(['closed-lane-silent'])
+    expect(
+      rulesOf(
+        paused()
+          .at(61 * MIN)
+          .request({ caller: 'acquisition' }),
+      ),
+    ).toEqual([])
+  })
+
+  it('no request at all inside the refusal backoff, Acquisition included', () => {
+    expect(
+      rulesOf(
+        new Log()
+          .lane(0, T0 + 15 * MIN)
+          .at(5 * MIN)
+          .request({ caller: 'acquisition' }),
+      ),
+    ).toEqual(['closed-lane-silent'])
+    expect(
+      rulesOf(
+        new Log()
+          .lane(0, T0 + 15 * MIN)
+          .at(16 * MIN)
+          .request(),
+      ),
+    ).toEqual([])
+  })
+
+  it('is judged on the wall clock: a step forward past the pause ends it', () => {
+    expect(
+      rulesOf(
+        new Log()
+          .lane(T0 + HOUR)
+          .at(10 * MIN)
+          .step(2 * HOUR)
+          .request(),
+      ),
+    ).toEqual([])
+  })
+})
+
+describe('min-gap', () => {
+  it('two checks of one Site closer than minGapMs break it, whoever made them', () => {
+    const log = new Log().request({ series: 'a/y' }).at(3_000).request({ caller: 'acquisition' })
+    const { violations } = checkInvariants(log.events, config)
+    expect(violations.map((v) => v.rule)).toEqual(['min-gap'])
+    expect(violations[0]!.message).toBe('lane then acquisition request 3000 ms apart (minGapMs 5000)')
+  })
+
+  it("a check's own follow-up request (an XHR list) is part of it", () => {
+    expect(rulesOf(new Log().request().at(400).request({ first: false }))).toEqual([])
+  })
+})
+
+describe('rest', () => {
+  it('a Series checked again 30 minutes later, unforced, breaks it', () => {
+    expect(
+      rulesOf(
+        new Log()
+          .request()
+          .at(30 * MIN)
+          .request(),
+      ),
+    ).toEqual(['rest'])
+  })
+
+  it('a Check now between the two checks allows it', () => {
+    expect(
+      rulesOf(
+        new Log()
+          .request()
+          .at(20 * MIN)
+          .action('check-now', { site: 'a', series: S })
+          .at(21 * MIN)
+          .request(),
+      ),
+    ).toEqual([])
+  })
+
+  it('a wall clock stepped forward makes the rest pass in the store, so it is allowed', () => {
+    expect(
+      rulesOf(
+        new Log()
+          .request()
+          .at(20 * MIN)
+          .step(2 * HOUR)
+          .at(21 * MIN)
+          .request(),
+      ),
+    ).toEqual([])
+  })
+
+  it('a check the store decided on while the wall clock was ahead stays allowed after it steps back', () => {
+    expect(
+      rulesOf(
+        new Log()
+          .request()
+          .at(20 * MIN)
+          .step(3 * HOUR)
+          .at(25 * MIN)
+          .step(-3 * HOUR)
+          .at(26 * MIN)
+          .request(),
+      ),
+    ).toEqual([])
+  })
+
+  it('counts from the check stamp the Series was seeded with', () => {
+    expect(rulesOf(new Log().seed(10, T0 - 10 * MIN).request())).toEqual(['rest'])
+  })
+})
+
+describe('check-now-served', () => {
+  const press = (log: Log) => log.action('check-now', { site: 'a', series: S, pending: true })
+
+  it('a press not served within maxPassMs + gap breaks it', () => {
+    const log = press(new Log().seed(10, T0 - 5 * HOUR))
+      .at(20 * MIN)
+      .request()
+    const { violations } = checkInvariants(log.events, config)
+    expect(violations.map((v) => v.rule)).toEqual(['check-now-served'])
+    expect(violations[0]!.message).toMatch(/^Check now served after 20\.0 min; allowed 10\.0 min/)
+  })
+
+  it('a press served within the bound, or while the Lane is paused, is fine', () => {
+    expect(
+      rulesOf(
+        press(new Log().seed(10, T0 - 5 * HOUR))
+          .at(4 * MIN)
+          .request(),
+      ),
+    ).toEqual([])
+    expect(
+      rulesOf(
+        press(new Log().seed(10, T0 - 5 * HOUR).lane(T0 + HOUR))
+          .at(70 * MIN)
+          .request(),
+      ),
+    ).toEqual([])
+  })
+})
+
+describe('detection-bound', () => {
+  const found = (log: Log, chapter: number) =>
+    log.request({ served: chapter }).check({ served: chapter, reported: chapter, reason: `chapter ${chapter}` })
+
+  it('a chapter found after 3 hours on a healthy Lane breaks it; one found in 40 minutes is fine', () => {
+    const late = found(new Log().release(11).at(3 * HOUR), 11)
+    const { violations, detections } = checkInvariants(late.events, config)
+    expect(violations.map((v) => v.rule)).toEqual(['detection-bound'])
+    expect(detections).toMatchObject([{ chapter: 11, publishedAt: T0, detectedAt: T0 + 3 * HOUR }])
+    expect(rulesOf(found(new Log().release(11).at(40 * MIN), 11))).toEqual([])
+  })
+
+  it('a chapter never found breaks it once its bound has passed', () => {
+    expect(checkInvariants(new Log().release(11).events, config).violations[0]).toMatchObject({
+      rule: 'detection-bound',
+      message: expect.stringMatching(/never found/),
+    })
+  })
+
+  it('a wall clock stepped back extends the bound by the step, at most until the next pass would have repaired the stamp', () => {
+    // Checked 10 min before the chapter; the clock goes back 5 h 20 min after the chapter. The next pass brings
+    // the stamp back to now, so the check may come about a rest after the step — not 5 h later.
+    const stepped = () =>
+      new Log()
+        .request({ served: 10 })
+        .at(10 * MIN)
+        .release(11)
+        .at(30 * MIN)
+        .step(-5 * HOUR)
+    expect(rulesOf(found(stepped().at(30 * MIN + HOUR + 5 * MIN), 11))).toEqual([])
+    expect(rulesOf(found(stepped().at(5 * HOUR + 10 * MIN), 11))).toEqual(['detection-bound'])
+  })
+
+  it('a failed check gives the Series its next turn a rest later, on top of a Sighting deferral', () => {
+    const failed = { outcome: 'error' as const, reason: 'HTTP 503', faults: ['5xx' as const], served: null, reported: null }
+    const log = new Log()
+      .release(11, { readers: 1 })
+      .at(40 * MIN)
+      .action('sighting', { site: 'a', series: S, chapter: 11 })
+      .at(102 * MIN)
+      .request({ fault: '5xx', served: null })
+      .check(failed)
+      .at(162 * MIN)
+    expect(rulesOf(found(log, 11))).toEqual([])
+  })
+
+  it('time the Lane was paused extends the bound', () => {
+    expect(
+      rulesOf(
+        found(
+          new Log()
+            .lane(T0 + 2 * HOUR)
+            .release(11)
+            .at(2 * HOUR + 50 * MIN),
+          11,
+        ),
+      ),
+    ).toEqual([])
+  })
+
+  it('an untracked Series (no Reader, or Finished) is not expected to be found', () => {
+    expect(rulesOf(new Log().release(11, { tracked: false }))).toEqual([])
+  })
+})
+
+describe('no-new-chapter-unchanged', () => {
+  it('a New Chapter for a chapter the Site had already shown breaks it', () => {
+    const log = new Log()
+      .seed(10)
+      .check({ served: 10 })
+      .pass({ checked: 1 }, [{ series: S, chapter: 10 }])
+    expect(rulesOf(log)).toEqual(['no-new-chapter-unchanged'])
+  })
+
+  it('a New Chapter for a chapter the Site shows for the first time is fine', () => {
+    const log = new Log()
+      .seed(10)
+      .check({ served: 11, reported: 11, reason: 'chapter 11' })
+      .pass({ checked: 1 }, [{ series: S, chapter: 11 }])
+    expect(rulesOf(log)).toEqual([])
+  })
+})
+
+describe('latest-never-down', () => {
+  it('a check moving the Latest Chapter down from a checked one breaks it', () => {
+    expect(rulesOf(new Log().seed(10).latest(9, 'check'))).toEqual(['latest-never-down'])
+  })
+
+  it('a check correcting a Sighting raise down is allowed', () => {
+    expect(rulesOf(new Log().seed(10).latest(50, 'sighting', 'sighting').latest(12, 'check'))).toEqual([])
+  })
+})
+
+describe('proof-of-life', () => {
+  it('a running Lane silent for three hours breaks it', () => {
+    const log = new Log()
+      .action('lanes-start')
+      .at(MIN)
+      .pass({ due: 0 })
+      .at(3 * HOUR)
+      .pass({ due: 0 })
+      .action('lanes-stop')
+    const { violations } = checkInvariants(log.events, config)
+    expect(violations.map((v) => v.rule)).toEqual(['proof-of-life'])
+    expect(violations[0]!.message).toMatch(/^no pass row for 179\.0 min/)
+  })
+
+  it('a refusing Lane may sleep out its backoff', () => {
+    const log = new Log()
+      .action('lanes-start')
+      .lane(0, T0 + 40 * MIN)
+      .at(MIN)
+      .pass({ skip: 'refusing', due: 1 })
+      .at(45 * MIN)
+      .pass({ due: 1 })
+      .action('lanes-stop')
+    expect(rulesOf(log)).toEqual([])
+  })
+
+  it('stopped Lanes owe no rows', () => {
+    expect(
+      rulesOf(
+        new Log()
+          .action('lanes-start')
+          .at(MIN)
+          .pass({ due: 0 })
+          .action('lanes-stop')
+          .at(5 * HOUR)
+          .action('lanes-start')
+          .at(5 * HOUR + MIN)
+          .pass({ due: 0 })
+          .action('lanes-stop'),
+      ),
+    ).toEqual([])
+  })
+})
+
+describe('parsed-as-served', () => {
+  it('a check reporting another chapter than the Site served breaks it', () => {
+    expect(rulesOf(new Log().check({ served: 12.5, reported: 12, reason: 'chapter 12' }))).toEqual(['parsed-as-served'])
+  })
+})
+
+describe('actions-succeed', () => {
+  it('an owner or Reader action that fails breaks it', () => {
+    expect(rulesOf(new Log().action('check-now', { site: 'a', series: S, result: 'store: no Series a/x' }))).toEqual(['actions-succeed'])
+  })
+})

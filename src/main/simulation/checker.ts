@@ -1,0 +1,676 @@
+/**
+ * The invariants, each a named rule checked over the event log (docs/adr/0021-simulation-invariants.md says what
+ * each means and the tolerance each timing rule allows). Pure: the same log gives the same violations, so
+ * every rule is tested by feeding it a log that breaks it on purpose.
+ *
+ * Time bases: pace (gaps, the time a Check now or a new chapter may wait, a Lane's silence) is measured on
+ * monotonic time; what the store decides (a pause or a refusal in force, the rest between two checks) is
+ * judged on the wall time the app saw, since a wall-clock step changes what the store sees but not the pace.
+ */
+import type { Pace } from '../sites/site'
+import {
+  DB_FAULT_MARK,
+  FAULT_OUTCOME,
+  type ActionEvent,
+  type CheckEvent,
+  type LaneEvent,
+  type PassEvent,
+  type ReleaseEvent,
+  type RequestEvent,
+  type SimEvent,
+} from './events'
+
+export const RULES = [
+  'one-row-per-pass',
+  'counts-add-up',
+  'error-needs-fault',
+  'closed-lane-silent',
+  'min-gap',
+  'rest',
+  'check-now-served',
+  'detection-bound',
+  'no-new-chapter-unchanged',
+  'latest-never-down',
+  'proof-of-life',
+  'parsed-as-served',
+  'actions-succeed',
+] as const
+export type RuleName = (typeof RULES)[number]
+
+export interface SiteFacts {
+  pace: Pace
+  browser: boolean
+  /** The longest one check may take (its requests' timeouts, a wait for the browser's tab). */
+  checkSlackMs: number
+}
+
+export interface CheckerConfig {
+  /** Monotonic end of the run: deadlines past it are not judged. */
+  end: number
+  sites: Record<string, SiteFacts>
+  /** How long the browser counts as down after it was unreachable (BrowserHealth's window). */
+  browserDownMs?: number
+}
+
+export interface Violation {
+  rule: RuleName
+  seq: number
+  mono: number
+  site?: string
+  series?: string
+  message: string
+}
+
+export interface UnexplainedError {
+  seq: number
+  mono: number
+  site: string
+  series: string
+  caller: string
+  outcome: string
+  reason: string
+}
+
+/** One published chapter the app was expected to find, and when (monotonic) it did. */
+export interface Detection {
+  site: string
+  series: string
+  chapter: number
+  publishedAt: number
+  detectedAt: number | null
+  /** The latest the rule allowed, or null when it is past the end of the run. */
+  deadline: number | null
+}
+
+export interface CheckerResult {
+  violations: Violation[]
+  unexplainedErrors: UnexplainedError[]
+  detections: Detection[]
+}
+
+const DEFAULT_BROWSER_DOWN_MS = 180_000
+
+type Interval = readonly [number, number]
+
+/** Facts derived once from the log and shared by the rules. */
+class Index {
+  readonly steps: ActionEvent[]
+  readonly lanesStopped: Interval[] = []
+  readonly laneEvents = new Map<string, LaneEvent[]>()
+  readonly browserDown: Interval[] = []
+  readonly firstRequests = new Map<string, RequestEvent[]>()
+  readonly checksBySeries = new Map<string, CheckEvent[]>()
+  readonly pressesBySeries = new Map<string, ActionEvent[]>()
+  readonly sightingsBySeries = new Map<string, ActionEvent[]>()
+  readonly finishes = new Map<string, ActionEvent[]>()
+  readonly passesBySite = new Map<string, PassEvent[]>()
+  readonly dbFaults: Array<{ seq: number; mono: number }> = []
+
+  constructor(
+    readonly events: readonly SimEvent[],
+    readonly config: CheckerConfig,
+  ) {
+    this.steps = events.filter((e): e is ActionEvent => e.type === 'action' && e.action === 'clock-step')
+    let stoppedAt: number | null = null
+    for (const e of events) {
+      if (e.type === 'action') {
+        if (e.action === 'lanes-stop' && stoppedAt === null) stoppedAt = e.mono
+        if (e.action === 'lanes-start' && stoppedAt !== null) {
+          this.lanesStopped.push([stoppedAt, e.mono])
+          stoppedAt = null
+        }
+        if (e.result === 'ok' && e.series) {
+          if (e.action === 'check-now') push(this.pressesBySeries, e.series, e)
+          if (e.action === 'sighting') push(this.sightingsBySeries, e.series, e)
+          if (e.action === 'finish') push(this.finishes, e.series, e)
+        }
+      } else if (e.type === 'lane') push(this.laneEvents, e.site, e)
+      else if (e.type === 'request' && e.first) push(this.firstRequests, e.series, e)
+      else if (e.type === 'check') {
+        push(this.checksBySeries, e.series, e)
+        // The browser-down window is a wait, so it runs on monotonic time.
+        if (e.outcome === 'unreachable') this.browserDown.push([e.mono, e.mono + (config.browserDownMs ?? DEFAULT_BROWSER_DOWN_MS)])
+      } else if (e.type === 'pass') push(this.passesBySite, e.site, e)
+      else if (e.type === 'db-fault') this.dbFaults.push(e)
+    }
+    if (stoppedAt !== null) this.lanesStopped.push([stoppedAt, Infinity])
+  }
+
+  /** Whether a database fault was injected from `mono` up to the event `seq`. */
+  dbFaultWithin(mono: number, seq: number): boolean {
+    return this.dbFaults.some((f) => f.mono >= mono && f.seq < seq)
+  }
+
+  facts(site: string): SiteFacts {
+    const facts = this.config.sites[site]
+    if (!facts) throw new Error(`simulation checker: no facts for Site "${site}"`)
+    return facts
+  }
+
+  /** The wall clock's offset from monotonic time at `mono`. */
+  offsetAt(mono: number): number {
+    let offset = 0
+    for (const step of this.steps) if (step.mono <= mono) offset += step.stepMs ?? 0
+    return offset
+  }
+
+  /** The latest the wall clock read within [from, to] (monotonic). */
+  maxWallWithin(from: number, to: number): number {
+    let high = to + this.offsetAt(to)
+    for (const step of this.steps) if (step.mono > from && step.mono <= to) high = Math.max(high, step.mono + this.offsetAt(step.mono - 1))
+    return high
+  }
+
+  /** The parts of [from, to) (monotonic) during which the wall clock reads below `wall`. */
+  whileWallBelow(wall: number, from: number, to: number): Interval[] {
+    const cuts = [from, ...this.steps.map((s) => s.mono).filter((m) => m > from && m < to), to]
+    const out: Interval[] = []
+    for (let i = 0; i + 1 < cuts.length; i++) {
+      const a = cuts[i]!
+      const b = cuts[i + 1]!
+      const end = Math.min(b, wall - this.offsetAt(a))
+      if (end > a) out.push([a, end])
+    }
+    return out
+  }
+
+  /** When the Lane of `site` was closed (paused or refusing, by the store's reading of the wall clock). */
+  closedIntervals(site: string, which: 'paused' | 'refusing' | 'either' = 'either'): Interval[] {
+    const lanes = this.laneEvents.get(site) ?? []
+    const out: Interval[] = []
+    lanes.forEach((lane, i) => {
+      const until =
+        which === 'paused' ? lane.pausedUntil : which === 'refusing' ? lane.refuseUntil : Math.max(lane.pausedUntil, lane.refuseUntil)
+      out.push(...this.whileWallBelow(until, lane.mono, lanes[i + 1]?.mono ?? Infinity))
+    })
+    return out
+  }
+
+  readonly #unavailable = new Map<string, Interval[]>()
+
+  /** Every window in which a Lane of `site` could not be expected to work. */
+  unavailable(site: string): Interval[] {
+    let found = this.#unavailable.get(site)
+    if (!found) {
+      found = [...this.closedIntervals(site), ...this.lanesStopped, ...(this.facts(site).browser ? this.browserDown : [])]
+      this.#unavailable.set(site, found)
+    }
+    return found
+  }
+
+  /** The Lane row in force just before `seq`. */
+  laneBefore(site: string, seq: number): LaneEvent | undefined {
+    const lanes = this.laneEvents.get(site) ?? []
+    return lanes[lastBefore(lanes, seq)]
+  }
+
+  /** The gap the Lane of `site` used last before `seq` (its last pass row's, carried forward by skips), or its pace's longest. */
+  gapBefore(site: string, seq: number): number {
+    const passes = this.passesBySite.get(site) ?? []
+    for (let i = lastBefore(passes, seq); i >= 0; i--) {
+      const gap = passes[i]!.row?.gap ?? 0
+      if (gap > 0) return gap
+    }
+    return this.facts(site).pace.maxGapMs
+  }
+}
+
+/** The index of the last event in `list` (ordered by seq) before `seq`, or -1. */
+function lastBefore(list: ReadonlyArray<{ seq: number }>, seq: number): number {
+  let lo = 0
+  let hi = list.length
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    if (list[mid]!.seq < seq) lo = mid + 1
+    else hi = mid
+  }
+  return lo - 1
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key)
+  if (list) list.push(value)
+  else map.set(key, [value])
+}
+
+const overlaps = (intervals: readonly Interval[], from: number, to: number) => intervals.some(([a, b]) => a < to && b > from)
+const overlapLength = (intervals: readonly Interval[], from: number, to: number) =>
+  intervals.reduce((sum, [a, b]) => sum + Math.max(0, Math.min(b, to) - Math.max(a, from)), 0)
+const minutes = (ms: number) => `${(ms / 60_000).toFixed(1)} min`
+
+type Rule = (index: Index, out: Violation[]) => void
+
+/** A pass that failed writing its own row (the row insert, or the Lane row it makes sure of first). */
+const rowWriteFault = (message: string) =>
+  message.includes(DB_FAULT_MARK) && /on (insert into|select from) poll_passes$|on insert into poll_lanes$/.test(message)
+
+const at = (e: { seq: number; mono: number }) => ({ seq: e.seq, mono: e.mono })
+
+/**
+ * Every pass exit writes one row. The exits without one: a stop before the pass's first check ended, and a
+ * pass whose row write itself met an injected database fault (there is nothing left to write it with).
+ */
+const oneRowPerPass: Rule = (index, out) => {
+  let stopping = false
+  for (const e of index.events) {
+    if (e.type === 'action' && e.action === 'lanes-stop') stopping = true
+    if (e.type === 'action' && e.action === 'lanes-start') stopping = false
+    if (e.type === 'pass' && e.row === null && !stopping)
+      out.push({ rule: 'one-row-per-pass', ...at(e), site: e.site, message: 'a pass ended with no row while the Lanes were running' })
+    if (e.type === 'pass-failed' && !rowWriteFault(e.message))
+      out.push({ rule: 'one-row-per-pass', ...at(e), site: e.site, message: `a pass failed and wrote no row: ${e.message}` })
+  }
+}
+
+/**
+ * Each row's counts are the checks its pass made. A skipped row checked nothing itself: it carries the last
+ * row's figures forward, or states the ones it measured before it met the skip, with checked 0.
+ */
+const countsAddUp: Rule = (index, out) => {
+  const open = new Map<string, CheckEvent[]>()
+  const previous = new Map<string, PassEvent>()
+  for (const e of index.events) {
+    if (e.type === 'check' && e.caller === 'lane') push(open, e.site, e)
+    if (e.type === 'pass-failed') open.delete(e.site)
+    if (e.type !== 'pass') continue
+    const checks = open.get(e.site) ?? []
+    open.delete(e.site)
+    const row = e.row
+    if (!row) continue
+    const v = (message: string) => out.push({ rule: 'counts-add-up', ...at(e), site: e.site, message: `row ${row.id}: ${message}` })
+    if (row.skip) {
+      if (checks.length) v(`skip "${row.skip}" but the pass made ${checks.length} check(s)`)
+      if (row.refused + row.unreachable + row.no_chapter + row.unfetchable + row.errors > 0) v(`skip "${row.skip}" with outcome counts`)
+      // Carried forward from the row before, or measured by this pass before it met the skip (a pause found by
+      // the gate mid-pass): then it checked nothing, and says so.
+      const prev = previous.get(e.site)?.row
+      const carried = prev && row.due === prev.due && row.gap === prev.gap && row.clamped === prev.clamped && row.checked === prev.checked
+      const measured = row.gap > 0 && row.checked === 0
+      if (prev && !carried && !measured)
+        v(
+          `skip "${row.skip}" with due/gap/clamped/checked ${row.due}/${row.gap}/${row.clamped}/${row.checked}: neither the previous row's ${prev.due}/${prev.gap}/${prev.clamped}/${prev.checked} nor its own (checked 0)`,
+        )
+    } else {
+      const count = (o: string) => checks.filter((c) => c.outcome === o).length
+      const expected = {
+        checked: checks.filter((c) => c.outcome !== 'unreachable').length,
+        refused: count('refused'),
+        unreachable: count('unreachable'),
+        no_chapter: count('no-chapter'),
+        unfetchable: count('unfetchable'),
+        errors: count('error'),
+      }
+      for (const [field, n] of Object.entries(expected)) {
+        const stored = row[field as keyof typeof expected]
+        if (stored !== n) v(`${field} is ${stored}, the pass's checks say ${n}`)
+      }
+      if (row.checked > row.due) v(`checked ${row.checked} > due ${row.due}`)
+    }
+    previous.set(e.site, e)
+  }
+}
+
+/** A check fails only where a fault was injected into its requests, and a row counts no more failures than its pass met. */
+const errorNeedsFault = (index: Index, out: Violation[], unexplained: UnexplainedError[]) => {
+  for (const e of index.events) {
+    if (e.type !== 'check' || e.outcome === 'chapter' || e.outcome === 'aborted') continue
+    if (e.faults.some((f) => FAULT_OUTCOME[f] === e.outcome && (f !== 'database' || index.dbFaultWithin(e.startMono, e.seq)))) continue
+    unexplained.push({ seq: e.seq, mono: e.mono, site: e.site, series: e.series, caller: e.caller, outcome: e.outcome, reason: e.reason })
+    out.push({
+      rule: 'error-needs-fault',
+      ...at(e),
+      site: e.site,
+      series: e.series,
+      message: `${e.caller} check counted "${e.outcome}" (${e.reason}) with ${e.faults.length ? `only ${e.faults.join(', ')} injected` : 'no fault injected'}`,
+    })
+  }
+  const faulted = new Map<string, number>()
+  for (const e of index.events) {
+    if (e.type === 'request' && e.caller === 'lane' && e.fault) faulted.set(e.site, (faulted.get(e.site) ?? 0) + 1)
+    // A database fault is not tied to a Site: it may explain a failure in any Lane's pass.
+    if (e.type === 'db-fault') for (const site of Object.keys(index.config.sites)) faulted.set(site, (faulted.get(site) ?? 0) + 1)
+    if (e.type === 'pass-failed') faulted.delete(e.site)
+    if (e.type !== 'pass') continue
+    const met = faulted.get(e.site) ?? 0
+    faulted.delete(e.site)
+    const row = e.row
+    if (!row || row.skip) continue
+    const failures = row.refused + row.unreachable + row.no_chapter + row.unfetchable + row.errors
+    if (failures > met)
+      out.push({
+        rule: 'error-needs-fault',
+        ...at(e),
+        site: e.site,
+        message: `row ${row.id} counts ${failures} failed check(s); its pass met ${met} injected fault(s)`,
+      })
+  }
+}
+
+/**
+ * No check starts while its Lane is closed — paused or refusing — whoever asks, Acquisition included (a paused
+ * Site is one the owner asked the app to leave alone). Judged on the wall time the request went out at, against
+ * the Lane row in force.
+ */
+const closedLaneSilent: Rule = (index, out) => {
+  for (const e of index.events) {
+    if (e.type !== 'request' || !e.first) continue
+    const lane = index.laneBefore(e.site, e.seq)
+    if (!lane) continue
+    if (lane.refuseUntil > e.wall)
+      out.push({
+        rule: 'closed-lane-silent',
+        ...at(e),
+        site: e.site,
+        series: e.series,
+        message: `${e.caller} request ${minutes(lane.refuseUntil - e.wall)} before the refusal backoff ends`,
+      })
+    else if (lane.pausedUntil > e.wall)
+      out.push({
+        rule: 'closed-lane-silent',
+        ...at(e),
+        site: e.site,
+        series: e.series,
+        message: `${e.caller} request ${minutes(lane.pausedUntil - e.wall)} before the pause ends`,
+      })
+  }
+}
+
+/** Never two checks of one Site closer than its minGapMs, Lane and Acquisition together (monotonic). */
+const minGap: Rule = (index, out) => {
+  const last = new Map<string, RequestEvent>()
+  for (const e of index.events) {
+    if (e.type !== 'request' || !e.first) continue
+    const prev = last.get(e.site)
+    last.set(e.site, e)
+    if (!prev) continue
+    const gap = e.mono - prev.mono
+    const min = index.facts(e.site).pace.minGapMs
+    if (gap < min)
+      out.push({
+        rule: 'min-gap',
+        ...at(e),
+        site: e.site,
+        series: e.series,
+        message: `${prev.caller} then ${e.caller} request ${gap} ms apart (minGapMs ${min})`,
+      })
+  }
+}
+
+/**
+ * No Series checked twice within its rest unless a Check now came between. Allowed when either clock says the
+ * rest had passed: monotonic time, or the wall clock at any moment in between (the store decided it was due
+ * then; a step back since does not make that decision wrong).
+ */
+const rest: Rule = (index, out) => {
+  const seeds = new Map<string, { mono: number; wall: number; seq: number }>()
+  for (const e of index.events)
+    if (e.type === 'seed' && e.checkedAt > 0) seeds.set(e.series, { mono: e.checkedAt, wall: e.checkedAt, seq: e.seq })
+  for (const [series, requests] of index.firstRequests) {
+    if (!series) continue
+    const facts = index.facts(requests[0]!.site)
+    const limit = facts.pace.restMs - facts.checkSlackMs
+    const presses = index.pressesBySeries.get(series) ?? []
+    let prev: { mono: number; wall: number; seq: number } | undefined = seeds.get(series)
+    for (const e of requests) {
+      if (
+        prev &&
+        e.mono - prev.mono < limit &&
+        index.maxWallWithin(prev.mono, e.mono) - prev.wall < limit &&
+        !presses.some((p) => p.seq > prev!.seq && p.seq < e.seq)
+      )
+        out.push({
+          rule: 'rest',
+          ...at(e),
+          site: e.site,
+          series,
+          message: `${e.caller} check ${minutes(e.mono - prev.mono)} after the last one (rest ${minutes(facts.pace.restMs)}), not forced`,
+        })
+      prev = e
+    }
+  }
+}
+
+/** A Check now is served within maxPassMs + gap of the press (plus one check's slack), unless its Lane was paused, refusing or down. */
+const checkNowServed: Rule = (index, out) => {
+  for (const presses of index.pressesBySeries.values()) {
+    for (const press of presses) {
+      const site = press.site!
+      const facts = index.facts(site)
+      const deadline = press.mono + facts.pace.maxPassMs + index.gapBefore(site, press.seq) + facts.checkSlackMs
+      if (deadline > index.config.end) continue
+      if (overlaps(index.unavailable(site), press.mono, deadline)) continue
+      const request = index.firstRequests.get(press.series!)?.find((r) => r.seq > press.seq)
+      const check = index.checksBySeries.get(press.series!)?.find((c) => c.seq > press.seq)
+      const served = Math.min(request?.mono ?? Infinity, check?.startMono ?? Infinity)
+      if (served > deadline)
+        out.push({
+          rule: 'check-now-served',
+          ...at(press),
+          site,
+          series: press.series!,
+          message: `Check now ${served === Infinity ? 'never served' : `served after ${minutes(served - press.mono)}`}; allowed ${minutes(deadline - press.mono)}${press.pending === false ? ' (the Series did not read as pending after the press)' : ''}`,
+        })
+    }
+  }
+}
+
+/**
+ * A chapter published on a tracked Series is found within rest + maxPassMs (plus one check's slack) on a
+ * healthy Lane. The bound grows by what legitimately delays the Series' next check after its last one
+ * before the chapter: time its Lane was closed or down or the Lanes stopped; a wall clock stepped back since
+ * (the store sees that stamp in the future until the next pass brings it back to now: the step, at most the
+ * time from the check to the step plus a pass and a gap — docs/adr/0021); Check nows served first (a gap
+ * each); a failed check (it stamped the Series: the next comes a rest later); a Sighting deferral; the
+ * browser's wake threshold; a backlog of due Series ahead of it; and a Lane with more Series than it can
+ * check in a rest.
+ */
+const detectionBound = (index: Index, out: Violation[], detections: Detection[]) => {
+  const pressesBySite = new Map<string, ActionEvent[]>()
+  for (const presses of index.pressesBySeries.values()) for (const p of presses) push(pressesBySite, p.site!, p)
+  const seeds = new Map<string, number>()
+  for (const e of index.events) if (e.type === 'seed' && e.checkedAt > 0) seeds.set(e.series, e.checkedAt)
+  for (const e of index.events) {
+    if (e.type !== 'release' || !e.tracked) continue
+    const release = e as ReleaseEvent
+    const facts = index.facts(release.site)
+    const pace = facts.pace
+    const cycle = Math.max(pace.restMs, release.eligible * pace.minGapMs)
+    const gap = Math.min(pace.maxGapMs, Math.max(pace.minGapMs, Math.round(pace.restMs / Math.max(1, release.eligible))))
+    const base = cycle + pace.maxPassMs + facts.checkSlackMs + (facts.browser ? pace.wakeOldestMs : 0)
+    const unavailable = index.unavailable(release.site)
+    const sightings = release.readers === 1 ? (index.sightingsBySeries.get(release.series) ?? []) : []
+    const forced = pressesBySite.get(release.site) ?? []
+    const checks = index.checksBySeries.get(release.series) ?? []
+    const failedChecks = checks.filter((c) => c.outcome !== 'chapter')
+    // The Series' last check before the chapter came out: what its next turn is counted from.
+    const lastCheck = Math.max(
+      seeds.get(release.series) ?? -Infinity,
+      ...(index.firstRequests.get(release.series) ?? []).filter((r) => r.seq < release.seq).map((r) => r.mono),
+      ...checks.filter((c) => c.seq < release.seq).map((c) => c.startMono),
+    )
+    const from = Number.isFinite(lastCheck) ? lastCheck : release.mono - cycle
+    let deadline = release.mono + base
+    for (let round = 0; round < 10_000; round++) {
+      const wentBack = index.steps
+        .filter((s) => (s.stepMs ?? 0) < 0 && s.mono >= from && s.mono <= deadline)
+        .reduce((sum, s) => sum + Math.min(-s.stepMs!, s.mono - from + pace.maxPassMs + gap + facts.checkSlackMs), 0)
+      let next =
+        release.mono +
+        base +
+        overlapLength(unavailable, from, deadline) +
+        wentBack +
+        forced.filter((p) => p.mono >= from && p.mono <= deadline).length * gap
+      for (const s of sightings)
+        if (s.mono >= release.mono - pace.restMs && s.mono <= deadline)
+          next = Math.max(next, s.mono + pace.restMs + pace.maxPassMs + facts.checkSlackMs + gap)
+      // A failed check comes on top of whatever made the Series wait for it.
+      next += failedChecks.filter((c) => c.startMono >= release.mono && c.startMono <= deadline).length * cycle
+      if (next <= deadline) break
+      deadline = next
+    }
+    const found = checks.find(
+      (c) => c.outcome === 'chapter' && c.startMono >= release.mono && c.served !== null && c.served >= release.chapter,
+    )
+    // The due query puts Series with more Readers (then the oldest stamps) first: a Series that comes due
+    // while others wait is checked after them, a gap each. The backlog is what the finding pass saw due (or,
+    // never found, the most any pass saw).
+    const passes = index.passesBySite.get(release.site) ?? []
+    const backlog =
+      found && found.caller === 'lane'
+        ? (passes[lastBefore(passes, found.seq) + 1]?.row?.due ?? 1)
+        : Math.max(1, ...passes.filter((p) => p.mono >= release.mono && p.mono <= deadline && p.row && !p.row.skip).map((p) => p.row!.due))
+    deadline += Math.max(0, backlog - 1) * gap
+    const finishedSoon = (index.finishes.get(release.series) ?? []).some((f) => f.mono >= release.mono && f.mono <= deadline)
+    const judged = deadline <= index.config.end && !finishedSoon
+    detections.push({
+      site: release.site,
+      series: release.series,
+      chapter: release.chapter,
+      publishedAt: release.mono,
+      detectedAt: found?.startMono ?? null,
+      deadline: judged ? deadline : null,
+    })
+    if (!judged) continue
+    const detectedAt = found?.startMono ?? Infinity
+    if (detectedAt > deadline)
+      out.push({
+        rule: 'detection-bound',
+        ...at(release),
+        site: release.site,
+        series: release.series,
+        message: `chapter ${release.chapter} ${found ? `found after ${minutes(detectedAt - release.mono)}` : 'never found'}; allowed ${minutes(deadline - release.mono)}`,
+      })
+  }
+}
+
+/** A New Chapter only for a Series whose Site shows a chapter it had not shown to an earlier successful check. */
+const noNewChapterUnchanged: Rule = (index, out) => {
+  const highest = new Map<string, number>()
+  const beforeCheck = new Map<string, number>()
+  for (const e of index.events) {
+    if (e.type === 'seed' && e.latest !== null) highest.set(e.series, e.latest)
+    if (e.type === 'check' && e.outcome === 'chapter') {
+      beforeCheck.set(e.series, highest.get(e.series) ?? -Infinity)
+      if (e.served !== null) highest.set(e.series, Math.max(highest.get(e.series) ?? -Infinity, e.served))
+    }
+    if (e.type !== 'pass') continue
+    for (const chapter of e.newChapters) {
+      const before = beforeCheck.get(chapter.series) ?? -Infinity
+      if (chapter.chapter <= before)
+        out.push({
+          rule: 'no-new-chapter-unchanged',
+          ...at(e),
+          site: e.site,
+          series: chapter.series,
+          message: `New Chapter ${chapter.chapter}, but the Site had already shown ${before} to an earlier check`,
+        })
+    }
+  }
+}
+
+/** The Latest Chapter never moves down, except a check correcting a Sighting's raise. */
+const latestNeverDown: Rule = (index, out) => {
+  const current = new Map<string, { chapter: number | null; source: string }>()
+  for (const e of index.events) {
+    if (e.type === 'seed') current.set(e.series, { chapter: e.latest, source: e.latest === null ? '' : 'check' })
+    if (e.type !== 'latest') continue
+    const prev = current.get(e.series)
+    current.set(e.series, { chapter: e.chapter, source: e.source })
+    if (!prev || prev.chapter === null) continue
+    const down = e.chapter === null || e.chapter < prev.chapter
+    if (down && !(prev.source === 'sighting' && e.source === 'check'))
+      out.push({
+        rule: 'latest-never-down',
+        ...at(e),
+        site: e.site,
+        series: e.series,
+        message: `Latest Chapter moved down from ${prev.chapter} (${prev.source || 'none'}) to ${e.chapter} (${e.source || 'none'}) after a ${e.after}`,
+      })
+  }
+}
+
+/**
+ * Proof of life: a running Lane writes a pass row at least every max(idleRequeryMs, the refusal still to run)
+ * + maxPassMs + maxGapMs + one check's slack (monotonic).
+ */
+const proofOfLife: Rule = (index, out) => {
+  for (const site of Object.keys(index.config.sites)) {
+    const facts = index.facts(site)
+    const pace = facts.pace
+    const base = pace.maxPassMs + pace.maxGapMs + facts.checkSlackMs
+    let since: { mono: number; seq: number; allowed: number } | null = null
+    const judge = (e: { seq: number; mono: number }, what: string) => {
+      if (since && e.mono - since.mono > since.allowed)
+        out.push({
+          rule: 'proof-of-life',
+          ...at(e),
+          site,
+          message: `no pass row for ${minutes(e.mono - since.mono)} (allowed ${minutes(since.allowed)}) until ${what}`,
+        })
+    }
+    for (const e of index.events) {
+      if (e.type === 'action' && e.action === 'lanes-start') since = { mono: e.mono, seq: e.seq, allowed: pace.idleRequeryMs + base }
+      else if (e.type === 'action' && e.action === 'lanes-stop') {
+        judge(e, 'the Lanes stopped')
+        since = null
+      } else if (e.type === 'pass' && e.site === site && e.row && since) {
+        judge(e, 'this row')
+        const lane = index.laneBefore(site, e.seq + 1)
+        const refusing = e.row.skip === 'refusing' && lane ? Math.max(0, lane.refuseUntil - e.row.ended_at) : 0
+        since = { mono: e.mono, seq: e.seq, allowed: Math.max(pace.idleRequeryMs, refusing) + base }
+      }
+    }
+    if (since) judge({ seq: index.events.length, mono: index.config.end }, 'the end of the run')
+  }
+}
+
+/** A check that found chapters reports the highest chapter the Site served it (the adapters and the parser read it right). */
+const parsedAsServed: Rule = (index, out) => {
+  for (const e of index.events) {
+    if (e.type === 'check' && e.outcome === 'chapter' && e.reported !== e.served)
+      out.push({
+        rule: 'parsed-as-served',
+        ...at(e),
+        site: e.site,
+        series: e.series,
+        message: `reported chapter ${e.reported}, the Site served ${e.served}`,
+      })
+  }
+}
+
+/** Every owner and Reader action the simulation makes is valid, so each succeeds. */
+const actionsSucceed: Rule = (index, out) => {
+  for (const e of index.events) {
+    if (e.type === 'action' && e.result !== 'ok' && !(e.result.includes(DB_FAULT_MARK) && index.dbFaultWithin(e.mono, e.seq)))
+      out.push({
+        rule: 'actions-succeed',
+        ...at(e),
+        ...(e.site ? { site: e.site } : {}),
+        ...(e.series ? { series: e.series } : {}),
+        message: `${e.action} failed: ${e.result}`,
+      })
+  }
+}
+
+/** Checks every rule over the log. */
+export function checkInvariants(events: readonly SimEvent[], config: CheckerConfig): CheckerResult {
+  const index = new Index(events, config)
+  const violations: Violation[] = []
+  const unexplainedErrors: UnexplainedError[] = []
+  const detections: Detection[] = []
+  oneRowPerPass(index, violations)
+  countsAddUp(index, violations)
+  errorNeedsFault(index, violations, unexplainedErrors)
+  closedLaneSilent(index, violations)
+  minGap(index, violations)
+  rest(index, violations)
+  checkNowServed(index, violations)
+  detectionBound(index, violations, detections)
+  noNewChapterUnchanged(index, violations)
+  latestNeverDown(index, violations)
+  proofOfLife(index, violations)
+  parsedAsServed(index, violations)
+  actionsSucceed(index, violations)
+  violations.sort((a, b) => a.seq - b.seq)
+  return { violations, unexplainedErrors, detections }
+}

@@ -1,0 +1,174 @@
+/**
+ * The simulation's event log: everything the checker and the report read. Each event carries a sequence
+ * number (the order things happened in, including several at one instant), monotonic time (`mono`, what
+ * pace is measured on) and the app's wall time (`wall`, what the store sees; they differ after a step).
+ */
+import type { CheckOutcome } from '../lanes/check'
+import type { PassRow } from '../store/schema'
+
+export type Caller = 'lane' | 'acquisition'
+
+/** The faults the simulated Sites and browser inject, and the check outcome each one explains. */
+export const FAULT_OUTCOME = {
+  '5xx': 'error',
+  timeout: 'error',
+  challenge: 'refused',
+  empty: 'no-chapter',
+  'no-chapter': 'no-chapter',
+  'browser-dies': 'unreachable',
+  /** A query the store makes fails (the file locked by another process, a full disk). */
+  database: 'error',
+} as const satisfies Record<string, CheckOutcome>
+export type FaultKind = keyof typeof FAULT_OUTCOME
+export const FAULT_KINDS = Object.keys(FAULT_OUTCOME) as FaultKind[]
+
+/** How an injected database fault's error message begins (the check's reason and a failed pass carry it). */
+export const DB_FAULT_MARK = 'simulated database fault'
+
+interface At {
+  seq: number
+  mono: number
+  wall: number
+}
+
+/** One request a simulated Site received. */
+export interface RequestEvent extends At {
+  type: 'request'
+  site: string
+  /** The Series' key (`site/seriesId`), or '' for a URL that names none. */
+  series: string
+  caller: Caller
+  /** The first request of a check (the Series page or feed); follow-ups (an XHR list) are false. */
+  first: boolean
+  url: string
+  fault: FaultKind | null
+  /** The highest chapter the answer showed, or null when it showed none. */
+  served: number | null
+}
+
+/** One check's report, as the Lane or Acquisition logged it. */
+export interface CheckEvent extends At {
+  type: 'check'
+  site: string
+  series: string
+  caller: Caller
+  outcome: CheckOutcome
+  reason: string
+  /** When the check's first request went out (its own time when it made none). */
+  startMono: number
+  startWall: number
+  requests: number
+  /** The faults injected into this check's requests. */
+  faults: FaultKind[]
+  /** The highest chapter any of its requests was shown. */
+  served: number | null
+  /** The chapter the check reported finding ('chapter' outcome), read from its reason. */
+  reported: number | null
+}
+
+/** A pass's end: the row it wrote (null: abandoned by a stop) and its New Chapters. */
+export interface PassEvent extends At {
+  type: 'pass'
+  site: string
+  row: PassRow | null
+  newChapters: Array<{ series: string; chapter: number }>
+}
+
+/** A pass that threw: it ended with no row. */
+export interface PassFailedEvent extends At {
+  type: 'pass-failed'
+  site: string
+  message: string
+}
+
+/** A store query was made to fail. */
+export interface DbFaultEvent extends At {
+  type: 'db-fault'
+  /** What the query was, e.g. "insert into poll_passes". */
+  what: string
+}
+
+/** A chapter came out on a simulated Site. */
+export interface ReleaseEvent extends At {
+  type: 'release'
+  site: string
+  series: string
+  chapter: number
+  /** A Reader held the Series and it was not Finished: the app is expected to find this chapter. */
+  tracked: boolean
+  readers: number
+  /** The Site's eligible Series then (the pace divisor). */
+  eligible: number
+}
+
+/** The Series row after a check or a Sighting touched it. */
+export interface LatestEvent extends At {
+  type: 'latest'
+  site: string
+  series: string
+  chapter: number | null
+  source: string
+  /** What wrote it: a check or a Sighting. */
+  after: 'check' | 'sighting'
+}
+
+/** The Lane row after something changed it (a pause, a resume, a refusal). */
+export interface LaneEvent extends At {
+  type: 'lane'
+  site: string
+  pausedUntil: number
+  refuseUntil: number
+}
+
+/** A Series as the simulation found it at the start. */
+export interface SeedEvent extends At {
+  type: 'seed'
+  site: string
+  series: string
+  held: boolean
+  readers: number
+  finished: boolean
+  latest: number | null
+  /** Its check stamp (wall), 0 for never. */
+  checkedAt: number
+}
+
+export type ActionKind =
+  'check-now' | 'pause' | 'resume' | 'finish' | 'unfinish' | 'bookmark' | 'sighting' | 'clock-step' | 'lanes-stop' | 'lanes-start'
+
+/** Something the owner, a Reader or the machine did. */
+export interface ActionEvent extends At {
+  type: 'action'
+  action: ActionKind
+  site?: string
+  series?: string
+  /** 'ok', or the error the action met. */
+  result: string
+  /** clock-step: by how much the wall clock moved (negative: back). */
+  stepMs?: number
+  /** sighting: the chapter reported. */
+  chapter?: number
+  /** check-now: whether the Series read as pending right after the press. */
+  pending?: boolean
+  /** bookmark: whether the Series was new to the app (an Acquisition). */
+  acquired?: boolean
+}
+
+export type SimEvent =
+  RequestEvent | CheckEvent | PassEvent | PassFailedEvent | DbFaultEvent | ReleaseEvent | LatestEvent | LaneEvent | SeedEvent | ActionEvent
+
+type Without<E> = E extends SimEvent ? Omit<E, 'seq' | 'mono' | 'wall'> : never
+
+/** The log: events in the order they happened. */
+export class EventLog {
+  readonly events: SimEvent[] = []
+
+  constructor(private readonly time: { monotonic(): number; now(): number }) {}
+
+  /** Appends an event stamped with the current times; returns it (fields may be filled in later). */
+  add<E extends Without<SimEvent>>(event: E): E & At {
+    const full = { seq: this.events.length, mono: this.time.monotonic(), wall: this.time.now(), ...event } as unknown as E & At
+    this.events.push(full as unknown as SimEvent)
+    return full
+  }
+}

@@ -1,0 +1,267 @@
+/**
+ * The simulation's report: the figures (requests per Site per day, chapters published against found,
+ * detection delay, pass rows by skip, checks by outcome, errors by cause), the invariant violations and the
+ * unexplained errors — as JSON for tools, and a short summary for a person. The release model and each
+ * published chapter's detection are kept, so two runs (say, two cadence policies) can be compared.
+ */
+import { DAY, type Cadence, type World } from './catalogue'
+import {
+  RULES,
+  type CheckerConfig,
+  type CheckerResult,
+  type Detection,
+  type RuleName,
+  type UnexplainedError,
+  type Violation,
+} from './checker'
+import type { ActionKind, FaultKind, SimEvent } from './events'
+
+export interface SimulationReport {
+  options: { days: number; series: number; sites: number; seed: number; faults: string; actions: string }
+  sites: Array<{
+    key: string
+    name: string
+    fetcher: string
+    restMs: number
+    /** Series of the Site in the catalogue. */
+    series: number
+    /** Of those, held by a Reader and not Finished at the start (the Lane's eligible count then). */
+    eligibleAtStart: number
+  }>
+  requests: {
+    total: number
+    byCaller: { lane: number; acquisition: number }
+    /** Requests each simulated day (index 0 = day 1), by Site. */
+    perSitePerDay: Record<string, number[]>
+    /** Lane and Acquisition requests per New Chapter found (null without one). */
+    perNewChapter: number | null
+  }
+  /** Chapters released on Series a Reader held and the owner had not Finished. */
+  chaptersPublished: number
+  /** Chapters released on Series no Reader held, or Finished ones (not expected to be found). */
+  chaptersPublishedUntracked: number
+  /** Of those, found by a check. */
+  chaptersDetected: number
+  /** Of those, not found within the bound the detection rule allows (judged ones only). */
+  chaptersMissed: number
+  /** Found or not, still within their bound when the run ended. */
+  chaptersPendingAtEnd: number
+  /** Times the Latest Chapter moved forward by a check (a burst of chapters is one). */
+  newChaptersDetected: number
+  /** From publication to the check that found it, over found chapters. */
+  detectionDelayMs: { p50: number | null; p95: number | null; max: number | null; count: number }
+  passRowsBySkip: Record<string, number>
+  checks: { total: number; byOutcome: Record<string, number>; byCaller: { lane: number; acquisition: number } }
+  errorsByCause: Record<string, number>
+  faultsInjected: Record<FaultKind, number>
+  browserLaunches: number
+  actions: Partial<Record<ActionKind, { ok: number; failed: number }>>
+  invariantViolations: Violation[]
+  violationsByRule: Record<RuleName, number>
+  unexplainedErrors: UnexplainedError[]
+  /** Warnings and errors the app logged, by message. */
+  logProblems: Record<string, number>
+  detections: Detection[]
+  /** Each Series' release model and the chapters it released during the run (monotonic ms). */
+  series: Array<{
+    key: string
+    site: string
+    schedule: Array<{ from: number; cadence: Cadence }>
+    releases: Array<{ chapter: number; at: number }>
+  }>
+  /** Real time spent (not deterministic; everything else is, for a seed). */
+  runtime: { realMs: number; timersFired: number; events: number }
+}
+
+export interface ReportInput {
+  options: SimulationReport['options']
+  world: World
+  events: readonly SimEvent[]
+  checked: CheckerResult
+  config: CheckerConfig
+  faultsInjected: Record<FaultKind, number>
+  browserLaunches: number
+  logProblems: Record<string, number>
+  runtime: SimulationReport['runtime']
+}
+
+/** The label the report gives a pass row that reached its loop (an empty skip). */
+export const WORKED = '(worked)'
+
+export function buildReport(input: ReportInput): SimulationReport {
+  const { world, events, checked } = input
+  const days = Math.ceil(input.options.days)
+  const perSitePerDay: Record<string, number[]> = Object.fromEntries(world.sites.map((s) => [s.site.key, Array<number>(days).fill(0)]))
+  const byCaller = { lane: 0, acquisition: 0 }
+  const checksByCaller = { lane: 0, acquisition: 0 }
+  const byOutcome: Record<string, number> = {}
+  const errorsByCause: Record<string, number> = {}
+  const passRowsBySkip: Record<string, number> = {}
+  const actions: SimulationReport['actions'] = {}
+  let newChapters = 0
+  let untracked = 0
+  for (const e of events) {
+    switch (e.type) {
+      case 'request': {
+        byCaller[e.caller]++
+        const day = Math.min(days - 1, Math.max(0, Math.floor((e.mono - world.start) / DAY)))
+        const row = perSitePerDay[e.site]
+        if (row) row[day]!++
+        break
+      }
+      case 'check':
+        checksByCaller[e.caller]++
+        byOutcome[e.outcome] = (byOutcome[e.outcome] ?? 0) + 1
+        if (e.outcome !== 'chapter' && e.outcome !== 'aborted') {
+          const cause = causeOf(e.outcome, e.reason)
+          errorsByCause[cause] = (errorsByCause[cause] ?? 0) + 1
+        }
+        break
+      case 'pass':
+        if (e.row) passRowsBySkip[e.row.skip || WORKED] = (passRowsBySkip[e.row.skip || WORKED] ?? 0) + 1
+        newChapters += e.newChapters.length
+        break
+      case 'release':
+        if (!e.tracked) untracked++
+        break
+      case 'action': {
+        const tally = (actions[e.action] ??= { ok: 0, failed: 0 })
+        if (e.result === 'ok') tally.ok++
+        else tally.failed++
+        break
+      }
+    }
+  }
+  const detections = checked.detections
+  const delays = detections.filter((d) => d.detectedAt !== null).map((d) => d.detectedAt! - d.publishedAt)
+  const violationsByRule = Object.fromEntries(RULES.map((r) => [r, 0])) as Record<RuleName, number>
+  for (const v of checked.violations) violationsByRule[v.rule]++
+  const totalRequests = byCaller.lane + byCaller.acquisition
+  return {
+    options: input.options,
+    sites: world.sites.map((s) => ({
+      key: s.site.key,
+      name: s.site.name,
+      fetcher: s.site.fetcher,
+      restMs: s.site.pace.restMs,
+      series: world.series.filter((x) => x.site === s.site.key).length,
+      eligibleAtStart: world.series.filter((x) => x.site === s.site.key && x.initiallyHeld && !x.initiallyFinished).length,
+    })),
+    requests: {
+      total: totalRequests,
+      byCaller,
+      perSitePerDay,
+      perNewChapter: newChapters ? round(totalRequests / newChapters, 1) : null,
+    },
+    chaptersPublished: detections.length,
+    chaptersPublishedUntracked: untracked,
+    chaptersDetected: delays.length,
+    chaptersMissed: detections.filter((d) => d.deadline !== null && (d.detectedAt === null || d.detectedAt > d.deadline)).length,
+    chaptersPendingAtEnd: detections.filter((d) => d.deadline === null).length,
+    newChaptersDetected: newChapters,
+    detectionDelayMs: {
+      p50: percentile(delays, 0.5),
+      p95: percentile(delays, 0.95),
+      max: delays.length ? Math.max(...delays) : null,
+      count: delays.length,
+    },
+    passRowsBySkip,
+    checks: { total: checksByCaller.lane + checksByCaller.acquisition, byOutcome, byCaller: checksByCaller },
+    errorsByCause,
+    faultsInjected: input.faultsInjected,
+    browserLaunches: input.browserLaunches,
+    actions,
+    invariantViolations: checked.violations,
+    violationsByRule,
+    unexplainedErrors: checked.unexplainedErrors,
+    logProblems: input.logProblems,
+    detections,
+    series: world.series.map((s) => ({
+      key: s.key,
+      site: s.site,
+      schedule: s.schedule.map((p) => ({ from: p.from, cadence: p.cadence })),
+      releases: s.chapters.filter((c) => c.at >= world.start && c.at < world.end).map((c) => ({ chapter: c.number, at: c.at })),
+    })),
+    runtime: input.runtime,
+  }
+}
+
+/** A failed check's cause: its outcome and reason with the numbers, hosts and quoted titles taken out. */
+export function causeOf(outcome: string, reason: string): string {
+  const general = reason
+    .replace(/HTTP (\d)\d\d from \S+/g, 'HTTP $1xx')
+    .replace(/\d+ ms/g, 'N ms')
+    .replace(/https?:\/\/\S+/g, 'URL')
+    .replace(/"[^"]*"/g, '"…"')
+  return `${outcome}: ${general}`
+}
+
+/** Nearest-rank percentile, or null for no values. */
+export function percentile(values: readonly number[], p: number): number | null {
+  if (!values.length) return null
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]!
+}
+
+const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits
+
+function duration(ms: number | null): string {
+  if (ms === null) return '–'
+  if (ms < 60_000) return `${(ms / 1000).toFixed(0)} s`
+  if (ms < 3_600_000) return `${(ms / 60_000).toFixed(1)} min`
+  return `${(ms / 3_600_000).toFixed(1)} h`
+}
+
+const tally = (counts: Record<string, number>) =>
+  Object.entries(counts)
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, n]) => `${k} ${n}`)
+    .join(', ') || 'none'
+
+/** The few lines a person reads after a run. */
+export function formatSummary(report: SimulationReport, start: number): string {
+  const o = report.options
+  const lines: string[] = []
+  const when = (mono: number) => {
+    const t = mono - start
+    const day = Math.floor(t / DAY) + 1
+    const clock = new Date(t % DAY).toISOString().slice(11, 16)
+    return `day ${day} ${clock}`
+  }
+  lines.push(
+    `simulation: ${o.days} days, ${o.series} Series on ${o.sites} Sites, seed ${o.seed}, faults ${o.faults}, actions ${o.actions} — ${(report.runtime.realMs / 1000).toFixed(1)} s real`,
+  )
+  const perDay = Object.entries(report.requests.perSitePerDay)
+    .map(([site, days]) => `${site} ${Math.round(days.reduce((a, b) => a + b, 0) / Math.max(1, days.length))}`)
+    .join(', ')
+  lines.push(
+    `requests: ${report.requests.total} (Lane ${report.requests.byCaller.lane}, Acquisition ${report.requests.byCaller.acquisition}); a day on average: ${perDay}`,
+  )
+  lines.push(
+    `chapters: ${report.chaptersPublished} published on tracked Series, ${report.chaptersDetected} found, ${report.chaptersMissed} missed their bound, ${report.chaptersPendingAtEnd} still within it at the end; ${report.newChaptersDetected} New Chapters; ${report.requests.perNewChapter ?? '–'} requests per New Chapter`,
+  )
+  const d = report.detectionDelayMs
+  lines.push(`detection delay: p50 ${duration(d.p50)}, p95 ${duration(d.p95)}, max ${duration(d.max)}`)
+  lines.push(`pass rows by skip: ${tally(report.passRowsBySkip)}`)
+  lines.push(`checks by outcome: ${tally(report.checks.byOutcome)}`)
+  lines.push(`errors by cause: ${tally(report.errorsByCause)}`)
+  lines.push(`faults injected: ${tally(report.faultsInjected)}`)
+  lines.push(
+    `actions: ${
+      Object.entries(report.actions)
+        .map(([k, v]) => `${k} ${v.ok}${v.failed ? ` (${v.failed} failed)` : ''}`)
+        .join(', ') || 'none'
+    }`,
+  )
+  const violations = report.invariantViolations
+  lines.push(
+    `invariant violations: ${violations.length}${violations.length ? ` — ${tally(Object.fromEntries(Object.entries(report.violationsByRule).filter(([, n]) => n > 0)))}` : ''}`,
+  )
+  for (const rule of RULES) {
+    const first = violations.filter((v) => v.rule === rule).slice(0, 3)
+    for (const v of first) lines.push(`  ${rule}: ${when(v.mono)} ${v.series ?? v.site ?? ''}: ${v.message}`)
+  }
+  lines.push(`unexplained errors: ${report.unexplainedErrors.length}`)
+  for (const u of report.unexplainedErrors.slice(0, 3)) lines.push(`  ${when(u.mono)} ${u.series} (${u.caller}): ${u.outcome}: ${u.reason}`)
+  return lines.join('\n')
+}

@@ -1,0 +1,245 @@
+/**
+ * The simulated Sites, served in process: a `Fetcher` for HTTP and a `BrowserFetcher` that answer each
+ * request from the catalogue, inject faults (seeded, per request, plus per-Site episodes such as an outage
+ * or a challenge that holds for hours), take time on the fake clock, and record every request: when
+ * (monotonic and wall), which Site and Series, who asked (a Lane or an Acquisition — each gets its own view
+ * of the same Sites) and which fault was injected.
+ */
+import type { FakeClock } from '../testing/clock'
+import { challengeReason, htmlTitle, isChallengePage } from '../fetch/challenge'
+import type { BrowserFetcher, Fetcher, FetchResult } from '../fetch/fetcher'
+import { HTTP_DEFAULTS } from '../fetch/http-fetcher'
+import { BROWSER_DEFAULTS } from '../fetch/browser/browser-fetcher'
+import { parseUrl, type PageRequest, type Site } from '../sites/site'
+import { releasedBy, type SimSeries, type SimSite, type World } from './catalogue'
+import type { Caller, EventLog, FaultKind, RequestEvent } from './events'
+import { challengePage, madaraList, pageWithoutChapters, seriesPage } from './pages'
+import type { Random } from './random'
+
+/** The chance of each fault per request (`browser-dies` only on browser requests; `database` per store query). */
+export type FaultRates = Record<FaultKind, number>
+
+/** A stretch of time when every request to one Site meets the same fault. */
+export interface FaultEpisode {
+  site: string
+  /** Monotonic ms. */
+  from: number
+  to: number
+  fault: '5xx' | 'timeout' | 'challenge'
+}
+
+export interface SimSitesOptions {
+  world: World
+  clock: FakeClock
+  log: EventLog
+  /** The faults' own random stream. */
+  rng: Random
+  rates: FaultRates
+  episodes: readonly FaultEpisode[]
+  /** Called with every request as it is recorded (the simulation groups them into checks). */
+  onRequest(event: RequestEvent): void
+}
+
+const HTTP_LATENCY_MS = [150, 900] as const
+const BROWSER_LATENCY_MS = [1_000, 3_000] as const
+const BROWSER_LAUNCH_MS = 1_500
+/** The longest one simulated request can take: a browser's challenge wait or navigation timeout, plus a launch. */
+export const LONGEST_REQUEST_MS =
+  Math.max(HTTP_DEFAULTS.timeoutMs, BROWSER_DEFAULTS.challengeTimeoutMs, BROWSER_DEFAULTS.navigationTimeoutMs) + BROWSER_LAUNCH_MS
+
+type Route = { series: SimSeries | undefined; kind: 'page' | 'list' | 'unknown' }
+
+export class SimSites {
+  readonly faultsInjected: Record<FaultKind, number> = {
+    '5xx': 0,
+    timeout: 0,
+    challenge: 0,
+    empty: 0,
+    'no-chapter': 0,
+    'browser-dies': 0,
+    database: 0,
+  }
+  readonly browserLaunches = { count: 0 }
+  #awake = false
+  #idle: AbortController | null = null
+  #tab: Promise<unknown> = Promise.resolve()
+
+  constructor(private readonly o: SimSitesOptions) {}
+
+  /** The HTTP fetcher as one caller sees it. */
+  http(caller: Caller): Fetcher {
+    return { kind: 'http', fetch: (request, site, signal) => this.#serve(request, site, signal, caller, 'http') }
+  }
+
+  /** The one browser (its tab shared by every browser Lane and Acquisition) as one caller sees it. */
+  browser(caller: Caller): BrowserFetcher {
+    const view: BrowserFetcher = {
+      kind: 'browser',
+      fetch: (request, site, signal) => this.#serve(request, site, signal, caller, 'browser'),
+      isAwake: () => this.#awake,
+      close: async () => {
+        this.#awake = false
+      },
+      lease: <T>(work: (fetcher: Fetcher) => Promise<T>): Promise<T> => {
+        // One shared tab: a whole check runs before the next one starts.
+        const run = this.#tab.then(() => work(view))
+        this.#tab = run.then(
+          () => undefined,
+          () => undefined,
+        )
+        return run
+      },
+    }
+    return view
+  }
+
+  async #serve(
+    request: PageRequest,
+    site: Site,
+    signal: AbortSignal | undefined,
+    caller: Caller,
+    via: 'http' | 'browser',
+  ): Promise<FetchResult> {
+    const { clock, rng } = this.o
+    const url = parseUrl(request.url)
+    const sim = url ? this.o.world.siteByHost(url.host) : undefined
+    const route: Route = url && sim ? this.#route(sim, url, request) : { series: undefined, kind: 'unknown' }
+    // Always the same number of draws per request, so one fault decision never shifts the next.
+    const draw = rng.next()
+    const latencyDraw = rng.next()
+    const fault = route.series ? this.#fault(sim!, via, draw) : null
+    if (fault) this.faultsInjected[fault]++
+    const released = route.series ? releasedBy(route.series, clock.monotonic()) : []
+    const shows = route.kind === 'list' || (route.kind === 'page' && sim!.family !== 'madara-xhr')
+    const event = this.o.log.add({
+      type: 'request',
+      site: sim?.site.key ?? site.key,
+      series: route.series?.key ?? '',
+      caller,
+      first: route.kind === 'page',
+      url: request.url,
+      fault,
+      served: !fault && shows && released.length ? released[released.length - 1]!.number : null,
+    })
+    this.o.onRequest(event)
+
+    if (via === 'browser' && !this.#awake) {
+      this.browserLaunches.count++
+      await clock.sleep(BROWSER_LAUNCH_MS, signal)
+      this.#awake = true
+    }
+    const [min, max] = via === 'browser' ? BROWSER_LATENCY_MS : HTTP_LATENCY_MS
+    const latency =
+      fault === 'timeout'
+        ? via === 'browser'
+          ? BROWSER_DEFAULTS.navigationTimeoutMs
+          : HTTP_DEFAULTS.timeoutMs
+        : fault === 'challenge' && via === 'browser'
+          ? BROWSER_DEFAULTS.challengeTimeoutMs
+          : Math.round(min + latencyDraw * (max - min))
+    await clock.sleep(latency, signal)
+    if (via === 'browser') this.#keepAwake()
+    if (signal?.aborted) return { kind: 'error', reason: 'aborted' }
+    if (!url || !sim || !route.series) return page(request.url, 404, 'text/html', '<!DOCTYPE html><title>Not Found</title><h1>404</h1>')
+
+    switch (fault) {
+      case 'timeout':
+        return { kind: 'error', reason: via === 'browser' ? `navigation timed out after ${latency} ms` : `timed out after ${latency} ms` }
+      case 'browser-dies':
+        this.#awake = false
+        return { kind: 'unreachable', reason: 'browser: Target page, context or browser has been closed' }
+      case '5xx': {
+        const status = [500, 502, 503, 504][Math.floor(draw * 1e6) % 4]!
+        return page(url.href, status, 'text/html', `<!DOCTYPE html><title>${status}</title><h1>Server error ${status}</h1>`)
+      }
+      case 'challenge': {
+        const body = challengePage(false)
+        if (via === 'browser') {
+          const title = htmlTitle(body)
+          return isChallengePage(title, body)
+            ? { kind: 'refused', reason: `challenge "${title}" did not clear in ${latency} ms` }
+            : page(url.href, 200, 'text/html', body)
+        }
+        const headers: Record<string, string> = { server: 'cloudflare', 'content-type': 'text/html' }
+        const reason = challengeReason({ status: 403, header: (n) => headers[n.toLowerCase()] ?? null, body })
+        return reason ? { kind: 'refused', reason } : page(url.href, 403, 'text/html', body)
+      }
+      case 'empty':
+        return page(url.href, 200, sim.family === 'mangadex' ? 'application/json' : 'text/html', '')
+      case 'no-chapter':
+        return page(
+          url.href,
+          200,
+          sim.family === 'mangadex' ? 'application/json' : 'text/html',
+          pageWithoutChapters(sim.family, route.series),
+        )
+      case null:
+        break
+    }
+    if (route.kind === 'list') return page(url.href, 200, 'text/html', madaraList(route.series, released))
+    const body = seriesPage(sim.family, route.series, released)
+    return page(url.href, 200, sim.family === 'mangadex' ? 'application/json' : 'text/html', body)
+  }
+
+  /** Which Series a URL (and, for Madara's admin-ajax, a form body) asks for, and whether it is a page or a list. */
+  #route(sim: SimSite, url: URL, request: PageRequest): Route {
+    const { world } = this.o
+    const key = sim.site.key
+    const path = url.pathname
+    let m: RegExpExecArray | null
+    switch (sim.family) {
+      case 'madara':
+      case 'madara-xhr':
+      case 'mangathemesia':
+        if ((m = /^\/manga\/([^/]+)\/?$/.exec(path))) return { series: world.findSeries(key, 'slug', m[1]!), kind: 'page' }
+        if (sim.family === 'madara-xhr' && request.method === 'POST') {
+          if ((m = /^\/manga\/([^/]+)\/ajax\/chapters\/?$/.exec(path)))
+            return { series: world.findSeries(key, 'slug', m[1]!), kind: 'list' }
+          if (path === '/wp-admin/admin-ajax.php') {
+            const postId = new URLSearchParams(request.body ?? '').get('manga') ?? ''
+            return { series: world.findSeries(key, 'postId', postId), kind: 'list' }
+          }
+        }
+        break
+      case 'webtoons':
+        if (/^\/en\/[^/]+\/[^/]+\/list$/.test(path))
+          return { series: world.findSeries(key, 'postId', url.searchParams.get('title_no') ?? ''), kind: 'page' }
+        break
+      case 'mangadex':
+        if (url.host === sim.apiHost && (m = /^\/manga\/([0-9a-f-]{36})\/feed$/.exec(path)))
+          return { series: world.findSeries(key, 'uuid', m[1]!), kind: 'page' }
+        break
+      case 'selectors':
+        if ((m = /^\/series\/([^/]+)\/?$/.exec(path))) return { series: world.findSeries(key, 'slug', m[1]!), kind: 'page' }
+        break
+    }
+    return { series: undefined, kind: 'unknown' }
+  }
+
+  #fault(sim: SimSite, via: 'http' | 'browser', draw: number): FaultKind | null {
+    const now = this.o.clock.monotonic()
+    const episode = this.o.episodes.find((e) => e.site === sim.site.key && e.from <= now && now < e.to)
+    if (episode) return episode.fault
+    let x = draw
+    for (const [kind, rate] of Object.entries(this.o.rates) as Array<[FaultKind, number]>) {
+      if ((kind === 'browser-dies' && via !== 'browser') || kind === 'database') continue
+      if (x < rate) return kind
+      x -= rate
+    }
+    return null
+  }
+
+  /** A real browser closes after an idle period (it "sleeps") and is launched again by the next fetch. */
+  #keepAwake(): void {
+    this.#idle?.abort()
+    const idle = new AbortController()
+    this.#idle = idle
+    void this.o.clock.sleep(BROWSER_DEFAULTS.idleMs, idle.signal).then(() => {
+      if (!idle.signal.aborted) this.#awake = false
+    })
+  }
+}
+
+function page(url: string, status: number, contentType: string, body: string): FetchResult {
+  return { kind: 'page', page: { url, status, contentType, body } }
+}
