@@ -14,6 +14,7 @@ import { createHttpFetcher } from '../src/main/fetch/http-fetcher'
 import { SitePacer } from '../src/main/lanes/pacer'
 import { runPass } from '../src/main/lanes/pass'
 import { silentLog } from '../src/main/log'
+import { createPageReader } from '../src/main/sites/page-reader'
 import { loadSites } from '../src/main/sites/sites-file'
 import { openStore } from '../src/main/store/database'
 import { LIBRARY_AT, LIBRARY_SITES, libraryCopy, writeLibrarySites } from './library'
@@ -44,7 +45,10 @@ export async function checkOverhead(): Promise<BenchResult> {
   const server = await startSiteServer()
   const copy = await libraryCopy({ origin: server.origin })
   const store = openStore(copy.file, { now: LIBRARY_AT.now })
+  // The app reads pages in a worker thread (docs/adr/0040): its CPU is this process's too.
+  const reader = createPageReader({ log: silentLog })
   try {
+    await reader.warm()
     writeLibrarySites(copy.dir, server.origin)
     const site = loadSites(copy.dir, []).sites.find((s) => s.key === LIBRARY_SITES[0])!
     const clock = instantClock(LIBRARY_AT.now)
@@ -56,6 +60,7 @@ export async function checkOverhead(): Promise<BenchResult> {
       pacer: new SitePacer(clock),
       clock,
       log: silentLog,
+      reader,
     }
     const signal = new AbortController().signal
     await runPass(deps, signal) // warm-up: the JIT, the statement cache, the connection pool
@@ -93,6 +98,7 @@ export async function checkOverhead(): Promise<BenchResult> {
       note: `${checks} checks in ${PASSES} passes`,
     }
   } finally {
+    await reader.close()
     await store.close()
     await server.stop()
     copy.remove()

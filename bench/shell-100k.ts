@@ -157,8 +157,10 @@ export async function seriesListChromium100k(): Promise<BenchResult> {
   if (!executablePath) throw new Error('series-list-100k-chromium needs Chromium')
   const data = await shellData('busy')
   const port = await freePort()
-  const shell = await started(startHeadless(data.dir, port, ['--admin-token', TOKEN]), port)
-  const origin = `http://127.0.0.1:${port}`
+  const adminPort = await freePort()
+  const shell = await started(startHeadless(data.dir, port, ['--admin-port', String(adminPort)], { MB_ADMIN_TOKEN: TOKEN }), port)
+  // The owner's window is on a listener of its own (docs/adr/0042).
+  const origin = `http://127.0.0.1:${adminPort}`
   const sqlite = new BetterSqlite3(data.file, { readonly: true })
   const firstRows = sqlite.prepare(
     'SELECT title, site, latest_chapter FROM series ORDER BY title COLLATE NOCASE, site, series_id LIMIT 100',
