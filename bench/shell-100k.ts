@@ -3,14 +3,17 @@
  * a bare `node -e` HTTP server in the same run. The library's 6 Sites are Madara Sites on bench/site-server.ts
  * (a child process of its own); the two built-in Sites have no Series.
  *   startup-100k   spawn to the first 200 from /api/v1/health, median of 5 starts ≤ 1,000 ms
- *   idle-cpu-100k  CPU of the shell over 60 s with nothing due, once the start has settled (its first passes and
- *                  V8's collections after it: 30 s) ≤ 0.2 % of a core
+ *   idle-cpu-100k  CPU of the shell over 60 s with nothing due, once the start's one-off work is done — its first
+ *                  passes, V8's collections after them, the integrity check, the first daily backup (a minute
+ *                  after the start) and the first retention run — ≤ 0.2 % of a core
  *   memory-100k    resident memory after 5 minutes of Lanes at the default pace ≤ 150 MB
  *                  (MB_BENCH_MEMORY_MS shortens the 5 minutes, for trying the bench out)
  *   series-list-100k-chromium  navigation to the first painted rows of the Series page ≤ 500 ms (baseline: a
  *                  bare node:http page rendering the same first rows from the same file)
  */
+import { existsSync, readdirSync } from 'node:fs'
 import { createServer } from 'node:http'
+import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import { chromium } from 'playwright-core'
 import { resolveChromium } from '../src/main/fetch/browser/playwright-launcher'
@@ -31,7 +34,8 @@ import {
 import type { BenchResult } from './run'
 
 const STARTS = 5
-const IDLE_SETTLE_MS = 30_000
+/** After the first backup is in place: what is left of the start's one-off work ends within this. */
+const IDLE_SETTLE_MS = 15_000
 const IDLE_WINDOW_MS = 60_000
 const MEMORY_MS = Number(process.env.MB_BENCH_MEMORY_MS ?? 5 * 60_000)
 const TOKEN = 'bench-admin-token-0123456789'
@@ -87,20 +91,25 @@ export async function startup100k(): Promise<BenchResult> {
 export async function idleCpu100k(): Promise<BenchResult> {
   const data = await shellData('idle')
   try {
-    const measure = async (child: Child, port: number) => {
-      await started(child, port)
-      await sleep(IDLE_SETTLE_MS)
-      const before = cpuMs(child.pid)
-      await sleep(IDLE_WINDOW_MS)
-      return ((cpuMs(child.pid) - before) / IDLE_WINDOW_MS) * 100
-    }
+    const backups = join(data.dir, 'backups')
+    const backedUp = () => existsSync(backups) && readdirSync(backups).some((f) => f.endsWith('.sqlite'))
     const appPort = await freePort()
     const app = startHeadless(data.dir, appPort)
     const barePort = await freePort()
     const bare = startBare(barePort)
     try {
+      await Promise.all([started(app, appPort), started(bare, barePort)])
+      // The first daily backup is made a minute after the start (docs/adr/0048-backups.md): a day's work, not idling.
+      for (let i = 0; !backedUp() && i < 240; i++) await sleep(500)
+      if (!backedUp()) throw new Error('idle-cpu-100k: no backup two minutes after the start')
+      await sleep(IDLE_SETTLE_MS)
       // Side by side, so both see the same machine over the same minute.
-      const [value, baseline] = await Promise.all([measure(app, appPort), measure(bare, barePort)])
+      const before = [cpuMs(app.pid), cpuMs(bare.pid)]
+      await sleep(IDLE_WINDOW_MS)
+      const [value, baseline] = [cpuMs(app.pid), cpuMs(bare.pid)].map((ms, i) => ((ms - before[i]!) / IDLE_WINDOW_MS) * 100) as [
+        number,
+        number,
+      ]
       return {
         name: 'idle-cpu-100k',
         value,
