@@ -2,6 +2,7 @@
  * A Site: key, name, host pin, fetcher kind, fallback, an adapter, a series_id rule and pace.
  */
 import { unsafeIdReason } from '../../shared/ids'
+import type { ReleasedAt } from './dates'
 import type { AdapterRecipe, FamilyKey } from './families'
 
 export interface Pace {
@@ -21,7 +22,15 @@ export interface Pace {
   maxPassMs: number
   /** A Lane with nothing due re-reads the due query this often. */
   idleRequeryMs: number
+  /**
+   * `fixed`: each Series is checked once per rest. `adaptive`: each Series' next check is planned from its release
+   * rhythm — longer rests outside the window its next chapter is expected in, shorter inside it
+   * (docs/adr/0014-freshness-per-request.md).
+   */
+  cadence: Cadence
 }
+
+export type Cadence = 'fixed' | 'adaptive'
 
 export const DEFAULT_PACE: Readonly<Pace> = Object.freeze({
   restMs: 3_600_000,
@@ -33,6 +42,7 @@ export const DEFAULT_PACE: Readonly<Pace> = Object.freeze({
   wakeOldestMs: 10_800_000,
   maxPassMs: 300_000,
   idleRequeryMs: 30_000,
+  cadence: 'fixed',
 })
 
 export type FetcherKind = 'http' | 'browser'
@@ -59,6 +69,8 @@ export interface Chapter {
   number: number
   label: string
   url: string
+  /** When the Site says the chapter came out, where its page prints it (the rhythm learns from it). */
+  released?: ReleasedAt
 }
 
 export interface ParsedSeries {
