@@ -1,12 +1,15 @@
 /**
- * `npm run bench [-- --out FILE] [-- --only NAME]`: every benchmark, each measured against a bare baseline in
+ * `npm run bench [-- --out FILE] [-- --only NAME[,NAME…]]`: every benchmark, each measured against a bare baseline in
  * the same run. Prints a table; with --out, writes `[{name, value, unit, baseline, ratio, target, pass}]`.
  */
 import { writeFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { browserPages } from './browser-pages'
+import { checkOverhead } from './check-overhead'
 import { import5000, import5000Requests } from './import-5000'
 import { seriesList10k } from './series-list'
+import { idleCpu100k, memory100k, seriesListChromium100k, startup100k } from './shell-100k'
+import { dueQuery100k, overview100k, seriesListStore100k, since5k } from './store-100k'
 import { syncThroughput } from './sync-throughput'
 
 export interface BenchResult {
@@ -27,12 +30,21 @@ const BENCHES: Record<string, () => Promise<BenchResult>> = {
   'browser-pages-per-minute': browserPages,
   'import-5000': import5000,
   'import-5000-requests': import5000Requests,
+  'due-query-100k': dueQuery100k,
+  'series-list-100k': seriesListStore100k,
+  'series-list-100k-chromium': seriesListChromium100k,
+  'overview-100k': overview100k,
+  'since-5k': since5k,
+  'check-overhead': checkOverhead,
+  'startup-100k': startup100k,
+  'idle-cpu-100k': idleCpu100k,
+  'memory-100k': memory100k,
 }
 
 const { values } = parseArgs({ options: { out: { type: 'string' }, only: { type: 'string' } } })
 const results: BenchResult[] = []
 for (const [name, run] of Object.entries(BENCHES)) {
-  if (values.only && values.only !== name) continue
+  if (values.only && !values.only.split(',').includes(name)) continue
   process.stderr.write(`bench: ${name}…\n`)
   results.push(await run())
 }

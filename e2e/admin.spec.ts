@@ -178,4 +178,30 @@ test.describe('on a quiet store', () => {
     await page.getByPlaceholder('Search title, id or URL').fill('Bulk Series 04242')
     await expect(page.getByRole('status')).toHaveText('1 Series')
   })
+
+  test('the Series page counts once per filter and reads the page after one it holds by key', async ({ page }) => {
+    const asked: Array<{ offset: number; count: boolean; after?: string; filter?: string }> = []
+    page.on('request', (request) => {
+      if (request.url().endsWith('/admin/rpc/listSeries')) asked.push(request.postDataJSON())
+    })
+    // The 10,000 Series of the test before, when it ran.
+    const seeded = withDb(shell.dataFile, (db) => db.prepare("SELECT 1 FROM series WHERE series_id = 'bulk-00000'").get())
+    if (!seeded) seedManySeries(shell.dataFile, 'mangadex', 10_000)
+    await signIn(page, shell)
+    await page.getByRole('link', { name: 'Series', exact: true }).click()
+    await expect(page.locator('[role="row"][data-series="mangadex/bulk-00000"]')).toBeVisible()
+    // Down the list a page at a time: each next page continues from the one before it.
+    for (const row of ['bulk-00210', 'bulk-00420']) {
+      await page.locator('.scroller').evaluate((el, by) => el.scrollBy(0, by), 200 * 45)
+      await expect(page.locator(`[role="row"][data-series="mangadex/${row}"]`)).toBeVisible()
+    }
+    const pages = asked.filter((a) => a.offset > 0)
+    expect(pages.length).toBeGreaterThan(0)
+    expect(pages.every((a) => a.count === false && typeof a.after === 'string')).toBe(true)
+    // The first page of a list counts it; a filter starts a new list, counted once.
+    expect(asked.filter((a) => a.count)).toHaveLength(1)
+    await page.getByLabel('Filter').selectOption('orphan')
+    await expect(page.getByRole('status')).toHaveText('5000 Series')
+    expect(asked.filter((a) => a.count).map((a) => a.filter ?? '')).toEqual(['', 'orphan'])
+  })
 })

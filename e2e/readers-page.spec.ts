@@ -90,3 +90,36 @@ test('the page is served with a CSP that forbids framing', async ({ request }) =
   expect(response.headers()['content-security-policy']).toContain("frame-ancestors 'none'")
   expect(response.headers()['x-frame-options']).toBe('DENY')
 })
+
+test('after the first sync the page asks only for what changed: a removal and a change made elsewhere reach it', async ({ page }) => {
+  const asked: string[] = []
+  page.on('request', (request) => {
+    const url = new URL(request.url())
+    if (url.pathname === '/api/v1/bookmarks' && request.method() === 'GET') asked.push(url.search)
+  })
+  await page.goto(shell.origin)
+  await page.getByLabel('Your Reader token').fill(shell.tokens.Aiko!)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  const swordsmith = page.locator('li.card', { hasText: 'Quiet Swordsmith' })
+  const harbor = page.locator('li.card', { hasText: 'Star Harbor' })
+  await expect(swordsmith).toBeVisible()
+  await expect(harbor).toBeVisible()
+  expect(asked).toEqual([''])
+
+  // Elsewhere (another device of Aiko's): one bookmark removed, one put on hold.
+  const api = (method: string, path: string, body?: unknown) =>
+    fetch(`${shell.origin}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${shell.tokens.Aiko!}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    })
+  expect((await api('DELETE', '/api/v1/bookmarks/fixture-themesia/star-harbor')).status).toBe(204)
+  expect((await api('PATCH', '/api/v1/bookmarks/fixture-madara/quiet-swordsmith', { status: 'waiting' })).status).toBe(200)
+
+  await page.evaluate(() => window.dispatchEvent(new Event('online')))
+  await expect(harbor).toHaveCount(0)
+  await expect(swordsmith).toContainText('waiting')
+  expect(asked.slice(1).every((search) => /^\?since=\d+$/.test(search))).toBe(true)
+  // The rest of the list is still there, not replaced by the few rows of a changes-only answer.
+  await expect(page.locator('li.card', { hasText: 'Moonlit Bakery' })).toBeVisible()
+})

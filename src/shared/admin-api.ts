@@ -44,6 +44,14 @@ export const ADMIN_INPUTS = {
     search: z.string().max(200).optional(),
     offset: z.number().int().min(0).max(10_000_000).default(0),
     limit: z.number().int().min(1).max(500).default(100),
+    /** The `next` of the page before: this page continues after it (keyset paging); `offset` is then only echoed. */
+    after: z
+      .string()
+      .max(1_000)
+      .regex(/^[A-Za-z0-9_-]+$/, 'the next of a page')
+      .optional(),
+    /** Whether to count every Series that matches (`total`); a window paging on asks once per filter. */
+    count: z.boolean().default(true),
   }),
   seriesDetail: StoredSeriesKey,
   lanes: none,
@@ -115,9 +123,12 @@ export interface SeriesRowView {
 export type CheckOutcomeView = '' | 'chapter' | 'no-chapter' | 'refused' | 'unreachable' | 'unfetchable' | 'error'
 
 export interface SeriesPage {
-  total: number
+  /** Every Series that matches; absent when the caller asked for no count. */
+  total?: number
   offset: number
   rows: SeriesRowView[]
+  /** Pass as `after` for the page that follows; absent when this page is not full. */
+  next?: string
 }
 
 export type OverviewCountsView = OverviewCounts

@@ -87,10 +87,24 @@ export const BookmarkView = z.strictObject({
   series: SeriesView,
 })
 
+/** A bookmark the Reader no longer holds, and when it was removed. */
+export const RemovedBookmark = z.strictObject({ site: z.string(), seriesId: z.string(), at: millis })
+
 export const BookmarksResponse = z.strictObject({
+  /** With `since`: only the bookmarks that changed at or after it (or whose Latest Chapter moved). */
   bookmarks: z.array(BookmarkView),
   /** The server's time: pass it as `since` next time. */
   now: millis,
+  /**
+   * With `since` only: the bookmarks removed at or after it. Apply them, then `bookmarks`: a bookmark removed
+   * and added again since is in `bookmarks`, not here.
+   */
+  deleted: z.array(RemovedBookmark).optional(),
+  /**
+   * With `since` only, when it is older than the app remembers removals (90 days): `bookmarks` holds every
+   * bookmark, as without `since` — replace the whole list.
+   */
+  full: z.literal(true).optional(),
 })
 
 export const BookmarkResponse = z.strictObject({ bookmark: BookmarkView })
@@ -116,5 +130,7 @@ export const ExportQuery = z.strictObject({ format: z.enum(['json', 'csv']).defa
 
 export type { BookmarkStatus } from './domain'
 export type Bookmark = z.infer<typeof BookmarkView>
+export type RemovedBookmarkView = z.infer<typeof RemovedBookmark>
+export type BookmarksAnswer = z.infer<typeof BookmarksResponse>
 export type Reader = z.infer<typeof ReaderView>
 export type ApiError = z.infer<typeof ErrorBody>

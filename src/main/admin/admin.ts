@@ -67,56 +67,13 @@ export function createAdmin(ctx: AdminContext): AdminApi {
     return seriesRowView(found, siteOf(found.site))
   }
 
-  async function laneView(
-    lane: LaneRow,
-    latest: PassRow | undefined,
-    recent?: PassRow[],
-    failures?: Awaited<ReturnType<typeof recentFailures>>,
-  ): Promise<LaneView> {
-    const site = siteOf(lane.site)
-    const pace = site?.pace ?? DEFAULT_PACE
-    return {
-      site: lane.site,
-      name: site?.name ?? lane.site,
-      fetcher: site?.fetcher ?? 'http',
-      pausedUntil: lane.paused_until,
-      refuseUntil: lane.refuse_until,
-      latestPass: latest ? passView(latest) : null,
-      pace: { restMs: pace.restMs, maxPassMs: pace.maxPassMs, maxGapMs: pace.maxGapMs, idleRequeryMs: pace.idleRequeryMs },
-      ...(recent ? { recent: recent.map(passView).reverse() } : {}),
-      ...(failures
-        ? {
-            recentFailures: failures.map((f) => ({
-              seriesId: f.series_id,
-              title: f.title,
-              outcome: f.last_outcome as CheckFailureView['outcome'],
-              reason: f.last_error,
-              at: f.last_outcome_at,
-            })),
-          }
-        : {}),
-    }
-  }
-
-  async function allLaneViews(withHistory: boolean): Promise<LaneView[]> {
-    const [lanes, latest] = await Promise.all([allLanes(db), latestPassPerSite(db)])
-    const bySite = new Map(latest.map((p) => [p.site, p]))
-    // Lanes of Sites that are no longer configured are left out: nothing runs them.
-    const known = lanes.filter((l) => siteOf(l.site))
-    return Promise.all(
-      known.map(async (l) =>
-        withHistory
-          ? laneView(l, bySite.get(l.site), await recentPasses(db, l.site, CHART_PASSES), await recentFailures(db, l.site, FAILURES_SHOWN))
-          : laneView(l, bySite.get(l.site)),
-      ),
-    )
-  }
+  const allLaneViews = (withHistory: boolean) => laneViews(core, withHistory)
 
   async function oneLane(site: string): Promise<LaneView> {
     if (!siteOf(site)) throw new AppError('not-found', `no Site "${site}"`)
     const lanes = await allLaneViews(false)
     const found = lanes.find((l) => l.site === site)
-    return found ?? laneView(await laneRow(db, site), undefined)
+    return found ?? laneView(core, await laneRow(db, site), undefined)
   }
 
   async function readerViews() {
@@ -124,9 +81,7 @@ export function createAdmin(ctx: AdminContext): AdminApi {
     return readers.map((r) => ({ id: r.id, name: r.name, createdAt: r.created_at, bookmarks: counts.get(r.id) ?? 0 }))
   }
 
-  function storageView(): StorageView {
-    return { file: core.store.file, problem: core.storage.problem(), ...core.backups.state() }
-  }
+  const storageView = () => storageViewOf(core)
 
   async function settingsView(): Promise<SettingsView> {
     return {
@@ -198,11 +153,18 @@ export function createAdmin(ctx: AdminContext): AdminApi {
         staleBefore: staleBefore(),
         offset: input.offset ?? 0,
         limit: input.limit ?? 100,
+        count: input.count ?? true,
+        ...(input.after ? { after: input.after } : {}),
         ...(input.filter ? { filter: input.filter } : {}),
         ...(input.site ? { site: input.site } : {}),
         ...(input.search ? { search: input.search } : {}),
       })
-      return { total: page.total, offset: input.offset ?? 0, rows: page.rows.map((r) => seriesRowView(r, siteOf(r.site))) }
+      return {
+        ...(page.total !== undefined ? { total: page.total } : {}),
+        offset: input.offset ?? 0,
+        rows: page.rows.map((r) => seriesRowView(r, siteOf(r.site))),
+        ...(page.next ? { next: page.next } : {}),
+      }
     },
     seriesDetail: (input) => detail(input),
     lanes: () => allLaneViews(true),
@@ -253,7 +215,7 @@ export function createAdmin(ctx: AdminContext): AdminApi {
       return row({ site: result.bookmark.site, seriesId: result.bookmark.series_id })
     },
     async removeBookmark(input) {
-      await removeBookmark(db, input.readerId, { site: input.site, seriesId: input.seriesId })
+      await removeBookmark(db, input.readerId, { site: input.site, seriesId: input.seriesId }, now())
       return detail(input)
     },
     async addReader(input) {
@@ -310,6 +272,68 @@ export function createAdmin(ctx: AdminContext): AdminApi {
       }
       return storageView()
     },
+  }
+}
+
+/** Whether the store takes writes, and the backups: what the Overview, the Settings and the tray say of them. */
+export function storageViewOf(core: Core): StorageView {
+  return { file: core.store.file, problem: core.storage.problem(), ...core.backups.state() }
+}
+
+/**
+ * One line per running Lane: its row, its latest pass and, with history, its recent passes and failed checks.
+ * What the Overview, the Lanes page and the tray show (the tray reads only this, never the counts).
+ */
+export async function laneViews(core: Core, withHistory = false): Promise<LaneView[]> {
+  const db = core.store.db
+  const [lanes, latest] = await Promise.all([allLanes(db), latestPassPerSite(db)])
+  const bySite = new Map(latest.map((p) => [p.site, p]))
+  // Lanes of Sites that are no longer configured are left out: nothing runs them.
+  const known = lanes.filter((l) => core.registry.get(l.site))
+  return Promise.all(
+    known.map(async (l) =>
+      withHistory
+        ? laneView(
+            core,
+            l,
+            bySite.get(l.site),
+            await recentPasses(db, l.site, CHART_PASSES),
+            await recentFailures(db, l.site, FAILURES_SHOWN),
+          )
+        : laneView(core, l, bySite.get(l.site)),
+    ),
+  )
+}
+
+function laneView(
+  core: Core,
+  lane: LaneRow,
+  latest: PassRow | undefined,
+  recent?: PassRow[],
+  failures?: Awaited<ReturnType<typeof recentFailures>>,
+): LaneView {
+  const site = core.registry.get(lane.site)
+  const pace = site?.pace ?? DEFAULT_PACE
+  return {
+    site: lane.site,
+    name: site?.name ?? lane.site,
+    fetcher: site?.fetcher ?? 'http',
+    pausedUntil: lane.paused_until,
+    refuseUntil: lane.refuse_until,
+    latestPass: latest ? passView(latest) : null,
+    pace: { restMs: pace.restMs, maxPassMs: pace.maxPassMs, maxGapMs: pace.maxGapMs, idleRequeryMs: pace.idleRequeryMs },
+    ...(recent ? { recent: recent.map(passView).reverse() } : {}),
+    ...(failures
+      ? {
+          recentFailures: failures.map((f) => ({
+            seriesId: f.series_id,
+            title: f.title,
+            outcome: f.last_outcome as CheckFailureView['outcome'],
+            reason: f.last_error,
+            at: f.last_outcome_at,
+          })),
+        }
+      : {}),
   }
 }
 

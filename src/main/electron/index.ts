@@ -5,6 +5,7 @@
  */
 import { join } from 'node:path'
 import { app, dialog, Notification, powerMonitor, shell } from 'electron'
+import { laneViews, storageViewOf } from '../admin/admin'
 import { startApp, type RunningApp } from '../app'
 import { drain } from './policy/drain'
 import { noticeFor, rendersMarkup } from './policy/notifications'
@@ -104,8 +105,8 @@ async function start(): Promise<void> {
 async function refreshTray(): Promise<void> {
   if (!running || !tray) return
   try {
-    const overview = await running.api.overview()
-    tray.update(overview.lanes, Date.now(), overview.storage)
+    // The tray shows the Lanes and the store's state only: it never reads the Overview's counts.
+    tray.update(await laneViews(running.core), Date.now(), storageViewOf(running.core))
   } catch (error) {
     log.warn({ err: error }, 'electron: the tray could not read the Lanes')
     // A database that cannot be read still says why in the tray.

@@ -143,15 +143,17 @@ async function readSeries(
       const highest = highestChapter(step.result.chapters)
       if (!highest) return { ...report('no-chapter', 'a real page with no chapter found', stampedAt, fetched), ...(title ? { title } : {}) }
       const now = ctx.clock.now()
+      // The outcome, the Latest Chapter and the verdicts on the Sightings made before the check: one
+      // transaction, in the steady state one read and one write.
       const latest = await ctx.db.transaction().execute(async (trx) => {
-        await recordCheckOutcome(trx, key, { outcome: 'chapter', reason: '', at: now })
         const moved = await recordCheckResult(trx, {
           ...key,
           found: { chapter: highest.number, label: highest.label, url: chapterLink(site, highest.url, url.href) },
           ...(title ? { title } : {}),
           now,
+          outcome: true,
         })
-        await judgeSightings(trx, key, highest.number, now, judgeUpTo)
+        if (judgeUpTo > 0) await judgeSightings(trx, key, highest.number, now, judgeUpTo)
         return moved
       })
       return { ...report('chapter', `chapter ${highest.number}`, stampedAt, fetched), latest, ...(title ? { title } : {}) }

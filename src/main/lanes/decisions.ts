@@ -38,18 +38,26 @@ export function laneGate(lane: Pick<LaneRow, 'paused_until' | 'refuse_until'>, n
 
 /**
  * Whether a sleeping browser should wake: a forced Series always wakes it; otherwise this many due, or the
- * oldest due waited this long.
+ * oldest due waited this long. Reads the due figures, not the due Series (a pass reads only a few of them).
  */
 export function wakeDue(
   pace: Pick<Pace, 'wakeDueCount' | 'wakeOldestMs'>,
-  due: ReadonlyArray<{ forced: number; latest_checked_at: number }>,
+  due: { due: number; forced: number; oldestCheckedAt: number },
   now: number,
 ): boolean {
-  if (due.some((s) => s.forced)) return true
-  if (due.length >= pace.wakeDueCount) return true
-  if (due.length === 0) return false
-  const oldest = Math.min(...due.map((s) => s.latest_checked_at))
-  return now - oldest >= pace.wakeOldestMs
+  if (due.forced > 0) return true
+  if (due.due >= pace.wakeDueCount) return true
+  if (due.due === 0) return false
+  return now - due.oldestCheckedAt >= pace.wakeOldestMs
+}
+
+/**
+ * How many due Series a pass reads: as many as it can check before maxPassMs at this gap, and one more
+ * (docs/adr/0050-the-due-query-reads-what-a-pass-can-use.md). A pass that runs out of them with more due goes
+ * straight on, so none waits longer than it would have.
+ */
+export function dueBound(pace: Pick<Pace, 'maxPassMs'>, gap: number): number {
+  return Math.ceil(pace.maxPassMs / Math.max(1, gap)) + 1
 }
 
 export interface SleepFacts {

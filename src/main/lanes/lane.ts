@@ -10,7 +10,9 @@ import type { PageReader } from '../sites/page-reader'
 import type { Site } from '../sites/site'
 import type { Db } from '../store/database'
 import { lastCheckedAt, type DueSeries } from '../store/due'
+import { pruneRemovals } from '../store/bookmarks'
 import { ensureLane } from '../store/lanes'
+import { optimizeStore, pruneJudgedSightings, RETENTION } from '../store/maintenance'
 import { insertPasses, prunePasses } from '../store/passes'
 import { pruneOrphanSeries } from '../store/series'
 import type { CheckReport } from './check'
@@ -21,6 +23,13 @@ export const PASS_RETENTION_MS = 14 * 86_400_000
 /** An orphan Series (no Reader holds it) not checked for this long is deleted with its history. */
 export const ORPHAN_RETENTION_MS = 30 * 86_400_000
 const PRUNE_EVERY_MS = 3_600_000
+/** The retention task first runs this long after the Lanes start, not while the app is starting. */
+const FIRST_PRUNE_AFTER_MS = 60_000
+/**
+ * Each Lane's first pass starts this much after the previous Lane's, so a start (or a wake from sleep) does
+ * not run every Site's first pass at once while the endpoint should be answering.
+ */
+export const FIRST_PASS_STAGGER_MS = 200
 
 export interface LanesOptions {
   db: Db
@@ -58,10 +67,12 @@ export async function startLanes(options: LanesOptions): Promise<Lanes> {
   const pacer = options.pacer ?? new SitePacer(clock)
   for (const site of options.sites) await ensureLane(db, site.key)
   const running = new Set(options.sites.map((site) => site.key))
-  const loops = options.sites.map((site) => runLane(site))
+  const loops = options.sites.map((site, index) => runLane(site, index * FIRST_PASS_STAGGER_MS))
   loops.push(retention())
 
-  async function runLane(site: Site): Promise<void> {
+  async function runLane(site: Site, startAfterMs = 0): Promise<void> {
+    if (startAfterMs > 0) await clock.sleep(startAfterMs, signal)
+    if (signal.aborted) return
     try {
       // The gap holds across a restart: the newest stamp is this app's last request to the Site.
       pacer.seed(site.key, await lastCheckedAt(db, site.key))
@@ -104,16 +115,30 @@ export async function startLanes(options: LanesOptions): Promise<Lanes> {
     }
   }
 
+  /**
+   * Hourly, and first a minute after the start: retention (docs/adr/0053-retention-and-statistics.md) and the
+   * planner's statistics. Each step stands alone, so one failing leaves the others to run.
+   */
   async function retention(): Promise<void> {
+    await clock.sleep(FIRST_PRUNE_AFTER_MS, signal)
     while (!signal.aborted) {
-      try {
-        const pruned = await prunePasses(db, clock.now() - (options.retentionMs ?? PASS_RETENTION_MS))
-        if (pruned) log.info({ pruned }, 'lanes: pruned old pass rows')
-        const orphans = await pruneOrphanSeries(db, clock.now() - ORPHAN_RETENTION_MS)
-        if (orphans) log.info({ orphans }, 'lanes: deleted Series no Reader has held for a long time')
-      } catch (error) {
+      const now = clock.now()
+      const steps: Array<[string, () => Promise<number | void>]> = [
+        ['old pass rows', () => prunePasses(db, now - (options.retentionMs ?? PASS_RETENTION_MS))],
+        ['Series no Reader has held for a long time', () => pruneOrphanSeries(db, now - ORPHAN_RETENTION_MS)],
+        ['Sightings judged long ago', () => pruneJudgedSightings(db, now - RETENTION.judgedSightingsMs)],
+        ['bookmark removals every Reader has long synced', () => pruneRemovals(db, now - RETENTION.removalsMs)],
+        ['statistics', () => optimizeStore(db)],
+      ]
+      for (const [what, step] of steps) {
         if (signal.aborted) break
-        log.error({ err: error }, 'lanes: pruning failed')
+        try {
+          const pruned = await step()
+          if (pruned) log.info({ pruned }, `lanes: pruned ${what}`)
+        } catch (error) {
+          if (signal.aborted) break
+          log.error({ err: error }, `lanes: pruning ${what} failed`)
+        }
       }
       await clock.sleep(PRUNE_EVERY_MS, signal)
     }

@@ -42,6 +42,7 @@ const seed = (s: Omit<SeedSeries, 'readers'> & { readers?: number[] }) => seedSe
 
 interface PassOptions {
   fetchers?: Partial<Fetchers>
+  onCheck?: PassDeps['onCheck']
   db?: Db
   /** The spacing kept between passes (default: a fresh one, as after a long idle time). */
   pacer?: SitePacer
@@ -58,6 +59,7 @@ async function pass(site: Site, options: PassOptions = {}) {
     pacer: options.pacer ?? new SitePacer(clock),
     clock,
     log: silentLog,
+    ...(options.onCheck ? { onCheck: options.onCheck } : {}),
   }
   let result: Awaited<ReturnType<typeof runPass>> | undefined
   const running = runPass(deps, options.signal ?? new AbortController().signal).then((r) => (result = r))
@@ -347,6 +349,33 @@ describe('the loop and its counts', () => {
     const result = await pass(site)
     expect(result.row).toMatchObject({ due: 10, checked: 4 })
     expect(result.sleepMs).toBe(0)
+  })
+
+  it('reads only the due Series it can check before maxPassMs, yet its row counts every due one', async () => {
+    for (let i = 0; i < 10; i++) await seed({ id: `s${i}`, checkedAt: i + 1 })
+    // A 1 min gap and maxPassMs 3.5 min: a pass can check 4, so it reads ceil(3.5) + 1 = 5.
+    const site = testSite('a', { pace: { restMs: 10 * MIN, minGapMs: 1_000, maxPassMs: 3.5 * MIN } })
+    const read: string[] = []
+    const result = await pass(site, { onCheck: (series) => read.push(series.series_id) })
+    expect(result.row).toMatchObject({ due: 10, checked: 4 })
+    expect(read).toEqual(['s0', 's1', 's2', 's3'])
+  })
+
+  it('a pass that took every due Series it read, with more due, goes straight on to the next, which takes the next ones', async () => {
+    // Off the host pin: each check is made without a request, so no gap is waited and the pass runs out of what
+    // it read (maxPassMs 2 min at a 1 min gap: 3 read) long before maxPassMs.
+    for (let i = 0; i < 8; i++) await seed({ id: `s${i}`, checkedAt: i + 1, url: `https://elsewhere.example/manga/s${i}` })
+    const site = testSite('a', { pace: { restMs: 8 * MIN, minGapMs: 1_000, maxPassMs: 2 * MIN } })
+    const first = await pass(site)
+    expect(first.row).toMatchObject({ skip: '', due: 8, checked: 3, unfetchable: 3 })
+    expect(first.sleepMs).toBe(0)
+    const second = await pass(site)
+    expect(second.row).toMatchObject({ due: 5, checked: 3 })
+    const third = await pass(site)
+    expect(third.row).toMatchObject({ due: 2, checked: 2 })
+    // All read: nothing more is due, so the Lane idles.
+    expect(third.sleepMs).toBe(site.pace.idleRequeryMs)
+    expect(http.calls).toEqual([])
   })
 
   it('a stop mid-loop keeps what was done: the row of the checks made so far, and their New Chapters', async () => {

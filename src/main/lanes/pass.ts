@@ -12,14 +12,14 @@ import type { Log } from '../log'
 import type { PageReader } from '../sites/page-reader'
 import type { Site } from '../sites/site'
 import type { Db } from '../store/database'
-import { dueSeries, eligibleCount, lastCheckedAt, type DueSeries } from '../store/due'
+import { dueFigures, dueSeries, eligibleCount, lastCheckedAt, type DueFigures, type DueSeries } from '../store/due'
 import { boundLaneTimes, laneRow, recordRefusal } from '../store/lanes'
 import { insertPasses, type PassFigures } from '../store/passes'
 import type { LaneRow, PassRow } from '../store/schema'
 import { repairFutureStamps, stillDue } from '../store/series'
 import type { PassSkip } from '../../shared/skip'
 import { checkSeries, type CheckReport } from './check'
-import { computeGap, laneGate, refusalLength, sleepAfter, wakeDue } from './decisions'
+import { computeGap, dueBound, laneGate, refusalLength, sleepAfter, wakeDue } from './decisions'
 import type { SitePacer } from './pacer'
 
 export interface PassDeps {
@@ -157,18 +157,20 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
   if (browser && health.isDown()) return skipped('sidecar-down', lane)
   if (!fetcher) return skipped('no-fetcher', lane)
 
-  // 3. The due query.
-  let due: DueSeries[]
+  // 3. The due query: first how many are due (the figure), then, once the gap is known, only as many as the
+  // pass can check (docs/adr/0050-the-due-query-reads-what-a-pass-can-use.md).
+  const cutoffs = { restCutoff: startedAt - pace.restMs, ceilingCutoff: startedAt - pace.ceilingMs }
+  let figures: DueFigures
   try {
-    due = await dueSeries(db, site.key, { restCutoff: startedAt - pace.restMs, ceilingCutoff: startedAt - pace.ceilingMs })
+    figures = await dueFigures(db, site.key, cutoffs)
   } catch (error) {
     log.error({ site: site.key, err: error }, 'lane: due query failed')
     return skipped('due-query', lane)
   }
-  const forced = due.some((s) => s.forced)
+  const forced = figures.forced > 0
 
   // 4. A sleeping browser wakes only past the thresholds, or for a forced Series.
-  if (browser && !browser.isAwake() && !wakeDue(pace, due, startedAt)) return skipped('asleep', lane)
+  if (browser && !browser.isAwake() && !wakeDue(pace, figures, startedAt)) return skipped('asleep', lane)
 
   // 5. The eligible count, the pace divisor (deliberately blind to force).
   let eligible: number
@@ -183,6 +185,16 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
   // 6. The gap.
   const { gap, clamped } = computeGap(pace, eligible)
 
+  let due: DueSeries[] = []
+  if (figures.due > 0) {
+    try {
+      due = await dueSeries(db, site.key, cutoffs, dueBound(pace, gap), figures)
+    } catch (error) {
+      log.error({ site: site.key, err: error }, 'lane: due query failed')
+      return skipped('due-query', lane)
+    }
+  }
+
   // 7. The loop.
   const counts = { ...ZERO }
   const newChapters: NewChapter[] = []
@@ -190,7 +202,7 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
   let fetched = false
   /** A refusal the store could not take: the Lane still waits it out. */
   let unrecordedRefusalMs = 0
-  const measured = (): Figures => ({ due: due.length, gap, clamped, counts, cutShort, fetched })
+  const measured = (): Figures => ({ due: figures.due, gap, clamped, counts, cutShort, fetched })
   const checksMade = () => counts.checked + counts.unreachable > 0
   // A stop mid-loop keeps what was done: the row of the checks made so far and their New Chapters. A stop
   // before any check leaves no row at all (it would read as a stall; docs/adr/0012-pass-exits.md).
@@ -199,6 +211,8 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
       ? finish('', { ...measured(), cutShort: true }, undefined, newChapters)
       : Promise.resolve<PassResult>({ row: null, sleepMs: 0, newChapters })
 
+  /** Whether the loop took every due Series it read (no exit, no maxPassMs). */
+  let ranOut = true
   for (const [index, series] of due.entries()) {
     if (signal.aborted) return stopped()
     // No new Series once it would start after maxPassMs: the next pass re-reads the due query, so a fresh
@@ -206,6 +220,7 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
     // maxPassMs still makes progress.
     if (index > 0 && clock.monotonic() - startedMono + pacer.waitFor(site.key, gap) >= pace.maxPassMs) {
       cutShort = true
+      ranOut = false
       break
     }
     const turn = await pacer.turn(site.key, gap, signal)
@@ -219,12 +234,18 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
         laneNow = await laneRow(db, site.key)
       } catch (error) {
         log.error({ site: site.key, err: error }, 'lane: the Lane row could not be read mid-pass')
-        if (checksMade()) break
+        if (checksMade()) {
+          ranOut = false
+          break
+        }
         return finish('due-query', measured(), lane, newChapters)
       }
       const closed = laneGate(laneNow, clock.now())
       if (closed) {
-        if (checksMade()) break
+        if (checksMade()) {
+          ranOut = false
+          break
+        }
         return finish(closed, measured(), laneNow, newChapters)
       }
       // Still due for the reasons the due query gave? A Series orphaned, emptied or Finished since is not fetched.
@@ -233,7 +254,10 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
         url = await stillDue(db, { site: site.key, seriesId: series.series_id }, series.latest_checked_at)
       } catch (error) {
         log.error({ site: site.key, err: error }, 'lane: could not re-read a due Series')
-        if (checksMade()) break
+        if (checksMade()) {
+          ranOut = false
+          break
+        }
         return finish('due-query', measured(), lane, newChapters)
       }
       if (url === null) continue
@@ -263,6 +287,7 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
       counts.unreachable++
       health.markDown()
       log.warn({ site: site.key, reason: report.reason }, 'lane: browser unreachable')
+      ranOut = false
       break
     }
     counts.checked++
@@ -292,6 +317,7 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
           'lane: refused, and the refusal could not be recorded; the Lane sleeps it out',
         )
       }
+      ranOut = false
       break
     }
     if (report.outcome === 'no-chapter') counts.no_chapter++
@@ -309,6 +335,9 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
       })
     }
   }
+
+  // Every Series read was taken and more are due: straight on to the next pass, as after maxPassMs.
+  if (ranOut && due.length < figures.due) cutShort = true
 
   // 8. The row.
   const result = await finish('', measured(), undefined, newChapters)

@@ -16,7 +16,7 @@ import { removeBookmark } from '../store/bookmarks'
 import { FakeClock } from '../testing/clock'
 import { chapterPage, failingWhen, testSite } from '../testing/fakes'
 import { openTestStore, seedReader, seedSeries, type SeedSeries, type TestStore } from '../testing/store'
-import { startLanes, type Lanes } from './lane'
+import { FIRST_PASS_STAGGER_MS, startLanes, type Lanes } from './lane'
 import { SitePacer } from './pacer'
 import { runPass, type PassResult } from './pass'
 
@@ -259,7 +259,7 @@ describe('the gate, read after every wait and just before each request', () => {
     for (let i = 0; i < 3; i++) await seed({ id: `s${i}`, checkedAt: i + 1 })
     const run = await passRunning()
     await clock.runUntil(() => requests.length === 1)
-    await removeBookmark(store.db, alice, { site: 'a', seriesId: 's1' })
+    await removeBookmark(store.db, alice, { site: 'a', seriesId: 's1' }, clock.now())
     await clock.runUntil(run.done)
     expect(requests.map((r) => r.url.split('/').at(-1))).toEqual(['s0', 's2'])
   })
@@ -312,6 +312,15 @@ describe('starting the Lanes', () => {
     } finally {
       await core.stop()
     }
+  })
+
+  it("each Lane's first pass starts a stagger after the previous Lane's, so a start does not run them all at once", async () => {
+    const sites = ['a', 'b', 'c'].map((key) => testSite(key, { pace: { idleRequeryMs: 5 * MIN } }))
+    const started = clock.now()
+    await lanes({ sites })
+    await clock.runQuiet(MIN)
+    const firstStarts = await Promise.all(sites.map(async (s) => (await recentPasses(store.db, s.key, 100)).at(-1)!.started_at - started))
+    expect(firstStarts).toEqual([0, FIRST_PASS_STAGGER_MS, 2 * FIRST_PASS_STAGGER_MS])
   })
 
   it('started again while a stop is still ending: the new Lanes wait for it, so two passes of one Site never overlap', async () => {

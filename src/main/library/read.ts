@@ -6,11 +6,10 @@
 import { open } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { IMPORT_MAX_FILE_BYTES } from '../../shared/library'
-import { isBookmarksFile, parseBookmarksFile } from './bookmarks-file'
 import type { ParsedLibrary } from './entries'
 import { ImportError } from './errors'
 import { isJsonDocument, parseExportDocument } from './export-format'
-import { isGzip, parseMihonBackup, type BackupReadOptions } from './mihon/backup'
+import type { BackupReadOptions } from './mihon/backup'
 import { parseUrlList } from './url-list'
 
 const BACKUP_NAME = /\.(tachibk|proto\.gz|gz)$/i
@@ -18,6 +17,9 @@ const MiB = 1024 * 1024
 
 export async function readLibrary(bytes: Buffer, fileName: string, options: BackupReadOptions = {}): Promise<ParsedLibrary> {
   if (bytes.length > IMPORT_MAX_FILE_BYTES) throw tooBig(fileName, bytes.length)
+  // The backup decoder (protobufjs) and the HTML parser of bookmark files (cheerio with parse5) load on the
+  // first import that reads a file, not with the app: together they are about half a second of its start.
+  const { isGzip, parseMihonBackup } = await import('./mihon/backup')
   if (isGzip(bytes)) return parseMihonBackup(bytes, options)
   if (BACKUP_NAME.test(fileName)) {
     throw new ImportError(`backup: ${basename(fileName)} is not gzip (a .tachibk or .proto.gz file is a gzipped protobuf message)`)
@@ -32,6 +34,7 @@ export async function readLibrary(bytes: Buffer, fileName: string, options: Back
   }
   if (text.includes('\u0000')) throw new ImportError(`${basename(fileName)}: not a text file`)
   if (isJsonDocument(text)) return parseExportDocument(text)
+  const { isBookmarksFile, parseBookmarksFile } = await import('./bookmarks-file')
   if (isBookmarksFile(text)) return parseBookmarksFile(text)
   return parseUrlList(text)
 }

@@ -19,6 +19,12 @@ import { AdapterError, type AdapterStep, type Page, type Site } from './site'
 export const READ_DEADLINE_MS = 10_000
 /** The worker's own heap limit: a page that needs more fails, and the app's heap is untouched. */
 export const READ_HEAP_MB = 512
+/**
+ * The worker's young generation: each page's DOM is garbage as soon as it is read, so a small nursery is
+ * collected often and cheaply; V8's default let it grow to ~40 MB of the app's resident memory
+ * (docs/adr/0054-a-start-that-answers-first.md).
+ */
+export const READ_YOUNG_MB = 8
 
 export interface PageReader {
   /**
@@ -229,7 +235,7 @@ export function createPageReader(options: PageReaderOptions): PageReader {
  * the TypeScript file is loaded through tsx.
  */
 function spawnReadWorker(heapMb: number): Worker {
-  const resourceLimits = { maxOldGenerationSizeMb: heapMb }
+  const resourceLimits = { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: READ_YOUNG_MB }
   const built = [new URL('./read-worker.js', import.meta.url), new URL('../read-worker.js', import.meta.url)].find((url) =>
     existsSync(fileURLToPath(url)),
   )

@@ -43,7 +43,7 @@ describe('Progress keeps the latest write', () => {
   it("another Reader's bookmark is not found", async () => {
     const bob = await seedReader(store.db, 'bob')
     await expect(updateBookmark(store.db, bob, key, { progress: 1 }, 1)).rejects.toThrow(/no bookmark a\/x for Reader/)
-    await expect(removeBookmark(store.db, bob, key)).rejects.toThrow(/no bookmark/)
+    await expect(removeBookmark(store.db, bob, key, 5)).rejects.toThrow(/no bookmark/)
   })
 })
 

@@ -5,7 +5,7 @@
 import { sql } from 'kysely'
 import type { Db } from './database'
 import { AppError } from '../../shared/errors'
-import type { BookmarkRow, BookmarkStatus, SeriesKey, SeriesRow } from './schema'
+import type { BookmarkRemovalRow, BookmarkRow, BookmarkStatus, SeriesKey, SeriesRow } from './schema'
 
 /** A bookmark joined with its Series, as a Reader sees it. */
 export interface ReaderBookmark extends BookmarkRow {
@@ -88,47 +88,95 @@ export async function touchBookmarksOf(db: Db, key: SeriesKey, now: number): Pro
   await db.updateTable('bookmarks').set({ updated_at: now }).where('site', '=', key.site).where('series_id', '=', key.seriesId).execute()
 }
 
-export async function removeBookmark(db: Db, readerId: number, key: SeriesKey): Promise<void> {
-  const result = await db
-    .deleteFrom('bookmarks')
-    .where('reader_id', '=', readerId)
-    .where('site', '=', key.site)
-    .where('series_id', '=', key.seriesId)
-    .executeTakeFirst()
-  if (result.numDeletedRows === 0n) {
-    throw new AppError('not-found', `no bookmark ${key.site}/${key.seriesId} for Reader ${readerId}`)
-  }
+/**
+ * Removes a Reader's bookmark and remembers when, so a Reader syncing with `since` learns of it
+ * (docs/adr/0052-since-reads-changes-and-removals.md). Adding the bookmark again forgets the removal.
+ */
+export async function removeBookmark(db: Db, readerId: number, key: SeriesKey, now: number): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const result = await trx
+      .deleteFrom('bookmarks')
+      .where('reader_id', '=', readerId)
+      .where('site', '=', key.site)
+      .where('series_id', '=', key.seriesId)
+      .executeTakeFirst()
+    if (result.numDeletedRows === 0n) {
+      throw new AppError('not-found', `no bookmark ${key.site}/${key.seriesId} for Reader ${readerId}`)
+    }
+    await trx
+      .insertInto('bookmark_removals')
+      .values({ reader_id: readerId, site: key.site, series_id: key.seriesId, removed_at: now })
+      .onConflict((oc) => oc.columns(['reader_id', 'site', 'series_id']).doUpdateSet({ removed_at: now }))
+      .execute()
+  })
 }
+
+/** A Reader's bookmarks removed at or after `since`, oldest first. */
+export async function readerRemovals(db: Db, readerId: number, since: number): Promise<BookmarkRemovalRow[]> {
+  return db
+    .selectFrom('bookmark_removals')
+    .selectAll()
+    .where('reader_id', '=', readerId)
+    .where('removed_at', '>=', since)
+    .orderBy('removed_at')
+    .execute()
+}
+
+/** Retention: removals before `before` are forgotten (a Reader further behind syncs in full). Returns how many went. */
+export async function pruneRemovals(db: Db, before: number): Promise<number> {
+  const result = await db.deleteFrom('bookmark_removals').where('removed_at', '<', before).executeTakeFirst()
+  return Number(result.numDeletedRows)
+}
+
+/** What a Reader sees of a Series, as one JSON value per row (one column instead of fifteen). */
+const SERIES_JSON = sql<string>`json_object(
+  'site', s.site, 'series_id', s.series_id, 'title', s.title, 'series_url', s.series_url,
+  'latest_chapter', s.latest_chapter, 'latest_chapter_label', s.latest_chapter_label,
+  'latest_chapter_url', s.latest_chapter_url, 'latest_source', s.latest_source,
+  'latest_changed_at', s.latest_changed_at, 'latest_checked_at', s.latest_checked_at,
+  'latest_sighted_at', s.latest_sighted_at, 'force_poll_at', s.force_poll_at,
+  'finished_at', s.finished_at, 'created_at', s.created_at)`
 
 /**
  * A Reader's bookmarks with their Series. With `since`, only those whose bookmark changed or whose Latest
- * Chapter moved at or after it.
+ * Chapter moved at or after it — two index reads, one per table (the Reader's bookmarks by `updated_at`; the
+ * Series by `latest_changed_at`, each looked up in the Reader's bookmarks), never the Reader's whole list
+ * (docs/adr/0052-since-reads-changes-and-removals.md).
  */
 export async function readerBookmarks(
   db: Db,
   readerId: number,
   options: { since?: number; key?: SeriesKey } = {},
 ): Promise<ReaderBookmark[]> {
-  let query = db
-    .selectFrom('bookmarks as b')
-    .innerJoin('series as s', (join) => join.onRef('s.site', '=', 'b.site').onRef('s.series_id', '=', 'b.series_id'))
-    .selectAll('b')
-    .select(
-      sql<string>`json_object(
-        'site', s.site, 'series_id', s.series_id, 'title', s.title, 'series_url', s.series_url,
-        'latest_chapter', s.latest_chapter, 'latest_chapter_label', s.latest_chapter_label,
-        'latest_chapter_url', s.latest_chapter_url, 'latest_source', s.latest_source,
-        'latest_changed_at', s.latest_changed_at, 'latest_checked_at', s.latest_checked_at,
-        'latest_sighted_at', s.latest_sighted_at, 'force_poll_at', s.force_poll_at,
-        'finished_at', s.finished_at, 'created_at', s.created_at)`.as('series_json'),
-    )
-    .where('b.reader_id', '=', readerId)
+  let rows: Array<BookmarkRow & { series_json: string }>
   if (options.since !== undefined) {
+    // Driven from the changed keys: each is then one primary-key read of the bookmark and of its Series. The
+    // indexes are named: with statistics the planner would rather walk all of the Reader's bookmarks in key order.
     const since = options.since
-    query = query.where((eb) => eb.or([eb('b.updated_at', '>=', since), eb('s.latest_changed_at', '>=', since)]))
+    const result = await sql<BookmarkRow & { series_json: string }>`
+      SELECT b.*, ${SERIES_JSON} AS series_json
+      FROM (
+        SELECT site, series_id FROM bookmarks INDEXED BY bookmarks_reader_updated WHERE reader_id = ${readerId} AND updated_at >= ${since}
+        UNION
+        SELECT c.site, c.series_id FROM series c INDEXED BY series_changed
+          CROSS JOIN bookmarks h ON h.reader_id = ${readerId} AND h.site = c.site AND h.series_id = c.series_id
+        WHERE c.latest_changed_at >= ${since}
+      ) k
+      CROSS JOIN bookmarks b ON b.reader_id = ${readerId} AND b.site = k.site AND b.series_id = k.series_id
+      CROSS JOIN series s ON s.site = b.site AND s.series_id = b.series_id
+      ${options.key ? sql`WHERE b.site = ${options.key.site} AND b.series_id = ${options.key.seriesId}` : sql``}
+      ORDER BY s.title, b.site, b.series_id`.execute(db)
+    rows = result.rows
+  } else {
+    let query = db
+      .selectFrom('bookmarks as b')
+      .innerJoin('series as s', (join) => join.onRef('s.site', '=', 'b.site').onRef('s.series_id', '=', 'b.series_id'))
+      .selectAll('b')
+      .select(SERIES_JSON.as('series_json'))
+      .where('b.reader_id', '=', readerId)
+    if (options.key) query = query.where('b.site', '=', options.key.site).where('b.series_id', '=', options.key.seriesId)
+    rows = await query.orderBy('s.title').orderBy('b.site').orderBy('b.series_id').execute()
   }
-  if (options.key) query = query.where('b.site', '=', options.key.site).where('b.series_id', '=', options.key.seriesId)
-  const rows = await query.orderBy('s.title').orderBy('b.site').orderBy('b.series_id').execute()
   return rows.map(({ series_json, ...bookmark }) => {
     const series = JSON.parse(series_json) as SeriesRow
     return { ...bookmark, series, unread: isUnread(series.latest_chapter, bookmark.progress) }

@@ -60,6 +60,15 @@ export function openStore(file: string, options: OpenStoreOptions): Store {
   const sqlite = connect()
   try {
     const migration = migrate(sqlite, file === ':memory:' ? null : file, options.now)
+    // Statistics for any table never analysed, from a bounded sample, so the planner knows the shapes of the
+    // tables from the first query on; the Lanes' retention task keeps them current
+    // (docs/adr/0053-retention-and-statistics.md). Only an optimisation: a file that cannot be written now
+    // (read-only, a full disk) opens without them, and what that means is the storage watch's to say.
+    try {
+      sqlite.pragma('optimize=0x10012')
+    } catch {
+      // The hourly task tries again.
+    }
     const guarded = guardStore(file, sqlite, connect)
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: guarded.database }) })
     return {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openTestStore, seedReader, seedSeries, type SeedSeries, type TestStore } from '../testing/store'
-import { dueSeries, eligibleCount } from './due'
+import { dueFigures, dueSeries, eligibleCount } from './due'
 
 const HOUR = 3_600_000
 const NOW = 1_000 * HOUR
@@ -106,5 +106,45 @@ describe('eligible count', () => {
     await seedSeries(store.db, { id: 'finished-forced', finishedAt: 5, forcedAt: NOW, readers: [alice] })
     expect(await due()).toContain('finished-forced')
     expect(await eligibleCount(store.db, 'a')).toBe(1)
+  })
+})
+
+describe('the due query read in part', () => {
+  beforeEach(async () => {
+    // Every kind of Series the due query tells apart, many times over, with Reader counts and stamps that tie.
+    await store.db.transaction().execute(async (trx) => {
+      for (let i = 0; i < 300; i++) {
+        await seedSeries(trx, {
+          id: `s${String(i).padStart(3, '0')}`,
+          checkedAt: i % 13 === 0 ? 0 : NOW - ((i * 37) % 5) * HOUR,
+          ...(i % 11 === 0 ? { sightedAt: NOW - 60_000 } : {}),
+          ...(i % 17 === 0 ? { forcedAt: NOW } : {}),
+          ...(i % 19 === 0 ? { finishedAt: 5 } : {}),
+          ...(i % 23 === 0 ? { url: '' } : {}),
+          readers: i % 29 === 0 ? [] : i % 3 === 0 ? [alice, bob] : [alice],
+        })
+      }
+    })
+  })
+
+  it('the due figure counts what the whole due query returns: how many, how many forced, the oldest stamp', async () => {
+    const all = await dueSeries(store.db, 'a', cutoffs)
+    expect(all.length).toBeGreaterThan(50)
+    expect(await dueFigures(store.db, 'a', cutoffs)).toEqual({
+      due: all.length,
+      forced: all.filter((s) => s.forced).length,
+      oldestCheckedAt: Math.min(...all.map((s) => s.latest_checked_at)),
+    })
+    expect(await dueFigures(store.db, 'b', cutoffs)).toEqual({ due: 0, forced: 0, oldestCheckedAt: 0 })
+  })
+
+  it.each([1, 2, 7, 40, 1000])('a pass reading %i gets the first rows of the whole due query, by either read', async (limit) => {
+    const all = (await dueSeries(store.db, 'a', cutoffs)).map((s) => s.series_id)
+    const figures = await dueFigures(store.db, 'a', cutoffs)
+    const ids = async (f?: { due: number; forced: number }) => (await dueSeries(store.db, 'a', cutoffs, limit, f)).map((s) => s.series_id)
+    expect(await ids(figures)).toEqual(all.slice(0, limit))
+    // The figures only choose between two reads of the same rows: the ordered walk or the sorted range.
+    expect(await ids({ due: 100_000, forced: figures.forced })).toEqual(all.slice(0, limit))
+    expect(await ids()).toEqual(all.slice(0, limit))
   })
 })

@@ -1,6 +1,9 @@
 /**
  * What a Lane pass reads about its Site's Series: the due query, the eligible count (the pace divisor) and
- * the newest check stamp. The semantics are the design's (docs/design.md#the-due-query).
+ * the newest check stamp. The semantics are the design's (docs/design.md#the-due-query); the shape is for a
+ * large library (docs/adr/0050-the-due-query-reads-what-a-pass-can-use.md): a pass reads how many are due,
+ * then only as many as it can check, from an index range on the check stamp and a small index of the Series
+ * pending a Check now — never the Site's whole table.
  */
 import { sql } from 'kysely'
 import type { Db } from './database'
@@ -19,40 +22,100 @@ export interface DueCutoffs {
   ceilingCutoff: number
 }
 
+/** What the whole due set of a Site looks like, without reading it. */
+export interface DueFigures {
+  /** How many Series are due: the pass row's `due`. */
+  due: number
+  /** How many of them are pending a Check now. */
+  forced: number
+  /** The oldest check stamp among them (0 when one was never checked, or none is due). */
+  oldestCheckedAt: number
+}
+
+/** The Series pending a Check now: it overrides the rest cutoff, the Sighting deferral and the Finished gate. */
+const FORCED = (site: string) => sql`
+  s.site = ${site} AND s.force_poll_at > s.latest_checked_at AND s.series_url <> '' AND s.reader_count > 0`
+
 /**
- * The due query, exactly as docs/design.md#the-due-query gives it. A forced Series overrides the rest cutoff, the Sighting
- * deferral and the Finished gate — and nothing else (docs/adr/0001-commands-through-the-database.md).
- * The final `series_id` only makes ties deterministic.
+ * The rest of the due set: eligible Series checked at or before the rest cutoff, less those deferred by a
+ * recent Sighting (one Reader, sighted within the rest, checked within the ceiling). A forced Series overrides
+ * exactly the three gates above and nothing else (docs/adr/0001-commands-through-the-database.md): never an
+ * empty URL, never an orphan. `reader_count` is the number of bookmarks holding the Series (kept by triggers),
+ * the join's COUNT(*) of old. The URL test is written `(series_url <> '') = 1`, the expression the indexes
+ * hold, so a Series passed over costs no table read.
  */
-export async function dueSeries(db: Db, site: string, cutoffs: DueCutoffs): Promise<DueSeries[]> {
-  const { restCutoff, ceilingCutoff } = cutoffs
-  const result = await sql<DueSeries>`
-    SELECT s.*, COUNT(*) AS reader_count, (s.force_poll_at > s.latest_checked_at) AS forced
-    FROM series s JOIN bookmarks b ON b.site = s.site AND b.series_id = s.series_id
-    WHERE s.site = ${site}
-      AND s.series_url <> ''
-      AND (s.finished_at = 0 OR s.force_poll_at > s.latest_checked_at)
-      AND (s.latest_checked_at <= ${restCutoff} OR s.force_poll_at > s.latest_checked_at)
-    GROUP BY s.site, s.series_id
-    HAVING COUNT(*) > 1 OR s.latest_sighted_at <= ${restCutoff}
-        OR s.latest_checked_at <= ${ceilingCutoff} OR s.force_poll_at > s.latest_checked_at
-    ORDER BY forced DESC, reader_count DESC, s.latest_checked_at ASC, s.series_id ASC
+const UNFORCED = (site: string, { restCutoff, ceilingCutoff }: DueCutoffs) => sql`
+  s.site = ${site} AND s.latest_checked_at <= ${restCutoff}
+  AND (s.series_url <> '') = 1 AND s.finished_at = 0 AND s.reader_count > 0
+  AND s.force_poll_at <= s.latest_checked_at
+  AND (s.reader_count > 1 OR s.latest_sighted_at <= ${restCutoff} OR s.latest_checked_at <= ${ceilingCutoff})`
+
+/** The order a pass takes them in; the final `series_id` only makes ties deterministic. */
+const ORDER = sql`ORDER BY s.reader_count DESC, s.latest_checked_at ASC, s.series_id ASC`
+
+/**
+ * Above this many due Series (per row a pass asks for) the first few are read in the pass's order from
+ * `series_due_order`, stopping at the last one wanted; below it the due range is read by check stamp and
+ * sorted, which costs less when few are due. Either way the same rows come back.
+ */
+const WALK_ABOVE_PER_ROW = 8
+
+/**
+ * How many Series of a Site are due, how many of them forced, and the oldest check stamp among them — one pass
+ * over the due range of an index, reading no table row. With nothing due it reads nothing. Each index is named,
+ * so the plan does not drift with the statistics (docs/adr/0053-retention-and-statistics.md).
+ */
+export async function dueFigures(db: Db, site: string, cutoffs: DueCutoffs): Promise<DueFigures> {
+  const result = await sql<{ due: number; forced: number | null; oldest: number | null }>`
+    SELECT COUNT(*) AS due, SUM(forced) AS forced, MIN(latest_checked_at) AS oldest FROM (
+      SELECT 1 AS forced, s.latest_checked_at FROM series s INDEXED BY series_pending WHERE ${FORCED(site)}
+      UNION ALL
+      SELECT 0 AS forced, s.latest_checked_at FROM series s INDEXED BY series_due WHERE ${UNFORCED(site, cutoffs)})
   `.execute(db)
-  return result.rows
+  const row = result.rows[0]
+  return { due: row?.due ?? 0, forced: row?.forced ?? 0, oldestCheckedAt: row?.oldest ?? 0 }
+}
+
+/**
+ * The due Series of a Site in the order a pass checks them — forced first, then by Reader count, then the
+ * oldest check — at most `limit` of them (a pass takes no more than it can check before maxPassMs;
+ * docs/adr/0050-the-due-query-reads-what-a-pass-can-use.md). `figures`, when the caller has them, choose the
+ * cheaper of two reads of the same rows.
+ */
+export async function dueSeries(
+  db: Db,
+  site: string,
+  cutoffs: DueCutoffs,
+  limit = -1,
+  figures?: Pick<DueFigures, 'due' | 'forced'>,
+): Promise<DueSeries[]> {
+  const forced =
+    figures?.forced === 0
+      ? []
+      : (
+          await sql<DueSeries>`
+            SELECT s.*, 1 AS forced FROM series s INDEXED BY series_pending WHERE ${FORCED(site)} ${ORDER} LIMIT ${limit}`.execute(db)
+        ).rows
+  const left = limit < 0 ? -1 : limit - forced.length
+  if (left === 0 || (figures && figures.due === forced.length)) return forced
+  const walk = figures !== undefined && left > 0 && figures.due - figures.forced > left * WALK_ABOVE_PER_ROW
+  const rest = walk
+    ? await sql<DueSeries>`
+        SELECT s.*, 0 AS forced FROM series s INDEXED BY series_due_order WHERE ${UNFORCED(site, cutoffs)} ${ORDER} LIMIT ${left}`.execute(
+        db,
+      )
+    : await sql<DueSeries>`
+        SELECT s.*, 0 AS forced FROM series s INDEXED BY series_due WHERE ${UNFORCED(site, cutoffs)} ${ORDER} LIMIT ${left}`.execute(db)
+  return [...forced, ...rest.rows]
 }
 
 /**
  * The eligible count, the pace divisor: Series with a URL, not Finished, held by a Reader. Deliberately no
- * force clause, so one press never speeds up every other fetch on the Site.
+ * force clause, so one press never speeds up every other fetch on the Site. Kept per Site by triggers on
+ * `series` (migration 0007), so a pass reads one row instead of counting the Site while nothing changed.
  */
 export async function eligibleCount(db: Db, site: string): Promise<number> {
-  const result = await sql<{ n: number }>`
-    SELECT COUNT(*) AS n FROM series s
-    WHERE s.site = ${site}
-      AND s.series_url <> ''
-      AND s.finished_at = 0
-      AND EXISTS (SELECT 1 FROM bookmarks b WHERE b.site = s.site AND b.series_id = s.series_id)
-  `.execute(db)
+  const result = await sql<{ n: number }>`SELECT eligible AS n FROM series_counts WHERE site = ${site}`.execute(db)
   return result.rows[0]?.n ?? 0
 }
 

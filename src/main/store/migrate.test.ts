@@ -68,6 +68,7 @@ describe('migrations', () => {
       "last_outcome TEXT NOT NULL DEFAULT ''",
       "last_error TEXT NOT NULL DEFAULT ''",
       'last_outcome_at INTEGER NOT NULL DEFAULT 0',
+      'reader_count INTEGER NOT NULL DEFAULT 0',
     ])
     expect(schema.readers).toEqual(['id INTEGER PK1', 'name TEXT NOT NULL', 'token_hash TEXT NOT NULL', 'created_at INTEGER NOT NULL'])
     expect(schema.bookmarks).toEqual([
@@ -112,6 +113,13 @@ describe('migrations', () => {
       'unfetchable',
       'errors',
     ])
+    expect(schema.series_counts).toEqual(['site TEXT PK1', 'series INTEGER NOT NULL DEFAULT 0', 'eligible INTEGER NOT NULL DEFAULT 0'])
+    expect(schema.bookmark_removals).toEqual([
+      'reader_id INTEGER NOT NULL PK1',
+      'site TEXT NOT NULL PK2',
+      'series_id TEXT NOT NULL PK3',
+      'removed_at INTEGER NOT NULL',
+    ])
     expect(store.sqlite.pragma('journal_mode', { simple: true })).toBe('wal')
     expect(store.sqlite.pragma('foreign_keys', { simple: true })).toBe(1)
     expect(store.sqlite.pragma('synchronous', { simple: true })).toBe(2) // FULL
@@ -144,6 +152,41 @@ describe('migrations', () => {
     expect(schemaVersion(copy)).toBe(1)
     expect(copy.prepare('SELECT name FROM readers').all()).toEqual([{ name: 'alice' }])
     copy.close()
+  })
+
+  it('0007 counts the Readers of every Series and the eligible Series of every Site already there, and trims long histories', () => {
+    const file = fresh()
+    const sqlite = new BetterSqlite3(file)
+    sqlite.pragma('foreign_keys = ON')
+    migrate(sqlite, file, 1, migrations.slice(0, 6))
+    sqlite.exec(`
+      INSERT INTO readers (id, name, token_hash, created_at) VALUES (1, 'a', 'h1', 1), (2, 'b', 'h2', 1);
+      INSERT INTO series (site, series_id, series_url, finished_at, created_at) VALUES
+        ('x', 'two', 'u', 0, 1), ('x', 'one', 'u', 0, 1), ('x', 'orphan', 'u', 0, 1), ('x', 'finished', 'u', 5, 1),
+        ('x', 'no-url', '', 0, 1), ('y', 'one', 'u', 0, 1);
+      INSERT INTO bookmarks (reader_id, site, series_id, created_at, updated_at) VALUES
+        (1, 'x', 'two', 1, 1), (2, 'x', 'two', 1, 1), (1, 'x', 'one', 1, 1), (1, 'x', 'finished', 1, 1),
+        (1, 'x', 'no-url', 1, 1), (2, 'y', 'one', 1, 1);`)
+    const history = sqlite.prepare(
+      "INSERT INTO latest_chapter_history (site, series_id, chapter, source, at) VALUES ('x', 'one', ?, 'check', ?)",
+    )
+    for (let i = 1; i <= 130; i++) history.run(i, i)
+    migrate(sqlite, file, 2)
+    expect(sqlite.prepare('SELECT site, series_id, reader_count FROM series ORDER BY site, series_id').all()).toEqual([
+      { site: 'x', series_id: 'finished', reader_count: 1 },
+      { site: 'x', series_id: 'no-url', reader_count: 1 },
+      { site: 'x', series_id: 'one', reader_count: 1 },
+      { site: 'x', series_id: 'orphan', reader_count: 0 },
+      { site: 'x', series_id: 'two', reader_count: 2 },
+      { site: 'y', series_id: 'one', reader_count: 1 },
+    ])
+    expect(sqlite.prepare('SELECT * FROM series_counts ORDER BY site').all()).toEqual([
+      { site: 'x', series: 5, eligible: 2 },
+      { site: 'y', series: 1, eligible: 1 },
+    ])
+    const kept = sqlite.prepare("SELECT MIN(chapter) AS oldest, COUNT(*) AS n FROM latest_chapter_history WHERE series_id = 'one'").get()
+    expect(kept).toEqual({ oldest: 31, n: 100 })
+    sqlite.close()
   })
 
   it('a failing migration is rolled back whole and recorded nowhere', () => {

@@ -69,12 +69,15 @@ export async function recentPasses(db: Db, site: string, limit: number): Promise
  * long-silent Lane readable as silent rather than as never run. Returns how many went.
  */
 export async function prunePasses(db: Db, before: number): Promise<number> {
-  // (Not a correlated MAX per poll_lanes row: a Lane with no passes would add a NULL, and NOT IN (…, NULL)
-  // deletes nothing.)
+  // Each Lane's newest row by one index seek per Lane (every pass row's Site has its Lane row: insertPass
+  // makes sure), never a walk of every pass row. A Lane with no passes gives a NULL, left out: NOT IN (…, NULL)
+  // would delete nothing.
   const result = await sql`
     DELETE FROM poll_passes
     WHERE ended_at < ${before}
-      AND id NOT IN (SELECT MAX(id) FROM poll_passes GROUP BY site)
+      AND id NOT IN (
+        SELECT newest FROM (SELECT (SELECT MAX(id) FROM poll_passes p WHERE p.site = l.site) AS newest FROM poll_lanes l)
+        WHERE newest IS NOT NULL)
   `.execute(db)
   return Number(result.numAffectedRows ?? 0n)
 }

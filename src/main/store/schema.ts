@@ -39,6 +39,8 @@ export interface SeriesTable {
   last_outcome: Generated<CheckOutcomeName | ''>
   last_error: Generated<string>
   last_outcome_at: Generated<number>
+  /** How many bookmarks hold it, kept by triggers on `bookmarks` (migration 0007); 0 = an orphan. */
+  reader_count: Generated<number>
 }
 
 /** The classification of one check (docs/design.md#fetch-outcomes). */
@@ -102,6 +104,21 @@ export interface LatestChapterHistoryTable {
   at: number
 }
 
+/** Per Site, kept by triggers on `series` (migration 0007): its Series, and how many are eligible. */
+export interface SeriesCountsTable {
+  site: string
+  series: Generated<number>
+  eligible: Generated<number>
+}
+
+/** A bookmark a Reader removed, and when: what `GET /bookmarks?since=` reports as deleted (migration 0007). */
+export interface BookmarkRemovalsTable {
+  reader_id: number
+  site: string
+  series_id: string
+  removed_at: number
+}
+
 export interface SettingsTable {
   key: string
   /** JSON. */
@@ -129,6 +146,8 @@ export interface Database {
   latest_chapter_history: LatestChapterHistoryTable
   settings: SettingsTable
   import_source_mappings: ImportSourceMappingsTable
+  series_counts: SeriesCountsTable
+  bookmark_removals: BookmarkRemovalsTable
 }
 
 export type ReaderRow = Selectable<ReadersTable>
@@ -140,3 +159,4 @@ export type LaneRow = Selectable<PollLanesTable>
 export type PassRow = Selectable<PollPassesTable>
 export type LatestChapterHistoryRow = Selectable<LatestChapterHistoryTable>
 export type ImportSourceMappingRow = Selectable<ImportSourceMappingsTable>
+export type BookmarkRemovalRow = Selectable<BookmarkRemovalsTable>

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openTestStore, seedReader, seedSeries, type TestStore } from '../testing/store'
-import { listSeries, overviewCounts } from './series-list'
+import { listSeries, overviewCounts, SERIES_SORTS } from './series-list'
 
 let store: TestStore
 let alice: number
@@ -74,5 +74,68 @@ describe('Series list', () => {
   it('each row carries its Reader count and pending flag', async () => {
     const { rows } = await listSeries(store.db, { staleBefore: 100, filter: 'pending' })
     expect(rows[0]).toMatchObject({ reader_count: 1, pending: true })
+  })
+
+  it('counts only when asked: a window paging on gets its rows and where to continue', async () => {
+    const page = await listSeries(store.db, { staleBefore: 100, limit: 3, count: false })
+    expect(page.total).toBeUndefined()
+    expect(page.rows).toHaveLength(3)
+    expect(page.next).toEqual(expect.any(String))
+    const last = await listSeries(store.db, { staleBefore: 100, limit: 3, offset: 6, count: false })
+    expect(last.rows).toHaveLength(2)
+    expect(last.next).toBeUndefined()
+  })
+
+  it('refuses an after that is not the next of a page in that order, and changes nothing', async () => {
+    const page = await listSeries(store.db, { staleBefore: 100, limit: 3 })
+    await expect(listSeries(store.db, { staleBefore: 100, after: 'bm90LWEtY3Vyc29y' })).rejects.toThrow(/"after" is not the next page/)
+    await expect(listSeries(store.db, { staleBefore: 100, after: page.next!, sort: 'changed' })).rejects.toThrow(/sorted by changed/)
+  })
+})
+
+describe('Series list paging by key', () => {
+  beforeEach(async () => {
+    // Titles that tie (and differ only in case), stamps that tie: the order's own tie-breaks must hold.
+    for (let i = 0; i < 23; i++) {
+      await seedSeries(store.db, {
+        id: `s${String(i).padStart(2, '0')}`,
+        site: i % 2 ? 'a' : 'b',
+        title: i % 3 ? `Title ${i % 4}` : `title ${i % 4}`,
+        checkedAt: (i % 5) * 100,
+        readers: i % 7 ? [alice] : [],
+      })
+    }
+    store.sqlite.prepare('UPDATE series SET latest_changed_at = (rowid % 4) * 10').run()
+  })
+
+  const keys = (rows: Array<{ site: string; series_id: string }>) => rows.map((r) => `${r.site}/${r.series_id}`)
+
+  it.each(SERIES_SORTS.flatMap((sort) => ([undefined, 'orphan', 'stale'] as const).map((filter) => [sort, filter] as const)))(
+    'sorted by %s, filter %s: following next page by page reads what offsets read, each row once',
+    async (sort, filter) => {
+      const query = { staleBefore: 250, sort, ...(filter ? { filter } : {}) } as const
+      const all = await listSeries(store.db, { ...query, limit: 100 })
+      const pages: string[] = []
+      let after: string | undefined
+      for (let n = 0; n < 20; n++) {
+        const page = await listSeries(store.db, { ...query, limit: 4, count: false, ...(after ? { after } : {}) })
+        pages.push(...keys(page.rows))
+        const byOffset = await listSeries(store.db, { ...query, limit: 4, offset: n * 4, count: false })
+        expect(keys(page.rows)).toEqual(keys(byOffset.rows))
+        after = page.next
+        if (!after) break
+      }
+      expect(pages).toEqual(keys(all.rows))
+      expect(new Set(pages).size).toBe(all.total)
+    },
+  )
+
+  it('the latest change and the last check list newest first', async () => {
+    const changed = await listSeries(store.db, { staleBefore: 0, sort: 'changed', limit: 100 })
+    const stamps = changed.rows.map((r) => r.latest_changed_at)
+    expect(stamps).toEqual([...stamps].sort((x, y) => y - x))
+    const checked = await listSeries(store.db, { staleBefore: 0, sort: 'checked', limit: 100 })
+    const checks = checked.rows.map((r) => r.latest_checked_at)
+    expect(checks).toEqual([...checks].sort((x, y) => y - x))
   })
 })

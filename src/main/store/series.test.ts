@@ -188,6 +188,45 @@ describe('Sightings judged by a check', () => {
   })
 })
 
+describe('retention (docs/adr/0053-retention-and-statistics.md)', () => {
+  it('a Series keeps its newest 100 Latest Chapter moves, whoever writes them', async () => {
+    await seedSeries(store.db, { id: 'x', readers: [alice] })
+    for (let chapter = 1; chapter <= 130; chapter++) {
+      await recordCheckResult(store.db, { ...key, found: { chapter, label: `Chapter ${chapter}`, url: '' }, now: chapter })
+    }
+    const kept = store.sqlite
+      .prepare("SELECT COUNT(*) AS n, MIN(chapter) AS oldest, MAX(chapter) AS newest FROM latest_chapter_history WHERE series_id = 'x'")
+      .get()
+    expect(kept).toEqual({ n: 100, oldest: 31, newest: 130 })
+    expect((await latestChapterHistory(store.db, key)).map((h) => h.chapter).slice(0, 2)).toEqual([130, 129])
+  })
+
+  it('judged Sightings go after the retention; outstanding ones stay until a check judges them', async () => {
+    const { pruneJudgedSightings } = await import('./maintenance')
+    await seedSeries(store.db, { id: 'x', readers: [alice], latest: 1 })
+    await recordSighting(store.db, { ...key, readerId: alice, chapter: 2, sightedAt: 10, now: 10 })
+    await judgeSightings(store.db, key, 2, 20)
+    await recordSighting(store.db, { ...key, readerId: alice, chapter: 9, sightedAt: 1_000, now: 1_000 })
+    await judgeSightings(store.db, key, 9, 1_000)
+    // Long ago, and never judged (its Series was not checked since).
+    await recordSighting(store.db, { ...key, readerId: alice, chapter: 3, sightedAt: 30, now: 30 })
+    expect(await pruneJudgedSightings(store.db, 500)).toBe(1)
+    expect(store.sqlite.prepare('SELECT chapter, verdict FROM sightings ORDER BY id').all()).toEqual([
+      { chapter: 9, verdict: 'confirmed' },
+      { chapter: 3, verdict: '' },
+    ])
+  })
+
+  it('an orphan goes after the retention, a held Series never', async () => {
+    const { pruneOrphanSeries } = await import('./series')
+    await seedSeries(store.db, { id: 'orphan' })
+    await seedSeries(store.db, { id: 'held', readers: [alice] })
+    expect(await pruneOrphanSeries(store.db, 0)).toBe(0)
+    expect(await pruneOrphanSeries(store.db, 5_000)).toBe(1)
+    expect(store.sqlite.prepare('SELECT series_id FROM series').all()).toEqual([{ series_id: 'held' }])
+  })
+})
+
 describe('stamps ahead of a wall clock set back (docs/adr/0011)', () => {
   const stamps = async () =>
     Object.fromEntries(

@@ -93,23 +93,12 @@ export async function recordCheckOutcome(
  */
 export async function stillDue(db: Db, key: SeriesKey, checkedAt: number): Promise<string | null> {
   const row = await db
-    .selectFrom('series as s')
-    .select(['s.series_url', 's.finished_at', 's.force_poll_at', 's.latest_checked_at'])
-    .select((eb) =>
-      eb
-        .exists(
-          eb
-            .selectFrom('bookmarks as b')
-            .select(sql`1`.as('one'))
-            .whereRef('b.site', '=', 's.site')
-            .whereRef('b.series_id', '=', 's.series_id'),
-        )
-        .as('held'),
-    )
-    .where('s.site', '=', key.site)
-    .where('s.series_id', '=', key.seriesId)
+    .selectFrom('series')
+    .select(['series_url', 'finished_at', 'force_poll_at', 'latest_checked_at', 'reader_count'])
+    .where('site', '=', key.site)
+    .where('series_id', '=', key.seriesId)
     .executeTakeFirst()
-  if (!row || !row.series_url || !row.held) return null
+  if (!row || !row.series_url || row.reader_count === 0) return null
   const forced = row.force_poll_at > row.latest_checked_at
   if (row.finished_at !== 0 && !forced) return null
   if (row.latest_checked_at !== checkedAt && !forced) return null
@@ -202,16 +191,21 @@ export interface CheckResultReport {
   series: SeriesRow
 }
 
-/** Records a check that found chapters: the Latest Chapter move, its history and the title. */
+/**
+ * Records a check that found chapters: the Latest Chapter move, its history and the title — and, with
+ * `outcome`, the check's outcome (a chapter) in the same write. The steady state (the same chapter and title)
+ * is one read and one write.
+ */
 export async function recordCheckResult(
   db: Db,
-  input: SeriesKey & { found: FoundChapter; title?: string; now: number },
+  input: SeriesKey & { found: FoundChapter; title?: string; now: number; outcome?: boolean },
 ): Promise<CheckResultReport> {
   const current = await requireSeries(db, input)
   const move = latestMove(current, input.found.chapter)
   const moved = move === 'first' || move === 'up' || move === 'corrected-down'
+  const retitled = Boolean(input.title && input.title !== current.title)
   const changes = {
-    ...(input.title && input.title !== current.title ? { title: input.title } : {}),
+    ...(retitled ? { title: input.title! } : {}),
     ...(moved || move === 'confirmed'
       ? {
           latest_chapter: input.found.chapter,
@@ -222,13 +216,12 @@ export async function recordCheckResult(
       : {}),
     // Only a move past a known chapter is a New Chapter; the first one found is not (no ember, no notice).
     ...(move === 'up' ? { latest_changed_at: input.now } : {}),
+    ...(input.outcome ? { last_outcome: 'chapter' as const, last_error: '', last_outcome_at: input.now } : {}),
   }
-  // The steady state — the same chapter and title as last time — has nothing to set, and `UPDATE … SET`
-  // with an empty list is a syntax error.
+  // Nothing to set is no statement at all: `UPDATE … SET` with an empty list is a syntax error.
   if (Object.keys(changes).length > 0) {
     await db.updateTable('series').set(changes).where('site', '=', input.site).where('series_id', '=', input.seriesId).execute()
   }
-  const retitled = Boolean(input.title && input.title !== current.title)
   if (retitled || (moved && move !== 'up') || move === 'confirmed') {
     // Not a New Chapter, but what the Series shows a Reader changed (a first Latest Chapter, a correction,
     // a confirmation, a title): Readers syncing with `since` must see it. An 'up' move is seen through
@@ -248,7 +241,8 @@ export async function recordCheckResult(
       })
       .execute()
   }
-  return { move, newChapter: move === 'up', previous: current.latest_chapter, series: await requireSeries(db, input) }
+  // Every change is a plain value, so the row as stored is the row read with them applied.
+  return { move, newChapter: move === 'up', previous: current.latest_chapter, series: { ...current, ...changes } }
 }
 
 export async function latestChapterHistory(db: Db, key: SeriesKey, limit = 50): Promise<LatestChapterHistoryRow[]> {
@@ -268,10 +262,10 @@ export async function latestChapterHistory(db: Db, key: SeriesKey, limit = 50): 
  * orphaned. Returns how many went.
  */
 export async function pruneOrphanSeries(db: Db, before: number): Promise<number> {
+  // From the small index of orphans (its term written as the index's): never a scan of every Series.
   const result = await sql`
-    DELETE FROM series
-    WHERE created_at < ${before} AND latest_checked_at < ${before}
-      AND NOT EXISTS (SELECT 1 FROM bookmarks b WHERE b.site = series.site AND b.series_id = series.series_id)
+    DELETE FROM series INDEXED BY series_orphan
+    WHERE reader_count = 0 AND created_at < ${before} AND latest_checked_at < ${before}
   `.execute(db)
   return Number(result.numAffectedRows ?? 0n)
 }

@@ -130,6 +130,41 @@ describe('GET /bookmarks', () => {
       r.json.bookmarks.map((b: { seriesId: string; series: { latestChapter: number } }) => [b.seriesId, b.series.latestChapter]),
     ).toEqual([['corrected', latest]])
   })
+  it('a removal reaches a Reader syncing with since as deleted; added again, the bookmark is back and not deleted', async () => {
+    await add(s.alice.token, 'kept')
+    await add(s.alice.token, 'dropped-one')
+    await add(s.bob.token, 'dropped-one')
+    await s.clock.advance(10_000)
+    const since = s.clock.now()
+    const none = await s.call(s.alice.token, 'GET', `/api/v1/bookmarks?since=${since}`)
+    expect(none.json).toEqual({ bookmarks: [], now: since, deleted: [] })
+    await s.clock.advance(1_000)
+    await s.call(s.alice.token, 'DELETE', '/api/v1/bookmarks/fixture-madara/dropped-one')
+    const after = await s.call(s.alice.token, 'GET', `/api/v1/bookmarks?since=${since}`)
+    expect(after.json.bookmarks).toEqual([])
+    expect(after.json.deleted).toEqual([{ site: 'fixture-madara', seriesId: 'dropped-one', at: since + 1_000 }])
+    // Only the Reader who removed it is told.
+    expect((await s.call(s.bob.token, 'GET', `/api/v1/bookmarks?since=${since}`)).json.deleted).toEqual([])
+    // Nothing since the last answer: the removal is not said twice.
+    expect((await s.call(s.alice.token, 'GET', `/api/v1/bookmarks?since=${after.json.now + 1}`)).json.deleted).toEqual([])
+    await s.clock.advance(1_000)
+    await add(s.alice.token, 'dropped-one')
+    const back = await s.call(s.alice.token, 'GET', `/api/v1/bookmarks?since=${since}`)
+    expect(back.json.deleted).toEqual([])
+    expect(back.json.bookmarks.map((b: { seriesId: string }) => b.seriesId)).toEqual(['dropped-one'])
+    // Without since, no deleted list: the answer is the whole list.
+    const full = await s.call(s.alice.token, 'GET', '/api/v1/bookmarks')
+    expect(full.json.deleted).toBeUndefined()
+    expect(full.json.bookmarks.map((b: { seriesId: string }) => b.seriesId).sort()).toEqual(['dropped-one', 'kept'])
+  })
+  it('a since older than the app remembers removals answers every bookmark, marked full', async () => {
+    await add(s.alice.token, 'one')
+    await add(s.alice.token, 'two')
+    await s.clock.advance(91 * 86_400_000)
+    const r = await s.call(s.alice.token, 'GET', `/api/v1/bookmarks?since=${s.clock.now() - 91 * 86_400_000}`)
+    expect(r.json.full).toBe(true)
+    expect(r.json.bookmarks.map((b: { seriesId: string }) => b.seriesId).sort()).toEqual(['one', 'two'])
+  })
   it.each(['yesterday', '-1', '1e5', '99999999999999999999'])('refuses since=%s', async (since) => {
     expect((await s.call(s.alice.token, 'GET', `/api/v1/bookmarks?since=${since}`)).status).toBe(422)
   })

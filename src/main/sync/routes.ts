@@ -5,9 +5,10 @@
 import type { z, ZodType } from 'zod'
 import type { Clock } from '../clock'
 import { AppError } from '../../shared/errors'
-import { getBookmark, readerBookmarks, removeBookmark, updateBookmark, type BookmarkChange } from '../store/bookmarks'
+import { getBookmark, readerBookmarks, readerRemovals, removeBookmark, updateBookmark, type BookmarkChange } from '../store/bookmarks'
 import type { GroupCommit } from '../store/group-commit'
 import type { Db } from '../store/database'
+import { RETENTION } from '../store/maintenance'
 import type { ReaderRow } from '../store/schema'
 import { recordSighting } from '../store/sightings'
 import { bookmarkByUrl, type AcquireDeps } from '../use-cases/acquire'
@@ -94,15 +95,31 @@ export const SYNC_ROUTES: SyncRoute[] = [
   route({
     method: 'GET',
     path: '/api/v1/bookmarks',
-    summary: "The Reader's bookmarks with their Series and unread flags; with `since`, only what changed at or after it.",
+    summary:
+      "The Reader's bookmarks with their Series and unread flags. With `since` (the `now` of the previous answer), only what changed at or after it, and in `deleted` what was removed since; a `since` older than the app remembers removals (90 days) answers every bookmark with `full: true`.",
     auth: true,
     query: S.BookmarksQuery,
     response: { status: 200, schema: S.BookmarksResponse, description: 'the bookmarks' },
     errors: [401, 422, 429],
     handle: async ({ reader, query, deps }: RouteContext<unknown, z.infer<typeof S.BookmarksQuery>, unknown>) => {
       const now = deps.clock.now()
-      const rows = await readerBookmarks(deps.db, reader.id, query.since === undefined ? {} : { since: query.since })
-      return { body: { bookmarks: rows.map(presentBookmark), now } }
+      const since = query.since
+      if (since === undefined) return { body: { bookmarks: (await readerBookmarks(deps.db, reader.id)).map(presentBookmark), now } }
+      if (since < now - RETENTION.removalsMs) {
+        const all = await readerBookmarks(deps.db, reader.id)
+        return { body: { bookmarks: all.map(presentBookmark), now, deleted: [], full: true } }
+      }
+      // Removals are read first, and a client applies them first: a bookmark removed or added again meanwhile
+      // ends as it is now (and anything after `now` comes with the next answer).
+      const removed = await readerRemovals(deps.db, reader.id, since)
+      const changed = await readerBookmarks(deps.db, reader.id, { since })
+      return {
+        body: {
+          bookmarks: changed.map(presentBookmark),
+          now,
+          deleted: removed.map((r) => ({ site: r.site, seriesId: r.series_id, at: r.removed_at })),
+        },
+      }
     },
   }),
   route({
@@ -166,7 +183,7 @@ export const SYNC_ROUTES: SyncRoute[] = [
     response: { status: 204, description: 'removed' },
     errors: [401, 404, 422, 429],
     handle: async ({ reader, params, deps }: RouteContext<z.infer<typeof S.RemoveBookmarkParams>, unknown, unknown>) => {
-      await removeBookmark(deps.db, reader.id, { site: params.site, seriesId: params.seriesId })
+      await removeBookmark(deps.db, reader.id, { site: params.site, seriesId: params.seriesId }, deps.clock.now())
       return { status: 204 }
     },
   }),

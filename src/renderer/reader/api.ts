@@ -1,5 +1,5 @@
 /** The Readers' page's client of the sync API (docs/design.md#the-sync-endpoint). Only `useReader` calls it. */
-import type { Bookmark, Reader } from '../../shared/sync-schemas'
+import type { Bookmark, BookmarksAnswer, Reader } from '../../shared/sync-schemas'
 import type { PendingWrite, SendResult } from './outbox'
 
 export class ApiError extends Error {
@@ -30,7 +30,9 @@ export function createApi(token: () => string | null) {
 
   return {
     me: () => call<Reader>('GET', '/api/v1/me'),
-    bookmarks: () => call<{ bookmarks: Bookmark[]; now: number }>('GET', '/api/v1/bookmarks'),
+    /** Every bookmark, or with `since` (the `now` of the previous answer) what changed and was removed since. */
+    bookmarks: (since?: number) =>
+      call<BookmarksAnswer>('GET', since === undefined ? '/api/v1/bookmarks' : `/api/v1/bookmarks?since=${since}`),
     add: (url: string) =>
       call<{ bookmark: Bookmark; acquisition?: { state: 'reading' | 'waiting'; message: string } }>('POST', '/api/v1/bookmarks', { url }),
     /** The Reader's own bookmarks as a file: its name (from the server) and its text. */

@@ -16,6 +16,8 @@ export function useReader(storage: Storage = window.localStorage) {
   const pending = ref(0)
   const problem = ref<string | null>(null)
   const offline = ref(false)
+  /** The `now` of the last answer: the next sync asks only for what changed since (null: a full sync). */
+  let since: number | null = null
   const api = createApi(() => token.value)
   const outbox = new Outbox(storage, (write) => api.send(write))
   pending.value = outbox.list().length
@@ -50,13 +52,29 @@ export function useReader(storage: Storage = window.localStorage) {
     token.value = null
     reader.value = null
     bookmarks.value = []
+    since = null
   }
 
-  async function refresh(): Promise<void> {
+  const keyOf = (b: { site: string; seriesId: string }) => `${b.site}\u0000${b.seriesId}`
+
+  /**
+   * Syncs the list: in full the first time (or when `full`), then only what changed since the last answer —
+   * removals applied first, then the changed bookmarks replace or join the ones held.
+   */
+  async function refresh(options: { full?: boolean } = {}): Promise<void> {
     await flush()
     try {
       if (!reader.value) reader.value = await api.me()
-      bookmarks.value = (await api.bookmarks()).bookmarks
+      const answer = await api.bookmarks(options.full || since === null ? undefined : since)
+      if (answer.deleted === undefined || answer.full) {
+        bookmarks.value = answer.bookmarks
+      } else {
+        const held = new Map(bookmarks.value.map((b) => [keyOf(b), b]))
+        for (const removed of answer.deleted) held.delete(keyOf(removed))
+        for (const changed of answer.bookmarks) held.set(keyOf(changed), changed)
+        bookmarks.value = [...held.values()]
+      }
+      since = answer.now
       offline.value = false
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) return signOut()
@@ -108,11 +126,14 @@ export function useReader(storage: Storage = window.localStorage) {
     }
   }
 
-  /** Re-reads the list a few times while a new Series is being read, until its first check is in. */
+  /**
+   * Re-reads the list a few times while a new Series is being read, until its first check is in. In full: a
+   * check that found no chapter changes nothing a `since` sync reports, yet it ends the wait.
+   */
   async function watchUntilRead(added: Bookmark, everyMs = 1_500, tries = 20): Promise<void> {
     for (let i = 0; i < tries; i++) {
       await new Promise((done) => setTimeout(done, everyMs))
-      await refresh()
+      await refresh({ full: true })
       const now = bookmarks.value.find((b) => b.site === added.site && b.seriesId === added.seriesId)
       if (!now || now.series.latestCheckedAt > 0) return
     }

@@ -20,25 +20,35 @@ export function useSeriesList() {
   const query = reactive<SeriesQuery>({ filter: '', site: '', search: '' })
   const total = ref(0)
   const pages = shallowRef(new Map<number, SeriesRowView[]>())
+  /** Where each loaded page's successor starts: the next page is read by key, not by skipping rows. */
+  const nextOf = new Map<number, string>()
   const loading = new Set<number>()
   let generation = 0
 
-  const params = (page: number) => ({
-    offset: page * PAGE_SIZE,
-    limit: PAGE_SIZE,
-    ...(query.filter ? { filter: query.filter } : {}),
-    ...(query.site ? { site: query.site } : {}),
-    ...(query.search.trim() ? { search: query.search.trim() } : {}),
-  })
+  const params = (page: number, count: boolean) => {
+    const after = nextOf.get(page - 1)
+    return {
+      offset: page * PAGE_SIZE,
+      limit: PAGE_SIZE,
+      count,
+      ...(after ? { after } : {}),
+      ...(query.filter ? { filter: query.filter } : {}),
+      ...(query.site ? { site: query.site } : {}),
+      ...(query.search.trim() ? { search: query.search.trim() } : {}),
+    }
+  }
 
-  async function loadPage(page: number, force = false): Promise<void> {
+  /** Loads a page; the total is counted only when the list starts over (a new filter, Site or search). */
+  async function loadPage(page: number, force = false, count = false): Promise<void> {
     if (loading.has(page) || (!force && pages.value.has(page))) return
     loading.add(page)
     const asked = generation
-    const result = await attempt(() => admin.listSeries(params(page)))
+    const result = await attempt(() => admin.listSeries(params(page, count)))
     loading.delete(page)
     if (!result || asked !== generation) return
-    total.value = result.total
+    if (result.total !== undefined) total.value = result.total
+    if (result.next) nextOf.set(page, result.next)
+    else nextOf.delete(page)
     pages.value.set(page, result.rows)
     triggerRef(pages)
   }
@@ -47,8 +57,9 @@ export function useSeriesList() {
   async function reset(): Promise<void> {
     generation++
     pages.value = new Map()
+    nextOf.clear()
     loading.clear()
-    await loadPage(0)
+    await loadPage(0, false, true)
   }
 
   /** The row at an index, or undefined while its page loads. */
