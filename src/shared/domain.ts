@@ -27,3 +27,6 @@ export const PAUSE_DURATIONS = { '1h': 3_600_000, '6h': 21_600_000, '24h': 86_40
 export type PauseDuration = keyof typeof PAUSE_DURATIONS
 /** The longest pause the app ever sets. */
 export const LONGEST_PAUSE_MS = Math.max(...Object.values(PAUSE_DURATIONS))
+
+/** How long a Latest Chapter that moved forward stays a New Chapter: the ember accent, the `new` filter, the Overview's card. */
+export const NEW_CHAPTER_MS = 86_400_000
