@@ -9,11 +9,11 @@ import { ADMIN_METHODS as METHOD_NAMES, type AdminMethodName } from './admin-met
 import type { ExportDocument } from './export-format'
 import { IMPORT_MAX_BASE64_CHARS, IMPORT_MAX_FILE_BYTES, type ImportFormat, type ImportSkipReason } from './library'
 import { SettingsSchema, type Settings } from './settings'
-import { BOOKMARK_STATUSES, PAUSE_DURATIONS, SERIES_FILTERS, type OverviewCounts, type PauseDuration } from './domain'
+import { BOOKMARK_STATUSES, PAUSE_DURATIONS, SERIES_FILTERS, SERIES_SORTS, type OverviewCounts, type PauseDuration } from './domain'
 import { HttpUrl, SeriesId, SiteKey } from './ids'
 import type { SeriesWaitingView } from './series-state'
 
-export { SERIES_FILTERS, type SeriesFilter } from './domain'
+export { SERIES_FILTERS, SERIES_SORTS, type SeriesFilter, type SeriesSort } from './domain'
 import type { ErrorBody } from './errors'
 
 const readerId = z.number().int().positive()
@@ -43,6 +43,8 @@ export const ADMIN_INPUTS = {
     search: z.string().max(200).optional(),
     offset: z.number().int().min(0).max(10_000_000).default(0),
     limit: z.number().int().min(1).max(500).default(100),
+    /** The list's order: by title (the default), by the latest change or by the last check, newest first. */
+    sort: z.enum(SERIES_SORTS).optional(),
   }),
   seriesDetail: SeriesKey,
   /** New Chapters newest first; `before` is the `next` of the page before. */

@@ -7,9 +7,13 @@
 export const BOOKMARK_STATUSES = ['reading', 'waiting', 'planned', 'dropped'] as const
 export type BookmarkStatus = (typeof BOOKMARK_STATUSES)[number]
 
-/** The owner's Series list filters. */
-export const SERIES_FILTERS = ['unchecked', 'stale', 'pending', 'finished', 'orphan', 'no-url'] as const
+/** The owner's Series list filters. `new`: a New Chapter within NEW_CHAPTER_MS. */
+export const SERIES_FILTERS = ['new', 'unchecked', 'stale', 'pending', 'finished', 'orphan', 'no-url'] as const
 export type SeriesFilter = (typeof SERIES_FILTERS)[number]
+
+/** The orders of the owner's Series list: by title; by the latest change, newest first; by the last check, newest first. */
+export const SERIES_SORTS = ['title', 'changed', 'checked'] as const
+export type SeriesSort = (typeof SERIES_SORTS)[number]
 
 /** How many Series are in each state the Overview counts. */
 export interface OverviewCounts {

@@ -7,6 +7,9 @@ import type { CheckFailureView, PassView } from './admin-api'
 import { ageWords } from './format'
 import { isSkip, type Skip } from './skip'
 
+/** A pass figure that counts failed checks (a column of the Lanes table). */
+export type FailureColumn = 'refused' | 'unreachable' | 'noChapter' | 'unfetchable' | 'errors'
+
 /** What one pass came to, the worst first: each pass counts once. */
 export type PassOutcome = 'skipped' | 'refused' | 'errors' | 'no-chapter' | 'unfetchable' | 'unreachable' | 'ok'
 

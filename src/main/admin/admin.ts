@@ -218,6 +218,8 @@ export function createAdmin(ctx: AdminContext): AdminApi {
     async listSeries(input) {
       const page = await listSeries(db, {
         staleBefore: staleBefore(),
+        newSince: now() - NEW_CHAPTER_MS,
+        ...(input.sort ? { sort: input.sort } : {}),
         offset: input.offset ?? 0,
         limit: input.limit ?? 100,
         ...(input.filter ? { filter: input.filter } : {}),

@@ -3,7 +3,7 @@
  * list figures, and the Overview's counts. Read-only.
  */
 import { sql, type ExpressionBuilder } from 'kysely'
-import type { OverviewCounts, SeriesFilter } from '../../shared/domain'
+import type { OverviewCounts, SeriesFilter, SeriesSort } from '../../shared/domain'
 import type { Db } from './database'
 import type { Database, SeriesKey, SeriesRow } from './schema'
 
@@ -40,6 +40,9 @@ export interface SeriesQuery {
   limit?: number
   /** A Series last checked at or before this is stale (now − ceiling). */
   staleBefore: StaleBefore
+  /** The `new` filter: a Latest Chapter that moved forward at or after this (now − NEW_CHAPTER_MS). */
+  newSince?: number
+  sort?: SeriesSort
 }
 
 const readerCount = (eb: ExpressionBuilder<Database, 'series'>) =>
@@ -75,6 +78,9 @@ export async function listSeries(db: Db, query: SeriesQuery): Promise<{ total: n
     )
   }
   switch (query.filter) {
+    case 'new':
+      base = base.where('series.latest_changed_at', '>', 0).where('series.latest_changed_at', '>=', query.newSince ?? 0)
+      break
     case 'unchecked':
       base = base.where('series.latest_checked_at', '=', 0)
       break
@@ -99,12 +105,14 @@ export async function listSeries(db: Db, query: SeriesQuery): Promise<{ total: n
       break
   }
   const total = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
-  const rows = await base
-    .selectAll('series')
-    .select((eb) => readerCount(eb).as('reader_count'))
-    .orderBy(sql`series.title COLLATE NOCASE`)
-    .orderBy('series.site')
-    .orderBy('series.series_id')
+  let ordered = base.selectAll('series').select((eb) => readerCount(eb).as('reader_count'))
+  if (query.sort === 'changed' || query.sort === 'checked') {
+    const column = query.sort === 'changed' ? 'series.latest_changed_at' : 'series.latest_checked_at'
+    ordered = ordered.orderBy(column, 'desc').orderBy('series.site', 'desc').orderBy('series.series_id', 'desc')
+  } else {
+    ordered = ordered.orderBy(sql`series.title COLLATE NOCASE`).orderBy('series.site').orderBy('series.series_id')
+  }
+  const rows = await ordered
     .limit(query.limit ?? 100)
     .offset(query.offset ?? 0)
     .execute()
