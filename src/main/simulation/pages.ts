@@ -18,13 +18,22 @@ function document(title: string, body: string): string {
 }
 
 const newestFirst = (chapters: readonly SimChapter[], count = LISTED) => chapters.slice(-count).reverse()
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
+/** A release date as WordPress themes print it, to the day: "November 29, 2026" (UTC). */
+export const longDate = (at: number) => {
+  const d = new Date(at)
+  return `${MONTHS[d.getUTCMonth()]} ${d.getUTCDate()}, ${d.getUTCFullYear()}`
+}
+/** Webtoons' short date: "Nov 29, 2026". */
+const shortDate = (at: number) => longDate(at).replace(/^(\w{3})\w*/, '$1')
 const chapterUrl = (series: SimSeries, c: SimChapter) => `${series.url.replace(/\/?$/, '/')}chapter-${String(c.number).replace('.', '-')}/`
 
 export function madaraList(series: SimSeries, chapters: readonly SimChapter[]): string {
   const items = newestFirst(chapters)
     .map(
       (c) =>
-        `<li class="wp-manga-chapter"><a href="${chapterUrl(series, c)}">${esc(c.label)}</a><span class="chapter-release-date"><i>recently</i></span></li>`,
+        `<li class="wp-manga-chapter"><a href="${chapterUrl(series, c)}">${esc(c.label)}</a><span class="chapter-release-date"><i>${longDate(c.at)}</i></span></li>`,
     )
     .join('\n')
   return `<ul class="main version-chap no-volumn">${items}</ul>`
@@ -48,7 +57,7 @@ export function seriesPage(family: PageFamily, series: SimSeries, chapters: read
       const items = newestFirst(chapters)
         .map(
           (c) =>
-            `<li data-num="${c.number}"><div class="eph-num"><a href="${chapterUrl(series, c)}"><span class="chapternum">${esc(c.label)}</span><span class="chapterdate">recently</span></a></div></li>`,
+            `<li data-num="${c.number}"><div class="eph-num"><a href="${chapterUrl(series, c)}"><span class="chapternum">${esc(c.label)}</span><span class="chapterdate">${longDate(c.at)}</span></a></div></li>`,
         )
         .join('\n')
       return document(
@@ -60,7 +69,7 @@ export function seriesPage(family: PageFamily, series: SimSeries, chapters: read
       const items = newestFirst(chapters, 8)
         .map(
           (c) =>
-            `<li class="_episodeItem" data-episode-no="${c.number}"><a href="${series.url.replace(/\/list\?.*$/, '')}/episode-${c.number}/viewer?title_no=${series.postId}&amp;episode_no=${c.number}"><span class="subj"><span>${esc(c.label)}</span></span><span class="tx">#${c.number}</span></a></li>`,
+            `<li class="_episodeItem" data-episode-no="${c.number}"><a href="${series.url.replace(/\/list\?.*$/, '')}/episode-${c.number}/viewer?title_no=${series.postId}&amp;episode_no=${c.number}"><span class="subj"><span>${esc(c.label)}</span></span><span class="date">${shortDate(c.at)}</span><span class="tx">#${c.number}</span></a></li>`,
         )
         .join('\n')
       return document(
@@ -95,6 +104,8 @@ export function mangaDexFeed(series: SimSeries, chapters: readonly SimChapter[])
         translatedLanguage: 'en',
         externalUrl: null,
         pages: 20,
+        publishAt: new Date(c.at).toISOString(),
+        readableAt: new Date(c.at).toISOString(),
       },
       relationships: [{ id: series.uuid, type: 'manga', attributes: { title: { en: series.title } } }],
     })),

@@ -1,0 +1,214 @@
+/**
+ * A Series' release rhythm, learnt from when its chapters came out, and the next time it deserves a check
+ * (docs/adr/0014-freshness-per-request.md, docs/freshness.md). Pure: times in, times out.
+ *
+ * What it learns from: release observations — a chapter date a page gives (often to the day only) and the
+ * moment the app first saw a New Chapter (exact, give or take the checks before it). From them:
+ * - **periodic** — releases a whole number of periods apart (a day, a week) at a steady time in the period:
+ *   "weekly, Tuesdays ~15:00 UTC";
+ * - **interval** — releases a steady interval apart ("every 3 days");
+ * - nothing — too few releases, or irregular ones: the Series keeps the fixed rest.
+ * Then a window around the next expected release: inside it the Series is checked at half its rest; outside it,
+ * it rests longer, up to the ceiling. An estimate whose window passed with no chapter twice in a row is dropped
+ * until a New Chapter comes.
+ */
+
+export const HOUR = 3_600_000
+export const DAY = 24 * HOUR
+export const WEEK = 7 * DAY
+
+/** When a release happened, and how precisely the app knows it. */
+export interface ReleaseObservation {
+  /** Unix ms. For a day-precise date, the start of that day (UTC). */
+  at: number
+  /** Known to the minute (a page's timestamp, or the app's own first sighting); else only the day. */
+  exact: boolean
+}
+
+export type Rhythm =
+  | {
+      kind: 'periodic'
+      /** DAY or WEEK. */
+      periodMs: number
+      /** Where in the period releases come (ms from the period's start: Thursday 00:00 UTC for a week, since the epoch began on one). */
+      offsetMs: number
+      /** How far releases stray from it (the window's half-width before padding). */
+      spreadMs: number
+      /** Whether the time of day is known (from exact observations) or only the day. */
+      timeKnown: boolean
+    }
+  | { kind: 'interval'; everyMs: number; spreadMs: number; timeKnown: boolean }
+
+/** Releases closer than this are one release (a burst of chapters). */
+const SAME_RELEASE_MS = 2 * HOUR
+/** At most this many of the newest releases are read. */
+const RECENT = 10
+/** At least this many releases (so this many − 1 intervals) make an estimate. */
+const MIN_RELEASES = 4
+/** The share of intervals that must agree. */
+const AGREEMENT = 0.75
+
+/** The releases, newest last, as moments: observations of one release merged (the exact one kept). */
+export function releaseMoments(observations: readonly ReleaseObservation[]): ReleaseObservation[] {
+  const sorted = [...observations].sort((a, b) => a.at - b.at)
+  const moments: ReleaseObservation[] = []
+  for (const o of sorted) {
+    const last = moments.at(-1)
+    // A day-precise date and an exact sighting on the same day are one release: keep the exact one.
+    const sameDay = last && !(last.exact && o.exact) && Math.floor(last.at / DAY) === Math.floor(o.at / DAY)
+    if (last && (o.at - last.at < SAME_RELEASE_MS || sameDay)) {
+      if (o.exact && !last.exact) moments[moments.length - 1] = o
+      continue
+    }
+    moments.push(o)
+  }
+  return moments.slice(-RECENT)
+}
+
+/** The rhythm the releases show, or null when they show none (too few, or irregular). */
+export function estimateRhythm(observations: readonly ReleaseObservation[]): Rhythm | null {
+  const moments = releaseMoments(observations)
+  if (moments.length < MIN_RELEASES) return null
+  const intervals = moments.slice(1).map((m, i) => m.at - moments[i]!.at)
+  for (const periodMs of [DAY, WEEK]) {
+    const periodic = periodicFit(moments, intervals, periodMs)
+    if (periodic) return periodic
+  }
+  const sorted = [...intervals].sort((a, b) => a - b)
+  const median = sorted[Math.floor(sorted.length / 2)]!
+  const deviations = intervals.map((i) => Math.abs(i - median)).sort((a, b) => a - b)
+  const mad = deviations[Math.floor(deviations.length / 2)]!
+  const within = intervals.filter((i) => Math.abs(i - median) <= Math.max(0.2 * median, 3 * HOUR)).length
+  if (median >= DAY && within / intervals.length >= AGREEMENT && mad <= 0.2 * median) {
+    // Dates known only to the day say nothing within it: the window then covers the day.
+    const timeKnown = moments.filter((m) => m.exact).length >= 2
+    return { kind: 'interval', everyMs: median, spreadMs: Math.max(mad, timeKnown ? HOUR : DAY / 4), timeKnown }
+  }
+  return null
+}
+
+/** Releases a whole number of periods apart (most of them one period), at a steady place in the period. */
+function periodicFit(moments: readonly ReleaseObservation[], intervals: readonly number[], periodMs: number): Rhythm | null {
+  const slack = periodMs === DAY ? 3 * HOUR : DAY
+  const whole = intervals.filter((i) => {
+    const n = Math.round(i / periodMs)
+    return n >= 1 && n <= 3 && Math.abs(i - n * periodMs) <= slack
+  })
+  const single = intervals.filter((i) => Math.abs(i - periodMs) <= slack)
+  if (whole.length / intervals.length < AGREEMENT || single.length / intervals.length < 0.5) return null
+  const exact = moments.filter((m) => m.exact)
+  const timeKnown = exact.length >= 2
+  // The place in the period: a circular mean of the exact releases; with dates only, of the days' middles.
+  const places = timeKnown ? exact.map((m) => m.at % periodMs) : moments.map((m) => (m.at + (m.exact ? 0 : DAY / 2)) % periodMs)
+  const { mean, spread } = circular(places, periodMs)
+  // A daily rhythm needs the time of day: a date alone says nothing within the day.
+  if (periodMs === DAY && !timeKnown) return null
+  if (spread > periodMs / 8) return null
+  return { kind: 'periodic', periodMs, offsetMs: mean, spreadMs: timeKnown ? spread : Math.max(spread, DAY / 2), timeKnown }
+}
+
+/** The circular mean of places in a period, and their spread (a circular standard deviation), in ms. */
+function circular(places: readonly number[], periodMs: number): { mean: number; spread: number } {
+  let x = 0
+  let y = 0
+  for (const p of places) {
+    const angle = (2 * Math.PI * p) / periodMs
+    x += Math.cos(angle)
+    y += Math.sin(angle)
+  }
+  const r = Math.min(1, Math.hypot(x, y) / places.length)
+  const mean = ((((Math.atan2(y, x) / (2 * Math.PI)) * periodMs) % periodMs) + periodMs) % periodMs
+  const spread = r >= 1 ? 0 : (Math.sqrt(-2 * Math.log(r)) / (2 * Math.PI)) * periodMs
+  return { mean, spread }
+}
+
+/** The window the next release is expected in: its centre, its half-width, and how often to look inside it. */
+export interface ReleaseWindow {
+  at: number
+  halfWidthMs: number
+  /** Whether the time of day is known: then the Series is checked at half its rest inside the window. */
+  timeKnown: boolean
+}
+
+/** Where a release is taken to have happened: an exact one when it did; a date only, in the middle of its day. */
+export function anchorOf(release: ReleaseObservation): number {
+  return release.exact ? release.at : release.at + DAY / 2
+}
+
+/** The window of the first expected release after `after` (a release's anchor, or a window already missed). */
+export function nextWindow(rhythm: Rhythm, after: number): ReleaseWindow {
+  const { timeKnown } = rhythm
+  if (rhythm.kind === 'interval') {
+    const halfWidthMs = timeKnown ? Math.max(3 * HOUR, 2 * rhythm.spreadMs) : DAY / 2 + 3 * HOUR
+    return { at: after + rhythm.everyMs, halfWidthMs, timeKnown }
+  }
+  const halfWidthMs = timeKnown ? Math.max(HOUR, 2.5 * rhythm.spreadMs) : DAY / 2 + 2 * HOUR
+  let at = Math.floor(after / rhythm.periodMs) * rhythm.periodMs + rhythm.offsetMs
+  // The next place after `after`, at least half a period on, so one release is not expected twice.
+  while (at <= after + rhythm.periodMs / 2) at += rhythm.periodMs
+  return { at, halfWidthMs, timeKnown }
+}
+
+export interface PlanInput {
+  rhythm: Rhythm | null
+  /** The newest release the app knows (the Latest Chapter's), or null. */
+  lastRelease: ReleaseObservation | null
+  /** The check just made (its stamp). */
+  checkedAt: number
+  pace: { restMs: number; ceilingMs: number }
+}
+
+export interface Plan {
+  /** When the Series next deserves a check (its due time). */
+  at: number
+  /** The window it waits for, if any. */
+  window?: ReleaseWindow
+  /** How many expected windows passed with no chapter since the last one. */
+  misses: number
+  /** Why, in a few words. */
+  why: string
+}
+
+/** An estimate whose windows passed with no chapter this many times in a row is dropped until a New Chapter. */
+export const MISSES_TO_DROP = 2
+
+/**
+ * When a Series deserves its next check after the one at `checkedAt`: the fixed rest without a usable rhythm;
+ * inside the window of the next expected release, half the rest (the rest when only the day is known); outside
+ * it, as long as it takes to reach the window — never less than the rest, never more than the ceiling.
+ */
+export function planNextCheck(input: PlanInput): Plan {
+  const { rhythm, checkedAt, pace, lastRelease } = input
+  const fixed = (why: string, misses = 0): Plan => ({ at: checkedAt + pace.restMs, misses, why })
+  if (!rhythm || !lastRelease) return fixed('the fixed rest: no steady rhythm')
+  let window = nextWindow(rhythm, anchorOf(lastRelease))
+  let misses = 0
+  // Windows already over without the chapter: each is a miss, and the next one is what the Series waits for.
+  while (window.at + window.halfWidthMs < checkedAt) {
+    misses++
+    if (misses >= MISSES_TO_DROP) return fixed(`the fixed rest: the expected release did not come ${misses} times`, misses)
+    window = nextWindow(rhythm, window.at)
+  }
+  const opens = window.at - window.halfWidthMs
+  if (checkedAt >= opens) {
+    const step = window.timeKnown ? Math.max(Math.round(pace.restMs / 2), 1) : pace.restMs
+    return { at: checkedAt + step, window, misses, why: 'inside the expected window' }
+  }
+  const wait = Math.min(Math.max(opens - checkedAt, pace.restMs), pace.ceilingMs)
+  return { at: checkedAt + wait, window, misses, why: 'resting until the expected window' }
+}
+
+/** A rhythm in words, for the owner: "weekly, Tuesdays ~15:00 UTC", "daily ~09:00 UTC", "every 3 days". */
+export function rhythmWords(rhythm: Rhythm | null): string {
+  if (!rhythm) return 'no steady rhythm'
+  if (rhythm.kind === 'interval') return `every ${Math.round((rhythm.everyMs / DAY) * 2) / 2} days`
+  const quarter = 15 * 60_000
+  const inDay = (Math.round((rhythm.offsetMs % DAY) / quarter) * quarter) % DAY
+  const hhmm = `${String(Math.floor(inDay / HOUR)).padStart(2, '0')}:${String((inDay % HOUR) / 60_000).padStart(2, '0')}`
+  if (rhythm.periodMs === DAY) return `daily ~${hhmm} UTC`
+  // The epoch began on a Thursday: the week's period starts Thursday 00:00 UTC.
+  const weekday = ['Thursdays', 'Fridays', 'Saturdays', 'Sundays', 'Mondays', 'Tuesdays', 'Wednesdays'][
+    Math.floor(rhythm.offsetMs / DAY) % 7
+  ]
+  return rhythm.timeKnown ? `weekly, ${weekday} ~${hhmm} UTC` : `weekly, ${weekday}`
+}
