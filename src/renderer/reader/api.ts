@@ -2,6 +2,17 @@
 import type { Bookmark, Reader } from '../../shared/sync-schemas'
 import type { PendingWrite, SendResult } from './outbox'
 
+/**
+ * GET /api/v1/bookmarks: with `since`, the bookmarks that changed and, where the endpoint reports them, those
+ * removed (`deleted`) — or, past what it remembers, every bookmark (`full`).
+ */
+export interface BookmarksAnswer {
+  bookmarks: Bookmark[]
+  now: number
+  deleted?: Array<{ site: string; seriesId: string }>
+  full?: true
+}
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -30,7 +41,9 @@ export function createApi(token: () => string | null) {
 
   return {
     me: () => call<Reader>('GET', '/api/v1/me'),
-    bookmarks: () => call<{ bookmarks: Bookmark[]; now: number }>('GET', '/api/v1/bookmarks'),
+    /** Every bookmark, or with `since` (the `now` of the previous answer) what changed and was removed since. */
+    bookmarks: (since?: number) =>
+      call<BookmarksAnswer>('GET', since === undefined ? '/api/v1/bookmarks' : `/api/v1/bookmarks?since=${since}`),
     add: (url: string) =>
       call<{ bookmark: Bookmark; acquisition?: { state: 'reading' | 'waiting'; message: string } }>('POST', '/api/v1/bookmarks', { url }),
     /** The Reader's own bookmarks as a file: its name (from the server) and its text. */
