@@ -44,7 +44,7 @@ export async function seriesList10k(): Promise<BenchResult> {
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
     const page = await context.newPage()
-    await page.goto(`${shell.origin}/admin/?token=${TOKEN}`)
+    await page.goto(`${shell.adminOrigin}/admin/?token=${TOKEN}`)
     const time = async (url: string, selector: string) => {
       await page.goto('about:blank')
       const started = Date.now()
@@ -52,11 +52,11 @@ export async function seriesList10k(): Promise<BenchResult> {
       await page.locator(selector).first().waitFor({ state: 'visible' })
       return Date.now() - started
     }
-    await time(`${shell.origin}/admin/#/series`, '[role="row"][data-series]')
+    await time(`${shell.adminOrigin}/admin/#/series`, '[role="row"][data-series]')
     const app: number[] = []
     const baseline: number[] = []
     for (let i = 0; i < RUNS; i++) {
-      app.push(await time(`${shell.origin}/admin/#/series`, '[role="row"][data-series]'))
+      app.push(await time(`${shell.adminOrigin}/admin/#/series`, '[role="row"][data-series]'))
       baseline.push(await time(`http://127.0.0.1:${barePort}/`, 'tr[data-series]'))
     }
     const value = median(app)

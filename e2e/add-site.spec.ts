@@ -29,7 +29,7 @@ test.afterAll(async () => {
 })
 
 async function lanesPage(page: Page) {
-  await page.goto(`${shell.origin}/admin/?token=${ADMIN_TOKEN}`)
+  await page.goto(`${shell.adminOrigin}/admin/?token=${ADMIN_TOKEN}`)
   await page.getByRole('link', { name: 'Lanes', exact: true }).click()
   await expect(page.getByRole('heading', { name: 'Add a Site' })).toBeVisible()
 }

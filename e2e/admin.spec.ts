@@ -13,9 +13,9 @@ const ADMIN_TOKEN = 'e2e-admin-token-0123456789'
 const HOUR = 3_600_000
 
 async function signIn(page: Page, shell: RunningShell) {
-  await page.goto(`${shell.origin}/admin/?token=${ADMIN_TOKEN}`)
+  await page.goto(`${shell.adminOrigin}/admin/?token=${ADMIN_TOKEN}`)
   // The token is gone from the address: only the hash route remains.
-  await expect(page).toHaveURL(`${shell.origin}/admin/#/`)
+  await expect(page).toHaveURL(`${shell.adminOrigin}/admin/#/`)
   await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible()
 }
 
@@ -26,15 +26,18 @@ test.describe('with the demo Sites', () => {
     (shell = await startShell({
       dataDir: data.dir,
       port: shellPort,
+      adminPort,
       args: ['--demo', '--admin-token', ADMIN_TOKEN],
       env: { CHROMIUM_PATH: '/nonexistent' },
     }))
   let shellPort = 0
+  let adminPort = 0
 
   test.beforeAll(async () => {
     data = tempData()
     await start()
     shellPort = shell.port
+    adminPort = shell.adminPort!
   })
   test.afterAll(async () => {
     await shell?.stop()
@@ -58,14 +61,18 @@ test.describe('with the demo Sites', () => {
     )
     expect(Math.abs(pausedUntil - (pressedAt + HOUR))).toBeLessThan(10_000)
 
-    // A restart: the pause is a row, not a memory.
+    // A restart: the pause is a row, not a memory. Sessions are the server's, so a restart ends them: the
+    // admin URL signs in again.
     await shell.stop()
     await start()
     await page.reload()
+    await expect(page.getByText('Not signed in. Open the admin URL the app printed when it started.')).toBeVisible()
+    await signIn(page, shell)
+    await page.goto(`${shell.adminOrigin}/admin/#/lanes`)
     await expect(page.locator('tr[data-lane="fixture-madara"] .state')).toContainText('paused until')
 
     // Check now while paused: pending, and still pending after a reload.
-    await page.goto(`${shell.origin}/admin/#/series?site=fixture-madara`)
+    await page.goto(`${shell.adminOrigin}/admin/#/series?site=fixture-madara`)
     const row = page.locator('[role="row"][data-series="fixture-madara/the-tower-climber"]')
     await row.getByRole('button', { name: 'Check now' }).click()
     await expect(row.locator('.pending')).toHaveText(/check requested \d+ s ago/)
@@ -75,7 +82,7 @@ test.describe('with the demo Sites', () => {
     await expect(row.locator('.pending')).toBeVisible()
 
     // Resume: the Lane serves it (within idleRequeryMs and a gap) and the marker clears.
-    await page.goto(`${shell.origin}/admin/#/lanes`)
+    await page.goto(`${shell.adminOrigin}/admin/#/lanes`)
     await page.locator('tr[data-lane="fixture-madara"]').getByRole('button', { name: 'Resume' }).click()
     await expect(page.locator('tr[data-lane="fixture-madara"] .state')).not.toContainText('paused')
     expect(
@@ -84,7 +91,7 @@ test.describe('with the demo Sites', () => {
       paused_until: 0,
       refuse_until: 0,
     })
-    await page.goto(`${shell.origin}/admin/#/series?site=fixture-madara`)
+    await page.goto(`${shell.adminOrigin}/admin/#/series?site=fixture-madara`)
     await expect(row.locator('.pending')).toHaveCount(0, { timeout: 60_000 })
   })
 

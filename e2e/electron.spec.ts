@@ -42,6 +42,17 @@ test.describe('the Electron shell', () => {
       expect(tooltip).toMatch(/^Manga Bookmark — /)
       // The window is sandboxed and isolated, with no Node.
       expect(await window.evaluate(() => typeof (globalThis as { require?: unknown }).require)).toBe('undefined')
+      // Its session grants no permission: asked (the camera) or checked (notifications, geolocation).
+      expect(
+        await window.evaluate(() =>
+          navigator.mediaDevices.getUserMedia({ video: true }).then(
+            () => 'granted',
+            (error: Error) => error.name,
+          ),
+        ),
+      ).toBe('NotAllowedError')
+      expect(await window.evaluate(() => Notification.permission)).toBe('denied')
+      expect(await window.evaluate(async () => (await navigator.permissions.query({ name: 'geolocation' })).state)).toBe('denied')
 
       const file = join(data.dir, 'manga-bookmark.sqlite')
       withDb(file, (db) => {

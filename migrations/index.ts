@@ -7,6 +7,7 @@ import * as m0002 from './0002_latest_chapter_history'
 import * as m0003 from './0003_settings'
 import * as m0004 from './0004_last_outcome'
 import * as m0005 from './0005_import_source_mappings'
+import * as m0006 from './0006_refusal_length'
 
 export interface Migration {
   /** `NNNN_name`, the file's name; the number is the schema version it brings. */
@@ -15,4 +16,4 @@ export interface Migration {
   readonly up: string
 }
 
-export const migrations: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005]
+export const migrations: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006]

@@ -12,7 +12,13 @@ import { fileURLToPath } from 'node:url'
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 
 /** What the build makes that a start needs. */
-const OUTPUTS = ['out/renderer/index.html', 'out/renderer/reader.html', 'out/main/headless.js', 'out/main/index.js']
+const OUTPUTS = [
+  'out/renderer/index.html',
+  'out/renderer/reader.html',
+  'out/main/headless.js',
+  'out/main/index.js',
+  'out/main/read-worker.js',
+]
 /** What it is built from (tests are not part of it). */
 const SOURCES = ['src', 'migrations', 'electron.vite.config.ts', 'package.json']
 

@@ -22,7 +22,7 @@ const browser = await chromium.launch({
 try {
   mkdirSync(OUT, { recursive: true })
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, colorScheme: 'light' })
-  await page.goto(`${shell.origin}/admin/?token=${TOKEN}`)
+  await page.goto(`${shell.adminOrigin}/admin/?token=${TOKEN}`)
   const rpc = (method: string, input: unknown) =>
     page.evaluate(
       async ({ method, input }) =>
@@ -49,13 +49,13 @@ try {
   await rpc('forceSeriesPoll', { site: 'fixture-webtoons', seriesId: '6262' })
   await rpc('pauseLane', { site: 'fixture-webtoons', duration: '1h' })
 
-  await page.goto(`${shell.origin}/admin/#/`)
+  await page.goto(`${shell.adminOrigin}/admin/#/`)
   await page.waitForTimeout(1_500)
   await page.screenshot({ path: `${OUT}/overview.png` })
-  await page.goto(`${shell.origin}/admin/#/series`)
+  await page.goto(`${shell.adminOrigin}/admin/#/series`)
   await page.waitForTimeout(1_500)
   await page.screenshot({ path: `${OUT}/series.png` })
-  await page.goto(`${shell.origin}/admin/#/lanes`)
+  await page.goto(`${shell.adminOrigin}/admin/#/lanes`)
   await page.waitForTimeout(2_000)
   await page.screenshot({ path: `${OUT}/lanes.png`, fullPage: true })
   console.log(`screenshots written to ${OUT}/`)

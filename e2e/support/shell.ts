@@ -15,6 +15,9 @@ export interface RunningShell {
   /** The SQLite file the shell uses. */
   dataFile: string
   adminUrl?: string
+  /** `http://127.0.0.1:ADMIN_PORT`: the owner's window listens on a port of its own. */
+  adminOrigin?: string
+  adminPort?: number
   demoOrigin?: string
   tokens: Record<string, string>
   output: () => string
@@ -30,6 +33,8 @@ export async function startShell(options: {
   dataDir: string
   args?: string[]
   port?: number
+  /** The admin listener's port (a free one unless given; a restart that reloads the window needs the same). */
+  adminPort?: number
   env?: Record<string, string>
 }): Promise<RunningShell> {
   const child: ChildProcess = spawn(
@@ -42,6 +47,7 @@ export async function startShell(options: {
       options.dataDir,
       '--port',
       String(options.port ?? 0),
+      ...(options.adminPort !== undefined ? ['--admin-port', String(options.adminPort)] : []),
       ...(options.args ?? []),
     ],
     { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, MB_LOG_LEVEL: 'warn', ...options.env } },
@@ -72,6 +78,7 @@ export async function startShell(options: {
     throw new Error(`the headless shell did not start:\n${out}`)
   }
   const serving = /data (\S+) · serving (http:\/\/[^\s]+) \(port (\d+)\)/.exec(out)!
+  const admin = /(http:\/\/127\.0\.0\.1:(\d+))\/admin\/\?token=\S+/.exec(out)
   const tokens: Record<string, string> = {}
   for (const m of out.matchAll(/demo Reader (\S+), token (\S+)/g)) tokens[m[1]!] = m[2]!
   return {
@@ -79,7 +86,9 @@ export async function startShell(options: {
     port: Number(serving[3]),
     dataDir: options.dataDir,
     dataFile: serving[1]!,
-    adminUrl: /admin: (http:\/\/\S+)/.exec(out)?.[1],
+    adminUrl: admin?.[0],
+    adminOrigin: admin?.[1],
+    adminPort: admin ? Number(admin[2]) : undefined,
     demoOrigin: /demo Sites on (http:\/\/\S+)/.exec(out)?.[1],
     tokens,
     output: () => out,

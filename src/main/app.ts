@@ -13,7 +13,7 @@ import { startDemo, type Demo } from './demo/demo'
 import { createBrowserFetcher, type BrowserFetcherOptions } from './fetch/browser/browser-fetcher'
 import type { BrowserLauncher } from './fetch/browser/session'
 import { newAdminToken, registerAdminHttp } from './admin/admin-http'
-import type { Log } from './log'
+import { applyLogLevel, type Log } from './log'
 import { createHttpServer, listen } from './server/http'
 import { defaultRendererDir, registerPages } from './server/pages'
 import type { Site } from './sites/site'
@@ -41,8 +41,11 @@ export interface AppOptions {
   sync?: SyncOptions
   /** The renderer build (default: out/renderer). */
   rendererDir?: string
-  /** Serve the owner's window over loopback HTTP (the headless shell), with this token or a random one. */
-  adminHttp?: { token?: string }
+  /**
+   * Serve the owner's window over loopback HTTP (the headless shell) on a listener of its own, with this token
+   * or a random one, on this port or a free one.
+   */
+  adminHttp?: { token?: string; port?: number }
   nativeBinding?: string
   onNewChapters?: CoreOptions['onNewChapters']
 }
@@ -60,8 +63,10 @@ export interface RunningApp {
   /** With --demo: the Readers created on first run, with their tokens (shown once). */
   readonly demoReaders: Array<{ name: string; token: string }>
   readonly demoOrigin?: string
-  /** `http://127.0.0.1:PORT/admin/?token=…` (headless only). */
+  /** `http://127.0.0.1:ADMIN_PORT/admin/?token=…` (headless only): the admin listener, not the sync port. */
   readonly adminUrl?: string
+  /** The admin listener's port (headless only). */
+  readonly adminPort?: number
   stop(): Promise<void>
 }
 
@@ -102,6 +107,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     const demoReaders = demo ? await demo.seed(core.store.db, clock.now()) : []
 
     const settings = await readSettings(core.store.db)
+    applyLogLevel(log, settings.logLevel)
     const host = options.host ?? (settings.syncBind === 'lan' ? '0.0.0.0' : '127.0.0.1')
     let boundPort = 0
     const api = createAdmin({ core, shell: options.shell, listening: () => `http://${host}:${boundPort}` })
@@ -110,13 +116,23 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     const app = createHttpServer({ log })
     started.push(() => app.close())
     await registerSyncApi(app, { db: core.store.db, clock, acquire: core.acquireDeps }, options.sync)
-    const adminToken = options.adminHttp ? (options.adminHttp.token ?? newAdminToken()) : undefined
-    await registerPages(app, {
-      rendererDir: options.rendererDir ?? defaultRendererDir(),
-      ...(adminToken
-        ? { admin: (server, html) => registerAdminHttp(server, { caller: admin, adminToken, port: () => boundPort, html }) }
-        : {}),
-    })
+    const rendererDir = options.rendererDir ?? defaultRendererDir()
+    await registerPages(app, { rendererDir })
+    // The owner's window has a listener of its own, on loopback whatever the sync bind: no script the Readers'
+    // page could run shares its origin (docs/adr/0042-the-admin-on-its-own-listener.md).
+    let adminListening: { port: number; token: string } | undefined
+    if (options.adminHttp) {
+      const adminToken = options.adminHttp.token ?? newAdminToken()
+      const adminApp = createHttpServer({ log })
+      started.push(() => adminApp.close())
+      let adminPort = 0
+      await registerPages(adminApp, {
+        rendererDir,
+        admin: (server, html) => registerAdminHttp(server, { caller: admin, adminToken, port: () => adminPort, html, clock }),
+      })
+      adminPort = (await listen(adminApp, options.adminHttp.port ?? 0, '127.0.0.1')).port
+      adminListening = { port: adminPort, token: adminToken }
+    }
     const bound = await listen(app, options.port ?? settings.syncPort, host)
     boundPort = bound.port
     if (options.lanes ?? true) await core.startLanes()
@@ -132,7 +148,12 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       port: bound.port,
       demoReaders,
       ...(demo ? { demoOrigin: demo.fixture.origin } : {}),
-      ...(adminToken ? { adminUrl: `http://127.0.0.1:${bound.port}/admin/?token=${adminToken}` } : {}),
+      ...(adminListening
+        ? {
+            adminUrl: `http://127.0.0.1:${adminListening.port}/admin/?token=${adminListening.token}`,
+            adminPort: adminListening.port,
+          }
+        : {}),
       // Whatever sends requests stops first — the Lanes and Acquisitions, then the browser (ending a check or a
       // launch in flight) — so nothing reaches a Site once a stop is asked; then the server drains and the
       // store closes.

@@ -1,14 +1,157 @@
 /**
- * Logging through pino (fastify's own logger), so the server, the Lanes and the shells write one format.
+ * Logging through pino (fastify's own logger), so the server, the Lanes and the shells write one format
+ * (docs/adr/0049-logs.md): JSON lines to stderr, and — once the shell knows its data directory — to
+ * `<data>/logs/manga-bookmark.log` as well, rotated by size. The level is `MB_LOG_LEVEL` when set, else the
+ * owner's setting (Settings → Log level), else `info`. Nothing secret reaches either: tokens, cookies,
+ * Authorization headers and the admin URL's token are removed from every line before it is written.
  */
-import { pino, type Logger } from 'pino'
+import { closeSync, fstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs'
+import { join } from 'node:path'
+import { pino, type DestinationStream, type Logger, type MultiStreamRes } from 'pino'
+import type { LogLevel } from '../shared/settings'
 
 export type Log = Logger
 
-/** A logger for a shell: JSON lines at `level` to stderr, keeping stdout for the lines a person reads. */
-export function createLog(level: string = process.env.MB_LOG_LEVEL ?? 'info'): Log {
-  return pino({ level, base: { app: 'manga-bookmark' } }, pino.destination(2))
+export const LOG_FILE = 'manga-bookmark.log'
+/** A log file is rotated when the next line would take it past this. */
+export const LOG_MAX_BYTES = 5 * 1024 * 1024
+/** Files kept: the current one and this many rotated ones (`manga-bookmark.1.log` the newest). */
+export const LOG_KEEP = 4
+
+/** Fields whose values never reach a log line, wherever pino finds them. */
+const REDACT = [
+  'token',
+  '*.token',
+  'adminToken',
+  '*.adminToken',
+  'adminUrl',
+  '*.adminUrl',
+  'authorization',
+  'cookie',
+  'headers.authorization',
+  'headers.cookie',
+  'headers["set-cookie"]',
+  '*.headers.authorization',
+  '*.headers.cookie',
+  '*.headers["set-cookie"]',
+]
+
+/**
+ * What a line may still carry inside a message or an error's text: a token in a query (`?token=…`, the admin
+ * URL), a bearer token, a cookie of ours (`mb_…=`), a token field of a serialised object.
+ */
+const SECRETS: Array<[RegExp, string]> = [
+  [/([?&]token=)[^&\s"'\\]+/gi, '$1[redacted]'],
+  [/(Bearer\s+)[A-Za-z0-9._~+/=-]+/g, '$1[redacted]'],
+  [/\b(mb_[a-z_]+=)[^;\s"'\\]+/gi, '$1[redacted]'],
+  [/("(?:token|adminToken|authorization|cookie|set-cookie)"\s*:\s*")(?:[^"\\]|\\.)*"/gi, '$1[redacted]"'],
+]
+
+/** A log line with every secret it might carry replaced by `[redacted]`. Pure. */
+export function scrub(line: string): string {
+  let out = line
+  for (const [pattern, replacement] of SECRETS) out = out.replace(pattern, replacement)
+  return out
+}
+
+const streams = new WeakMap<Log, MultiStreamRes<string>>()
+
+/** A logger for a shell: JSON lines at `level` (default: `MB_LOG_LEVEL`, else info) to stderr (tests: none). */
+export function createLog(level: string = process.env.MB_LOG_LEVEL ?? 'info', options: { stderr?: boolean } = {}): Log {
+  const multi = pino.multistream(
+    options.stderr === false ? [] : [{ level: 'trace', stream: scrubbing(pino.destination({ fd: 2, sync: true })) }],
+  )
+  const log = pino({ level, base: { app: 'manga-bookmark' }, redact: { paths: REDACT, censor: '[redacted]' } }, multi)
+  streams.set(log, multi)
+  return log
+}
+
+/**
+ * Writes `log`'s lines to `<dir>/manga-bookmark.log` too, rotated by size (LOG_MAX_BYTES, LOG_KEEP files).
+ * Returns a stop that closes the file. A line the disk cannot take is dropped, never thrown: logging must not
+ * stop an app that is telling the owner its disk is full.
+ */
+export function logToDirectory(log: Log, dir: string, options: { maxBytes?: number; keep?: number } = {}): () => void {
+  const multi = streams.get(log)
+  if (!multi) throw new Error('log: only a logger made by createLog can write to a directory')
+  const file = rotatingFile(join(dir, LOG_FILE), options.maxBytes ?? LOG_MAX_BYTES, options.keep ?? LOG_KEEP)
+  multi.add({ level: 'trace', stream: scrubbing(file) })
+  return () => file.close()
+}
+
+/**
+ * Applies the owner's Log level setting to a shell's logger (one made by createLog), unless `MB_LOG_LEVEL`
+ * decides. Any other logger — a test's silent one — is left as it is. Returns the level in force.
+ */
+export function applyLogLevel(log: Log, setting: LogLevel, env: NodeJS.ProcessEnv = process.env): string {
+  if (!env.MB_LOG_LEVEL && streams.has(log)) log.level = setting
+  return log.level
 }
 
 /** A logger that writes nothing, for tests. */
 export const silentLog: Log = pino({ level: 'silent' })
+
+function scrubbing(target: { write(line: string): unknown }): DestinationStream {
+  return { write: (line: string) => void target.write(scrub(line)) }
+}
+
+interface RotatingFile {
+  write(line: string): void
+  close(): void
+}
+
+/** Appends lines synchronously (a line logged before a crash is on disk), rotating at `maxBytes`. */
+function rotatingFile(path: string, maxBytes: number, keep: number): RotatingFile {
+  let fd: number | null = null
+  let size = 0
+  let closed = false
+  const open = () => {
+    if (closed) return
+    try {
+      mkdirSync(join(path, '..'), { recursive: true, mode: 0o700 })
+      fd = openSync(path, 'a', 0o600)
+      size = fstatSync(fd).size
+    } catch {
+      fd = null
+    }
+  }
+  const rotated = (n: number) => path.replace(/\.log$/, `.${n}.log`)
+  const rotate = () => {
+    if (fd !== null) closeSync(fd)
+    fd = null
+    try {
+      rmSync(rotated(keep), { force: true })
+      for (let n = keep - 1; n >= 1; n--) {
+        try {
+          renameSync(rotated(n), rotated(n + 1))
+        } catch {
+          // Not there yet.
+        }
+      }
+      renameSync(path, rotated(1))
+    } catch {
+      // The next open appends to what is there.
+    }
+    open()
+  }
+  open()
+  return {
+    write(line) {
+      const bytes = Buffer.byteLength(line)
+      if (size > 0 && size + bytes > maxBytes) rotate()
+      if (fd === null) open()
+      if (fd === null) return
+      try {
+        writeSync(fd, line)
+        size += bytes
+      } catch {
+        // A full or read-only disk: the line is dropped (stderr still has it).
+      }
+    },
+    close() {
+      closed = true
+      if (fd !== null) closeSync(fd)
+      fd = null
+    },
+  }
+}

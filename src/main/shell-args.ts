@@ -1,8 +1,10 @@
 /**
  * The shells' command line, parsed once for both (docs/design.md#shells-and-commands):
- * `--data DIR --port N --demo` everywhere, `--admin-token T --chromium PATH` in the headless shell.
+ * `--data DIR --port N --demo` everywhere; `--admin-token T`, `--admin-token-file F`, `--admin-port N` and
+ * `--chromium PATH` in the headless shell, whose admin token may also come from `$MB_ADMIN_TOKEN`.
  * A bad value throws a one-line message; `--help` asks for the usage text.
  */
+import { readFileSync, statSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { defaultDataDir } from './paths'
@@ -15,6 +17,14 @@ export interface ShellArgs {
   /** Undefined: the owner's setting (4711 unless changed). */
   port?: number
   adminToken?: string
+  /**
+   * Where the admin token came from: `argv` is visible to every local user (`ps`), so the shell warns;
+   * `file` and `env` are not.
+   */
+  adminTokenFrom?: 'argv' | 'file' | 'env'
+  /** Warnings about the token's source (a token file others can read). */
+  adminTokenWarnings?: string[]
+  adminPort?: number
   chromium?: string
   demo: boolean
   help: boolean
@@ -33,12 +43,15 @@ export const USAGE: Record<ShellKind, string> = {
     '  --demo       run bundled demo Sites on loopback with a demo catalogue',
   ].join('\n'),
   headless: [
-    'Usage: npm run headless -- [--data DIR] [--port N] [--admin-token T] [--chromium PATH] [--demo]',
-    '  --data DIR         where the database and sites.json live (default: $XDG_DATA_HOME/manga-bookmark)',
-    '  --port N           the Readers sync endpoint port (default: the Settings value, 4711)',
-    '  --admin-token T    the admin token (16+ characters; default: a random one, printed in the admin URL)',
-    '  --chromium PATH    the Chromium for browser Sites (default: $CHROMIUM_PATH, else /usr/bin/chromium)',
-    '  --demo             run bundled demo Sites on loopback with a demo catalogue',
+    'Usage: npm run headless -- [--data DIR] [--port N] [--admin-token-file F] [--admin-port N] [--chromium PATH] [--demo]',
+    '  --data DIR             where the database and sites.json live (default: $XDG_DATA_HOME/manga-bookmark)',
+    '  --port N               the Readers sync endpoint port (default: the Settings value, 4711)',
+    '  --admin-token-file F   read the admin token (16+ characters) from a file; or set $MB_ADMIN_TOKEN',
+    '                         (default: a random one, printed in the admin URL)',
+    '  --admin-token T        the same on the command line, where other local users can see it',
+    "  --admin-port N         the port of the owner's window on 127.0.0.1 (default: a free one, printed)",
+    '  --chromium PATH        the Chromium for browser Sites (default: $CHROMIUM_PATH, else /usr/bin/chromium)',
+    '  --demo                 run bundled demo Sites on loopback with a demo catalogue',
   ].join('\n'),
 }
 
@@ -55,7 +68,14 @@ export function parseShellArgs(argv: string[], shell: ShellKind): ShellArgs {
       port: { type: 'string' },
       demo: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
-      ...(headless ? { 'admin-token': { type: 'string' }, chromium: { type: 'string' } } : {}),
+      ...(headless
+        ? {
+            'admin-token': { type: 'string' },
+            'admin-token-file': { type: 'string' },
+            'admin-port': { type: 'string' },
+            chromium: { type: 'string' },
+          }
+        : {}),
     },
     strict: headless,
     allowPositionals: !headless,
@@ -66,24 +86,72 @@ export function parseShellArgs(argv: string[], shell: ShellKind): ShellArgs {
     if (typeof value !== 'string' || value === '') throw new Error(`--${name} needs a value`)
     return value
   }
-  const rawPort = text('port')
-  const port = rawPort === undefined ? undefined : Number(rawPort)
-  if (port !== undefined && (!/^\d+$/.test(rawPort!) || port > 65535)) throw new Error(`--port must be 0–65535, got "${rawPort}"`)
+  const portFlag = (name: string) => {
+    const raw = text(name)
+    const port = raw === undefined ? undefined : Number(raw)
+    if (port !== undefined && (!/^\d+$/.test(raw!) || port > 65535)) throw new Error(`--${name} must be 0–65535, got "${raw}"`)
+    return port
+  }
+  const port = portFlag('port')
+  const adminPort = headless ? portFlag('admin-port') : undefined
   const adminToken = headless ? text('admin-token') : undefined
   if (adminToken !== undefined && adminToken.length < 16) throw new Error('--admin-token must be at least 16 characters')
+  const adminTokenFile = headless ? text('admin-token-file') : undefined
+  if (adminToken !== undefined && adminTokenFile !== undefined) throw new Error('give --admin-token or --admin-token-file, not both')
   const data = text('data')
   return {
     ...(data !== undefined ? { dataDir: resolve(data) } : {}),
     ...(port !== undefined ? { port } : {}),
-    ...(adminToken !== undefined ? { adminToken } : {}),
+    ...(adminToken !== undefined ? { adminToken, adminTokenFrom: 'argv' as const } : {}),
+    ...(adminTokenFile !== undefined ? readTokenFile(adminTokenFile) : {}),
+    ...(adminPort !== undefined ? { adminPort } : {}),
     ...(headless && text('chromium') !== undefined ? { chromium: text('chromium')! } : {}),
     demo: values.demo === true,
     help: values.help === true,
   }
 }
 
-/** The headless shell's arguments, the data directory resolved. */
+/**
+ * The admin token in a file (its first line; at least 16 characters). A file other users can read is used,
+ * with a warning: the token is only as private as the file.
+ */
+function readTokenFile(file: string): Pick<ShellArgs, 'adminToken' | 'adminTokenFrom' | 'adminTokenWarnings'> {
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (error) {
+    throw new Error(`--admin-token-file ${file}: cannot be read: ${(error as Error).message}`)
+  }
+  const token = text.split(/\r?\n/, 1)[0]!.trim()
+  if (token.length < 16) throw new Error(`--admin-token-file ${file}: the token must be at least 16 characters`)
+  const open = (statSync(file).mode & 0o077) !== 0
+  return {
+    adminToken: token,
+    adminTokenFrom: 'file',
+    ...(open ? { adminTokenWarnings: [`the admin token file ${file} can be read by other users; chmod 600 it`] } : {}),
+  }
+}
+
+/** The headless shell's arguments, the data directory resolved, the admin token read from `$MB_ADMIN_TOKEN` when no flag gives one. */
 export function parseHeadlessArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): HeadlessArgs {
   const args = parseShellArgs(argv, 'headless')
+  const fromEnv = env.MB_ADMIN_TOKEN?.trim()
+  if (args.adminToken === undefined && fromEnv) {
+    if (fromEnv.length < 16) throw new Error('MB_ADMIN_TOKEN must be at least 16 characters')
+    return { ...args, adminToken: fromEnv, adminTokenFrom: 'env', dataDir: args.dataDir ?? resolve(defaultDataDir(env)) }
+  }
   return { ...args, dataDir: args.dataDir ?? resolve(defaultDataDir(env)) }
+}
+
+/** What the shell says once at start about where its admin token came from, if anything. */
+export function adminTokenWarnings(args: Pick<ShellArgs, 'adminTokenFrom' | 'adminTokenWarnings'>): string[] {
+  return [
+    ...(args.adminTokenFrom === 'argv'
+      ? [
+          '--admin-token on the command line can be seen by every user of this machine (ps, /proc); ' +
+            'give it in $MB_ADMIN_TOKEN or with --admin-token-file instead',
+        ]
+      : []),
+    ...(args.adminTokenWarnings ?? []),
+  ]
 }

@@ -10,7 +10,7 @@ import type { ExportDocument } from './export-format'
 import { IMPORT_MAX_BASE64_CHARS, IMPORT_MAX_FILE_BYTES, type ImportFormat, type ImportSkipReason } from './library'
 import { SettingsSchema, type Settings } from './settings'
 import { BOOKMARK_STATUSES, PAUSE_DURATIONS, SERIES_FILTERS, SERIES_SORTS, type OverviewCounts, type PauseDuration } from './domain'
-import { HttpUrl, SeriesId, SiteKey } from './ids'
+import { HttpUrl, SeriesId, SiteKey, StoredSeriesId } from './ids'
 import type { SeriesWaitingView } from './series-state'
 
 export { SERIES_FILTERS, SERIES_SORTS, type SeriesFilter, type SeriesSort } from './domain'
@@ -20,6 +20,8 @@ const readerId = z.number().int().positive()
 export { PAUSE_DURATIONS, type PauseDuration } from './domain'
 
 const SeriesKey = z.strictObject({ site: SiteKey, seriesId: SeriesId })
+/** A Series as a row may hold it (an id made before the id rule): it can still be seen and its bookmarks removed. */
+const StoredSeriesKey = z.strictObject({ site: SiteKey, seriesId: StoredSeriesId })
 const none = z.strictObject({}).optional()
 const jobId = z.string().regex(/^[0-9a-f-]{36}$/, 'an import job id')
 const sourceId = z.string().regex(/^\d{1,20}$/, 'a backup source id (digits)')
@@ -46,7 +48,7 @@ export const ADMIN_INPUTS = {
     /** The list's order: by title (the default), by the latest change or by the last check, newest first. */
     sort: z.enum(SERIES_SORTS).optional(),
   }),
-  seriesDetail: SeriesKey,
+  seriesDetail: StoredSeriesKey,
   /** New Chapters newest first; `before` is the `next` of the page before. */
   updates: z.strictObject({ before: z.number().int().positive().optional(), limit: z.number().int().min(1).max(200).default(50) }),
   lanes: none,
@@ -59,7 +61,7 @@ export const ADMIN_INPUTS = {
   unfinishSeries: SeriesKey,
   setSeriesUrl: z.strictObject({ site: SiteKey, seriesId: SeriesId, url: HttpUrl }),
   addBookmark: z.strictObject({ readerId, url: HttpUrl, status: z.enum(BOOKMARK_STATUSES).optional() }),
-  removeBookmark: z.strictObject({ readerId, site: SiteKey, seriesId: SeriesId }),
+  removeBookmark: z.strictObject({ readerId, site: SiteKey, seriesId: StoredSeriesId }),
   addReader: z.strictObject({ name: z.string().trim().min(1).max(40) }),
   rotateReaderToken: z.strictObject({ readerId }),
   removeReader: z.strictObject({ readerId }),
@@ -84,6 +86,7 @@ export const ADMIN_INPUTS = {
     key: SiteKey.optional(),
     name: z.string().trim().min(1).max(80).optional(),
   }),
+  backupNow: none,
 } as const satisfies Record<AdminMethodName, ZodType>
 
 export type AdminMethod = keyof typeof ADMIN_INPUTS
@@ -193,12 +196,35 @@ export interface CheckFailureView {
   at: number
 }
 
+/** What keeps the store from taking writes (docs/adr/0045-storage-faults.md). */
+export type StorageProblemKind = 'full' | 'read-only' | 'io' | 'damaged' | 'deleted' | 'replaced'
+
+/** A backup file in `<data>/backups/`. */
+export interface BackupView {
+  file: string
+  /** When it was made (wall clock). */
+  at: number
+  bytes: number
+}
+
+/** The database file, whether it takes writes, and its backups. */
+export interface StorageView {
+  file: string
+  /** `cannot write to <file>: disk full` and since when; null while writes are stored. */
+  problem: { kind: StorageProblemKind; message: string; since: number } | null
+  /** The newest backup, or null when there is none. */
+  lastBackup: BackupView | null
+  /** Why the latest backup attempt failed; null when it did not. */
+  backupProblem: string | null
+}
+
 export interface OverviewView {
   now: number
   counts: OverviewCountsView
   lanes: LaneView[]
   /** Problems in sites.json (file, site, field). */
   siteProblems: string[]
+  storage: StorageView
 }
 
 export interface ReaderView {
@@ -244,6 +270,10 @@ export interface SettingsView {
   /** Where the sync endpoint is listening now (a changed bind or port applies at the next start). */
   listening: string
   shell: 'electron' | 'headless'
+  /** The database file and its backups ("Back up now"). */
+  storage: StorageView
+  /** `MB_LOG_LEVEL` is set: it decides the log level, not the setting. */
+  logLevelFromEnvironment: boolean
 }
 
 /** Per Site, what an import would do (or did). */
@@ -344,6 +374,8 @@ export interface AdminApi {
   cancelImport(input: AdminInput<'cancelImport'>): Promise<null>
   /** The whole library as one export document (docs/export-format.md) — never a token. */
   exportLibrary(input?: AdminInput<'exportLibrary'>): Promise<ExportDocument>
+  /** Makes a backup into `<data>/backups/` now (SQLite's online backup); answers with the storage block. */
+  backupNow(input?: AdminInput<'backupNow'>): Promise<StorageView>
   /** Add a Site, step one: reads one Series URL of an unknown site and proposes a sites.json entry. Writes nothing. */
   proposeSite(input: AdminInput<'proposeSite'>): Promise<SiteProposalView>
   /** Add a Site, step two: writes the proposed entry to sites.json and starts its Lane, without a restart. */

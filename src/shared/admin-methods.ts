@@ -30,6 +30,7 @@ export const ADMIN_METHODS = [
   'exportLibrary',
   'proposeSite',
   'addSite',
+  'backupNow',
 ] as const
 
 export type AdminMethodName = (typeof ADMIN_METHODS)[number]

@@ -24,6 +24,13 @@ export const SeriesId = z
   .max(200)
   .refine((s) => unsafeIdReason(s) === null, { message: 'must not contain control characters or bidirectional overrides' })
 
+/**
+ * A Series id as a row may already hold it: one made before the rule above (`…/a%00b/` was once bookmarked)
+ * can still be named, so it can be seen and removed. Only reads and removals take it; nothing new is made
+ * from it.
+ */
+export const StoredSeriesId = z.string().min(1).max(200)
+
 export const HttpUrl = z
   .string()
   .trim()

@@ -1,14 +1,26 @@
 /** The owner's settings (docs/design.md#the-owners-window), with their defaults. */
 import { z } from 'zod'
 
+/** The log levels the owner can choose (Settings → Log level); `MB_LOG_LEVEL` overrides it. */
+export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const
+export type LogLevel = (typeof LOG_LEVELS)[number]
+
 export const SettingsSchema = z.strictObject({
   /** The sync endpoint binds loopback unless the owner opts into the LAN. */
   syncBind: z.enum(['loopback', 'lan']),
   syncPort: z.number().int().min(1024).max(65535),
   startAtLogin: z.boolean(),
   notifications: z.boolean(),
+  /** How much the log says (docs/adr/0049-logs.md): `debug` shows every check. */
+  logLevel: z.enum(LOG_LEVELS),
 })
 
 export type Settings = z.infer<typeof SettingsSchema>
 
-export const DEFAULT_SETTINGS: Settings = { syncBind: 'loopback', syncPort: 4711, startAtLogin: false, notifications: true }
+export const DEFAULT_SETTINGS: Settings = {
+  syncBind: 'loopback',
+  syncPort: 4711,
+  startAtLogin: false,
+  notifications: true,
+  logLevel: 'info',
+}

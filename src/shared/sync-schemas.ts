@@ -5,7 +5,7 @@
  */
 import { z } from 'zod'
 import { BOOKMARK_STATUSES } from './domain'
-import { HttpUrl, SeriesId, SiteKey } from './ids'
+import { HttpUrl, SeriesId, SiteKey, StoredSeriesId } from './ids'
 
 /** A chapter number: finite, not negative, below a bound no real Series reaches. */
 const chapter = z.number().finite().min(0).max(100_000)
@@ -15,6 +15,8 @@ const status = z.enum(BOOKMARK_STATUSES)
 export { SeriesId, SiteKey } from './ids'
 
 export const BookmarkParams = z.strictObject({ site: SiteKey, seriesId: SeriesId })
+/** A bookmark to remove: any id a row may hold, so one made before the id rule can still be removed. */
+export const RemoveBookmarkParams = z.strictObject({ site: SiteKey, seriesId: StoredSeriesId })
 
 export const BookmarksQuery = z.strictObject({
   since: z

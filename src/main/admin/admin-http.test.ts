@@ -1,6 +1,7 @@
 /**
- * The admin contract through the headless transport: every method reachable, every bad input refused, and
- * no call without the session, from a foreign Origin or to a foreign Host.
+ * The admin contract through the headless transport, on its own listener: every method reachable, every bad
+ * input refused, and no call without a live session, from a foreign Origin (the Readers' page's included) or
+ * to a foreign Host; wrong tokens throttled. Real HTTP on loopback.
  */
 import { request as httpRequest } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
@@ -8,19 +9,20 @@ import { ADMIN_METHODS, type AdminMethod } from '../../shared/admin-api'
 import { startFixtureSite, type FixtureSite } from '../demo/fixture-site'
 import { fixtureSites } from '../demo/fixture-sites'
 import { startHeadlessShell, type HeadlessShell } from '../headless/shell'
-import { SESSION_COOKIE, sessionValue } from './admin-http'
+import { adminSessionCookie } from '../testing/admin-session'
+import { FREE_TOKEN_TRIES, MAX_TOKEN_WAIT_MS, SESSION_IDLE_MS, sessionCookieName } from './admin-http'
 import { silentLog } from '../log'
 import { insertPass } from '../store/passes'
 import { FakeClock } from '../testing/clock'
 import { tachibk } from '../testing/library-files'
-import { tempDir } from '../testing/store'
+import { seedSeries, tempDir } from '../testing/store'
 
 let shell: HeadlessShell
 let fixture: FixtureSite
 let dir: { dir: string; remove(): void }
 const clock = new FakeClock()
 const TOKEN = 'test-admin-token-0123456789'
-const cookie = `${SESSION_COOKIE}=${sessionValue(TOKEN)}`
+let cookie = ''
 
 beforeAll(async () => {
   dir = tempDir()
@@ -34,6 +36,7 @@ beforeAll(async () => {
     lanes: false,
     adminToken: TOKEN,
   })
+  cookie = await adminSessionCookie(shell.adminPort, TOKEN)
 })
 afterAll(async () => {
   await shell.stop()
@@ -48,13 +51,17 @@ interface Raw {
 }
 
 /** A raw HTTP request, so Host and Origin can be anything a hostile page could send. */
-function raw(method: string, path: string, options: { headers?: Record<string, string>; body?: unknown } = {}): Promise<Raw> {
+function raw(
+  method: string,
+  path: string,
+  options: { headers?: Record<string, string>; body?: unknown; port?: number } = {},
+): Promise<Raw> {
   const body = options.body === undefined ? undefined : JSON.stringify(options.body)
   return new Promise((resolve, reject) => {
     const req = httpRequest(
       {
         host: '127.0.0.1',
-        port: shell.port,
+        port: options.port ?? shell.adminPort,
         method,
         path,
         headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...options.headers },
@@ -78,23 +85,23 @@ function raw(method: string, path: string, options: { headers?: Record<string, s
   })
 }
 
-const host = () => `127.0.0.1:${shell.port}`
+const host = () => `127.0.0.1:${shell.adminPort}`
 const rpc = (method: string, input: unknown, headers: Record<string, string> = {}) =>
   raw('POST', `/admin/rpc/${method}`, { body: input ?? {}, headers: { host: host(), origin: `http://${host()}`, cookie, ...headers } })
 
 describe('the admin session', () => {
-  it('the token URL sets an HttpOnly SameSite=Strict cookie and drops the token from the address', async () => {
+  it('the token URL starts a random session: an HttpOnly SameSite=Strict cookie for this port and /admin, the token dropped', async () => {
     const r = await raw('GET', `/admin/?token=${TOKEN}`, { headers: { host: host() } })
     expect(r.status).toBe(303)
     expect(r.headers.location).toBe('/admin/')
     const set = String(r.headers['set-cookie'])
-    expect(set).toContain(`${SESSION_COOKIE}=${sessionValue(TOKEN)}`)
+    expect(set).toMatch(new RegExp(`^${sessionCookieName(shell.adminPort)}=[A-Za-z0-9_-]{43};`))
     expect(set).toMatch(/HttpOnly/)
     expect(set).toMatch(/SameSite=Strict/)
-  })
-
-  it('a wrong token is refused', async () => {
-    expect((await raw('GET', '/admin/?token=nope', { headers: { host: host() } })).status).toBe(401)
+    expect(set).toMatch(/Path=\/admin/)
+    // Nothing in it is derived from the token: each sign-in is a new session.
+    const again = String((await raw('GET', `/admin/?token=${TOKEN}`, { headers: { host: host() } })).headers['set-cookie'])
+    expect(again.split(';')[0]).not.toBe(set.split(';')[0])
   })
 
   it('the page itself is served with a CSP', async () => {
@@ -105,7 +112,7 @@ describe('the admin session', () => {
 
   it.each([
     ['no session cookie', { cookie: '' }, 401],
-    ['a forged session cookie', { cookie: `${SESSION_COOKIE}=forged` }, 401],
+    ['a forged session cookie', { cookie: `${sessionCookieName(0)}=forged` }, 401],
     ['a foreign Origin', { origin: 'http://evil.example' }, 403],
     ['no Origin', { origin: '' }, 403],
     ['a foreign Host (DNS rebinding)', { host: 'evil.example', origin: 'http://evil.example' }, 403],
@@ -115,9 +122,91 @@ describe('the admin session', () => {
     expect(r.json).toEqual({ error: { code: expect.any(String), message: expect.any(String) } })
   })
 
+  it('the session cookie of another port is not a session here', async () => {
+    const other = cookie.replace(sessionCookieName(shell.adminPort), sessionCookieName(shell.port))
+    expect((await rpc('overview', {}, { cookie: other })).status).toBe(401)
+  })
+
   it('localhost works as a Host too', async () => {
-    const localhost = `localhost:${shell.port}`
+    const localhost = `localhost:${shell.adminPort}`
     expect((await rpc('overview', {}, { host: localhost, origin: `http://${localhost}` })).status).toBe(200)
+  })
+
+  it('a session ends 12 hours after its last use, not before', async () => {
+    const session = await adminSessionCookie(shell.adminPort, TOKEN)
+    await clock.advance(SESSION_IDLE_MS - 60_000)
+    expect((await rpc('overview', {}, { cookie: session })).status).toBe(200)
+    // Used just now: another 12 hours from here.
+    await clock.advance(SESSION_IDLE_MS - 60_000)
+    expect((await rpc('overview', {}, { cookie: session })).status).toBe(200)
+    await clock.advance(SESSION_IDLE_MS + 1)
+    const r = await rpc('overview', {}, { cookie: session })
+    expect(r.status).toBe(401)
+    cookie = await adminSessionCookie(shell.adminPort, TOKEN)
+  })
+})
+
+describe('the admin on its own listener', () => {
+  const sync = (path: string, headers: Record<string, string> = {}, method = 'GET') =>
+    raw(method, path, {
+      port: shell.port,
+      headers: { host: `127.0.0.1:${shell.port}`, ...headers },
+      ...(method === 'POST' ? { body: {} } : {}),
+    })
+
+  it('listens on another port than the sync endpoint', () => {
+    expect(shell.adminPort).not.toBe(shell.port)
+    expect(shell.adminUrl).toBe(`http://127.0.0.1:${shell.adminPort}/admin/?token=${TOKEN}`)
+  })
+
+  it('the sync endpoint serves no admin page, asset or RPC — not even with a session and its own Origin', async () => {
+    const origin = `http://127.0.0.1:${shell.port}`
+    expect((await sync(`/admin/?token=${TOKEN}`)).status).toBe(404)
+    expect((await sync('/admin/')).status).toBe(404)
+    expect((await sync('/admin/rpc/overview', { cookie, origin }, 'POST')).status).toBe(404)
+    expect((await sync('/admin/rpc/addReader', { cookie, origin }, 'POST')).status).toBe(404)
+  })
+
+  it("a request from the Readers' page's origin to the admin listener is refused", async () => {
+    const r = await rpc('addReader', { name: 'Mallory' }, { origin: `http://127.0.0.1:${shell.port}` })
+    expect(r.status).toBe(403)
+    expect(JSON.stringify((await rpc('readers', {})).json)).not.toContain('Mallory')
+  })
+
+  it('the admin listener serves neither the Readers’ page nor the sync API', async () => {
+    expect((await raw('GET', '/', { headers: { host: host() } })).status).toBe(404)
+    expect((await raw('GET', '/api/v1/health', { headers: { host: host() } })).status).toBe(404)
+  })
+})
+
+describe('wrong admin tokens', () => {
+  const tryToken = (token: string) => raw('GET', `/admin/?token=${token}`, { headers: { host: host() } })
+
+  it('1,000 guesses: a few are heard, then each waits longer; the right token is heard again after the wait', async () => {
+    const statuses: number[] = []
+    for (let i = 0; i < 1_000; i++) statuses.push((await tryToken(`guess-${i}`)).status)
+    expect(statuses.slice(0, FREE_TOKEN_TRIES)).toEqual(Array(FREE_TOKEN_TRIES).fill(401))
+    expect(statuses.filter((s) => s === 401)).toHaveLength(FREE_TOKEN_TRIES)
+    expect(statuses.slice(FREE_TOKEN_TRIES).every((s) => s === 429)).toBe(true)
+
+    // While it waits, even the right token is not heard: a guess that happened to be right would not be either.
+    const waiting = await tryToken(TOKEN)
+    expect(waiting.status).toBe(429)
+    expect(Number(waiting.headers['retry-after'])).toBeGreaterThan(0)
+
+    await clock.advance(1_000)
+    expect((await tryToken('one-more-wrong')).status).toBe(401)
+    // Each wrong try doubles the wait, up to a minute.
+    for (let i = 0; i < 10; i++) {
+      await clock.advance(MAX_TOKEN_WAIT_MS)
+      expect((await tryToken(`later-${i}`)).status).toBe(401)
+      expect(Number((await tryToken(TOKEN)).headers['retry-after'])).toBeLessThanOrEqual(MAX_TOKEN_WAIT_MS / 1000)
+    }
+    await clock.advance(MAX_TOKEN_WAIT_MS)
+    expect((await tryToken(TOKEN)).status).toBe(303)
+    // The right token resets the count.
+    expect((await tryToken('a-slip')).status).toBe(401)
+    expect((await tryToken(TOKEN)).status).toBe(303)
   })
 })
 
@@ -155,7 +244,14 @@ describe('every admin method through the headless transport', () => {
       confirmImport: () => ({ jobId: jobs.mapped }),
       cancelImport: () => ({ jobId: jobs.cancelled }),
       exportLibrary: () => ({}),
+      backupNow: () => ({}),
+      proposeSite: () => ({ url: `${unknown.origin}/madara/manga/somewhere/` }),
+      addSite: () => ({ proposalId }),
     })
+    // Add a Site: a proposal for a host no Site pins yet, to confirm.
+    unknown = await startFixtureSite()
+    const proposed = await rpc('proposeSite', { url: `${unknown.origin}/themesia/manga/iron-bloom/` })
+    proposalId = proposed.json.value.id
     // Two imports waiting at their preview: one to map and confirm, one to cancel.
     const backup = tachibk({ manga: [{ source: '42', url: '/madara/manga/mapped/' }], sources: [{ name: 'Forty-two', sourceId: '42' }] })
     for (const name of ['mapped', 'cancelled'] as const) {
@@ -165,6 +261,9 @@ describe('every admin method through the headless transport', () => {
     }
   })
   const jobs = { mapped: '', cancelled: '' }
+  let unknown: FixtureSite
+  let proposalId = ''
+  afterAll(() => unknown?.close())
 
   it('has a valid call for every method of the contract', () => {
     expect(Object.keys(valid).sort()).toEqual([...ADMIN_METHODS].sort())
@@ -245,6 +344,19 @@ describe('every admin method through the headless transport', () => {
     const lane = lanes.find((l) => l.site === 'fixture-themesia')!
     expect(lane.latestPass).toMatchObject({ due: 4, checked: 0, success: 0 })
     expect(lane.recent).toHaveLength(1)
+  })
+
+  it('a bookmark whose id was made before the id rule (a control character) can still be seen and removed by the owner', async () => {
+    const added = await rpc('addReader', { name: 'Old Rows' })
+    const reader = added.json.value.reader.id as number
+    await seedSeries(shell.core.store.db, { site: 'fixture-madara', id: 'a\u0000b', readers: [reader] })
+    const old = { site: 'fixture-madara', seriesId: 'a\u0000b' }
+    expect((await rpc('seriesDetail', old)).status).toBe(200)
+    expect((await rpc('removeBookmark', { readerId: reader, ...old })).status).toBe(200)
+    const left = await shell.core.store.db.selectFrom('bookmarks').selectAll().where('reader_id', '=', reader).execute()
+    expect(left).toEqual([])
+    // Nothing new is made from such an id: Check now on it is refused by the schema.
+    expect((await rpc('forceSeriesPoll', old)).status).toBe(422)
   })
 
   it("a new Reader's token is shown once and works on the sync endpoint", async () => {

@@ -1,44 +1,135 @@
 /**
- * The owner's window over loopback HTTP (docs/design.md#shells-and-commands): `/admin/` serves the built renderer; `POST
- * /admin/rpc/<method>` is one route per admin method. Opening `/admin/?token=…` sets an HttpOnly,
- * SameSite=Strict session cookie and redirects to `/admin/`, dropping the token from the address. Every RPC
- * checks the session, the Host (against DNS rebinding) and the Origin (against cross-site requests), and
- * answers only loopback peers — even when the sync endpoint is bound to the LAN.
+ * The owner's window over loopback HTTP (docs/design.md#shells-and-commands), on a listener of its own
+ * (docs/adr/0042-the-admin-on-its-own-listener.md): `/admin/` serves the built renderer; `POST
+ * /admin/rpc/<method>` is one route per admin method. Opening `/admin/?token=…` starts a session — a random
+ * id the server holds, 12 hours from its last use — sets it as an HttpOnly, SameSite=Strict cookie named for
+ * this port and scoped to `/admin`, and redirects to `/admin/`, dropping the token from the address. Wrong
+ * tokens are throttled. Every RPC checks the session, the Host (against DNS rebinding) and the Origin
+ * (against cross-site requests, the Readers' page on the sync port included), and answers only loopback peers.
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import cookie from '@fastify/cookie'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { IMPORT_MAX_BASE64_CHARS, IMPORT_MAX_FILE_BYTES } from '../../shared/library'
+import type { Clock } from '../clock'
 import type { AdminCaller } from './validated'
 import { AppError, ERROR_STATUS } from '../../shared/errors'
 import { pageHeaders } from '../server/pages'
 
-export const SESSION_COOKIE = 'mb_admin'
+/** The session cookie's name on an admin port: cookies ignore ports, so each admin listener has its own. */
+export function sessionCookieName(port: number): string {
+  return `mb_admin_${port}`
+}
 
 export function newAdminToken(): string {
   return randomBytes(32).toString('base64url')
 }
 
-/** The session cookie's value: derived from the admin token, so a restart with the same token keeps it. */
-export function sessionValue(adminToken: string): string {
-  return createHmac('sha256', adminToken).update('manga-bookmark admin session v1').digest('base64url')
+/** A session lives this long after its last use. */
+export const SESSION_IDLE_MS = 12 * 3_600_000
+/** Sessions held at most; the least recently used goes first. */
+const MAX_SESSIONS = 64
+
+/**
+ * The sessions the admin listener has started, in memory: a restart or another token ends them all. Only a
+ * hash of each id is kept, and looked up by it.
+ */
+export class AdminSessions {
+  readonly #clock: Pick<Clock, 'now'>
+  readonly #idleMs: number
+  /** Hash of the id → when it expires; in order of last use. */
+  readonly #expiry = new Map<string, number>()
+
+  constructor(clock: Pick<Clock, 'now'>, idleMs = SESSION_IDLE_MS) {
+    this.#clock = clock
+    this.#idleMs = idleMs
+  }
+
+  /** A new session's id (32 random bytes). */
+  start(): string {
+    const id = randomBytes(32).toString('base64url')
+    this.#touch(digest(id))
+    while (this.#expiry.size > MAX_SESSIONS) this.#expiry.delete(this.#expiry.keys().next().value!)
+    return id
+  }
+
+  /** Whether an id is a live session; using it moves its expiry on. */
+  use(id: string | undefined): boolean {
+    if (!id) return false
+    const key = digest(id)
+    const expires = this.#expiry.get(key)
+    if (expires === undefined) return false
+    if (expires <= this.#clock.now()) {
+      this.#expiry.delete(key)
+      return false
+    }
+    this.#touch(key)
+    return true
+  }
+
+  #touch(key: string): void {
+    this.#expiry.delete(key)
+    this.#expiry.set(key, this.#clock.now() + this.#idleMs)
+  }
+}
+
+/** Wrong tokens allowed before each further try must wait. */
+export const FREE_TOKEN_TRIES = 5
+/** The longest wait between tries: a guesser gets nowhere, an owner who mistyped waits at most this. */
+export const MAX_TOKEN_WAIT_MS = 60_000
+
+/**
+ * Wrong admin tokens, counted for the whole listener (it answers only this machine, where one person signs
+ * in and any local user can take any 127.x address): after `FREE_TOKEN_TRIES`, each try waits twice as long
+ * as the last, up to `MAX_TOKEN_WAIT_MS`; a right token resets the count.
+ */
+export class TokenThrottle {
+  readonly #clock: Pick<Clock, 'now'>
+  #failures = 0
+  #until = 0
+
+  constructor(clock: Pick<Clock, 'now'>) {
+    this.#clock = clock
+  }
+
+  /** How long until the next try is heard; 0 when it is heard now. */
+  waitMs(): number {
+    return Math.max(0, this.#until - this.#clock.now())
+  }
+
+  failed(): void {
+    this.#failures++
+    if (this.#failures >= FREE_TOKEN_TRIES)
+      this.#until = this.#clock.now() + Math.min(1_000 * 2 ** (this.#failures - FREE_TOKEN_TRIES), MAX_TOKEN_WAIT_MS)
+  }
+
+  succeeded(): void {
+    this.#failures = 0
+    this.#until = 0
+  }
+}
+
+function digest(id: string): string {
+  return createHash('sha256').update(id).digest('base64url')
 }
 
 export interface AdminHttpOptions {
   caller: AdminCaller
   adminToken: string
-  /** The port the server listens on (for the Host check), read when a request arrives. */
+  /** The port the admin listener listens on (for the Host check and the cookie's name), read per request. */
   port(): number
   html: string
+  clock: Pick<Clock, 'now'>
 }
 
 export async function registerAdminHttp(app: FastifyInstance, options: AdminHttpOptions): Promise<void> {
   await app.register(cookie)
-  const expected = Buffer.from(sessionValue(options.adminToken))
   const tokenBuffer = Buffer.from(options.adminToken)
+  const sessions = new AdminSessions(options.clock)
+  const throttle = new TokenThrottle(options.clock)
 
   const sameBytes = (a: Buffer, b: Buffer) => a.length === b.length && timingSafeEqual(a, b)
-  const hasSession = (request: FastifyRequest) => sameBytes(Buffer.from(request.cookies[SESSION_COOKIE] ?? ''), expected)
+  const hasSession = (request: FastifyRequest) => sessions.use(request.cookies[sessionCookieName(options.port())])
   const allowedHosts = () => {
     const port = options.port()
     return new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`])
@@ -58,9 +149,22 @@ export async function registerAdminHttp(app: FastifyInstance, options: AdminHttp
     guard(request, false)
     const token = (request.query as { token?: unknown }).token
     if (typeof token === 'string') {
-      if (!sameBytes(Buffer.from(token), tokenBuffer))
+      const wait = throttle.waitMs()
+      if (wait > 0) {
+        void reply.header('retry-after', String(Math.ceil(wait / 1000)))
+        throw new AppError('rate-limited', `too many wrong admin tokens; try again in ${Math.ceil(wait / 1000)} s`)
+      }
+      if (!sameBytes(Buffer.from(token), tokenBuffer)) {
+        throttle.failed()
         throw new AppError('unauthorized', 'that admin token is not valid; use the URL the app printed')
-      void reply.setCookie(SESSION_COOKIE, expected.toString(), { httpOnly: true, sameSite: 'strict', path: '/admin', secure: false })
+      }
+      throttle.succeeded()
+      void reply.setCookie(sessionCookieName(options.port()), sessions.start(), {
+        httpOnly: true,
+        sameSite: 'strict',
+        path: '/admin',
+        secure: false,
+      })
       return reply.header('cache-control', 'no-store').redirect('/admin/', 303)
     }
     return page(reply)

@@ -14,13 +14,15 @@ import { silentLog } from '../log'
 import { FakeClock } from '../testing/clock'
 import { netscapeBookmarks } from '../testing/library-files'
 import { tempDir } from '../testing/store'
-import { IMPORT_RPC_BODY_LIMIT, SESSION_COOKIE, sessionValue } from './admin-http'
+import { adminSessionCookie } from '../testing/admin-session'
+import { IMPORT_RPC_BODY_LIMIT } from './admin-http'
 
 let shell: HeadlessShell
 let fixture: FixtureSite
 let dir: { dir: string; remove(): void }
 const clock = new FakeClock()
 const TOKEN = 'test-admin-token-0123456789'
+let cookie = ''
 
 beforeAll(async () => {
   dir = tempDir()
@@ -34,6 +36,7 @@ beforeAll(async () => {
     lanes: false,
     adminToken: TOKEN,
   })
+  cookie = await adminSessionCookie(shell.adminPort, TOKEN)
 })
 afterAll(async () => {
   await shell.stop()
@@ -42,19 +45,19 @@ afterAll(async () => {
 })
 
 function post(method: string, body: string | null, options: { session?: boolean; contentLength?: number } = {}) {
-  const host = `127.0.0.1:${shell.port}`
+  const host = `127.0.0.1:${shell.adminPort}`
   return new Promise<{ status: number; json: any }>((resolve, reject) => {
     const req = httpRequest(
       {
         host: '127.0.0.1',
-        port: shell.port,
+        port: shell.adminPort,
         method: 'POST',
         path: `/admin/rpc/${method}`,
         headers: {
           host,
           origin: `http://${host}`,
           'content-type': 'application/json',
-          ...(options.session === false ? {} : { cookie: `${SESSION_COOKIE}=${sessionValue(TOKEN)}` }),
+          ...(options.session === false ? {} : { cookie }),
           ...(options.contentLength !== undefined ? { 'content-length': String(options.contentLength) } : {}),
         },
       },

@@ -12,6 +12,7 @@ import {
   type SeriesRowView,
   type SettingsView,
   type SiteProposalView,
+  type StorageView,
 } from '../../shared/admin-api'
 import { checkNowRefusal } from '../../shared/check-now'
 import { NEW_CHAPTER_MS } from '../../shared/domain'
@@ -31,12 +32,14 @@ import { finishSeries, forceSeriesPoll, latestChapterHistory, setSeriesUrl, unfi
 import { getSeriesListRow, listSeries, overviewCounts, recentFailures, type SeriesListRow } from '../store/series-list'
 import { readSettings, writeSettings } from '../store/settings'
 import { seriesSightings } from '../store/sightings'
+import { isStorageUnavailable } from '../store/storage'
 import { bookmarkByUrl } from '../use-cases/acquire'
 import { siteProposals } from '../use-cases/add-site'
 import { exportLibrary } from '../use-cases/library-export'
 import { ImportJobs } from '../use-cases/library-import'
 import { createReader, deleteReader, rotateToken } from '../use-cases/reader-tokens'
 import { DEFAULT_PACE } from '../sites/site'
+import { applyLogLevel } from '../log'
 
 export interface AdminContext {
   core: Core
@@ -163,8 +166,18 @@ export function createAdmin(ctx: AdminContext): AdminApi {
     return readers.map((r) => ({ id: r.id, name: r.name, createdAt: r.created_at, bookmarks: counts.get(r.id) ?? 0 }))
   }
 
+  function storageView(): StorageView {
+    return { file: core.store.file, problem: core.storage.problem(), ...core.backups.state() }
+  }
+
   async function settingsView(): Promise<SettingsView> {
-    return { settings: await readSettings(db), listening: ctx.listening(), shell: ctx.shell }
+    return {
+      settings: await readSettings(db),
+      listening: ctx.listening(),
+      shell: ctx.shell,
+      storage: storageView(),
+      logLevelFromEnvironment: Boolean(process.env.MB_LOG_LEVEL),
+    }
   }
 
   async function detail(key: { site: string; seriesId: string }) {
@@ -208,11 +221,19 @@ export function createAdmin(ctx: AdminContext): AdminApi {
 
   return {
     async overview() {
-      return {
-        now: now(),
-        counts: { ...(await overviewCounts(db, staleBefore())), newChapters: await newChapterCount(db, now() - NEW_CHAPTER_MS) },
-        lanes: await allLaneViews(false),
-        siteProblems: [...core.siteProblems],
+      try {
+        return {
+          now: now(),
+          counts: { ...(await overviewCounts(db, staleBefore())), newChapters: await newChapterCount(db, now() - NEW_CHAPTER_MS) },
+          lanes: await allLaneViews(false),
+          siteProblems: [...core.siteProblems],
+          storage: storageView(),
+        }
+      } catch (error) {
+        // A database that cannot be read (a damaged page): the answer is what the owner must do about it.
+        const problem = core.storage.problem()
+        if (isStorageUnavailable(error) && problem) throw new AppError('storage-unavailable', problem.message, { cause: error })
+        throw error
       }
     },
     async listSeries(input) {
@@ -312,6 +333,7 @@ export function createAdmin(ctx: AdminContext): AdminApi {
     },
     async updateSettings(input) {
       await writeSettings(db, input)
+      if (input.logLevel) applyLogLevel(core.log, input.logLevel)
       return settingsView()
     },
     startImport: ({ readerId, file }) =>
@@ -344,6 +366,14 @@ export function createAdmin(ctx: AdminContext): AdminApi {
     async addSite({ proposalId, key, name }) {
       const added = await newSites.confirm(proposalId, { ...(key ? { key } : {}), ...(name ? { name } : {}) })
       return { lane: await oneLane(added.site.key), seriesUrl: added.seriesUrl }
+    },
+    async backupNow() {
+      try {
+        await core.backups.backupNow()
+      } catch (error) {
+        throw new AppError('storage-unavailable', (error as Error).message, { cause: error })
+      }
+      return storageView()
     },
   }
 }

@@ -15,6 +15,9 @@
  *   GET  /hang/manga/:slug/                   a response that never ends
  *   GET  /huge/manga/:slug/                   an oversized body
  *   GET  /redirect-off/manga/:slug/           a redirect off the pinned host (to localhost)
+ *   GET  /slow-down/manga/:slug/?status=429|503&retry=S|in-S   "too many requests": Retry-After S seconds, or a date S s ahead
+ *   GET  /encoded/manga/:slug/?charset=C&via=header|meta|http-equiv|bom|none   a Madara page in encoding C
+ *                                             (windows-1252, shift_jis, utf-16le, utf-16be), its title ENCODED_TITLES[C]
  *   GET  /leaky/manga/:slug/                  a Madara page that pulls a script, an image and a frame off the pin
  *   GET  /busy/manga/:slug/                   a page whose script never yields once loaded
  *   GET  /hostile/manga/:slug/?attack=A&to=H:P   a Madara page whose script tries one way off the pin (to H:P),
@@ -37,6 +40,7 @@ import {
   webtoonsPage,
   type FixtureSeries,
 } from './pages'
+import { WINDOWS_1252_HIGH } from '../fetch/encoding'
 import { hostileExtras, hostilePopup, hostileServiceWorker, hostileWorker, isAttack, isDestination } from './hostile-pages'
 
 export interface Hit {
@@ -69,7 +73,7 @@ export interface FixtureOptions {
 }
 
 const FAMILY_PATH =
-  /^\/(madara|madara-xhr|themesia|js-challenge|never-clears|no-chapters|broken|hang|huge|redirect-off|leaky|busy|hostile)\/manga\/([a-z0-9-]{1,80})\/?(ajax\/chapters\/?|chapter-\d+\/?)?$/
+  /^\/(madara|madara-xhr|themesia|js-challenge|never-clears|no-chapters|broken|hang|huge|redirect-off|leaky|busy|hostile|slow-down|encoded)\/manga\/([a-z0-9-]{1,80})\/?(ajax\/chapters\/?|chapter-\d+\/?)?$/
 const WEBTOONS_PATH = /^\/webtoons\/en\/[a-z-]+\/([a-z0-9-]{1,80})\/list$/
 const MANGADEX_FEED = /^\/mangadex\/api\/manga\/([0-9a-f-]{36})\/feed$/
 const MANGADEX_TITLE = /^\/mangadex\/title\/([0-9a-f-]{36})(?:\/([a-z0-9-]+))?$/
@@ -202,6 +206,33 @@ export async function startFixtureSite(options: FixtureOptions = {}): Promise<Fi
         if (!isAttack(attack) || !isDestination(to)) return send(res, 400, 'text/plain', 'hostile: give attack= and to=host:port')
         return send(res, 200, 'text/html', madaraPage(base, s).replace('</body>', `${hostileExtras(attack, to)}</body>`))
       }
+      case 'slow-down': {
+        const status = url.searchParams.get('status') === '503' ? 503 : 429
+        const retry = url.searchParams.get('retry')
+        const retryAfter = retry?.startsWith('in-') ? new Date(now() + Number(retry.slice(3)) * 1000).toUTCString() : retry
+        return send(res, status, 'text/html', '<!DOCTYPE html><title>Too Many Requests</title><h1>Slow down</h1>', {
+          date: new Date(now()).toUTCString(),
+          ...(retryAfter ? { 'retry-after': retryAfter } : {}),
+        })
+      }
+      case 'encoded': {
+        const charset = url.searchParams.get('charset') ?? 'windows-1252'
+        if (!isEncodedCharset(charset))
+          return send(res, 400, 'text/plain', `encoded: charset is one of ${Object.keys(ENCODED_TITLES).join(', ')}`)
+        const via = url.searchParams.get('via') ?? 'header'
+        const declared =
+          {
+            meta: `<meta charset="${charset}">`,
+            'http-equiv': `<meta http-equiv="Content-Type" content="text/html; charset=${charset}">`,
+          }[via] ?? ''
+        const html = madaraPage(base, { ...s, title: ENCODED_TITLES[charset] }).replace('<meta charset="utf-8">', declared)
+        const body = encodeAs(charset, html, via === 'bom')
+        res.writeHead(200, {
+          'content-type': via === 'header' ? `text/html; charset=${charset}` : 'text/html',
+          'content-length': body.length,
+        })
+        return void res.end(body)
+      }
       case 'redirect-off': {
         const port = (server.address() as AddressInfo).port
         res.writeHead(302, { location: `http://localhost:${port}/madara/manga/${slug}/` })
@@ -233,6 +264,49 @@ export async function startFixtureSite(options: FixtureOptions = {}): Promise<Fi
         server.closeAllConnections()
         server.close(() => resolve())
       }),
+  }
+}
+
+/** The title of the `encoded` page in each encoding: words only that encoding can carry. */
+export const ENCODED_TITLES = {
+  'windows-1252': 'Café Crème à la Française — Œuvres',
+  shift_jis: '狼と香辛料 第二幕',
+  'utf-16le': '狼と香辛料 Café',
+  'utf-16be': '늑대와 향신료 Café',
+} as const
+type EncodedCharset = keyof typeof ENCODED_TITLES
+const isEncodedCharset = (value: string): value is EncodedCharset => Object.hasOwn(ENCODED_TITLES, value)
+
+let shiftJisTable: Map<string, number[]> | undefined
+
+/** Text in one of the fixture's encodings (Node encodes only UTF-8 and UTF-16LE itself; the others by their decoder's table). */
+function encodeAs(charset: EncodedCharset, text: string, bom: boolean): Buffer {
+  switch (charset) {
+    case 'windows-1252':
+      return Buffer.from(
+        [...text].map((c) => {
+          const high = WINDOWS_1252_HIGH.indexOf(c)
+          if (high >= 0) return 0x80 + high
+          return c.charCodeAt(0) <= 0xff ? c.charCodeAt(0) : 0x3f
+        }),
+      )
+    case 'shift_jis': {
+      if (!shiftJisTable) {
+        const decoder = new TextDecoder('shift_jis')
+        shiftJisTable = new Map()
+        for (let b = 0; b < 0x80; b++) shiftJisTable.set(String.fromCharCode(b), [b])
+        for (let lead = 0x81; lead <= 0xfc; lead++)
+          for (let trail = 0x40; trail <= 0xfc; trail++) {
+            const c = decoder.decode(Uint8Array.of(lead, trail))
+            if (c.length === 1 && c !== '\ufffd' && !shiftJisTable.has(c)) shiftJisTable.set(c, [lead, trail])
+          }
+      }
+      return Buffer.from([...text].flatMap((c) => shiftJisTable!.get(c) ?? [0x3f]))
+    }
+    case 'utf-16le':
+      return Buffer.concat([bom ? Buffer.from([0xff, 0xfe]) : Buffer.alloc(0), Buffer.from(text, 'utf16le')])
+    case 'utf-16be':
+      return Buffer.concat([bom ? Buffer.from([0xfe, 0xff]) : Buffer.alloc(0), Buffer.from(text, 'utf16le').swap16()])
   }
 }
 

@@ -7,9 +7,9 @@ import { join } from 'node:path'
 import { app, dialog, Notification, powerMonitor, shell } from 'electron'
 import { startApp, type RunningApp } from '../app'
 import { drain } from './policy/drain'
-import { noticeFor } from './policy/notifications'
+import { noticeFor, rendersMarkup } from './policy/notifications'
 import { powerSequencer } from './policy/power'
-import { createLog } from '../log'
+import { createLog, logToDirectory } from '../log'
 import { parseShellArgs, USAGE, type ShellArgs } from '../shell-args'
 import { electronLauncher } from './browser-session'
 import { registerAdminIpc } from './ipc'
@@ -56,6 +56,7 @@ async function start(): Promise<void> {
   }
   const resources = app.isPackaged ? process.resourcesPath : join(app.getAppPath(), 'resources')
   const dataDir = args.dataDir ?? app.getPath('userData')
+  logToDirectory(log, join(dataDir, 'logs'))
   running = await startApp({
     shell: 'electron',
     dataDir,
@@ -103,9 +104,13 @@ async function start(): Promise<void> {
 async function refreshTray(): Promise<void> {
   if (!running || !tray) return
   try {
-    tray.update((await running.api.overview()).lanes, Date.now())
+    const overview = await running.api.overview()
+    tray.update(overview.lanes, Date.now(), overview.storage)
   } catch (error) {
     log.warn({ err: error }, 'electron: the tray could not read the Lanes')
+    // A database that cannot be read still says why in the tray.
+    const problem = running.core.storage.problem()
+    if (problem) tray.update([], Date.now(), { file: running.dataFile, problem, lastBackup: null, backupProblem: null })
   }
 }
 
@@ -116,7 +121,7 @@ async function applySettings(): Promise<void> {
 }
 
 async function notify(chapters: Parameters<typeof noticeFor>[0]): Promise<void> {
-  const notice = noticeFor(chapters)
+  const notice = noticeFor(chapters, { markup: rendersMarkup(process.platform) })
   if (!notice || !running || !Notification.isSupported()) return
   if (!(await running.api.settings()).settings.notifications) return
   const notification = new Notification({ title: notice.title, body: notice.body, silent: false })

@@ -1,10 +1,10 @@
 /** The tray: the app's icon, a tooltip summarising Lane health, and a menu (Open, each Lane, data folder, Quit). */
 import { Menu, Tray, nativeImage } from 'electron'
-import type { LaneView } from '../../shared/admin-api'
+import type { LaneView, StorageView } from '../../shared/admin-api'
 import { trayModel } from './policy/tray'
 
 export interface AppTray {
-  update(lanes: readonly LaneView[], now: number): void
+  update(lanes: readonly LaneView[], now: number, storage?: StorageView): void
   readonly tray: Tray
   destroy(): void
 }
@@ -12,8 +12,8 @@ export interface AppTray {
 export function createAppTray(options: { icon: string; open(): void; openDataFolder(): void; quit(): void }): AppTray {
   const tray = new Tray(nativeImage.createFromPath(options.icon))
   tray.on('click', options.open)
-  const update = (lanes: readonly LaneView[], now: number) => {
-    const model = trayModel(lanes, now)
+  const update = (lanes: readonly LaneView[], now: number, storage?: StorageView) => {
+    const model = trayModel(lanes, now, storage)
     tray.setToolTip(model.tooltip)
     tray.setContextMenu(
       Menu.buildFromTemplate([

@@ -1,12 +1,12 @@
 /**
  * The owner's window: sandboxed, isolated, no Node; the renderer's CSP is in its HTML. It never navigates
- * away from the app and never opens windows; http(s) links open in the system browser. Closing it hides it
- * to the tray.
+ * away from the app and never opens windows; http(s) links open in the system browser; its session grants no
+ * permission but a clipboard write. Closing it hides it to the tray.
  */
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { BrowserWindow, shell } from 'electron'
-import { isAppNavigation, linkDecision } from './policy/window-policy'
+import { isAppNavigation, linkDecision, ownerWindowAllows } from './policy/window-policy'
 
 export interface OwnerWindow {
   show(): void
@@ -39,6 +39,12 @@ export function createOwnerWindow(options: {
   })
   const page = join(options.rendererDir, 'index.html')
   const appUrl = pathToFileURL(page).href
+
+  // Permissions on the window's session: denied when asked and when checked, all but a clipboard write.
+  const session = window.webContents.session
+  session.setPermissionRequestHandler((_contents, permission, callback) => callback(ownerWindowAllows(permission)))
+  session.setPermissionCheckHandler((_contents, permission) => ownerWindowAllows(permission))
+  session.setDevicePermissionHandler(() => false)
 
   window.webContents.setWindowOpenHandler(({ url }) => {
     if (linkDecision(url) === 'open-external') void shell.openExternal(url)

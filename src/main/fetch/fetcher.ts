@@ -3,8 +3,11 @@ import type { Page, PageRequest, Site } from '../sites/site'
 
 export type FetchResult =
   | { kind: 'page'; page: Page }
-  /** An anti-bot challenge held (in a browser: it did not clear in time). */
-  | { kind: 'refused'; reason: string }
+  /**
+   * An anti-bot challenge held (in a browser: it did not clear in time), or the Site said "too many requests"
+   * (429, or 503 with Retry-After); `retryAfterMs` is how long it asked to be left alone, when it said.
+   */
+  | { kind: 'refused'; reason: string; retryAfterMs?: number }
   /** The browser was interrupted or could not be reached. */
   | { kind: 'unreachable'; reason: string }
   /** Transport error, timeout, oversized body, a redirect off the host pin, an abort. */

@@ -1,10 +1,13 @@
 /**
  * The HTTP fetcher: a timeout over the whole exchange, a body-size cap, an honest User-Agent, and redirects
- * followed only within the Site's host pin. Challenges are recognised and reported as refused.
+ * followed only within the Site's host pin. Challenges are recognised and reported as refused, and so is a
+ * Site asking to be left alone (429, or 503 with Retry-After). Bodies are decoded in their own encoding.
  */
 import { isPinned, parseUrl, type PageRequest, type Site } from '../sites/site'
 import { challengeReason } from './challenge'
+import { decodeBody } from './encoding'
 import type { Fetcher, FetchResult } from './fetcher'
+import { retryAfterMs } from './retry-after'
 import { USER_AGENT } from './user-agent'
 
 export interface HttpFetcherOptions {
@@ -12,6 +15,8 @@ export interface HttpFetcherOptions {
   maxBodyBytes?: number
   maxRedirects?: number
   userAgent?: string
+  /** The wall clock, for a Retry-After given as a date by a response without its own Date (default Date.now). */
+  now?: () => number
 }
 
 export const HTTP_DEFAULTS = { timeoutMs: 20_000, maxBodyBytes: 5 * 1024 * 1024, maxRedirects: 5 } as const
@@ -21,6 +26,7 @@ export function createHttpFetcher(options: HttpFetcherOptions = {}): Fetcher {
   const maxBodyBytes = options.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes
   const maxRedirects = options.maxRedirects ?? HTTP_DEFAULTS.maxRedirects
   const userAgent = options.userAgent ?? USER_AGENT
+  const now = options.now ?? Date.now
 
   return {
     kind: 'http',
@@ -55,10 +61,24 @@ export function createHttpFetcher(options: HttpFetcherOptions = {}): Fetcher {
             current = keepsMethod ? { ...current, url: next.href } : { url: next.href, method: 'GET', headers: current.headers }
             continue
           }
-          const body = await readCapped(response, maxBodyBytes)
-          if (body === null) return { kind: 'error', reason: `body larger than ${maxBodyBytes} bytes` }
+          const bytes = await readCapped(response, maxBodyBytes)
+          if (bytes === null) return { kind: 'error', reason: `body larger than ${maxBodyBytes} bytes` }
+          // In the page's own encoding (a BOM, the charset, a <meta>), never assumed UTF-8.
+          const body = decodeBody(bytes, response.headers.get('content-type') ?? '').text
           const refused = challengeReason({ status: response.status, header: (n) => response.headers.get(n), body })
-          if (refused) return { kind: 'refused', reason: refused }
+          const retryAfter = retryAfterMs(response.headers.get('retry-after'), now(), response.headers.get('date'))
+          const asked = retryAfter === undefined ? {} : { retryAfterMs: retryAfter }
+          if (refused) return { kind: 'refused', reason: refused, ...asked }
+          // "Too many requests", or "unavailable, come back later": the Site asks to be left alone — a refusal,
+          // never sooner than it asked (docs/adr/0047-retry-after-and-encodings.md).
+          if (response.status === 429 || (response.status === 503 && retryAfter !== undefined)) {
+            const header = response.headers.get('retry-after')
+            return {
+              kind: 'refused',
+              reason: `HTTP ${response.status}${header ? ` with Retry-After: ${header.slice(0, 40)}` : ''}`,
+              ...asked,
+            }
+          }
           return {
             kind: 'page',
             page: { url: url.href, status: response.status, contentType: response.headers.get('content-type') ?? '', body },
@@ -73,14 +93,14 @@ export function createHttpFetcher(options: HttpFetcherOptions = {}): Fetcher {
   }
 }
 
-/** The body as text, or null when it is longer than the cap (the rest is never read). */
-async function readCapped(response: Response, cap: number): Promise<string | null> {
+/** The body's bytes, or null when it is longer than the cap (the rest is never read). */
+async function readCapped(response: Response, cap: number): Promise<Buffer | null> {
   const declared = Number(response.headers.get('content-length'))
   if (Number.isFinite(declared) && declared > cap) {
     await response.body?.cancel()
     return null
   }
-  if (!response.body) return ''
+  if (!response.body) return Buffer.alloc(0)
   const reader = response.body.getReader()
   const chunks: Uint8Array[] = []
   let size = 0
@@ -94,7 +114,7 @@ async function readCapped(response: Response, cap: number): Promise<string | nul
     }
     chunks.push(value)
   }
-  return Buffer.concat(chunks).toString('utf8')
+  return Buffer.concat(chunks)
 }
 
 function describe(error: unknown): string {

@@ -1,12 +1,14 @@
 /**
- * `npm run headless -- --data DIR [--port N] [--admin-token T] [--chromium PATH] [--demo]`
- * Starts the headless shell and prints where it serves. SIGTERM, SIGINT or SIGHUP stop it in order within a
+ * `npm run headless -- --data DIR [--port N] [--admin-token-file F] [--admin-port N] [--chromium PATH] [--demo]`
+ * Starts the headless shell and prints where it serves: the sync endpoint, and the owner's window on its own
+ * port. SIGTERM, SIGINT or SIGHUP stop it in order within a
  * deadline; a second signal ends it at once (signals.ts, docs/adr/0031). Built to out/main/headless.js, which
  * `npm run headless` runs in the process npm starts (docs/adr/0032).
  */
-import { createLog } from '../log'
+import { join } from 'node:path'
+import { createLog, logToDirectory } from '../log'
 import { resolveChromium } from '../fetch/browser/playwright-launcher'
-import { parseHeadlessArgs, USAGE, type HeadlessArgs } from '../shell-args'
+import { adminTokenWarnings, parseHeadlessArgs, USAGE, type HeadlessArgs } from '../shell-args'
 import { startHeadlessShell } from './shell'
 import { stopDeadlineMs, stopOnSignals } from './signals'
 
@@ -23,6 +25,9 @@ async function main(): Promise<void> {
     process.exit(0)
   }
   const log = createLog()
+  // The log file beside the data, rotated by size; the admin URL printed below never reaches it (docs/adr/0049-logs.md).
+  logToDirectory(log, join(args.dataDir, 'logs'))
+  for (const warning of adminTokenWarnings(args)) console.error(`manga-bookmark: warning: ${warning}`)
   const signals = stopOnSignals({ log, deadlineMs: stopDeadlineMs(), exit: (code) => process.exit(code) })
   const chromium = resolveChromium(args.chromium)
   const shell = await startHeadlessShell({
@@ -32,6 +37,7 @@ async function main(): Promise<void> {
     demo: args.demo,
     ...(chromium ? { chromium } : {}),
     ...(args.adminToken ? { adminToken: args.adminToken } : {}),
+    ...(args.adminPort !== undefined ? { adminPort: args.adminPort } : {}),
   })
   console.log(`manga-bookmark: data ${shell.dataFile} · serving ${shell.origin} (port ${shell.port})`)
   console.log(`manga-bookmark: admin: ${shell.adminUrl}`)

@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { existsSync } from 'node:fs'
+import { chmodSync, existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
 import { tempDir } from '../testing/store'
-import { parseHeadlessArgs, parseShellArgs } from '../shell-args'
+import { adminTokenWarnings, parseHeadlessArgs, parseShellArgs } from '../shell-args'
 
 const dirs: Array<{ remove(): void }> = []
 afterEach(() => dirs.splice(0).forEach((d) => d.remove()))
@@ -17,11 +17,18 @@ describe('headless command line', () => {
     expect(args.port).toBeUndefined()
   })
 
-  it('takes --data, --port, --admin-token, --chromium and --demo', () => {
-    expect(parseHeadlessArgs(['--data', '/d', '--port', '0', '--admin-token', 'a'.repeat(20), '--chromium', '/c', '--demo'])).toEqual({
+  it('takes --data, --port, --admin-token, --admin-port, --chromium and --demo', () => {
+    expect(
+      parseHeadlessArgs(
+        ['--data', '/d', '--port', '0', '--admin-token', 'a'.repeat(20), '--admin-port', '4800', '--chromium', '/c', '--demo'],
+        {},
+      ),
+    ).toEqual({
       dataDir: '/d',
       port: 0,
       adminToken: 'a'.repeat(20),
+      adminTokenFrom: 'argv',
+      adminPort: 4800,
       chromium: '/c',
       demo: true,
       help: false,
@@ -39,9 +46,48 @@ describe('headless command line', () => {
     [['--port', 'x'], /--port must be/],
     [['--port', '70000'], /--port must be/],
     [['--admin-token', 'short'], /at least 16/],
+    [['--admin-port', '99999'], /--admin-port must be 0–65535/],
+    [['--admin-token', 'a'.repeat(20), '--admin-token-file', '/f'], /not both/],
+    [['--admin-token-file', '/nonexistent/token'], /--admin-token-file \/nonexistent\/token: cannot be read/],
     [['--nope'], /Unknown option/],
   ])('refuses %j', (argv, message) => {
     expect(() => parseHeadlessArgs(argv)).toThrow(message)
+  })
+})
+
+describe('the admin token, kept off the command line', () => {
+  it('is read from $MB_ADMIN_TOKEN, with no warning', () => {
+    const args = parseHeadlessArgs([], { MB_ADMIN_TOKEN: 'e'.repeat(24) })
+    expect(args).toMatchObject({ adminToken: 'e'.repeat(24), adminTokenFrom: 'env' })
+    expect(adminTokenWarnings(args)).toEqual([])
+    expect(() => parseHeadlessArgs([], { MB_ADMIN_TOKEN: 'short' })).toThrow(/MB_ADMIN_TOKEN must be at least 16/)
+  })
+
+  it('is read from --admin-token-file (its first line), with no warning for a private file; a flag wins over the variable', () => {
+    const d = tempDir()
+    dirs.push(d)
+    const file = join(d.dir, 'token')
+    writeFileSync(file, `${'f'.repeat(30)}\n`, { mode: 0o600 })
+    const args = parseHeadlessArgs(['--admin-token-file', file], { MB_ADMIN_TOKEN: 'e'.repeat(24) })
+    expect(args).toMatchObject({ adminToken: 'f'.repeat(30), adminTokenFrom: 'file' })
+    expect(adminTokenWarnings(args)).toEqual([])
+  })
+
+  it('a token file other users can read is used, with a warning', () => {
+    const d = tempDir()
+    dirs.push(d)
+    const file = join(d.dir, 'token')
+    writeFileSync(file, 'g'.repeat(30))
+    chmodSync(file, 0o644)
+    expect(adminTokenWarnings(parseHeadlessArgs(['--admin-token-file', file], {}))).toEqual([
+      `the admin token file ${file} can be read by other users; chmod 600 it`,
+    ])
+  })
+
+  it('--admin-token on the command line still works, with a warning that other local users can see it', () => {
+    const args = parseHeadlessArgs(['--admin-token', 'h'.repeat(20)], {})
+    expect(args.adminToken).toBe('h'.repeat(20))
+    expect(adminTokenWarnings(args)).toEqual([expect.stringMatching(/can be seen by every user of this machine.*MB_ADMIN_TOKEN/)])
   })
 })
 
@@ -77,6 +123,41 @@ describe('headless shell process', () => {
     expect(tables.map((t) => (t as { name: string }).name)).toEqual(
       expect.arrayContaining(['bookmarks', 'poll_lanes', 'poll_passes', 'readers', 'series', 'sightings']),
     )
+  })
+})
+
+describe('the headless shell process and its admin listener', () => {
+  it('prints the admin URL on a port of its own, warns once about --admin-token, and the sync port has no admin', async () => {
+    const d = tempDir()
+    dirs.push(d)
+    const token = 'cli-admin-token-0123456789'
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'src/main/headless/cli.ts', '--data', d.dir, '--port', '0', '--admin-token', token],
+      { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, MB_LOG_LEVEL: 'warn', CHROMIUM_PATH: '/nonexistent' } },
+    )
+    let out = ''
+    let err = ''
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()))
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', (c: Buffer) => {
+          out += c.toString()
+          if (/admin: http/.test(out)) resolve()
+        })
+        child.once('exit', (code) => reject(new Error(`exited ${code}: ${out}${err}`)))
+      })
+      const sync = /serving (http:\/\/127\.0\.0\.1:(\d+))/.exec(out)!
+      const admin = /admin: (http:\/\/127\.0\.0\.1:(\d+)\/admin\/\?token=(\S+))/.exec(out)!
+      expect(admin[3]).toBe(token)
+      expect(admin[2]).not.toBe(sync[2])
+      expect(err.match(/--admin-token on the command line can be seen by every user/g)).toHaveLength(1)
+      expect((await fetch(admin[1]!, { redirect: 'manual' })).status).toBe(303)
+      expect((await fetch(`${sync[1]}/admin/?token=${token}`, { redirect: 'manual' })).status).toBe(404)
+    } finally {
+      child.kill('SIGTERM')
+      await once(child, 'exit')
+    }
   })
 })
 

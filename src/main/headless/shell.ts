@@ -10,22 +10,25 @@ export interface HeadlessOptions extends Omit<AppOptions, 'shell' | 'browser' | 
   chromium?: string
   /** The admin token (random unless given). */
   adminToken?: string
+  /** The admin listener's port (a free one unless given). */
+  adminPort?: number
   /** Browser fetcher settings (tests shorten them). */
   browser?: AppOptions['browserOptions']
 }
 
 export type HeadlessShell = RunningApp & {
   readonly adminUrl: string
+  readonly adminPort: number
   /** What has not finished stopping yet (empty before `stop()` and after it). */
   stillStopping(): string[]
 }
 
 export async function startHeadlessShell(options: HeadlessOptions): Promise<HeadlessShell> {
-  const { chromium, adminToken, browser, ...rest } = options
+  const { chromium, adminToken, adminPort, browser, ...rest } = options
   const app = await startApp({
     ...rest,
     shell: 'headless',
-    adminHttp: adminToken ? { token: adminToken } : {},
+    adminHttp: { ...(adminToken ? { token: adminToken } : {}), ...(adminPort !== undefined ? { port: adminPort } : {}) },
     ...(chromium ? { browser: (profileDir: string) => playwrightLauncher({ executablePath: chromium, userDataDir: profileDir }) } : {}),
     ...(browser ? { browserOptions: browser } : {}),
   })

@@ -7,11 +7,13 @@ import { highestChapter } from '../../shared/chapter-number'
 import type { Clock } from '../clock'
 import type { Fetcher } from '../fetch/fetcher'
 import type { Log } from '../log'
-import { AdapterError, isPinned, parseUrl, type PageRequest, type Site } from '../sites/site'
+import { AdapterError, chapterLink, isPinned, parseUrl, type PageRequest, type Site } from '../sites/site'
+import { inlineReader, type PageReader } from '../sites/page-reader'
 import type { Db } from '../store/database'
 import type { SeriesKey } from '../store/schema'
 import { markLatestChecked, recordCheckOutcome, recordCheckResult, type CheckResultReport } from '../store/series'
 import { judgeSightings, lastSightingId } from '../store/sightings'
+import { isStorageUnavailable } from '../store/storage'
 
 /** The classification of one check (docs/design.md#sites-and-fetching), plus `aborted` for a check the app itself interrupted. */
 export type CheckOutcome = 'chapter' | 'no-chapter' | 'refused' | 'unreachable' | 'unfetchable' | 'error' | 'aborted'
@@ -26,6 +28,10 @@ export interface CheckReport {
   fetched: boolean
   title?: string
   latest?: CheckResultReport
+  /** The store could not take the check stamp (a full disk, a read-only file): nothing was sent. */
+  storageUnavailable?: true
+  /** A refusal: how long the Site asked to be left alone (Retry-After), when it said. */
+  retryAfterMs?: number
 }
 
 export interface CheckContext {
@@ -34,6 +40,11 @@ export interface CheckContext {
   log: Log
   /** Called once, just before the check's first request goes out (the pacer's turn is used). */
   beforeRequest?(): void
+  /**
+   * Reads each fetched page with the Site's adapter: the app's reads off the main thread under a deadline
+   * (sites/page-reader.ts); without one, on the calling thread (tests).
+   */
+  reader?: PageReader
 }
 
 export interface CheckTarget {
@@ -59,7 +70,8 @@ export async function checkSeries(
     if (!(await markLatestChecked(ctx.db, key, stampedAt))) return report('error', 'the Series no longer exists', 0, false)
     judgeUpTo = await lastSightingId(ctx.db, key)
   } catch (error) {
-    return report('error', `check stamp failed: ${(error as Error).message}`, 0, false)
+    const failed = report('error', `check stamp failed: ${(error as Error).message}`, 0, false)
+    return isStorageUnavailable(error) ? { ...failed, storageUnavailable: true } : failed
   }
   const url = parseUrl(target.series_url)
   if (!url || !isPinned(site, url))
@@ -107,6 +119,8 @@ async function readSeries(
       fetched = true
       const result = await fetcher.fetch(request, site, signal)
       if (signal?.aborted) return report('aborted', 'stopped', stampedAt, fetched)
+      if (result.kind === 'refused' && result.retryAfterMs !== undefined)
+        return { ...report('refused', result.reason, stampedAt, fetched), retryAfterMs: result.retryAfterMs }
       if (result.kind !== 'page') return report(result.kind, result.reason, stampedAt, fetched)
       const { page } = result
       if (page.status !== 200 && page.status !== 204) {
@@ -117,7 +131,8 @@ async function readSeries(
         }
         return report('error', `HTTP ${page.status} from ${next.host}`, stampedAt, fetched)
       }
-      const step = site.adapter.read(page, url)
+      const step = await (ctx.reader ?? inlineReader).read(site, page, url, signal)
+      if (signal?.aborted) return report('aborted', 'stopped', stampedAt, fetched)
       if (step.kind === 'follow') {
         title ??= step.partial?.title
         request = step.request
@@ -132,7 +147,7 @@ async function readSeries(
         await recordCheckOutcome(trx, key, { outcome: 'chapter', reason: '', at: now })
         const moved = await recordCheckResult(trx, {
           ...key,
-          found: { chapter: highest.number, label: highest.label, url: highest.url },
+          found: { chapter: highest.number, label: highest.label, url: chapterLink(site, highest.url, url.href) },
           ...(title ? { title } : {}),
           now,
         })

@@ -14,6 +14,21 @@ export function computeGap(pace: Pick<Pace, 'restMs' | 'minGapMs' | 'maxGapMs'>,
   return { gap, clamped: gap !== raw }
 }
 
+/**
+ * The longest a Site's `Retry-After` may close its Lane: a day. A Site asking for a year is asked again
+ * tomorrow, and the log says it asked for more (docs/adr/0047-retry-after-and-encodings.md).
+ */
+export const RETRY_AFTER_CAP_MS = 86_400_000
+
+/**
+ * How long a refusal closes the Lane: the Site's refusal backoff, or longer when the Site's `Retry-After` asked
+ * for longer — never sooner than it asked, up to RETRY_AFTER_CAP_MS. `capped` says the Site asked for more.
+ */
+export function refusalLength(pace: Pick<Pace, 'refusalBackoffMs'>, retryAfterMs?: number): { ms: number; capped: boolean } {
+  const asked = retryAfterMs ?? 0
+  return { ms: Math.max(pace.refusalBackoffMs, Math.min(asked, RETRY_AFTER_CAP_MS)), capped: asked > RETRY_AFTER_CAP_MS }
+}
+
 /** The owner's pause first, then the Site's refusal (docs/design.md#the-lane-pass, step 1). */
 export function laneGate(lane: Pick<LaneRow, 'paused_until' | 'refuse_until'>, now: number): 'paused' | 'refusing' | null {
   if (lane.paused_until > now) return 'paused'
@@ -41,7 +56,7 @@ export interface SleepFacts {
   skip: PassSkip
   now: number
   pace: Pick<Pace, 'restMs' | 'idleRequeryMs' | 'refusalBackoffMs'>
-  lane: Pick<LaneRow, 'paused_until' | 'refuse_until'>
+  lane: Pick<LaneRow, 'paused_until' | 'refuse_until'> & Partial<Pick<LaneRow, 'refuse_ms'>>
   /** How much of the browser-down window is left. */
   browserDownForMs: number
   /** The loop stopped at maxPassMs with Series still due. */
@@ -61,7 +76,8 @@ export function sleepAfter(f: SleepFacts): number {
       // A Resume takes effect within idleRequeryMs, with no signal to the Lane.
       return Math.max(1, Math.min(f.lane.paused_until - f.now, idle))
     case 'refusing':
-      return Math.max(1, Math.min(f.lane.refuse_until - f.now, f.pace.refusalBackoffMs))
+      // Bounded by the refusal's own length (a Retry-After may be longer than the backoff).
+      return Math.max(1, Math.min(f.lane.refuse_until - f.now, f.lane.refuse_ms || f.pace.refusalBackoffMs))
     case 'sidecar-down':
       return Math.max(1, Math.min(f.browserDownForMs, idle))
     case 'nothing-eligible':

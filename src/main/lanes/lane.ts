@@ -6,15 +6,16 @@ import type { Clock } from '../clock'
 import { BrowserHealth } from '../fetch/browser-health'
 import type { Fetchers } from '../fetch/fetcher'
 import type { Log } from '../log'
+import type { PageReader } from '../sites/page-reader'
 import type { Site } from '../sites/site'
 import type { Db } from '../store/database'
 import { lastCheckedAt, type DueSeries } from '../store/due'
 import { ensureLane } from '../store/lanes'
-import { prunePasses } from '../store/passes'
+import { insertPasses, prunePasses } from '../store/passes'
 import { pruneOrphanSeries } from '../store/series'
 import type { CheckReport } from './check'
 import { SitePacer } from './pacer'
-import { runPass, type NewChapter, type PassResult } from './pass'
+import { runPass, UnwrittenPasses, type NewChapter, type PassResult } from './pass'
 
 export const PASS_RETENTION_MS = 14 * 86_400_000
 /** An orphan Series (no Reader holds it) not checked for this long is deleted with its history. */
@@ -37,6 +38,8 @@ export interface LanesOptions {
   onPass?(site: Site, result: PassResult): void
   /** Every check a Lane makes, as it ends. */
   onCheck?(site: Site, series: DueSeries, report: CheckReport): void
+  /** Reads fetched pages (default: on the calling thread). */
+  reader?: PageReader
 }
 
 export interface Lanes {
@@ -65,14 +68,17 @@ export async function startLanes(options: LanesOptions): Promise<Lanes> {
     } catch (error) {
       log.error({ site: site.key, err: error }, 'lane: cannot read the last check stamp')
     }
+    const unwritten = new UnwrittenPasses()
     const deps = {
       db,
       site,
+      unwritten,
       fetchers: options.fetchers,
       health,
       pacer,
       clock,
       log,
+      ...(options.reader ? { reader: options.reader } : {}),
       ...(options.onCheck ? { onCheck: (series: DueSeries, report: CheckReport) => options.onCheck!(site, series, report) } : {}),
     }
     while (!signal.aborted) {
@@ -87,6 +93,14 @@ export async function startLanes(options: LanesOptions): Promise<Lanes> {
         log.error({ site: site.key, err: error }, 'lane: pass failed')
       }
       if (sleepMs > 0) await clock.sleep(sleepMs, signal)
+    }
+    // Stopping with rows held: one more try, so a store that came back keeps them.
+    if (unwritten.rows.length) {
+      await insertPasses(db, unwritten.rows).then(
+        () => unwritten.clear(),
+        (error: unknown) =>
+          log.error({ site: site.key, err: error, lost: unwritten.rows.length }, 'lane: held pass rows could not be written at stop'),
+      )
     }
   }
 

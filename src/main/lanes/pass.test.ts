@@ -246,8 +246,9 @@ describe('the loop and its counts', () => {
     await seed({ id: 'x', latest: 10 })
     http.respond = () => chapterPage(11)
     const result = await pass(testSite())
+    // The fake page links its chapter on test.example, off Site a's pin: the Series URL is linked instead.
     expect(result.newChapters).toEqual([
-      { site: 'a', seriesId: 'x', title: 'Title from a', chapter: 11, label: 'Chapter 11', url: 'https://test.example/x/c/11' },
+      { site: 'a', seriesId: 'x', title: 'Title from a', chapter: 11, label: 'Chapter 11', url: 'https://a.example/manga/x' },
     ])
     expect(await requireSeries(store.db, { site: 'a', seriesId: 'x' })).toMatchObject({ latest_chapter: 11, latest_changed_at: now() })
   })

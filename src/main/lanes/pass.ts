@@ -1,22 +1,25 @@
 /**
  * One Lane pass, exactly in the order of docs/design.md#the-lane-pass. Every exit writes one `poll_passes`
  * row; a failed read of the store is an exit too (docs/adr/0012-pass-exits.md). A pass the app stops mid-loop
- * writes the row of the checks it finished (none → no row, rather than a false stall).
+ * writes the row of the checks it finished (none → no row, rather than a false stall). A row the store cannot
+ * take (a full disk, a read-only file) is held by the Lane and written, with its own times, before its next
+ * row (docs/adr/0045-storage-faults.md).
  */
 import type { Clock } from '../clock'
 import type { BrowserHealth } from '../fetch/browser-health'
 import { fetcherFor, type Fetchers } from '../fetch/fetcher'
 import type { Log } from '../log'
+import type { PageReader } from '../sites/page-reader'
 import type { Site } from '../sites/site'
 import type { Db } from '../store/database'
 import { dueSeries, eligibleCount, lastCheckedAt, type DueSeries } from '../store/due'
 import { boundLaneTimes, laneRow, recordRefusal } from '../store/lanes'
-import { insertPass, type PassFigures } from '../store/passes'
+import { insertPasses, type PassFigures } from '../store/passes'
 import type { LaneRow, PassRow } from '../store/schema'
 import { repairFutureStamps, stillDue } from '../store/series'
 import type { PassSkip } from '../../shared/skip'
 import { checkSeries, type CheckReport } from './check'
-import { computeGap, laneGate, sleepAfter, wakeDue } from './decisions'
+import { computeGap, laneGate, refusalLength, sleepAfter, wakeDue } from './decisions'
 import type { SitePacer } from './pacer'
 
 export interface PassDeps {
@@ -31,6 +34,36 @@ export interface PassDeps {
   log: Log
   /** Every check's report, as it ends (the simulation and logs read them). */
   onCheck?(series: DueSeries, report: CheckReport): void
+  /** Reads fetched pages (default: on the calling thread). */
+  reader?: PageReader
+  /** The Lane's rows the store could not take yet; written before this pass's row. */
+  unwritten?: UnwrittenPasses
+}
+
+/**
+ * Pass rows a Lane could not write (the store refused them), oldest first, written before the Lane's next row
+ * so each keeps its true times and carry-forward reads the row before it (docs/adr/0045-storage-faults.md).
+ * Bounded: past `limit` rows the second-oldest goes, so the first (when the trouble began) and the newest stay.
+ */
+export class UnwrittenPasses {
+  readonly rows: PassFigures[] = []
+  /** Rows let go because more than `limit` were held. */
+  dropped = 0
+
+  constructor(readonly limit = 100) {}
+
+  hold(row: PassFigures): void {
+    this.rows.push(row)
+    if (this.rows.length > this.limit) {
+      this.rows.splice(1, 1)
+      this.dropped++
+    }
+  }
+
+  clear(): void {
+    this.rows.length = 0
+    this.dropped = 0
+  }
 }
 
 export interface NewChapter {
@@ -43,8 +76,10 @@ export interface NewChapter {
 }
 
 export interface PassResult {
-  /** The row written, or null when the pass was abandoned because the Lane was stopped. */
+  /** The row written, or null when the pass was abandoned because the Lane was stopped, or the store refused it. */
   row: PassRow | null
+  /** The row the store could not take: held by the Lane and written before its next one. */
+  unwritten?: PassFigures
   sleepMs: number
   newChapters: NewChapter[]
 }
@@ -68,9 +103,14 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
   // maxPassMs is measured on the monotonic clock: a pass that began before a wall clock step still ends on time.
   const startedMono = clock.monotonic()
 
-  const finish = async (skip: PassSkip, figures: Figures, lane: LaneRow | undefined, newChapters: NewChapter[] = []) => {
+  const finish = async (
+    skip: PassSkip,
+    figures: Figures,
+    lane: LaneRow | undefined,
+    newChapters: NewChapter[] = [],
+  ): Promise<PassResult> => {
     const now = clock.now()
-    const row = await insertPass(db, {
+    const pass: PassFigures = {
       site: site.key,
       started_at: startedAt,
       ended_at: now,
@@ -79,7 +119,8 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
       gap: figures.gap,
       clamped: figures.clamped ? 1 : 0,
       ...figures.counts,
-    })
+    }
+    const row = await writeRow(deps, pass)
     let laneNow = lane
     if (skip === '' || !laneNow) laneNow = await laneRow(db, site.key).catch(() => undefined)
     const sleepMs = sleepAfter({
@@ -92,7 +133,7 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
       fetched: figures.fetched ?? false,
     })
     if (skip) log.debug({ site: site.key, skip, sleepMs }, 'lane: pass skipped')
-    return { row, sleepMs, newChapters }
+    return { row, sleepMs, newChapters, ...(row ? {} : { unwritten: pass }) }
   }
   // An exit before the figures are computed: its own gap is 0, so the store carries the last ones forward.
   const skipped = (skip: PassSkip, lane?: LaneRow) => finish(skip, { due: 0, gap: 0, clamped: false, counts: ZERO }, lane)
@@ -147,6 +188,8 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
   const newChapters: NewChapter[] = []
   let cutShort = false
   let fetched = false
+  /** A refusal the store could not take: the Lane still waits it out. */
+  let unrecordedRefusalMs = 0
   const measured = (): Figures => ({ due: due.length, gap, clamped, counts, cutShort, fetched })
   const checksMade = () => counts.checked + counts.unreachable > 0
   // A stop mid-loop keeps what was done: the row of the checks made so far and their New Chapters. A stop
@@ -195,7 +238,7 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
       }
       if (url === null) continue
       report = await checkSeries(
-        { db, clock, log, beforeRequest: () => turn.sent() },
+        { db, clock, log, beforeRequest: () => turn.sent(), ...(deps.reader ? { reader: deps.reader } : {}) },
         site,
         fetcher,
         { site: series.site, series_id: series.series_id, series_url: url },
@@ -208,6 +251,13 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
     if (report.fetched) fetched = true
     deps.onCheck?.(series, report)
     log.debug({ site: site.key, series: series.series_id, outcome: report.outcome, reason: report.reason }, 'lane: checked')
+    if (report.storageUnavailable) {
+      // The store cannot take a stamp, so no check can be made (nothing was sent): the pass ends here, and its
+      // row waits with the Lane until the store takes writes again.
+      counts.checked++
+      counts.errors++
+      break
+    }
     if (report.outcome === 'unreachable') {
       // Not counted in `checked`: the browser, not the Site, failed. The pass returns with an empty skip.
       counts.unreachable++
@@ -218,11 +268,29 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
     counts.checked++
     if (report.outcome === 'refused') {
       counts.refused++
+      const length = refusalLength(pace, report.retryAfterMs)
+      const until = clock.now() + length.ms
       try {
-        await recordRefusal(db, site.key, clock.now() + pace.refusalBackoffMs)
-        log.warn({ site: site.key, reason: report.reason }, 'lane: refused; backing off')
+        await recordRefusal(db, site.key, until, length.ms)
+        log.warn(
+          {
+            site: site.key,
+            reason: report.reason,
+            until,
+            backoffMs: length.ms,
+            ...(report.retryAfterMs !== undefined ? { retryAfterMs: report.retryAfterMs } : {}),
+          },
+          length.capped
+            ? `lane: refused; the Site asked for ${Math.round(report.retryAfterMs! / 3_600_000)} h, backing off for the longest the app waits (a day)`
+            : 'lane: refused; backing off',
+        )
       } catch (error) {
-        log.error({ site: site.key, err: error }, 'lane: refused, and the refusal could not be recorded')
+        // Not recorded, still honoured: this Lane sleeps the refusal out (a restart forgets it).
+        unrecordedRefusalMs = length.ms
+        log.error(
+          { site: site.key, err: error, backoffMs: length.ms },
+          'lane: refused, and the refusal could not be recorded; the Lane sleeps it out',
+        )
       }
       break
     }
@@ -243,7 +311,35 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
   }
 
   // 8. The row.
-  return finish('', measured(), undefined, newChapters)
+  const result = await finish('', measured(), undefined, newChapters)
+  return unrecordedRefusalMs ? { ...result, sleepMs: Math.max(result.sleepMs, unrecordedRefusalMs) } : result
+}
+
+/**
+ * Writes the pass's row after the rows the Lane holds. When the store refuses, the row joins them (null is
+ * returned): the pass still ends, and the Lane writes them all, in order, once the store takes writes.
+ */
+async function writeRow(deps: PassDeps, pass: PassFigures): Promise<PassRow | null> {
+  const { db, log, unwritten } = deps
+  const held = unwritten?.rows.length ?? 0
+  try {
+    const rows = await insertPasses(db, [...(unwritten?.rows ?? []), pass])
+    if (held) {
+      log.warn(
+        { site: pass.site, written: held, dropped: unwritten!.dropped },
+        'lane: the pass rows held while the store could not take them are written',
+      )
+      unwritten!.clear()
+    }
+    return rows.at(-1)!
+  } catch (error) {
+    unwritten?.hold(pass)
+    // Loud once; every further pass of the outage only adds to what is held.
+    if (held === 0)
+      log.error({ site: pass.site, err: error }, 'lane: the pass row could not be written; the Lane keeps it and writes it later')
+    else log.debug({ site: pass.site, held: held + 1 }, 'lane: the pass row is held')
+    return null
+  }
 }
 
 /**

@@ -3,6 +3,7 @@
  * the Series and bookmarks it would add, or skipped with a reason. Pure: it reads nothing and sends nothing;
  * whether a bookmark is new or already present is the store's to say (use-cases/library-import.ts).
  */
+import { unsafeIdReason } from '../../shared/ids'
 import type { ImportFormat, ImportSkipReason } from '../../shared/library'
 import type { BookmarkStatus } from '../../shared/sync-schemas'
 import type { SiteRegistry } from '../sites/registry'
@@ -163,6 +164,9 @@ function resolve(entry: ImportEntry, options: PlanOptions, used: Map<string, Sou
       const site = registry.get(target.site)
       const url = target.url ? parseUrl(target.url) : null
       // The Series as the document names it, when this app has its Site and the URL is on that Site's pin.
+      // An id no entry may make (control characters, bidi overrides: src/shared/ids.ts) is not a Series.
+      if (unsafeIdReason(target.seriesId) !== null)
+        return { ok: false, skip: { reason: 'not-series', detail: JSON.stringify(`${target.site}/${target.seriesId}`) } }
       if (site && (!target.url || (url && isPinned(site, url)))) {
         return { ok: true, site, seriesId: target.seriesId, seriesUrl: url ? url.href : '' }
       }

@@ -2,17 +2,62 @@
  * The core's HTTP server: the sync endpoint for Readers (docs/design.md#the-sync-endpoint) and, in the headless shell, the owner's
  * admin surface. Built on Fastify; routes are registered by the modules that own them.
  */
+import type { Server as HttpServer, IncomingMessage, ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify'
 import type { Log } from '../log'
 import { toErrorAnswer } from './errors'
 
+/**
+ * What one client may hold of a listener (docs/adr/0041-limits-on-every-listener.md): a request trickled a
+ * byte at a time, or thousands of idle connections, must not keep the server from everyone else.
+ */
+export interface ListenerLimits {
+  /** The request line and headers must have arrived within this long. */
+  headersTimeoutMs: number
+  /** The whole request, body included, within this long. */
+  requestTimeoutMs: number
+  /** A connection with no traffic at all is closed after this long. */
+  idleTimeoutMs: number
+  /** A kept-alive connection waits this long for its next request. */
+  keepAliveTimeoutMs: number
+  /** How often the two request timeouts are checked (they can be overrun by up to this much). */
+  checkEveryMs: number
+  /** Connections open at once; one more takes the place of the oldest idle one. */
+  maxConnections: number
+  /** Connections open at once from one address; one more takes the place of its oldest idle one. */
+  maxPerAddress: number
+  maxRequestsPerSocket: number
+}
+
+export const LISTENER_LIMITS: Readonly<ListenerLimits> = Object.freeze({
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  idleTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  checkEveryMs: 1_000,
+  maxConnections: 512,
+  maxPerAddress: 128,
+  maxRequestsPerSocket: 1_000,
+})
+
 export interface ServerOptions {
   log: Log
+  /** Tests shorten them. */
+  limits?: Partial<ListenerLimits>
 }
 
 export function createHttpServer(options: ServerOptions): FastifyInstance {
   const quiet = options.log.levelVal >= options.log.levels.values.warn! ? options.log.level : 'warn'
+  const limits: ListenerLimits = { ...LISTENER_LIMITS, ...options.limits }
   const app = Fastify({
+    // Node cuts a request whose headers or whole body are late, checking every `checkEveryMs`; Fastify sets
+    // the idle, keep-alive and whole-request times on the server it makes.
+    http: { headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: limits.checkEveryMs },
+    requestTimeout: limits.requestTimeoutMs,
+    connectionTimeout: limits.idleTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    maxRequestsPerSocket: limits.maxRequestsPerSocket,
     // Only warnings and errors from the server: the shells print their own start line. pino's Logger is a
     // FastifyBaseLogger; the cast only widens fastify's generic logger parameter.
     loggerInstance: options.log.child({ component: 'http' }, { level: quiet }) as FastifyBaseLogger,
@@ -45,7 +90,57 @@ export function createHttpServer(options: ServerOptions): FastifyInstance {
   app.addHook('onSend', async (_request, reply) => {
     void reply.header('x-content-type-options', 'nosniff')
   })
+  capConnections(app.server, limits)
   return app
+}
+
+/**
+ * At most `maxConnections` connections open at once, and `maxPerAddress` from one address. A connection over
+ * a cap takes the place of the oldest idle one (no request in progress) — a client's own idle keep-alive, or
+ * someone's connection that never finished its headers — and is closed as it arrives only when every other
+ * is busy with a request, which the request timeouts bound. So thousands of idle sockets cannot take every
+ * file descriptor, nor keep a new client out. Node counts only the total and refuses rather than evicts, so
+ * both caps are kept here.
+ */
+function capConnections(server: HttpServer, limits: ListenerLimits): void {
+  /** Every open connection, oldest first (a Set keeps insertion order). */
+  const all = new Set<Socket>()
+  const byAddress = new Map<string, Set<Socket>>()
+  const busy = new WeakSet<Socket>()
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const socket = request.socket
+    busy.add(socket)
+    response.once('close', () => busy.delete(socket))
+  })
+  const forget = (socket: Socket, address: string) => {
+    all.delete(socket)
+    const mine = byAddress.get(address)
+    mine?.delete(socket)
+    if (mine?.size === 0) byAddress.delete(address)
+  }
+  /** Closes the oldest idle connection among `sockets`; false when every one is busy. */
+  const evictIdle = (sockets: Set<Socket>): boolean => {
+    for (const socket of sockets) {
+      if (busy.has(socket)) continue
+      forget(socket, socket.remoteAddress ?? '')
+      socket.destroy()
+      return true
+    }
+    return false
+  }
+  server.on('connection', (socket: Socket) => {
+    const address = socket.remoteAddress ?? ''
+    const mine = byAddress.get(address) ?? new Set<Socket>()
+    const room = (mine.size < limits.maxPerAddress || evictIdle(mine)) && (all.size < limits.maxConnections || evictIdle(all))
+    if (!room) {
+      socket.destroy()
+      return
+    }
+    all.add(socket)
+    mine.add(socket)
+    byAddress.set(address, mine)
+    socket.once('close', () => forget(socket, address))
+  })
 }
 
 export interface Listening {

@@ -1,6 +1,6 @@
 /**
- * The built Vue pages served over HTTP: the Readers' page at `/` (and, in the headless shell, the owner's
- * window at `/admin/`), with their assets. Strict security headers on every page: a CSP, no framing.
+ * The built Vue pages served over HTTP: the Readers' page at `/` on the sync endpoint, and in the headless
+ * shell the owner's window at `/admin/` on the admin listener, each with its assets. Strict security headers on every page: a CSP, no framing.
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
@@ -40,7 +40,10 @@ export function defaultRendererDir(): string {
 
 export interface PagesOptions {
   rendererDir: string
-  /** Also serve the owner's window at /admin/ (the headless shell). */
+  /**
+   * Serve the owner's window at /admin/ instead of the Readers' page: the headless shell's admin listener,
+   * which serves nothing else (docs/adr/0042-the-admin-on-its-own-listener.md).
+   */
   admin?: (app: FastifyInstance, html: string) => Promise<void>
 }
 
@@ -49,28 +52,28 @@ export async function registerPages(app: FastifyInstance, options: PagesOptions)
     const file = join(options.rendererDir, name)
     return existsSync(file) ? readFileSync(file, 'utf8') : null
   }
-  const reader = read('reader.html')
   const missing = `<!doctype html><title>Not built</title><p>The pages are not built. Run <code>npm run build</code>.</p>`
-  app.get('/', async (_request, reply) =>
-    pageHeaders(reply)
-      .type('text/html; charset=utf-8')
-      .send(reader ?? missing),
-  )
-  if (existsSync(join(options.rendererDir, 'assets'))) {
-    for (const prefix of ['/assets/', '/admin/assets/']) {
-      await app.register(fastifyStatic, {
-        root: join(options.rendererDir, 'assets'),
-        prefix,
-        decorateReply: false,
-        index: false,
-        list: false,
-        dotfiles: 'deny',
-        immutable: true,
-        maxAge: '365d',
-      })
-    }
+  if (!options.admin) {
+    const reader = read('reader.html')
+    app.get('/', async (_request, reply) =>
+      pageHeaders(reply)
+        .type('text/html; charset=utf-8')
+        .send(reader ?? missing),
+    )
+    await registerReaderAppFiles(app, options.rendererDir)
   }
-  await registerReaderAppFiles(app, options.rendererDir)
+  if (existsSync(join(options.rendererDir, 'assets'))) {
+    await app.register(fastifyStatic, {
+      root: join(options.rendererDir, 'assets'),
+      prefix: options.admin ? '/admin/assets/' : '/assets/',
+      decorateReply: false,
+      index: false,
+      list: false,
+      dotfiles: 'deny',
+      immutable: true,
+      maxAge: '365d',
+    })
+  }
   await options.admin?.(app, read('index.html') ?? missing)
 }
 

@@ -5,6 +5,9 @@
  * wall-clock steps; every request, check, pass, release and action goes into an event log, and the
  * invariants are checked over it.
  */
+import { inlineReader } from '../sites/page-reader'
+import { carryForward } from '../store/passes'
+import type { PassRow } from '../store/schema'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -231,6 +234,8 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     },
   })
 
+  /** Each Site's newest pass row, as the store has it or will (a held row). */
+  const lastRows = new Map<string, PassRow>()
   const dir = mkdtempSync(join(options.tmpDir ?? (existsSync('/dev/shm') ? '/dev/shm' : tmpdir()), 'mb-sim-'))
   let timersFired = 0
   try {
@@ -241,15 +246,21 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
       sites: world.sites.map((s) => s.site),
       http: sites.http('lane'),
       browser: sites.browser('lane'),
+      // Pages are read in process: a worker thread would read in real time while the clock is fake.
+      reader: inlineReader,
       wrapDb: (db) => {
         rawDb = db
         return db.withPlugin(dbFaultPlugin)
       },
       onPass: (site, result) => {
+        // A row the store could not take is held by the Lane and written later with these very figures, carried
+        // forward from the row before it as the store does (docs/adr/0045-storage-faults.md): it is this pass's row.
+        const row = result.row ?? (result.unwritten ? { id: 0, ...carryForward(result.unwritten, lastRows.get(site.key)) } : null)
+        if (row) lastRows.set(site.key, row)
         log.add({
           type: 'pass',
           site: site.key,
-          row: result.row,
+          row,
           newChapters: result.newChapters.map((c) => ({ series: `${c.site}/${c.seriesId}`, chapter: c.chapter })),
         })
         // The Lane may have bounded its own pause or refusal (a clock set back): read the row it acted on.

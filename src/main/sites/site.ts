@@ -1,7 +1,8 @@
 /**
  * A Site: key, name, host pin, fetcher kind, fallback, an adapter, a series_id rule and pace.
  */
-import type { FamilyKey } from './families'
+import { unsafeIdReason } from '../../shared/ids'
+import type { AdapterRecipe, FamilyKey } from './families'
 
 export interface Pace {
   /** Each eligible Series is checked once per rest. */
@@ -82,6 +83,11 @@ export type AdapterStep =
  * `AdapterError` for content it cannot read at all (e.g. malformed JSON from an API).
  */
 export interface Adapter {
+  /**
+   * How to make this adapter again from plain data, so its `read` can run in the page reader's worker thread
+   * under a deadline. An adapter without one (a test's) is read on the main thread.
+   */
+  recipe?: AdapterRecipe
   /** The first request for a Series. */
   request(seriesUrl: URL): PageRequest
   read(page: Page, seriesUrl: URL): AdapterStep
@@ -117,6 +123,17 @@ export function isPinned(site: Pick<Site, 'hosts'>, url: URL): boolean {
   return site.hosts.includes(url.host.toLowerCase())
 }
 
+/**
+ * The link a Reader's card gets for a chapter: the chapter's own URL when it is on the Site's pin, else the
+ * Series URL — a page may link its chapters anywhere, and a Reader who follows the link trusts it to be the
+ * Site (docs/security.md).
+ */
+export function chapterLink(site: Pick<Site, 'hosts'>, chapterUrl: string, seriesUrl: string): string {
+  if (chapterUrl === '') return ''
+  const url = parseUrl(chapterUrl)
+  return url && isPinned(site, url) ? url.href : seriesUrl
+}
+
 /** Parses a URL, or returns null. */
 export function parseUrl(raw: string, base?: string | URL): URL | null {
   try {
@@ -136,16 +153,27 @@ export interface IdPattern {
 
 /**
  * A series_id rule from a pattern matched against the URL's path and query; group 1 is the id. Without a
- * pattern the id is the path without its surrounding slashes.
+ * pattern the id is the path without its surrounding slashes. The id is percent-decoded and must pass the one
+ * id rule every entry applies (src/shared/ids.ts): a URL whose id decodes to a control character or a bidi
+ * override (`/manga/a%00b/`) is not a Series URL, so no row can be made that the API could not name again.
  */
 export function seriesIdRule(pattern: IdPattern | undefined): (url: URL) => string | null {
   return (url) => {
     const target = `${url.pathname}${url.search}`
-    const id = pattern ? pattern.exec(target)?.[1] : url.pathname.replace(/^\/+|\/+$/g, '')
+    const id = pattern ? pattern.exec(target)?.[1] : trimSlashes(url.pathname)
     if (!id) return null
     const decoded = safeDecode(id)
-    return decoded && decoded.length <= 200 ? decoded : null
+    return decoded && decoded.length <= 200 && unsafeIdReason(decoded) === null ? decoded : null
   }
+}
+
+/** The path without its leading and trailing slashes, in one pass (a run of slashes costs its length once). */
+function trimSlashes(path: string): string {
+  let start = 0
+  let end = path.length
+  while (start < end && path[start] === '/') start++
+  while (end > start && path[end - 1] === '/') end--
+  return path.slice(start, end)
 }
 
 function safeDecode(s: string): string | null {

@@ -7,7 +7,7 @@
  * the loader would refuse.
  */
 import { randomBytes } from 'node:crypto'
-import { mkdir, open, readFile, rename, stat, unlink } from 'node:fs/promises'
+import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import type { Site } from './site'
 import { SITES_FILE, checkSiteEntry, type SiteEntry } from './sites-file'
@@ -199,10 +199,9 @@ function endOfLast(text: string, close: number): number {
 async function writeAtomically(file: string, text: string, expectedBefore: string | null): Promise<void> {
   const dir = dirname(file)
   await mkdir(dir, { recursive: true })
-  const mode = await stat(file).then(
-    (s) => s.mode & 0o777,
-    () => 0o644,
-  )
+  // The owner's alone, like everything in the data directory (store/private-files.ts); the umask can only
+  // take bits away from 0600.
+  const mode = 0o600
   const temp = join(dir, `.${SITES_FILE}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`)
   try {
     const handle = await open(temp, 'wx', mode)

@@ -8,6 +8,7 @@ import { hostname } from 'node:os'
 import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import { AppError } from '../../shared/errors'
+import { preparePrivateFile } from './private-files'
 
 export const LOCK_FILE = 'manga-bookmark.lock'
 const HOLDER_FILE = 'manga-bookmark.lock.holder'
@@ -18,6 +19,7 @@ export interface DataLock {
 
 /** Takes the data directory's lock, or throws a `conflict` naming the process that holds it. */
 export function lockDataDir(dir: string, options: { nativeBinding?: string } = {}): DataLock {
+  preparePrivateFile(join(dir, LOCK_FILE))
   const lock = new BetterSqlite3(join(dir, LOCK_FILE), {
     timeout: 0,
     ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),

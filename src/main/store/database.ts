@@ -3,21 +3,25 @@
  * connection. better-sqlite3 is synchronous and Kysely's SQLite dialect serialises every query on this
  * single connection, so a Kysely transaction is a real SQLite transaction.
  */
-import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
-import { Kysely, SqliteDialect, type SqliteDatabase } from 'kysely'
+import { Kysely, SqliteDialect } from 'kysely'
 import { migrate, type MigrationReport } from './migrate'
+import { ensurePrivateDir, preparePrivateFile, tightenFile } from './private-files'
 import type { Database } from './schema'
+import { guardStore, type StorageHealth } from './storage'
 
 export type Db = Kysely<Database>
 
 export interface Store {
   readonly db: Db
+  /** The connection in use (a connection opened read-only is replaced once the file is writable). */
   readonly sqlite: BetterSqlite3.Database
   /** The database file's path, or ':memory:'. */
   readonly file: string
   readonly migration: MigrationReport
+  /** Whether the store can take writes, and why not (docs/adr/0045-storage-faults.md). */
+  readonly health: StorageHealth
   close(): Promise<void>
 }
 
@@ -34,45 +38,43 @@ export interface OpenStoreOptions {
 export const STORE_FILE = 'manga-bookmark.sqlite'
 
 export function openStore(file: string, options: OpenStoreOptions): Store {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true })
-  const sqlite = new BetterSqlite3(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {})
+  // The database, its WAL and shm are the owner's alone, whatever the umask (private-files.ts).
+  if (file !== ':memory:') {
+    ensurePrivateDir(dirname(file))
+    preparePrivateFile(file)
+  }
+  const connect = () => {
+    const sqlite = new BetterSqlite3(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {})
+    try {
+      sqlite.pragma('journal_mode = WAL')
+      if (file !== ':memory:') for (const side of ['-wal', '-shm']) tightenFile(`${file}${side}`)
+      sqlite.pragma('foreign_keys = ON')
+      sqlite.pragma('synchronous = FULL')
+      sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`)
+      return sqlite
+    } catch (error) {
+      sqlite.close()
+      throw error
+    }
+  }
+  const sqlite = connect()
   try {
-    sqlite.pragma('journal_mode = WAL')
-    sqlite.pragma('foreign_keys = ON')
-    sqlite.pragma('synchronous = FULL')
-    sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`)
     const migration = migrate(sqlite, file === ':memory:' ? null : file, options.now)
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) })
+    const guarded = guardStore(file, sqlite, connect)
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: guarded.database }) })
     return {
       db,
-      sqlite,
+      get sqlite() {
+        return guarded.connection
+      },
       file,
       migration,
+      health: guarded.health,
       // Kysely's destroy closes the better-sqlite3 connection it was given.
       close: () => db.destroy(),
     }
   } catch (error) {
     sqlite.close()
     throw error
-  }
-}
-
-/**
- * Kysely prepares every query anew; parsing the SQL again each time costs more than running it. The store's
- * queries are a small fixed set, so their prepared statements are kept (up to `limit`, oldest out first).
- */
-function withStatementCache(sqlite: BetterSqlite3.Database, limit = 256): SqliteDatabase {
-  const cache = new Map<string, BetterSqlite3.Statement>()
-  return {
-    close: () => sqlite.close(),
-    prepare(sql: string) {
-      let statement = cache.get(sql)
-      if (!statement) {
-        statement = sqlite.prepare(sql)
-        if (cache.size >= limit) cache.delete(cache.keys().next().value!)
-        cache.set(sql, statement)
-      }
-      return statement
-    },
   }
 }

@@ -4,6 +4,7 @@
  * and only after the transaction holding its write has committed.
  */
 import type { Db } from './database'
+import { isStorageUnavailable } from './storage'
 
 export interface GroupCommit<T, R> {
   run(item: T): Promise<R>
@@ -12,7 +13,8 @@ export interface GroupCommit<T, R> {
 /**
  * `apply(trx, item)` runs one write inside the shared transaction. A write that throws fails alone: its
  * caller gets the error, the others commit (an error here must not have changed anything, as the store's
- * not-found and invalid errors do not).
+ * not-found and invalid errors do not). A write the storage cannot take (a full disk, a read-only file) fails
+ * the whole batch: SQLite has ended the transaction, so nothing after it may run as if inside it.
  */
 export function groupCommit<T, R>(db: Db, apply: (trx: Db, item: T) => Promise<R>, maxBatch = 256): GroupCommit<T, R> {
   let queue: Array<{ item: T; resolve(r: R): void; reject(e: unknown): void }> = []
@@ -29,6 +31,7 @@ export function groupCommit<T, R>(db: Db, apply: (trx: Db, item: T) => Promise<R
             try {
               outcomes.push({ ok: true, value: await apply(trx, item) })
             } catch (error) {
+              if (isStorageUnavailable(error)) throw error
               outcomes.push({ ok: false, error })
             }
           }

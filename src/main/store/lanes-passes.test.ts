@@ -28,7 +28,7 @@ const pass = (over: Partial<PassFigures>): PassFigures => ({
 
 describe('lanes', () => {
   it('a Site never paused reads as zeros', async () => {
-    expect(await laneRow(store.db, 'a')).toEqual({ site: 'a', paused_until: 0, refuse_until: 0 })
+    expect(await laneRow(store.db, 'a')).toEqual({ site: 'a', paused_until: 0, refuse_until: 0, refuse_ms: 0 })
   })
 
   it('pause rejects an until that is not in the future', async () => {
@@ -40,8 +40,8 @@ describe('lanes', () => {
   it('resume zeroes paused_until and keeps the row with its refusal', async () => {
     await recordRefusal(store.db, 'a', 5000)
     await pauseLane(store.db, 'a', 9000, 1000)
-    expect(await pausedLanes(store.db, 1000)).toEqual([{ site: 'a', paused_until: 9000, refuse_until: 5000 }])
-    expect(await resumeLane(store.db, 'a')).toEqual({ site: 'a', paused_until: 0, refuse_until: 5000 })
+    expect(await pausedLanes(store.db, 1000)).toEqual([{ site: 'a', paused_until: 9000, refuse_until: 5000, refuse_ms: 0 }])
+    expect(await resumeLane(store.db, 'a')).toEqual({ site: 'a', paused_until: 0, refuse_until: 5000, refuse_ms: 0 })
     expect(await pausedLanes(store.db, 1000)).toEqual([])
   })
 

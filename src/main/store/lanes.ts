@@ -19,7 +19,7 @@ export async function ensureLane(db: Db, site: string): Promise<void> {
 /** The Lane's row; a Site never paused nor refused reads as zeros. */
 export async function laneRow(db: Db, site: string): Promise<LaneRow> {
   const row = await db.selectFrom('poll_lanes').selectAll().where('site', '=', site).executeTakeFirst()
-  return row ?? { site, paused_until: 0, refuse_until: 0 }
+  return row ?? { site, paused_until: 0, refuse_until: 0, refuse_ms: 0 }
 }
 
 export async function allLanes(db: Db): Promise<LaneRow[]> {
@@ -50,22 +50,32 @@ export async function pausedLanes(db: Db, now: number): Promise<LaneRow[]> {
   return db.selectFrom('poll_lanes').selectAll().where('paused_until', '>', now).orderBy('site').execute()
 }
 
-/** A refusal closes the Lane until `until`; durable across restarts. */
-export async function recordRefusal(db: Db, site: string, until: number): Promise<void> {
+/**
+ * A refusal closes the Lane until `until`; durable across restarts. `lengthMs` is how long from now that is,
+ * kept with it so the bound against a wall clock set back is the refusal's own (docs/adr/0047-retry-after-and-encodings.md);
+ * 0 means the Site's refusal backoff.
+ */
+export async function recordRefusal(db: Db, site: string, until: number, lengthMs = 0): Promise<void> {
+  const values = { refuse_until: until, refuse_ms: lengthMs }
   await db
     .insertInto('poll_lanes')
-    .values({ site, refuse_until: until })
-    .onConflict((oc) => oc.column('site').doUpdateSet({ refuse_until: until }))
+    .values({ site, ...values })
+    .onConflict((oc) => oc.column('site').doUpdateSet(values))
     .execute()
 }
 
+/** How long a Lane's current refusal was set for: its own length, or the Site's backoff for one recorded without it. */
+export function refusalLengthOf(lane: Pick<LaneRow, 'refuse_ms'>, refusalBackoffMs: number): number {
+  return lane.refuse_ms > 0 ? lane.refuse_ms : refusalBackoffMs
+}
+
 /**
- * Keeps a Lane's pause and refusal from lasting longer from `now` than the app ever sets them (the longest
- * pause; the Site's refusal backoff), which only a wall clock set back can cause
- * (docs/adr/0011-time-and-the-wall-clock.md). Returns the row when it changed it, else undefined.
+ * Keeps a Lane's pause and refusal from lasting longer from `now` than the app set them (the longest pause; the
+ * refusal's own length), which only a wall clock set back can cause (docs/adr/0011-time-and-the-wall-clock.md).
+ * Returns the row when it changed it, else undefined.
  */
 export async function boundLaneTimes(db: Db, lane: LaneRow, now: number, refusalBackoffMs: number): Promise<LaneRow | undefined> {
-  const refuseBound = now + refusalBackoffMs
+  const refuseBound = now + refusalLengthOf(lane, refusalBackoffMs)
   const pauseBound = now + LONGEST_PAUSE_MS
   if (lane.refuse_until <= refuseBound && lane.paused_until <= pauseBound) return undefined
   await db

@@ -94,6 +94,7 @@ describe('migrations', () => {
       'site TEXT PK1',
       'paused_until INTEGER NOT NULL DEFAULT 0',
       'refuse_until INTEGER NOT NULL DEFAULT 0',
+      'refuse_ms INTEGER NOT NULL DEFAULT 0',
     ])
     expect(schema.poll_passes?.map((c) => c.split(' ')[0])).toEqual([
       'id',

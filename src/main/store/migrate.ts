@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs'
 import type BetterSqlite3 from 'better-sqlite3'
 import { migrations as bundled, type Migration } from '../../../migrations'
 import { AppError } from '../../shared/errors'
+import { preparePrivateFile } from './private-files'
 
 export interface MigrationReport {
   /** Schema version before (0 for a new database). */
@@ -79,6 +80,8 @@ export function migrate(
 function copyAside(sqlite: BetterSqlite3.Database, file: string, version: number): string {
   let target = `${file}.bak-${version}`
   for (let n = 1; existsSync(target); n++) target = `${file}.bak-${version}.${n}`
+  // VACUUM INTO fills an empty file as it finds it: created 0600 first, the copy is as private as the database.
+  preparePrivateFile(target)
   sqlite.prepare('VACUUM INTO ?').run(target)
   return target
 }

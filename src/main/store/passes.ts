@@ -20,11 +20,25 @@ export function carryForward(pass: PassFigures, previous: PassRow | undefined): 
 
 /** Writes a pass row, applying carry-forward, and returns it as stored. */
 export async function insertPass(db: Db, pass: PassFigures): Promise<PassRow> {
+  return (await insertPasses(db, [pass]))[0]!
+}
+
+/**
+ * Writes pass rows of one Site in the order given, in one transaction, each with carry-forward from the row
+ * before it — a Lane's rows held while the store could not take them, then its newest
+ * (docs/adr/0045-storage-faults.md). Returns them as stored.
+ */
+export async function insertPasses(db: Db, passes: readonly PassFigures[]): Promise<PassRow[]> {
+  if (passes.length === 0) return []
   return db.transaction().execute(async (trx) => {
-    await ensureLane(trx, pass.site)
-    const previous = await latestPass(trx, pass.site)
-    const row = carryForward(pass, previous)
-    return trx.insertInto('poll_passes').values(row).returningAll().executeTakeFirstOrThrow()
+    const stored: PassRow[] = []
+    await ensureLane(trx, passes[0]!.site)
+    for (const pass of passes) {
+      if (pass.site !== passes[0]!.site) throw new Error(`store: pass rows of one Site at a time (${passes[0]!.site}, ${pass.site})`)
+      const row = carryForward(pass, stored.at(-1) ?? (await latestPass(trx, pass.site)))
+      stored.push(await trx.insertInto('poll_passes').values(row).returningAll().executeTakeFirstOrThrow())
+    }
+    return stored
   })
 }
 

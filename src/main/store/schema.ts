@@ -70,6 +70,8 @@ export interface PollLanesTable {
   site: string
   paused_until: Generated<number>
   refuse_until: Generated<number>
+  /** How long the current refusal was set for (a Site's Retry-After may ask more than its backoff); 0 = the backoff. */
+  refuse_ms: Generated<number>
 }
 
 export interface PollPassesTable {

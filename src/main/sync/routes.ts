@@ -162,10 +162,10 @@ export const SYNC_ROUTES: SyncRoute[] = [
     path: '/api/v1/bookmarks/:site/:seriesId',
     summary: 'Remove a bookmark.',
     auth: true,
-    params: S.BookmarkParams,
+    params: S.RemoveBookmarkParams,
     response: { status: 204, description: 'removed' },
     errors: [401, 404, 422, 429],
-    handle: async ({ reader, params, deps }: RouteContext<z.infer<typeof S.BookmarkParams>, unknown, unknown>) => {
+    handle: async ({ reader, params, deps }: RouteContext<z.infer<typeof S.RemoveBookmarkParams>, unknown, unknown>) => {
       await removeBookmark(deps.db, reader.id, { site: params.site, seriesId: params.seriesId })
       return { status: 204 }
     },

@@ -8,7 +8,7 @@ import { fixtureSites } from '../demo/fixture-sites'
 import { BrowserHealth } from '../fetch/browser-health'
 import { createHttpFetcher } from '../fetch/http-fetcher'
 import { silentLog } from '../log'
-import { createHttpServer, listen } from '../server/http'
+import { createHttpServer, listen, type ListenerLimits } from '../server/http'
 import { createRegistry } from '../sites/registry'
 import { registerSyncApi, type SyncOptions } from '../sync/api'
 import { createReader } from '../use-cases/reader-tokens'
@@ -36,12 +36,13 @@ export interface TestSyncServer {
 
 export async function startTestSyncServer(
   options: SyncOptions = { rateLimit: { max: 1_000_000, windowMs: 60_000 } },
+  limits?: Partial<ListenerLimits>,
 ): Promise<TestSyncServer> {
   const store = openTestStore()
   const clock = new FakeClock()
   const fixture = await startFixtureSite({ now: () => clock.now() })
   const registry = createRegistry(fixtureSites(fixture.host))
-  const app = createHttpServer({ log: silentLog })
+  const app = createHttpServer({ log: silentLog, ...(limits ? { limits } : {}) })
   await registerSyncApi(
     app,
     {

@@ -10,7 +10,8 @@ import type { Clock } from '../clock'
 import type { BrowserHealth } from '../fetch/browser-health'
 import { fetcherFor, type Fetchers } from '../fetch/fetcher'
 import { checkSeries, type CheckReport } from '../lanes/check'
-import { laneGate } from '../lanes/decisions'
+import type { PageReader } from '../sites/page-reader'
+import { laneGate, refusalLength } from '../lanes/decisions'
 import type { SitePacer } from '../lanes/pacer'
 import type { Log } from '../log'
 import { AppError } from '../../shared/errors'
@@ -38,6 +39,8 @@ export interface AcquireDeps {
   signal?: AbortSignal
   /** Every acquisition's report (the simulation reads them). */
   onCheck?(key: SeriesKey, report: CheckReport): void
+  /** Reads fetched pages (default: on the calling thread). */
+  reader?: PageReader
 }
 
 /** What happens to a new Series: read now (in the background), or left for its Lane, and why. */
@@ -138,14 +141,19 @@ async function acquire(deps: AcquireDeps, key: SeriesKey): Promise<CheckReport |
     const url = await stillDue(deps.db, key, 0)
     if (url === null) return undefined
     const report = await checkSeries(
-      { db: deps.db, clock: deps.clock, log: deps.log, beforeRequest: () => turn.sent() },
+      { db: deps.db, clock: deps.clock, log: deps.log, beforeRequest: () => turn.sent(), ...(deps.reader ? { reader: deps.reader } : {}) },
       site,
       fetcher,
       { site: key.site, series_id: key.seriesId, series_url: url },
       deps.signal,
     )
     if (report.outcome === 'aborted') return undefined
-    if (report.outcome === 'refused') await recordRefusal(deps.db, site.key, deps.clock.now() + site.pace.refusalBackoffMs)
+    if (report.outcome === 'refused') {
+      const length = refusalLength(site.pace, report.retryAfterMs)
+      const until = deps.clock.now() + length.ms
+      await recordRefusal(deps.db, site.key, until, length.ms)
+      deps.log.warn({ site: site.key, reason: report.reason, until, backoffMs: length.ms }, 'acquire: refused; the Lane backs off')
+    }
     if (report.outcome === 'unreachable') deps.health.markDown()
     deps.onCheck?.(key, report)
     deps.log.info({ site: site.key, series: key.seriesId, outcome: report.outcome, reason: report.reason }, 'acquire: read a new Series')

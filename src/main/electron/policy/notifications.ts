@@ -1,4 +1,8 @@
-/** New Chapter notifications, batched per pass: one notice for everything one pass found. Pure. */
+/**
+ * New Chapter notifications, batched per pass: one notice for everything one pass found. Pure. A Series
+ * title and a chapter label are a Site's text: where the notification server reads the body as markup
+ * (libnotify on Linux: `<b>`, `<a href>`, `<img src>` — docs/security.md), it is escaped.
+ */
 import { chapterWords } from '../../../shared/format'
 import type { NewChapter } from '../../lanes/pass'
 
@@ -11,10 +15,28 @@ export interface Notice {
 
 const MAX_LINES = 4
 
-export function noticeFor(chapters: readonly NewChapter[]): Notice | null {
+export interface NoticeOptions {
+  /** The notification server renders body markup: Linux (the freedesktop notification spec). */
+  markup: boolean
+}
+
+/** The platforms whose notification server reads the body as markup. */
+export function rendersMarkup(platform: string): boolean {
+  return platform === 'linux'
+}
+
+/** Text as literal body markup: the five characters markup gives a meaning escaped. */
+export function escapeMarkup(text: string): string {
+  return text.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!)
+}
+
+export function noticeFor(chapters: readonly NewChapter[], options: NoticeOptions): Notice | null {
   const first = chapters[0]
   if (!first) return null
-  const lines = chapters.slice(0, MAX_LINES).map((c) => `${c.title || c.seriesId} — ${c.label || `Chapter ${chapterWords(c.chapter)}`}`)
+  const text = options.markup ? escapeMarkup : (s: string) => s
+  const lines = chapters
+    .slice(0, MAX_LINES)
+    .map((c) => `${text(c.title || c.seriesId)} — ${text(c.label || `Chapter ${chapterWords(c.chapter)}`)}`)
   if (chapters.length > MAX_LINES) lines.push(`and ${chapters.length - MAX_LINES} more`)
   return {
     title: chapters.length === 1 ? 'New Chapter' : `${chapters.length} New Chapters`,

@@ -2,10 +2,10 @@
 import { describe, expect, it, vi } from 'vitest'
 import type { LaneView } from '../../../shared/admin-api'
 import { drain } from './drain'
-import { noticeFor } from './notifications'
+import { noticeFor, rendersMarkup } from './notifications'
 import { powerSequencer } from './power'
 import { trayModel } from './tray'
-import { isAppNavigation, linkDecision } from './window-policy'
+import { isAppNavigation, linkDecision, ownerWindowAllows } from './window-policy'
 
 const chapter = (n: number, title = `Series ${n}`) => ({
   site: 's',
@@ -18,24 +18,70 @@ const chapter = (n: number, title = `Series ${n}`) => ({
 
 describe('New Chapter notices', () => {
   it('one pass, one notice; a click opens the first Series', () => {
-    expect(noticeFor([chapter(12, 'Tower')])).toEqual({
+    expect(noticeFor([chapter(12, 'Tower')], { markup: true })).toEqual({
       title: 'New Chapter',
       body: 'Tower — Chapter 12',
       open: { site: 's', seriesId: 'id12' },
     })
-    const batch = noticeFor([1, 2, 3].map((n) => chapter(n)))
+    const batch = noticeFor(
+      [1, 2, 3].map((n) => chapter(n)),
+      { markup: true },
+    )
     expect(batch?.title).toBe('3 New Chapters')
     expect(batch?.body.split('\n')).toHaveLength(3)
   })
   it('a long batch is cut with a count', () => {
     expect(
-      noticeFor([1, 2, 3, 4, 5, 6].map((n) => chapter(n)))
+      noticeFor(
+        [1, 2, 3, 4, 5, 6].map((n) => chapter(n)),
+        { markup: true },
+      )
         ?.body.split('\n')
         .at(-1),
     ).toBe('and 2 more')
   })
+  it('a Site’s title and label reach a markup-reading notification server (Linux) as literal text', () => {
+    const hostile = {
+      ...chapter(3, '<a href="https://phish.example">Tower</a> & <b>co</b>'),
+      label: `Chapter 3 <img src='http://track.example/p.png'>`,
+    }
+    const body = noticeFor([hostile], { markup: rendersMarkup('linux') })!.body
+    expect(body).toBe(
+      '&lt;a href=&quot;https://phish.example&quot;&gt;Tower&lt;/a&gt; &amp; &lt;b&gt;co&lt;/b&gt; — ' +
+        'Chapter 3 &lt;img src=&#39;http://track.example/p.png&#39;&gt;',
+    )
+    expect(body).not.toMatch(/<|>|"|'|&(?!amp;|lt;|gt;|quot;|#39;)/)
+    // Where the server shows text as it is (macOS, Windows), it is shown as it is.
+    expect(noticeFor([hostile], { markup: rendersMarkup('darwin') })!.body).toContain('<a href="https://phish.example">Tower</a>')
+    expect(rendersMarkup('win32')).toBe(false)
+  })
   it('nothing new, no notice', () => {
-    expect(noticeFor([])).toBeNull()
+    expect(noticeFor([], { markup: true })).toBeNull()
+  })
+})
+
+describe("the window's permissions", () => {
+  it.each([
+    'media',
+    'geolocation',
+    'notifications',
+    'clipboard-read',
+    'midi',
+    'midiSysex',
+    'pointerLock',
+    'fullscreen',
+    'openExternal',
+    'hid',
+    'serial',
+    'usb',
+    'display-capture',
+    'idle-detection',
+    'a-permission-added-later',
+  ])('%s is denied', (permission) => {
+    expect(ownerWindowAllows(permission)).toBe(false)
+  })
+  it('a clipboard write (copying a new Reader token) is allowed', () => {
+    expect(ownerWindowAllows('clipboard-sanitized-write')).toBe(true)
   })
 })
 
@@ -156,5 +202,13 @@ describe('the tray', () => {
       expect.stringMatching(/^Site c: paused until/),
     ])
     expect(model.lanes[2]?.attention).toBe(true)
+  })
+
+  it('says first, in the tooltip and the menu, that the database cannot take writes, and why', () => {
+    const message = 'cannot write to /home/o/.local/share/manga-bookmark/manga-bookmark.sqlite: disk full'
+    const model = trayModel([lane('a')], NOW, { problem: { kind: 'full', message, since: NOW - 60_000 } })
+    expect(model.tooltip).toBe(`Manga Bookmark — ${message}`)
+    expect(model.lanes[0]).toEqual({ label: message, attention: true })
+    expect(trayModel([lane('a')], NOW, { problem: null }).tooltip).toBe('Manga Bookmark — 1 Lane working')
   })
 })

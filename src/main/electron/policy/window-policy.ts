@@ -23,3 +23,12 @@ export function isAppNavigation(raw: string, appUrl: string): boolean {
     return false
   }
 }
+
+/**
+ * The one permission the owner's window is granted: writing text to the clipboard (the Readers page copies
+ * a new token). Camera, microphone, geolocation, notifications from the page, clipboard reading, MIDI, HID,
+ * serial, USB, fullscreen and every permission Chromium adds later are denied, asked or checked.
+ */
+export function ownerWindowAllows(permission: string): boolean {
+  return permission === 'clipboard-sanitized-write'
+}

@@ -19,6 +19,8 @@ export interface PinGate {
 
 /** How long a destination may take to accept the connection. */
 const CONNECT_TIMEOUT_MS = 30_000
+/** Connections the gate holds at once (clients; each tunnel's upstream is one more). */
+export const MAX_GATE_CONNECTIONS = 256
 
 export async function startPinGate(): Promise<PinGate> {
   const open = new Set<Socket>()
@@ -84,6 +86,10 @@ export async function startPinGate(): Promise<PinGate> {
     client.on('data', onData)
   })
 
+  // Any local user can connect to a loopback port: connections beyond this are closed as they arrive, so
+  // idle ones (each also ended after CONNECT_TIMEOUT_MS without a tunnel) cannot take every file descriptor
+  // of the app (docs/adr/0041-limits-on-every-listener.md). A browser tab needs a few dozen.
+  server.maxConnections = MAX_GATE_CONNECTIONS
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(0, '127.0.0.1', () => resolve())

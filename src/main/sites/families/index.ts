@@ -1,5 +1,6 @@
 /** The built-in Site families: adapters with their own selectors, quirks and series_id rules. */
 import type { Adapter } from '../site'
+import { selectorAdapter, type Selectors } from './selectors'
 import { MADARA_ID_PATTERN, madaraAdapter } from './madara'
 import { MANGADEX_ID_PATTERN, mangaDexAdapter } from './mangadex'
 import { MANGATHEMESIA_ID_PATTERN, mangaThemesiaAdapter } from './mangathemesia'
@@ -31,4 +32,19 @@ export const FAMILIES: Record<FamilyKey, Family> = {
     idPattern: MANGADEX_ID_PATTERN,
     readsLanguages: true,
   },
+}
+
+/**
+ * What an adapter is made from, as plain data: enough to make the same adapter again in a worker thread,
+ * which receives messages, not functions (docs/adr/0040-reading-pages-in-a-worker-with-a-deadline.md).
+ */
+export type AdapterRecipe =
+  { family: Exclude<FamilyKey, 'mangadex'> } | { family: 'mangadex'; apiBase: string; languages?: string[] } | { selectors: Selectors }
+
+/** The adapter a recipe describes; the same as the one the recipe came from. */
+export function adapterFromRecipe(recipe: AdapterRecipe): Adapter {
+  if ('selectors' in recipe) return selectorAdapter(recipe.selectors)
+  if (recipe.family === 'mangadex')
+    return mangaDexAdapter({ apiBase: recipe.apiBase, ...(recipe.languages ? { languages: recipe.languages } : {}) })
+  return FAMILIES[recipe.family].adapter()
 }

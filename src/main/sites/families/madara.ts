@@ -26,6 +26,7 @@ const isLink = (el: Element) => el.name === 'a' && el.attribs['href'] !== undefi
 
 export function madaraAdapter(): Adapter {
   return {
+    recipe: { family: 'madara' },
     request: (seriesUrl) => ({ url: seriesUrl.href, method: 'GET' }),
     read(page, seriesUrl): AdapterStep {
       const $ = loadHtml(page.body)

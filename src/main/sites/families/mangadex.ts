@@ -27,6 +27,7 @@ export function mangaDexAdapter(options: MangaDexOptions): Adapter {
   const languages = options.languages?.length ? options.languages : DEFAULT_LANGUAGES
   const wanted = new Set(languages)
   return {
+    recipe: { family: 'mangadex', apiBase: options.apiBase, ...(options.languages ? { languages: [...options.languages] } : {}) },
     request(seriesUrl) {
       const id = MANGADEX_ID_PATTERN.exec(seriesUrl.pathname)?.[1]
       if (!id) throw new AdapterError(`not a MangaDex title URL: ${seriesUrl.pathname}`)

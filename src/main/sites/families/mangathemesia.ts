@@ -15,6 +15,7 @@ const isLink = (el: Element) => el.name === 'a'
 
 export function mangaThemesiaAdapter(): Adapter {
   return {
+    recipe: { family: 'mangathemesia' },
     request: (seriesUrl) => ({ url: seriesUrl.href, method: 'GET' }),
     read(page) {
       const $ = loadHtml(page.body)

@@ -15,6 +15,7 @@ export interface Selectors {
 export function selectorAdapter(selectors: Selectors): Adapter {
   const attribute = selectors.number.startsWith('attr:') ? selectors.number.slice(5) : null
   return {
+    recipe: { selectors: { ...selectors } },
     request: (seriesUrl) => ({ url: seriesUrl.href, method: 'GET' }),
     read(page) {
       const $ = loadHtml(page.body)

@@ -15,6 +15,7 @@ const isLink = (el: Element) => el.name === 'a'
 
 export function webtoonsAdapter(): Adapter {
   return {
+    recipe: { family: 'webtoons' },
     request: (seriesUrl) => ({
       url: seriesUrl.href,
       method: 'GET',

@@ -94,3 +94,12 @@ export function hostilePage(family: HostileFamily, bytes: number): string {
     }
   }
 }
+
+/**
+ * A MangaThemesia chapter list whose rows are nested `depth` deep: a descendant selector (`#chapterlist
+ * li[data-num]`) walks every row's ancestors, so reading it costs the square of the depth — about 12 s for
+ * 20,000 rows (1 MB) on the main thread here. What the page reader's deadline is for (docs/adr/0040).
+ */
+export function nestedRows(depth: number): string {
+  return `<div id="chapterlist">${'<div><li data-num="1"><a href="/c">Chapter 1</a>'.repeat(depth)}`
+}

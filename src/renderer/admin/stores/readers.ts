@@ -52,5 +52,11 @@ export function useSettings() {
       if (value) view.value = value
       return Boolean(value)
     },
+    /** Makes a backup now; the storage block comes back with it. */
+    backupNow: async () => {
+      const storage = await attempt(() => admin.backupNow())
+      if (storage && view.value) view.value = { ...view.value, storage }
+      return Boolean(storage)
+    },
   }
 }

@@ -1,0 +1,92 @@
+/**
+ * The daily backup (docs/adr/0048-backups.md): a minute after the start, and then whenever the newest backup in
+ * `<data>/backups/` is a day old, the core makes one and prunes the rest by retention. "Back up now" (Settings,
+ * `backupNow`) makes one at once. Backups never overlap; a stop waits for the one in progress. Every wait is
+ * bounded by an hour, so a wall clock corrected by hours never leaves the schedule asleep for long
+ * (docs/adr/0011-time-and-the-wall-clock.md).
+ */
+import type { BackupView } from '../shared/admin-api'
+import type { Clock } from './clock'
+import type { Log } from './log'
+import { backupDatabase, listBackups, pruneBackups } from './store/backups'
+import type { Store } from './store/database'
+
+export const BACKUP_EVERY_MS = 86_400_000
+/** The first look waits this long, so a backup never slows the start. */
+export const FIRST_BACKUP_DELAY_MS = 60_000
+const LONGEST_WAIT_MS = 3_600_000
+
+export interface Backups {
+  /** Makes a backup now (after the one in progress, if any). */
+  backupNow(): Promise<BackupView>
+  /** The newest backup, and why the latest attempt failed (null when it did not). */
+  state(): { lastBackup: BackupView | null; backupProblem: string | null }
+  stop(): Promise<void>
+}
+
+export interface BackupOptions {
+  store: Store
+  /** `<data>/backups`. */
+  dir: string
+  clock: Clock
+  log: Log
+  nativeBinding?: string
+  /** Make the daily backup (default true); "Back up now" works either way. */
+  daily?: boolean
+}
+
+export function scheduleBackups(options: BackupOptions): Backups {
+  const { store, dir, clock, log } = options
+  const controller = new AbortController()
+  let problem: string | null = null
+  let running: Promise<BackupView> = Promise.resolve(null as unknown as BackupView)
+
+  const backup = (why: 'daily' | 'asked'): Promise<BackupView> => {
+    const next = running
+      .catch(() => undefined)
+      .then(async () => {
+        const at = clock.now()
+        try {
+          const made = await backupDatabase(store.sqlite, dir, at, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {})
+          const pruned = pruneBackups(dir, at)
+          problem = null
+          log.info({ file: made.file, bytes: made.bytes, pruned: pruned.length, why }, 'store: backup made')
+          return made
+        } catch (error) {
+          problem = (error as Error).message
+          log.error({ err: error, why }, `store: backup failed: ${problem}`)
+          throw error
+        }
+      })
+    running = next
+    return next
+  }
+
+  const loop = (async () => {
+    if (options.daily === false || store.file === ':memory:') return
+    await clock.sleep(FIRST_BACKUP_DELAY_MS, controller.signal)
+    while (!controller.signal.aborted) {
+      const newest = listBackups(dir)[0]
+      const age = newest ? clock.now() - newest.at : Infinity
+      // A newest backup "from the future" is a wall clock set back since: back up now rather than wait for it.
+      let wait = BACKUP_EVERY_MS
+      if (age >= BACKUP_EVERY_MS || age < 0) {
+        await backup('daily').catch(() => undefined)
+      } else {
+        wait = BACKUP_EVERY_MS - age
+      }
+      // After a failure, the next try is within the hour.
+      await clock.sleep(Math.min(wait, LONGEST_WAIT_MS), controller.signal)
+    }
+  })()
+
+  return {
+    backupNow: () => backup('asked'),
+    state: () => ({ lastBackup: listBackups(dir)[0] ?? null, backupProblem: problem }),
+    async stop() {
+      controller.abort()
+      await loop
+      await running.catch(() => undefined)
+    },
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * `npm run backup -- [--data DIR]`
+ * Makes a backup of the data directory's database into `<data>/backups/` now, with SQLite's online backup — the
+ * app may be running and writing meanwhile — and prunes old backups by retention (docs/adr/0048-backups.md).
+ * Prints the backup's path.
+ */
+import { existsSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import BetterSqlite3 from 'better-sqlite3'
+import { defaultDataDir } from '../paths'
+import { BACKUP_DIR, backupDatabase, pruneBackups } from '../store/backups'
+import { STORE_FILE } from '../store/database'
+import type { Output } from './reader'
+
+const USAGE = 'usage: npm run backup -- [--data DIR]'
+
+export async function runBackupCommand(
+  argv: string[],
+  io: Output,
+  options: { env?: NodeJS.ProcessEnv; now?: () => number } = {},
+): Promise<number> {
+  let parsed
+  try {
+    parsed = parseArgs({ args: argv, options: { data: { type: 'string' } }, allowPositionals: false, strict: true })
+  } catch (error) {
+    io.err(`backup: ${(error as Error).message}\n${USAGE}`)
+    return 2
+  }
+  const now = options.now ?? Date.now
+  const dataDir = resolve(parsed.values.data ?? defaultDataDir(options.env ?? process.env))
+  const file = join(dataDir, STORE_FILE)
+  if (!existsSync(file)) {
+    io.err(`backup: no database at ${file}; give the data directory with --data`)
+    return 1
+  }
+  // Read-only: a backup never changes the database, nor migrates it.
+  const sqlite = new BetterSqlite3(file, { readonly: true, fileMustExist: true })
+  try {
+    const dir = join(dataDir, BACKUP_DIR)
+    const made = await backupDatabase(sqlite, dir, now())
+    const pruned = pruneBackups(dir, now())
+    io.out(made.file)
+    io.err(`backup: ${made.bytes} bytes written${pruned.length ? `; ${pruned.length} older backups removed by retention` : ''}`)
+    return 0
+  } catch (error) {
+    io.err(`backup: ${(error as Error).message}`)
+    return 1
+  } finally {
+    sqlite.close()
+  }
+}

@@ -1,0 +1,97 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { applyLogLevel, createLog, LOG_FILE, logToDirectory, scrub, silentLog } from './log'
+import { tempDir } from './testing/store'
+
+const cleanups: Array<() => unknown> = []
+afterEach(() =>
+  cleanups
+    .splice(0)
+    .reverse()
+    .forEach((c) => c()),
+)
+
+function logDir() {
+  const d = tempDir('mb-logs-')
+  cleanups.push(() => d.remove())
+  return d.dir
+}
+
+const everything = (dir: string) =>
+  readdirSync(dir)
+    .map((f) => readFileSync(join(dir, f), 'utf8'))
+    .join('')
+
+describe('secrets never reach a log line', () => {
+  it.each([
+    [
+      'the admin URL',
+      'admin: http://127.0.0.1:4711/admin/?token=s3cr3t-admin-0123456789',
+      'admin: http://127.0.0.1:4711/admin/?token=[redacted]',
+    ],
+    ['a second query parameter', '/x?a=1&token=abc&b=2', '/x?a=1&token=[redacted]&b=2'],
+    ['a bearer token', 'authorization: Bearer AbC.def-123', 'authorization: Bearer [redacted]'],
+    ['our session cookie', 'cookie: mb_admin=deadbeef; other=1', 'cookie: mb_admin=[redacted]; other=1'],
+    ['a token field in JSON', '{"token":"t0k\\"en","name":"aiko"}', '{"token":"[redacted]","name":"aiko"}'],
+    ['nothing secret', 'lane: checked 12 Series', 'lane: checked 12 Series'],
+  ])('%s', (_name, line, expected) => {
+    expect(scrub(line)).toBe(expected)
+  })
+
+  it('fields, messages and errors: the log file holds none of them, and still says what happened', () => {
+    const dir = logDir()
+    const log = createLog('debug', { stderr: false })
+    const stop = logToDirectory(log, dir)
+    cleanups.push(stop)
+    const secrets = ['reader-token-AAAA1111', 'admin-token-BBBB2222', 'cookie-value-CCCC3333', 'bearer-DDDD4444']
+    log.info({ token: secrets[0], headers: { authorization: `Bearer ${secrets[3]}`, cookie: `mb_admin=${secrets[2]}` } }, 'reader: added')
+    log.info(
+      { adminUrl: `http://127.0.0.1:1/admin/?token=${secrets[1]}` },
+      `headless: admin at http://127.0.0.1:1/admin/?token=${secrets[1]}`,
+    )
+    log.error({ err: new Error(`request to /admin/?token=${secrets[1]} failed with Bearer ${secrets[0]}`) }, 'http: request failed')
+    log.debug({ reader: { token: secrets[0] } }, 'debug line')
+    const text = everything(dir)
+    for (const secret of secrets) expect(text).not.toContain(secret)
+    expect(text.split('\n').filter(Boolean)).toHaveLength(4)
+    expect(text).toContain('"msg":"http: request failed"')
+    expect(text).toContain('[redacted]')
+  })
+})
+
+describe('the log file', () => {
+  it('rotates by size, keeping a bounded number of files, none over the size', () => {
+    const dir = logDir()
+    const log = createLog('info', { stderr: false })
+    cleanups.push(logToDirectory(log, dir, { maxBytes: 4_096, keep: 3 }))
+    for (let i = 0; i < 400; i++) log.info({ i }, `line ${i} ${'x'.repeat(40)}`)
+    const files = readdirSync(dir).sort()
+    expect(files).toEqual([LOG_FILE, 'manga-bookmark.1.log', 'manga-bookmark.2.log', 'manga-bookmark.3.log'].sort())
+    for (const f of files) expect(statSync(join(dir, f)).size).toBeLessThanOrEqual(4_096)
+    // The newest line is in the current file; the oldest are gone.
+    expect(readFileSync(join(dir, LOG_FILE), 'utf8')).toContain('"i":399')
+    expect(everything(dir)).not.toContain('"i":0,')
+  })
+
+  it('a file that cannot be written drops its lines and never throws', () => {
+    const dir = logDir()
+    const log = createLog('info', { stderr: false })
+    // A directory where the file should be: every open fails.
+    cleanups.push(logToDirectory(log, join(dir, LOG_FILE, 'inside', '..'), { maxBytes: 1_000 }))
+    expect(() => log.info('still logging')).not.toThrow()
+  })
+})
+
+describe('the log level', () => {
+  it('is the owner’s setting, unless MB_LOG_LEVEL is set', () => {
+    const log = createLog('info', { stderr: false })
+    expect(applyLogLevel(log, 'debug', {})).toBe('debug')
+    expect(log.isLevelEnabled('debug')).toBe(true)
+    expect(applyLogLevel(log, 'warn', { MB_LOG_LEVEL: 'debug' })).toBe('debug')
+  })
+
+  it('leaves a logger the shell did not make alone (a test’s silent one stays silent)', () => {
+    expect(applyLogLevel(silentLog, 'debug', {})).toBe('silent')
+  })
+})

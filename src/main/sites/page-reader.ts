@@ -1,0 +1,242 @@
+/**
+ * Reading a fetched page with its Site's adapter, off the main thread and under a deadline
+ * (docs/adr/0040-reading-pages-in-a-worker-with-a-deadline.md). Parsing is linear in the page for the
+ * built-in families, but not for every page and selector: rows nested in each other make a descendant
+ * selector cost the square of the depth (a 1 MB page of nested rows took 12 s on the main thread). So each
+ * `read` runs in one worker thread; the event loop that serves Readers and the owner never waits for it, and
+ * a read that passes its deadline ends the worker and fails as an adapter error with the reason.
+ */
+import { existsSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { Worker } from 'node:worker_threads'
+import type { Log } from '../log'
+import type { ReadAnswer, ReadJob } from './read-protocol'
+import { AdapterError, type AdapterStep, type Page, type Site } from './site'
+
+/** The longest one page may take to read: far above any real page (a 5 MB list reads in about 0.3 s). */
+export const READ_DEADLINE_MS = 10_000
+/** The worker's own heap limit: a page that needs more fails, and the app's heap is untouched. */
+export const READ_HEAP_MB = 512
+
+export interface PageReader {
+  /**
+   * What the Site's adapter makes of a page. Rejects with an `AdapterError` when the adapter refuses the
+   * content, when reading passes the deadline, when `signal` aborts (a stop), or when the reader is closed.
+   */
+  read(site: Pick<Site, 'adapter'>, page: Page, seriesUrl: URL, signal?: AbortSignal): Promise<AdapterStep>
+  /**
+   * Starts the worker ahead of the first page and resolves once it can read (or once it is known that none
+   * can start), so the app's first check does not wait for it.
+   */
+  warm(): Promise<void>
+  /** Ends the worker; reads in flight or queued fail at once. */
+  close(): Promise<void>
+}
+
+/** Reads on the calling thread: for tests and tools, and for adapters without a recipe. */
+export const inlineReader: PageReader = {
+  read: async (site, page, seriesUrl) => site.adapter.read(page, seriesUrl),
+  warm: async () => undefined,
+  close: async () => undefined,
+}
+
+export interface PageReaderOptions {
+  log: Log
+  deadlineMs?: number
+  heapMb?: number
+}
+
+interface Pending {
+  job: ReadJob
+  resolve(step: AdapterStep): void
+  reject(error: Error): void
+}
+
+/**
+ * A page reader with one worker thread, started by `warm()` or the first page, and again after a read that
+ * had to end it. Pages are read one at a time in the order asked; each read's deadline runs from when the
+ * worker is given it. An adapter without a recipe is read on the calling thread. Where no worker can start
+ * at all (a build without its worker file), pages are read on the calling thread, logged once as an error.
+ */
+export function createPageReader(options: PageReaderOptions): PageReader {
+  const deadlineMs = options.deadlineMs ?? READ_DEADLINE_MS
+  const { log } = options
+  const queue: Pending[] = []
+  let current: (Pending & { timer: NodeJS.Timeout }) | null = null
+  let worker: Worker | null = null
+  let ready = false
+  /** Resolved when the worker being started is ready, or failed to start. */
+  let started: { promise: Promise<void>; resolve(): void } | null = null
+  let unavailable = false
+  let closed = false
+  let seq = 0
+
+  function stopWorker(): void {
+    const ending = worker
+    worker = null
+    ready = false
+    started?.resolve()
+    started = null
+    if (ending) {
+      ending.removeAllListeners()
+      // Listening still, so a late 'error' from a worker being ended is not an uncaught one.
+      ending.on('error', () => undefined)
+      void ending.terminate()
+    }
+  }
+
+  function settle(outcome: { step: AdapterStep } | { error: Error }): void {
+    const done = current
+    if (!done) return
+    current = null
+    clearTimeout(done.timer)
+    if ('step' in outcome) done.resolve(outcome.step)
+    else done.reject(outcome.error)
+    pump()
+  }
+
+  function start(): Worker {
+    let resolveStarted!: () => void
+    started = { promise: new Promise<void>((resolve) => (resolveStarted = resolve)), resolve: () => resolveStarted() }
+    const spawned = spawnReadWorker(options.heapMb ?? READ_HEAP_MB)
+    // The app's timers and sockets keep the process alive, never this thread.
+    spawned.unref()
+    spawned.on('message', (message: ReadAnswer | { ready: true }) => {
+      if ('ready' in message) {
+        ready = true
+        started?.resolve()
+        return
+      }
+      if (!current || message.id !== current.job.id) return
+      if (message.ok) settle({ step: message.step })
+      else
+        settle({
+          error:
+            message.kind === 'adapter' ? new AdapterError(message.message) : new Error(`the page could not be read: ${message.message}`),
+        })
+    })
+    spawned.on('error', (error: Error & { code?: string }) => {
+      const wasReady = ready
+      stopWorker()
+      if (!wasReady && error.code !== 'ERR_WORKER_OUT_OF_MEMORY') {
+        // The worker never loaded: no page can be read off the main thread here.
+        unavailable = true
+        log.error({ err: error }, 'page reader: no worker thread could start; pages are read on the main thread, without a deadline')
+        const pending = current
+        current = null
+        if (pending) {
+          clearTimeout(pending.timer)
+          queue.unshift(pending)
+        }
+        drainInline()
+        return
+      }
+      const why = error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? `it needed more than ${options.heapMb ?? READ_HEAP_MB} MB` : error.message
+      settle({ error: new AdapterError(`the page could not be read: ${why}`) })
+    })
+    spawned.on('exit', () => {
+      if (worker !== spawned) return
+      worker = null
+      ready = false
+      started?.resolve()
+      settle({ error: new AdapterError('the page could not be read: the reader stopped') })
+    })
+    return spawned
+  }
+
+  function pump(): void {
+    if (current || closed) return
+    const next = queue.shift()
+    if (!next) return
+    worker ??= start()
+    const timer = setTimeout(() => {
+      log.warn({ deadlineMs }, 'page reader: a page passed its deadline; the worker was ended')
+      stopWorker()
+      settle({ error: new AdapterError(`reading the page took longer than ${deadlineMs} ms and was stopped`) })
+    }, deadlineMs)
+    current = { ...next, timer }
+    worker.postMessage(next.job)
+  }
+
+  /** A read the app stopped: a queued one leaves the queue; the one being read ends the worker with it. */
+  function abort(job: ReadJob): void {
+    const stopped = new AdapterError('stopped')
+    if (current?.job === job) {
+      stopWorker()
+      settle({ error: stopped })
+      return
+    }
+    const at = queue.findIndex((pending) => pending.job === job)
+    if (at !== -1) queue.splice(at, 1)[0]!.reject(stopped)
+  }
+
+  function drainInline(): void {
+    for (const pending of queue.splice(0)) {
+      void inlineReader
+        .read({ adapter: adapterOf(pending) }, pending.job.page, new URL(pending.job.seriesUrl))
+        .then(pending.resolve, pending.reject)
+    }
+  }
+
+  /** The adapters of queued reads, kept beside the recipe for the fallback to the main thread. */
+  const adaptersByJob = new WeakMap<ReadJob, Site['adapter']>()
+  const adapterOf = (pending: Pending) => adaptersByJob.get(pending.job)!
+
+  return {
+    read(site, page, seriesUrl, signal) {
+      const recipe = site.adapter.recipe
+      if (!recipe || unavailable) return inlineReader.read(site, page, seriesUrl)
+      if (closed) return Promise.reject(new AdapterError('the page reader is closed'))
+      if (signal?.aborted) return Promise.reject(new AdapterError('stopped'))
+      return new Promise<AdapterStep>((resolve, reject) => {
+        const job: ReadJob = { id: ++seq, recipe, page, seriesUrl: seriesUrl.href }
+        adaptersByJob.set(job, site.adapter)
+        const onAbort = () => abort(job)
+        signal?.addEventListener('abort', onAbort, { once: true })
+        const done = () => signal?.removeEventListener('abort', onAbort)
+        queue.push({
+          job,
+          resolve: (step) => (done(), resolve(step)),
+          reject: (error) => (done(), reject(error)),
+        })
+        pump()
+      })
+    },
+    async warm() {
+      if (closed || unavailable) return
+      worker ??= start()
+      await started?.promise
+    },
+    async close() {
+      closed = true
+      const stopped = new AdapterError('the page reader is closed')
+      if (current) {
+        clearTimeout(current.timer)
+        current.reject(stopped)
+        current = null
+      }
+      for (const pending of queue.splice(0)) pending.reject(stopped)
+      stopWorker()
+    },
+  }
+}
+
+/**
+ * The worker thread, from wherever this code runs: the built app (`out/main/read-worker.js`, an entry of its
+ * own beside the entry or chunk this module was bundled into), or the sources (tests and `tsx` tools), where
+ * the TypeScript file is loaded through tsx.
+ */
+function spawnReadWorker(heapMb: number): Worker {
+  const resourceLimits = { maxOldGenerationSizeMb: heapMb }
+  const built = [new URL('./read-worker.js', import.meta.url), new URL('../read-worker.js', import.meta.url)].find((url) =>
+    existsSync(fileURLToPath(url)),
+  )
+  if (built) return new Worker(built, { resourceLimits })
+  const source = new URL('./read-worker.ts', import.meta.url)
+  const tsxPackage = createRequire(import.meta.url).resolve('tsx/package.json')
+  const tsx = pathToFileURL(join(dirname(tsxPackage), 'dist/esm/api/index.mjs')).href
+  const bootstrap = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(source.href)}) })`
+  return new Worker(bootstrap, { eval: true, resourceLimits })
+}

@@ -1,0 +1,151 @@
+/**
+ * Backups of the store (docs/adr/0048-backups.md): online copies made with SQLite's backup API — the app keeps
+ * running and writing while one is made — into `<data>/backups/`, one file per backup named by its time. A copy
+ * is made aside (`….partial`), checked (`quick_check`), then renamed into place, so a backup file that exists is
+ * whole. Retention keeps the last 7, and the newest of each week for a month. Times are parameters.
+ */
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import BetterSqlite3 from 'better-sqlite3'
+
+/** A backup file (the admin contract's BackupView has the same shape). */
+export interface BackupView {
+  file: string
+  /** When it was made (wall clock), from its name. */
+  at: number
+  bytes: number
+}
+
+export const BACKUP_DIR = 'backups'
+/** How many of the newest backups are always kept. */
+export const KEEP_NEWEST = 7
+/** How far back one backup per week is kept. */
+export const KEEP_WEEKLY_MS = 31 * 86_400_000
+const WEEK_MS = 7 * 86_400_000
+
+const NAME = /^manga-bookmark-(\d{4})-(\d{2})-(\d{2})T(\d{2})-(\d{2})-(\d{2})(?:-(\d{3}))?Z\.sqlite$/
+
+/** `manga-bookmark-2025-03-01T04-00-00-000Z.sqlite`: the time, UTC, sortable, with no character a file system refuses. */
+export function backupName(at: number): string {
+  return `manga-bookmark-${new Date(at).toISOString().replace(/:/g, '-').replace('.', '-')}.sqlite`
+}
+
+/** The time in a backup's name, or null for a file that is not a backup. */
+export function backupTime(name: string): number | null {
+  const m = NAME.exec(name)
+  if (!m) return null
+  const [, y, mo, d, h, mi, s, ms] = m
+  return Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), Number(ms ?? 0))
+}
+
+/** The backups in a directory, newest first. */
+export function listBackups(dir: string): BackupView[] {
+  let names: string[]
+  try {
+    names = readdirSync(dir)
+  } catch {
+    return []
+  }
+  const found: BackupView[] = []
+  for (const name of names) {
+    const at = backupTime(name)
+    if (at === null) continue
+    try {
+      found.push({ file: join(dir, name), at, bytes: statSync(join(dir, name)).size })
+    } catch {
+      // Removed while we looked.
+    }
+  }
+  return found.sort((a, b) => b.at - a.at)
+}
+
+/**
+ * Which backups to keep at `now`: the `KEEP_NEWEST` newest, and the newest of each calendar week (weeks counted
+ * from the epoch, so a week's choice never changes once it is over) among those made within `KEEP_WEEKLY_MS`.
+ * Pure.
+ */
+export function backupsToKeep(backups: ReadonlyArray<Pick<BackupView, 'file' | 'at'>>, now: number): Set<string> {
+  const newestFirst = [...backups].sort((a, b) => b.at - a.at)
+  const keep = new Set(newestFirst.slice(0, KEEP_NEWEST).map((b) => b.file))
+  const weeks = new Set<number>()
+  for (const b of newestFirst) {
+    if (b.at < now - KEEP_WEEKLY_MS) break
+    const week = Math.floor(b.at / WEEK_MS)
+    if (weeks.has(week)) continue
+    weeks.add(week)
+    keep.add(b.file)
+  }
+  return keep
+}
+
+/** Deletes the backups retention does not keep, and copies left half-made; returns the files deleted. */
+export function pruneBackups(dir: string, now: number): string[] {
+  const backups = listBackups(dir)
+  const keep = backupsToKeep(backups, now)
+  const removed: string[] = []
+  for (const b of backups) {
+    if (keep.has(b.file)) continue
+    rmSync(b.file, { force: true })
+    removed.push(b.file)
+  }
+  for (const name of safeList(dir)) {
+    if (!/\.partial(-wal|-shm|-journal)?$/.test(name)) continue
+    rmSync(join(dir, name), { force: true })
+    removed.push(join(dir, name))
+  }
+  return removed
+}
+
+/**
+ * Makes a backup of the open database into `dir`, named by `at`: SQLite's online backup into a `.partial`
+ * file, a `quick_check` of the copy, then a rename. Throws `store: backup: …` when any step fails, leaving no
+ * file behind.
+ */
+export async function backupDatabase(
+  sqlite: BetterSqlite3.Database,
+  dir: string,
+  at: number,
+  options: { nativeBinding?: string } = {},
+): Promise<BackupView> {
+  const file = join(dir, backupName(at))
+  const partial = `${file}.partial`
+  const leftovers = [partial, `${partial}-wal`, `${partial}-shm`, `${partial}-journal`]
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 })
+    await sqlite.backup(partial)
+    // One self-contained file (no -wal beside it), so a restore is copying one file; the app turns WAL on again
+    // when it opens it.
+    const copy = new BetterSqlite3(partial, {
+      fileMustExist: true,
+      ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+    })
+    try {
+      copy.pragma('journal_mode = DELETE')
+      const check = copy.pragma('quick_check', { simple: true })
+      if (check !== 'ok') throw new Error(`the copy does not pass quick_check: ${String(check)}`)
+    } finally {
+      copy.close()
+    }
+    renameSync(partial, file)
+  } catch (error) {
+    for (const leftover of leftovers) removeQuietly(leftover)
+    throw new Error(`store: backup into ${dir} failed: ${(error as Error).message}`, { cause: error })
+  }
+  return { file, at, bytes: statSync(file).size }
+}
+
+function removeQuietly(file: string): void {
+  try {
+    rmSync(file, { force: true })
+  } catch {
+    // Never made (the folder itself could not be).
+  }
+}
+
+function safeList(dir: string): string[] {
+  try {
+    return readdirSync(dir)
+  } catch {
+    return []
+  }
+}

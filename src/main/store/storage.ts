@@ -1,0 +1,296 @@
+/**
+ * The store's watch over its own file (docs/adr/0045-storage-faults.md). Every statement Kysely runs goes
+ * through here, so one place:
+ *
+ * - names what SQLite's storage errors mean for the owner — disk full, read-only, an I/O error, a damaged
+ *   file — and answers them as `storage-unavailable` (HTTP 503), never as a fault of our own;
+ * - makes a `ROLLBACK` after SQLite already ended the transaction (it does, on a full disk) a no-op, so the
+ *   error the caller sees is the one that happened, not "cannot rollback - no transaction is active";
+ * - checks, before a write is acknowledged, that the file at the store's path is still the one the app
+ *   opened: a database deleted or replaced under a running app would otherwise take writes into a file
+ *   nobody will ever open again (docs/adr/0046-the-file-the-app-opened.md);
+ * - reopens a connection that SQLite opened read-only (the file could not be written at start) once the file
+ *   is writable, so writes resume by themselves, as they do after a disk is no longer full.
+ *
+ * It keeps the statement cache too: Kysely prepares every query anew, and parsing the SQL again each time
+ * costs more than running it; the store's queries are a small fixed set.
+ */
+import { accessSync, closeSync, constants, openSync, rmSync, statfsSync, statSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import type BetterSqlite3 from 'better-sqlite3'
+import type { SqliteDatabase, SqliteStatement } from 'kysely'
+import { AppError } from '../../shared/errors'
+
+/** What keeps the store from taking writes. */
+export type StorageFaultKind = 'full' | 'read-only' | 'io' | 'damaged' | 'deleted' | 'replaced'
+
+export interface StorageFault {
+  kind: StorageFaultKind
+  /** For the owner: `cannot write to <file>: disk full`. */
+  message: string
+  /** SQLite's code, or what the app saw (`deleted`, `replaced`, `integrity-check`). */
+  code: string
+}
+
+export interface StorageHealth {
+  /** The database file's path. */
+  readonly file: string
+  /** Why the store cannot take writes now, or null while it takes them. */
+  fault(): StorageFault | null
+  /**
+   * Looks again now: whether the file at the path is still the one the app opened, and whether a connection
+   * opened read-only can be opened for writing. Returns the fault that remains. Cheap (a stat or two).
+   */
+  check(): StorageFault | null
+  /** The integrity check found damage: writes are refused from now on (the file is not made worse). */
+  markDamaged(detail: string, advice?: string): void
+  /** Called whenever the fault changes (a new fault, another kind, or writes taken again). */
+  onChange(listener: (fault: StorageFault | null) => void): () => void
+}
+
+const RESTORE_ADVICE = 'restore a backup (see the README, "Restoring a backup")'
+
+/** SQLite's result codes that are about the storage, not about the statement. */
+const STORAGE_CODE = /^SQLITE_(FULL|READONLY|IOERR|CANTOPEN|CORRUPT|NOTADB)/
+
+/** Whether an error is the store saying it cannot take the write (HTTP 503 `storage-unavailable`). */
+export function isStorageUnavailable(error: unknown): error is AppError {
+  return error instanceof AppError && error.code === 'storage-unavailable'
+}
+
+/** What the Readers and the window are told: the kind in words, and for a write, that nothing was kept. */
+function answerFor(fault: StorageFault, writing = true): AppError {
+  const why: Record<StorageFaultKind, string> = {
+    full: 'the disk is full',
+    'read-only': 'the database is read-only',
+    io: 'the disk reported an I/O error',
+    damaged: 'the database is damaged',
+    deleted: 'the database file was deleted while the app ran',
+    replaced: 'the database file was replaced while the app ran',
+  }
+  if (!writing) return new AppError('storage-unavailable', `the app cannot read its database now: ${why[fault.kind]}`)
+  return new AppError('storage-unavailable', `the app cannot store writes now: ${why[fault.kind]}; nothing was kept, try again later`)
+}
+
+export interface GuardedStore {
+  /** The database Kysely's SQLite dialect is given. */
+  readonly database: SqliteDatabase
+  /** The connection in use (it changes when a read-only one is reopened). */
+  readonly connection: BetterSqlite3.Database
+  readonly health: StorageHealth
+}
+
+interface Identity {
+  dev: number
+  ino: number
+}
+
+/**
+ * Wraps a connection. `reconnect` opens the same file again with the same pragmas; it is used only to replace
+ * a connection SQLite opened read-only once the file can be written.
+ */
+export function guardStore(
+  file: string,
+  first: BetterSqlite3.Database,
+  reconnect: () => BetterSqlite3.Database,
+  cacheLimit = 256,
+): GuardedStore {
+  const inMemory = file === ':memory:'
+  let connection = first
+  let cache = new Map<string, SqliteStatement>()
+  let fault: StorageFault | null = null
+  /** Whether the connection was reopened since the read-only fault was seen (a write attempt tries once). */
+  let reopenedForFault = false
+  const listeners = new Set<(fault: StorageFault | null) => void>()
+  const opened = identityOf(file)
+
+  const setFault = (next: StorageFault | null) => {
+    // Damage is kept as first told (the integrity check says the most): nothing clears or replaces it.
+    if (fault?.kind === 'damaged') return
+    if (next?.message === fault?.message && next?.kind === fault?.kind) return
+    fault = next
+    reopenedForFault = false
+    for (const listener of listeners) listener(next)
+  }
+  const cannot = (what: string) => `cannot write to ${file}: ${what}`
+
+  /** A storage error of SQLite's as a fault, or null for an error about the statement itself. */
+  function faultOf(error: unknown): StorageFault | null {
+    const code = (error as { code?: unknown } | null)?.code
+    if (typeof code !== 'string' || !STORAGE_CODE.test(code)) return null
+    if (code === 'SQLITE_FULL') return { kind: 'full', code, message: cannot('disk full') }
+    if (code === 'SQLITE_READONLY_DBMOVED')
+      return identityFault() ?? { kind: 'deleted', code, message: cannot('the file was moved or deleted') }
+    if (code.startsWith('SQLITE_READONLY')) return { kind: 'read-only', code, message: cannot('read-only') }
+    if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB')
+      return { kind: 'damaged', code, message: cannot(`the database is damaged; ${RESTORE_ADVICE}`) }
+    // An I/O error: say what the file system says, when it says something plainer.
+    return { kind: probeKind(), code, message: cannot(describeProbe(code)) }
+  }
+
+  /** Asks the file system what an I/O error was: no free blocks is a full disk; a file it will not create, read-only. */
+  function probeKind(): StorageFaultKind {
+    if (inMemory) return 'io'
+    const dir = dirname(file)
+    try {
+      if (statfsSync(dir).bavail === 0) return 'full'
+    } catch {
+      // No answer: see below.
+    }
+    // access(2) does not see a file system the kernel made read-only after an error; creating a file does.
+    const probe = join(dir, `.mb-write-probe-${process.pid}`)
+    try {
+      closeSync(openSync(probe, 'wx'))
+      rmSync(probe, { force: true })
+    } catch (error) {
+      const code = (error as { code?: string }).code
+      if (code === 'EROFS' || code === 'EACCES' || code === 'EPERM') return 'read-only'
+      if (code === 'ENOSPC' || code === 'EDQUOT') return 'full'
+    }
+    return 'io'
+  }
+
+  function describeProbe(code: string): string {
+    const kind = probeKind()
+    if (kind === 'read-only') return 'read-only (the file system or the folder refuses writes)'
+    if (kind === 'full') return 'disk full'
+    return `I/O error (${code})`
+  }
+
+  /** Whether the file at the path is still the one opened; a fault when it is not. */
+  function identityFault(): StorageFault | null {
+    if (inMemory || !opened) return null
+    const now = identityOf(file)
+    if (!now) return { kind: 'deleted', code: 'deleted', message: cannot('the file was deleted while the app ran; restart the app') }
+    if (now.dev !== opened.dev || now.ino !== opened.ino)
+      return {
+        kind: 'replaced',
+        code: 'replaced',
+        message: cannot('the file was replaced by another while the app ran; restart the app to open the new one'),
+      }
+    return null
+  }
+
+  /** Deleted, replaced and damaged files take no more writes until the app is restarted (or the file is back). */
+  const refusesWrites = () => fault !== null && (fault.kind === 'deleted' || fault.kind === 'replaced' || fault.kind === 'damaged')
+
+  /** A connection SQLite opened read-only is replaced, outside any transaction, once the file is writable. */
+  function reopenIfWritable(): void {
+    if (fault?.code !== 'SQLITE_READONLY' || connection.inTransaction || inMemory) return
+    try {
+      accessSync(file, constants.W_OK)
+    } catch {
+      return
+    }
+    reopenedForFault = true
+    let next: BetterSqlite3.Database
+    try {
+      next = reconnect()
+    } catch {
+      return
+    }
+    const previous = connection
+    connection = next
+    cache = new Map()
+    previous.close()
+    // Whether it writes now is known at the next write.
+  }
+
+  function check(): StorageFault | null {
+    const lost = identityFault()
+    if (lost) setFault(lost)
+    else if (fault && (fault.kind === 'deleted' || fault.kind === 'replaced')) setFault(null)
+    reopenIfWritable()
+    return fault
+  }
+
+  /** Runs a prepared statement; `verb` is its first word (`commit`, `rollback`, `insert`…). */
+  function execute<T>(verb: string, statement: BetterSqlite3.Statement, run: () => T): T {
+    // SQLite rolls a transaction back itself on some errors (a full disk): there is nothing left to roll back.
+    if (verb === 'rollback' && !connection.inTransaction) return { changes: 0, lastInsertRowid: 0 } as T
+    const writes = !statement.readonly
+    if ((writes || verb === 'commit') && refusesWrites()) {
+      check()
+      if (refusesWrites()) throw answerFor(fault!)
+    }
+    let result: T
+    try {
+      result = run()
+    } catch (error) {
+      const found = faultOf(error)
+      if (!found) throw error
+      setFault(found)
+      throw answerFor(found, writes || verb === 'commit')
+    }
+    // A write is durable once it is committed: before it is acknowledged, the file must still be the one opened.
+    if (verb === 'commit' || (writes && !connection.inTransaction)) {
+      const lost = identityFault()
+      if (lost) {
+        setFault(lost)
+        throw answerFor(lost)
+      }
+      if (fault && fault.kind !== 'damaged') setFault(null)
+    }
+    return result
+  }
+
+  function prepare(sql: string): SqliteStatement {
+    if (fault?.code === 'SQLITE_READONLY' && !reopenedForFault) reopenIfWritable()
+    const cached = cache.get(sql)
+    if (cached) return cached
+    let statement: BetterSqlite3.Statement
+    try {
+      statement = connection.prepare(sql)
+    } catch (error) {
+      const found = faultOf(error)
+      if (!found) throw error
+      setFault(found)
+      throw answerFor(found, !/^\s*select\b/i.test(sql))
+    }
+    const verb = /^\s*(\w+)/.exec(sql)?.[1]?.toLowerCase() ?? ''
+    const guarded: SqliteStatement = {
+      reader: statement.reader,
+      all: (parameters) => execute(verb, statement, () => statement.all(parameters as unknown[])),
+      run: (parameters) => execute(verb, statement, () => statement.run(parameters as unknown[])),
+      iterate: (parameters) => execute(verb, statement, () => statement.iterate(parameters as unknown[])),
+    }
+    if (cache.size >= cacheLimit) cache.delete(cache.keys().next().value!)
+    cache.set(sql, guarded)
+    return guarded
+  }
+
+  const health: StorageHealth = {
+    file,
+    fault: () => fault,
+    check,
+    markDamaged(detail, advice = RESTORE_ADVICE) {
+      setFault({
+        kind: 'damaged',
+        code: 'integrity-check',
+        message: cannot(`the database is damaged (${detail}); ${advice}`),
+      })
+    },
+    onChange(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+  }
+
+  return {
+    database: { close: () => connection.close(), prepare },
+    get connection() {
+      return connection
+    },
+    health,
+  }
+}
+
+function identityOf(file: string): Identity | null {
+  if (file === ':memory:') return null
+  try {
+    const s = statSync(file)
+    return { dev: s.dev, ino: s.ino }
+  } catch {
+    return null
+  }
+}
