@@ -5,9 +5,16 @@
  */
 import { mkdirSync } from 'node:fs'
 import { chromium } from 'playwright-core'
+import { wantsHelp } from '../src/main/cli/help'
 import { resolveChromium } from '../src/main/fetch/browser/playwright-launcher'
 import { startShell, tempData } from '../e2e/support/shell'
 
+if (wantsHelp(process.argv.slice(2))) {
+  console.log(
+    "Usage: npm run screenshots\n\nTakes the README's pictures from the demo in real Chromium (wide and phone, light and dark) into docs/screenshots/. Takes no options.",
+  )
+  process.exit(0)
+}
 const TOKEN = 'screenshot-admin-token-0123456789'
 const OUT = 'docs/screenshots'
 
