@@ -21,9 +21,12 @@ export async function attempt<T>(work: () => Promise<T>): Promise<T | undefined>
     lastAnswerAt.value = Date.now()
     return value
   } catch (error) {
+    const offline = error instanceof AppError && error.code === 'offline'
+    // Any answer, even a refusal, is the app reached again.
+    if (offline) unreachableSince.value ??= Date.now()
+    else unreachableSince.value = null
     if (error instanceof AppError && error.code === 'unauthorized') signedOut.value = true
-    else if (error instanceof AppError && error.code === 'offline') unreachableSince.value ??= Date.now()
-    else problem.value = error instanceof Error ? error.message : String(error)
+    else if (!offline) problem.value = error instanceof Error ? error.message : String(error)
     return undefined
   }
 }
