@@ -118,7 +118,8 @@ describe('SeriesRow and Check now', () => {
     expect(wrapper.find('[data-waiting]').classes()).toContain('attention')
   })
 
-  it('links to the Series on its Site', () => {
+  it('links to its detail page, and to the Series on its Site', () => {
+    expect(mountRow(row()).findComponent(RouterLinkStub).props('to')).toBe('/series/mangadex/x')
     const link = mountRow(row()).find('a.on-site')
     expect(link.attributes('href')).toBe('https://mangadex.org/title/x')
     expect(link.attributes('rel')).toContain('noopener')
