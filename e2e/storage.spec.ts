@@ -23,7 +23,7 @@ test.afterAll(async () => {
 })
 
 async function signIn(page: Page) {
-  await page.goto(`${shell.origin}/admin/?token=${ADMIN_TOKEN}`)
+  await page.goto(`${shell.adminOrigin}/admin/?token=${ADMIN_TOKEN}`)
   await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible()
 }
 

@@ -512,13 +512,16 @@ const detectionBound = (index: Index, out: Violation[], detections: Detection[])
       (c) => c.outcome === 'chapter' && c.startMono >= release.mono && c.served !== null && c.served >= release.chapter,
     )
     // The due query puts Series with more Readers (then the oldest stamps) first: a Series that comes due
-    // while others wait is checked after them, a gap each. The backlog is what the finding pass saw due (or,
-    // never found, the most any pass saw).
+    // while others wait is checked after them, a gap each — across as many passes as that takes (a pass ends at
+    // maxPassMs and the next reads the due query again). The backlog is the most any pass saw due between the
+    // release and the finding check (never found: up to the deadline).
     const passes = index.passesBySite.get(release.site) ?? []
-    const backlog =
-      found && found.caller === 'lane'
-        ? (passes[lastBefore(passes, found.seq) + 1]?.row?.due ?? 1)
-        : Math.max(1, ...passes.filter((p) => p.mono >= release.mono && p.mono <= deadline && p.row && !p.row.skip).map((p) => p.row!.due))
+    const until = found && found.caller === 'lane' ? found.mono : deadline
+    const backlog = Math.max(
+      1,
+      found && found.caller === 'lane' ? (passes[lastBefore(passes, found.seq) + 1]?.row?.due ?? 1) : 1,
+      ...passes.filter((p) => p.mono >= release.mono && p.mono <= until && p.row && !p.row.skip).map((p) => p.row!.due),
+    )
     deadline += Math.max(0, backlog - 1) * gap
     const finishedSoon = (index.finishes.get(release.series) ?? []).some((f) => f.mono >= release.mono && f.mono <= deadline)
     const judged = deadline <= index.config.end && !finishedSoon

@@ -18,6 +18,39 @@ function parsed(step: AdapterStep): ParsedSeries {
   return step.result
 }
 
+/** A chapter without its release date: the tests that compare whole chapters are about the rest of it. */
+const withoutDates = <T extends { released?: unknown } | undefined>(chapter: T) => {
+  if (!chapter) return chapter
+  const { released: _released, ...rest } = chapter
+  return rest
+}
+
+describe('release dates, where the page prints them (docs/freshness.md)', () => {
+  const dates = (file: string, adapter: ReturnType<typeof madaraAdapter>, url: string) => {
+    const step = adapter.read(page(url, stored(file)), new URL(url))
+    return parsed(step).chapters.map((c) => [c.number, c.released ? new Date(c.released.at).toISOString().slice(0, 10) : null])
+  }
+  it('Madara: "November 2, 2026" and ISO days; a "new" badge or "2 hours ago" is no date', () => {
+    expect(dates('madara-inline.html', madaraAdapter(), 'https://scans.example/manga/the-tower-climber/')).toEqual([
+      [152, null],
+      [151.5, '2026-11-02'],
+      [153, '2026-11-01'],
+      [1, null],
+    ])
+    expect(dates('madara-div-rows.html', madaraAdapter(), 'https://x.example/manga/y/')).toEqual([
+      [90, null],
+      [89.5, '2026-10-30'],
+      [1, '2025-02-01'],
+    ])
+  })
+  it('MangaThemesia: "10 Aug 2026"', () => {
+    expect(dates('mangathemesia-eplister.html', mangaThemesiaAdapter(), 'https://x.example/manga/y/')).toEqual([
+      [250, '2026-08-10'],
+      [249, '2026-08-02'],
+    ])
+  })
+})
+
 describe('Madara', () => {
   const series = new URL('https://scans.example/manga/the-tower-climber/')
   const adapter = madaraAdapter()
@@ -26,7 +59,7 @@ describe('Madara', () => {
     const result = parsed(adapter.read(page(series.href, stored('madara-inline.html')), series))
     expect(result.title).toBe('The Tower Climber')
     expect(result.chapters.map((c) => c.number)).toEqual([152, 151.5, 153, 1])
-    expect(highestChapter(result.chapters)).toEqual({
+    expect(withoutDates(highestChapter(result.chapters))).toEqual({
       number: 153,
       label: 'Chapter 153 (preview)',
       url: 'https://scans.example/manga/the-tower-climber/chapter-153-preview/',
@@ -81,7 +114,7 @@ describe('Madara', () => {
     const url = new URL('https://ledger.example/manga/ledger-of-debts/')
     const result = parsed(adapter.read(page(url.href, stored('madara-div-rows.html')), url))
     expect(result.title).toBe('Ledger of Debts')
-    expect(result.chapters).toEqual([
+    expect(result.chapters.map(withoutDates)).toEqual([
       { number: 90, label: 'Chapter 90', url: 'https://ledger.example/manga/ledger-of-debts/chapter-90' },
       { number: 89.5, label: 'Chapter 89.5', url: 'https://ledger.example/manga/ledger-of-debts/chapter-89-5' },
       { number: 1, label: 'Chapter 1', url: 'https://ledger.example/manga/ledger-of-debts/chapter-1' },
@@ -134,7 +167,7 @@ describe('MangaThemesia', () => {
   it('reads data-num (lock glyph and all) and ignores comment items', () => {
     const result = parsed(mangaThemesiaAdapter().read(page(series.href, stored('mangathemesia.html')), series))
     expect(result.title).toBe('Iron Bloom')
-    expect(result.chapters).toEqual([
+    expect(result.chapters.map(withoutDates)).toEqual([
       { number: 61, label: 'Chapter 61', url: 'https://bloom.example/iron-bloom-chapter-61/' },
       { number: 60, label: 'Chapter 60 - Rust', url: 'https://bloom.example/iron-bloom-chapter-60/' },
       { number: 59.5, label: 'Chapter 59.5', url: 'https://bloom.example/iron-bloom-chapter-59-5/' },
@@ -147,7 +180,7 @@ describe('MangaThemesia without #chapterlist', () => {
     const series = new URL('https://fables.example/manga/mercenary-ledger/')
     const result = parsed(mangaThemesiaAdapter().read(page(series.href, stored('mangathemesia-eplister.html')), series))
     expect(result.title).toBe('Mercenary Ledger')
-    expect(result.chapters).toEqual([
+    expect(result.chapters.map(withoutDates)).toEqual([
       { number: 250, label: 'Chapter 250', url: 'https://fables.example/chapter/r231-mercenary-ledger-chapter-250' },
       { number: 249, label: 'Chapter 249', url: 'https://fables.example/chapter/r231-mercenary-ledger-chapter-249' },
     ])
@@ -200,7 +233,7 @@ describe('MangaDex', () => {
       adapter.read({ ...page(adapter.request(series).url, stored('mangadex-feed.json')), contentType: 'application/json' }, series),
     )
     expect(result.title).toBe("Komi Can't Communicate")
-    expect(result.chapters).toEqual([
+    expect(result.chapters.map(withoutDates)).toEqual([
       { number: 101, label: 'Vol. 12 Ch. 101 - The Long Way', url: 'https://mangadex.org/chapter/0f1b2c3d-0000-4000-8000-00000000a001' },
       { number: 100.5, label: 'Ch. 100.5 - Extra', url: 'https://mangadex.org/chapter/0f1b2c3d-0000-4000-8000-00000000a003' },
     ])

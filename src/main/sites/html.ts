@@ -13,6 +13,8 @@ export type Doc = CheerioAPI
 export const MAX_TITLE = 300
 export const MAX_LABEL = 200
 export const MAX_URL = 2_048
+/** A release date's text is short; more is not read. */
+export const MAX_DATE = 64
 /** Chapter rows an adapter reads from one page: the first half and the last half of longer lists. */
 export const MAX_ROWS = 5_000
 

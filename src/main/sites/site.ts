@@ -2,6 +2,7 @@
  * A Site: key, name, host pin, fetcher kind, fallback, an adapter, a series_id rule and pace.
  */
 import { unsafeIdReason } from '../../shared/ids'
+import type { ReleasedAt } from './dates'
 import type { AdapterRecipe, FamilyKey } from './families'
 
 export interface Pace {
@@ -59,6 +60,8 @@ export interface Chapter {
   number: number
   label: string
   url: string
+  /** When the Site says the chapter came out, where its page prints it (the rhythm learns from it). */
+  released?: ReleasedAt
 }
 
 export interface ParsedSeries {

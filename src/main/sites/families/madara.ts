@@ -8,7 +8,20 @@
  */
 import type { Element } from 'domhandler'
 import { parseChapterNumber } from '../../../shared/chapter-number'
-import { absoluteHref, boundedRows, distinctChapters, findFirst, hasClass, labelOf, loadHtml, selectAll, titleOf } from '../html'
+import { parseReleaseDate } from '../dates'
+import {
+  absoluteHref,
+  boundedRows,
+  distinctChapters,
+  findFirst,
+  hasClass,
+  labelOf,
+  loadHtml,
+  MAX_DATE,
+  readableText,
+  selectAll,
+  titleOf,
+} from '../html'
 import type { Adapter, AdapterStep, Page } from '../site'
 
 /**
@@ -45,7 +58,9 @@ export function madaraAdapter(): Adapter {
           if (!link) return null
           const { text, label } = name
           const number = parseChapterNumber(text, title)
-          return number === null ? null : { number, label, url: absoluteHref(link.attribs['href'], page.url) }
+          if (number === null) return null
+          const released = parseReleaseDate(readableText(findFirst(row, isDate), MAX_DATE))
+          return { number, label, url: absoluteHref(link.attribs['href'], page.url), ...(released ? { released } : {}) }
         }),
       )
       return { kind: 'parsed', result: { ...(title ? { title } : {}), chapters } }

@@ -8,6 +8,7 @@
  */
 import { parseChapterNumber } from '../../../shared/chapter-number'
 import { AdapterError, type Adapter, type Chapter } from '../site'
+import { parseReleaseDate } from '../dates'
 import { MAX_LABEL, MAX_TITLE, boundedRows, cleanText, distinctChapters } from '../html'
 
 export const MANGADEX_ID_PATTERN = /\/title\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/
@@ -73,7 +74,8 @@ export function mangaDexAdapter(options: MangaDexOptions): Adapter {
           MAX_LABEL,
         )
         const id = typeof chapter.id === 'string' && chapter.id.length <= 64 ? chapter.id : ''
-        return { number, label, url: id ? `${seriesUrl.origin}/chapter/${encodeURIComponent(id)}` : '' }
+        const released = parseReleaseDate(typeof a.publishAt === 'string' ? a.publishAt : null)
+        return { number, label, url: id ? `${seriesUrl.origin}/chapter/${encodeURIComponent(id)}` : '', ...(released ? { released } : {}) }
       })
       title ??= titleFromSlug(seriesUrl)
       return { kind: 'parsed', result: { ...(title ? { title } : {}), chapters: distinctChapters(chapters) } }
@@ -88,6 +90,7 @@ interface FeedChapter {
     volume?: unknown
     title?: unknown
     translatedLanguage?: unknown
+    publishAt?: unknown
     pages?: number
     externalUrl?: string | null
   }

@@ -5,7 +5,20 @@
  */
 import type { Element } from 'domhandler'
 import { parseChapterNumber } from '../../../shared/chapter-number'
-import { absoluteHref, boundedRows, distinctChapters, findFirst, hasClass, labelOf, loadHtml, selectAll, titleOf } from '../html'
+import { parseReleaseDate } from '../dates'
+import {
+  absoluteHref,
+  boundedRows,
+  distinctChapters,
+  findFirst,
+  hasClass,
+  labelOf,
+  loadHtml,
+  MAX_DATE,
+  readableText,
+  selectAll,
+  titleOf,
+} from '../html'
 import type { Adapter } from '../site'
 
 export const MANGATHEMESIA_ID_PATTERN = /^\/manga\/([^/?#]+)/
@@ -31,7 +44,18 @@ export function mangaThemesiaAdapter(): Adapter {
           const number = parseChapterNumber(li.attribs['data-num'] ?? '') ?? parseChapterNumber(text, title)
           if (number === null) return null
           const link = findFirst(li, isLink)
-          return { number, label: label || `Chapter ${number}`, url: absoluteHref(link?.attribs['href'], page.url) }
+          const released = parseReleaseDate(
+            readableText(
+              findFirst(li, (el) => hasClass(el, 'chapterdate')),
+              MAX_DATE,
+            ),
+          )
+          return {
+            number,
+            label: label || `Chapter ${number}`,
+            url: absoluteHref(link?.attribs['href'], page.url),
+            ...(released ? { released } : {}),
+          }
         }),
       )
       return { kind: 'parsed', result: { ...(title ? { title } : {}), chapters } }

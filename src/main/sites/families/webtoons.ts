@@ -6,7 +6,20 @@
  */
 import type { Element } from 'domhandler'
 import { parseChapterNumber } from '../../../shared/chapter-number'
-import { absoluteHref, boundedRows, distinctChapters, findFirst, hasClass, labelOf, loadHtml, selectAll, titleOf } from '../html'
+import { parseReleaseDate } from '../dates'
+import {
+  absoluteHref,
+  boundedRows,
+  distinctChapters,
+  findFirst,
+  hasClass,
+  labelOf,
+  loadHtml,
+  MAX_DATE,
+  readableText,
+  selectAll,
+  titleOf,
+} from '../html'
 import type { Adapter } from '../site'
 
 export const WEBTOONS_ID_PATTERN = /[?&]title_no=(\d+)/
@@ -35,7 +48,18 @@ export function webtoonsAdapter(): Adapter {
             parseChapterNumber(li.attribs['data-episode-no'] ?? '') ?? parseChapterNumber(tx.text) ?? parseChapterNumber(name.text, title)
           if (number === null) return null
           const link = findFirst(li, isLink)
-          return { number, label: name.label || tx.label || `Episode ${number}`, url: absoluteHref(link?.attribs['href'], page.url) }
+          const released = parseReleaseDate(
+            readableText(
+              findFirst(li, (el) => el.name === 'span' && hasClass(el, 'date')),
+              MAX_DATE,
+            ),
+          )
+          return {
+            number,
+            label: name.label || tx.label || `Episode ${number}`,
+            url: absoluteHref(link?.attribs['href'], page.url),
+            ...(released ? { released } : {}),
+          }
         }),
       )
       return { kind: 'parsed', result: { ...(title ? { title } : {}), chapters } }
