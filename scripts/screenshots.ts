@@ -41,6 +41,8 @@ const blurFocus = 'document.activeElement && document.activeElement.blur && docu
 
 async function shoot(page: Page, path: string, name: string, fullPage = false): Promise<void> {
   await page.goto(`${shell.adminOrigin}/admin/#${path}`)
+  // A page already showing (the Overview after signing in) reads afresh.
+  await page.reload()
   await page.waitForLoadState('networkidle')
   await page.waitForTimeout(1_500)
   await page.evaluate(blurFocus)
