@@ -110,7 +110,10 @@ export async function listSeries(db: Db, query: SeriesQuery): Promise<{ total: n
     const column = query.sort === 'changed' ? 'series.latest_changed_at' : 'series.latest_checked_at'
     ordered = ordered.orderBy(column, 'desc').orderBy('series.site', 'desc').orderBy('series.series_id', 'desc')
   } else {
-    ordered = ordered.orderBy(sql`series.title COLLATE NOCASE`).orderBy('series.site').orderBy('series.series_id')
+    ordered = ordered
+      .orderBy(sql`series.title COLLATE NOCASE`)
+      .orderBy('series.site')
+      .orderBy('series.series_id')
   }
   const rows = await ordered
     .limit(query.limit ?? 100)
