@@ -36,4 +36,7 @@ describe('the address a Reader opens', () => {
     })
     expect(lanAddress({ lo: [lo], eth0: [linkLocal] })).toBeUndefined()
   })
+  it('no endpoint listening: no address to open, and no sign-in link', () => {
+    expect(readerAddress('simulation', 't')).toEqual({ url: 'simulation', signInUrl: '', reachableFromOtherDevices: false })
+  })
 })

@@ -23,7 +23,13 @@ export function lanAddress(interfaces: Interfaces = networkInterfaces()): string
  * sign-in link's fragment.
  */
 export function readerAddress(listening: string, token: string, interfaces?: Interfaces): ReaderAddressView {
-  const bound = new URL(listening)
+  let bound: URL
+  try {
+    bound = new URL(listening)
+  } catch {
+    // No endpoint listening (a core run without its HTTP server): nothing another device could open.
+    return { url: listening, signInUrl: '', reachableFromOtherDevices: false }
+  }
   const everywhere = bound.hostname === '0.0.0.0' || bound.hostname === '[::]'
   const lan = everywhere ? lanAddress(interfaces) : undefined
   const loopback = bound.hostname.startsWith('127.') || bound.hostname === 'localhost' || bound.hostname === '[::1]'
