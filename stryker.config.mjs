@@ -1,0 +1,28 @@
+// @ts-check
+/**
+ * Mutation testing of the core (`npm run test:mutation [-- --mutate FILE]`): StrykerJS with the vitest runner,
+ * per-test coverage so each mutant runs only the tests that reach it, static mutants ignored. Not in CI (too
+ * slow for two cores): a weekly habit, see the README's checks.
+ * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
+ */
+export default {
+  testRunner: 'vitest',
+  vitest: { configFile: 'vitest.mutation.config.ts', related: true },
+  mutate: [
+    'src/main/lanes/**/*.ts',
+    'src/main/store/**/*.ts',
+    'src/main/use-cases/**/*.ts',
+    'src/shared/chapter-number.ts',
+    'src/main/sites/families/**/*.ts',
+    '!**/*.test.ts',
+  ],
+  ignoreStatic: true,
+  coverageAnalysis: 'perTest',
+  concurrency: 2,
+  timeoutMS: 30_000,
+  reporters: ['clear-text', 'progress', 'html', 'json'],
+  htmlReporter: { fileName: 'reports/mutation/index.html' },
+  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  tempDirName: '.stryker-tmp',
+  thresholds: { high: 90, low: 80, break: null },
+}

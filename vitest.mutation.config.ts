@@ -1,0 +1,23 @@
+/**
+ * The tests `npm run test:mutation` runs against each mutant: the core's own (Lanes, store, use-cases, Sites,
+ * chapter numbers, the simulation's checker), without the ones that start processes, browsers or the built app,
+ * which test the shells rather than the core and would make every mutant cost minutes.
+ */
+import { defineConfig } from 'vitest/config'
+
+export default defineConfig({
+  test: {
+    include: [
+      'src/main/lanes/**/*.test.ts',
+      'src/main/store/**/*.test.ts',
+      'src/main/use-cases/**/*.test.ts',
+      'src/main/sites/**/*.test.ts',
+      'src/shared/**/*.test.ts',
+    ],
+    exclude: ['**/*.process.test.ts', '**/*.integration.test.ts', '**/storage-faults.test.ts', '**/backups.test.ts'],
+    environment: 'node',
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+  },
+})
