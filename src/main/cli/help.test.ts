@@ -11,7 +11,7 @@ import { wantsHelp } from './help'
 const ROOT = join(import.meta.dirname, '../../..')
 const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts
 /** The toolchain's own commands (they have their own --help), not the app's. */
-const TOOLS = new Set(['build', 'typecheck', 'test', 'test:watch', 'test:unit', 'test:e2e', 'lint', 'format', 'dist'])
+const TOOLS = new Set(['build', 'typecheck', 'test', 'test:watch', 'test:unit', 'test:e2e', 'test:mutation', 'lint', 'format', 'dist'])
 /** The headless shell's npm script runs its build; its source entry answers the same. */
 const ENTRY_OVERRIDES: Record<string, string> = { headless: 'src/main/headless/cli.ts' }
 
