@@ -7,7 +7,7 @@
 import { FAMILIES } from '../sites/families'
 import { mangaDexAdapter } from '../sites/families/mangadex'
 import { selectorAdapter } from '../sites/families/selectors'
-import { DEFAULT_PACE, seriesRules, type Pace, type Site } from '../sites/site'
+import { DEFAULT_PACE, seriesRules, type Cadence as PaceCadence, type Pace, type Site } from '../sites/site'
 import type { Random } from './random'
 
 export const HOUR = 3_600_000
@@ -86,6 +86,8 @@ export interface WorldOptions {
   series: number
   start: number
   end: number
+  /** Every Site's pace cadence; the world (Series, releases) is the same whichever. */
+  cadence?: PaceCadence
 }
 
 export interface World {
@@ -114,7 +116,7 @@ export function releasedBy(series: SimSeries, at: number): readonly SimChapter[]
 
 /** Builds the Sites, the Series and every release of the run from one random stream. */
 export function buildWorld(rng: Random, options: WorldOptions): World {
-  const sites = Array.from({ length: options.sites }, (_, i) => makeSite(i))
+  const sites = Array.from({ length: options.sites }, (_, i) => makeSite(i, options.cadence ?? 'fixed'))
   const siteWeights = sites.map((s, i) => [s, i < 3 ? 3 - i * 0.5 : 1] as const)
   const usedSlugs = new Set<string>()
   const series: SimSeries[] = []
@@ -146,13 +148,13 @@ export function buildWorld(rng: Random, options: WorldOptions): World {
   }
 }
 
-function makeSite(index: number): SimSite {
+function makeSite(index: number, cadence: PaceCadence): SimSite {
   const plan = SITE_PLAN[index % SITE_PLAN.length]!
   const n = index + 1
   const key = `sim${n}-${plan.family}`
   const host = `s${n}.sim.test`
   const apiHost = plan.family === 'mangadex' ? `api.s${n}.sim.test` : undefined
-  const pace: Pace = { ...DEFAULT_PACE, ...plan.pace }
+  const pace: Pace = { ...DEFAULT_PACE, ...plan.pace, cadence }
   const base = {
     key,
     name: `Sim Scans ${n} (${plan.label})`,

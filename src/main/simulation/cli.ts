@@ -1,6 +1,6 @@
 /**
  * `npm run simulate -- --days N --series N --sites N --seed N [--faults none|some|many]
- * [--actions none|some|many] [--out FILE] [--events FILE] [--check]`: runs the simulation, prints a summary and, with
+ * [--actions none|some|many] [--cadence fixed|adaptive] [--out FILE] [--events FILE] [--check]`: runs the simulation, prints a summary and, with
  * `--out`, writes the whole report as JSON (`--events`: the event log, one JSON object a line). With `--check` it exits 1 when an invariant was violated or an
  * error went unexplained.
  */
@@ -18,6 +18,7 @@ function main(): void {
       seed: { type: 'string', default: '1' },
       faults: { type: 'string', default: 'some' },
       actions: { type: 'string', default: 'some' },
+      cadence: { type: 'string', default: 'fixed' },
       out: { type: 'string' },
       events: { type: 'string' },
       check: { type: 'boolean', default: false },
@@ -27,7 +28,7 @@ function main(): void {
   })
   if (values.help) {
     console.log(
-      'npm run simulate -- --days N --series N --sites N --seed N [--faults none|some|many] [--actions none|some|many] [--out FILE] [--check]',
+      'npm run simulate -- --days N --series N --sites N --seed N [--faults none|some|many] [--actions none|some|many] [--cadence fixed|adaptive] [--out FILE] [--events FILE] [--check]',
     )
     return
   }
@@ -42,6 +43,11 @@ function main(): void {
     if (!(LEVELS as readonly string[]).includes(raw)) throw new Error(`--${name} must be one of ${LEVELS.join(', ')} (got "${raw}")`)
     return raw as Level
   }
+  const cadence = (): 'fixed' | 'adaptive' => {
+    const raw = values.cadence!
+    if (raw !== 'fixed' && raw !== 'adaptive') throw new Error(`--cadence must be fixed or adaptive (got "${raw}")`)
+    return raw
+  }
   const options = {
     days: count('days', 1, 365),
     series: count('series', 1, 20_000),
@@ -49,6 +55,7 @@ function main(): void {
     seed: count('seed', 0, 2 ** 32 - 1),
     faults: level('faults'),
     actions: level('actions'),
+    cadence: cadence(),
   }
   const eventsFile = values.events
   simulate({

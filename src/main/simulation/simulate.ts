@@ -6,6 +6,7 @@
  * invariants are checked over it.
  */
 import { inlineReader } from '../sites/page-reader'
+import type { Cadence } from '../sites/site'
 import { carryForward } from '../store/passes'
 import type { PassRow } from '../store/schema'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
@@ -44,6 +45,8 @@ export interface SimulationOptions {
   seed: number
   /** Request faults, fault episodes, wall-clock steps and machine sleeps. */
   faults?: Level
+  /** Every Site's cadence (default `fixed`): the same world, checked once per rest or by each Series' rhythm. */
+  cadence?: Cadence
   /** The owner's and Readers' actions: Check now, Pause, Finish, new bookmarks, Sightings. */
   actions?: Level
   /** Per-request (and per-query, `database`) fault rates over the ones `faults` sets. */
@@ -125,7 +128,13 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
   const root = new Random(options.seed)
   const start = SIM_START
   const end = start + options.days * DAY
-  const world = buildWorld(root.fork('world'), { sites: options.sites, series: options.series, start, end })
+  const world = buildWorld(root.fork('world'), {
+    sites: options.sites,
+    series: options.series,
+    start,
+    end,
+    cadence: options.cadence ?? 'fixed',
+  })
   const clock = new FakeClock(start)
   const log = new EventLog(clock)
   const episodes = makeEpisodes(root.fork('episodes'), world, faults)

@@ -22,7 +22,15 @@ export interface Pace {
   maxPassMs: number
   /** A Lane with nothing due re-reads the due query this often. */
   idleRequeryMs: number
+  /**
+   * `fixed`: each Series is checked once per rest. `adaptive`: each Series' next check is planned from its release
+   * rhythm — longer rests outside the window its next chapter is expected in, shorter inside it
+   * (docs/adr/0014-freshness-per-request.md).
+   */
+  cadence: Cadence
 }
+
+export type Cadence = 'fixed' | 'adaptive'
 
 export const DEFAULT_PACE: Readonly<Pace> = Object.freeze({
   restMs: 3_600_000,
@@ -34,6 +42,7 @@ export const DEFAULT_PACE: Readonly<Pace> = Object.freeze({
   wakeOldestMs: 10_800_000,
   maxPassMs: 300_000,
   idleRequeryMs: 30_000,
+  cadence: 'fixed',
 })
 
 export type FetcherKind = 'http' | 'browser'

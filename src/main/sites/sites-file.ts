@@ -28,6 +28,7 @@ const paceSchema = z
     wakeOldestMs: positiveMs,
     maxPassMs: positiveMs,
     idleRequeryMs: positiveMs,
+    cadence: z.enum(['fixed', 'adaptive']),
   })
   .partial()
 
