@@ -42,3 +42,38 @@ describe("the owner's list", () => {
     expect(page.total).toBe(2)
   })
 })
+
+describe('the orders and `new` read an index, never sort the table', () => {
+  /** The plan of the page query listSeries makes, taken from the statement it prepares. */
+  async function pagePlan(query: Partial<Parameters<typeof listSeries>[1]>): Promise<string> {
+    const plans: string[] = []
+    const prepare = store.sqlite.prepare.bind(store.sqlite)
+    store.sqlite.prepare = ((source: string) => {
+      const statement = prepare(source)
+      const all = statement.all.bind(statement)
+      statement.all = (...params: unknown[]) => {
+        if (/ORDER BY/i.test(source)) {
+          plans.push((prepare(`EXPLAIN QUERY PLAN ${source}`).all(...params) as Array<{ detail: string }>).map((r) => r.detail).join('\n'))
+        }
+        return all(...params)
+      }
+      return statement
+    }) as typeof store.sqlite.prepare
+    try {
+      await listSeries(store.db, { staleBefore: NOW - DAY, ...query })
+    } finally {
+      store.sqlite.prepare = prepare
+    }
+    return plans.join('\n')
+  }
+
+  it.each([
+    ['latest change', { sort: 'changed' as const }, 'series_changed'],
+    ['last check', { sort: 'checked' as const }, 'series_checked'],
+    ['new, by latest change', { filter: 'new' as const, newSince: NOW - DAY, sort: 'changed' as const }, 'series_changed'],
+  ])('%s', async (_name, query, index) => {
+    const plan = await pagePlan(query)
+    expect(plan).toContain(`INDEX ${index}`)
+    expect(plan).not.toMatch(/TEMP B-TREE FOR ORDER BY/)
+  })
+})
