@@ -8,7 +8,20 @@ import tseslint from 'typescript-eslint'
 import layers from './eslint/layers.js'
 
 export default tseslint.config(
-  { ignores: ['out/', 'dist/', 'native/', 'node_modules/', 'coverage/', 'test-results/', 'playwright-report/', '.tmp/', 'reports/', '.stryker-tmp/'] },
+  {
+    ignores: [
+      'out/',
+      'dist/',
+      'native/',
+      'node_modules/',
+      'coverage/',
+      'test-results/',
+      'playwright-report/',
+      '.tmp/',
+      'reports/',
+      '.stryker-tmp/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   ...vue.configs['flat/recommended'],
