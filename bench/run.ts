@@ -4,6 +4,7 @@
  */
 import { writeFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
+import { wantsHelp } from '../src/main/cli/help'
 import { browserPages } from './browser-pages'
 import { checkOverhead } from './check-overhead'
 import { import5000, import5000Requests } from './import-5000'
@@ -41,6 +42,18 @@ const BENCHES: Record<string, () => Promise<BenchResult>> = {
   'memory-100k': memory100k,
 }
 
+if (wantsHelp(process.argv.slice(2))) {
+  console.log(
+    [
+      'Usage: npm run bench [-- --out FILE] [--only NAME]',
+      '',
+      'Runs every benchmark, each against a bare baseline in the same run, and prints a table of figures and ratios.',
+      '  --out FILE   also write [{name, value, unit, baseline, ratio, target, pass}] as JSON',
+      `  --only NAME  run one benchmark: ${Object.keys(BENCHES).join(', ')}`,
+    ].join('\n'),
+  )
+  process.exit(0)
+}
 const { values } = parseArgs({ options: { out: { type: 'string' }, only: { type: 'string' } } })
 const results: BenchResult[] = []
 for (const [name, run] of Object.entries(BENCHES)) {

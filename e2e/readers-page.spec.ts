@@ -4,14 +4,14 @@ import { withDb } from './support/db'
 import { startShell, tempData, type RunningShell } from './support/shell'
 
 /** A Reader's Progress on a Series, beside its Latest Chapter, read from the shell's database. */
-function progressOf(reader: string, seriesId: string): { progress: number; latest_chapter: number } {
+function progressOf(reader: string, seriesId: string): { progress: number | null; latest_chapter: number } {
   return withDb(shell.dataFile, (db) =>
     db
       .prepare(
         'SELECT b.progress, s.latest_chapter FROM bookmarks b JOIN readers r ON r.id = b.reader_id JOIN series s USING (site, series_id) WHERE r.name = ? AND b.series_id = ?',
       )
       .get(reader, seriesId),
-  ) as { progress: number; latest_chapter: number }
+  ) as { progress: number | null; latest_chapter: number }
 }
 
 /** Reloads until the Lane has read the card's Latest Chapter, so it can be marked read. */
@@ -20,6 +20,13 @@ async function waitUntilReadable(page: Page, card: Locator): Promise<void> {
     await page.reload()
     await expect(card.getByRole('button', { name: 'Mark read' })).toBeEnabled({ timeout: 1_000 })
   }).toPass({ timeout: 30_000 })
+}
+
+async function signIn(page: Page, token: string): Promise<void> {
+  await page.goto(shell.origin)
+  await page.getByLabel('Your Reader token').fill(token)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await expect(page.getByRole('heading', { name: /Your bookmarks/ })).toBeVisible()
 }
 
 let shell: RunningShell
@@ -37,29 +44,32 @@ test.afterAll(async () => {
 test('a Reader signs in, sees a bookmark, marks it read and adds one by URL', async ({ page }) => {
   const token = shell.tokens.Ben!
   expect(token).toBeTruthy()
-  await page.goto(shell.origin)
-  await page.getByLabel('Your Reader token').fill(token)
-  await page.getByRole('button', { name: 'Sign in' }).click()
+  await signIn(page, token)
   await expect(page.getByText('Ben', { exact: true })).toBeVisible()
+  await expect(page).toHaveTitle("Ben's bookmarks · Manga Bookmark")
+  // Signing in moves focus to the list.
+  await expect(page.getByRole('heading', { name: /Your bookmarks/ })).toBeFocused()
 
   const card = page.locator('li.card', { hasText: 'The Tower Climber' })
   await expect(card).toBeVisible()
   await waitUntilReadable(page, card)
+  const latest = Number(/Latest (\d+)/.exec((await card.textContent()) ?? '')?.[1])
   await card.getByRole('button', { name: 'Mark read' }).click()
   await expect(card.getByRole('button', { name: 'Mark read' })).toBeDisabled()
   await expect(page.getByRole('status')).toHaveCount(0)
 
-  const tower = progressOf('Ben', 'the-tower-climber')
-  expect(tower.progress).toBe(tower.latest_chapter)
+  // Sent once its few seconds of Undo have passed: Progress is the Latest Chapter the card showed.
+  await expect.poll(() => progressOf('Ben', 'the-tower-climber').progress, { timeout: 15_000 }).toBe(latest)
 
-  // Add by URL: the Series is read at once (Acquisition) and listed.
+  // Add by URL: listed at once, and filled in when the Acquisition has read it (in its Lane's turn, up to a gap).
   await page.getByLabel('Series URL').fill(`${shell.demoOrigin}/themesia/manga/brand-new-saga/`)
-  await page.getByRole('button', { name: 'Add' }).click()
-  await expect(page.locator('li.card', { hasText: 'Brand New Saga' })).toBeVisible()
+  await page.getByRole('button', { name: 'Add', exact: true }).click()
+  await expect(page.locator('li.card', { hasText: 'brand-new-saga' })).toContainText('Being read by the app…')
+  await expect(page.locator('li.card', { hasText: 'Brand New Saga' })).toBeVisible({ timeout: 30_000 })
 
   // A URL off every Site's pin is refused with a clear message.
   await page.getByLabel('Series URL').fill('https://evil.example/manga/x/')
-  await page.getByRole('button', { name: 'Add' }).click()
+  await page.getByRole('button', { name: 'Add', exact: true }).click()
   await expect(page.getByRole('alert')).toContainText("not a Series URL on any known Site's host pin")
 
   // The token stays in this browser: a reload keeps the Reader signed in.
@@ -67,10 +77,68 @@ test('a Reader signs in, sees a bookmark, marks it read and adds one by URL', as
   await expect(page.getByText('Ben', { exact: true })).toBeVisible()
 })
 
-test('a write made offline waits in the outbox and is sent when the page is back online', async ({ page, context }) => {
+test('a wrong token says so on the sign-in form, and focus stays in the token field', async ({ page }) => {
   await page.goto(shell.origin)
-  await page.getByLabel('Your Reader token').fill(shell.tokens.Aiko!)
+  await expect(page).toHaveTitle('Sign in · Manga Bookmark')
+  await page.getByLabel('Your Reader token').fill('not-a-token-anyone-was-given')
   await page.getByRole('button', { name: 'Sign in' }).click()
+  await expect(page.getByRole('alert')).toContainText('That token is not known here')
+  await expect(page.getByLabel('Your Reader token')).toBeFocused()
+  await expect(page.getByLabel('Your Reader token')).toHaveAttribute('aria-invalid', 'true')
+})
+
+test('the sign-in link signs in from the address and drops the token from it', async ({ page }) => {
+  await page.goto(`${shell.origin}/#token=${encodeURIComponent(shell.tokens.Aiko!)}`)
+  await expect(page.getByText('Aiko', { exact: true })).toBeVisible()
+  expect(new URL(page.url()).hash).toBe('')
+  expect(await page.evaluate(() => localStorage.getItem('mb.token'))).toBe(shell.tokens.Aiko)
+})
+
+test('Mark read offers Undo for a few seconds; Undo takes it back before anything is written', async ({ page }) => {
+  await signIn(page, shell.tokens.Aiko!)
+  const card = page.locator('li.card', { hasText: 'Quiet Swordsmith' })
+  await waitUntilReadable(page, card)
+  const before = progressOf('Aiko', 'quiet-swordsmith').progress
+  const position = async () => (await page.locator('li.card').allTextContents()).findIndex((t) => t.includes('Quiet Swordsmith'))
+  const at = await position()
+
+  await card.getByRole('button', { name: 'Mark read' }).click()
+  // The card stays where it was (no re-sort under the pointer); Undo has the focus.
+  expect(await position()).toBe(at)
+  await expect(card.getByRole('button', { name: 'Undo' })).toBeFocused()
+  await expect(card).toContainText(/read up to chapter \d+/)
+  await page.keyboard.press('Enter')
+  await expect(card.getByRole('button', { name: 'Undo' })).toHaveCount(0)
+  await expect(card.getByRole('button', { name: 'Mark read' })).toBeEnabled()
+  await expect(card.getByRole('button', { name: 'Mark read' })).toBeFocused()
+  await page.waitForTimeout(7_000)
+  expect(progressOf('Aiko', 'quiet-swordsmith').progress).toBe(before)
+  expect(await page.evaluate(() => JSON.parse(localStorage.getItem('mb.outbox') ?? '[]').length)).toBe(0)
+})
+
+test('read up to a chapter of the Reader’s choosing; search and sort the list', async ({ page }) => {
+  await signIn(page, shell.tokens.Aiko!)
+  const card = page.locator('li.card', { hasText: 'Tidal Hearts' })
+  await waitUntilReadable(page, card)
+  const latest = Number(/Latest (\d+)/.exec((await card.textContent()) ?? '')?.[1])
+  await card.getByText('Read up to…').click()
+  await card.getByLabel('Chapter').fill(String(latest - 2))
+  await card.getByRole('button', { name: 'Save' }).click()
+  await expect(card).toContainText(`read up to chapter ${latest - 2}`)
+  await expect(card.locator('.badge')).toHaveText('2 new')
+  await expect.poll(() => progressOf('Aiko', '5150').progress, { timeout: 15_000 }).toBe(latest - 2)
+
+  await page.getByPlaceholder('Search your bookmarks').fill('tidal')
+  await expect(page.locator('li.card')).toHaveCount(1)
+  await expect(page.getByRole('heading', { name: /Your bookmarks/ })).toContainText('(1 found)')
+  await page.getByPlaceholder('Search your bookmarks').fill('')
+  await page.getByLabel('Sort by').selectOption('title')
+  const titles = (await page.locator('li.card .title').allTextContents()).map((t) => t.trim())
+  expect(titles).toEqual([...titles].sort((a, b) => a.localeCompare(b)))
+})
+
+test('a write made offline waits in the outbox and is sent when the page is back online', async ({ page, context }) => {
+  await signIn(page, shell.tokens.Aiko!)
   const card = page.locator('li.card', { hasText: 'Moonlit Bakery' })
   await waitUntilReadable(page, card)
 
@@ -83,6 +151,45 @@ test('a write made offline waits in the outbox and is sent when the page is back
 
   const bakery = progressOf('Aiko', 'moonlit-bakery')
   expect(bakery.progress).toBe(bakery.latest_chapter)
+})
+
+test('the page opens offline after a reload: the service worker serves it, the list is the one last synced', async ({ page, context }) => {
+  await signIn(page, shell.tokens.Ben!)
+  await expect(page.locator('li.card').first()).toBeVisible()
+  const shown = await page.locator('li.card').count()
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready
+  })
+  // The worker controls the page from the next load on.
+  await page.reload()
+  await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true)
+
+  await context.setOffline(true)
+  await page.reload()
+  await expect(page.getByRole('heading', { name: /Your bookmarks/ })).toBeVisible()
+  await expect(page.locator('li.card')).toHaveCount(shown)
+  await expect(page.locator('[data-offline]')).toContainText('Offline: this is your list as synced')
+  await context.setOffline(false)
+})
+
+test('the page is installable on a phone’s home screen: a manifest, icons and a worker that Chromium accepts', async ({ page }) => {
+  await page.goto(shell.origin)
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready
+  })
+  const manifest = await (await page.request.get(`${shell.origin}/manifest.webmanifest`)).json()
+  expect(manifest).toMatchObject({ start_url: '/', display: 'standalone' })
+  for (const icon of manifest.icons as Array<{ src: string }>) {
+    const response = await page.request.get(`${shell.origin}${icon.src}`)
+    expect(response.headers()['content-type']).toBe('image/png')
+  }
+  // Chromium's own verdict. Playwright's contexts are incognito, which alone keeps a page from being installed.
+  const cdp = await page.context().newCDPSession(page)
+  const errors = async () =>
+    ((await cdp.send('Page.getInstallabilityErrors')) as { installabilityErrors: Array<{ errorId: string }> }).installabilityErrors
+      .map((e) => e.errorId)
+      .filter((id) => id !== 'in-incognito')
+  await expect.poll(errors).toEqual([])
 })
 
 test('the page is served with a CSP that forbids framing', async ({ request }) => {

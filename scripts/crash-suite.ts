@@ -21,6 +21,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
+import { wantsHelp } from '../src/main/cli/help'
 import BetterSqlite3 from 'better-sqlite3'
 import { startFixtureSite } from '../src/main/demo/fixture-site'
 import { openStore, STORE_FILE } from '../src/main/store/database'
@@ -28,6 +29,20 @@ import { createReader } from '../src/main/use-cases/reader-tokens'
 import { SKIPS } from '../src/shared/skip'
 
 const ROOT = join(import.meta.dirname, '..')
+if (wantsHelp(process.argv.slice(2))) {
+  console.log(
+    [
+      'Usage: npm run test:crash [-- --seed N] [--kills N] [--json FILE]',
+      '',
+      "Kills the built headless shell with SIGKILL at seeded moments under Readers' writes and Lanes at full pace, and",
+      'checks after each that the database is whole and every acknowledged write is kept.',
+      '  --seed N     the seed that draws the moments (default 14)',
+      '  --kills N    how many kills (default 24)',
+      '  --json FILE  also write the figures as JSON',
+    ].join('\n'),
+  )
+  process.exit(0)
+}
 const { values } = parseArgs({
   options: { seed: { type: 'string', default: '14' }, kills: { type: 'string', default: '24' }, json: { type: 'string' } },
 })

@@ -10,7 +10,19 @@ import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync,
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { wantsHelp } from '../src/main/cli/help'
 
+if (wantsHelp(process.argv.slice(2))) {
+  console.log(
+    [
+      'Usage: npm run rebuild:electron',
+      '',
+      "Builds better-sqlite3 for Electron's ABI into native/electron/better_sqlite3.node (the Node build that tests use is",
+      "left alone). Needs the network, for Electron's headers; never part of install, test or CI. Takes no options.",
+    ].join('\n'),
+  )
+  process.exit(0)
+}
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const electron = JSON.parse(readFileSync(join(root, 'node_modules/electron/package.json'), 'utf8')) as { version: string }
 const abi = readFileSync(join(root, 'node_modules/electron/abi_version'), 'utf8').trim()

@@ -6,10 +6,24 @@
 import { spawn, spawnSync } from 'node:child_process'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { wantsHelp } from '../src/main/cli/help'
+import { USAGE } from '../src/main/shell-args'
 import { electronBinaryPath } from './electron-binary'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const args = process.argv.slice(2)
+
+if (wantsHelp(args)) {
+  console.log(
+    [
+      USAGE.electron,
+      '',
+      'Starts the Electron tray app; where the Electron binary is not installed, the headless shell instead, which also takes:',
+      USAGE.headless.split('\n').slice(1).join('\n'),
+    ].join('\n'),
+  )
+  process.exit(0)
+}
 
 function run(command: string, argv: string[]): void {
   const child = spawn(command, argv, { cwd: root, stdio: 'inherit' })

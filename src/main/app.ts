@@ -130,7 +130,12 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
         rendererDir,
         admin: (server, html) => registerAdminHttp(server, { caller: admin, adminToken, port: () => adminPort, html, clock }),
       })
-      adminPort = (await listen(adminApp, options.adminHttp.port ?? 0, '127.0.0.1')).port
+      adminPort = (
+        await listen(adminApp, options.adminHttp.port ?? 0, '127.0.0.1', {
+          name: "the owner's window",
+          choose: 'start with --admin-port N for another one, or leave it out for a free one',
+        })
+      ).port
       adminListening = { port: adminPort, token: adminToken }
     }
     const bound = await listen(app, options.port ?? settings.syncPort, host)

@@ -9,10 +9,11 @@ import { ADMIN_METHODS as METHOD_NAMES, type AdminMethodName } from './admin-met
 import type { ExportDocument } from './export-format'
 import { IMPORT_MAX_BASE64_CHARS, IMPORT_MAX_FILE_BYTES, type ImportFormat, type ImportSkipReason } from './library'
 import { SettingsSchema, type Settings } from './settings'
-import { BOOKMARK_STATUSES, PAUSE_DURATIONS, SERIES_FILTERS, type OverviewCounts, type PauseDuration } from './domain'
+import { BOOKMARK_STATUSES, PAUSE_DURATIONS, SERIES_FILTERS, SERIES_SORTS, type OverviewCounts, type PauseDuration } from './domain'
 import { HttpUrl, SeriesId, SiteKey, StoredSeriesId } from './ids'
+import type { SeriesWaitingView } from './series-state'
 
-export { SERIES_FILTERS, type SeriesFilter } from './domain'
+export { SERIES_FILTERS, SERIES_SORTS, type SeriesFilter, type SeriesSort } from './domain'
 import type { ErrorBody } from './errors'
 
 const readerId = z.number().int().positive()
@@ -52,8 +53,12 @@ export const ADMIN_INPUTS = {
       .optional(),
     /** Whether to count every Series that matches (`total`); a window paging on asks once per filter. */
     count: z.boolean().default(true),
+    /** The list's order: by title (the default), by the latest change or by the last check, newest first. */
+    sort: z.enum(SERIES_SORTS).optional(),
   }),
   seriesDetail: StoredSeriesKey,
+  /** New Chapters newest first; `before` is the `next` of the page before. */
+  updates: z.strictObject({ before: z.number().int().positive().optional(), limit: z.number().int().min(1).max(200).default(50) }),
   lanes: none,
   readers: none,
   settings: none,
@@ -117,6 +122,8 @@ export interface SeriesRowView {
   lastOutcome: CheckOutcomeView
   lastError: string
   lastOutcomeAt: number
+  /** What the Series waits for now, from its Lane's row and its Site's pace (docs/adr/0055-series-say-why.md). */
+  waiting: SeriesWaitingView
 }
 
 /** A check's outcome (docs/design.md#fetch-outcomes); '' for a Series never checked. */
@@ -131,7 +138,30 @@ export interface SeriesPage {
   next?: string
 }
 
-export type OverviewCountsView = OverviewCounts
+export type OverviewCountsView = OverviewCounts & {
+  /** Series whose Latest Chapter moved forward within NEW_CHAPTER_MS (the `new` filter). */
+  newChapters: number
+}
+
+/** One New Chapter on the Updates page. */
+export interface UpdateView {
+  id: number
+  site: string
+  siteName: string
+  seriesId: string
+  title: string
+  chapter: number
+  label: string
+  /** The chapter the Series had before. */
+  previous: number
+  at: number
+}
+
+export interface UpdatesView {
+  items: UpdateView[]
+  /** Pass as `before` for the page that follows; absent on the last page. */
+  next?: number
+}
 
 export interface PassView {
   id: number
@@ -219,6 +249,17 @@ export interface IssuedTokenView {
   reader: ReaderView
   /** Shown once. */
   token: string
+  /** Where the Reader opens the Readers' page, and that address with the token, to scan (docs/adr/0057-sign-in-by-scanning.md). */
+  address: ReaderAddressView
+}
+
+export interface ReaderAddressView {
+  /** The Readers' page, e.g. http://192.168.1.20:4711/ — this machine's LAN address when the endpoint is bound to it. */
+  url: string
+  /** The same with the token in its fragment (never sent to the server): opening it signs the Reader in. */
+  signInUrl: string
+  /** Whether another device can reach it (the endpoint listens on the local network). */
+  reachableFromOtherDevices: boolean
 }
 
 export interface SeriesDetailView {
@@ -315,6 +356,8 @@ export interface AdminApi {
   overview(input?: AdminInput<'overview'>): Promise<OverviewView>
   listSeries(input: AdminInput<'listSeries'>): Promise<SeriesPage>
   seriesDetail(input: AdminInput<'seriesDetail'>): Promise<SeriesDetailView>
+  /** What arrived: New Chapters across every Series, newest first. */
+  updates(input?: AdminInput<'updates'>): Promise<UpdatesView>
   lanes(input?: AdminInput<'lanes'>): Promise<LaneView[]>
   readers(input?: AdminInput<'readers'>): Promise<ReaderView[]>
   settings(input?: AdminInput<'settings'>): Promise<SettingsView>

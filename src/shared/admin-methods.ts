@@ -6,6 +6,7 @@ export const ADMIN_METHODS = [
   'overview',
   'listSeries',
   'seriesDetail',
+  'updates',
   'lanes',
   'readers',
   'settings',

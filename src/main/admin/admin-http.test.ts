@@ -221,8 +221,9 @@ describe('every admin method through the headless transport', () => {
     await rpc('addBookmark', { readerId, url: `${fixture.origin}/madara/manga/tower/` })
     Object.assign(valid, {
       overview: () => ({}),
-      listSeries: () => ({ filter: 'pending', limit: 10 }),
+      listSeries: () => ({ filter: 'new', sort: 'changed', limit: 10 }),
       seriesDetail: () => key,
+      updates: () => ({ limit: 5 }),
       lanes: () => ({}),
       readers: () => ({}),
       settings: () => ({}),

@@ -152,11 +152,17 @@ export async function registerAdminHttp(app: FastifyInstance, options: AdminHttp
       const wait = throttle.waitMs()
       if (wait > 0) {
         void reply.header('retry-after', String(Math.ceil(wait / 1000)))
-        throw new AppError('rate-limited', `too many wrong admin tokens; try again in ${Math.ceil(wait / 1000)} s`)
+        return signInProblem(reply, 429, 'Too many wrong admin tokens', [
+          `This address was tried with too many wrong tokens. Wait ${Math.ceil(wait / 1000)} seconds, then open the admin URL the app printed.`,
+          ...WHERE_THE_URL_IS,
+        ])
       }
       if (!sameBytes(Buffer.from(token), tokenBuffer)) {
         throttle.failed()
-        throw new AppError('unauthorized', 'that admin token is not valid; use the URL the app printed')
+        return signInProblem(reply, 401, 'That admin link is not valid', [
+          'The token in this address is not the one the app is using now: it may be from an earlier start, or cut short when it was copied.',
+          ...WHERE_THE_URL_IS,
+        ])
       }
       throttle.succeeded()
       void reply.setCookie(sessionCookieName(options.port()), sessions.start(), {
@@ -201,6 +207,27 @@ export async function registerAdminHttp(app: FastifyInstance, options: AdminHttp
     },
     rpc,
   )
+}
+
+/** Where the owner finds the right admin URL, for the page a wrong one answers with. */
+const WHERE_THE_URL_IS = [
+  'Open the admin URL the app printed when it started: the line that begins “manga-bookmark: admin:” where you ran npm run headless (or npm start). Copy all of it.',
+  'A start without a token of yours makes a new random one each time. To keep one across starts, give it in $MB_ADMIN_TOKEN or with --admin-token-file FILE (npm run headless -- --help says more).',
+]
+
+/**
+ * A wrong admin link in a browser is a page that says what to do (not a JSON error), with the status the error
+ * would have had. Plain HTML under the page CSP; the words are fixed, nothing from the request is echoed.
+ */
+function signInProblem(reply: FastifyReply, status: 401 | 429, title: string, lines: string[]): FastifyReply {
+  const html = [
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<meta name="color-scheme" content="light dark"><title>${title} · Manga Bookmark</title></head>`,
+    `<body><main><h1>${title}</h1>`,
+    ...lines.map((line) => `<p>${line}</p>`),
+    '</main></body></html>',
+  ].join('')
+  return pageHeaders(reply).code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(html)
 }
 
 /** The largest body of `startImport`: a file of IMPORT_MAX_FILE_BYTES as base64, and room for the JSON around it. */

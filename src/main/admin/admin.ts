@@ -15,6 +15,11 @@ import {
   type StorageView,
 } from '../../shared/admin-api'
 import { checkNowRefusal } from '../../shared/check-now'
+import { NEW_CHAPTER_MS } from '../../shared/domain'
+import { seriesWaiting, type SeriesWaitingView } from '../../shared/series-state'
+import { fetcherFor } from '../fetch/fetcher'
+import { readerAddress } from '../server/addresses'
+import { newChapterCount, newChapterUpdates } from '../store/updates'
 import type { Core } from '../core'
 import { AppError } from '../../shared/errors'
 import { isPinned, parseUrl, type Site } from '../sites/site'
@@ -43,6 +48,9 @@ export interface AdminContext {
   listening(): string
 }
 
+/** How many New Chapters the Updates page reads at once, by default. */
+const UPDATES_PAGE = 50
+
 /** How many recent passes the Lanes page charts. */
 export const CHART_PASSES = 60
 /** How many of a Site's failed checks the Lanes page explains. */
@@ -61,10 +69,44 @@ export function createAdmin(ctx: AdminContext): AdminApi {
     bySite: Object.fromEntries(core.registry.sites.map((s) => [s.key, now() - s.pace.ceilingMs])),
   })
 
+  /** What each Series waits for needs its Lane's row: read once per answer, for every Lane. */
+  async function waitingFor(): Promise<(row: SeriesListRow) => SeriesWaitingView> {
+    const lanes = new Map((await allLanes(db)).map((l) => [l.site, l]))
+    const at = now()
+    return (row) => {
+      const site = siteOf(row.site)
+      const lane = lanes.get(row.site)
+      return seriesWaiting(
+        {
+          url: row.series_url,
+          readerCount: row.reader_count,
+          finishedAt: row.finished_at,
+          pending: row.pending,
+          latestCheckedAt: row.latest_checked_at,
+          latestSightedAt: row.latest_sighted_at,
+        },
+        {
+          ...(site
+            ? {
+                site: {
+                  restMs: site.pace.restMs,
+                  ceilingMs: site.pace.ceilingMs,
+                  hasFetcher: fetcherFor(site, core.fetchers) !== undefined,
+                },
+              }
+            : {}),
+          pausedUntil: lane?.paused_until ?? 0,
+          refuseUntil: lane?.refuse_until ?? 0,
+        },
+        at,
+      )
+    }
+  }
+
   async function row(key: { site: string; seriesId: string }): Promise<SeriesRowView> {
     const found = await getSeriesListRow(db, key)
     if (!found) throw new AppError('not-found', `no Series ${key.site}/${key.seriesId}`)
-    return seriesRowView(found, siteOf(found.site))
+    return seriesRowView(found, siteOf(found.site), (await waitingFor())(found))
   }
 
   const allLaneViews = (withHistory: boolean) => laneViews(core, withHistory)
@@ -129,6 +171,7 @@ export function createAdmin(ctx: AdminContext): AdminApi {
       bookmarks: (await bookmarkCounts(db)).get(result.reader.id) ?? 0,
     },
     token: result.token,
+    address: readerAddress(ctx.listening(), result.token),
   })
 
   return {
@@ -136,7 +179,7 @@ export function createAdmin(ctx: AdminContext): AdminApi {
       try {
         return {
           now: now(),
-          counts: await overviewCounts(db, staleBefore()),
+          counts: { ...(await overviewCounts(db, staleBefore())), newChapters: await newChapterCount(db, now() - NEW_CHAPTER_MS) },
           lanes: await allLaneViews(false),
           siteProblems: [...core.siteProblems],
           storage: storageView(),
@@ -151,6 +194,8 @@ export function createAdmin(ctx: AdminContext): AdminApi {
     async listSeries(input) {
       const page = await listSeries(db, {
         staleBefore: staleBefore(),
+        newSince: now() - NEW_CHAPTER_MS,
+        ...(input.sort ? { sort: input.sort } : {}),
         offset: input.offset ?? 0,
         limit: input.limit ?? 100,
         count: input.count ?? true,
@@ -159,14 +204,34 @@ export function createAdmin(ctx: AdminContext): AdminApi {
         ...(input.site ? { site: input.site } : {}),
         ...(input.search ? { search: input.search } : {}),
       })
+      const waiting = await waitingFor()
       return {
         ...(page.total !== undefined ? { total: page.total } : {}),
         offset: input.offset ?? 0,
-        rows: page.rows.map((r) => seriesRowView(r, siteOf(r.site))),
+        rows: page.rows.map((r) => seriesRowView(r, siteOf(r.site), waiting(r))),
         ...(page.next ? { next: page.next } : {}),
       }
     },
     seriesDetail: (input) => detail(input),
+    async updates(input) {
+      const limit = input?.limit ?? UPDATES_PAGE
+      const rows = await newChapterUpdates(db, { limit, ...(input?.before !== undefined ? { before: input.before } : {}) })
+      const last = rows.at(-1)
+      return {
+        items: rows.map((u) => ({
+          id: u.id,
+          site: u.site,
+          siteName: siteOf(u.site)?.name ?? u.site,
+          seriesId: u.series_id,
+          title: u.title,
+          chapter: u.chapter,
+          label: u.label,
+          previous: u.previous,
+          at: u.at,
+        })),
+        ...(last && rows.length === limit ? { next: last.id } : {}),
+      }
+    },
     lanes: () => allLaneViews(true),
     readers: () => readerViews(),
     settings: () => settingsView(),
@@ -337,7 +402,7 @@ function laneView(
   }
 }
 
-export function seriesRowView(r: SeriesListRow, site: Site | undefined): SeriesRowView {
+export function seriesRowView(r: SeriesListRow, site: Site | undefined, waiting: SeriesWaitingView): SeriesRowView {
   return {
     site: r.site,
     siteName: site?.name ?? r.site,
@@ -357,6 +422,7 @@ export function seriesRowView(r: SeriesListRow, site: Site | undefined): SeriesR
     lastOutcome: r.last_outcome,
     lastError: r.last_error,
     lastOutcomeAt: r.last_outcome_at,
+    waiting,
   }
 }
 

@@ -11,15 +11,28 @@ import BetterSqlite3 from 'better-sqlite3'
 import { defaultDataDir } from '../paths'
 import { BACKUP_DIR, backupDatabase, pruneBackups } from '../store/backups'
 import { STORE_FILE } from '../store/database'
+import { wantsHelp } from './help'
 import type { Output } from './reader'
 
 const USAGE = 'usage: npm run backup -- [--data DIR]'
+
+const HELP = [
+  'Usage: npm run backup -- [--data DIR]',
+  '',
+  "Backs the database up into <data>/backups/ now (SQLite's online backup: the app may be running), prunes old",
+  "backups by retention and prints the backup's path.",
+  '  --data DIR   the data directory (default: $XDG_DATA_HOME/manga-bookmark, else ~/.local/share/manga-bookmark)',
+].join('\n')
 
 export async function runBackupCommand(
   argv: string[],
   io: Output,
   options: { env?: NodeJS.ProcessEnv; now?: () => number } = {},
 ): Promise<number> {
+  if (wantsHelp(argv)) {
+    io.out(HELP)
+    return 0
+  }
   let parsed
   try {
     parsed = parseArgs({ args: argv, options: { data: { type: 'string' } }, allowPositionals: false, strict: true })

@@ -13,15 +13,29 @@ import type { Site } from '../sites/site'
 import { loadSites } from '../sites/sites-file'
 import { openStore, STORE_FILE } from '../store/database'
 import { exportLibrary } from '../use-cases/library-export'
+import { wantsHelp } from './help'
 import type { Output } from './reader'
 
 const USAGE = 'usage: npm run export -- [--data DIR] [--out FILE]'
+
+const HELP = [
+  'Usage: npm run export -- [--data DIR] [--out FILE]',
+  '',
+  "Writes the whole library — Sites in use, Series, every Reader's bookmarks and Progress, never a token — as one",
+  'JSON document (docs/export-format.md) that `npm run import` restores.',
+  '  --data DIR   the data directory (default: $XDG_DATA_HOME/manga-bookmark, else ~/.local/share/manga-bookmark)',
+  '  --out FILE   write it to FILE (written aside, then renamed into place); default: standard output',
+].join('\n')
 
 export async function runExportCommand(
   argv: string[],
   io: Output,
   options: { env?: NodeJS.ProcessEnv; now?: () => number; sites?: readonly Site[] } = {},
 ): Promise<number> {
+  if (wantsHelp(argv)) {
+    io.out(HELP)
+    return 0
+  }
   let parsed
   try {
     parsed = parseArgs({

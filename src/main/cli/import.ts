@@ -17,9 +17,22 @@ import { loadSites } from '../sites/sites-file'
 import { openStore, STORE_FILE } from '../store/database'
 import { applyPlan, importReader, mapSource, planLibrary, previewPlan } from '../use-cases/library-import'
 import { findReader } from '../use-cases/reader-tokens'
+import { wantsHelp } from './help'
 import type { Output } from './reader'
 
 const USAGE = 'usage: npm run import -- FILE [--reader NAME] [--data DIR] [--dry-run] [--map SOURCE_ID=SITE|URL …]'
+
+const HELP = [
+  'Usage: npm run import -- FILE [--reader NAME] [--data DIR] [--dry-run] [--map SOURCE_ID=SITE|URL …]',
+  '',
+  "Imports a browser's bookmarks file, a list of URLs or a CSV, a Mihon/Tachiyomi backup (.tachibk, .proto.gz) or",
+  'an export of this app: prints the preview per Site, then writes it in one transaction. Sends no request.',
+  '  FILE                     the file to read',
+  '  --reader NAME            the Reader the bookmarks go to (an export document without it restores each Reader it names)',
+  '  --data DIR               the data directory (default: $XDG_DATA_HOME/manga-bookmark, else ~/.local/share/manga-bookmark)',
+  '  --dry-run                print the preview and write nothing',
+  '  --map SOURCE_ID=SITE|URL map a backup source with no Site to a Site key, or to one URL of the source (repeatable)',
+].join('\n')
 
 export interface ImportCommandOptions {
   env?: NodeJS.ProcessEnv
@@ -30,6 +43,10 @@ export interface ImportCommandOptions {
 
 /** Runs one import; returns the process exit code. */
 export async function runImportCommand(argv: string[], io: Output, options: ImportCommandOptions = {}): Promise<number> {
+  if (wantsHelp(argv)) {
+    io.out(HELP)
+    return 0
+  }
   let parsed
   try {
     parsed = parseArgs({

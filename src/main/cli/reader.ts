@@ -9,6 +9,7 @@ import { openStore, STORE_FILE } from '../store/database'
 import { listReaders } from '../store/readers'
 import { createReader, deleteReader, findReader, rotateToken } from '../use-cases/reader-tokens'
 import { defaultDataDir } from '../paths'
+import { wantsHelp } from './help'
 
 export interface Output {
   out(line: string): void
@@ -17,6 +18,20 @@ export interface Output {
 
 const USAGE = 'usage: npm run reader -- add NAME | rotate NAME | list | remove NAME [--data DIR]'
 
+const HELP = [
+  'Usage: npm run reader -- add NAME | rotate NAME | list | remove NAME [--data DIR]',
+  '',
+  'Manages Readers without the window.',
+  '  add NAME      adds a Reader and prints their token, once (it is stored only as a hash)',
+  '  rotate NAME   prints a new token for a Reader; the old one stops working',
+  '  list          lists the Readers',
+  '  remove NAME   removes a Reader with their bookmarks',
+  '  --data DIR    the data directory (default: $XDG_DATA_HOME/manga-bookmark, else ~/.local/share/manga-bookmark)',
+  '',
+  "A Reader opens the app's address (http://<this machine>:4711/) and pastes the token; the window's Readers page",
+  'also shows the address and a QR code to scan.',
+].join('\n')
+
 /** Runs one command; returns the process exit code. */
 export async function runReaderCommand(
   argv: string[],
@@ -24,6 +39,10 @@ export async function runReaderCommand(
   env: NodeJS.ProcessEnv = process.env,
   now = Date.now(),
 ): Promise<number> {
+  if (wantsHelp(argv)) {
+    io.out(HELP)
+    return 0
+  }
   let parsed
   try {
     parsed = parseArgs({ args: argv, options: { data: { type: 'string' } }, allowPositionals: true, strict: true })

@@ -149,9 +149,57 @@ export interface Listening {
   readonly port: number
 }
 
+/** What a listener is for, and how the owner chooses its port: for an error that says what to do. */
+export interface ListenPurpose {
+  name: string
+  /** How to choose another port, in words. */
+  choose: string
+}
+
+export const SYNC_ENDPOINT: ListenPurpose = {
+  name: 'the sync endpoint for Readers',
+  choose: 'start with --port N for another one (npm run headless -- --port 4712), or change the port in Settings',
+}
+
+/**
+ * A port that cannot be had, said so the owner can act: which port, for what, and how to choose another —
+ * instead of a bare EADDRINUSE. Other errors pass unchanged.
+ */
+export function listenError(error: unknown, port: number, host: string, purpose: ListenPurpose): unknown {
+  const code = (error as { code?: string } | undefined)?.code
+  if (code === 'EADDRINUSE') {
+    return new Error(
+      `server: port ${port} on ${host}, for ${purpose.name}, is in use by another program (is Manga Bookmark already running?). ` +
+        `Stop that program, or ${purpose.choose}.`,
+      { cause: error },
+    )
+  }
+  if (code === 'EACCES') {
+    return new Error(
+      `server: port ${port} on ${host}, for ${purpose.name}, needs privileges this user lacks; ${purpose.choose} (1024 or above).`,
+      {
+        cause: error,
+      },
+    )
+  }
+  if (code === 'EADDRNOTAVAIL') {
+    return new Error(`server: ${host} is not an address of this machine, so ${purpose.name} cannot listen on it.`, { cause: error })
+  }
+  return error
+}
+
 /** Binds the server; `host` is 127.0.0.1 unless the owner opted into a LAN bind. */
-export async function listen(app: FastifyInstance, port: number, host = '127.0.0.1'): Promise<Listening> {
-  await app.listen({ port, host })
+export async function listen(
+  app: FastifyInstance,
+  port: number,
+  host = '127.0.0.1',
+  purpose: ListenPurpose = SYNC_ENDPOINT,
+): Promise<Listening> {
+  try {
+    await app.listen({ port, host })
+  } catch (error) {
+    throw listenError(error, port, host, purpose)
+  }
   const address = app.server.address()
   const bound = typeof address === 'object' && address ? address.port : port
   const shownHost = host.includes(':') ? `[${host}]` : host

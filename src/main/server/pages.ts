@@ -60,6 +60,7 @@ export async function registerPages(app: FastifyInstance, options: PagesOptions)
         .type('text/html; charset=utf-8')
         .send(reader ?? missing),
     )
+    await registerReaderAppFiles(app, options.rendererDir)
   }
   if (existsSync(join(options.rendererDir, 'assets'))) {
     await app.register(fastifyStatic, {
@@ -74,4 +75,25 @@ export async function registerPages(app: FastifyInstance, options: PagesOptions)
     })
   }
   await options.admin?.(app, read('index.html') ?? missing)
+}
+
+/**
+ * What makes the Readers' page an app on a phone (docs/adr/0056-the-readers-page-holds-still.md): its service
+ * worker at the root (so its scope is the whole page), its manifest and its icons. Fixed names, read from the
+ * build; never cached for long (a new build's worker must be seen).
+ */
+export const READER_APP_FILES: Record<string, string> = {
+  '/sw.js': 'application/javascript; charset=utf-8',
+  '/manifest.webmanifest': 'application/manifest+json; charset=utf-8',
+  '/icons/icon-192.png': 'image/png',
+  '/icons/icon-512.png': 'image/png',
+}
+
+async function registerReaderAppFiles(app: FastifyInstance, rendererDir: string): Promise<void> {
+  for (const [path, type] of Object.entries(READER_APP_FILES)) {
+    const file = join(rendererDir, path.slice(1))
+    if (!existsSync(file)) continue
+    const body = readFileSync(file)
+    app.get(path, async (_request, reply) => pageHeaders(reply).type(type).send(body))
+  }
 }

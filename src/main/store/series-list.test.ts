@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openTestStore, seedReader, seedSeries, type TestStore } from '../testing/store'
-import { listSeries, overviewCounts, SERIES_SORTS } from './series-list'
+import { SERIES_SORTS } from '../../shared/domain'
+import { listSeries, overviewCounts } from './series-list'
 
 let store: TestStore
 let alice: number

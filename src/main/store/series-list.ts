@@ -9,7 +9,7 @@
  */
 import { sql, type RawBuilder } from 'kysely'
 import { AppError } from '../../shared/errors'
-import type { OverviewCounts, SeriesFilter } from '../../shared/domain'
+import type { OverviewCounts, SeriesFilter, SeriesSort } from '../../shared/domain'
 import type { Db } from './database'
 import type { SeriesKey, SeriesRow } from './schema'
 
@@ -30,8 +30,7 @@ export type StaleBefore = number | { fallback: number; bySite: Record<string, nu
  * The orders the list can be read in, each with an index of its own: by title; by the latest change (newest
  * first); by the last check (newest first).
  */
-export const SERIES_SORTS = ['title', 'changed', 'checked'] as const
-export type SeriesSort = (typeof SERIES_SORTS)[number]
+export type { SeriesSort } from '../../shared/domain'
 
 export interface SeriesQuery {
   filter?: SeriesFilter
@@ -48,6 +47,8 @@ export interface SeriesQuery {
   count?: boolean
   /** A Series last checked at or before this is stale (now − ceiling). */
   staleBefore: StaleBefore
+  /** The `new` filter: a Latest Chapter that moved forward at or after this (now − NEW_CHAPTER_MS). */
+  newSince?: number
 }
 
 export interface SeriesListPage {
@@ -96,7 +97,7 @@ const SORTS: Record<SeriesSort, SortSpec> = {
 }
 
 /** The filters that do not depend on the time: each a term and the small (partial) index it matches. */
-const FILTERS: Record<Exclude<SeriesFilter, 'stale'>, { where: RawBuilder<boolean>; index: string }> = {
+const FILTERS: Record<Exclude<SeriesFilter, 'stale' | 'new'>, { where: RawBuilder<boolean>; index: string }> = {
   unchecked: { where: sql<boolean>`s.latest_checked_at = 0`, index: 'series_unchecked' },
   pending: { where: sql<boolean>`s.force_poll_at > s.latest_checked_at`, index: 'series_pending' },
   finished: { where: sql<boolean>`s.finished_at > 0`, index: 'series_finished' },
@@ -207,6 +208,10 @@ export async function listSeries(db: Db, query: SeriesQuery): Promise<SeriesList
     } else {
       terms.push(staleTerm(query.staleBefore))
     }
+  } else if (query.filter === 'new') {
+    // A range of the latest change's index: the Series whose Latest Chapter moved forward since newSince.
+    terms.push(sql<boolean>`s.latest_changed_at > 0 AND s.latest_changed_at >= ${query.newSince ?? 0}`)
+    index = 'series_changed'
   } else if (query.filter) {
     terms.push(FILTERS[query.filter].where)
     index = FILTERS[query.filter].index

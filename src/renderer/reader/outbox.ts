@@ -12,6 +12,8 @@ export interface PendingWrite {
   /** For the page: what this write is, in words. */
   label: string
   queuedAt: number
+  /** Not sent before this time (a Mark read held while it can be undone); the writes after it wait too, in order. */
+  holdUntil?: number
 }
 
 export type SendResult = 'done' | 'retry' | { rejected: string } | 'unauthorized'
@@ -44,14 +46,28 @@ export class Outbox {
     return entry
   }
 
+  /** Takes a write out before it is sent (Undo); false when it has gone already. */
+  remove(id: string): boolean {
+    const list = this.list()
+    const kept = list.filter((w) => w.id !== id)
+    if (kept.length === list.length) return false
+    this.save(kept)
+    return true
+  }
+
   /**
-   * Sends queued writes in order. A write the server refuses for good (4xx) is dropped and reported; one
-   * that could not be delivered stays, and so does everything after it.
+   * Sends queued writes in order, up to the first one still held. A write the server refuses for good (4xx) is
+   * dropped and reported; one that could not be delivered stays, and so does everything after it.
    */
-  async flush(): Promise<{ sent: number; rejected: Array<{ write: PendingWrite; reason: string }>; unauthorized: boolean }> {
+  async flush(
+    now = Date.now(),
+  ): Promise<{ sent: number; rejected: Array<{ write: PendingWrite; reason: string }>; unauthorized: boolean }> {
     const rejected: Array<{ write: PendingWrite; reason: string }> = []
     let sent = 0
     for (const write of this.list()) {
+      if ((write.holdUntil ?? 0) > now) break
+      // Undone while an earlier write was being sent: it is no longer in the list.
+      if (!this.list().some((w) => w.id === write.id)) continue
       const result = await this.send(write)
       if (result === 'retry') break
       if (result === 'unauthorized') return { sent, rejected, unauthorized: true }

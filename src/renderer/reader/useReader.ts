@@ -1,81 +1,153 @@
 /**
- * The Readers' page state: the token (kept in this browser), the bookmarks, and the outbox of writes. The
- * only caller of the API client.
+ * The Readers' page state: the token (kept in this browser), the bookmarks (kept too, so the page shows them
+ * offline), the outbox of writes, and the order the page shows them in — kept while the Reader works, so a card
+ * never moves under the pointer or the focus (docs/adr/0056-the-readers-page-holds-still.md). The only caller of
+ * the API client.
  */
-import { computed, ref } from 'vue'
+import { computed, reactive, ref } from 'vue'
 import type { Bookmark, Reader } from '../../shared/sync-schemas'
 import { ApiError, createApi } from './api'
+import { inOrder, keyOf, matches, orderOf, type ReaderSort } from './order'
 import { Outbox } from './outbox'
 
 const TOKEN_KEY = 'mb.token'
+/** The list as last synced: { reader, now, bookmarks }. */
+const LIST_KEY = 'mb.bookmarks'
+/** How long a Mark read can be undone: its write waits in the outbox that long. */
+export const UNDO_MS = 6_000
+
+/** A Mark read that can still be undone. */
+export interface MarkedRead {
+  chapter: number
+  until: number
+  writeId: string
+  previous: Pick<Bookmark, 'progress' | 'progressAt' | 'unread' | 'unreadCount'>
+}
+
+interface CachedList {
+  reader: Reader
+  now: number
+  bookmarks: Bookmark[]
+}
 
 export function useReader(storage: Storage = window.localStorage) {
   const token = ref<string | null>(storage.getItem(TOKEN_KEY))
   const reader = ref<Reader | null>(null)
   const bookmarks = ref<Bookmark[]>([])
   const pending = ref(0)
+  /** A write the app refused, or a download that failed: shown beside the list. */
   const problem = ref<string | null>(null)
+  /** Why a sign-in failed: shown on the sign-in form. */
+  const signInError = ref<string | null>(null)
   const offline = ref(false)
+  /** When the list shown was last synced (0: never). */
+  const syncedAt = ref(0)
+  const sort = ref<ReaderSort>('new')
+  const search = ref('')
+  const order = ref<string[]>([])
+  /** The pointer is over the list, or the focus in it: the order holds still. */
+  const interacting = ref(false)
+  const marked = reactive(new Map<string, MarkedRead>())
   /** The `now` of the last answer: the next sync asks only for what changed since (null: a full sync). */
   let since: number | null = null
   const api = createApi(() => token.value)
   const outbox = new Outbox(storage, (write) => api.send(write))
   pending.value = outbox.list().length
 
-  /** New Chapters first (unread, most recently moved), then the rest by title. */
-  const sorted = computed(() =>
-    [...bookmarks.value].sort((a, b) => {
-      if (a.unread !== b.unread) return a.unread ? -1 : 1
-      if (a.unread) return b.series.latestChangedAt - a.series.latestChangedAt
-      return a.series.title.localeCompare(b.series.title)
-    }),
-  )
+  // Signed in before: show the list as last synced at once, whatever the network does.
+  const cached = readCache()
+  if (token.value && cached) {
+    reader.value = cached.reader
+    bookmarks.value = cached.bookmarks
+    syncedAt.value = cached.now
+    order.value = orderOf(cached.bookmarks, sort.value)
+  }
+
+  /** What the page lists: the kept order, narrowed by the search. */
+  const shown = computed(() => inOrder(bookmarks.value, order.value).filter((b) => matches(b, search.value)))
+
+  function readCache(): CachedList | null {
+    try {
+      const value = JSON.parse(storage.getItem(LIST_KEY) ?? 'null') as CachedList | null
+      return value && Array.isArray(value.bookmarks) && value.reader ? value : null
+    } catch {
+      return null
+    }
+  }
+
+  /** Orders the list again by the chosen sort — unless the Reader is working in it (`force`: they asked). */
+  function resort(force = false): void {
+    if (interacting.value && !force) return
+    order.value = orderOf(bookmarks.value, sort.value)
+  }
 
   async function signIn(candidate: string): Promise<boolean> {
+    const previous = token.value
     token.value = candidate.trim()
     try {
-      reader.value = await api.me()
+      const me = await api.me()
+      if (previous !== token.value) forgetList()
+      reader.value = me
       storage.setItem(TOKEN_KEY, token.value)
+      signInError.value = null
       problem.value = null
-      await refresh()
+      await refresh({ full: true })
+      resort(true)
       return true
     } catch (error) {
-      token.value = null
-      problem.value =
-        error instanceof ApiError && error.status === 401 ? 'That token is not known here.' : 'Could not reach the app. Is it running?'
+      token.value = previous === candidate.trim() ? null : previous
+      signInError.value =
+        error instanceof ApiError && error.status === 401
+          ? 'That token is not known here. Check that you pasted all of it, or ask the owner for a new one.'
+          : 'Could not reach the app. Is it running, and is this the address the owner gave you?'
       return false
     }
+  }
+
+  function forgetList(): void {
+    storage.removeItem(LIST_KEY)
+    reader.value = null
+    bookmarks.value = []
+    order.value = []
+    syncedAt.value = 0
+    since = null
   }
 
   function signOut(): void {
     storage.removeItem(TOKEN_KEY)
     token.value = null
-    reader.value = null
-    bookmarks.value = []
-    since = null
+    forgetList()
   }
-
-  const keyOf = (b: { site: string; seriesId: string }) => `${b.site}\u0000${b.seriesId}`
 
   /**
    * Syncs the list: in full the first time (or when `full`), then only what changed since the last answer —
-   * removals applied first, then the changed bookmarks replace or join the ones held.
+   * removals applied first, then the changed bookmarks replace or join the ones held. A Mark read still in its
+   * Undo window keeps what the page shows for it.
    */
   async function refresh(options: { full?: boolean } = {}): Promise<void> {
     await flush()
     try {
-      if (!reader.value) reader.value = await api.me()
-      const answer = await api.bookmarks(options.full || since === null ? undefined : since)
-      if (answer.deleted === undefined || answer.full) {
-        bookmarks.value = answer.bookmarks
-      } else {
+      if (!reader.value || options.full) reader.value = await api.me()
+      const asked = options.full || since === null ? undefined : since
+      const answer = await api.bookmarks(asked)
+      let next: Bookmark[]
+      if (asked === undefined || answer.full) next = answer.bookmarks
+      else {
         const held = new Map(bookmarks.value.map((b) => [keyOf(b), b]))
-        for (const removed of answer.deleted) held.delete(keyOf(removed))
+        for (const removed of answer.deleted ?? []) held.delete(keyOf(removed))
         for (const changed of answer.bookmarks) held.set(keyOf(changed), changed)
-        bookmarks.value = [...held.values()]
+        next = [...held.values()]
       }
+      bookmarks.value = next.map((b) => {
+        const mark = marked.get(keyOf(b))
+        return mark ? { ...b, progress: mark.chapter, unread: false, unreadCount: 0 } : b
+      })
       since = answer.now
+      syncedAt.value = answer.now
       offline.value = false
+      storage.setItem(LIST_KEY, JSON.stringify({ reader: reader.value, now: answer.now, bookmarks: next }))
+      if (order.value.length === 0) resort(true)
+      else resort()
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) return signOut()
       offline.value = true
@@ -85,25 +157,74 @@ export function useReader(storage: Storage = window.localStorage) {
   async function flush(): Promise<void> {
     const result = await outbox.flush()
     pending.value = outbox.list().length
-    offline.value = pending.value > 0
+    offline.value = pending.value > marked.size
     if (result.unauthorized) signOut()
     if (result.rejected.length) problem.value = result.rejected.map((r) => `${r.write.label}: ${r.reason}`).join('; ')
   }
 
-  /** Marks the Latest Chapter read, at once on the page and through the outbox to the app. */
-  async function markRead(bookmark: Bookmark): Promise<void> {
-    const latest = bookmark.series.latestChapter
-    if (latest === null) return
-    const progressAt = Date.now()
-    Object.assign(bookmark, { progress: latest, progressAt, unread: false, unreadCount: 0 })
-    outbox.add({
+  /**
+   * Marks a bookmark read up to `chapter` (the Latest Chapter unless given), at once on the page. The write
+   * waits UNDO_MS in the outbox, so Undo takes it back before the app ever sees it; then it is sent.
+   */
+  function markRead(bookmark: Bookmark, chapter = bookmark.series.latestChapter): MarkedRead | null {
+    if (chapter === null || !Number.isFinite(chapter) || chapter < 0) return null
+    const key = keyOf(bookmark)
+    const current = bookmarks.value.find((b) => keyOf(b) === key)
+    if (!current) return null
+    const earlier = marked.get(key)
+    if (earlier) outbox.remove(earlier.writeId)
+    const now = Date.now()
+    const previous = earlier?.previous ?? {
+      progress: current.progress,
+      progressAt: current.progressAt,
+      unread: current.unread,
+      unreadCount: current.unreadCount,
+    }
+    const latest = current.series.latestChapter
+    const unreadCount = latest === null ? 0 : Math.max(0, Math.ceil(latest - chapter))
+    replace(key, { progress: chapter, progressAt: now, unread: unreadCount > 0, unreadCount })
+    const write = outbox.add({
       method: 'PATCH',
-      path: `/api/v1/bookmarks/${encodeURIComponent(bookmark.site)}/${encodeURIComponent(bookmark.seriesId)}`,
-      body: { progress: latest, progressAt },
-      label: `Mark "${bookmark.series.title || bookmark.seriesId}" read`,
+      path: `/api/v1/bookmarks/${encodeURIComponent(current.site)}/${encodeURIComponent(current.seriesId)}`,
+      body: { progress: chapter, progressAt: now },
+      label: `Read "${current.series.title || current.seriesId}" up to chapter ${chapter}`,
+      holdUntil: now + UNDO_MS,
     })
+    const mark: MarkedRead = { chapter, until: now + UNDO_MS, writeId: write.id, previous }
+    marked.set(key, mark)
     pending.value = outbox.list().length
-    await flush()
+    setTimeout(() => {
+      // (The map is reactive: compare by the write, not by the object it hands back.)
+      if (marked.get(key)?.writeId !== mark.writeId) return
+      marked.delete(key)
+      void flush()
+    }, UNDO_MS + 50)
+    return mark
+  }
+
+  /** Takes a Mark read back while its write still waits: nothing reaches the app. */
+  function undo(bookmark: Bookmark): boolean {
+    const key = keyOf(bookmark)
+    const mark = marked.get(key)
+    if (!mark) return false
+    marked.delete(key)
+    if (!outbox.remove(mark.writeId)) {
+      // Already on its way (the window closed as the Reader pressed): put the earlier Progress back by a newer write.
+      outbox.add({
+        method: 'PATCH',
+        path: `/api/v1/bookmarks/${encodeURIComponent(bookmark.site)}/${encodeURIComponent(bookmark.seriesId)}`,
+        body: { progress: mark.previous.progress ?? 0, progressAt: Date.now() },
+        label: `Undo reading "${bookmark.series.title || bookmark.seriesId}"`,
+      })
+      void flush()
+    }
+    replace(key, mark.previous)
+    pending.value = outbox.list().length
+    return true
+  }
+
+  function replace(key: string, change: Partial<Bookmark>): void {
+    bookmarks.value = bookmarks.value.map((b) => (keyOf(b) === key ? { ...b, ...change } : b))
   }
 
   /**
@@ -114,8 +235,9 @@ export function useReader(storage: Storage = window.localStorage) {
   async function add(url: string): Promise<string | null> {
     try {
       const { bookmark, acquisition } = await api.add(url.trim())
-      bookmarks.value = [...bookmarks.value.filter((b) => !(b.site === bookmark.site && b.seriesId === bookmark.seriesId)), bookmark]
-      if (acquisition?.state === 'reading') void watchUntilRead(bookmark)
+      bookmarks.value = [...bookmarks.value.filter((b) => keyOf(b) !== keyOf(bookmark)), bookmark]
+      // Read now, or waiting for its Lane's turn: either way the card fills in when the check is in.
+      if (acquisition) void watchUntilRead(bookmark)
       return null
     } catch (error) {
       if (error instanceof ApiError && error.status < 500 && error.status !== 429) return error.message
@@ -130,11 +252,11 @@ export function useReader(storage: Storage = window.localStorage) {
    * Re-reads the list a few times while a new Series is being read, until its first check is in. In full: a
    * check that found no chapter changes nothing a `since` sync reports, yet it ends the wait.
    */
-  async function watchUntilRead(added: Bookmark, everyMs = 1_500, tries = 20): Promise<void> {
+  async function watchUntilRead(added: Bookmark, everyMs = 1_500, tries = 40): Promise<void> {
     for (let i = 0; i < tries; i++) {
       await new Promise((done) => setTimeout(done, everyMs))
       await refresh({ full: true })
-      const now = bookmarks.value.find((b) => b.site === added.site && b.seriesId === added.seriesId)
+      const now = bookmarks.value.find((b) => keyOf(b) === keyOf(added))
       if (!now || now.series.latestCheckedAt > 0) return
     }
   }
@@ -157,5 +279,28 @@ export function useReader(storage: Storage = window.localStorage) {
     }
   }
 
-  return { token, reader, bookmarks: sorted, pending, problem, offline, signIn, signOut, refresh, flush, markRead, add, download }
+  return {
+    token,
+    reader,
+    bookmarks: shown,
+    all: bookmarks,
+    pending,
+    problem,
+    signInError,
+    offline,
+    syncedAt,
+    sort,
+    search,
+    interacting,
+    marked,
+    resort,
+    signIn,
+    signOut,
+    refresh,
+    flush,
+    markRead,
+    undo,
+    add,
+    download,
+  }
 }

@@ -1,7 +1,9 @@
 /** The Lanes domain: the Overview and Lanes pages read Lane state here, and Pause and Resume write it. */
 import { ref } from 'vue'
 import type { LaneView, OverviewView, PauseDuration } from '../../../shared/admin-api'
+import { untilWords } from '../../../shared/format'
 import { admin } from '../api'
+import { announce } from '../composables/announce'
 import { attempt } from './problem'
 
 export function useOverview() {
@@ -21,15 +23,21 @@ export function useLanes() {
   }
   /** Keeps the chart history of a Lane whose row a write answered with. */
   const replace = (fresh: LaneView) => {
-    lanes.value = lanes.value.map((l) => (l.site === fresh.site ? { ...fresh, recent: l.recent ?? [] } : l))
+    lanes.value = lanes.value.map((l) =>
+      l.site === fresh.site ? { ...fresh, recent: l.recent ?? [], recentFailures: l.recentFailures ?? [] } : l,
+    )
   }
   const pause = async (site: string, duration: PauseDuration) => {
     const fresh = await attempt(() => admin.pauseLane({ site, duration }))
-    if (fresh) replace(fresh)
+    if (!fresh) return
+    replace(fresh)
+    await announce(`Paused ${fresh.name} until ${untilWords(fresh.pausedUntil, Date.now())}.`)
   }
   const resume = async (site: string) => {
     const fresh = await attempt(() => admin.resumeLane({ site }))
-    if (fresh) replace(fresh)
+    if (!fresh) return
+    replace(fresh)
+    await announce(`Resumed ${fresh.name}: its Lane runs at its next pass.`)
   }
   return { lanes, refresh, pause, resume }
 }

@@ -1,19 +1,32 @@
-/** The window's one line of trouble: a call that failed, or a missing admin session. */
+/**
+ * The window's one line of trouble: a call that failed, a missing admin session, or the app out of reach. Out of
+ * reach clears itself at the next call that answers, and says how old what the window shows is.
+ */
 import { ref } from 'vue'
 import { AppError } from '../../../shared/errors'
 
 export const problem = ref<string | null>(null)
 export const signedOut = ref(false)
+/** When the app stopped answering (null: it answers); what the pages show is from `lastAnswerAt`. */
+export const unreachableSince = ref<number | null>(null)
+/** When a call last answered (0: never). */
+export const lastAnswerAt = ref(0)
 
 /** Runs an admin call; a failure is shown, not thrown. Returns undefined when it failed. */
 export async function attempt<T>(work: () => Promise<T>): Promise<T | undefined> {
   try {
     const value = await work()
     signedOut.value = false
+    unreachableSince.value = null
+    lastAnswerAt.value = Date.now()
     return value
   } catch (error) {
+    const offline = error instanceof AppError && error.code === 'offline'
+    // Any answer, even a refusal, is the app reached again.
+    if (offline) unreachableSince.value ??= Date.now()
+    else unreachableSince.value = null
     if (error instanceof AppError && error.code === 'unauthorized') signedOut.value = true
-    else problem.value = error instanceof Error ? error.message : String(error)
+    else if (!offline) problem.value = error instanceof Error ? error.message : String(error)
     return undefined
   }
 }

@@ -26,8 +26,10 @@ export function useReaders() {
     rotate: async (readerId: number) => show(await attempt(() => admin.rotateReaderToken({ readerId }))),
     async remove(readerId: number) {
       const value = await attempt(() => admin.removeReader({ readerId }))
-      if (value) readers.value = value
+      if (!value) return false
+      readers.value = value
       if (issued.value?.reader.id === readerId) issued.value = null
+      return true
     },
     async addBookmark(readerId: number, url: string) {
       const row = await attempt(() => admin.addBookmark({ readerId, url }))

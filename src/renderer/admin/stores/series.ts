@@ -4,8 +4,10 @@
  * read row, which replaces the one shown.
  */
 import { reactive, ref, shallowRef, triggerRef } from 'vue'
-import type { SeriesDetailView, SeriesFilter, SeriesRowView } from '../../../shared/admin-api'
+import type { SeriesDetailView, SeriesFilter, SeriesRowView, SeriesSort } from '../../../shared/admin-api'
+import { waitingWords } from '../../../shared/series-state'
 import { admin } from '../api'
+import { announce } from '../composables/announce'
 import { attempt } from './problem'
 
 export const PAGE_SIZE = 200
@@ -14,10 +16,16 @@ export interface SeriesQuery {
   filter: SeriesFilter | ''
   site: string
   search: string
+  sort: SeriesSort
+}
+
+/** What a Check now did, for the live region: requested, and what the check waits for. */
+export function checkRequestedWords(row: SeriesRowView, now = Date.now()): string {
+  return `Check requested for ${row.title || row.seriesId}: ${waitingWords(row.waiting, row.pending, now)}.`
 }
 
 export function useSeriesList() {
-  const query = reactive<SeriesQuery>({ filter: '', site: '', search: '' })
+  const query = reactive<SeriesQuery>({ filter: '', site: '', search: '', sort: 'title' })
   const total = ref(0)
   const pages = shallowRef(new Map<number, SeriesRowView[]>())
   /** Where each loaded page's successor starts: the next page is read by key, not by skipping rows. */
@@ -35,6 +43,7 @@ export function useSeriesList() {
       ...(query.filter ? { filter: query.filter } : {}),
       ...(query.site ? { site: query.site } : {}),
       ...(query.search.trim() ? { search: query.search.trim() } : {}),
+      ...(query.sort !== 'title' ? { sort: query.sort } : {}),
     }
   }
 
@@ -85,7 +94,9 @@ export function useSeriesList() {
 
   async function checkNow(row: SeriesRowView): Promise<void> {
     const fresh = await attempt(() => admin.forceSeriesPoll({ site: row.site, seriesId: row.seriesId }))
-    if (fresh) replace(fresh)
+    if (!fresh) return
+    replace(fresh)
+    await announce(checkRequestedWords(fresh))
   }
 
   return { query, total, rowAt, reset, refreshPages, checkNow, pageOf: (index: number) => Math.floor(index / PAGE_SIZE) }
@@ -105,13 +116,20 @@ export function useSeriesDetail(key: () => { site: string; seriesId: string }) {
   return {
     detail,
     refresh,
-    checkNow: () => withRow(() => attempt(() => admin.forceSeriesPoll(key()))),
+    async checkNow() {
+      const row = await withRow(() => attempt(() => admin.forceSeriesPoll(key())))
+      if (row) await announce(checkRequestedWords(row))
+      return row
+    },
     finish: () => withRow(() => attempt(() => admin.finishSeries(key()))),
     unfinish: () => withRow(() => attempt(() => admin.unfinishSeries(key()))),
     setUrl: (url: string) => withRow(() => attempt(() => admin.setSeriesUrl({ ...key(), url }))),
-    async removeBookmark(readerId: number) {
+    async removeBookmark(readerId: number, name: string) {
       const value = await attempt(() => admin.removeBookmark({ ...key(), readerId }))
-      if (value) detail.value = value
+      if (!value) return false
+      detail.value = value
+      await announce(`Removed ${name}'s bookmark.`)
+      return true
     },
   }
 }

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { mount, RouterLinkStub } from '@vue/test-utils'
+import { flushPromises, mount, RouterLinkStub } from '@vue/test-utils'
 import { describe, expect, it, vi } from 'vitest'
 import type { LaneView, SeriesRowView } from '../../../../shared/admin-api'
 import CheckNow from '../CheckNow.vue'
@@ -28,6 +28,7 @@ const row = (over: Partial<SeriesRowView> = {}): SeriesRowView => ({
   lastOutcome: 'chapter',
   lastError: '',
   lastOutcomeAt: NOW - 120_000,
+  waiting: { kind: 'next-check', at: NOW + 58 * 60_000 },
   ...over,
 })
 
@@ -56,7 +57,8 @@ describe('SeriesRow and Check now', () => {
   })
 
   it('pending renders "check requested <age> ago", with no ETA, and ages while pending', async () => {
-    const pending = row({ pending: true, forcePollAt: NOW - 30_000 })
+    // The core says a pending Series is due (waiting for its Lane's turn), never when.
+    const pending = row({ pending: true, forcePollAt: NOW - 30_000, waiting: { kind: 'due' } })
     const wrapper = mountRow(pending)
     expect(wrapper.find('.pending').text()).toBe('check requested 30 s ago')
     expect(wrapper.find('.pending').classes()).toContain('attention')
@@ -97,6 +99,48 @@ describe('SeriesRow and Check now', () => {
   it('never checked says so', () => {
     expect(mountRow(row({ latestCheckedAt: 0 })).text()).toContain('never checked')
   })
+
+  it('a failed check says why, never "checked … ago"; an unknown Latest Chapter says why', () => {
+    const failed = mountRow(
+      row({ latestChapter: null, lastOutcome: 'error', lastError: 'HTTP 503', lastOutcomeAt: NOW - 20_000, latestCheckedAt: NOW - 21_000 }),
+    )
+    expect(failed.find('[data-last-check]').text()).toBe('last check 20 s ago: failed: HTTP 503')
+    expect(failed.find('[data-last-check]').classes()).toContain('attention')
+    expect(failed.text()).not.toMatch(/checked \d+ s ago/)
+    expect(failed.find('[data-latest]').text()).toContain('the check failed')
+  })
+
+  it('a Check now on a refusing Site says the Site refuses and the check will wait, beside the marker', () => {
+    const refusing = row({ pending: true, forcePollAt: NOW - 31_000, waiting: { kind: 'refusing', until: NOW + 15 * 60_000 } })
+    const wrapper = mountRow(refusing)
+    expect(wrapper.find('.pending').text()).toBe('check requested 31 s ago')
+    expect(wrapper.find('[data-waiting]').text()).toMatch(/^Site refusing until \d\d:\d\d — your check will wait$/)
+    expect(wrapper.find('[data-waiting]').classes()).toContain('attention')
+  })
+
+  it('links to its detail page, and to the Series on its Site', () => {
+    expect(mountRow(row()).findComponent(RouterLinkStub).props('to')).toBe('/series/mangadex/x')
+    const link = mountRow(row()).find('a.on-site')
+    expect(link.attributes('href')).toBe('https://mangadex.org/title/x')
+    expect(link.attributes('rel')).toContain('noopener')
+  })
+
+  it('Check now keeps focus while it works: it is never disabled under the pointer', async () => {
+    let finish: () => void = () => undefined
+    const press = vi.fn(() => new Promise<void>((done) => (finish = done)))
+    const wrapper = mount(CheckNow, { props: { row: row(), now: NOW, press }, attachTo: document.body })
+    const button = wrapper.find('button')
+    ;(button.element as HTMLButtonElement).focus()
+    await button.trigger('click')
+    expect(button.attributes('disabled')).toBeUndefined()
+    expect(button.attributes('aria-disabled')).toBe('true')
+    await button.trigger('click')
+    expect(press).toHaveBeenCalledTimes(1)
+    finish()
+    await flushPromises()
+    expect(document.activeElement).toBe(button.element)
+    wrapper.unmount()
+  })
 })
 
 describe('PausePicker', () => {
@@ -107,6 +151,22 @@ describe('PausePicker', () => {
     await wrapper.find('select').setValue('6h')
     await wrapper.find('button').trigger('click')
     expect(pause).toHaveBeenCalledWith('6h')
+  })
+
+  it('after Pause the Resume button takes focus, and after Resume the Pause button', async () => {
+    const wrapper = mount(PausePicker, {
+      props: { site: 'a', name: 'Site A', paused: false, pause: vi.fn(async () => undefined), resume: vi.fn(async () => undefined) },
+      attachTo: document.body,
+    })
+    await wrapper.find('button').trigger('click')
+    await wrapper.setProps({ paused: true })
+    await flushPromises()
+    expect((document.activeElement as HTMLElement).textContent?.trim()).toBe('Resume')
+    await wrapper.find('button').trigger('click')
+    await wrapper.setProps({ paused: false })
+    await flushPromises()
+    expect((document.activeElement as HTMLElement).textContent?.trim()).toBe('Pause')
+    wrapper.unmount()
   })
 
   it('a paused Lane offers Resume instead', async () => {
@@ -146,7 +206,11 @@ describe('LaneRow', () => {
     ...over,
   })
   const mountLane = (l: LaneView) =>
-    mount(LaneRow, { props: { lane: l, now: NOW, pause: vi.fn(), resume: vi.fn() }, attachTo: document.createElement('tbody') })
+    mount(LaneRow, { props: { lane: l, now: NOW, columns, pause: vi.fn(), resume: vi.fn() }, attachTo: document.createElement('tbody') })
+  const columns = [
+    { key: 'refused' as const, label: 'Refused' },
+    { key: 'errors' as const, label: 'Errors' },
+  ]
 
   it('is a table row naming the Site, with the figures and the derived success', () => {
     const wrapper = mountLane(lane())
@@ -160,14 +224,22 @@ describe('LaneRow', () => {
     const stalled = lane({ latestPass: { ...lane().latestPass!, checked: 0, refused: 0, noChapter: 0, errors: 0, success: 0 } })
     const wrapper = mountLane(stalled)
     expect(wrapper.attributes('data-state')).toBe('stalled')
-    expect(wrapper.find('.state').classes()).toContain('attention')
+    expect(wrapper.find('.state .words').classes()).toContain('attention')
   })
 
   it('a paused Lane shows until when, in the attention accent, with Resume', () => {
     const wrapper = mountLane(lane({ pausedUntil: NOW + 3_600_000 }))
     expect(wrapper.find('.state').text()).toMatch(/^paused until \d\d:\d\d/)
-    expect(wrapper.find('.state').classes()).toContain('attention')
+    expect(wrapper.find('.state .words').classes()).toContain('attention')
     expect(wrapper.findAll('button').map((b) => b.text())).toEqual(['Resume'])
+  })
+
+  it('shows only the failure columns it is given, and its recent passes in a sentence', () => {
+    const recent = [lane().latestPass!, { ...lane().latestPass!, id: 2, refused: 0, noChapter: 0, errors: 0, success: 5 }]
+    const failures = [{ seriesId: 'x', title: 'Tower', outcome: 'error' as const, reason: 'HTTP 503', at: NOW - 60_000 }]
+    const wrapper = mountLane(lane({ recent, recentFailures: failures }))
+    expect(wrapper.findAll('[data-column]').map((c) => c.attributes('data-column'))).toEqual(['refused', 'errors'])
+    expect(wrapper.find('[data-history]').text()).toBe('Last 2 passes: 1 ok, 1 refused — latest: HTTP 503 on “Tower” 1 min ago.')
   })
 
   it('a skipped pass shows its carried figures marked and no success', () => {
@@ -180,6 +252,20 @@ describe('LaneRow', () => {
 })
 
 describe('ConfirmButton', () => {
+  it('asking moves focus to Cancel; Escape cancels and puts focus back on the button', async () => {
+    const action = vi.fn(async () => undefined)
+    const wrapper = mount(ConfirmButton, { props: { label: 'Remove', question: 'Remove Aiko?', action }, attachTo: document.body })
+    await wrapper.find('button').trigger('click')
+    await flushPromises()
+    expect((document.activeElement as HTMLElement).textContent).toBe('Cancel')
+    await wrapper.find('[role="alertdialog"]').trigger('keydown', { key: 'Escape' })
+    await flushPromises()
+    expect(wrapper.find('[role="alertdialog"]').exists()).toBe(false)
+    expect(document.activeElement).toBe(wrapper.find('button').element)
+    expect(action).not.toHaveBeenCalled()
+    wrapper.unmount()
+  })
+
   it('asks before a destructive action, and Cancel does nothing', async () => {
     const action = vi.fn(async () => undefined)
     const wrapper = mount(ConfirmButton, { props: { label: 'Remove', question: 'Remove Aiko?', action } })

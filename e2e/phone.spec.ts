@@ -1,0 +1,83 @@
+/**
+ * The owner's window and the Readers' page on a phone, 360 px wide (issue #16): the navigation fits with Settings
+ * on screen, Series and Lane rows are cards whose Check now, Pause and Resume are in view and work, and no page
+ * scrolls sideways. Real Chromium, the real headless shell.
+ */
+import { expect, test, type Locator } from '@playwright/test'
+import { PHONE, sidewaysScroll, signInAdmin, signInReader } from './support/pages'
+import { startShell, tempData, type RunningShell } from './support/shell'
+
+let shell: RunningShell
+let data: { dir: string; remove(): void }
+
+test.use({ viewport: PHONE, isMobile: true, hasTouch: true })
+
+test.beforeAll(async () => {
+  data = tempData()
+  shell = await startShell({ dataDir: data.dir, args: ['--demo'], env: { CHROMIUM_PATH: '/nonexistent' } })
+})
+test.afterAll(async () => {
+  await shell?.stop()
+  data?.remove()
+})
+
+/** Wholly inside the 360 px width. */
+async function inView(locator: Locator): Promise<void> {
+  await expect(locator).toBeVisible()
+  const box = (await locator.boundingBox())!
+  expect(box.x).toBeGreaterThanOrEqual(0)
+  expect(box.x + box.width).toBeLessThanOrEqual(PHONE.width)
+}
+
+test("the owner's navigation fits, Settings included", async ({ page }) => {
+  await signInAdmin(page, shell)
+  for (const name of ['Overview', 'Updates', 'Series', 'Lanes', 'Readers', 'Settings'])
+    await inView(page.getByRole('link', { name, exact: true }))
+  expect(await page.evaluate(() => document.querySelector('nav')!.scrollWidth)).toBeLessThanOrEqual(PHONE.width)
+  await page.getByRole('link', { name: 'Settings' }).tap()
+  await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible()
+})
+
+test('a Series is a card with Check now in view, and it works', async ({ page }) => {
+  const origin = await signInAdmin(page, shell)
+  await page.goto(`${origin}/admin/#/series?q=tower`)
+  const row = page.locator('[role="row"][data-series="fixture-madara/the-tower-climber"]')
+  await inView(row)
+  await inView(row.locator('[data-waiting]'))
+  const check = row.getByRole('button', { name: 'Check now' })
+  await inView(check)
+  await check.tap()
+  await expect(row.locator('.pending')).toBeVisible()
+  await inView(row.locator('.pending'))
+  expect(await sidewaysScroll(page)).toBeLessThanOrEqual(0)
+})
+
+test('a Lane is a card with Pause and Resume in view, and they work', async ({ page }) => {
+  const origin = await signInAdmin(page, shell)
+  await page.goto(`${origin}/admin/#/lanes`)
+  const lane = page.locator('tr[data-lane="fixture-dex"], tr[data-lane="fixture-mangadex"]').first()
+  await inView(lane.locator('th'))
+  await inView(lane.getByRole('button', { name: 'Pause' }))
+  await lane.getByRole('button', { name: 'Pause' }).tap()
+  await inView(lane.getByRole('button', { name: 'Resume' }))
+  await lane.getByRole('button', { name: 'Resume' }).tap()
+  await inView(lane.getByRole('button', { name: 'Pause' }))
+  expect(await sidewaysScroll(page)).toBeLessThanOrEqual(0)
+})
+
+test("the Readers page of the owner's window fits, the new token's address and code included", async ({ page }) => {
+  const origin = await signInAdmin(page, shell)
+  await page.goto(`${origin}/admin/#/readers`)
+  await page.getByLabel('New Reader').fill('Eve')
+  await page.getByRole('button', { name: 'Add Reader' }).tap()
+  await inView(page.locator('[data-qr]'))
+  await inView(page.locator('[data-address]'))
+  await inView(page.locator('tr[data-reader="Eve"]').getByRole('button', { name: 'Remove' }))
+  expect(await sidewaysScroll(page)).toBeLessThanOrEqual(0)
+})
+
+test("the Readers' page: Mark read in view on every card", async ({ page }) => {
+  await signInReader(page, shell, shell.tokens.Aiko!)
+  for (const card of await page.locator('li.card').all()) await inView(card.getByRole('button', { name: 'Mark read' }))
+  expect(await sidewaysScroll(page)).toBeLessThanOrEqual(0)
+})

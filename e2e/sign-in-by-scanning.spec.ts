@@ -1,0 +1,57 @@
+/**
+ * A new token comes with the address the Reader opens and a QR code of the address with the token (issue #16):
+ * the code, read back from the pixels the browser draws, is the sign-in link, and opening it signs the Reader
+ * in on the Readers' page. Real Chromium, the real headless shell; jsQR decodes as a phone's camera would.
+ */
+import { expect, test } from '@playwright/test'
+import jsQR from 'jsqr'
+import { signInAdmin } from './support/pages'
+import { startShell, tempData, type RunningShell } from './support/shell'
+
+let shell: RunningShell
+let data: { dir: string; remove(): void }
+
+test.beforeAll(async () => {
+  data = tempData()
+  shell = await startShell({ dataDir: data.dir, args: ['--demo'], env: { CHROMIUM_PATH: '/nonexistent' } })
+})
+test.afterAll(async () => {
+  await shell?.stop()
+  data?.remove()
+})
+
+const SIDE = 480
+
+test('the QR code of a new token is the address with the token, and opening it signs the Reader in', async ({ page, browser }) => {
+  const origin = await signInAdmin(page, shell)
+  await page.goto(`${origin}/admin/#/readers`)
+  await page.getByLabel('New Reader').fill('Fumi')
+  await page.getByRole('button', { name: 'Add Reader' }).click()
+  const token = (await page.locator('[data-token]').textContent())!.trim()
+  await expect(page.locator('[data-address]')).toHaveText(`${shell.origin}/`)
+  // This endpoint listens on loopback only: the page says a phone cannot open it, and how to change that.
+  await expect(page.locator('[data-loopback-only]')).toContainText('The local network too')
+
+  // The code as drawn, read back from its pixels.
+  const pixels = await page.evaluate(async (side) => {
+    const svg = document.querySelector('[data-qr]')!
+    const image = new Image()
+    image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(new XMLSerializer().serializeToString(svg))}`
+    await image.decode()
+    const canvas = document.createElement('canvas')
+    canvas.width = canvas.height = side
+    const context = canvas.getContext('2d')!
+    context.drawImage(image, 0, 0, side, side)
+    return Array.from(context.getImageData(0, 0, side, side).data)
+  }, SIDE)
+  const decoded = jsQR(Uint8ClampedArray.from(pixels), SIDE, SIDE)
+  expect(decoded?.data).toBe(`${shell.origin}/#token=${token}`)
+
+  // A phone opens what it scanned: signed in as Fumi, the token gone from the address.
+  const phone = await browser.newPage({ viewport: { width: 390, height: 800 } })
+  await phone.goto(decoded!.data)
+  await expect(phone.getByText('Fumi', { exact: true })).toBeVisible()
+  await expect(phone.getByRole('heading', { name: /Your bookmarks/ })).toBeVisible()
+  expect(new URL(phone.url()).hash).toBe('')
+  await phone.close()
+})

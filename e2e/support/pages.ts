@@ -1,0 +1,35 @@
+/** What the window and the Readers' page specs share: signing in, the pages, and the checks every page meets. */
+import AxeBuilder from '@axe-core/playwright'
+import { expect, type Page } from '@playwright/test'
+import type { RunningShell } from './shell'
+
+export const PHONE = { width: 360, height: 780 }
+export const WIDE = { width: 1280, height: 860 }
+
+/** Opens the admin URL the shell printed: a session, and the Overview. */
+export async function signInAdmin(page: Page, shell: RunningShell): Promise<string> {
+  await page.goto(shell.adminUrl!)
+  await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible()
+  return shell.adminOrigin!
+}
+
+/** Signs a Reader in on the Readers' page. */
+export async function signInReader(page: Page, shell: RunningShell, token: string): Promise<void> {
+  await page.goto(shell.origin)
+  await page.getByLabel('Your Reader token').fill(token)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await expect(page.getByRole('heading', { name: /Your bookmarks/ })).toBeVisible()
+}
+
+/** axe-core's WCAG 2.x A and AA rules and its best practices, on the whole page: every violation, with where. */
+export async function axeViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+    .analyze()
+  return result.violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`)
+}
+
+/** How far the page scrolls sideways: 0 when nothing is wider than the window. */
+export function sidewaysScroll(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+}

@@ -1,0 +1,67 @@
+/*
+ * The Readers' page's service worker (docs/adr/0056-the-readers-page-holds-still.md): the page and its assets
+ * cached, so a reload offline still opens it. The page is read from the network first (a new build shows at
+ * once) and from the cache when the network fails; hashed assets from the cache first. The API is never cached:
+ * the page keeps its own copy of the list and an outbox of writes.
+ */
+const CACHE = 'mb-reader-v1'
+const SHELL = ['/manifest.webmanifest', '/icons/icon-192.png', '/icons/icon-512.png']
+
+self.addEventListener('install', (event) => {
+  event.waitUntil(
+    (async () => {
+      const cache = await caches.open(CACHE)
+      const page = await fetch('/', { cache: 'no-cache' })
+      if (!page.ok) throw new Error(`the page answered ${page.status}`)
+      const html = await page.clone().text()
+      const assets = [...html.matchAll(/(?:src|href)="(?:\.\/|\/)?(assets\/[^"]+)"/g)].map((m) => `/${m[1]}`)
+      await cache.put('/', page)
+      await cache.addAll([...new Set([...assets, ...SHELL])])
+      await self.skipWaiting()
+    })(),
+  )
+})
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil(
+    (async () => {
+      for (const name of await caches.keys()) if (name !== CACHE) await caches.delete(name)
+      await self.clients.claim()
+    })(),
+  )
+})
+
+self.addEventListener('fetch', (event) => {
+  const request = event.request
+  const url = new URL(request.url)
+  if (request.method !== 'GET' || url.origin !== self.location.origin || url.pathname.startsWith('/api/')) return
+  if (request.mode === 'navigate' || url.pathname === '/') {
+    event.respondWith(networkFirst('/', request))
+  } else if (url.pathname.startsWith('/assets/')) {
+    event.respondWith(cacheFirst(request))
+  } else if (SHELL.includes(url.pathname)) {
+    event.respondWith(networkFirst(url.pathname, request))
+  }
+})
+
+async function networkFirst(key, request) {
+  const cache = await caches.open(CACHE)
+  try {
+    const response = await fetch(request)
+    if (response.ok) await cache.put(key, response.clone())
+    return response
+  } catch (error) {
+    const cached = await cache.match(key)
+    if (cached) return cached
+    throw error
+  }
+}
+
+async function cacheFirst(request) {
+  const cache = await caches.open(CACHE)
+  const cached = await cache.match(request)
+  if (cached) return cached
+  const response = await fetch(request)
+  if (response.ok) await cache.put(request, response.clone())
+  return response
+}
