@@ -75,8 +75,8 @@ export async function checkSeries(
   }
   const url = parseUrl(target.series_url)
   if (!url || !isPinned(site, url))
-    return report('unfetchable', `the host pin refused ${target.series_url || 'an empty URL'}`, stampedAt, false)
-  if (!fetcher) return report('unfetchable', 'the Site has no fetcher', stampedAt, false)
+    return recorded(ctx, key, report('unfetchable', `the host pin refused ${target.series_url || 'an empty URL'}`, stampedAt, false))
+  if (!fetcher) return recorded(ctx, key, report('unfetchable', 'the Site has no fetcher', stampedAt, false))
 
   const run = (f: Fetcher) => readSeries(ctx, site, f, key, url, stampedAt, judgeUpTo, signal)
   return recorded(ctx, key, await (fetcher.lease ? fetcher.lease(run) : run(fetcher)))

@@ -30,6 +30,7 @@ export class SitePacer {
 
   #state(site: string): SiteState {
     let state = this.#sites.get(site)
+    // Stryker disable next-line ObjectLiteral: equivalent: an empty state reads as no request known and no turn in progress (awaiting undefined is immediate)
     if (!state) this.#sites.set(site, (state = { lastAt: undefined, queue: Promise.resolve() }))
     return state
   }
@@ -41,10 +42,12 @@ export class SitePacer {
    */
   seed(site: string, lastWallStamp: number): void {
     const state = this.#state(site)
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: a stamp of 0 (never checked) would seed a request decades ago, which asks no wait either
     if (lastWallStamp <= 0) return
     const ago = Math.max(0, this.clock.now() - lastWallStamp)
     const at = this.clock.monotonic() - ago
-    if (state.lastAt === undefined || at > state.lastAt) state.lastAt = at
+    // A request this process made since is newer than any stamp: the spacing runs from the later one.
+    state.lastAt = Math.max(state.lastAt ?? at, at)
   }
 
   /** How long a turn with this spacing would wait now: between 0 and `spacing`. */

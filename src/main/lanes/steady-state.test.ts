@@ -4,6 +4,9 @@
  * orphaned mid-pass, Lanes started twice. Each runs real Lanes on a real SQLite file and a fake clock.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+// Imported with the file, not inside a test: a module first loaded inside a test makes its constants "hybrid" mutants,
+// which Stryker 9.6.1 can never kill (docs/adr/0060-mutation-testing-of-the-core.md).
+import { startCore } from '../core'
 import { BrowserHealth } from '../fetch/browser-health'
 import type { FetchResult } from '../fetch/fetcher'
 import { silentLog } from '../log'
@@ -300,7 +303,6 @@ describe('every exit ends in a row', () => {
 
 describe('starting the Lanes', () => {
   it('twice at once through the core runs one Lane per Site', async () => {
-    const { startCore } = await import('../core')
     const core = await startCore({ dataDir: store.dir + '/core', clock, log: silentLog, sites: [site], http })
     try {
       await Promise.all([core.startLanes(), core.startLanes()])
@@ -324,7 +326,6 @@ describe('starting the Lanes', () => {
   })
 
   it('started again while a stop is still ending: the new Lanes wait for it, so two passes of one Site never overlap', async () => {
-    const { startCore } = await import('../core')
     let inFlight = 0
     let most = 0
     let release!: () => void
@@ -361,7 +362,6 @@ describe('starting the Lanes', () => {
   })
 
   it('a second process on the same data directory is refused, naming the process that holds it', async () => {
-    const { startCore } = await import('../core')
     const dir = store.dir + '/owned'
     const core = await startCore({ dataDir: dir, clock, log: silentLog, sites: [site], http })
     try {

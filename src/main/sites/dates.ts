@@ -43,12 +43,16 @@ export function parseReleaseDate(raw: string | undefined | null): ReleasedAt | n
     .replace(/\s+/g, ' ')
     .trim()
     .toLowerCase()
-  if (text.length === 0 || text.length > MAX_DATE_TEXT) return null
+  // (An empty text matches no pattern below.)
+  if (text.length > MAX_DATE_TEXT) return null
   if (ISO_TIME.test(text)) {
+    // Stryker disable next-line MethodExpression: equivalent on V8, which reads a lowercase t and z too; upper case is the form ECMAScript specifies
     const at = Date.parse(text.toUpperCase())
     return Number.isFinite(at) ? { at, exact: true } : null
   }
-  let y: number, m: number | undefined, d: number
+  let y = 0
+  let d = 0
+  let m: number | undefined
   let match = MONTH_DAY_YEAR.exec(text)
   if (match) {
     m = MONTHS[match[1]!]
@@ -62,11 +66,13 @@ export function parseReleaseDate(raw: string | undefined | null): ReleasedAt | n
     y = Number(match[1])
     m = Number(match[2]) - 1
     d = Number(match[3])
-  } else {
-    return null
   }
-  if (m === undefined || m < 0 || m > 11 || d < 1 || d > 31 || y < 1990 || y > 2200) return null
+  // No pattern read the text, or its month is no month.
+  // Stryker disable next-line ConditionalExpression: equivalent: Date.UTC reads an undefined month as NaN, which the roll-over check refuses as well
+  if (m === undefined) return null
+  if (m < 0 || m > 11 || y < 1990 || y > 2200) return null
   const at = Date.UTC(y, m, d)
-  // Date.UTC rolls 31 February into March: such a date is not a date.
+  // Date.UTC rolls a day past its month's end (31 February, 32 November) or day 0 into the next or the previous
+  // month: such a date is not a date.
   return new Date(at).getUTCDate() === d ? { at, exact: false } : null
 }

@@ -29,33 +29,37 @@ function cost(family: HostileFamily, body: string): number {
   return Math.min(...[0, 1, 2].map(() => read(family, body).ms))
 }
 
-describe.each(Object.keys(adapters) as HostileFamily[])('a 5 MB page of hostile labels, %s', (family) => {
-  const body = hostilePage(family, FIVE_MB)
+// Costs and 5 MB pages: instrumented for mutation testing they take minutes and measure nothing; not in a mutation run.
+describe.skipIf(process.env['MB_MUTATION_RUN'] === '1').each(Object.keys(adapters) as HostileFamily[])(
+  'a 5 MB page of hostile labels, %s',
+  (family) => {
+    const body = hostilePage(family, FIVE_MB)
 
-  it('parses in well under a second and still finds the honest Latest Chapter', () => {
-    expect(body.length).toBeGreaterThanOrEqual(FIVE_MB)
-    const { result } = read(family, body)
-    expect(highestChapter(result.chapters)?.number).toBe(HOSTILE_LATEST)
-    // The bound the issue asks for; the figures measured are in the report (about a quarter of it).
-    expect(cost(family, body)).toBeLessThan(1_000)
-  })
+    it('parses in well under a second and still finds the honest Latest Chapter', () => {
+      expect(body.length).toBeGreaterThanOrEqual(FIVE_MB)
+      const { result } = read(family, body)
+      expect(highestChapter(result.chapters)?.number).toBe(HOSTILE_LATEST)
+      // The bound the issue asks for; the figures measured are in the report (about a quarter of it).
+      expect(cost(family, body)).toBeLessThan(1_000)
+    })
 
-  it('returns no title over MAX_TITLE, no label over MAX_LABEL and no more than MAX_ROWS chapters', () => {
-    const { result } = read(family, body)
-    expect(result.title?.length ?? 0).toBeLessThanOrEqual(MAX_TITLE)
-    expect(Math.max(...result.chapters.map((c) => c.label.length))).toBeLessThanOrEqual(MAX_LABEL)
-    expect(result.chapters.length).toBeLessThanOrEqual(MAX_ROWS)
-    for (const chapter of result.chapters) expect(chapter.label).not.toMatch(/\s{2}|^\s|\s$/)
-  })
+    it('returns no title over MAX_TITLE, no label over MAX_LABEL and no more than MAX_ROWS chapters', () => {
+      const { result } = read(family, body)
+      expect(result.title?.length ?? 0).toBeLessThanOrEqual(MAX_TITLE)
+      expect(Math.max(...result.chapters.map((c) => c.label.length))).toBeLessThanOrEqual(MAX_LABEL)
+      expect(result.chapters.length).toBeLessThanOrEqual(MAX_ROWS)
+      for (const chapter of result.chapters) expect(chapter.label).not.toMatch(/\s{2}|^\s|\s$/)
+    })
 
-  it('doubling the page roughly doubles the work', () => {
-    const half = hostilePage(family, FIVE_MB / 2)
-    // Interleaved, the best of five each: another process taking the CPU for a moment is not the adapter's cost.
-    let best = [Infinity, Infinity]
-    for (let run = 0; run < 5; run++) best = [Math.min(best[0]!, read(family, half).ms), Math.min(best[1]!, read(family, body).ms)]
-    expect(best[1]! / best[0]!).toBeLessThan(3)
-  })
-})
+    it('doubling the page roughly doubles the work', () => {
+      const half = hostilePage(family, FIVE_MB / 2)
+      // Interleaved, the best of five each: another process taking the CPU for a moment is not the adapter's cost.
+      let best = [Infinity, Infinity]
+      for (let run = 0; run < 5; run++) best = [Math.min(best[0]!, read(family, half).ms), Math.min(best[1]!, read(family, body).ms)]
+      expect(best[1]! / best[0]!).toBeLessThan(3)
+    })
+  },
+)
 
 describe('bounded rows', () => {
   const rows = (order: 'newest first' | 'oldest first', n: number) => {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openTestStore, seedReader, seedSeries, type TestStore } from '../testing/store'
 import { addBookmark, getBookmark, readerBookmarks, removeBookmark, updateBookmark } from './bookmarks'
-import { addReader, readerByTokenHash, removeReader, setReaderTokenHash } from './readers'
+import { addReader, getReader, listReaders, readerByTokenHash, removeReader, setReaderTokenHash } from './readers'
 
 let store: TestStore
 let alice: number
@@ -80,8 +80,27 @@ describe('readers', () => {
     expect((await readerByTokenHash(store.db, 'h2'))?.name).toBe('carol')
   })
 
-  it('names are unique', async () => {
-    await expect(addReader(store.db, { name: 'alice', tokenHash: 'zz', now: 1 })).rejects.toThrow(/already exists/)
+  it('names are unique: a second Reader of a name is a conflict, and nothing is added', async () => {
+    await expect(addReader(store.db, { name: 'alice', tokenHash: 'zz', now: 1 })).rejects.toMatchObject({
+      code: 'conflict',
+      message: 'a Reader named "alice" already exists',
+    })
+    expect((await listReaders(store.db)).map((r) => r.name)).toEqual(['alice'])
+  })
+
+  it('are listed by name', async () => {
+    await addReader(store.db, { name: 'zoe', tokenHash: 'h-z', now: 1 })
+    await addReader(store.db, { name: 'bea', tokenHash: 'h-b', now: 1 })
+    expect((await listReaders(store.db)).map((r) => r.name)).toEqual(['alice', 'bea', 'zoe'])
+  })
+
+  it('a Reader who is not there has no token to rotate and cannot be removed', async () => {
+    await expect(setReaderTokenHash(store.db, alice + 100, 'h')).rejects.toMatchObject({
+      code: 'not-found',
+      message: `no Reader ${alice + 100}`,
+    })
+    await expect(removeReader(store.db, alice + 100)).rejects.toMatchObject({ code: 'not-found', message: `no Reader ${alice + 100}` })
+    expect(await getReader(store.db, alice)).toBeDefined()
   })
 
   it('removing a Reader removes their bookmarks', async () => {

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -193,7 +193,12 @@ describe('migrations', () => {
     const file = fresh()
     const sqlite = new BetterSqlite3(file)
     const broken = [...migrations, { name: '0999_broken', up: 'CREATE TABLE half (x INTEGER); SELECT nope FROM nowhere;' }]
-    expect(() => migrate(sqlite, file, 1, broken)).toThrow(/migration 0999_broken failed and was rolled back/)
+    expect(() => migrate(sqlite, file, 1, broken)).toThrow(
+      expect.objectContaining({
+        code: 'invalid',
+        message: expect.stringMatching(/^store: migration 0999_broken failed and was rolled back: /),
+      }),
+    )
     expect(schemaVersion(sqlite)).toBe(migrations.length)
     expect(sqlite.prepare("SELECT name FROM sqlite_master WHERE name = 'half'").get()).toBeUndefined()
     sqlite.close()
@@ -204,7 +209,49 @@ describe('migrations', () => {
     const sqlite = new BetterSqlite3(file)
     migrate(sqlite, file, 1)
     sqlite.prepare("INSERT INTO schema_migrations VALUES (99, '0099_future', 1)").run()
-    expect(() => migrate(sqlite, file, 2)).toThrow(/schema version 99 is newer than this app knows/)
+    expect(() => migrate(sqlite, file, 2)).toThrow(
+      expect.objectContaining({
+        code: 'invalid',
+        message: `store: database schema version 99 is newer than this app knows (${migrations.length}); refusing to open it`,
+      }),
+    )
     sqlite.close()
+  })
+
+  it('are applied in version order, whatever order they are listed in', () => {
+    const sqlite = new BetterSqlite3(':memory:')
+    const list = [
+      { name: '0003_third', up: 'ALTER TABLE t ADD COLUMN c INTEGER' },
+      { name: '0001_first', up: 'CREATE TABLE t (a INTEGER)' },
+      { name: '0002_second', up: 'ALTER TABLE t ADD COLUMN b INTEGER' },
+    ]
+    expect(migrate(sqlite, null, 1, list)).toEqual({ from: 0, to: 3, backup: null })
+    expect(sqlite.prepare('SELECT version, name FROM schema_migrations ORDER BY rowid').all()).toEqual([
+      { version: 1, name: '0001_first' },
+      { version: 2, name: '0002_second' },
+      { version: 3, name: '0003_third' },
+    ])
+    sqlite.close()
+  })
+
+  it.each(['x0001_initial', '0001_initial.ts', '001_initial', '0001-initial', '0001_'])('a migration named "%s" is refused', (name) => {
+    expect(() => versionOf({ name, up: '' })).toThrow(
+      expect.objectContaining({ code: 'invalid', message: `store: migration name "${name}" is not NNNN_name` }),
+    )
+  })
+
+  it('never overwrites an earlier copy: the next one gets a number of its own', () => {
+    const file = fresh()
+    const sqlite = new BetterSqlite3(file)
+    migrate(sqlite, file, 1, migrations.slice(0, 1))
+    writeFileSync(`${file}.bak-1`, 'an earlier copy')
+    writeFileSync(`${file}.bak-1.1`, 'another earlier copy')
+    expect(migrate(sqlite, file, 2).backup).toBe(`${file}.bak-1.2`)
+    sqlite.close()
+    expect(readFileSync(`${file}.bak-1`, 'utf8')).toBe('an earlier copy')
+    expect(readFileSync(`${file}.bak-1.1`, 'utf8')).toBe('another earlier copy')
+    const copy = new BetterSqlite3(`${file}.bak-1.2`, { readonly: true })
+    expect(schemaVersion(copy)).toBe(1)
+    copy.close()
   })
 })

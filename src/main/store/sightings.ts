@@ -65,8 +65,9 @@ export async function lastSightingId(db: Db, key: SeriesKey): Promise<number> {
     .select((eb) => eb.fn.max('id').as('id'))
     .where('site', '=', key.site)
     .where('series_id', '=', key.seriesId)
-    .executeTakeFirst()
-  return Number(row?.id ?? 0)
+    .executeTakeFirstOrThrow()
+  // An aggregate always answers one row; its MAX is null when there is no Sighting.
+  return Number(row.id ?? 0)
 }
 
 /**

@@ -14,8 +14,9 @@ export interface IssuedToken {
   token: string
 }
 
+/** The token's SHA-256 (of its UTF-8 bytes, Node's reading of a string) in lowercase hex. */
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex')
+  return createHash('sha256').update(token).digest('hex')
 }
 
 export function newToken(): string {

@@ -53,6 +53,7 @@ export function madaraAdapter(): Adapter {
       const chapters = distinctChapters(
         boundedRows(rows).map((row) => {
           // The first link with a name (a row may start with a thumbnail link); its label is read once.
+          // Stryker disable next-line ObjectLiteral,StringLiteral: equivalent: read only once a link is found, which sets it
           let name = { text: '', label: '' }
           const link = findFirst(row, (el) => isLink(el) && (name = labelOf(el, isDate)).text !== '', isDate)
           if (!link) return null
