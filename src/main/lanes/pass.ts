@@ -202,7 +202,12 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
   let fetched = false
   /** A refusal the store could not take: the Lane still waits it out. */
   let unrecordedRefusalMs = 0
-  const measured = (): Figures => ({ due: figures.due, gap, clamped, counts, cutShort, fetched })
+  /**
+   * Due Series the loop passed over because they stopped being due (orphaned, emptied, Finished, or checked by
+   * an Acquisition since the due query): not counted in the row's `due`, which would otherwise read as a stall.
+   */
+  let passedOver = 0
+  const measured = (): Figures => ({ due: figures.due - passedOver, gap, clamped, counts, cutShort, fetched })
   const checksMade = () => counts.checked + counts.unreachable > 0
   // A stop mid-loop keeps what was done: the row of the checks made so far and their New Chapters. A stop
   // before any check leaves no row at all (it would read as a stall; docs/adr/0012-pass-exits.md).
@@ -260,7 +265,10 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
         }
         return finish('due-query', measured(), lane, newChapters)
       }
-      if (url === null) continue
+      if (url === null) {
+        passedOver++
+        continue
+      }
       report = await checkSeries(
         { db, clock, log, beforeRequest: () => turn.sent(), ...(deps.reader ? { reader: deps.reader } : {}) },
         site,

@@ -265,6 +265,22 @@ describe('the gate, read after every wait and just before each request', () => {
     await removeBookmark(store.db, alice, { site: 'a', seriesId: 's1' }, clock.now())
     await clock.runUntil(run.done)
     expect(requests.map((r) => r.url.split('/').at(-1))).toEqual(['s0', 's2'])
+    // The row counts what was due when the pass reached it: no due Series left unchecked, so no stall to read.
+    expect(run.result().row).toMatchObject({ skip: '', due: 2, checked: 2 })
+  })
+
+  it('every due Series checked by an Acquisition meanwhile: a row with nothing due, not a stall', async () => {
+    for (let i = 0; i < 2; i++) await seed({ id: `s${i}`, checkedAt: i + 1 })
+    const pacer = new SitePacer(clock)
+    pacer.seed('a', clock.now())
+    const run = await passRunning(store.db, pacer)
+    await clock.runQuiet(MIN)
+    for (let i = 0; i < 2; i++) {
+      await store.db.updateTable('series').set({ latest_checked_at: clock.now() }).where('series_id', '=', `s${i}`).execute()
+    }
+    await clock.runUntil(run.done)
+    expect(requests).toEqual([])
+    expect(run.result().row).toMatchObject({ skip: '', due: 0, checked: 0 })
   })
 })
 
