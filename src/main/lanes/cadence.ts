@@ -37,7 +37,7 @@ const PAGE_DATES = 12
  * window at most this many rests: a rhythm read from old dates alone is often out of date (a new weekday, a new
  * pace), and a chapter it did not foresee is then found a few rests late, not a ceiling late.
  */
-export const UNPROVEN_REST_FACTOR = 3
+export const UNPROVEN_REST_FACTOR = 2
 
 export interface PlanAfterCheckInput {
   row: Pick<SeriesRow, 'rhythm' | 'releases' | 'rhythm_misses'>

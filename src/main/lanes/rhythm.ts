@@ -143,7 +143,12 @@ export function nextWindow(rhythm: Rhythm, after: number): ReleaseWindow {
     return { at: after + rhythm.everyMs, halfWidthMs, timeKnown }
   }
   const halfWidthMs = timeKnown ? Math.max(HOUR, 2.5 * rhythm.spreadMs) : DAY / 2 + 2 * HOUR
-  let at = Math.floor(after / rhythm.periodMs) * rhythm.periodMs + rhythm.offsetMs
+  // A release off the rhythm's place (a new weekday, a new hour) moves the place: the next one is expected a
+  // period after it, as a schedule change would have it — the older releases only said how long a period is.
+  const place = after % rhythm.periodMs
+  const off = Math.abs(place - rhythm.offsetMs)
+  const offsetMs = Math.min(off, rhythm.periodMs - off) > halfWidthMs ? place : rhythm.offsetMs
+  let at = Math.floor(after / rhythm.periodMs) * rhythm.periodMs + offsetMs
   // The next place after `after`, at least half a period on, so one release is not expected twice.
   while (at <= after + rhythm.periodMs / 2) at += rhythm.periodMs
   return { at, halfWidthMs, timeKnown }
