@@ -12,6 +12,8 @@ import { percentile } from '../src/main/simulation/report'
 
 const seed = Number(process.argv[2] ?? 1)
 const days = Number(process.argv[3] ?? 60)
+/** MODEL_JITTER=1: each check a few minutes after it came due, as a Lane's turn makes it. */
+const jitter = process.env.MODEL_JITTER === '1'
 const root = new Random(seed)
 const start = SIM_START
 const world = buildWorld(root.fork('world'), { sites: 6, series: 300, start, end: start + days * DAY })
@@ -38,7 +40,7 @@ for (const mode of ['fixed', 'adaptive'] as const) {
       const newChapter = top > highest
       for (const c of shown) if (c.at >= start && !found.has(c.number)) found.set(c.number, t)
       highest = Math.max(highest, top)
-      if (mode === 'fixed') t += pace.restMs
+      if (mode === 'fixed') t += pace.restMs + (jitter ? (t * 7) % 300_000 : 0)
       else {
         const dated =
           sim.family === 'selectors'
@@ -48,7 +50,8 @@ for (const mode of ['fixed', 'adaptive'] as const) {
                 .map((c) => (sim.family === 'mangadex' ? { at: c.at, exact: true } : { at: Math.floor(c.at / DAY) * DAY, exact: false }))
         row = planAfterCheck({ row, pageReleases: dated, newChapter, previousCheckAt: prev, now: t, pace })
         prev = t
-        t = Math.max(row.next_check_at, t + 1000)
+        // A Lane checks a due Series a little after it comes due (its turn in the gap, the next pass).
+        t = Math.max(row.next_check_at, t + 1000) + (jitter ? (t * 7) % 300_000 : 0)
       }
     }
     for (const c of s.chapters)

@@ -30,6 +30,11 @@ export interface Belief {
 
 /** At most this many observations are kept (the estimate reads the newest 10 releases). */
 export const KEPT_OBSERVATIONS = 12
+/**
+ * A New Chapter's first sighting counts as an exact release when the check before it was at most this many rests
+ * earlier: a Lane checks a due Series a little after its rest (its turn in the gap), never exactly on it.
+ */
+const EXACT_WITHIN_RESTS = 1.5
 /** Of a page's dated chapters, the newest this many are read. */
 const PAGE_DATES = 12
 /**
@@ -80,7 +85,7 @@ export function readReleases(raw: string): ReleaseObservation[] {
 /**
  * The plan after a check that read the Series' chapters. Observations: the page's release dates, and a New
  * Chapter's first sighting — exact (the middle of the time since the previous check) when that check was at most
- * a rest before, since a sighting after a long rest says little about when the chapter came. A New Chapter inside
+ * one and a half rests before, since a sighting after a long rest says little about when the chapter came. A New Chapter inside
  * the window the rhythm predicted proves it (misses back to 0); one outside it is a miss, as is a window that
  * passed with no chapter. A proven rhythm with no miss rests up to the ceiling outside its window; an unproven
  * one up to UNPROVEN_REST_FACTOR rests; MISSES_TO_DROP misses in a row, no rhythm, or no history: the fixed rest.
@@ -94,7 +99,7 @@ export function planAfterCheck(input: PlanAfterCheckInput): PlanColumns {
   let misses = input.row.rhythm_misses
   let hits = before.hits
   if (input.newChapter) {
-    if (previousCheckAt > 0 && now - previousCheckAt <= pace.restMs + 60_000)
+    if (previousCheckAt > 0 && now - previousCheckAt <= EXACT_WITHIN_RESTS * pace.restMs)
       observations.push({ at: Math.round((previousCheckAt + now) / 2), exact: true })
     const w = before.window
     if (w) {
