@@ -14,6 +14,18 @@ const seed = Number(process.argv[2] ?? 1)
 const days = Number(process.argv[3] ?? 60)
 /** MODEL_JITTER=1: each check a few minutes after it came due, as a Lane's turn makes it. */
 const jitter = process.env.MODEL_JITTER === '1'
+/** MODEL_STEPS=1: the app's wall clock steps ±1–6 h about every three days, as the simulation's clock steps do. */
+const steps: Array<[number, number]> = []
+if (process.env.MODEL_STEPS === '1') {
+  const walk = new Random(seed).fork('model-steps')
+  let offset = 0
+  for (let at = SIM_START; at < SIM_START + days * DAY; at += walk.between(0.5, 5.5) * DAY) {
+    offset += (walk.chance(0.5) ? -1 : 1) * walk.int(1, 6) * 3_600_000
+    steps.push([at, offset])
+  }
+}
+/** The app's wall time at world time `t`. */
+const wall = (t: number) => t + (steps.filter(([at]) => at <= t).at(-1)?.[1] ?? 0)
 const root = new Random(seed)
 const start = SIM_START
 const world = buildWorld(root.fork('world'), { sites: 6, series: 300, start, end: start + days * DAY })
@@ -48,10 +60,10 @@ for (const mode of ['fixed', 'adaptive'] as const) {
             : shown
                 .slice(-12)
                 .map((c) => (sim.family === 'mangadex' ? { at: c.at, exact: true } : { at: Math.floor(c.at / DAY) * DAY, exact: false }))
-        row = planAfterCheck({ row, pageReleases: dated, newChapter, previousCheckAt: prev, now: t, pace })
-        prev = t
+        row = planAfterCheck({ row, pageReleases: dated, newChapter, previousCheckAt: prev, now: wall(t), pace })
+        prev = wall(t)
         // A Lane checks a due Series a little after it comes due (its turn in the gap, the next pass).
-        t = Math.max(row.next_check_at, t + 1000) + (jitter ? (t * 7) % 300_000 : 0)
+        t = Math.max(row.next_check_at - wall(t) + t, t + 1000) + (jitter ? (t * 7) % 300_000 : 0)
       }
     }
     for (const c of s.chapters)

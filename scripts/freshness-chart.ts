@@ -34,12 +34,14 @@ if (!svgFile || files.length === 0) {
   console.error('usage: npx tsx scripts/freshness-chart.ts OUT.svg REPORT.json…')
   process.exit(2)
 }
-const rows: Row[] = files.map((file) => {
+// `REPORT.json=LABEL` names the row (say, a version of the rule); by default, its cadence.
+const rows: Row[] = files.map((arg) => {
+  const [file, label] = arg.split('=') as [string, string | undefined]
   const r = JSON.parse(readFileSync(file, 'utf8')) as Report
   return {
     seed: r.options.seed,
     days: r.options.days,
-    cadence: r.options.cadence ?? 'fixed',
+    cadence: label ?? r.options.cadence ?? 'fixed',
     requests: r.requests.total,
     newChapters: r.newChaptersDetected,
     perNewChapter: r.requests.perNewChapter ?? 0,
@@ -63,11 +65,11 @@ for (const r of rows)
   )
 for (const seed of [...new Set(rows.map((r) => r.seed))]) {
   const fixed = rows.find((r) => r.seed === seed && r.cadence === 'fixed')
-  const adaptive = rows.find((r) => r.seed === seed && r.cadence === 'adaptive')
-  if (!fixed || !adaptive) continue
-  console.log(
-    `\nseed ${seed}: adaptive/fixed requests ${(adaptive.requests / fixed.requests).toFixed(2)}, p50 ${(adaptive.p50 / fixed.p50).toFixed(2)}, p95 ${(adaptive.p95 / fixed.p95).toFixed(2)}`,
-  )
+  if (!fixed) continue
+  for (const adaptive of rows.filter((r) => r.seed === seed && r.cadence.startsWith('adaptive')))
+    console.log(
+      `\nseed ${seed}, ${adaptive.cadence}/fixed: requests ${(adaptive.requests / fixed.requests).toFixed(2)}, p50 ${(adaptive.p50 / fixed.p50).toFixed(2)}, p95 ${(adaptive.p95 / fixed.p95).toFixed(2)}`,
+    )
 }
 
 // The chart: x = requests per New Chapter, y = minutes of detection delay; a dot for p50, a ring for p95.
@@ -78,7 +80,7 @@ const xMax = Math.max(...rows.map((r) => r.perNewChapter)) * 1.1
 const yMax = Math.max(...rows.map((r) => r.p95 / 60_000)) * 1.15
 const x = (v: number) => M.left + (v / xMax) * (W - M.left - M.right)
 const y = (v: number) => H - M.bottom - (v / yMax) * (H - M.top - M.bottom)
-const colour = (cadence: string) => (cadence === 'adaptive' ? '#c2410c' : '#1d4ed8')
+const colour = (cadence: string) => (cadence === 'fixed' ? '#1d4ed8' : cadence.endsWith('v1') ? '#a16207' : '#c2410c')
 const ticks = (max: number) => {
   const step = 10 ** Math.floor(Math.log10(max / 2))
   const nice = [1, 2, 5].map((k) => k * step).find((s) => max / s <= 8) ?? 10 * step
@@ -107,15 +109,16 @@ for (const r of rows) {
     `<line x1="${x(r.perNewChapter)}" y1="${y(r.p50 / 60_000)}" x2="${x(r.perNewChapter)}" y2="${y(r.p95 / 60_000)}" stroke="${c}" stroke-opacity="0.4"/>`,
     `<circle cx="${x(r.perNewChapter)}" cy="${y(r.p50 / 60_000)}" r="5" fill="${c}"/>`,
     `<circle cx="${x(r.perNewChapter)}" cy="${y(r.p95 / 60_000)}" r="5" fill="none" stroke="${c}" stroke-width="2"/>`,
-    `<text x="${x(r.perNewChapter) + 8}" y="${y(r.p95 / 60_000) + 4}" fill="${c}">seed ${r.seed}</text>`,
+    `<text x="${x(r.perNewChapter) + 8}" y="${y(r.p95 / 60_000) + 4}" fill="${c}">seed ${r.seed}, ${r.days} d</text>`,
   )
 }
 const lx = W - M.right + 16
 parts.push(
   `<circle cx="${lx}" cy="${M.top + 10}" r="5" fill="#1d4ed8"/><text x="${lx + 10}" y="${M.top + 14}">fixed</text>`,
   `<circle cx="${lx}" cy="${M.top + 30}" r="5" fill="#c2410c"/><text x="${lx + 10}" y="${M.top + 34}">adaptive</text>`,
-  `<circle cx="${lx}" cy="${M.top + 56}" r="5" fill="#555"/><text x="${lx + 10}" y="${M.top + 60}">p50</text>`,
-  `<circle cx="${lx}" cy="${M.top + 76}" r="5" fill="none" stroke="#555" stroke-width="2"/><text x="${lx + 10}" y="${M.top + 80}">p95</text>`,
+  `<circle cx="${lx}" cy="${M.top + 50}" r="5" fill="#a16207"/><text x="${lx + 10}" y="${M.top + 54}">adaptive, v1</text>`,
+  `<circle cx="${lx}" cy="${M.top + 76}" r="5" fill="#555"/><text x="${lx + 10}" y="${M.top + 80}">p50</text>`,
+  `<circle cx="${lx}" cy="${M.top + 96}" r="5" fill="none" stroke="#555" stroke-width="2"/><text x="${lx + 10}" y="${M.top + 100}">p95</text>`,
   '</svg>',
 )
 writeFileSync(svgFile, `${parts.join('\n')}\n`)
