@@ -39,7 +39,11 @@ for (const mode of ['fixed', 'adaptive'] as const) {
     const pace = sim.site.pace
     const kind = s.schedule.map((p) => p.cadence).join('>')
     const k = (byKind[kind] ??= { req: 0, delays: [] })
-    let row = { rhythm: '', releases: '', rhythm_misses: 0 }
+    let row: { rhythm: string; releases: string; rhythm_misses: number; next_check_at?: number } = {
+      rhythm: '',
+      releases: '',
+      rhythm_misses: 0,
+    }
     let t = start + ((s.key.length * 7919) % pace.restMs)
     let prev = 0
     let highest = releasedBy(s, start).at(-1)?.number ?? 0
@@ -63,7 +67,7 @@ for (const mode of ['fixed', 'adaptive'] as const) {
         row = planAfterCheck({ row, pageReleases: dated, newChapter, previousCheckAt: prev, now: wall(t), pace })
         prev = wall(t)
         // A Lane checks a due Series a little after it comes due (its turn in the gap, the next pass).
-        t = Math.max(row.next_check_at - wall(t) + t, t + 1000) + (jitter ? (t * 7) % 300_000 : 0)
+        t = Math.max((row.next_check_at ?? 0) - wall(t) + t, t + 1000) + (jitter ? (t * 7) % 300_000 : 0)
       }
     }
     for (const c of s.chapters)
