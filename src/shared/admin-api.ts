@@ -124,6 +124,13 @@ export interface SeriesRowView {
   lastOutcomeAt: number
   /** What the Series waits for now, from its Lane's row and its Site's pace (docs/adr/0055-series-say-why.md). */
   waiting: SeriesWaitingView
+  /**
+   * An adaptive Site's Series (docs/adr/0014-freshness-per-request.md): the release rhythm the app believes in
+   * ("weekly, Tuesdays ~15:00 UTC", "no rhythm yet — checked every hour"); absent on a fixed Site.
+   */
+  rhythm?: string
+  /** An adaptive Site's Series: when its next check is planned (0 = none yet: a rest after its check). */
+  plannedCheckAt?: number
 }
 
 /** A check's outcome (docs/design.md#fetch-outcomes); '' for a Series never checked. */

@@ -37,6 +37,8 @@ export interface SeriesWaitingFacts {
   pending: boolean
   latestCheckedAt: number
   latestSightedAt: number
+  /** An adaptive Site's planned check (docs/adr/0014-freshness-per-request.md); 0 or absent: a rest after the check. */
+  plannedAt?: number
 }
 
 export interface LaneFacts {
@@ -48,14 +50,14 @@ export interface LaneFacts {
 
 /**
  * When a Series checked at `latestCheckedAt` is due again (the due query, docs/design.md#queries-with-load-bearing-semantics):
- * a rest after its check — and, held by one Reader and sighted within the rest, not before its Sighting is a
+ * a rest after its check (on an adaptive Site, its planned check) — and, held by one Reader and sighted within the rest, not before its Sighting is a
  * rest old or the ceiling has passed (the Sighting deferral).
  */
 export function nextDueAt(
-  facts: Pick<SeriesWaitingFacts, 'readerCount' | 'latestCheckedAt' | 'latestSightedAt'>,
+  facts: Pick<SeriesWaitingFacts, 'readerCount' | 'latestCheckedAt' | 'latestSightedAt' | 'plannedAt'>,
   pace: { restMs: number; ceilingMs: number },
 ): number {
-  const afterRest = facts.latestCheckedAt + pace.restMs
+  const afterRest = facts.plannedAt ? facts.plannedAt : facts.latestCheckedAt + pace.restMs
   if (facts.readerCount > 1) return afterRest
   const deferredUntil = Math.min(facts.latestSightedAt + pace.restMs, facts.latestCheckedAt + pace.ceilingMs)
   return Math.max(afterRest, deferredUntil)

@@ -18,6 +18,7 @@ import { checkNowRefusal } from '../../shared/check-now'
 import { NEW_CHAPTER_MS } from '../../shared/domain'
 import { seriesWaiting, type SeriesWaitingView } from '../../shared/series-state'
 import { fetcherFor } from '../fetch/fetcher'
+import { cadenceWords } from '../lanes/cadence'
 import { readerAddress } from '../server/addresses'
 import { newChapterCount, newChapterUpdates } from '../store/updates'
 import type { Core } from '../core'
@@ -84,6 +85,7 @@ export function createAdmin(ctx: AdminContext): AdminApi {
           pending: row.pending,
           latestCheckedAt: row.latest_checked_at,
           latestSightedAt: row.latest_sighted_at,
+          plannedAt: site?.pace.cadence === 'adaptive' ? row.next_check_at : 0,
         },
         {
           ...(site
@@ -423,6 +425,7 @@ export function seriesRowView(r: SeriesListRow, site: Site | undefined, waiting:
     lastError: r.last_error,
     lastOutcomeAt: r.last_outcome_at,
     waiting,
+    ...(site?.pace.cadence === 'adaptive' ? { rhythm: cadenceWords(r, site.pace.restMs), plannedCheckAt: r.next_check_at } : {}),
   }
 }
 

@@ -10,8 +10,9 @@ import type { Log } from '../log'
 import { AdapterError, chapterLink, isPinned, parseUrl, type PageRequest, type Site } from '../sites/site'
 import { inlineReader, type PageReader } from '../sites/page-reader'
 import type { Db } from '../store/database'
-import type { SeriesKey } from '../store/schema'
-import { markLatestChecked, recordCheckOutcome, recordCheckResult, type CheckResultReport } from '../store/series'
+import type { SeriesKey, SeriesRow } from '../store/schema'
+import { getSeries, markLatestChecked, recordCheckOutcome, recordCheckResult, type CheckResultReport } from '../store/series'
+import { planAfterCheck } from './cadence'
 import { judgeSightings, lastSightingId } from '../store/sightings'
 import { isStorageUnavailable } from '../store/storage'
 
@@ -65,9 +66,14 @@ export async function checkSeries(
 ): Promise<CheckReport> {
   const key = { site: target.site, seriesId: target.series_id }
   const stampedAt = ctx.clock.now()
+  const adaptive = site.pace.cadence === 'adaptive'
   let judgeUpTo: number
+  let previousCheckAt = 0
   try {
-    if (!(await markLatestChecked(ctx.db, key, stampedAt))) return report('error', 'the Series no longer exists', 0, false)
+    // An adaptive Site plans from the time since the previous check (docs/adr/0014-freshness-per-request.md).
+    if (adaptive) previousCheckAt = (await getSeries(ctx.db, key))?.latest_checked_at ?? 0
+    if (!(await markLatestChecked(ctx.db, key, stampedAt, adaptive ? site.pace.restMs : undefined)))
+      return report('error', 'the Series no longer exists', 0, false)
     judgeUpTo = await lastSightingId(ctx.db, key)
   } catch (error) {
     const failed = report('error', `check stamp failed: ${(error as Error).message}`, 0, false)
@@ -78,7 +84,7 @@ export async function checkSeries(
     return recorded(ctx, key, report('unfetchable', `the host pin refused ${target.series_url || 'an empty URL'}`, stampedAt, false))
   if (!fetcher) return recorded(ctx, key, report('unfetchable', 'the Site has no fetcher', stampedAt, false))
 
-  const run = (f: Fetcher) => readSeries(ctx, site, f, key, url, stampedAt, judgeUpTo, signal)
+  const run = (f: Fetcher) => readSeries(ctx, site, f, key, url, { stampedAt, judgeUpTo, previousCheckAt }, signal)
   return recorded(ctx, key, await (fetcher.lease ? fetcher.lease(run) : run(fetcher)))
 }
 
@@ -102,10 +108,10 @@ async function readSeries(
   fetcher: Fetcher,
   key: SeriesKey,
   url: URL,
-  stampedAt: number,
-  judgeUpTo: number,
+  stamps: { stampedAt: number; judgeUpTo: number; previousCheckAt: number },
   signal: AbortSignal | undefined,
 ): Promise<CheckReport> {
+  const { stampedAt, judgeUpTo, previousCheckAt } = stamps
   let fetched = false
   let title: string | undefined
   try {
@@ -152,6 +158,19 @@ async function readSeries(
           ...(title ? { title } : {}),
           now,
           outcome: true,
+          ...(site.pace.cadence === 'adaptive'
+            ? {
+                plan: (row: SeriesRow, newChapter: boolean) =>
+                  planAfterCheck({
+                    row,
+                    pageReleases: step.result.chapters.flatMap((c) => (c.released ? [c.released] : [])),
+                    newChapter,
+                    previousCheckAt,
+                    now: stampedAt,
+                    pace: site.pace,
+                  }),
+              }
+            : {}),
         })
         if (judgeUpTo > 0) await judgeSightings(trx, key, highest.number, now, judgeUpTo)
         return moved

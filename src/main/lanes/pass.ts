@@ -162,7 +162,12 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
 
   // 3. The due query: first how many are due (the figure), then, once the gap is known, only as many as the
   // pass can check (docs/adr/0050-the-due-query-reads-what-a-pass-can-use.md).
-  const cutoffs = { restCutoff: startedAt - pace.restMs, ceilingCutoff: startedAt - pace.ceilingMs }
+  const cutoffs = {
+    restCutoff: startedAt - pace.restMs,
+    ceilingCutoff: startedAt - pace.ceilingMs,
+    // An adaptive Site's Series are due by their planned check (docs/adr/0014-freshness-per-request.md).
+    ...(pace.cadence === 'adaptive' ? { plannedBy: startedAt } : {}),
+  }
   let figures: DueFigures
   try {
     figures = await dueFigures(db, site.key, cutoffs)

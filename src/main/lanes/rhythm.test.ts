@@ -108,6 +108,12 @@ describe('planning the next check', () => {
     expect(Math.abs(plan.window!.at - (nextRelease + WEEK))).toBeLessThan(MIN)
   })
 
+  it('a release on a new weekday moves the window: the next is expected a week after it', () => {
+    const friday = exact(TUESDAY + 6 * WEEK + 3 * DAY + 15 * HOUR)
+    const window = nextWindow(weekly, friday.at)
+    expect(Math.abs(window.at - (friday.at + WEEK))).toBeLessThan(MIN)
+  })
+
   it(`missed ${MISSES_TO_DROP} times in a row: back to the fixed rest until a New Chapter`, () => {
     const checkedAt = nextRelease + WEEK + 3 * HOUR
     const plan = planNextCheck({ rhythm: weekly, lastRelease: last, checkedAt, pace })

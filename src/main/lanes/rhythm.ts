@@ -42,7 +42,7 @@ export type Rhythm =
 /** Releases closer than this are one release (a burst of chapters). */
 const SAME_RELEASE_MS = 2 * HOUR
 /** At most this many of the newest releases are read. */
-const RECENT = 10
+const RECENT = 6
 /** At least this many releases (so this many − 1 intervals) make an estimate. */
 const MIN_RELEASES = 4
 /** The share of intervals that must agree. */
@@ -82,9 +82,18 @@ export function estimateRhythm(observations: readonly ReleaseObservation[]): Rhy
   if (median >= DAY && within / intervals.length >= AGREEMENT && mad <= 0.2 * median) {
     // Dates known only to the day say nothing within it: the window then covers the day.
     const timeKnown = moments.filter((m) => m.exact).length >= 2
-    return { kind: 'interval', everyMs: median, spreadMs: Math.max(mad, timeKnown ? HOUR : DAY / 4), timeKnown }
+    // How far exact releases stray from the interval: a date's midnight says nothing about it.
+    const exactIntervals = intervals.filter((_, i) => moments[i]!.exact && moments[i + 1]!.exact)
+    const spread = exactIntervals.length >= 2 ? median1(exactIntervals.map((i) => Math.abs(i - median))) : mad
+    return { kind: 'interval', everyMs: median, spreadMs: Math.max(spread, timeKnown ? HOUR : DAY / 4), timeKnown }
   }
   return null
+}
+
+/** The median of a few values (the upper one of an even count). */
+function median1(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)]!
 }
 
 /** Releases a whole number of periods apart (most of them one period), at a steady place in the period. */
@@ -143,7 +152,12 @@ export function nextWindow(rhythm: Rhythm, after: number): ReleaseWindow {
     return { at: after + rhythm.everyMs, halfWidthMs, timeKnown }
   }
   const halfWidthMs = timeKnown ? Math.max(HOUR, 2.5 * rhythm.spreadMs) : DAY / 2 + 2 * HOUR
-  let at = Math.floor(after / rhythm.periodMs) * rhythm.periodMs + rhythm.offsetMs
+  // A release off the rhythm's place (a new weekday, a new hour) moves the place: the next one is expected a
+  // period after it, as a schedule change would have it — the older releases only said how long a period is.
+  const place = after % rhythm.periodMs
+  const off = Math.abs(place - rhythm.offsetMs)
+  const offsetMs = Math.min(off, rhythm.periodMs - off) > halfWidthMs ? place : rhythm.offsetMs
+  let at = Math.floor(after / rhythm.periodMs) * rhythm.periodMs + offsetMs
   // The next place after `after`, at least half a period on, so one release is not expected twice.
   while (at <= after + rhythm.periodMs / 2) at += rhythm.periodMs
   return { at, halfWidthMs, timeKnown }
@@ -181,13 +195,15 @@ export function planNextCheck(input: PlanInput): Plan {
   const { rhythm, checkedAt, pace, lastRelease } = input
   const fixed = (why: string, misses = 0): Plan => ({ at: checkedAt + pace.restMs, misses, why })
   if (!rhythm || !lastRelease) return fixed('the fixed rest: no steady rhythm')
-  let window = nextWindow(rhythm, anchorOf(lastRelease))
+  // An interval counts from the last release: known only to its day, the next is known only to a day too.
+  const counted = rhythm.kind === 'interval' && !lastRelease.exact ? { ...rhythm, timeKnown: false } : rhythm
+  let window = nextWindow(counted, anchorOf(lastRelease))
   let misses = 0
   // Windows already over without the chapter: each is a miss, and the next one is what the Series waits for.
   while (window.at + window.halfWidthMs < checkedAt) {
     misses++
     if (misses >= MISSES_TO_DROP) return fixed(`the fixed rest: the expected release did not come ${misses} times`, misses)
-    window = nextWindow(rhythm, window.at)
+    window = nextWindow(counted, window.at)
   }
   const opens = window.at - window.halfWidthMs
   if (checkedAt >= opens) {

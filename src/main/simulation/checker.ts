@@ -400,7 +400,7 @@ const minGap: Rule = (index, out) => {
 }
 
 /**
- * No Series checked twice within its rest unless a Check now came between. Allowed when either clock says the
+ * No Series checked twice within its rest (half of it on an adaptive Site) unless a Check now came between. Allowed when either clock says the
  * rest had passed: monotonic time, or the wall clock at any moment in between (the store decided it was due
  * then; a step back since does not make that decision wrong).
  */
@@ -411,7 +411,10 @@ const rest: Rule = (index, out) => {
   for (const [series, requests] of index.firstRequests) {
     if (!series) continue
     const facts = index.facts(requests[0]!.site)
-    const limit = facts.pace.restMs - facts.checkSlackMs
+    // An adaptive Site checks a Series inside its expected window at half the rest, never sooner
+    // (docs/adr/0014-freshness-per-request.md).
+    const shortest = facts.pace.cadence === 'adaptive' ? facts.pace.restMs / 2 : facts.pace.restMs
+    const limit = shortest - facts.checkSlackMs
     const presses = index.pressesBySeries.get(series) ?? []
     let prev: { mono: number; wall: number; seq: number } | undefined = seeds.get(series)
     for (const e of requests) {
@@ -426,7 +429,7 @@ const rest: Rule = (index, out) => {
           ...at(e),
           site: e.site,
           series,
-          message: `${e.caller} check ${minutes(e.mono - prev.mono)} after the last one (rest ${minutes(facts.pace.restMs)}), not forced`,
+          message: `${e.caller} check ${minutes(e.mono - prev.mono)} after the last one (${facts.pace.cadence === 'adaptive' ? 'inside a window, half the rest' : 'rest'} ${minutes(shortest)}), not forced`,
         })
       prev = e
     }
@@ -459,7 +462,7 @@ const checkNowServed: Rule = (index, out) => {
 
 /**
  * A chapter published on a tracked Series is found within rest + maxPassMs (plus one check's slack) on a
- * healthy Lane. The bound grows by what legitimately delays the Series' next check after its last one
+ * healthy Lane — the ceiling instead of the rest on an adaptive Site. The bound grows by what legitimately delays the Series' next check after its last one
  * before the chapter: time its Lane was closed or down or the Lanes stopped; a wall clock stepped back since
  * (the store sees that stamp in the future until the next pass brings it back to now: the step, at most the
  * time from the check to the step plus a pass and a gap — docs/adr/0021); Check nows served first (a gap
@@ -477,7 +480,10 @@ const detectionBound = (index: Index, out: Violation[], detections: Detection[])
     const release = e as ReleaseEvent
     const facts = index.facts(release.site)
     const pace = facts.pace
-    const cycle = Math.max(pace.restMs, release.eligible * pace.minGapMs)
+    // An adaptive Site lets a Series rest outside its expected window up to the ceiling, never longer
+    // (docs/adr/0014-freshness-per-request.md): that is its turn; a fixed Site's is the rest.
+    const turn = pace.cadence === 'adaptive' ? pace.ceilingMs : pace.restMs
+    const cycle = Math.max(turn, release.eligible * pace.minGapMs)
     const gap = Math.min(pace.maxGapMs, Math.max(pace.minGapMs, Math.round(pace.restMs / Math.max(1, release.eligible))))
     const base = cycle + pace.maxPassMs + facts.checkSlackMs + (facts.browser ? pace.wakeOldestMs : 0)
     const unavailable = index.unavailable(release.site)

@@ -20,6 +20,11 @@ export interface DueCutoffs {
   restCutoff: number
   /** now − ceiling */
   ceilingCutoff: number
+  /**
+   * An adaptive Site's (docs/adr/0014-freshness-per-request.md): now. A Series with a planned check is due when
+   * its plan is at or before it; one with no plan, after the rest. Absent for a fixed Site: every Series rests.
+   */
+  plannedBy?: number
 }
 
 /** What the whole due set of a Site looks like, without reading it. */
@@ -50,6 +55,22 @@ const UNFORCED = (site: string, { restCutoff, ceilingCutoff }: DueCutoffs) => sq
   AND s.force_poll_at <= s.latest_checked_at
   AND (s.reader_count > 1 OR s.latest_sighted_at <= ${restCutoff} OR s.latest_checked_at <= ${ceilingCutoff})`
 
+/** What is due besides the check stamp's range: the gates every unforced Series passes, whatever its Site's cadence. */
+const GATES = ({ restCutoff, ceilingCutoff }: DueCutoffs) => sql`
+  (s.series_url <> '') = 1 AND s.finished_at = 0 AND s.reader_count > 0
+  AND s.force_poll_at <= s.latest_checked_at
+  AND (s.reader_count > 1 OR s.latest_sighted_at <= ${restCutoff} OR s.latest_checked_at <= ${ceilingCutoff})`
+
+/**
+ * An adaptive Site's unforced due set, in two ranges of `series_planned`: Series whose planned check has come,
+ * and Series with no plan (never checked since the Site became adaptive) past the rest. Every other gate is the
+ * fixed Site's.
+ */
+const PLANNED = (site: string, cutoffs: DueCutoffs) => sql`
+  s.site = ${site} AND s.next_check_at BETWEEN 1 AND ${cutoffs.plannedBy ?? 0} AND ${GATES(cutoffs)}`
+const UNPLANNED = (site: string, cutoffs: DueCutoffs) => sql`
+  s.site = ${site} AND s.next_check_at = 0 AND s.latest_checked_at <= ${cutoffs.restCutoff} AND ${GATES(cutoffs)}`
+
 /** The order a pass takes them in; the final `series_id` only makes ties deterministic. */
 const ORDER = sql`ORDER BY s.reader_count DESC, s.latest_checked_at ASC, s.series_id ASC`
 
@@ -66,6 +87,7 @@ const WALK_ABOVE_PER_ROW = 8
  * so the plan does not drift with the statistics (docs/adr/0053-retention-and-statistics.md).
  */
 export async function dueFigures(db: Db, site: string, cutoffs: DueCutoffs): Promise<DueFigures> {
+  if (cutoffs.plannedBy !== undefined) return plannedFigures(db, site, cutoffs)
   const result = await sql<{ due: number; forced: number | null; oldest: number | null }>`
     SELECT COUNT(*) AS due, SUM(forced) AS forced, MIN(latest_checked_at) AS oldest FROM (
       SELECT 1 AS forced, s.latest_checked_at FROM series s INDEXED BY series_pending WHERE ${FORCED(site)}
@@ -99,6 +121,7 @@ export async function dueSeries(
   const left = limit < 0 ? -1 : limit - forced.length
   if (left === 0 || (figures && figures.due === forced.length)) return forced
   const walk = figures !== undefined && left > 0 && figures.due - figures.forced > left * WALK_ABOVE_PER_ROW
+  if (cutoffs.plannedBy !== undefined) return [...forced, ...(await plannedSeries(db, site, cutoffs, left, walk))]
   const rest = walk
     ? await sql<DueSeries>`
         SELECT s.*, 0 AS forced FROM series s INDEXED BY series_due_order WHERE ${UNFORCED(site, cutoffs)} ${ORDER} LIMIT ${left}`.execute(
@@ -107,6 +130,42 @@ export async function dueSeries(
     : await sql<DueSeries>`
         SELECT s.*, 0 AS forced FROM series s INDEXED BY series_due WHERE ${UNFORCED(site, cutoffs)} ${ORDER} LIMIT ${left}`.execute(db)
   return [...forced, ...rest.rows]
+}
+
+/** dueFigures for an adaptive Site: the same figures, from the two ranges of `series_planned`. */
+async function plannedFigures(db: Db, site: string, cutoffs: DueCutoffs): Promise<DueFigures> {
+  const result = await sql<{ due: number; forced: number | null; oldest: number | null }>`
+    SELECT COUNT(*) AS due, SUM(forced) AS forced, MIN(latest_checked_at) AS oldest FROM (
+      SELECT 1 AS forced, s.latest_checked_at FROM series s INDEXED BY series_pending WHERE ${FORCED(site)}
+      UNION ALL
+      SELECT 0 AS forced, s.latest_checked_at FROM series s INDEXED BY series_planned WHERE ${PLANNED(site, cutoffs)}
+      UNION ALL
+      SELECT 0 AS forced, s.latest_checked_at FROM series s INDEXED BY series_planned WHERE ${UNPLANNED(site, cutoffs)})
+  `.execute(db)
+  const row = result.rows[0]
+  return { due: row?.due ?? 0, forced: row?.forced ?? 0, oldestCheckedAt: row?.oldest ?? 0 }
+}
+
+/**
+ * dueSeries' unforced part for an adaptive Site, in the same order: a large due set walked in order from
+ * `series_due_order` (which holds the plan, so a Series passed over costs no row), a small one read from the two
+ * ranges of `series_planned` and sorted.
+ */
+async function plannedSeries(db: Db, site: string, cutoffs: DueCutoffs, left: number, walk: boolean): Promise<DueSeries[]> {
+  const result = walk
+    ? await sql<DueSeries>`
+        SELECT s.*, 0 AS forced FROM series s INDEXED BY series_due_order
+        WHERE s.site = ${site} AND s.reader_count > 0
+          AND ((s.next_check_at BETWEEN 1 AND ${cutoffs.plannedBy ?? 0}) OR (s.next_check_at = 0 AND s.latest_checked_at <= ${cutoffs.restCutoff}))
+          AND ${GATES(cutoffs)}
+        ${ORDER} LIMIT ${left}`.execute(db)
+    : await sql<DueSeries>`
+        SELECT * FROM (
+          SELECT s.*, 0 AS forced FROM series s INDEXED BY series_planned WHERE ${PLANNED(site, cutoffs)}
+          UNION ALL
+          SELECT s.*, 0 AS forced FROM series s INDEXED BY series_planned WHERE ${UNPLANNED(site, cutoffs)})
+        ORDER BY reader_count DESC, latest_checked_at ASC, series_id ASC LIMIT ${left}`.execute(db)
+  return result.rows
 }
 
 /**

@@ -69,6 +69,10 @@ describe('migrations', () => {
       "last_error TEXT NOT NULL DEFAULT ''",
       'last_outcome_at INTEGER NOT NULL DEFAULT 0',
       'reader_count INTEGER NOT NULL DEFAULT 0',
+      'next_check_at INTEGER NOT NULL DEFAULT 0',
+      "rhythm TEXT NOT NULL DEFAULT ''",
+      "releases TEXT NOT NULL DEFAULT ''",
+      'rhythm_misses INTEGER NOT NULL DEFAULT 0',
     ])
     expect(schema.readers).toEqual(['id INTEGER PK1', 'name TEXT NOT NULL', 'token_hash TEXT NOT NULL', 'created_at INTEGER NOT NULL'])
     expect(schema.bookmarks).toEqual([

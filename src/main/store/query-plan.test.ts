@@ -158,6 +158,20 @@ describe.each(STATES)('query plans of a database %s', (_state, settle) => {
     expect(scannedWhole(walk + sorted)).toEqual([])
   })
 
+  it("an adaptive Site's due figure and due query read the two ranges of series_planned (or walk series_due_order), reading no row for the figure", async () => {
+    const { dueFigures, dueSeries } = await import('./due')
+    const planned = { ...cutoffs, plannedBy: NOW }
+    const figures = await plansOf(() => dueFigures(store.db, 'site1', planned))
+    expect(figures).toMatch(/SEARCH s USING COVERING INDEX series_planned \(site=\? AND next_check_at>\? AND next_check_at<\?\)/)
+    expect(figures).toMatch(/SEARCH s USING COVERING INDEX series_planned \(site=\? AND next_check_at=\? AND latest_checked_at<\?\)/)
+    const sorted = await plansOf(() => dueSeries(store.db, 'site1', planned, 10, { due: 3, forced: 0 }))
+    expect(sorted).toMatch(/SEARCH s USING INDEX series_planned \(site=\? AND next_check_at>\? AND next_check_at<\?\)/)
+    const walk = await plansOf(() => dueSeries(store.db, 'site1', planned, 2, { due: 100, forced: 0 }))
+    expect(walk).toMatch(/SEARCH s USING INDEX series_due_order \(site=\?/)
+    expect(walk).not.toMatch(/TEMP B-TREE/)
+    expect(scannedWhole(figures + sorted + walk)).toEqual([])
+  })
+
   it('the eligible count is one row of series_counts', async () => {
     const { eligibleCount } = await import('./due')
     const plan = await plansOf(() => eligibleCount(store.db, 'site1'))

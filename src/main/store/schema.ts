@@ -41,6 +41,15 @@ export interface SeriesTable {
   last_outcome_at: Generated<number>
   /** How many bookmarks hold it, kept by triggers on `bookmarks` (migration 0007); 0 = an orphan. */
   reader_count: Generated<number>
+  /**
+   * Adaptive Sites only (migration 0008; docs/adr/0014-freshness-per-request.md): when the Series next deserves a
+   * check (0 = no plan: the fixed rest), the rhythm believed (JSON, '' = none), the recent release observations
+   * (JSON), and how many times in a row the rhythm was wrong.
+   */
+  next_check_at: Generated<number>
+  rhythm: Generated<string>
+  releases: Generated<string>
+  rhythm_misses: Generated<number>
 }
 
 /** The classification of one check (docs/design.md#fetch-outcomes). */

@@ -40,12 +40,19 @@ export async function requireSeries(db: Db, key: SeriesKey): Promise<SeriesRow> 
 /**
  * The check stamp, written before every fetch (docs/design.md#the-lane-pass). It ends any pending Forced Poll
  * whatever the fetch returns — even one pressed while the wall clock ran ahead of `now`, whose time is brought
- * back to `now` (docs/adr/0011-time-and-the-wall-clock.md). Returns false when no such Series exists.
+ * back to `now` (docs/adr/0011-time-and-the-wall-clock.md). With `plannedRestMs` (an adaptive Site) the Series'
+ * next planned check becomes a rest from now, until the check's result plans it
+ * (docs/adr/0014-freshness-per-request.md). Returns false when no such Series exists.
  */
-export async function markLatestChecked(db: Db, key: SeriesKey, now: number): Promise<boolean> {
+export async function markLatestChecked(db: Db, key: SeriesKey, now: number, plannedRestMs?: number): Promise<boolean> {
   const result = await db
     .updateTable('series')
-    .set({ latest_checked_at: now, force_poll_at: sql<number>`MIN(force_poll_at, ${now})` })
+    .set({
+      latest_checked_at: now,
+      force_poll_at: sql<number>`MIN(force_poll_at, ${now})`,
+      // An adaptive Site's Series: the fixed rest until the check plans better (a check that fails plans nothing).
+      ...(plannedRestMs !== undefined ? { next_check_at: now + plannedRestMs } : {}),
+    })
     .where('site', '=', key.site)
     .where('series_id', '=', key.seriesId)
     .executeTakeFirst()
@@ -125,6 +132,7 @@ export async function repairFutureStamps(db: Db, site: string, now: number): Pro
   const result = await sql`
     UPDATE series SET
       latest_checked_at = ${checked},
+      next_check_at = CASE WHEN next_check_at > 0 AND latest_checked_at > ${now} THEN MAX(next_check_at - ${step}, 1) ELSE next_check_at END,
       latest_sighted_at = MIN(${back('latest_sighted_at')}, ${now}),
       latest_changed_at = MIN(${back('latest_changed_at')}, ${now}),
       force_poll_at = CASE WHEN force_poll_at > latest_checked_at
@@ -183,6 +191,14 @@ export function latestMove(current: Pick<SeriesRow, 'latest_chapter' | 'latest_s
   return current.latest_source === 'sighting' ? 'corrected-down' : 'none'
 }
 
+/** An adaptive Site's plan for a Series (migration 0008; docs/adr/0014-freshness-per-request.md). */
+export interface PlanColumns {
+  next_check_at: number
+  rhythm: string
+  releases: string
+  rhythm_misses: number
+}
+
 export interface CheckResultReport {
   move: LatestMove
   /** The Latest Chapter moved forward past a known one: a New Chapter (notified, shown in ember). */
@@ -198,7 +214,14 @@ export interface CheckResultReport {
  */
 export async function recordCheckResult(
   db: Db,
-  input: SeriesKey & { found: FoundChapter; title?: string; now: number; outcome?: boolean },
+  input: SeriesKey & {
+    found: FoundChapter
+    title?: string
+    now: number
+    outcome?: boolean
+    /** An adaptive Site's: the Series' next planned check and what it was learnt from, written in the same update. */
+    plan?: (current: SeriesRow, newChapter: boolean) => PlanColumns
+  },
 ): Promise<CheckResultReport> {
   const current = await requireSeries(db, input)
   const move = latestMove(current, input.found.chapter)
@@ -217,6 +240,7 @@ export async function recordCheckResult(
     // Only a move past a known chapter is a New Chapter; the first one found is not (no ember, no notice).
     ...(move === 'up' ? { latest_changed_at: input.now } : {}),
     ...(input.outcome ? { last_outcome: 'chapter' as const, last_error: '', last_outcome_at: input.now } : {}),
+    ...(input.plan ? input.plan(current, move === 'up') : {}),
   }
   // Nothing to set is no statement at all: `UPDATE … SET` with an empty list is a syntax error.
   if (Object.keys(changes).length > 0) {

@@ -1,0 +1,147 @@
+/**
+ * An adaptive Site's plan for a Series after a check that read its chapters (docs/adr/0014-freshness-per-request.md,
+ * docs/freshness.md): what the check adds to the release observations, whether the rhythm believed so far was
+ * right, the rhythm now believed, and when the Series next deserves a check. Pure: the row and the check in,
+ * the columns out (written with the Latest Chapter in the check's transaction).
+ */
+import type { PlanColumns } from '../store/series'
+import type { SeriesRow } from '../store/schema'
+import {
+  DAY,
+  HOUR,
+  estimateRhythm,
+  MISSES_TO_DROP,
+  planNextCheck,
+  releaseMoments,
+  rhythmWords,
+  type ReleaseObservation,
+  type ReleaseWindow,
+  type Rhythm,
+} from './rhythm'
+
+/** What the `rhythm` column holds: the rhythm believed, the window the plan waits for, how often it was right. */
+export interface Belief {
+  rhythm: Rhythm | null
+  /** The window the last plan waited for: a New Chapter inside it proves the rhythm, one outside it does not. */
+  window?: ReleaseWindow
+  /** How many New Chapters came inside the window the rhythm predicted. */
+  hits: number
+}
+
+/** At most this many observations are kept (the estimate reads the newest 10 releases). */
+export const KEPT_OBSERVATIONS = 12
+/**
+ * A New Chapter's first sighting counts as an exact release when the check before it was at most this many rests
+ * earlier: a Lane checks a due Series a little after its rest (its turn in the gap), never exactly on it.
+ */
+const EXACT_WITHIN_RESTS = 1.5
+/** Of a page's dated chapters, the newest this many are read. */
+const PAGE_DATES = 12
+/**
+ * Until a rhythm has predicted a New Chapter once (and whenever it was wrong since), a Series rests outside its
+ * window at most this many rests: a rhythm read from old dates alone is often out of date (a new weekday, a new
+ * pace), and a chapter it did not foresee is then found a few rests late, not a ceiling late.
+ */
+export const UNPROVEN_REST_FACTOR = 2
+
+export interface PlanAfterCheckInput {
+  row: Pick<SeriesRow, 'rhythm' | 'releases' | 'rhythm_misses'>
+  /** The release dates the page gave for its chapters (any order). */
+  pageReleases: readonly ReleaseObservation[]
+  /** The check found a New Chapter. */
+  newChapter: boolean
+  /** The Series' check stamp before this check (0 = never checked). */
+  previousCheckAt: number
+  /** This check's stamp. */
+  now: number
+  pace: { restMs: number; ceilingMs: number }
+}
+
+/** Reads the `rhythm` column ('' or bad JSON = nothing believed). */
+export function readBelief(raw: string): Belief {
+  if (!raw) return { rhythm: null, hits: 0 }
+  try {
+    const parsed = JSON.parse(raw) as Partial<Belief>
+    return { rhythm: parsed.rhythm ?? null, hits: parsed.hits ?? 0, ...(parsed.window ? { window: parsed.window } : {}) }
+  } catch {
+    return { rhythm: null, hits: 0 }
+  }
+}
+
+/** Reads the `releases` column: `[[at, exact 0|1], …]` ('' or bad JSON = none). */
+export function readReleases(raw: string): ReleaseObservation[] {
+  if (!raw) return []
+  try {
+    const parsed = JSON.parse(raw) as unknown
+    if (!Array.isArray(parsed)) return []
+    return parsed.flatMap((o) =>
+      Array.isArray(o) && typeof o[0] === 'number' && Number.isFinite(o[0]) ? [{ at: o[0], exact: o[1] === 1 }] : [],
+    )
+  } catch {
+    return []
+  }
+}
+
+/**
+ * The plan after a check that read the Series' chapters. Observations: the page's release dates, and a New
+ * Chapter's first sighting — exact (the middle of the time since the previous check) when that check was at most
+ * one and a half rests before, since a sighting after a long rest says little about when the chapter came. A New Chapter inside
+ * the window the rhythm predicted proves it (misses back to 0); one outside it is a miss, as is a window that
+ * passed with no chapter. A proven rhythm with no miss rests up to the ceiling outside its window; an unproven
+ * one up to UNPROVEN_REST_FACTOR rests; MISSES_TO_DROP misses in a row, no rhythm, or no history: the fixed rest.
+ */
+export function planAfterCheck(input: PlanAfterCheckInput): PlanColumns {
+  const { now, pace, previousCheckAt } = input
+  const before = readBelief(input.row.rhythm)
+  const observations = [...readReleases(input.row.releases)]
+  const dated = [...input.pageReleases].sort((a, b) => b.at - a.at).slice(0, PAGE_DATES)
+  observations.push(...dated.filter((o) => o.at <= now))
+  let misses = input.row.rhythm_misses
+  let hits = before.hits
+  if (input.newChapter) {
+    if (previousCheckAt > 0 && now - previousCheckAt <= EXACT_WITHIN_RESTS * pace.restMs)
+      observations.push({ at: Math.round((previousCheckAt + now) / 2), exact: true })
+    const w = before.window
+    if (w) {
+      // Inside the window, or found by the first check after it closed: the rhythm foresaw it.
+      if (now >= w.at - w.halfWidthMs && now <= w.at + w.halfWidthMs + pace.restMs) {
+        misses = 0
+        hits++
+      } else misses++
+    }
+  }
+  const moments = releaseMoments(observations).slice(-KEPT_OBSERVATIONS)
+  const rhythm = estimateRhythm(moments)
+  const last = moments.at(-1) ?? null
+  const proven = hits > 0 && misses === 0
+  const ceilingMs = proven ? pace.ceilingMs : Math.min(pace.ceilingMs, UNPROVEN_REST_FACTOR * pace.restMs)
+  const plan = planNextCheck({ rhythm, lastRelease: last, checkedAt: now, pace: { restMs: pace.restMs, ceilingMs } })
+  const wrong = misses + plan.misses
+  const at = rhythm && wrong < MISSES_TO_DROP ? plan.at : now + pace.restMs
+  const belief: Belief = { rhythm, hits, ...(plan.window ? { window: plan.window } : {}) }
+  return {
+    next_check_at: at,
+    rhythm: rhythm ? JSON.stringify(belief) : '',
+    releases: JSON.stringify(moments.map((m) => [m.at, m.exact ? 1 : 0])),
+    rhythm_misses: rhythm ? misses : 0,
+  }
+}
+
+/**
+ * What the owner reads about a Series' rhythm: "weekly, Tuesdays ~15:00 UTC", or why the fixed rest applies
+ * ("no rhythm yet — checked every hour", "weekly, Tuesdays — wrong twice, checked every hour").
+ */
+export function cadenceWords(row: Pick<SeriesRow, 'rhythm' | 'rhythm_misses'>, restMs: number): string {
+  const every = restWords(restMs)
+  const { rhythm } = readBelief(row.rhythm)
+  if (!rhythm) return `no rhythm yet — checked every ${every}`
+  if (row.rhythm_misses >= MISSES_TO_DROP) return `${rhythmWords(rhythm)} — wrong ${row.rhythm_misses} times, checked every ${every}`
+  return rhythmWords(rhythm)
+}
+
+function restWords(ms: number): string {
+  if (ms === HOUR) return 'hour'
+  if (ms === DAY) return 'day'
+  if (ms % HOUR === 0) return `${ms / HOUR} hours`
+  return `${Math.round(ms / 60_000)} minutes`
+}
