@@ -7,6 +7,8 @@ import { openTestStore, seedReader, seedSeries, type SeedSeries, type TestStore 
 import { readerBookmarks } from './bookmarks'
 import { recordSighting } from './sightings'
 import {
+  addSeries,
+  finishSeries,
   latestChapterHistory,
   markLatestChecked,
   pruneOrphanSeries,
@@ -146,6 +148,23 @@ describe("a check's outcome", () => {
     expect((await requireSeries(store.db, key)).last_error).toBe('e'.repeat(300))
     await recordCheckOutcome(store.db, key, { outcome: 'chapter', reason: 'ignored', at: 110 })
     expect(await requireSeries(store.db, key)).toMatchObject({ last_outcome: 'chapter', last_error: '', last_outcome_at: 110 })
+  })
+})
+
+describe('a Series added or asked for', () => {
+  it('added with no title or URL has empty ones, unchecked and with no Latest Chapter', async () => {
+    expect(await addSeries(store.db, { ...key, now: 7 })).toMatchObject({
+      title: '',
+      series_url: '',
+      latest_chapter: null,
+      latest_checked_at: 0,
+      created_at: 7,
+    })
+  })
+
+  it('that does not exist is refused, naming it', async () => {
+    await expect(requireSeries(store.db, { site: 'a', seriesId: 'nope' })).rejects.toThrow('no Series a/nope')
+    await expect(finishSeries(store.db, { site: 'b', seriesId: 'gone' }, 1)).rejects.toThrow('no Series b/gone')
   })
 })
 
