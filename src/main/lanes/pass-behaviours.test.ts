@@ -49,6 +49,7 @@ interface More {
   signal?: AbortSignal
   reader?: PageReader
   unwritten?: UnwrittenPasses
+  onCheck?: () => Promise<void>
 }
 
 /** Runs one pass, moving the fake clock through its gap waits; `checked` lists the Series it checked, in order. */
@@ -62,7 +63,10 @@ async function pass(site: Site, fetchers: Partial<Fetchers> = {}, pacer = new Si
     pacer,
     clock,
     log: silentLog,
-    onCheck: (series) => checked.push(series.series_id),
+    onCheck: (series) => {
+      checked.push(series.series_id)
+      void more.onCheck?.()
+    },
     ...(more.reader ? { reader: more.reader } : {}),
     ...(more.unwritten ? { unwritten: more.unwritten } : {}),
   }
@@ -366,6 +370,28 @@ describe('within the loop', () => {
     const result = await pass(testSite(), {}, undefined, { reader })
     expect(result.row).toMatchObject({ checked: 1 })
     expect(read).toEqual(['https://a.example/manga/x'])
+  })
+
+  describe('a pass ended early after checks that sent nothing, with more due than it read, idles', () => {
+    // Off the host pin: no check sends a request. A 1 min gap and maxPassMs 2 min: a pass reads 3 of the 8 due.
+    const site = () => testSite('a', { pace: { restMs: 8 * MIN, minGapMs: 1_000, maxPassMs: 2 * MIN } })
+    beforeEach(async () => {
+      for (let i = 0; i < 8; i++) await seed({ id: `s${i}`, checkedAt: i + 1, url: `https://elsewhere.example/manga/s${i}` })
+    })
+
+    it('a Pause pressed after its first check', async () => {
+      const result = await pass(site(), {}, undefined, { onCheck: () => pauseLane(store.db, 'a', now() + HOUR, now()) })
+      expect(result.row).toMatchObject({ skip: '', due: 8, checked: 1 })
+      expect(result.sleepMs).toBe(30_000)
+    })
+
+    it('the Lane row unreadable after its first check', async () => {
+      let reads = 0
+      const db = failingWhen(store.db, (node) => isLaneRead(node) && ++reads === 3)
+      const result = await pass(site(), {}, undefined, { db })
+      expect(result.row).toMatchObject({ skip: '', due: 8, checked: 1 })
+      expect(result.sleepMs).toBe(30_000)
+    })
   })
 
   it('a pass cut short by maxPassMs after checks that sent nothing goes straight on', async () => {
