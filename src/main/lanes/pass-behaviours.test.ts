@@ -261,6 +261,13 @@ describe('a pass and a store in trouble', () => {
     expect(rows.map((r) => r.started_at)).toEqual([first.unwritten!.started_at, second.unwritten!.started_at, third.row!.started_at, now()])
   })
 
+  it('a row the store cannot take, with nowhere to hold it, still ends the pass', async () => {
+    await seed({ id: 'x' })
+    const result = await pass(testSite(), {}, undefined, { db: failingWhen(store.db, isPassRow) })
+    expect(result.row).toBeNull()
+    expect(result.unwritten).toMatchObject({ skip: '', checked: 1 })
+  })
+
   it('a Lane holds at most its limit of rows, keeping the first and the newest, and counts the ones let go', () => {
     const held = new UnwrittenPasses(3)
     const row = (started_at: number) => ({ ...ZERO_ROW, started_at })
@@ -381,6 +388,14 @@ describe('within the loop', () => {
 
     it('a Pause pressed after its first check', async () => {
       const result = await pass(site(), {}, undefined, { onCheck: () => pauseLane(store.db, 'a', now() + HOUR, now()) })
+      expect(result.row).toMatchObject({ skip: '', due: 8, checked: 1 })
+      expect(result.sleepMs).toBe(30_000)
+    })
+
+    it('its next Series unreadable after its first check', async () => {
+      let reads = 0
+      const db = failingWhen(store.db, (node) => isStillDue(node) && ++reads === 2)
+      const result = await pass(site(), {}, undefined, { db })
       expect(result.row).toMatchObject({ skip: '', due: 8, checked: 1 })
       expect(result.sleepMs).toBe(30_000)
     })

@@ -281,6 +281,7 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
     } finally {
       turn.skip()
     }
+    // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: a check ends 'aborted' only when the signal is, so the signal alone decides
     if (report.outcome === 'aborted' || signal.aborted) return stopped()
     if (report.fetched) fetched = true
     deps.onCheck?.(series, report)
@@ -335,8 +336,10 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
     if (report.outcome === 'no-chapter') counts.no_chapter++
     else if (report.outcome === 'unfetchable') counts.unfetchable++
     else if (report.outcome === 'error') counts.errors++
-    // Stryker disable next-line OptionalChaining: the only outcome left here with a latest move is 'chapter', which always has one
-    else if (report.latest?.newChapter) {
+    else if (
+      // Stryker disable next-line OptionalChaining: the only outcome left here with a latest move is 'chapter', which always has one
+      report.latest?.newChapter
+    ) {
       const s = report.latest.series
       newChapters.push({
         site: site.key,
