@@ -35,14 +35,16 @@ describe('rows written together', () => {
     const rows = await insertPasses(store.db, [
       pass({ skip: 'paused', started_at: 10 }),
       pass({ due: 5, gap: 50, clamped: 1, checked: 4, started_at: 20 }),
-      pass({ skip: 'refusing', started_at: 30 }),
+      pass({ due: 6, gap: 60, checked: 6, started_at: 30 }),
+      pass({ skip: 'refusing', started_at: 40 }),
     ])
     expect(rows.map((r) => [r.started_at, r.skip, r.due, r.gap, r.clamped, r.checked])).toEqual([
       [10, 'paused', 1, 10, 0, 1],
       [20, '', 5, 50, 1, 4],
-      [30, 'refusing', 5, 50, 1, 4],
+      [30, '', 6, 60, 0, 6],
+      [40, 'refusing', 6, 60, 0, 6],
     ])
-    expect(await latestPass(store.db, 'a')).toEqual(rows[2])
+    expect(await latestPass(store.db, 'a')).toEqual(rows[3])
     expect(rows[0]!.id).toBeLessThan(rows[1]!.id)
   })
 
