@@ -7,9 +7,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { FetchResult } from '../fetch/fetcher'
 import { silentLog } from '../log'
 import type { Site } from '../sites/site'
+import type { KyselyPlugin } from 'kysely'
 import type { Db } from '../store/database'
 import { insertPass, recentPasses } from '../store/passes'
-import { getSeries } from '../store/series'
+import { addSeries, getSeries } from '../store/series'
+import { removeBookmark } from '../store/bookmarks'
+import { judgeSightings, recordSighting } from '../store/sightings'
+import { inlineReader, type PageReader } from '../sites/page-reader'
 import { FakeClock } from '../testing/clock'
 import { chapterPage, failingOn, failingWhen, testSite } from '../testing/fakes'
 import { openTestStore, seedReader, seedSeries, type SeedSeries, type TestStore } from '../testing/store'
@@ -109,6 +113,29 @@ describe('pass after pass', () => {
     expect((await rowsOf()).map((r) => at(r.started_at))).toEqual([7 * MIN, 14 * MIN, 28 * MIN])
   })
 
+  it('a last check stamp that cannot be read does not keep the Lane from its passes', async () => {
+    let reads = 0
+    const db = failingWhen(store.db, (node) => node.includes('"kind":"AggregateFunctionNode"') && ++reads === 1)
+    await lanes({ db })
+    await clock.runQuiet(10 * MIN)
+    expect((await rowsOf()).length).toBeGreaterThan(0)
+  })
+
+  it('reads pages with the reader it is given', async () => {
+    await seed({ id: 'x' })
+    const read: string[] = []
+    const reader: PageReader = {
+      ...inlineReader,
+      read: async (s, page, seriesUrl) => {
+        read.push(seriesUrl.href)
+        return inlineReader.read(s, page, seriesUrl)
+      },
+    }
+    await lanes({ reader })
+    await clock.runQuiet(MIN)
+    expect(read).toEqual(['https://a.example/manga/x'])
+  })
+
   it("keeps the gap after the app's last request to the Site across a restart", async () => {
     // Checked a minute ago by the app before it stopped; y is due. Two eligible at a 20 min rest: a 5 min gap
     // (the longest), so y waits the 4 minutes left of it.
@@ -171,7 +198,28 @@ describe('retention', () => {
     await insertPass(store.db, { ...row, started_at: old + 1, ended_at: old + 1 })
     await seedSeries(store.db, { id: 'orphan', site: 'b' })
     await seed({ id: 'held', site: 'b' })
+    // Orphaned yesterday: kept for the month.
+    await addSeries(store.db, { site: 'b', seriesId: 'young-orphan', now: clock.now() - DAY })
   }
+  /** A Sighting and a bookmark removal from long ago, and one of each from yesterday, on Series a Reader holds. */
+  async function oldRecords() {
+    const long = clock.now() - 100 * DAY
+    const recent = clock.now() - DAY
+    for (const [id, at] of [
+      ['long', long],
+      ['recent', recent],
+    ] as const) {
+      await seed({ id, site: 'c', latest: 1 })
+      await recordSighting(store.db, { site: 'c', seriesId: id, readerId: alice, chapter: 2, sightedAt: at, now: at })
+      await judgeSightings(store.db, { site: 'c', seriesId: id }, 2, at)
+      await seed({ id: `${id}-removed`, site: 'c' })
+      await removeBookmark(store.db, alice, { site: 'c', seriesId: `${id}-removed` }, at)
+    }
+  }
+  const left = async () => ({
+    sightings: store.sqlite.prepare('SELECT series_id FROM sightings ORDER BY series_id').all(),
+    removals: store.sqlite.prepare('SELECT series_id FROM bookmark_removals ORDER BY series_id').all(),
+  })
   const quietRows = async () => (await rowsOf('quiet')).length
   const orphan = () => getSeries(store.db, { site: 'b', seriesId: 'orphan' })
 
@@ -185,11 +233,43 @@ describe('retention', () => {
     expect(await quietRows()).toBe(1)
     expect(await orphan()).toBeUndefined()
     expect(await getSeries(store.db, { site: 'b', seriesId: 'held' })).toBeDefined()
+    expect(await getSeries(store.db, { site: 'b', seriesId: 'young-orphan' })).toBeDefined()
     // The Lane's own rows are younger than the retention: all kept.
     const own = (await rowsOf()).length
     await clock.runQuiet(2 * HOUR)
     expect((await rowsOf()).length).toBeGreaterThan(own)
     expect((await rowsOf())[0]!.started_at).toBe(clock.now() - 2 * HOUR - MIN)
+  })
+
+  it('judged Sightings and bookmark removals go after their retention, the recent ones stay', async () => {
+    await oldRecords()
+    await lanes()
+    await clock.runQuiet(MIN - 1)
+    expect(await left()).toEqual({
+      sightings: [{ series_id: 'long' }, { series_id: 'recent' }],
+      removals: [{ series_id: 'long-removed' }, { series_id: 'recent-removed' }],
+    })
+    await clock.runQuiet(1)
+    expect(await left()).toEqual({ sightings: [{ series_id: 'recent' }], removals: [{ series_id: 'recent-removed' }] })
+  })
+
+  it("refreshes the planner's statistics with every retention, after the pruning", async () => {
+    const statements: string[] = []
+    const recording: KyselyPlugin = {
+      transformQuery(args) {
+        const text = JSON.stringify(args.node)
+        if (text.includes('PRAGMA optimize')) statements.push('optimize')
+        else if (text.includes('DELETE')) statements.push('delete')
+        return args.node
+      },
+      transformResult: async (args) => args.result,
+    }
+    await lanes({ db: store.db.withPlugin(recording) })
+    await clock.runQuiet(MIN)
+    expect(statements.at(-1)).toBe('optimize')
+    expect(statements.filter((s) => s === 'optimize')).toHaveLength(1)
+    await clock.runQuiet(HOUR)
+    expect(statements.filter((s) => s === 'optimize')).toHaveLength(2)
   })
 
   it('keeps pass rows for the retention asked for, read each hour', async () => {
