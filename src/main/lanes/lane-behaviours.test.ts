@@ -272,6 +272,35 @@ describe('retention', () => {
     expect(statements.filter((s) => s === 'optimize')).toHaveLength(2)
   })
 
+  it('a stop during a step leaves the steps after it undone', async () => {
+    await oldThings()
+    let release!: () => void
+    const held = new Promise<void>((resolve) => (release = resolve))
+    let holding = false
+    // The first pruning (old pass rows) ends only when released.
+    const pruning = new Set<unknown>()
+    const slow: KyselyPlugin = {
+      transformQuery(args) {
+        if (JSON.stringify(args.node).includes('DELETE FROM poll_passes')) pruning.add(args.queryId)
+        return args.node
+      },
+      async transformResult(args) {
+        if (pruning.has(args.queryId)) {
+          holding = true
+          await held
+        }
+        return args.result
+      },
+    }
+    const started = await lanes({ db: store.db.withPlugin(slow) })
+    await clock.runUntil(() => holding)
+    const stopping = started.stop()
+    release()
+    await stopping
+    expect(await quietRows()).toBe(1)
+    expect(await orphan()).toBeDefined()
+  })
+
   it('keeps pass rows for the retention asked for, read each hour', async () => {
     await lanes({ retentionMs: HOUR })
     await clock.runQuiet(MIN + 3 * HOUR)
