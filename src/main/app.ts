@@ -102,8 +102,12 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       ...(demo ? { sites: demo.sites } : options.sites ? { sites: options.sites } : {}),
       ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
       ...(options.onNewChapters ? { onNewChapters: options.onNewChapters } : {}),
+      awaitIntegrity: false,
     })
     started.push(() => core.stop())
+    // Nothing writes and nothing listens before the integrity check's verdict (or its wait): no write lands in a
+    // file found damaged. The servers are built meanwhile, while the check runs in its own thread.
+    if (demo) await core.integrityChecked
     const demoReaders = demo ? await demo.seed(core.store.db, clock.now()) : []
 
     const settings = await readSettings(core.store.db)
@@ -130,6 +134,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
         rendererDir,
         admin: (server, html) => registerAdminHttp(server, { caller: admin, adminToken, port: () => adminPort, html, clock }),
       })
+      await core.integrityChecked
       adminPort = (
         await listen(adminApp, options.adminHttp.port ?? 0, '127.0.0.1', {
           name: "the owner's window",
@@ -138,6 +143,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       ).port
       adminListening = { port: adminPort, token: adminToken }
     }
+    await core.integrityChecked
     const bound = await listen(app, options.port ?? settings.syncPort, host)
     boundPort = bound.port
     if (options.lanes ?? true) await core.startLanes()

@@ -55,6 +55,11 @@ export interface CoreOptions {
   storageCheckMs?: number
   /** How long the start waits for the integrity check's verdict before it carries on (default INTEGRITY_WAIT_MS). */
   integrityWaitMs?: number
+  /**
+   * Whether `startCore` itself waits for that verdict (default true). The app passes false and waits on
+   * `integrityChecked` just before it listens, so its servers are built while the check runs.
+   */
+  awaitIntegrity?: boolean
   /** How long one page may take to read (default `READ_DEADLINE_MS`; tests shorten it). */
   readDeadlineMs?: number
   /**
@@ -91,6 +96,11 @@ export interface Core {
   addSite(site: Site): Promise<void>
   /** Whether the store takes writes, looked at every few seconds (docs/adr/0045-storage-faults.md). */
   readonly storage: StorageWatch
+  /**
+   * Settles once the integrity check's verdict is applied, or once the start has waited INTEGRITY_WAIT_MS for
+   * it (a larger file is checked on while the app runs; docs/adr/0046-the-file-the-app-opened.md).
+   */
+  readonly integrityChecked: Promise<void>
   /** The daily backup and "Back up now" (docs/adr/0048-backups.md). */
   readonly backups: Backups
   /** Starts one Lane per Site (idempotent, and safe to call twice at once). */
@@ -155,14 +165,16 @@ export async function startCore(options: CoreOptions): Promise<Core> {
         : `restore a backup (see the README, "Restoring a backup"); there is none in ${backupDir}`,
     )
   }
-  if (integrity) {
-    const early = await Promise.race([integrity.verdict, realDelay(options.integrityWaitMs ?? INTEGRITY_WAIT_MS)])
-    if (early) applyVerdict(early)
-    else {
-      log.info({ waitedMs: options.integrityWaitMs ?? INTEGRITY_WAIT_MS }, 'store: the integrity check goes on while the app runs')
-      void integrity.verdict.then(applyVerdict)
-    }
-  }
+  const integrityChecked = integrity
+    ? Promise.race([integrity.verdict, realDelay(options.integrityWaitMs ?? INTEGRITY_WAIT_MS)]).then((early) => {
+        if (early) applyVerdict(early)
+        else {
+          log.info({ waitedMs: options.integrityWaitMs ?? INTEGRITY_WAIT_MS }, 'store: the integrity check goes on while the app runs')
+          void integrity.verdict.then(applyVerdict)
+        }
+      })
+    : Promise.resolve()
+  if (options.awaitIntegrity ?? true) await integrityChecked
   const earlier = listBackups(backupDir)
   if (store.migration.from === 0 && earlier.length > 0)
     log.error(
@@ -207,6 +219,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     clock,
     log,
     storage,
+    integrityChecked,
     backups,
     acquireDeps: {
       db: store.db,

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { AppError } from '../../shared/errors'
 import type { Fetcher, FetchResult } from '../fetch/fetcher'
 import { silentLog, type Log } from '../log'
-import type { PageReader } from '../sites/page-reader'
+import { inlineReader, type PageReader } from '../sites/page-reader'
 import { AdapterError, type AdapterStep, type Page, type Site } from '../sites/site'
 import { readerBookmarks } from '../store/bookmarks'
 import type { Db } from '../store/database'
@@ -363,12 +363,11 @@ describe('a check the app interrupts', () => {
     pages.set(SERIES_URL, { body: '3' })
     const stop = new AbortController()
     const reader: PageReader = {
+      ...inlineReader,
       read: async (s, page, url) => {
         stop.abort()
         return s.adapter.read(page, url)
       },
-      warm: async () => undefined,
-      close: async () => undefined,
     }
     expect(await check(site(), { signal: stop.signal, reader })).toMatchObject({ outcome: 'aborted' })
     expect((await series()).latest_chapter).toBeNull()

@@ -84,6 +84,9 @@ export interface PassResult {
   newChapters: NewChapter[]
 }
 
+/** How many times a pass reads more due Series after passing over all it read (bounds the pass's reads). */
+const MAX_REFILLS = 3
+
 type Counts = Pick<PassFigures, 'checked' | 'refused' | 'unreachable' | 'no_chapter' | 'unfetchable' | 'errors'>
 const ZERO: Counts = { checked: 0, refused: 0, unreachable: 0, no_chapter: 0, unfetchable: 0, errors: 0 }
 
@@ -191,14 +194,18 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
   const { gap, clamped } = computeGap(pace, eligible)
 
   let due: DueSeries[] = []
+  const bound = dueBound(pace, gap)
   // Stryker disable next-line ConditionalExpression,EqualityOperator: with nothing due the read returns nothing; the guard only saves it
   if (figures.due > 0) {
     try {
-      due = await dueSeries(db, site.key, cutoffs, dueBound(pace, gap), figures)
+      due = await dueSeries(db, site.key, cutoffs, bound, figures)
     } catch (error) {
       log.error({ site: site.key, err: error }, 'lane: due query failed')
       return skipped('due-query', lane)
     }
+    // Fewer than asked for is the whole due set as it is now: a Series counted a moment ago was checked since
+    // (by an Acquisition). The row counts what the pass found due, not what the count saw.
+    if (due.length < bound && due.length < figures.due) figures = { ...figures, due: due.length }
   }
 
   // 7. The loop.
@@ -208,7 +215,13 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
   let fetched = false
   /** A refusal the store could not take: the Lane still waits it out. */
   let unrecordedRefusalMs = 0
-  const measured = (): Figures => ({ due: figures.due, gap, clamped, counts, cutShort, fetched })
+  /**
+   * Due Series the loop passed over because they stopped being due (orphaned, emptied, Finished, or checked by
+   * an Acquisition since the due query): not counted in the row's `due`, which would otherwise read as a stall.
+   */
+  let passedOver = 0
+  let refills = 0
+  const measured = (): Figures => ({ due: figures.due - passedOver, gap, clamped, counts, cutShort, fetched })
   // Stryker disable next-line ArithmeticOperator: an unreachable browser ends the loop, so `unreachable` is 0 whenever this is asked
   const checksMade = () => counts.checked + counts.unreachable > 0
   // A stop mid-loop keeps what was done: the row of the checks made so far and their New Chapters. A stop
@@ -221,13 +234,13 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
 
   /** Whether the loop took every due Series it read (no exit, no maxPassMs). */
   let ranOut = true
-  for (const [index, series] of due.entries()) {
+  for (const series of due) {
     // Stryker disable next-line ConditionalExpression: the pacer answers an aborted signal with no turn, the same exit just below
     if (signal.aborted) return stopped()
     // No new Series once it would start after maxPassMs: the next pass re-reads the due query, so a fresh
-    // Check now waits at most about maxPassMs plus a gap. The first is always taken, so a gap longer than
-    // maxPassMs still makes progress.
-    if (index > 0 && clock.monotonic() - startedMono + pacer.waitFor(site.key, gap) >= pace.maxPassMs) {
+    // Check now waits at most about maxPassMs plus a gap. The first checked is always taken (one passed over
+    // does not count), so a gap longer than maxPassMs still makes progress.
+    if (checksMade() && clock.monotonic() - startedMono + pacer.waitFor(site.key, gap) >= pace.maxPassMs) {
       cutShort = true
       // Stryker disable next-line BooleanLiteral: cutShort is already set, which is all ranOut would set
       ranOut = false
@@ -270,7 +283,21 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
         }
         return finish('due-query', measured(), lane, newChapters)
       }
-      if (url === null) continue
+      if (url === null) {
+        passedOver++
+        // Every Series read so far went meanwhile and more are due: read the next ones, so the pass checks what
+        // is still due instead of ending with nothing checked (a row that reads as a stall).
+        if (series === due.at(-1) && !checksMade() && due.length < figures.due && refills < MAX_REFILLS) {
+          refills++
+          const read = new Set(due.map((s) => s.series_id))
+          try {
+            due.push(...(await dueSeries(db, site.key, cutoffs, bound)).filter((s) => !read.has(s.series_id)))
+          } catch (error) {
+            log.error({ site: site.key, err: error }, 'lane: due query failed')
+          }
+        }
+        continue
+      }
       report = await checkSeries(
         { db, clock, log, beforeRequest: () => turn.sent(), ...(deps.reader ? { reader: deps.reader } : {}) },
         site,

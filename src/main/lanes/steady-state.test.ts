@@ -217,10 +217,10 @@ describe('the wall clock', () => {
 })
 
 describe('the gate, read after every wait and just before each request', () => {
-  async function passRunning(db: Db = store.db, pacer = new SitePacer(clock)) {
+  async function passRunning(db: Db = store.db, pacer = new SitePacer(clock), ofSite = site) {
     let result: PassResult | undefined
     const pass = runPass(
-      { db, site, fetchers: { http }, health: new BrowserHealth(clock), pacer, clock, log: silentLog },
+      { db, site: ofSite, fetchers: { http }, health: new BrowserHealth(clock), pacer, clock, log: silentLog },
       new AbortController().signal,
     )
     void pass.then((r) => (result = r))
@@ -265,6 +265,38 @@ describe('the gate, read after every wait and just before each request', () => {
     await removeBookmark(store.db, alice, { site: 'a', seriesId: 's1' }, clock.now())
     await clock.runUntil(run.done)
     expect(requests.map((r) => r.url.split('/').at(-1))).toEqual(['s0', 's2'])
+    // The row counts what was due when the pass reached it: no due Series left unchecked, so no stall to read.
+    expect(run.result().row).toMatchObject({ skip: '', due: 2, checked: 2 })
+  })
+
+  it('every due Series checked by an Acquisition meanwhile: a row with nothing due, not a stall', async () => {
+    for (let i = 0; i < 2; i++) await seed({ id: `s${i}`, checkedAt: i + 1 })
+    const pacer = new SitePacer(clock)
+    pacer.seed('a', clock.now())
+    const run = await passRunning(store.db, pacer)
+    await clock.runQuiet(MIN)
+    for (let i = 0; i < 2; i++) {
+      await store.db.updateTable('series').set({ latest_checked_at: clock.now() }).where('series_id', '=', `s${i}`).execute()
+    }
+    await clock.runUntil(run.done)
+    expect(requests).toEqual([])
+    expect(run.result().row).toMatchObject({ skip: '', due: 0, checked: 0 })
+  })
+
+  it('every Series the pass read went meanwhile and more are due: it reads the next ones and checks them', async () => {
+    // A short maxPassMs: the pass reads only the few due Series it could check (4 of 6 here).
+    const short = testSite('a', { pace: { restMs: 20 * MIN, minGapMs: 1_000, maxPassMs: 10 * MIN, idleRequeryMs: 5 * MIN } })
+    for (let i = 0; i < 6; i++) await seed({ id: `s${i}`, checkedAt: i + 1 })
+    const pacer = new SitePacer(clock)
+    pacer.seed('a', clock.now())
+    const run = await passRunning(store.db, pacer, short)
+    await clock.runQuiet(MIN)
+    for (let i = 0; i < 4; i++) {
+      await store.db.updateTable('series').set({ latest_checked_at: clock.now() }).where('series_id', '=', `s${i}`).execute()
+    }
+    await clock.runUntil(run.done)
+    expect(requests.map((r) => r.url.split('/').at(-1))).toEqual(['s4', 's5'])
+    expect(run.result().row).toMatchObject({ skip: '', due: 2, checked: 2 })
   })
 })
 

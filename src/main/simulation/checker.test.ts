@@ -159,6 +159,12 @@ describe('counts-add-up', () => {
     expect(rulesOf(after({ checked: 4, due: 4, gap: 72_000 }))).toEqual(['counts-add-up'])
   })
 
+  it('a worked row with Series due and nothing checked or tried is a stall', () => {
+    expect(rulesOf(new Log().pass({ checked: 0, due: 2, gap: 72_000 }))).toEqual(['counts-add-up'])
+    expect(rulesOf(new Log().pass({ checked: 0, due: 0, gap: 72_000 }))).toEqual([])
+    expect(rulesOf(new Log().check().pass({ checked: 1, due: 2, gap: 72_000 }))).toEqual([])
+  })
+
   it('an error counted in the row must be one of its checks', () => {
     const log = new Log()
       .request({ fault: '5xx' })
@@ -469,7 +475,8 @@ describe('proof-of-life', () => {
       .at(MIN)
       .pass({ skip: 'refusing', due: 1 })
       .at(45 * MIN)
-      .pass({ due: 1 })
+      .check()
+      .pass({ due: 1, checked: 1 })
       .action('lanes-stop')
     expect(rulesOf(log)).toEqual([])
   })

@@ -305,6 +305,9 @@ const countsAddUp: Rule = (index, out) => {
         if (stored !== n) v(`${field} is ${stored}, the pass's checks say ${n}`)
       }
       if (row.checked > row.due) v(`checked ${row.checked} > due ${row.due}`)
+      // A worked pass takes the first due Series it reads, so due with nothing tried is a stall (or a due figure
+      // that counted Series the pass passed over).
+      if (row.due > 0 && row.checked + row.unreachable === 0) v(`due ${row.due} but nothing checked or tried`)
     }
     previous.set(e.site, e)
   }

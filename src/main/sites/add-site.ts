@@ -14,43 +14,14 @@ import { FAMILIES, type FamilyKey } from './families'
 import { cleanText, labelOf, loadHtml, selectAll, titleOf, type Doc } from './html'
 import { isPinned, parseUrl, type Chapter, type FetcherKind, type Page, type PageRequest, type Site } from './site'
 import { checkSiteEntry, type SiteEntry } from './sites-file'
+import { inlineReader, type PageReader } from './page-reader'
 
 /** Chapters a preview shows at most (the highest). */
 export const PREVIEW_CHAPTERS = 50
 
-export interface SitePreview {
-  /** The Series title as the Lane will read it. */
-  title?: string
-  /** Highest first, at most `PREVIEW_CHAPTERS`. */
-  chapters: Chapter[]
-  /** How many chapters the page lists in all. */
-  chapterCount: number
-}
+import type { Recognition, RecogniseOptions, SitePreview, SiteProposal } from './recognition'
 
-export type SiteProposal =
-  | {
-      ok: true
-      /** The sites.json entry to confirm; `addSiteEntry` writes it. */
-      entry: SiteEntry
-      preview: SitePreview
-      /** How the family was recognised, in words ("Madara markup: .wp-manga-chapter rows"). */
-      recognisedBy: string
-      /** The Series' own URL, ready to bookmark once the Site runs. */
-      seriesUrl: string
-    }
-  | { ok: false; reason: string }
-
-/** What `recogniseSite` may also say: the chapter list comes by one more request (Madara's XHR list). */
-export type Recognition =
-  | (Extract<SiteProposal, { ok: true }> & { pending?: { request: PageRequest; fallback?: PageRequest } })
-  | Extract<SiteProposal, { ok: false }>
-
-export interface RecogniseOptions {
-  /** Keys already taken (the running Sites'): the proposed key avoids them. */
-  takenKeys?: readonly string[]
-  /** How the page was fetched; the entry's fetcher. Default 'http'. */
-  fetcher?: FetcherKind
-}
+export type { Recognition, RecogniseOptions, SitePreview, SiteProposal } from './recognition'
 
 /** Fetches one request within the URL's own host; the shape of a fetcher's result. */
 export type FetchPage = (
@@ -109,7 +80,12 @@ export function recogniseSite(page: Page, url: URL, options: RecogniseOptions = 
  * Fetches the pasted URL, recognises the Site and reads its chapters as the Lane would: the whole of "Add a
  * Site" but the confirm. `sites` are the running Sites: a URL one of them already pins is refused.
  */
-export async function proposeSite(fetchPage: FetchPage, rawUrl: string, options: { sites: readonly Site[] }): Promise<SiteProposal> {
+export async function proposeSite(
+  fetchPage: FetchPage,
+  rawUrl: string,
+  options: { sites: readonly Site[]; reader?: PageReader },
+): Promise<SiteProposal> {
+  const reader = options.reader ?? inlineReader
   const url = parseUrl(rawUrl.trim())
   if (!url) return { ok: false, reason: 'not a URL; paste the address of one Series, starting with https://' }
   const unusable = urlProblem(url)
@@ -121,7 +97,11 @@ export async function proposeSite(fetchPage: FetchPage, rawUrl: string, options:
   const read = async (target: URL): Promise<Recognition> => {
     const fetched = await fetchOne(fetchPage, { url: target.href, method: 'GET' })
     if ('reason' in fetched) return { ok: false, reason: fetched.reason }
-    return recogniseSite(fetched.page, target, { takenKeys, ...(fetched.fetcher ? { fetcher: fetched.fetcher } : {}) })
+    const recogniseOptions: RecogniseOptions = { takenKeys, ...(fetched.fetcher ? { fetcher: fetched.fetcher } : {}) }
+    // In the page reader's worker, under its deadline: a hostile page costs that thread, never the app's.
+    return reader
+      .recognise(fetched.page, target, recogniseOptions, () => recogniseSite(fetched.page, target, recogniseOptions))
+      .catch((error: unknown) => ({ ok: false as const, reason: `${target.host}: ${(error as Error).message}` }))
   }
   let recognition = await read(url)
   if (recognition.ok && new URL(recognition.seriesUrl).pathname !== url.pathname) {
@@ -142,8 +122,13 @@ export async function proposeSite(fetchPage: FetchPage, rawUrl: string, options:
   let list = await fetchOne(fetchPage, pending.request)
   if ('reason' in list && pending.fallback) list = await fetchOne(fetchPage, pending.fallback)
   if ('reason' in list) return { ok: false, reason: `${proposal.recognisedBy}; its chapter list could not be fetched: ${list.reason}` }
-  const step = checked.site.adapter.read(list.page, new URL(proposal.seriesUrl))
-  const chapters = step.kind === 'parsed' ? step.result.chapters : []
+  let chapters: Chapter[]
+  try {
+    const step = await reader.read(checked.site, list.page, new URL(proposal.seriesUrl))
+    chapters = step.kind === 'parsed' ? step.result.chapters : []
+  } catch (error) {
+    return { ok: false, reason: `${proposal.recognisedBy}; its chapter list could not be read: ${(error as Error).message}` }
+  }
   if (chapters.length === 0) return { ok: false, reason: `${proposal.recognisedBy}, but its chapter list held no chapter` }
   return { ...proposal, preview: preview(proposal.preview.title, chapters) }
 }

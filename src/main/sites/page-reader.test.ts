@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { silentLog } from '../log'
 import { FAMILIES } from './families'
 import { selectorAdapter } from './families/selectors'
+import { recogniseSite } from './add-site'
 import { createPageReader, type PageReader } from './page-reader'
 import { AdapterError, type Page } from './site'
 import { nestedRows } from './tools/hostile-pages'
@@ -93,6 +94,30 @@ describe('a page that takes too long to read', () => {
 
     const next = await r.read({ adapter }, page(url.href, stored('mangathemesia.html')), url)
     expect(next.kind === 'parsed' && next.result.chapters.length).toBeGreaterThan(0)
+  })
+
+  it('Add a Site: the page of an unknown Site is recognised in the worker as on the main thread', async () => {
+    const target = new URL('https://scans.example/manga/the-tower-climber/')
+    const p = page(target.href, stored('madara-inline.html'))
+    const inline = () => recogniseSite(p, target, { takenKeys: ['scans'] })
+    const recognised = await reader().recognise(p, target, { takenKeys: ['scans'] }, () => {
+      throw new Error('read on the main thread')
+    })
+    expect(recognised).toEqual(inline())
+    expect(recognised.ok && recognised.entry).toMatchObject({ key: 'scans-2', family: 'madara' })
+  })
+
+  it('Add a Site: a hostile page fails at the deadline with the reason, the event loop never waiting for it', async () => {
+    const r = reader(1_500)
+    await r.read({ adapter }, page(url.href, stored('mangathemesia.html')), url)
+    const hostile = page(url.href, nestedRows(50_000))
+    const { value, stall } = await longestStall(
+      r.recognise(hostile, url, {}, () => {
+        throw new Error('read on the main thread')
+      }),
+    )
+    expect((value as Error).message).toBe('reading the page took longer than 1500 ms and was stopped')
+    expect(stall).toBeLessThan(500)
   })
 
   it('a stop ends the read at once, and a read queued behind it', async () => {

@@ -13,6 +13,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import type { Log } from '../log'
 import type { ReadAnswer, ReadJob } from './read-protocol'
+import type { Recognition, RecogniseOptions } from './recognition'
 import { AdapterError, type AdapterStep, type Page, type Site } from './site'
 
 /** The longest one page may take to read: far above any real page (a 5 MB list reads in about 0.3 s). */
@@ -33,6 +34,11 @@ export interface PageReader {
    */
   read(site: Pick<Site, 'adapter'>, page: Page, seriesUrl: URL, signal?: AbortSignal): Promise<AdapterStep>
   /**
+   * The page of an unknown Site recognised ("Add a Site", add-site.ts `recogniseSite`) in the worker, under the
+   * same deadline; `inline` recognises it on the calling thread where no worker can start. Rejects as `read`.
+   */
+  recognise(page: Page, url: URL, options: RecogniseOptions, inline: () => Recognition): Promise<Recognition>
+  /**
    * Starts the worker ahead of the first page and resolves once it can read (or once it is known that none
    * can start), so the app's first check does not wait for it.
    */
@@ -44,6 +50,7 @@ export interface PageReader {
 /** Reads on the calling thread: for tests and tools, and for adapters without a recipe. */
 export const inlineReader: PageReader = {
   read: async (site, page, seriesUrl) => site.adapter.read(page, seriesUrl),
+  recognise: async (_page, _url, _options, inline) => inline(),
   warm: async () => undefined,
   close: async () => undefined,
 }
@@ -56,7 +63,8 @@ export interface PageReaderOptions {
 
 interface Pending {
   job: ReadJob
-  resolve(step: AdapterStep): void
+  /** A step for a read, a Recognition for a recognise. */
+  resolve(value: unknown): void
   reject(error: Error): void
 }
 
@@ -93,12 +101,12 @@ export function createPageReader(options: PageReaderOptions): PageReader {
     }
   }
 
-  function settle(outcome: { step: AdapterStep } | { error: Error }): void {
+  function settle(outcome: { value: unknown } | { error: Error }): void {
     const done = current
     if (!done) return
     current = null
     clearTimeout(done.timer)
-    if ('step' in outcome) done.resolve(outcome.step)
+    if ('value' in outcome) done.resolve(outcome.value)
     else done.reject(outcome.error)
     pump()
   }
@@ -116,7 +124,7 @@ export function createPageReader(options: PageReaderOptions): PageReader {
         return
       }
       if (!current || message.id !== current.job.id) return
-      if (message.ok) settle({ step: message.step })
+      if (message.ok) settle({ value: 'step' in message ? message.step : message.recognition })
       else
         settle({
           error:
@@ -180,15 +188,28 @@ export function createPageReader(options: PageReaderOptions): PageReader {
 
   function drainInline(): void {
     for (const pending of queue.splice(0)) {
-      void inlineReader
-        .read({ adapter: adapterOf(pending) }, pending.job.page, new URL(pending.job.seriesUrl))
-        .then(pending.resolve, pending.reject)
+      void Promise.resolve().then(inlineByJob.get(pending.job)!).then(pending.resolve, pending.reject)
     }
   }
 
-  /** The adapters of queued reads, kept beside the recipe for the fallback to the main thread. */
-  const adaptersByJob = new WeakMap<ReadJob, Site['adapter']>()
-  const adapterOf = (pending: Pending) => adaptersByJob.get(pending.job)!
+  /** How each queued job is done on the main thread, for the fallback when no worker can start. */
+  const inlineByJob = new WeakMap<ReadJob, () => unknown>()
+
+  /** Queues a job for the worker; a stop (`signal`) takes it back. */
+  function submit<T>(job: ReadJob, inline: () => T, signal?: AbortSignal): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      inlineByJob.set(job, inline)
+      const onAbort = () => abort(job)
+      signal?.addEventListener('abort', onAbort, { once: true })
+      const done = () => signal?.removeEventListener('abort', onAbort)
+      queue.push({
+        job,
+        resolve: (value) => (done(), resolve(value as T)),
+        reject: (error) => (done(), reject(error)),
+      })
+      pump()
+    })
+  }
 
   return {
     read(site, page, seriesUrl, signal) {
@@ -196,19 +217,12 @@ export function createPageReader(options: PageReaderOptions): PageReader {
       if (!recipe || unavailable) return inlineReader.read(site, page, seriesUrl)
       if (closed) return Promise.reject(new AdapterError('the page reader is closed'))
       if (signal?.aborted) return Promise.reject(new AdapterError('stopped'))
-      return new Promise<AdapterStep>((resolve, reject) => {
-        const job: ReadJob = { id: ++seq, recipe, page, seriesUrl: seriesUrl.href }
-        adaptersByJob.set(job, site.adapter)
-        const onAbort = () => abort(job)
-        signal?.addEventListener('abort', onAbort, { once: true })
-        const done = () => signal?.removeEventListener('abort', onAbort)
-        queue.push({
-          job,
-          resolve: (step) => (done(), resolve(step)),
-          reject: (error) => (done(), reject(error)),
-        })
-        pump()
-      })
+      return submit({ id: ++seq, recipe, page, seriesUrl: seriesUrl.href }, () => site.adapter.read(page, seriesUrl), signal)
+    },
+    recognise(page, url, options, inline) {
+      if (unavailable) return inlineReader.recognise(page, url, options, inline)
+      if (closed) return Promise.reject(new AdapterError('the page reader is closed'))
+      return submit({ id: ++seq, recognise: options, page, url: url.href }, inline)
     },
     async warm() {
       if (closed || unavailable) return

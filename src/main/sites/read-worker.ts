@@ -4,13 +4,14 @@
  * main thread ends at the read's deadline (docs/adr/0040-reading-pages-in-a-worker-with-a-deadline.md).
  */
 import { parentPort } from 'node:worker_threads'
+import { recogniseSite } from './add-site'
 import { adapterFromRecipe } from './families'
 import type { ReadAnswer, ReadJob } from './read-protocol'
 import { AdapterError, type Adapter } from './site'
 
 const adapters = new Map<string, Adapter>()
 
-function adapterFor(job: ReadJob): Adapter {
+function adapterFor(job: Extract<ReadJob, { recipe: unknown }>): Adapter {
   const key = JSON.stringify(job.recipe)
   let adapter = adapters.get(key)
   if (!adapter) {
@@ -22,6 +23,7 @@ function adapterFor(job: ReadJob): Adapter {
 
 function answer(job: ReadJob): ReadAnswer {
   try {
+    if ('recognise' in job) return { id: job.id, ok: true, recognition: recogniseSite(job.page, new URL(job.url), job.recognise) }
     return { id: job.id, ok: true, step: adapterFor(job).read(job.page, new URL(job.seriesUrl)) }
   } catch (error) {
     const kind = error instanceof AdapterError ? 'adapter' : 'failed'

@@ -206,6 +206,10 @@ describe.each(STATES)('query plans of a database %s', (_state, settle) => {
       /SEARCH (s|series) USING (COVERING )?INDEX series_site_checked \(site=\? AND latest_checked_at>\? AND latest_checked_at<\?\)/,
     )
     expect(scannedWhole(stale)).toEqual([])
+    // New Chapters: counted and (when few) read in the latest change's index (many: series-list-order.test.ts).
+    const fewNew = await page({ filter: 'new', newSince: NOW - HOUR })
+    expect(fewNew).toMatch(/SEARCH s USING (COVERING )?INDEX series_changed \(latest_changed_at>\?\)/)
+    expect(scannedWhole(fewNew)).toEqual([])
   })
 
   it("the Overview's counts read the per-Site counts and the small indexes, never the table", async () => {

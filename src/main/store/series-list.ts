@@ -106,8 +106,8 @@ const FILTERS: Record<Exclude<SeriesFilter, 'stale' | 'new'>, { where: RawBuilde
 }
 
 /**
- * A stale filter with at most this many matches is read through the check stamp's index and sorted; with more,
- * the order's index is walked, where one row in this many or fewer is skipped.
+ * A stale (or new) filter with at most this many matches is read through the check stamp's (latest change's)
+ * index and sorted; with more, the order's index is walked, where one row in this many or fewer is skipped.
  */
 const STALE_SORTED_UP_TO = 5_000
 
@@ -211,9 +211,16 @@ export async function listSeries(db: Db, query: SeriesQuery): Promise<SeriesList
       terms.push(staleTerm(query.staleBefore))
     }
   } else if (query.filter === 'new') {
-    // A range of the latest change's index: the Series whose Latest Chapter moved forward since newSince.
-    terms.push(sql<boolean>`s.latest_changed_at > 0 AND s.latest_changed_at >= ${query.newSince ?? 0}`)
-    index = 'series_changed'
+    // The Series whose Latest Chapter moved forward since newSince: a range of the latest change's index,
+    // counted there; few of them are read from it and sorted, many by walking the order's own index (as stale).
+    const term = sql<boolean>`s.latest_changed_at > 0 AND s.latest_changed_at >= ${query.newSince ?? 0}`
+    const site = query.site ? sql<boolean>`s.site = ${query.site}` : sql<boolean>`1`
+    const counted = await sql<{ n: number }>`
+      SELECT COUNT(*) AS n FROM series s INDEXED BY series_changed WHERE ${term} AND ${site}`.execute(db)
+    const fresh = counted.rows[0]?.n ?? 0
+    if (query.count !== false && !search) total = fresh
+    terms.push(term)
+    if (fresh <= STALE_SORTED_UP_TO || query.sort === 'changed') index = 'series_changed'
   } else if (query.filter) {
     terms.push(FILTERS[query.filter].where)
     index = FILTERS[query.filter].index

@@ -8,7 +8,7 @@ import type { FetchResult } from '../fetch/fetcher'
 import type { CheckReport } from '../lanes/check'
 import { SitePacer } from '../lanes/pacer'
 import { silentLog } from '../log'
-import type { PageReader } from '../sites/page-reader'
+import { inlineReader, type PageReader } from '../sites/page-reader'
 import { createRegistry } from '../sites/registry'
 import { removeBookmark } from '../store/bookmarks'
 import { pauseLane } from '../store/lanes'
@@ -132,9 +132,8 @@ describe('what the Acquisition finds when its turn comes', () => {
   it('a request sent, read by the app’s page reader, and reported', async () => {
     const read: string[] = []
     const reader: PageReader = {
+      ...inlineReader,
       read: async (site, page, url) => (read.push(url.href), site.adapter.read(page, url)),
-      warm: async () => undefined,
-      close: async () => undefined,
     }
     deps = { ...deps, reader }
     const report = await settled(await bookmark('https://a.example/manga/x'))

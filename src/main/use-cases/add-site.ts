@@ -29,7 +29,9 @@ export interface SiteProposals {
   confirm(id: string, changes?: { key?: string; name?: string }): Promise<{ site: Site; seriesUrl: string }>
 }
 
-export function siteProposals(core: Pick<Core, 'registry' | 'fetchers' | 'clock' | 'addSite' | 'dataDir'>): SiteProposals {
+export function siteProposals(
+  core: Pick<Core, 'registry' | 'fetchers' | 'clock' | 'addSite' | 'dataDir'> & { acquireDeps?: Pick<Core['acquireDeps'], 'reader'> },
+): SiteProposals {
   const held = new Map<string, { proposal: Proposed; at: number }>()
   /** Drops the proposals past their time. */
   const forget = () => {
@@ -62,7 +64,10 @@ export function siteProposals(core: Pick<Core, 'registry' | 'fetchers' | 'clock'
 
   return {
     async propose(url) {
-      const proposal = await proposeSite(fetchPage, url, { sites: core.registry.sites })
+      const proposal = await proposeSite(fetchPage, url, {
+        sites: core.registry.sites,
+        ...(core.acquireDeps?.reader ? { reader: core.acquireDeps.reader } : {}),
+      })
       if (!proposal.ok) return proposal
       forget()
       // Room for this one: the oldest goes (a confirm only forgets expired ones, so it never drops another).
