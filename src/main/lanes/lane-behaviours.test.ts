@@ -1,0 +1,343 @@
+/**
+ * The Lanes as the app runs them (docs/design.md#the-lane-pass): pass after pass with the sleep each asks for,
+ * what they tell their listeners, a Site added while they run, the hourly retention, and the rows a Lane
+ * holds when it stops. Real Lanes on a real SQLite file; only the clock is fake.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { FetchResult } from '../fetch/fetcher'
+import { silentLog } from '../log'
+import type { Site } from '../sites/site'
+import type { KyselyPlugin } from 'kysely'
+import type { Db } from '../store/database'
+import { insertPass, recentPasses } from '../store/passes'
+import { addSeries, getSeries } from '../store/series'
+import { removeBookmark } from '../store/bookmarks'
+import { judgeSightings, recordSighting } from '../store/sightings'
+import { inlineReader, type PageReader } from '../sites/page-reader'
+import { FakeClock } from '../testing/clock'
+import { chapterPage, failingOn, failingWhen, testSite } from '../testing/fakes'
+import { openTestStore, seedReader, seedSeries, type SeedSeries, type TestStore } from '../testing/store'
+import type { CheckReport } from './check'
+import { FIRST_PASS_STAGGER_MS, startLanes, type Lanes, type LanesOptions } from './lane'
+import type { NewChapter, PassResult } from './pass'
+
+const MIN = 60_000
+const HOUR = 60 * MIN
+const DAY = 24 * HOUR
+
+let store: TestStore
+let clock: FakeClock
+let alice: number
+let requests: Array<{ url: string; at: number }>
+let chapter: number
+let running: Lanes[]
+
+const http = {
+  kind: 'http' as const,
+  async fetch(request: { url: string }): Promise<FetchResult> {
+    requests.push({ url: request.url, at: clock.now() })
+    return chapterPage(chapter)
+  },
+}
+
+beforeEach(async () => {
+  store = openTestStore()
+  clock = new FakeClock()
+  alice = await seedReader(store.db, 'alice')
+  requests = []
+  chapter = 1
+  running = []
+})
+afterEach(async () => {
+  await Promise.all(running.map((l) => l.stop()))
+  await store.dispose()
+})
+
+const seed = (s: Omit<SeedSeries, 'readers'> & { readers?: number[] }) => seedSeries(store.db, { readers: [alice], ...s })
+/** A 20-minute rest; an idle Lane looks again every 7 minutes. */
+const site = (key = 'a') => testSite(key, { pace: { restMs: 20 * MIN, minGapMs: 1_000, maxPassMs: DAY, idleRequeryMs: 7 * MIN } })
+
+async function lanes(options: Partial<LanesOptions> & { db?: Db; sites?: Site[] } = {}): Promise<Lanes> {
+  const started = await startLanes({ db: store.db, sites: [site()], fetchers: { http }, clock, log: silentLog, ...options })
+  running.push(started)
+  return started
+}
+
+const rowsOf = async (key = 'a') => (await recentPasses(store.db, key, 100_000)).reverse()
+
+describe('pass after pass', () => {
+  it('tells its listeners of every pass, every check, and of New Chapters only when a pass found some', async () => {
+    await seed({ id: 'x', latest: 1 })
+    const passes: Array<[string, PassResult]> = []
+    const checks: Array<[string, string, CheckReport['outcome']]> = []
+    const found: Array<[string, NewChapter[]]> = []
+    await lanes({
+      onPass: (s, r) => passes.push([s.key, r]),
+      onCheck: (s, series, report) => checks.push([s.key, series.series_id, report.outcome]),
+      onNewChapters: (s, c) => found.push([s.key, c]),
+    })
+    await clock.runQuiet(MIN)
+    expect(checks).toEqual([['a', 'x', 'chapter']])
+    expect(found).toEqual([])
+    chapter = 2
+    await clock.runQuiet(30 * MIN)
+    expect(checks.map(([, id]) => id)).toEqual(['x', 'x'])
+    expect(found).toEqual([['a', [expect.objectContaining({ seriesId: 'x', chapter: 2 })]]])
+    // Every pass: the two that checked and the idle ones between them, each with its row.
+    expect(passes.map(([key]) => key).every((key) => key === 'a')).toBe(true)
+    expect(passes.map(([, r]) => r.row?.id)).toEqual((await rowsOf()).map((r) => r.id))
+    expect(passes.length).toBeGreaterThan(2)
+  })
+
+  it('sleeps what each pass asks: straight on after a check, the idle re-query when nothing is due', async () => {
+    await seed({ id: 'x', checkedAt: clock.now() - HOUR })
+    await lanes()
+    await clock.runQuiet(30 * MIN)
+    const starts = (await rowsOf()).map((r) => r.started_at - clock.now() + 30 * MIN)
+    // A check at 0, at once the pass that finds nothing due, then one every idle re-query until the rest is over.
+    expect(starts.slice(0, 5)).toEqual([0, 0, 7 * MIN, 14 * MIN, 21 * MIN])
+    expect(requests.map((r) => r.at - clock.now() + 30 * MIN)).toEqual([0, 21 * MIN])
+  })
+
+  it('a pass that fails outright is logged, and the Lane tries again after the idle re-query, not at once', async () => {
+    await seed({ id: 'x', checkedAt: 1 })
+    await lanes({
+      onCheck: () => {
+        throw new Error('listener broke')
+      },
+    })
+    await clock.runQuiet(30 * MIN)
+    // The passes that check x fail and write no row; the next pass comes an idle re-query later, not at once.
+    const at = (t: number) => t - clock.now() + 30 * MIN
+    expect(requests.map((r) => at(r.at))).toEqual([0, 21 * MIN])
+    expect((await rowsOf()).map((r) => at(r.started_at))).toEqual([7 * MIN, 14 * MIN, 28 * MIN])
+  })
+
+  it('a last check stamp that cannot be read does not keep the Lane from its passes', async () => {
+    let reads = 0
+    const db = failingWhen(store.db, (node) => node.includes('"kind":"AggregateFunctionNode"') && ++reads === 1)
+    await lanes({ db })
+    await clock.runQuiet(10 * MIN)
+    expect((await rowsOf()).length).toBeGreaterThan(0)
+  })
+
+  it('reads pages with the reader it is given', async () => {
+    await seed({ id: 'x' })
+    const read: string[] = []
+    const reader: PageReader = {
+      ...inlineReader,
+      read: async (s, page, seriesUrl) => {
+        read.push(seriesUrl.href)
+        return inlineReader.read(s, page, seriesUrl)
+      },
+    }
+    await lanes({ reader })
+    await clock.runQuiet(MIN)
+    expect(read).toEqual(['https://a.example/manga/x'])
+  })
+
+  it("keeps the gap after the app's last request to the Site across a restart", async () => {
+    // Checked a minute ago by the app before it stopped; y is due. Two eligible at a 20 min rest: a 5 min gap
+    // (the longest), so y waits the 4 minutes left of it.
+    await seed({ id: 'last', checkedAt: clock.now() - MIN })
+    await seed({ id: 'y', checkedAt: 1 })
+    const started = clock.now()
+    await lanes()
+    await clock.runQuiet(10 * MIN)
+    expect(requests.map((r) => [r.url.split('/').at(-1), r.at - started])).toEqual([['y', 4 * MIN]])
+  })
+})
+
+describe('a Site added while the Lanes run', () => {
+  it('gets its own Lane, once however often it is added, and none once the Lanes stopped', async () => {
+    const started = await lanes()
+    await started.add(site('b'))
+    await started.add(site('b'))
+    await started.add(site('a'))
+    await clock.runQuiet(HOUR)
+    // Nothing eligible: one Lane writes a row every 7 minutes: 9 in an hour; two would write 18.
+    expect((await rowsOf('b')).length).toBe(9)
+    expect((await rowsOf('a')).length).toBe(9)
+    await started.stop()
+    await started.add(site('c'))
+    await clock.runQuiet(HOUR)
+    expect(await rowsOf('c')).toEqual([])
+    expect((await rowsOf('b')).length).toBe(9)
+  })
+
+  it("each Lane's first pass starts a stagger after the one before, the first at once", async () => {
+    const sites = [site('a'), site('b')]
+    const started = clock.now()
+    await lanes({ sites })
+    await clock.runQuiet(FIRST_PASS_STAGGER_MS - 1)
+    expect((await rowsOf('a')).map((r) => r.started_at - started)).toEqual([0])
+    expect(await rowsOf('b')).toEqual([])
+    await clock.runQuiet(1)
+    expect((await rowsOf('b')).map((r) => r.started_at - started)).toEqual([FIRST_PASS_STAGGER_MS])
+  })
+})
+
+describe('retention', () => {
+  /** Two old rows of a quiet Lane and an orphan Series nobody checked for months, beside one a Reader holds. */
+  async function oldThings() {
+    const old = clock.now() - 20 * DAY
+    const row = {
+      site: 'quiet',
+      skip: '' as const,
+      due: 0,
+      gap: 1,
+      clamped: 0,
+      checked: 0,
+      refused: 0,
+      unreachable: 0,
+      no_chapter: 0,
+      unfetchable: 0,
+      errors: 0,
+    }
+    await insertPass(store.db, { ...row, started_at: old, ended_at: old })
+    await insertPass(store.db, { ...row, started_at: old + 1, ended_at: old + 1 })
+    await seedSeries(store.db, { id: 'orphan', site: 'b' })
+    await seed({ id: 'held', site: 'b' })
+    // Orphaned yesterday: kept for the month.
+    await addSeries(store.db, { site: 'b', seriesId: 'young-orphan', now: clock.now() - DAY })
+  }
+  /** A Sighting and a bookmark removal from long ago, and one of each from yesterday, on Series a Reader holds. */
+  async function oldRecords() {
+    const long = clock.now() - 100 * DAY
+    const recent = clock.now() - DAY
+    for (const [id, at] of [
+      ['long', long],
+      ['recent', recent],
+    ] as const) {
+      await seed({ id, site: 'c', latest: 1 })
+      await recordSighting(store.db, { site: 'c', seriesId: id, readerId: alice, chapter: 2, sightedAt: at, now: at })
+      await judgeSightings(store.db, { site: 'c', seriesId: id }, 2, at)
+      await seed({ id: `${id}-removed`, site: 'c' })
+      await removeBookmark(store.db, alice, { site: 'c', seriesId: `${id}-removed` }, at)
+    }
+  }
+  const left = async () => ({
+    sightings: store.sqlite.prepare('SELECT series_id FROM sightings ORDER BY series_id').all(),
+    removals: store.sqlite.prepare('SELECT series_id FROM bookmark_removals ORDER BY series_id').all(),
+  })
+  const quietRows = async () => (await rowsOf('quiet')).length
+  const orphan = () => getSeries(store.db, { site: 'b', seriesId: 'orphan' })
+
+  it('first runs a minute after the start, then every hour: old pass rows (each Lane keeps its newest) and long orphans go', async () => {
+    await oldThings()
+    await lanes()
+    await clock.runQuiet(MIN - 1)
+    expect(await quietRows()).toBe(2)
+    expect(await orphan()).toBeDefined()
+    await clock.runQuiet(1)
+    expect(await quietRows()).toBe(1)
+    expect(await orphan()).toBeUndefined()
+    expect(await getSeries(store.db, { site: 'b', seriesId: 'held' })).toBeDefined()
+    expect(await getSeries(store.db, { site: 'b', seriesId: 'young-orphan' })).toBeDefined()
+    // The Lane's own rows are younger than the retention: all kept.
+    const own = (await rowsOf()).length
+    await clock.runQuiet(2 * HOUR)
+    expect((await rowsOf()).length).toBeGreaterThan(own)
+    expect((await rowsOf())[0]!.started_at).toBe(clock.now() - 2 * HOUR - MIN)
+  })
+
+  it('judged Sightings and bookmark removals go after their retention, the recent ones stay', async () => {
+    await oldRecords()
+    await lanes()
+    await clock.runQuiet(MIN - 1)
+    expect(await left()).toEqual({
+      sightings: [{ series_id: 'long' }, { series_id: 'recent' }],
+      removals: [{ series_id: 'long-removed' }, { series_id: 'recent-removed' }],
+    })
+    await clock.runQuiet(1)
+    expect(await left()).toEqual({ sightings: [{ series_id: 'recent' }], removals: [{ series_id: 'recent-removed' }] })
+  })
+
+  it("refreshes the planner's statistics with every retention, after the pruning", async () => {
+    const statements: string[] = []
+    const recording: KyselyPlugin = {
+      transformQuery(args) {
+        const text = JSON.stringify(args.node)
+        if (text.includes('PRAGMA optimize')) statements.push('optimize')
+        else if (text.includes('DELETE')) statements.push('delete')
+        return args.node
+      },
+      transformResult: async (args) => args.result,
+    }
+    await lanes({ db: store.db.withPlugin(recording) })
+    await clock.runQuiet(MIN)
+    expect(statements.at(-1)).toBe('optimize')
+    expect(statements.filter((s) => s === 'optimize')).toHaveLength(1)
+    await clock.runQuiet(HOUR)
+    expect(statements.filter((s) => s === 'optimize')).toHaveLength(2)
+  })
+
+  it('a stop during a step leaves the steps after it undone', async () => {
+    await oldThings()
+    let release!: () => void
+    const held = new Promise<void>((resolve) => (release = resolve))
+    let holding = false
+    // The first pruning (old pass rows) ends only when released.
+    const pruning = new Set<unknown>()
+    const slow: KyselyPlugin = {
+      transformQuery(args) {
+        if (JSON.stringify(args.node).includes('DELETE FROM poll_passes')) pruning.add(args.queryId)
+        return args.node
+      },
+      async transformResult(args) {
+        if (pruning.has(args.queryId)) {
+          holding = true
+          await held
+        }
+        return args.result
+      },
+    }
+    const started = await lanes({ db: store.db.withPlugin(slow) })
+    await clock.runUntil(() => holding)
+    const stopping = started.stop()
+    release()
+    await stopping
+    expect(await quietRows()).toBe(1)
+    expect(await orphan()).toBeDefined()
+  })
+
+  it('keeps pass rows for the retention asked for, read each hour', async () => {
+    await lanes({ retentionMs: HOUR })
+    await clock.runQuiet(MIN + 3 * HOUR)
+    const rows = await rowsOf()
+    // Pruned last at 3h 1min: rows that ended more than an hour before it are gone.
+    expect(rows[0]!.ended_at).toBeGreaterThanOrEqual(clock.now() - HOUR)
+    expect(rows[0]!.ended_at).toBeLessThan(clock.now() - HOUR + 7 * MIN)
+  })
+
+  it('a step that fails leaves the others to run', async () => {
+    await oldThings()
+    await lanes({ db: failingOn(store.db, 'DELETE FROM poll_passes') })
+    await clock.runQuiet(2 * MIN)
+    expect(await quietRows()).toBe(2)
+    expect(await orphan()).toBeUndefined()
+  })
+})
+
+describe('stopping', () => {
+  it('writes the rows a Lane held while the store refused them, once it takes writes again', async () => {
+    let refuse = true
+    const db = failingWhen(store.db, (node) => refuse && node.includes('"kind":"InsertQueryNode"') && node.includes('poll_passes'))
+    const started = await lanes({ db })
+    await clock.runQuiet(20 * MIN)
+    expect(await rowsOf()).toEqual([])
+    refuse = false
+    await started.stop()
+    // Held: the passes at 0, 7 and 14 minutes, written in order.
+    expect((await rowsOf()).map((r) => r.started_at - clock.now() + 20 * MIN)).toEqual([0, 7 * MIN, 14 * MIN])
+  })
+
+  it('stops every Lane and the retention: nothing more is written', async () => {
+    const started = await lanes()
+    await clock.runQuiet(10 * MIN)
+    await started.stop()
+    const rows = (await rowsOf()).length
+    await clock.runQuiet(2 * HOUR)
+    expect((await rowsOf()).length).toBe(rows)
+  })
+})

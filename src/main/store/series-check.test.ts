@@ -1,0 +1,245 @@
+/**
+ * What a check writes on its Series, as a Reader syncing with `since` and the owner's list see it: the Latest
+ * Chapter, its history and source, the title, the outcome, and which checks touch the Readers' bookmarks.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { openTestStore, seedReader, seedSeries, type SeedSeries, type TestStore } from '../testing/store'
+import { readerBookmarks } from './bookmarks'
+import { recordSighting } from './sightings'
+import {
+  addSeries,
+  finishSeries,
+  latestChapterHistory,
+  markLatestChecked,
+  pruneOrphanSeries,
+  recordCheckOutcome,
+  recordCheckResult,
+  repairFutureStamps,
+  requireSeries,
+  stillDue,
+} from './series'
+import { getSeriesListRow } from './series-list'
+
+let store: TestStore
+let alice: number
+const key = { site: 'a', seriesId: 'x' }
+const found = (chapter: number) => ({ chapter, label: `Chapter ${chapter}`, url: `https://a.example/c/${chapter}` })
+
+beforeEach(async () => {
+  store = openTestStore()
+  alice = await seedReader(store.db, 'alice')
+})
+afterEach(() => store.dispose())
+
+const seed = (s: Partial<SeedSeries> = {}) => seedSeries(store.db, { id: 'x', readers: [alice], ...s })
+/** What a Reader syncing with `since` receives. */
+const synced = async (since: number) => (await readerBookmarks(store.db, alice, { since })).map((b) => b.series_id)
+const history = async () => (await latestChapterHistory(store.db, key)).map((h) => ({ chapter: h.chapter, source: h.source, at: h.at }))
+
+describe('a check and the Latest Chapter', () => {
+  it('a check that finds a lower chapter than an earlier check changes nothing: no move down, no history, nothing to sync', async () => {
+    await seed({ latest: 10 })
+    const before = await requireSeries(store.db, key)
+    const report = await recordCheckResult(store.db, { ...key, found: found(8), title: 'x', now: 500 })
+    expect(report).toMatchObject({ move: 'none', newChapter: false, previous: 10 })
+    expect(report.series).toEqual(before)
+    expect(await requireSeries(store.db, key)).toEqual(before)
+    expect(await history()).toEqual([])
+    expect(await synced(2)).toEqual([])
+  })
+
+  it("a check that confirms a sighted chapter makes it the check's, with no New Chapter and no history row, and Readers sync it", async () => {
+    await seed({ latest: 10 })
+    await recordSighting(store.db, { ...key, readerId: alice, chapter: 12, sightedAt: 100, now: 100 })
+    const report = await recordCheckResult(store.db, { ...key, found: found(12), now: 500 })
+    expect(report).toMatchObject({ move: 'confirmed', newChapter: false, previous: 12 })
+    const stored = await requireSeries(store.db, key)
+    expect(stored).toMatchObject({
+      latest_chapter: 12,
+      latest_source: 'check',
+      latest_chapter_label: 'Chapter 12',
+      latest_chapter_url: 'https://a.example/c/12',
+      // Where the Sighting put it: a confirmation is no New Chapter.
+      latest_changed_at: 100,
+    })
+    expect(report.series).toEqual(stored)
+    // Only the Sighting's raise: the confirmation adds no row.
+    expect(await history()).toEqual([{ chapter: 12, source: 'sighting', at: 100 }])
+    expect(await synced(500)).toEqual(['x'])
+  })
+
+  it('a correction down is written in the history as a correction, is no New Chapter, and Readers sync it', async () => {
+    await seed({ latest: 10 })
+    await recordSighting(store.db, { ...key, readerId: alice, chapter: 40, sightedAt: 100, now: 100 })
+    const report = await recordCheckResult(store.db, { ...key, found: found(11), now: 500 })
+    expect(report).toMatchObject({ move: 'corrected-down', newChapter: false, previous: 40 })
+    expect(await requireSeries(store.db, key)).toMatchObject({ latest_chapter: 11, latest_changed_at: 100, latest_source: 'check' })
+    expect(await history()).toEqual([
+      { chapter: 11, source: 'correction', at: 500 },
+      { chapter: 40, source: 'sighting', at: 100 },
+    ])
+    expect(await synced(500)).toEqual(['x'])
+  })
+
+  it('a New Chapter is written in the history as a check, and Readers see it through the latest change, their bookmarks untouched', async () => {
+    await seed({ latest: 10 })
+    const report = await recordCheckResult(store.db, { ...key, found: found(11), now: 500 })
+    expect(report.newChapter).toBe(true)
+    expect(await history()).toEqual([{ chapter: 11, source: 'check', at: 500 }])
+    expect(await synced(500)).toEqual(['x'])
+    const bookmark = await store.db.selectFrom('bookmarks').select('updated_at').executeTakeFirstOrThrow()
+    expect(bookmark.updated_at).toBe(1)
+  })
+
+  it('the first chapter found is written in the history as a check', async () => {
+    await seed()
+    await recordCheckResult(store.db, { ...key, found: found(3), now: 500 })
+    expect(await history()).toEqual([{ chapter: 3, source: 'check', at: 500 }])
+  })
+
+  it('never moves the Latest Chapter down after a check, over a run of checks', async () => {
+    await seed()
+    const latest: Array<number | null> = []
+    for (const [i, chapter] of [5, 3, 7, 7, 6, 2, 9].entries()) {
+      await recordCheckResult(store.db, { ...key, found: found(chapter), now: 100 + i })
+      latest.push((await requireSeries(store.db, key)).latest_chapter)
+    }
+    expect(latest).toEqual([5, 5, 7, 7, 7, 7, 9])
+    expect((await history()).map((h) => h.chapter)).toEqual([9, 7, 5])
+  })
+})
+
+describe('a check and the title', () => {
+  it('a new title is stored and synced; the same title, or none, changes nothing a Reader syncs', async () => {
+    await seed({ latest: 10, title: 'Old' })
+    await recordCheckResult(store.db, { ...key, found: found(10), title: 'Old', now: 300 })
+    await recordCheckResult(store.db, { ...key, found: found(10), now: 310 })
+    expect(await synced(2)).toEqual([])
+    const report = await recordCheckResult(store.db, { ...key, found: found(10), title: 'New', now: 400 })
+    expect(report.series.title).toBe('New')
+    expect((await requireSeries(store.db, key)).title).toBe('New')
+    expect(await synced(400)).toEqual(['x'])
+    expect(await history()).toEqual([])
+  })
+})
+
+describe("a check's outcome", () => {
+  it('a check found a chapter: the outcome says so, clears the last error and is dated', async () => {
+    await seed({ latest: 10 })
+    await recordCheckOutcome(store.db, key, { outcome: 'no-chapter', reason: 'nothing on the page', at: 100 })
+    await recordCheckResult(store.db, { ...key, found: found(10), now: 200, outcome: true })
+    expect(await requireSeries(store.db, key)).toMatchObject({ last_outcome: 'chapter', last_error: '', last_outcome_at: 200 })
+  })
+
+  it('without the outcome, a result leaves the last outcome as it was', async () => {
+    await seed({ latest: 10 })
+    await recordCheckOutcome(store.db, key, { outcome: 'no-chapter', reason: 'nothing on the page', at: 100 })
+    await recordCheckResult(store.db, { ...key, found: found(11), now: 200 })
+    expect(await requireSeries(store.db, key)).toMatchObject({
+      last_outcome: 'no-chapter',
+      last_error: 'nothing on the page',
+      last_outcome_at: 100,
+    })
+  })
+
+  it('a failure keeps its reason, cut to 300 characters; a chapter keeps none', async () => {
+    await seed()
+    await recordCheckOutcome(store.db, key, { outcome: 'error', reason: 'e'.repeat(400), at: 100 })
+    expect((await requireSeries(store.db, key)).last_error).toBe('e'.repeat(300))
+    await recordCheckOutcome(store.db, key, { outcome: 'chapter', reason: 'ignored', at: 110 })
+    expect(await requireSeries(store.db, key)).toMatchObject({ last_outcome: 'chapter', last_error: '', last_outcome_at: 110 })
+  })
+})
+
+describe('a Series added or asked for', () => {
+  it('added with no title or URL has empty ones, unchecked and with no Latest Chapter', async () => {
+    expect(await addSeries(store.db, { ...key, now: 7 })).toMatchObject({
+      title: '',
+      series_url: '',
+      latest_chapter: null,
+      latest_checked_at: 0,
+      created_at: 7,
+    })
+  })
+
+  it('that does not exist is refused, naming it', async () => {
+    await expect(requireSeries(store.db, { site: 'a', seriesId: 'nope' })).rejects.toThrow('no Series a/nope')
+    await expect(finishSeries(store.db, { site: 'b', seriesId: 'gone' }, 1)).rejects.toThrow('no Series b/gone')
+  })
+})
+
+describe('the check stamp', () => {
+  it('is refused for a Series that does not exist', async () => {
+    expect(await markLatestChecked(store.db, { site: 'a', seriesId: 'nope' }, 10)).toBe(false)
+    await seed()
+    expect(await markLatestChecked(store.db, key, 10)).toBe(true)
+  })
+
+  it("a never-checked, never-forced Series is not pending in the owner's list", async () => {
+    await seed()
+    expect((await getSeriesListRow(store.db, key))?.pending).toBe(false)
+    await seed({ id: 'forced', forcedAt: 5 })
+    expect((await getSeriesListRow(store.db, { site: 'a', seriesId: 'forced' }))?.pending).toBe(true)
+  })
+})
+
+describe('still due, read just before the request', () => {
+  const at = 1_000
+  it.each<[string, Partial<SeedSeries>, number, boolean]>([
+    ['as the due query saw it', {}, at, true],
+    ['checked since the due query read it', {}, at - 1, false],
+    ['checked since, but a Check now asks again', { forcedAt: at + 5 }, at - 1, true],
+    ['Finished', { finishedAt: 50 }, at, false],
+    ['Finished, but forced', { finishedAt: 50, forcedAt: at + 5 }, at, true],
+    ['forced at the very stamp of its check (served)', { finishedAt: 50, forcedAt: at }, at, false],
+    ['without a URL', { url: '' }, at, false],
+    ['held by no Reader', { readers: [] }, at, false],
+  ])('%s', async (_name, over, seen, due) => {
+    await seed({ checkedAt: at, ...over })
+    expect(await stillDue(store.db, key, seen)).toBe(due ? 'https://a.example/manga/x' : null)
+  })
+
+  it('a Series that no longer exists is not due', async () => {
+    expect(await stillDue(store.db, { site: 'a', seriesId: 'gone' }, 0)).toBeNull()
+  })
+})
+
+describe('the history', () => {
+  it('is read newest first, 50 by default, fewer when asked', async () => {
+    await seed()
+    for (let chapter = 1; chapter <= 60; chapter++) await recordCheckResult(store.db, { ...key, found: found(chapter), now: chapter })
+    const all = await latestChapterHistory(store.db, key)
+    expect(all).toHaveLength(50)
+    expect(all[0]).toMatchObject({ chapter: 60, label: 'Chapter 60', site: 'a', series_id: 'x' })
+    expect((await latestChapterHistory(store.db, key, 3)).map((h) => h.chapter)).toEqual([60, 59, 58])
+    expect(await latestChapterHistory(store.db, { site: 'a', seriesId: 'other' })).toEqual([])
+  })
+})
+
+describe('orphans and stamps ahead of the clock', () => {
+  it("an orphan created or checked at the retention's boundary stays", async () => {
+    await seedSeries(store.db, { id: 'checked-late', checkedAt: 100 })
+    await seedSeries(store.db, { id: 'old', checkedAt: 99 })
+    // Both were created at 1.
+    expect(await pruneOrphanSeries(store.db, 1)).toBe(0)
+    expect(await pruneOrphanSeries(store.db, 100)).toBe(1)
+    expect(store.sqlite.prepare('SELECT series_id FROM series').all()).toEqual([{ series_id: 'checked-late' }])
+  })
+
+  it('Sighting and change stamps ahead of the clock come back to it; a Site with none ahead is left alone', async () => {
+    const now = 10_000_000
+    await seed({ checkedAt: now - 10, sightedAt: now + 5_000 })
+    await store.db
+      .updateTable('series')
+      .set({ latest_changed_at: now + 7_000 })
+      .execute()
+    expect(await repairFutureStamps(store.db, 'b', now)).toBe(0)
+    expect(await repairFutureStamps(store.db, 'a', now)).toBe(1)
+    expect(await requireSeries(store.db, key)).toMatchObject({
+      latest_checked_at: now - 10,
+      latest_sighted_at: now,
+      latest_changed_at: now,
+    })
+    expect(await repairFutureStamps(store.db, 'a', now)).toBe(0)
+  })
+})
