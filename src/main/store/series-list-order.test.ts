@@ -42,6 +42,15 @@ describe("the owner's list", () => {
     expect(page.total).toBe(2)
   })
 
+  it('`new` counts only what a search also matches, and nothing when the caller pages on without a count', async () => {
+    const searched = await listSeries(store.db, { staleBefore: NOW - DAY, filter: 'new', newSince: NOW - DAY, search: 'gam' })
+    expect(searched.rows.map((r) => r.series_id)).toEqual(['gamma'])
+    expect(searched.total).toBe(1)
+    const uncounted = await listSeries(store.db, { staleBefore: NOW - DAY, filter: 'new', newSince: NOW - DAY, count: false })
+    expect(uncounted.rows.map((r) => r.series_id)).toEqual(['beta', 'gamma'])
+    expect(uncounted.total).toBeUndefined()
+  })
+
   it('`new` with thousands of New Chapters: by title, page after page, the same rows and total as counting them all', async () => {
     // Past 5,000 matches the title index is walked instead of sorting the matches: the rows must not change.
     await store.sqlite.exec(`
