@@ -8,6 +8,7 @@ import { challengeReason } from './challenge'
 import { decodeBody } from './encoding'
 import type { Fetcher, FetchResult } from './fetcher'
 import { retryAfterMs } from './retry-after'
+import { siteDate } from './site-clock'
 import { USER_AGENT } from './user-agent'
 
 export interface HttpFetcherOptions {
@@ -79,9 +80,16 @@ export function createHttpFetcher(options: HttpFetcherOptions = {}): Fetcher {
               ...asked,
             }
           }
+          const date = siteDate(response.headers.get('date'), response.headers.get('age'))
           return {
             kind: 'page',
-            page: { url: url.href, status: response.status, contentType: response.headers.get('content-type') ?? '', body },
+            page: {
+              url: url.href,
+              status: response.status,
+              contentType: response.headers.get('content-type') ?? '',
+              body,
+              ...(date === undefined ? {} : { date }),
+            },
           }
         }
       } catch (error) {

@@ -8,9 +8,9 @@ import { recordSighting } from '../store/sightings'
 import { FakeClock } from '../testing/clock'
 import { FakeFetcher, testSite } from '../testing/fakes'
 import { openTestStore, seedReader, seedSeries, type TestStore } from '../testing/store'
-import { cadenceWords, planAfterCheck, readBelief, UNPROVEN_REST_FACTOR } from './cadence'
+import { cadenceWords, planAfterCheck, readBelief, readReleases, UNPROVEN_REST_FACTOR } from './cadence'
 import { SitePacer } from './pacer'
-import { runPass } from './pass'
+import { runPass, WallWatch } from './pass'
 import { DAY, HOUR, WEEK, type ReleaseObservation } from './rhythm'
 
 const MIN = 60_000
@@ -26,7 +26,8 @@ describe('planning after a check (pure)', () => {
 
   it('no history: the fixed rest, and no rhythm believed', () => {
     const plan = planAfterCheck({ row: none, pageReleases: [], newChapter: false, previousCheckAt: 0, now: afterLast, pace })
-    expect(plan).toMatchObject({ next_check_at: afterLast + HOUR, rhythm: '', rhythm_misses: 0 })
+    expect(plan).toMatchObject({ next_check_at: afterLast + HOUR, rhythm_misses: 0 })
+    expect(readBelief(plan.rhythm).rhythm).toBeNull()
     expect(cadenceWords({ rhythm: plan.rhythm, rhythm_misses: 0 }, HOUR)).toBe('no rhythm yet — checked every hour')
   })
 
@@ -34,7 +35,8 @@ describe('planning after a check (pure)', () => {
     const irregular = [0, 1.2, 6.5, 7, 15.3, 16, 30].map((d) => exact(TUESDAY + d * DAY))
     const now = TUESDAY + 31 * DAY
     const plan = planAfterCheck({ row: none, pageReleases: irregular, newChapter: false, previousCheckAt: 0, now, pace })
-    expect(plan).toMatchObject({ next_check_at: now + HOUR, rhythm: '' })
+    expect(plan.next_check_at).toBe(now + HOUR)
+    expect(readBelief(plan.rhythm).rhythm).toBeNull()
   })
 
   it('a weekly history read from the page, never proven: rests outside the window a few rests, not the ceiling', () => {
@@ -60,6 +62,136 @@ describe('planning after a check (pure)', () => {
     expect(hit.next_check_at - foundAt).toBe(DAY)
   })
 
+  describe("on the Site's clock, which a step of the wall clock does not move", () => {
+    /** Weeks 9 and 10 of a weekly Series checked at its window, seen through a wall clock `lagMs` behind the Site's. */
+    function twoWeeks(lagMs: number, dated = true) {
+      const at = (site: number) => site - lagMs
+      const offset = dated ? { siteOffsetMs: lagMs } : {}
+      let row = planAfterCheck({
+        row: none,
+        pageReleases: weeklyDates,
+        newChapter: false,
+        previousCheckAt: 0,
+        now: at(afterLast),
+        pace,
+        siteOffsetMs: lagMs,
+      })
+      for (const week of [8, 9]) {
+        const release = TUESDAY + week * WEEK + 15 * HOUR
+        const before = planAfterCheck({
+          row,
+          pageReleases: [],
+          newChapter: false,
+          previousCheckAt: 0,
+          now: at(release - 20 * MIN),
+          pace,
+          ...offset,
+        })
+        row = planAfterCheck({
+          row: before,
+          pageReleases: [exact(release)],
+          newChapter: true,
+          previousCheckAt: 0,
+          now: at(release + 10 * MIN),
+          pace,
+          ...offset,
+        })
+      }
+      return { row, now: at(TUESDAY + 9 * WEEK + 15 * HOUR + 10 * MIN) }
+    }
+
+    it('a wall clock hours behind learns the same rhythm, the same window and the same wait', () => {
+      const straight = twoWeeks(0)
+      const behind = twoWeeks(5 * HOUR)
+      expect(readBelief(behind.row.rhythm)).toMatchObject({ rhythm: readBelief(straight.row.rhythm).rhythm, hits: 2 })
+      expect(readBelief(behind.row.rhythm).window).toEqual(readBelief(straight.row.rhythm).window)
+      expect(behind.row.rhythm_misses).toBe(0)
+      expect(behind.row.next_check_at - behind.now).toBe(straight.row.next_check_at - straight.now)
+      expect(cadenceWords(behind.row, HOUR)).toBe('weekly, Tuesdays ~15:00 UTC')
+    })
+
+    it("a sighting is kept on the Site's clock: the middle of the two reads, not the wall clock's", () => {
+      const { row } = twoWeeks(5 * HOUR)
+      const sighting = TUESDAY + 9 * WEEK + 15 * HOUR - 5 * MIN
+      // The newest release kept: the page's date (15:00) and the sighting (14:55, exact) are one release.
+      expect(readReleases(row.releases).at(-1)).toEqual({ at: sighting, exact: true })
+    })
+
+    it('a response with no date: the offset the last dated one measured', () => {
+      const first = planAfterCheck({
+        row: none,
+        pageReleases: weeklyDates,
+        newChapter: false,
+        previousCheckAt: 0,
+        now: afterLast - 5 * HOUR,
+        pace,
+        siteOffsetMs: 5 * HOUR,
+      })
+      const undated = planAfterCheck({
+        row: first,
+        pageReleases: weeklyDates,
+        newChapter: false,
+        previousCheckAt: 0,
+        now: afterLast - 4 * HOUR,
+        pace,
+      })
+      const dated = planAfterCheck({
+        row: first,
+        pageReleases: weeklyDates,
+        newChapter: false,
+        previousCheckAt: 0,
+        now: afterLast - 4 * HOUR,
+        pace,
+        siteOffsetMs: 5 * HOUR,
+      })
+      expect(undated).toEqual(dated)
+      expect(readBelief(undated.rhythm)).toMatchObject({ offsetMs: 5 * HOUR, readAt: afterLast + HOUR })
+    })
+
+    it("without a date ever, the wall clock is taken for the Site's (as before there was one)", () => {
+      const plan = planAfterCheck({ row: none, pageReleases: weeklyDates, newChapter: false, previousCheckAt: 0, now: afterLast, pace })
+      expect(readBelief(plan.rhythm)).toMatchObject({ offsetMs: 0, readAt: afterLast })
+    })
+
+    it("a page date after the Site's now is not a release yet, whatever the wall clock says", () => {
+      const ahead = exact(afterLast + 2 * HOUR)
+      // The wall clock is 3 h ahead of the Site: by the wall, the date has passed; by the Site's clock, not.
+      const plan = planAfterCheck({
+        row: none,
+        pageReleases: [...weeklyDates, ahead],
+        newChapter: false,
+        previousCheckAt: 0,
+        now: afterLast + 3 * HOUR,
+        pace,
+        siteOffsetMs: -3 * HOUR,
+      })
+      expect(readReleases(plan.releases).map((r) => r.at)).not.toContain(ahead.at)
+    })
+
+    it('the sighting counts from the previous check that read the page: a failed check between says nothing', () => {
+      const release = TUESDAY + 8 * WEEK + 15 * HOUR
+      const read = planAfterCheck({
+        row: none,
+        pageReleases: weeklyDates,
+        newChapter: false,
+        previousCheckAt: 0,
+        now: release - 2 * HOUR,
+        pace,
+      })
+      // A check at release − 30 min failed (its stamp is the Series' last); the one after finds the chapter.
+      const found = planAfterCheck({
+        row: read,
+        pageReleases: [],
+        newChapter: true,
+        previousCheckAt: release - 30 * MIN,
+        now: release + 10 * MIN,
+        pace,
+      })
+      // Two hours and ten minutes since the last read: too long for an exact sighting.
+      expect(readReleases(found.releases).filter((r) => r.exact && r.at > release - DAY)).toEqual([])
+    })
+  })
+
   it('wrong twice (two New Chapters outside the window): back to the fixed rest, and the owner is told', () => {
     let row = planAfterCheck({ row: none, pageReleases: weeklyDates, newChapter: false, previousCheckAt: 0, now: afterLast, pace })
     // The Series moved to Fridays: each chapter comes when the rhythm says Tuesday.
@@ -79,6 +211,7 @@ describe('an adaptive Site, pass by pass (real SQLite file, fake clock)', () => 
   let clock: FakeClock
   let http: FakeFetcher
   let alice: number
+  let wallWatch: WallWatch
 
   /** A Site whose page body is JSON: [[chapter, ISO release time], …]. */
   const site = (cadence: 'fixed' | 'adaptive'): Site => {
@@ -118,6 +251,7 @@ describe('an adaptive Site, pass by pass (real SQLite file, fake clock)', () => 
     // Wednesday of week 8: eight releases behind it.
     clock = new FakeClock(TUESDAY + 7 * WEEK + DAY + 9 * HOUR)
     http = new FakeFetcher('http', clock, page)
+    wallWatch = new WallWatch()
     alice = await seedReader(store.db, 'alice')
     await seedSeries(store.db, { id: 'w', readers: [alice] })
   })
@@ -126,7 +260,16 @@ describe('an adaptive Site, pass by pass (real SQLite file, fake clock)', () => 
   async function pass(s: Site) {
     let result: Awaited<ReturnType<typeof runPass>> | undefined
     const running = runPass(
-      { db: store.db, site: s, fetchers: { http }, health: new BrowserHealth(clock), pacer: new SitePacer(clock), clock, log: silentLog },
+      {
+        db: store.db,
+        site: s,
+        fetchers: { http },
+        health: new BrowserHealth(clock),
+        pacer: new SitePacer(clock),
+        clock,
+        log: silentLog,
+        wallWatch,
+      },
       new AbortController().signal,
     ).then((r) => (result = r))
     await clock.runUntil(() => result !== undefined)
@@ -205,5 +348,63 @@ describe('an adaptive Site, pass by pass (real SQLite file, fake clock)', () => 
       .execute()
     await pass(s)
     expect(http.calls.length).toBe(before + 1)
+  })
+  it('a wall clock set forward, then back just before the window: the rhythm holds, each chapter found within the hour', async () => {
+    // The Site releases and dates its pages on true time; the app's wall clock is what gets stepped.
+    const seen: number[] = []
+    http.respond = () => {
+      seen.push(clock.monotonic())
+      const shown = releases.filter(([, at]) => at <= clock.monotonic())
+      return {
+        kind: 'page',
+        page: {
+          url: 'https://a.example/manga/w',
+          status: 200,
+          contentType: 'application/json',
+          body: JSON.stringify(shown),
+          date: clock.monotonic(),
+        },
+      }
+    }
+    const s = site('adaptive')
+    await runUntil(s, TUESDAY + 8 * WEEK + 3 * DAY)
+    // Friday: the wall clock jumps 4 h ahead; the next Tuesday at 08:00 (true), 6 h back: it is now 2 h behind.
+    clock.stepWall(4 * HOUR)
+    await runUntil(s, TUESDAY + 9 * WEEK + 8 * HOUR + 4 * HOUR)
+    const resting = await requireSeries(store.db, { site: 'a', seriesId: 'w' })
+    clock.stepWall(-6 * HOUR)
+    // The Lane's next pass (it runs every idle requery) sees the step and moves the plan with it.
+    await pass(s)
+    const moved = await requireSeries(store.db, { site: 'a', seriesId: 'w' })
+    expect(resting.next_check_at - moved.next_check_at).toBe(6 * HOUR)
+    await runUntil(s, TUESDAY + 11 * WEEK - 2 * HOUR)
+    for (const n of [10, 11]) {
+      const at = releases[n - 1]![1]
+      expect(seen.find((t) => t >= at)! - at).toBeLessThanOrEqual(HOUR)
+    }
+    const series = await requireSeries(store.db, { site: 'a', seriesId: 'w' })
+    expect(series.latest_chapter).toBe(11)
+    expect(series.rhythm_misses).toBe(0)
+    expect(cadenceWords(series, HOUR)).toBe('weekly, Tuesdays ~15:00 UTC')
+    // Off its window it still rests: far fewer checks than a fixed rest's 168 a week.
+    expect(seen.filter((t) => t >= TUESDAY + 9 * WEEK + DAY && t < TUESDAY + 10 * WEEK + DAY).length).toBeLessThan(168 / 4)
+  })
+})
+
+describe('the wall watch (a Lane sees its wall clock set back)', () => {
+  it('reports a drop of the wall clock against the monotonic one, once; a rise or a jitter, never', () => {
+    const watch = new WallWatch()
+    expect(watch.steppedBack(1_000_000, 1_000_000)).toBe(0)
+    // Both clocks moved an hour: nothing.
+    expect(watch.steppedBack(1_000_000 + HOUR, 1_000_000 + HOUR)).toBe(0)
+    // The wall clock a few seconds off (a slewing correction): nothing.
+    expect(watch.steppedBack(1_000_000 + 2 * HOUR - 5_000, 1_000_000 + 2 * HOUR)).toBe(0)
+    // Set back 3 h: reported, then not again.
+    expect(watch.steppedBack(1_000_000 + 3 * HOUR - 3 * HOUR, 1_000_000 + 3 * HOUR)).toBe(3 * HOUR - 5_000)
+    expect(watch.steppedBack(1_000_000 + 4 * HOUR - 3 * HOUR, 1_000_000 + 4 * HOUR)).toBe(0)
+    // Set forward 8 h (or a machine that slept): not reported.
+    expect(watch.steppedBack(1_000_000 + 13 * HOUR, 1_000_000 + 5 * HOUR)).toBe(0)
+    // Just over a minute back: reported.
+    expect(watch.steppedBack(1_000_000 + 13 * HOUR - 61_000, 1_000_000 + 5 * HOUR)).toBe(61_000)
   })
 })

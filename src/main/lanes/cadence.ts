@@ -26,6 +26,10 @@ export interface Belief {
   window?: ReleaseWindow
   /** How many New Chapters came inside the window the rhythm predicted. */
   hits: number
+  /** When the last check that read the Series' chapters was made, on the Site's clock (the sightings' start). */
+  readAt?: number
+  /** How far the Site's clock was ahead of the wall clock then (for a check whose response has no date). */
+  offsetMs?: number
 }
 
 /** At most this many observations are kept (the estimate reads the newest 10 releases). */
@@ -50,10 +54,15 @@ export interface PlanAfterCheckInput {
   pageReleases: readonly ReleaseObservation[]
   /** The check found a New Chapter. */
   newChapter: boolean
-  /** The Series' check stamp before this check (0 = never checked). */
+  /** The Series' check stamp before this check (0 = never checked); read only when no earlier read was kept. */
   previousCheckAt: number
-  /** This check's stamp. */
+  /** This check's stamp (the wall clock). */
   now: number
+  /**
+   * How far the Site's clock is ahead of the wall clock, from this check's response (its `Date`); undefined
+   * when it gave none (the last one known is used, else none).
+   */
+  siteOffsetMs?: number
   pace: { restMs: number; ceilingMs: number }
 }
 
@@ -62,11 +71,19 @@ export function readBelief(raw: string): Belief {
   if (!raw) return { rhythm: null, hits: 0 }
   try {
     const parsed = JSON.parse(raw) as Partial<Belief>
-    return { rhythm: parsed.rhythm ?? null, hits: parsed.hits ?? 0, ...(parsed.window ? { window: parsed.window } : {}) }
+    return {
+      rhythm: parsed.rhythm ?? null,
+      hits: parsed.hits ?? 0,
+      ...(parsed.window ? { window: parsed.window } : {}),
+      ...(finite(parsed.readAt) ? { readAt: parsed.readAt } : {}),
+      ...(finite(parsed.offsetMs) ? { offsetMs: parsed.offsetMs } : {}),
+    }
   } catch {
     return { rhythm: null, hits: 0 }
   }
 }
+
+const finite = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value)
 
 /** Reads the `releases` column: `[[at, exact 0|1], …]` ('' or bad JSON = none). */
 export function readReleases(raw: string): ReleaseObservation[] {
@@ -83,28 +100,34 @@ export function readReleases(raw: string): ReleaseObservation[] {
 }
 
 /**
- * The plan after a check that read the Series' chapters. Observations: the page's release dates, and a New
- * Chapter's first sighting — exact (the middle of the time since the previous check) when that check was at most
- * one and a half rests before, since a sighting after a long rest says little about when the chapter came. A New Chapter inside
+ * The plan after a check that read the Series' chapters, learnt and planned on the Site's clock — the one its
+ * release dates are on, which a step of the owner's wall clock does not move (the response's `Date` says how far
+ * apart the two are). Observations: the page's release dates, and a New Chapter's first sighting — exact (the
+ * middle of the time since the previous check that read the page) when that check was at most one and a half
+ * rests before, since a sighting after a long rest says little about when the chapter came. A New Chapter inside
  * the window the rhythm predicted proves it (misses back to 0); one outside it is a miss, as is a window that
  * passed with no chapter. A proven rhythm with no miss rests up to the ceiling outside its window; an unproven
  * one up to UNPROVEN_REST_FACTOR rests; MISSES_TO_DROP misses in a row, no rhythm, or no history: the fixed rest.
+ * The due time is the wall clock's: now plus the wait the plan found.
  */
 export function planAfterCheck(input: PlanAfterCheckInput): PlanColumns {
   const { now, pace, previousCheckAt } = input
   const before = readBelief(input.row.rhythm)
+  const offsetMs = input.siteOffsetMs ?? before.offsetMs ?? 0
+  const siteNow = now + offsetMs
+  const previousRead = before.readAt ?? (previousCheckAt > 0 ? previousCheckAt + offsetMs : 0)
   const observations = [...readReleases(input.row.releases)]
   const dated = [...input.pageReleases].sort((a, b) => b.at - a.at).slice(0, PAGE_DATES)
-  observations.push(...dated.filter((o) => o.at <= now))
+  observations.push(...dated.filter((o) => o.at <= siteNow))
   let misses = input.row.rhythm_misses
   let hits = before.hits
   if (input.newChapter) {
-    if (previousCheckAt > 0 && now - previousCheckAt <= EXACT_WITHIN_RESTS * pace.restMs)
-      observations.push({ at: Math.round((previousCheckAt + now) / 2), exact: true })
+    if (previousRead > 0 && siteNow - previousRead <= EXACT_WITHIN_RESTS * pace.restMs)
+      observations.push({ at: Math.round((previousRead + siteNow) / 2), exact: true })
     const w = before.window
     if (w) {
       // Inside the window, or found by the first check after it closed: the rhythm foresaw it.
-      if (now >= w.at - w.halfWidthMs && now <= w.at + w.halfWidthMs + pace.restMs) {
+      if (siteNow >= w.at - w.halfWidthMs && siteNow <= w.at + w.halfWidthMs + pace.restMs) {
         misses = 0
         hits++
       } else misses++
@@ -115,13 +138,13 @@ export function planAfterCheck(input: PlanAfterCheckInput): PlanColumns {
   const last = moments.at(-1) ?? null
   const proven = hits > 0 && misses === 0
   const ceilingMs = proven ? pace.ceilingMs : Math.min(pace.ceilingMs, UNPROVEN_REST_FACTOR * pace.restMs)
-  const plan = planNextCheck({ rhythm, lastRelease: last, checkedAt: now, pace: { restMs: pace.restMs, ceilingMs } })
+  const plan = planNextCheck({ rhythm, lastRelease: last, checkedAt: siteNow, pace: { restMs: pace.restMs, ceilingMs } })
   const wrong = misses + plan.misses
-  const at = rhythm && wrong < MISSES_TO_DROP ? plan.at : now + pace.restMs
-  const belief: Belief = { rhythm, hits, ...(plan.window ? { window: plan.window } : {}) }
+  const waitMs = rhythm && wrong < MISSES_TO_DROP ? plan.at - siteNow : pace.restMs
+  const belief: Belief = { rhythm, hits, ...(plan.window ? { window: plan.window } : {}), readAt: siteNow, offsetMs }
   return {
-    next_check_at: at,
-    rhythm: rhythm ? JSON.stringify(belief) : '',
+    next_check_at: now + waitMs,
+    rhythm: JSON.stringify(belief),
     releases: JSON.stringify(moments.map((m) => [m.at, m.exact ? 1 : 0])),
     rhythm_misses: rhythm ? misses : 0,
   }

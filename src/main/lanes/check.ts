@@ -12,6 +12,7 @@ import { inlineReader, type PageReader } from '../sites/page-reader'
 import type { Db } from '../store/database'
 import type { SeriesKey, SeriesRow } from '../store/schema'
 import { getSeries, markLatestChecked, recordCheckOutcome, recordCheckResult, type CheckResultReport } from '../store/series'
+import { siteClockOffset } from '../fetch/site-clock'
 import { planAfterCheck } from './cadence'
 import { judgeSightings, lastSightingId } from '../store/sightings'
 import { isStorageUnavailable } from '../store/storage'
@@ -114,6 +115,8 @@ async function readSeries(
   const { stampedAt, judgeUpTo, previousCheckAt } = stamps
   let fetched = false
   let title: string | undefined
+  // How far the Site's clock is ahead of ours, from the newest response that gave its Date.
+  let siteOffsetMs: number | undefined
   try {
     let request: PageRequest = site.adapter.request(url)
     let fallback: PageRequest | undefined
@@ -129,6 +132,7 @@ async function readSeries(
         return { ...report('refused', result.reason, stampedAt, fetched), retryAfterMs: result.retryAfterMs }
       if (result.kind !== 'page') return report(result.kind, result.reason, stampedAt, fetched)
       const { page } = result
+      siteOffsetMs = siteClockOffset(page.date, ctx.clock.now()) ?? siteOffsetMs
       if (page.status !== 200 && page.status !== 204) {
         if (fallback) {
           request = fallback
@@ -167,6 +171,7 @@ async function readSeries(
                     newChapter,
                     previousCheckAt,
                     now: stampedAt,
+                    ...(siteOffsetMs === undefined ? {} : { siteOffsetMs }),
                     pace: site.pace,
                   }),
               }

@@ -17,7 +17,7 @@ import { insertPasses, prunePasses } from '../store/passes'
 import { pruneOrphanSeries } from '../store/series'
 import type { CheckReport } from './check'
 import { SitePacer } from './pacer'
-import { runPass, UnwrittenPasses, type NewChapter, type PassResult } from './pass'
+import { runPass, UnwrittenPasses, WallWatch, type NewChapter, type PassResult } from './pass'
 
 export const PASS_RETENTION_MS = 14 * 86_400_000
 /** An orphan Series (no Reader holds it) not checked for this long is deleted with its history. */
@@ -88,6 +88,7 @@ export async function startLanes(options: LanesOptions): Promise<Lanes> {
       db,
       site,
       unwritten,
+      wallWatch: new WallWatch(),
       fetchers: options.fetchers,
       health,
       pacer,

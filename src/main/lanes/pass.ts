@@ -38,6 +38,27 @@ export interface PassDeps {
   reader?: PageReader
   /** The Lane's rows the store could not take yet; written before this pass's row. */
   unwritten?: UnwrittenPasses
+  /** The wall clock against the monotonic one, from pass to pass (an adaptive Lane moves its plans by a step back). */
+  wallWatch?: WallWatch
+}
+
+/** A drop of the wall clock against the monotonic one by more than this, between two passes, is a step back. */
+export const WALL_STEP_MS = 60_000
+
+/**
+ * Sees the wall clock set back between two of a Lane's passes: the wall clock's lead over the monotonic one
+ * drops by the step. A rise says nothing (a machine that slept looks the same), so only drops are reported.
+ */
+export class WallWatch {
+  #lead: number | undefined
+
+  /** How far the wall clock was set back since the last reading, or 0. */
+  steppedBack(wall: number, monotonic: number): number {
+    const lead = wall - monotonic
+    const back = this.#lead === undefined ? 0 : this.#lead - lead
+    this.#lead = lead
+    return back > WALL_STEP_MS ? back : 0
+  }
 }
 
 /**
@@ -426,11 +447,14 @@ async function writeRow(deps: PassDeps, pass: PassFigures): Promise<PassRow | nu
  * longest the app ever sets. Costs one index seek when the clock behaved.
  */
 async function keepTimesBounded(deps: PassDeps, lane: LaneRow, now: number): Promise<LaneRow> {
-  const { db, site, log } = deps
+  const { db, site, log, clock } = deps
+  // An adaptive Lane plans checks ahead on the wall clock: a step back seen happening moves those plans with it.
+  const seen = deps.wallWatch?.steppedBack(clock.now(), clock.monotonic()) ?? 0
+  const steppedBackMs = site.pace.cadence === 'adaptive' ? seen : 0
   // Stryker disable next-line ConditionalExpression,EqualityOperator: repairing with no stamp ahead of now changes nothing (only a log line)
-  if ((await lastCheckedAt(db, site.key)) > now) {
-    const repaired = await repairFutureStamps(db, site.key, now)
-    log.warn({ site: site.key, repaired }, 'lane: the wall clock was set back; stamps ahead of it were brought back to now')
+  if (steppedBackMs > 0 || (await lastCheckedAt(db, site.key)) > now) {
+    const repaired = await repairFutureStamps(db, site.key, now, steppedBackMs)
+    log.warn({ site: site.key, repaired, steppedBackMs }, 'lane: the wall clock was set back; stamps ahead of it were brought back to now')
   }
   const bounded = await boundLaneTimes(db, lane, now, site.pace.refusalBackoffMs)
   return bounded ?? lane

@@ -140,7 +140,8 @@ export class SimSites {
     await clock.sleep(latency, signal)
     if (via === 'browser') this.#keepAwake()
     if (signal?.aborted) return { kind: 'error', reason: 'aborted' }
-    if (!url || !sim || !route.series) return page(request.url, 404, 'text/html', '<!DOCTYPE html><title>Not Found</title><h1>404</h1>')
+    if (!url || !sim || !route.series)
+      return page(request.url, 404, 'text/html', '<!DOCTYPE html><title>Not Found</title><h1>404</h1>', clock.monotonic())
 
     switch (fault) {
       case 'timeout':
@@ -150,7 +151,13 @@ export class SimSites {
         return { kind: 'unreachable', reason: 'browser: Target page, context or browser has been closed' }
       case '5xx': {
         const status = [500, 502, 503, 504][Math.floor(draw * 1e6) % 4]!
-        return page(url.href, status, 'text/html', `<!DOCTYPE html><title>${status}</title><h1>Server error ${status}</h1>`)
+        return page(
+          url.href,
+          status,
+          'text/html',
+          `<!DOCTYPE html><title>${status}</title><h1>Server error ${status}</h1>`,
+          clock.monotonic(),
+        )
       }
       case 'challenge': {
         const body = challengePage(false)
@@ -158,27 +165,28 @@ export class SimSites {
           const title = htmlTitle(body)
           return isChallengePage(title, body)
             ? { kind: 'refused', reason: `challenge "${title}" did not clear in ${latency} ms` }
-            : page(url.href, 200, 'text/html', body)
+            : page(url.href, 200, 'text/html', body, clock.monotonic())
         }
         const headers: Record<string, string> = { server: 'cloudflare', 'content-type': 'text/html' }
         const reason = challengeReason({ status: 403, header: (n) => headers[n.toLowerCase()] ?? null, body })
-        return reason ? { kind: 'refused', reason } : page(url.href, 403, 'text/html', body)
+        return reason ? { kind: 'refused', reason } : page(url.href, 403, 'text/html', body, clock.monotonic())
       }
       case 'empty':
-        return page(url.href, 200, sim.family === 'mangadex' ? 'application/json' : 'text/html', '')
+        return page(url.href, 200, sim.family === 'mangadex' ? 'application/json' : 'text/html', '', clock.monotonic())
       case 'no-chapter':
         return page(
           url.href,
           200,
           sim.family === 'mangadex' ? 'application/json' : 'text/html',
           pageWithoutChapters(sim.family, route.series),
+          clock.monotonic(),
         )
       case null:
         break
     }
-    if (route.kind === 'list') return page(url.href, 200, 'text/html', madaraList(route.series, released))
+    if (route.kind === 'list') return page(url.href, 200, 'text/html', madaraList(route.series, released), clock.monotonic())
     const body = seriesPage(sim.family, route.series, released)
-    return page(url.href, 200, sim.family === 'mangadex' ? 'application/json' : 'text/html', body)
+    return page(url.href, 200, sim.family === 'mangadex' ? 'application/json' : 'text/html', body, clock.monotonic())
   }
 
   /** Which Series a URL (and, for Madara's admin-ajax, a form body) asks for, and whether it is a page or a list. */
@@ -240,6 +248,7 @@ export class SimSites {
   }
 }
 
-function page(url: string, status: number, contentType: string, body: string): FetchResult {
-  return { kind: 'page', page: { url, status, contentType, body } }
+/** A page as a simulated Site serves it, dated by the Site's clock: the true (monotonic) time, which no wall-clock step moves. */
+function page(url: string, status: number, contentType: string, body: string, date: number): FetchResult {
+  return { kind: 'page', page: { url, status, contentType, body, date } }
 }

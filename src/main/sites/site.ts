@@ -63,6 +63,8 @@ export interface Page {
   status: number
   contentType: string
   body: string
+  /** When the Site answered, on its own clock (its `Date` header plus `Age`), Unix ms; absent when it gave none. */
+  date?: number
 }
 
 export interface Chapter {

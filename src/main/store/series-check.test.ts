@@ -242,4 +242,24 @@ describe('orphans and stamps ahead of the clock', () => {
     })
     expect(await repairFutureStamps(store.db, 'a', now)).toBe(0)
   })
+  it('a step back the Lane saw moves every planned check still ahead by the step; unseen, only those checked ahead', async () => {
+    const now = 50 * 3_600_000
+    const hour = 3_600_000
+    await seedSeries(store.db, { id: 'resting', checkedAt: now - 3 * hour })
+    await seedSeries(store.db, { id: 'due', checkedAt: now - 5 * hour })
+    await seedSeries(store.db, { id: 'fixed', checkedAt: now - 2 * hour })
+    const plan = (id: string, at: number) => store.db.updateTable('series').set({ next_check_at: at }).where('series_id', '=', id).execute()
+    await plan('resting', now + 20 * hour)
+    await plan('due', now - hour)
+    const at = async (id: string) => (await requireSeries(store.db, { site: 'a', seriesId: id })).next_check_at
+    // Not seen (a step while the app was closed): nothing was checked ahead of the clock, so nothing moves.
+    expect(await repairFutureStamps(store.db, 'a', now)).toBe(0)
+    expect(await at('resting')).toBe(now + 20 * hour)
+    // Seen: 6 h back. The plan ahead moves by it; one already due and one with no plan stay.
+    expect(await repairFutureStamps(store.db, 'a', now, 6 * hour)).toBe(1)
+    expect(await at('resting')).toBe(now + 14 * hour)
+    expect(await at('due')).toBe(now - hour)
+    expect(await at('fixed')).toBe(0)
+    expect(await requireSeries(store.db, { site: 'a', seriesId: 'resting' })).toMatchObject({ latest_checked_at: now - 3 * hour })
+  })
 })

@@ -118,29 +118,36 @@ export async function stillDue(db: Db, key: SeriesKey, checkedAt: number): Promi
  * (docs/adr/0011-time-and-the-wall-clock.md). A stamp ahead of the clock would otherwise keep its Series from
  * being due for as long as the clock was ahead. A pending Check now stays pending; one already served stays
  * served. Returns how many Series it changed.
+ *
+ * `steppedBackMs`, when the app saw the step happen (an adaptive Lane watches the wall clock against the
+ * monotonic one), is the step itself: every planned check still ahead moves back by it too, so a Series resting
+ * toward its release window is checked when the window opens, not the step later.
  */
-export async function repairFutureStamps(db: Db, site: string, now: number): Promise<number> {
+export async function repairFutureStamps(db: Db, site: string, now: number, steppedBackMs = 0): Promise<number> {
   const newest = await db
     .selectFrom('series')
     .select((eb) => eb.fn.max('latest_checked_at').as('at'))
     .where('site', '=', site)
     .executeTakeFirst()
   // Stryker disable next-line OptionalChaining: an aggregate without GROUP BY always returns its one row
-  const step = Math.max(0, Number(newest?.at ?? 0) - now)
+  const step = Math.max(0, steppedBackMs, Number(newest?.at ?? 0) - now)
+  const seen = steppedBackMs > 0 ? 1 : 0
   const back = (column: string) =>
     sql`(CASE WHEN ${sql.ref(column)} > ${now} THEN MAX(${sql.ref(column)} - ${step}, 0) ELSE ${sql.ref(column)} END)`
   const checked = back('latest_checked_at')
   const result = await sql`
     UPDATE series SET
       latest_checked_at = ${checked},
-      next_check_at = CASE WHEN next_check_at > 0 AND latest_checked_at > ${now} THEN MAX(next_check_at - ${step}, 1) ELSE next_check_at END,
+      next_check_at = CASE WHEN next_check_at > 0 AND (latest_checked_at > ${now} OR (${seen} AND next_check_at > ${now}))
+        THEN MAX(next_check_at - ${step}, 1) ELSE next_check_at END,
       latest_sighted_at = MIN(${back('latest_sighted_at')}, ${now}),
       latest_changed_at = MIN(${back('latest_changed_at')}, ${now}),
       force_poll_at = CASE WHEN force_poll_at > latest_checked_at
         THEN MAX(MIN(${back('force_poll_at')}, ${now}), ${checked} + 1)
         ELSE MIN(${back('force_poll_at')}, ${checked}) END
     WHERE site = ${site}
-      AND (latest_checked_at > ${now} OR latest_sighted_at > ${now} OR latest_changed_at > ${now} OR force_poll_at > ${now})
+      AND (latest_checked_at > ${now} OR latest_sighted_at > ${now} OR latest_changed_at > ${now} OR force_poll_at > ${now}
+        OR (${seen} AND next_check_at > ${now}))
   `.execute(db)
   return Number(result.numAffectedRows ?? 0n)
 }

@@ -13,7 +13,7 @@ import { isPinned, type PageRequest, type Site } from '../../sites/site'
 import { challengeReason, isChallengePage } from '../challenge'
 import type { BrowserFetcher, Fetcher, FetchResult } from '../fetcher'
 import { HTTP_DEFAULTS } from '../http-fetcher'
-import { BodyTooLarge, BrowserGone, NavigationBlocked, type BrowserLauncher, type BrowserSession } from './session'
+import { BodyTooLarge, BrowserGone, NavigationBlocked, type BrowserLauncher, type BrowserSession, type Snapshot } from './session'
 
 export interface BrowserFetcherOptions {
   launcher: BrowserLauncher
@@ -139,14 +139,16 @@ export function createBrowserFetcher(options: BrowserFetcherOptions): BrowserFet
         body: answer.body,
       })
       if (refused) return { kind: 'refused', reason: refused }
-      return { kind: 'page', page: { url: request.url, status: answer.status, contentType: answer.contentType, body: answer.body } }
+      const { status, contentType, body, date } = answer
+      return { kind: 'page', page: { url: request.url, status, contentType, body, ...(date === undefined ? {} : { date }) } }
     }
     await tab.goto(request.url, allowed, navigationTimeoutMs)
     const deadline = clock.now() + challengeTimeoutMs
     for (;;) {
       const shot = await snapshotSettled(tab, maxBodyBytes)
       if (!isChallengePage(shot.title, shot.html)) {
-        return { kind: 'page', page: { url: shot.url, status: shot.status || 200, contentType: 'text/html', body: shot.html } }
+        const dated = shot.date === undefined ? {} : { date: shot.date }
+        return { kind: 'page', page: { url: shot.url, status: shot.status || 200, contentType: 'text/html', body: shot.html, ...dated } }
       }
       if (clock.now() >= deadline) return { kind: 'refused', reason: `challenge "${shot.title}" did not clear in ${challengeTimeoutMs} ms` }
       if (signal.aborted) return { kind: 'error', reason: 'aborted' }
@@ -250,10 +252,7 @@ function untilAborted(work: Promise<FetchResult>, signal: AbortSignal): Promise<
 }
 
 /** A snapshot, retried while the page is between documents (a challenge reloading itself). */
-async function snapshotSettled(
-  tab: BrowserSession,
-  maxBodyBytes: number,
-): Promise<{ url: string; title: string; html: string; status: number }> {
+async function snapshotSettled(tab: BrowserSession, maxBodyBytes: number): Promise<Snapshot> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await tab.snapshot(maxBodyBytes)

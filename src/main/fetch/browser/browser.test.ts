@@ -189,6 +189,21 @@ describe('browser Sites on real Chromium', () => {
     }
   })
 
+  it("dates a page and an XHR list by the Site's own clock (its Date header), as HTTP does", async () => {
+    const xhr = { ...site('fixture-madara-xhr'), fetcher: 'browser' as const }
+    const page = await browser.fetch({ url: `${fixture.origin}/madara-xhr/manga/lantern-one/`, method: 'GET' }, xhr)
+    const list = await browser.fetch(
+      { url: `${fixture.origin}/madara-xhr/manga/lantern-one/ajax/chapters/`, method: 'POST', body: '' },
+      xhr,
+    )
+    for (const result of [page, list]) {
+      expect(result.kind).toBe('page')
+      // The fixture server runs on the real clock, to the second.
+      const date = result.kind === 'page' ? result.page.date : undefined
+      expect(Math.abs(date! - Date.now())).toBeLessThan(60_000)
+    }
+  })
+
   it('two browser Lanes at once: each check keeps the tab (a Madara XHR list is read from its own page)', async () => {
     await bookmark('fixture-madara-xhr', '/madara-xhr/manga/lantern-one/')
     await bookmark('fixture-madara-xhr', '/madara-xhr/manga/lantern-two/')

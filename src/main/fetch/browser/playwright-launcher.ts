@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
 import type { PageRequest } from '../../sites/site'
+import { siteDate } from '../site-clock'
 import { USER_AGENT } from '../user-agent'
 import { chromiumArgs } from './chromium-flags'
 import { startPinGate, type PinGate } from './pin-gate'
@@ -158,6 +159,7 @@ async function playwrightSession(context: BrowserContext, gate: PinGate): Promis
   let allowed: (url: URL) => boolean = () => false
   let blocked: string | null = null
   let documentStatus = 0
+  let documentDate: number | undefined
   let mainFrameId = ''
   gate.pin = (url) => allowed(url)
   context.on('close', () => {
@@ -176,7 +178,11 @@ async function playwrightSession(context: BrowserContext, gate: PinGate): Promis
     gone = true
   })
   tab.on('response', (response) => {
-    if (response.request().isNavigationRequest() && response.frame() === tab.mainFrame()) documentStatus = response.status()
+    if (response.request().isNavigationRequest() && response.frame() === tab.mainFrame()) {
+      documentStatus = response.status()
+      const headers = response.headers()
+      documentDate = siteDate(headers['date'], headers['age'])
+    }
   })
   const cdp = await context.newCDPSession(tab)
   cdp.on('Fetch.requestPaused', (event: PausedRequest) => {
@@ -253,6 +259,7 @@ async function playwrightSession(context: BrowserContext, gate: PinGate): Promis
       allowed = isPinned
       blocked = null
       documentStatus = 0
+      documentDate = undefined
       return guard(async (p) => {
         for (let attempt = 0; ; attempt++) {
           try {
@@ -278,7 +285,7 @@ async function playwrightSession(context: BrowserContext, gate: PinGate): Promis
         const size = (await p.evaluate('document.documentElement.outerHTML.length')) as number
         if (size > maxBytes) throw new BodyTooLarge(maxBytes)
         const [title, html] = [await p.title(), await p.content()]
-        return { url: p.url(), title, html, status: documentStatus }
+        return { url: p.url(), title, html, status: documentStatus, ...(documentDate === undefined ? {} : { date: documentDate }) }
       }),
     fetchInPage: (request: PageRequest, pinned, timeoutMs, maxBytes) =>
       guard(async (p) => {
@@ -296,12 +303,20 @@ async function playwrightSession(context: BrowserContext, gate: PinGate): Promis
             })
             const text = await response.text()
             if (text.length > maxBytes) return null
-            return { status: response.status, contentType: response.headers.get('content-type') ?? '', body: text }
+            return {
+              status: response.status,
+              contentType: response.headers.get('content-type') ?? '',
+              body: text,
+              date: response.headers.get('date'),
+              age: response.headers.get('age'),
+            }
           },
           { url: request.url, method: request.method, headers: request.headers ?? {}, body: request.body ?? null, timeoutMs, maxBytes },
         )
         if (!answer) throw new BodyTooLarge(maxBytes)
-        return answer
+        const { date, age, ...rest } = answer
+        const at = siteDate(date, age)
+        return at === undefined ? rest : { ...rest, date: at }
       }),
     blank: (timeoutMs) =>
       guard(async (p) => {

@@ -29,6 +29,8 @@ export interface Snapshot {
   html: string
   /** Status of the last main-document response (0 when unknown). */
   status: number
+  /** That response's `Date` (plus `Age`) as Unix ms, when it had one: the Site's clock. */
+  date?: number
 }
 
 export interface BrowserSession {
@@ -51,7 +53,7 @@ export interface BrowserSession {
     allowed: (url: URL) => boolean,
     timeoutMs: number,
     maxBytes: number,
-  ): Promise<{ status: number; contentType: string; body: string }>
+  ): Promise<{ status: number; contentType: string; body: string; date?: number }>
   /**
    * Empties the browser before the tab moves to another Site's pin: every other page closed, the tab on
    * `about:blank` (the previous Site's page, its timers and its workers gone), nothing allowed until the next
