@@ -64,7 +64,8 @@ for (const mode of ['fixed', 'adaptive'] as const) {
             : shown
                 .slice(-12)
                 .map((c) => (sim.family === 'mangadex' ? { at: c.at, exact: true } : { at: Math.floor(c.at / DAY) * DAY, exact: false }))
-        row = planAfterCheck({ row, pageReleases: dated, newChapter, previousCheckAt: prev, now: wall(t), pace })
+        // The Site's clock is world time: its responses' Date says how far the app's wall clock is from it.
+        row = planAfterCheck({ row, pageReleases: dated, newChapter, previousCheckAt: prev, now: wall(t), siteOffsetMs: t - wall(t), pace })
         prev = wall(t)
         // A Lane checks a due Series a little after it comes due (its turn in the gap, the next pass).
         t = Math.max((row.next_check_at ?? 0) - wall(t) + t, t + 1000) + (jitter ? (t * 7) % 300_000 : 0)

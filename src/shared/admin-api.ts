@@ -126,7 +126,7 @@ export interface SeriesRowView {
   waiting: SeriesWaitingView
   /**
    * An adaptive Site's Series (docs/adr/0014-freshness-per-request.md): the release rhythm the app believes in
-   * ("weekly, Tuesdays ~15:00 UTC", "no rhythm yet — checked every hour"); absent on a fixed Site.
+   * ("weekly, Tuesdays ~15:00 UTC", "no rhythm yet — checked every hour, less often while it stays silent (at most every 2 hours)"); absent on a fixed Site.
    */
   rhythm?: string
   /** An adaptive Site's Series: when its next check is planned (0 = none yet: a rest after its check). */

@@ -61,7 +61,7 @@ describe("an adaptive Site's Series", () => {
     expect(weekly.waiting).toEqual({ kind: 'next-check', at: plan.next_check_at })
 
     const fresh = (await app.api.seriesDetail({ site: 'fixture-madara', seriesId: 'fresh' })).row
-    expect(fresh.rhythm).toBe('no rhythm yet — checked every hour')
+    expect(fresh.rhythm).toBe('no rhythm yet — checked every hour, less often while it stays silent (at most every 2 hours)')
     expect(fresh.waiting).toEqual({ kind: 'next-check', at: now + HOUR })
 
     const fixed = (await app.api.seriesDetail({ site: 'fixture-themesia', seriesId: 'fixed' })).row

@@ -28,7 +28,9 @@ describe('planning after a check (pure)', () => {
     const plan = planAfterCheck({ row: none, pageReleases: [], newChapter: false, previousCheckAt: 0, now: afterLast, pace })
     expect(plan).toMatchObject({ next_check_at: afterLast + HOUR, rhythm_misses: 0 })
     expect(readBelief(plan.rhythm).rhythm).toBeNull()
-    expect(cadenceWords({ rhythm: plan.rhythm, rhythm_misses: 0 }, HOUR)).toBe('no rhythm yet — checked every hour')
+    expect(cadenceWords({ rhythm: plan.rhythm, rhythm_misses: 0 }, HOUR)).toBe(
+      'no rhythm yet — checked every hour, less often while it stays silent (at most every 2 hours)',
+    )
   })
 
   it('irregular releases: the fixed rest', () => {
@@ -37,6 +39,19 @@ describe('planning after a check (pure)', () => {
     const plan = planAfterCheck({ row: none, pageReleases: irregular, newChapter: false, previousCheckAt: 0, now, pace })
     expect(plan.next_check_at).toBe(now + HOUR)
     expect(readBelief(plan.rhythm).rhythm).toBeNull()
+  })
+
+  it('irregular and silent for ten days: two rests; a New Chapter found (after a long rest, so no exact release) ends the silence', () => {
+    const irregular = [0, 1.2, 6.5, 7, 15.3, 16, 20].map((d) => exact(TUESDAY + d * DAY))
+    const now = TUESDAY + 30 * DAY
+    const silent = planAfterCheck({ row: none, pageReleases: irregular, newChapter: false, previousCheckAt: 0, now, pace })
+    expect(silent.next_check_at - now).toBe(2 * HOUR)
+    const found = planAfterCheck({ row: silent, pageReleases: irregular, newChapter: true, previousCheckAt: 0, now: now + 2 * HOUR, pace })
+    expect(found.next_check_at - (now + 2 * HOUR)).toBe(HOUR)
+    expect(readReleases(found.releases)).toEqual(readReleases(silent.releases))
+    // Two days on, still within three silent days of that chapter: the rest.
+    const later = planAfterCheck({ row: found, pageReleases: irregular, newChapter: false, previousCheckAt: 0, now: now + 2 * DAY, pace })
+    expect(later.next_check_at - (now + 2 * DAY)).toBe(HOUR)
   })
 
   it('a weekly history read from the page, never proven: rests outside the window a few rests, not the ceiling', () => {
@@ -192,7 +207,7 @@ describe('planning after a check (pure)', () => {
     })
   })
 
-  it('wrong twice (two New Chapters outside the window): back to the fixed rest, and the owner is told', () => {
+  it('wrong twice (two New Chapters outside the window): back to the quiet rest, and the owner is told', () => {
     let row = planAfterCheck({ row: none, pageReleases: weeklyDates, newChapter: false, previousCheckAt: 0, now: afterLast, pace })
     // The Series moved to Fridays: each chapter comes when the rhythm says Tuesday.
     for (const week of [8, 9]) {
@@ -202,7 +217,8 @@ describe('planning after a check (pure)', () => {
     expect(row.rhythm_misses).toBe(2)
     const now = TUESDAY + 9 * WEEK + 3 * DAY + 15 * HOUR
     expect(row.next_check_at - now).toBe(HOUR)
-    expect(cadenceWords(row, HOUR)).toMatch(/wrong 2 times, checked every hour$/)
+    // The second chapter was just found: no silence yet, so the plain rest.
+    expect(cadenceWords(row, HOUR)).toMatch(/wrong 2 times, checked every hour, less often while it stays silent/)
   })
 })
 

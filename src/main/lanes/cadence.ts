@@ -7,11 +7,14 @@
 import type { PlanColumns } from '../store/series'
 import type { SeriesRow } from '../store/schema'
 import {
+  anchorOf,
   DAY,
   HOUR,
   estimateRhythm,
   MISSES_TO_DROP,
   planNextCheck,
+  QUIET_MAX_RESTS,
+  quietRestMs,
   releaseMoments,
   rhythmWords,
   type ReleaseObservation,
@@ -30,6 +33,8 @@ export interface Belief {
   readAt?: number
   /** How far the Site's clock was ahead of the wall clock then (for a check whose response has no date). */
   offsetMs?: number
+  /** When the last New Chapter was found, on the Site's clock (the Series' silence counts from it at the latest). */
+  newAt?: number
 }
 
 /** At most this many observations are kept (the estimate reads the newest 10 releases). */
@@ -77,6 +82,7 @@ export function readBelief(raw: string): Belief {
       ...(parsed.window ? { window: parsed.window } : {}),
       ...(finite(parsed.readAt) ? { readAt: parsed.readAt } : {}),
       ...(finite(parsed.offsetMs) ? { offsetMs: parsed.offsetMs } : {}),
+      ...(finite(parsed.newAt) ? { newAt: parsed.newAt } : {}),
     }
   } catch {
     return { rhythm: null, hits: 0 }
@@ -107,7 +113,8 @@ export function readReleases(raw: string): ReleaseObservation[] {
  * rests before, since a sighting after a long rest says little about when the chapter came. A New Chapter inside
  * the window the rhythm predicted proves it (misses back to 0); one outside it is a miss, as is a window that
  * passed with no chapter. A proven rhythm with no miss rests up to the ceiling outside its window; an unproven
- * one up to UNPROVEN_REST_FACTOR rests; MISSES_TO_DROP misses in a row, no rhythm, or no history: the fixed rest.
+ * one up to UNPROVEN_REST_FACTOR rests; MISSES_TO_DROP misses in a row or no rhythm: the quiet rest (the fixed rest,
+ * longer the longer the Series has been silent); no history: the fixed rest.
  * The due time is the wall clock's: now plus the wait the plan found.
  */
 export function planAfterCheck(input: PlanAfterCheckInput): PlanColumns {
@@ -138,10 +145,20 @@ export function planAfterCheck(input: PlanAfterCheckInput): PlanColumns {
   const last = moments.at(-1) ?? null
   const proven = hits > 0 && misses === 0
   const ceilingMs = proven ? pace.ceilingMs : Math.min(pace.ceilingMs, UNPROVEN_REST_FACTOR * pace.restMs)
-  const plan = planNextCheck({ rhythm, lastRelease: last, checkedAt: siteNow, pace: { restMs: pace.restMs, ceilingMs } })
+  // A New Chapter found long after the check before it is no exact release, but it is life: the silence ends.
+  const newAt = input.newChapter ? siteNow : before.newAt
+  const silentSince = Math.max(last ? anchorOf(last) : 0, newAt ?? 0) || null
+  const plan = planNextCheck({ rhythm, lastRelease: last, checkedAt: siteNow, silentSince, pace: { restMs: pace.restMs, ceilingMs } })
   const wrong = misses + plan.misses
-  const waitMs = rhythm && wrong < MISSES_TO_DROP ? plan.at - siteNow : pace.restMs
-  const belief: Belief = { rhythm, hits, ...(plan.window ? { window: plan.window } : {}), readAt: siteNow, offsetMs }
+  const waitMs = rhythm && wrong < MISSES_TO_DROP ? plan.at - siteNow : quietRestMs(silentSince, siteNow, pace.restMs)
+  const belief: Belief = {
+    rhythm,
+    hits,
+    ...(plan.window ? { window: plan.window } : {}),
+    readAt: siteNow,
+    offsetMs,
+    ...(newAt === undefined ? {} : { newAt }),
+  }
   return {
     next_check_at: now + waitMs,
     rhythm: JSON.stringify(belief),
@@ -152,13 +169,15 @@ export function planAfterCheck(input: PlanAfterCheckInput): PlanColumns {
 
 /**
  * What the owner reads about a Series' rhythm: "weekly, Tuesdays ~15:00 UTC", or why the fixed rest applies
- * ("no rhythm yet — checked every hour", "weekly, Tuesdays — wrong twice, checked every hour").
+ * ("no rhythm yet — checked every hour, less often while it stays silent (at most every 2 hours)", "weekly,
+ * Tuesdays — wrong 2 times, checked every hour, …").
  */
 export function cadenceWords(row: Pick<SeriesRow, 'rhythm' | 'rhythm_misses'>, restMs: number): string {
   const every = restWords(restMs)
   const { rhythm } = readBelief(row.rhythm)
-  if (!rhythm) return `no rhythm yet — checked every ${every}`
-  if (row.rhythm_misses >= MISSES_TO_DROP) return `${rhythmWords(rhythm)} — wrong ${row.rhythm_misses} times, checked every ${every}`
+  const quiet = `checked every ${every}, less often while it stays silent (at most every ${restWords(QUIET_MAX_RESTS * restMs)})`
+  if (!rhythm) return `no rhythm yet — ${quiet}`
+  if (row.rhythm_misses >= MISSES_TO_DROP) return `${rhythmWords(rhythm)} — wrong ${row.rhythm_misses} times, ${quiet}`
   return rhythmWords(rhythm)
 }
 

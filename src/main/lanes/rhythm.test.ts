@@ -4,6 +4,9 @@ import {
   estimateRhythm,
   HOUR,
   MISSES_TO_DROP,
+  QUIET_MAX_RESTS,
+  QUIET_SHARE,
+  quietRestMs,
   nextWindow,
   planNextCheck,
   releaseMoments,
@@ -114,10 +117,25 @@ describe('planning the next check', () => {
     expect(Math.abs(window.at - (friday.at + WEEK))).toBeLessThan(MIN)
   })
 
-  it(`missed ${MISSES_TO_DROP} times in a row: back to the fixed rest until a New Chapter`, () => {
+  it(`missed ${MISSES_TO_DROP} times in a row: back to the quiet rest until a New Chapter — two weeks silent, two rests`, () => {
     const checkedAt = nextRelease + WEEK + 3 * HOUR
     const plan = planNextCheck({ rhythm: weekly, lastRelease: last, checkedAt, pace })
-    expect(plan).toMatchObject({ at: checkedAt + HOUR, misses: MISSES_TO_DROP })
+    expect(plan).toMatchObject({ at: checkedAt + QUIET_MAX_RESTS * HOUR, misses: MISSES_TO_DROP })
+    // A New Chapter seen since (no exact release, but life): the silence is short, the rest is the rest.
+    const seen = planNextCheck({ rhythm: weekly, lastRelease: last, checkedAt, silentSince: checkedAt - HOUR, pace })
+    expect(seen.at).toBe(checkedAt + HOUR)
+  })
+
+  it('the quiet rest: the rest for three silent days, then a seventy-second of the silence, at most two rests', () => {
+    const since = TUESDAY
+    expect(quietRestMs(null, since + 30 * DAY, HOUR)).toBe(HOUR)
+    expect(quietRestMs(since, since + 2 * HOUR, HOUR)).toBe(HOUR)
+    expect(quietRestMs(since, since + 3 * DAY, HOUR)).toBe(HOUR)
+    expect(quietRestMs(since, since + 4.5 * DAY, HOUR)).toBe(1.5 * HOUR)
+    expect(quietRestMs(since, since + 6 * DAY, HOUR)).toBe(2 * HOUR)
+    expect(quietRestMs(since, since + 60 * DAY, HOUR)).toBe(QUIET_MAX_RESTS * HOUR)
+    expect(quietRestMs(since, since + 60 * DAY, 30 * MIN)).toBe(QUIET_MAX_RESTS * 30 * MIN)
+    expect(QUIET_SHARE).toBe(72)
   })
 
   it('a rhythm known only to the day checks at the rest inside a window that covers the day', () => {

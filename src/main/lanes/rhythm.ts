@@ -7,7 +7,7 @@
  * - **periodic** — releases a whole number of periods apart (a day, a week) at a steady time in the period:
  *   "weekly, Tuesdays ~15:00 UTC";
  * - **interval** — releases a steady interval apart ("every 3 days");
- * - nothing — too few releases, or irregular ones: the Series keeps the fixed rest.
+ * - nothing — too few releases, or irregular ones: the Series keeps the fixed rest, longer while it is silent.
  * Then a window around the next expected release: inside it the Series is checked at half its rest; outside it,
  * it rests longer, up to the ceiling. An estimate whose window passed with no chapter twice in a row is dropped
  * until a New Chapter comes.
@@ -163,12 +163,32 @@ export function nextWindow(rhythm: Rhythm, after: number): ReleaseWindow {
   return { at, halfWidthMs, timeKnown }
 }
 
+/** A Series with no rhythm rests 1/QUIET_SHARE of the time it has been silent (an hour after three silent days)… */
+export const QUIET_SHARE = 72
+/** …between its rest and this many rests. */
+export const QUIET_MAX_RESTS = 2
+
+/**
+ * The rest of a Series with no rhythm to go by: the fixed rest, longer the longer it has been silent — the chance
+ * that the next hour brings a chapter falls with the silence (a Series on hiatus, finished but not marked so, or
+ * between two bursts). One seventy-second of the silence since its last release, from the rest to two rests: a
+ * chapter after six silent days is found within two hours. Silent since: the last release or New Chapter known
+ * (null: none, the rest).
+ */
+export function quietRestMs(silentSince: number | null, now: number, restMs: number): number {
+  if (silentSince === null) return restMs
+  const silentMs = now - silentSince
+  return Math.min(Math.max(Math.round(silentMs / QUIET_SHARE), restMs), QUIET_MAX_RESTS * restMs)
+}
+
 export interface PlanInput {
   rhythm: Rhythm | null
   /** The newest release the app knows (the Latest Chapter's), or null. */
   lastRelease: ReleaseObservation | null
   /** The check just made (its stamp). */
   checkedAt: number
+  /** When the Series last showed life (its last release, or a New Chapter seen since); default: the last release. */
+  silentSince?: number | null
   pace: { restMs: number; ceilingMs: number }
 }
 
@@ -187,14 +207,15 @@ export interface Plan {
 export const MISSES_TO_DROP = 2
 
 /**
- * When a Series deserves its next check after the one at `checkedAt`: the fixed rest without a usable rhythm;
+ * When a Series deserves its next check after the one at `checkedAt`: the quiet rest without a usable rhythm;
  * inside the window of the next expected release, half the rest (the rest when only the day is known); outside
  * it, as long as it takes to reach the window — never less than the rest, never more than the ceiling.
  */
 export function planNextCheck(input: PlanInput): Plan {
   const { rhythm, checkedAt, pace, lastRelease } = input
-  const fixed = (why: string, misses = 0): Plan => ({ at: checkedAt + pace.restMs, misses, why })
-  if (!rhythm || !lastRelease) return fixed('the fixed rest: no steady rhythm')
+  const silentSince = input.silentSince !== undefined ? input.silentSince : lastRelease && anchorOf(lastRelease)
+  const fixed = (why: string, misses = 0): Plan => ({ at: checkedAt + quietRestMs(silentSince, checkedAt, pace.restMs), misses, why })
+  if (!rhythm || !lastRelease) return fixed('the quiet rest: no steady rhythm')
   // An interval counts from the last release: known only to its day, the next is known only to a day too.
   const counted = rhythm.kind === 'interval' && !lastRelease.exact ? { ...rhythm, timeKnown: false } : rhythm
   let window = nextWindow(counted, anchorOf(lastRelease))
@@ -202,7 +223,7 @@ export function planNextCheck(input: PlanInput): Plan {
   // Windows already over without the chapter: each is a miss, and the next one is what the Series waits for.
   while (window.at + window.halfWidthMs < checkedAt) {
     misses++
-    if (misses >= MISSES_TO_DROP) return fixed(`the fixed rest: the expected release did not come ${misses} times`, misses)
+    if (misses >= MISSES_TO_DROP) return fixed(`the quiet rest: the expected release did not come ${misses} times`, misses)
     window = nextWindow(counted, window.at)
   }
   const opens = window.at - window.halfWidthMs
