@@ -238,7 +238,10 @@ export function planNextCheck(input: PlanInput): Plan {
 /** A rhythm in words, for the owner: "weekly, Tuesdays ~15:00 UTC", "daily ~09:00 UTC", "every 3 days". */
 export function rhythmWords(rhythm: Rhythm | null): string {
   if (!rhythm) return 'no steady rhythm'
-  if (rhythm.kind === 'interval') return `every ${Math.round((rhythm.everyMs / DAY) * 2) / 2} days`
+  if (rhythm.kind === 'interval') {
+    const days = Math.round((rhythm.everyMs / DAY) * 2) / 2
+    return days === 1 ? 'every day' : `every ${days} days`
+  }
   const quarter = 15 * 60_000
   const inDay = (Math.round((rhythm.offsetMs % DAY) / quarter) * quarter) % DAY
   const hhmm = `${String(Math.floor(inDay / HOUR)).padStart(2, '0')}:${String((inDay % HOUR) / 60_000).padStart(2, '0')}`
