@@ -78,8 +78,9 @@ export function estimateRhythm(observations: readonly ReleaseObservation[]): Rhy
   const median = sorted[Math.floor(sorted.length / 2)]!
   const deviations = intervals.map((i) => Math.abs(i - median)).sort((a, b) => a - b)
   const mad = deviations[Math.floor(deviations.length / 2)]!
-  const within = intervals.filter((i) => Math.abs(i - median) <= Math.max(0.2 * median, 3 * HOUR)).length
-  if (median >= DAY && within / intervals.length >= AGREEMENT && mad <= 0.2 * median) {
+  const within = intervals.filter((i) => Math.abs(i - median) <= 0.2 * median).length
+  // Three quarters within a fifth of the median also puts the middle deviation (mad) there: no test of its own.
+  if (median >= DAY && within / intervals.length >= AGREEMENT) {
     // Dates known only to the day say nothing within it: the window then covers the day.
     const timeKnown = moments.filter((m) => m.exact).length >= 2
     // How far exact releases stray from the interval: a date's midnight says nothing about it.
@@ -127,7 +128,8 @@ function circular(places: readonly number[], periodMs: number): { mean: number; 
   }
   const r = Math.min(1, Math.hypot(x, y) / places.length)
   const mean = ((((Math.atan2(y, x) / (2 * Math.PI)) * periodMs) % periodMs) + periodMs) % periodMs
-  const spread = r >= 1 ? 0 : (Math.sqrt(-2 * Math.log(r)) / (2 * Math.PI)) * periodMs
+  // −2 ln r, written so that places all alike (r = 1) stray +0, not −0.
+  const spread = (Math.sqrt(Math.abs(2 * Math.log(r))) / (2 * Math.PI)) * periodMs
   return { mean, spread }
 }
 
@@ -243,12 +245,12 @@ export function rhythmWords(rhythm: Rhythm | null): string {
     return days === 1 ? 'every day' : `every ${days} days`
   }
   const quarter = 15 * 60_000
-  const inDay = (Math.round((rhythm.offsetMs % DAY) / quarter) * quarter) % DAY
+  // Rounded first: a place minutes before the period's end reads as its start (Thursday 00:00), not the day before.
+  const place = (Math.round(rhythm.offsetMs / quarter) * quarter) % rhythm.periodMs
+  const inDay = place % DAY
   const hhmm = `${String(Math.floor(inDay / HOUR)).padStart(2, '0')}:${String((inDay % HOUR) / 60_000).padStart(2, '0')}`
   if (rhythm.periodMs === DAY) return `daily ~${hhmm} UTC`
   // The epoch began on a Thursday: the week's period starts Thursday 00:00 UTC.
-  const weekday = ['Thursdays', 'Fridays', 'Saturdays', 'Sundays', 'Mondays', 'Tuesdays', 'Wednesdays'][
-    Math.floor(rhythm.offsetMs / DAY) % 7
-  ]
+  const weekday = ['Thursdays', 'Fridays', 'Saturdays', 'Sundays', 'Mondays', 'Tuesdays', 'Wednesdays'][Math.floor(place / DAY)]
   return rhythm.timeKnown ? `weekly, ${weekday} ~${hhmm} UTC` : `weekly, ${weekday}`
 }
