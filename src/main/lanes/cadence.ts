@@ -37,8 +37,6 @@ export interface Belief {
   newAt?: number
 }
 
-/** At most this many observations are kept (the estimate reads the newest 10 releases). */
-export const KEPT_OBSERVATIONS = 12
 /**
  * A New Chapter's first sighting counts as an exact release when the check before it was at most this many rests
  * earlier: a Lane checks a due Series a little after its rest (its turn in the gap), never exactly on it.
@@ -73,8 +71,8 @@ export interface PlanAfterCheckInput {
 
 /** Reads the `rhythm` column ('' or bad JSON = nothing believed). */
 export function readBelief(raw: string): Belief {
-  if (!raw) return { rhythm: null, hits: 0 }
   try {
+    // '' is no JSON either: it lands in the catch with any other bad text.
     const parsed = JSON.parse(raw) as Partial<Belief>
     return {
       rhythm: parsed.rhythm ?? null,
@@ -89,17 +87,16 @@ export function readBelief(raw: string): Belief {
   }
 }
 
-const finite = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value)
+/** Number.isFinite converts nothing: a string of digits is no number. */
+const finite = (value: unknown): value is number => Number.isFinite(value)
 
 /** Reads the `releases` column: `[[at, exact 0|1], …]` ('' or bad JSON = none). */
 export function readReleases(raw: string): ReleaseObservation[] {
-  if (!raw) return []
   try {
     const parsed = JSON.parse(raw) as unknown
+    // Stryker disable next-line ConditionalExpression: flatMap on anything JSON gives but an array throws, and the catch returns the same nothing
     if (!Array.isArray(parsed)) return []
-    return parsed.flatMap((o) =>
-      Array.isArray(o) && typeof o[0] === 'number' && Number.isFinite(o[0]) ? [{ at: o[0], exact: o[1] === 1 }] : [],
-    )
+    return parsed.flatMap((o) => (Array.isArray(o) && finite(o[0]) ? [{ at: o[0], exact: o[1] === 1 }] : []))
   } catch {
     return []
   }
@@ -140,7 +137,8 @@ export function planAfterCheck(input: PlanAfterCheckInput): PlanColumns {
       } else misses++
     }
   }
-  const moments = releaseMoments(observations).slice(-KEPT_OBSERVATIONS)
+  // The newest releases only (releaseMoments keeps as many as the estimate reads): the column stays small.
+  const moments = releaseMoments(observations)
   const rhythm = estimateRhythm(moments)
   const last = moments.at(-1) ?? null
   const proven = hits > 0 && misses === 0
@@ -149,15 +147,17 @@ export function planAfterCheck(input: PlanAfterCheckInput): PlanColumns {
   const newAt = input.newChapter ? siteNow : before.newAt
   const silentSince = Math.max(last ? anchorOf(last) : 0, newAt ?? 0) || null
   const plan = planNextCheck({ rhythm, lastRelease: last, checkedAt: siteNow, silentSince, pace: { restMs: pace.restMs, ceilingMs } })
+  // Without a rhythm the plan is the quiet rest already (and no window is missed).
   const wrong = misses + plan.misses
-  const waitMs = rhythm && wrong < MISSES_TO_DROP ? plan.at - siteNow : quietRestMs(silentSince, siteNow, pace.restMs)
+  const waitMs = wrong < MISSES_TO_DROP ? plan.at - siteNow : quietRestMs(silentSince, siteNow, pace.restMs)
   const belief: Belief = {
     rhythm,
     hits,
     ...(plan.window ? { window: plan.window } : {}),
     readAt: siteNow,
     offsetMs,
-    ...(newAt === undefined ? {} : { newAt }),
+    // Undefined (no New Chapter yet) is left out of the JSON.
+    newAt,
   }
   return {
     next_check_at: now + waitMs,
