@@ -97,6 +97,10 @@ describe('how many releases and how many agreeing intervals make a rhythm', () =
     expect(rhythmWords(rhythm)).toBe('every 10 days')
   })
 
+  it('an interval a fifth longer than the median still agrees with it', () => {
+    expect(estimateRhythm(releases(TUESDAY, [10 * DAY, 12 * DAY, 10 * DAY], dated))).toMatchObject({ kind: 'interval', everyMs: 10 * DAY })
+  })
+
   it('from dates only, an interval rhythm strays as much as its middle interval strays (here a day)', () => {
     const rhythm = estimateRhythm(releases(TUESDAY, [9 * DAY, 11 * DAY, 10 * DAY, 10 * DAY, 9 * DAY], dated))
     expect(rhythm).toEqual({ kind: 'interval', everyMs: 10 * DAY, spreadMs: DAY, timeKnown: false })
@@ -122,10 +126,10 @@ describe('an interval rhythm from exact releases', () => {
   })
 
   it('two intervals between exact releases are enough to measure the stray; the intervals from a date do not count', () => {
-    // Two dates three days apart, then exact releases 73, 70 and 66 hours apart: the interval is 72 hours; the
-    // exact intervals stray by 2 and 6 hours (the upper middle, 6), while the middle stray of all four is 2 hours.
+    // Two dates three days apart, then exact releases 73, 66 and 70 hours apart: the interval is 72 hours; the
+    // exact intervals stray by 6 and 2 hours (the upper middle, 6), while the middle stray of all four is 2 hours.
     const first = exact(TUESDAY + 6 * DAY + HOUR)
-    const rhythm = estimateRhythm([dated(TUESDAY), dated(TUESDAY + 3 * DAY), ...releases(first.at, [70 * HOUR, 66 * HOUR])])
+    const rhythm = estimateRhythm([dated(TUESDAY), dated(TUESDAY + 3 * DAY), ...releases(first.at, [66 * HOUR, 70 * HOUR])])
     expect(rhythm).toEqual({ kind: 'interval', everyMs: 3 * DAY, spreadMs: 6 * HOUR, timeKnown: true })
   })
 
@@ -133,6 +137,16 @@ describe('an interval rhythm from exact releases', () => {
     const rhythm = estimateRhythm([...releases(TUESDAY, [3 * DAY, 3 * DAY, 3 * DAY], dated), exact(TUESDAY + 12 * DAY + 2 * HOUR)])
     expect(rhythm).toMatchObject({ kind: 'interval', timeKnown: false })
     expect(rhythm!.spreadMs).toBeGreaterThanOrEqual(DAY / 4)
+  })
+
+  it('two exact releases make the time of day known', () => {
+    const rhythm = estimateRhythm([
+      ...releases(TUESDAY, [3 * DAY, 3 * DAY], dated),
+      exact(TUESDAY + 9 * DAY + 2 * HOUR),
+      exact(TUESDAY + 12 * DAY + 3 * HOUR),
+    ])
+    // Intervals 72, 72, 74 and 73 hours: every 73 hours, straying an hour.
+    expect(rhythm).toEqual({ kind: 'interval', everyMs: 73 * HOUR, spreadMs: HOUR, timeKnown: true })
   })
 
   it('releases that agree to the minute still stray at least an hour', () => {
@@ -172,6 +186,10 @@ describe('which releases are weekly or daily', () => {
     const rhythm = estimateRhythm(releases(at15, [WEEK + 5 * HOUR, WEEK - 5 * HOUR, WEEK - 5 * HOUR, WEEK + 5 * HOUR]))
     expect(rhythm).toMatchObject({ kind: 'periodic', periodMs: WEEK, timeKnown: true })
     expect(rhythmWords(rhythm)).toBe('weekly, Tuesdays ~15:00 UTC')
+  })
+
+  it('one interval in four off the week (a release a day and a half late) still leaves a weekly rhythm', () => {
+    expect(estimateRhythm(releases(at15, [WEEK, WEEK, WEEK, WEEK + 1.5 * DAY]))).toMatchObject({ kind: 'periodic', periodMs: WEEK })
   })
 
   it('two chapters a day apart each week are no weekly rhythm', () => {
@@ -318,6 +336,12 @@ describe("the plan's edges", () => {
     // Counted from an exact release, the same rhythm knows the hour: a narrow window, half the rest inside it.
     const sharp = planNextCheck({ rhythm: every3, lastRelease: exact(TUESDAY + 2 * HOUR), checkedAt: TUESDAY + 3 * DAY + 2 * HOUR, pace })
     expect(sharp).toMatchObject({ at: TUESDAY + 3 * DAY + 2 * HOUR + HOUR / 2, window: { halfWidthMs: 3 * HOUR, timeKnown: true } })
+  })
+
+  it('a weekly rhythm that knows its hour keeps it when the newest release is known by its date only', () => {
+    const weeklyAt15: Rhythm = { kind: 'periodic', periodMs: WEEK, offsetMs: 5 * DAY + 15 * HOUR, spreadMs: 2 * HOUR, timeKnown: true }
+    const plan = planNextCheck({ rhythm: weeklyAt15, lastRelease: dated(TUESDAY), checkedAt: TUESDAY + DAY, pace })
+    expect(plan.window).toEqual({ at: TUESDAY + WEEK + 15 * HOUR, halfWidthMs: 5 * HOUR, timeKnown: true })
   })
 
   it('a periodic rhythm from dates keeps its day-wide window after a dated release', () => {
