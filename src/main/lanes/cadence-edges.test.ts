@@ -98,6 +98,12 @@ describe("what a check adds to a Series' releases", () => {
     expect(readReleases(late.releases)).toEqual([])
   })
 
+  it('a New Chapter on the first check of a Series is no exact release: nothing says when it came', () => {
+    const now = release(7) + 20 * MIN
+    expect(readReleases(plan({ newChapter: true, now, siteOffsetMs: 3 * HOUR }).releases)).toEqual([])
+    expect(readReleases(plan({ newChapter: true, now }).releases)).toEqual([])
+  })
+
   it("a row from before reads were kept: the previous check's stamp, on the Site's clock, is the read", () => {
     // The Site's clock is 3 hours ahead; the previous check was 40 minutes before this one by the wall.
     const now = release(7) + 20 * MIN

@@ -119,14 +119,15 @@ export function planAfterCheck(input: PlanAfterCheckInput): PlanColumns {
   const before = readBelief(input.row.rhythm)
   const offsetMs = input.siteOffsetMs ?? before.offsetMs ?? 0
   const siteNow = now + offsetMs
-  const previousRead = before.readAt ?? (previousCheckAt > 0 ? previousCheckAt + offsetMs : 0)
+  // A Series never checked (stamp 0) reads as read at the epoch: decades before, so no sighting is exact.
+  const previousRead = before.readAt ?? previousCheckAt + offsetMs
   const observations = [...readReleases(input.row.releases)]
   const dated = [...input.pageReleases].sort((a, b) => b.at - a.at).slice(0, PAGE_DATES)
   observations.push(...dated.filter((o) => o.at <= siteNow))
   let misses = input.row.rhythm_misses
   let hits = before.hits
   if (input.newChapter) {
-    if (previousRead > 0 && siteNow - previousRead <= EXACT_WITHIN_RESTS * pace.restMs)
+    if (siteNow - previousRead <= EXACT_WITHIN_RESTS * pace.restMs)
       observations.push({ at: Math.round((previousRead + siteNow) / 2), exact: true })
     const w = before.window
     if (w) {
