@@ -116,23 +116,30 @@ describe('a New Chapter against the window the plan waited for', () => {
   const window = readBelief(learnt.rhythm).window!
   const opens = window.at - window.halfWidthMs
   const closes = window.at + window.halfWidthMs
-  /** The check that finds week 8's chapter at `now`, the check before it a rest earlier. */
-  const found = (now: number) => plan({ row: learnt, newChapter: true, previousCheckAt: now - HOUR, now })
+  /** A read of the page at `readAt` that found nothing, then the check at `now` that finds week 8's chapter. */
+  const found = (readAt: number, now: number) => plan({ row: plan({ row: learnt, now: readAt }), newChapter: true, now })
 
-  it('found exactly when the window opens: foreseen', () => {
-    expect(readBelief(found(opens).rhythm).hits).toBe(1)
-    expect(found(opens).rhythm_misses).toBe(0)
+  it('read a rest before the window opened, found inside it: foreseen', () => {
+    const hit = found(opens - HOUR, opens + 10 * MIN)
+    expect(readBelief(hit.rhythm).hits).toBe(1)
+    expect(hit.rhythm_misses).toBe(0)
+  })
+
+  it('read a moment more than a rest before the window opened: it may have come before the window, a miss', () => {
+    const early = found(opens - HOUR - 1, opens + 10 * MIN)
+    expect(readBelief(early.rhythm).hits).toBe(0)
+    expect(early.rhythm_misses).toBe(1)
   })
 
   it('found by a check a rest after the window closed: foreseen; later still: a miss', () => {
-    expect(readBelief(found(closes + HOUR).rhythm).hits).toBe(1)
-    expect(found(closes + HOUR + 1)).toMatchObject({ rhythm_misses: 1 })
-    expect(readBelief(found(closes + HOUR + 1).rhythm).hits).toBe(0)
+    expect(readBelief(found(window.at, closes + HOUR).rhythm).hits).toBe(1)
+    const late = found(window.at, closes + HOUR + 1)
+    expect(late.rhythm_misses).toBe(1)
+    expect(readBelief(late.rhythm).hits).toBe(0)
   })
 
-  it('found a minute before the window opens: a miss', () => {
-    expect(found(opens - MIN).rhythm_misses).toBe(1)
-    expect(readBelief(found(opens - MIN).rhythm).hits).toBe(0)
+  it('a chapter found inside the window after a week with no read: it may have come any time, a miss', () => {
+    expect(plan({ row: learnt, newChapter: true, previousCheckAt: opens - HOUR, now: window.at }).rhythm_misses).toBe(1)
   })
 })
 
