@@ -344,6 +344,13 @@ describe("the plan's edges", () => {
     expect(plan.window).toEqual({ at: TUESDAY + WEEK + 15 * HOUR, halfWidthMs: 5 * HOUR, timeKnown: true })
   })
 
+  it('a release on a new weekday known only by its date moves the weekday and keeps the hour', () => {
+    const weeklyAt15: Rhythm = { kind: 'periodic', periodMs: WEEK, offsetMs: 5 * DAY + 15 * HOUR, spreadMs: 2 * HOUR, timeKnown: true }
+    const friday = TUESDAY + 3 * DAY
+    const plan = planNextCheck({ rhythm: weeklyAt15, lastRelease: dated(friday), checkedAt: friday + DAY, pace })
+    expect(plan.window).toEqual({ at: friday + WEEK + 15 * HOUR, halfWidthMs: 5 * HOUR, timeKnown: true })
+  })
+
   it('a periodic rhythm from dates keeps its day-wide window after a dated release', () => {
     const byDate = estimateRhythm(releases(TUESDAY, [WEEK, WEEK, WEEK, WEEK], dated))!
     const plan = planNextCheck({ rhythm: byDate, lastRelease: dated(TUESDAY + 4 * WEEK), checkedAt: TUESDAY + 5 * WEEK, pace })
