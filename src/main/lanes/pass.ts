@@ -316,11 +316,18 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
         if (series === due.at(-1) && !checksMade() && due.length < figures.due && refills < MAX_REFILLS) {
           refills++
           const read = new Set(due.map((s) => s.series_id))
+          let more: DueSeries[]
           try {
-            due.push(...(await dueSeries(db, site.key, cutoffs, bound)).filter((s) => !read.has(s.series_id)))
+            more = (await dueSeries(db, site.key, cutoffs, bound)).filter((s) => !read.has(s.series_id))
           } catch (error) {
+            // Nothing checked yet: the same exit as a failed due query, not a row that reads as a stall.
             log.error({ site: site.key, err: error }, 'lane: due query failed')
+            return finish('due-query', measured(), lane, newChapters)
           }
+          // A Series that came due after the count (a Check now, a new Bookmark) is due all the same: the row
+          // never counts fewer due than the pass checked (docs/adr/0064-what-a-refill-counts.md).
+          figures = { ...figures, due: Math.max(figures.due, passedOver + more.length) }
+          due.push(...more)
         }
         continue
       }
