@@ -81,6 +81,21 @@ function acquiredAsRead(goes: (n: number, id: string) => boolean, afterRead?: (n
   return { db: store.db.withPlugin(plugin), reads: () => reads }
 }
 
+/** The store, but `action` runs right after the pass counts its due Series, before it reads them. */
+function afterCount(action: () => void): Db {
+  const counts = new Set<QueryId>()
+  return store.db.withPlugin({
+    transformQuery(args) {
+      if (JSON.stringify(args.node).includes('COUNT(*) AS due')) counts.add(args.queryId)
+      return args.node
+    },
+    transformResult: async (args) => {
+      if (counts.delete(args.queryId)) action()
+      return args.result
+    },
+  })
+}
+
 /** Runs one pass on `db`, moving the fake clock through its gap waits. */
 async function pass(db: Db, ofSite: Site): Promise<PassResult & { requested: string[] }> {
   let result: PassResult | undefined
@@ -180,5 +195,36 @@ describe('a pass whose due Series go while it works', () => {
     const result = await pass(failing, site(6))
     expect(result.requested).toEqual([])
     expect(result.row).toMatchObject({ skip: 'due-query', due: 3, checked: 0 })
+  })
+})
+
+describe('a Series that comes or goes between the count and the read', () => {
+  it('checked by an Acquisition in between: the row counts what the read found, and the Lane idles', async () => {
+    // Off the host pin, so the check sends nothing and the sleep shows whether the pass thinks more are due.
+    for (const id of ['s0', 's1'])
+      await seedSeries(store.db, { id, checkedAt: 1, readers: [alice], url: `https://elsewhere.example/${id}` })
+    const result = await pass(
+      afterCount(() => acquire('s1')),
+      site(2),
+    )
+    // Not 2 due with 1 checked, nor straight on to a pass that would find nothing.
+    expect(result.row).toMatchObject({ skip: '', due: 1, checked: 1, unfetchable: 1 })
+    expect(result.sleepMs).toBe(5 * MIN)
+  })
+
+  it('bookmarked in between: checked, and counted due', async () => {
+    await seedDue(2)
+    await seedSeries(store.db, { id: 'fresh', readers: [] })
+    // A 1 min gap and maxPassMs 2.5 min: a pass reads 4 and checks 3.
+    const roomier = testSite('a', { pace: { restMs: 3 * MIN, minGapMs: 1_000, maxPassMs: 2.5 * MIN, idleRequeryMs: 5 * MIN } })
+    const bookmark = () =>
+      store.sqlite
+        .prepare(
+          `INSERT INTO bookmarks (reader_id, site, series_id, progress, created_at, updated_at) VALUES (?, 'a', 'fresh', NULL, 1, 1)`,
+        )
+        .run(alice)
+    const result = await pass(afterCount(bookmark), roomier)
+    expect(result.requested).toEqual(['fresh', 's0', 's1'])
+    expect(result.row).toMatchObject({ skip: '', due: 3, checked: 3 })
   })
 })

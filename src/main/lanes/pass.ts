@@ -230,8 +230,9 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
       return skipped('due-query', lane)
     }
     // Fewer than asked for is the whole due set as it is now: a Series counted a moment ago was checked since
-    // (by an Acquisition). The row counts what the pass found due, not what the count saw.
-    if (due.length < bound && due.length < figures.due) figures = { ...figures, due: due.length }
+    // (by an Acquisition), or one came due since (a Check now). The row counts what the pass found due, not what
+    // the count saw; a full read says only that at least that many are due (docs/adr/0064-what-a-refill-counts.md).
+    figures = { ...figures, due: due.length < bound ? due.length : Math.max(figures.due, due.length) }
   }
 
   // 7. The loop.
