@@ -49,7 +49,7 @@ interface More {
   signal?: AbortSignal
   reader?: PageReader
   unwritten?: UnwrittenPasses
-  onCheck?: () => Promise<unknown>
+  onCheck?: () => unknown
 }
 
 /** Runs one pass, moving the fake clock through its gap waits; `checked` lists the Series it checked, in order. */
