@@ -12,7 +12,7 @@ import { FakeClock } from '../testing/clock'
 import { FakeFetcher, testSite } from '../testing/fakes'
 import { openTestStore, seedReader, seedSeries, type TestStore } from '../testing/store'
 import { SitePacer } from './pacer'
-import { runPass, WallWatch, type PassResult } from './pass'
+import { runPass, WALL_STEP_MS, WallWatch, type PassResult } from './pass'
 
 const MIN = 60_000
 const HOUR = 60 * MIN
@@ -103,5 +103,14 @@ describe('a wall clock set back between two passes', () => {
     const result = await pass(site('fixed'))
     expect(result.requested).toEqual([])
     expect(await series('x')).toMatchObject({ latest_checked_at: clock.now(), next_check_at: 0 })
+  })
+})
+
+describe('the wall watch', () => {
+  it('a wall clock set back by exactly a minute is a correction, not a step; a millisecond more is a step', () => {
+    const watch = new WallWatch()
+    expect(watch.steppedBack(10 * HOUR, 10 * HOUR)).toBe(0)
+    expect(watch.steppedBack(11 * HOUR - WALL_STEP_MS, 11 * HOUR)).toBe(0)
+    expect(watch.steppedBack(12 * HOUR - 2 * WALL_STEP_MS - 1, 12 * HOUR)).toBe(WALL_STEP_MS + 1)
   })
 })

@@ -60,12 +60,19 @@ const pressCheckNow = (id: string) =>
  * at once by someone else, so the pass finds them no longer due at their turn. `afterRead(n)` runs once the
  * goers are stamped. Both write synchronously: the read still holds Kysely's one connection.
  */
-function acquiredAsRead(goes: (n: number, id: string) => boolean, afterRead?: (n: number) => void): { db: Db; reads: () => number } {
+function acquiredAsRead(
+  goes: (n: number, id: string) => boolean,
+  afterRead?: (n: number) => void,
+  beforeRead?: (n: number) => void,
+): { db: Db; reads: () => number } {
   const dueReads = new Set<QueryId>()
   let reads = 0
   const plugin: KyselyPlugin = {
     transformQuery(args) {
-      if (JSON.stringify(args.node).includes('SELECT s.*')) dueReads.add(args.queryId)
+      if (JSON.stringify(args.node).includes('SELECT s.*')) {
+        dueReads.add(args.queryId)
+        beforeRead?.(reads)
+      }
       return args.node
     },
     transformResult: async (args) => {
@@ -178,6 +185,19 @@ describe('a pass whose due Series go while it works', () => {
     // p, q and s3 were due when it read them; it checked two before maxPassMs.
     expect(result.row).toMatchObject({ skip: '', due: 3, checked: 2 })
     expect(result.sleepMs).toBe(0)
+  })
+
+  it('a Series passed over and pressed Check now before the pass reads more is taken again, first', async () => {
+    await seedDue(6)
+    // The first three read go; s0 is pressed Check now just before the read of more.
+    const { db } = acquiredAsRead(
+      (n) => n === 0,
+      undefined,
+      (n) => n === 1 && pressCheckNow('s0'),
+    )
+    const result = await pass(db, site(6))
+    expect(result.requested).toEqual(['s0', 's3'])
+    expect(result.row).toMatchObject({ skip: '', due: 3, checked: 2 })
   })
 
   it('a read of more Series that fails: the due-query skip, nothing sent, not a row that reads as a stall', async () => {
