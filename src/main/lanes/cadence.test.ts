@@ -65,8 +65,17 @@ describe('planning after a check (pure)', () => {
     const window = readBelief(first.rhythm).window!
     expect(Math.abs(window.at - (TUESDAY + 8 * WEEK + 15 * HOUR))).toBeLessThan(MIN)
     const foundAt = TUESDAY + 8 * WEEK + 15 * HOUR + 20 * MIN
-    const hit = planAfterCheck({
+    // The check at the window's opening sees nothing yet; the next one finds the chapter.
+    const opening = planAfterCheck({
       row: first,
+      pageReleases: weeklyDates,
+      newChapter: false,
+      previousCheckAt: 0,
+      now: foundAt - 30 * MIN,
+      pace,
+    })
+    const hit = planAfterCheck({
+      row: opening,
       pageReleases: [...weeklyDates, exact(foundAt - 10 * MIN)],
       newChapter: true,
       previousCheckAt: foundAt - 30 * MIN,
@@ -75,6 +84,35 @@ describe('planning after a check (pure)', () => {
     })
     expect(readBelief(hit.rhythm).hits).toBe(1)
     expect(hit.next_check_at - foundAt).toBe(DAY)
+  })
+
+  it('a New Chapter found at the window after resting through its release proves nothing: a miss', () => {
+    const first = planAfterCheck({ row: none, pageReleases: weeklyDates, newChapter: false, previousCheckAt: 0, now: afterLast, pace })
+    // The Series rested from a day before the window; the check at the window finds a chapter that came out
+    // sometime in that day — the rhythm cannot claim it.
+    const dayBefore = TUESDAY + 8 * WEEK - 9 * HOUR
+    const resting = planAfterCheck({ row: first, pageReleases: weeklyDates, newChapter: false, previousCheckAt: 0, now: dayBefore, pace })
+    const foundAt = TUESDAY + 8 * WEEK + 14 * HOUR + 5 * MIN
+    const found = planAfterCheck({ row: resting, pageReleases: weeklyDates, newChapter: true, previousCheckAt: 0, now: foundAt, pace })
+    expect(found.rhythm_misses).toBe(1)
+    expect(readBelief(found.rhythm).hits).toBe(0)
+  })
+
+  it("a release known only to its day keeps a daily rhythm's hour: the next window is tomorrow at that hour, not at noon", () => {
+    // Daily at 19:00, learnt from exact releases; the newest release is known only by the page's date.
+    const daily = Array.from({ length: 6 }, (_, i) => exact(TUESDAY + i * DAY + 19 * HOUR))
+    const lastDay = TUESDAY + 6 * DAY
+    const now = lastDay + 23 * HOUR
+    const plan = planAfterCheck({
+      row: none,
+      pageReleases: [...daily, { at: lastDay, exact: false }],
+      newChapter: false,
+      previousCheckAt: 0,
+      now,
+      pace,
+    })
+    const window = readBelief(plan.rhythm).window!
+    expect(Math.abs(window.at - (lastDay + DAY + 19 * HOUR))).toBeLessThan(MIN)
   })
 
   describe("on the Site's clock, which a step of the wall clock does not move", () => {

@@ -110,9 +110,9 @@ export function readReleases(raw: string): ReleaseObservation[] {
  * release dates are on, which a step of the owner's wall clock does not move (the response's `Date` says how far
  * apart the two are). Observations: the page's release dates, and a New Chapter's first sighting — exact (the
  * middle of the time since the previous check that read the page) when that check was at most one and a half
- * rests before, since a sighting after a long rest says little about when the chapter came. A New Chapter inside
- * the window the rhythm predicted proves it (misses back to 0); one outside it is a miss, as is a window that
- * passed with no chapter. A proven rhythm with no miss rests up to the ceiling outside its window; an unproven
+ * rests before, since a sighting after a long rest says little about when the chapter came. A New Chapter known to
+ * have come out inside the window the rhythm predicted proves it (misses back to 0); any other is a miss, as is a
+ * window that passed with no chapter. A proven rhythm with no miss rests up to the ceiling outside its window; an unproven
  * one up to UNPROVEN_REST_FACTOR rests; MISSES_TO_DROP misses in a row or no rhythm: the quiet rest (the fixed rest,
  * longer the longer the Series has been silent); no history: the fixed rest.
  * The due time is the wall clock's: now plus the wait the plan found.
@@ -133,8 +133,11 @@ export function planAfterCheck(input: PlanAfterCheckInput): PlanColumns {
       observations.push({ at: Math.round((previousRead + siteNow) / 2), exact: true })
     const w = before.window
     if (w) {
-      // Inside the window, or found by the first check after it closed: the rhythm foresaw it.
-      if (siteNow >= w.at - w.halfWidthMs && siteNow <= w.at + w.halfWidthMs + pace.restMs) {
+      // The rhythm foresaw it only if it is known to have come out in the window (widened by a rest each side):
+      // the read before was at most a rest before the window opened, and this one at most a rest after it
+      // closed. A Series that rested through the release and found it at the window's first check was told
+      // the wrong time: a miss, however inside the window the finding check was.
+      if (previousRead >= w.at - w.halfWidthMs - pace.restMs && siteNow <= w.at + w.halfWidthMs + pace.restMs) {
         misses = 0
         hits++
       } else misses++

@@ -338,7 +338,7 @@ describe('within the loop', () => {
     const controller = new AbortController()
     http.respond = () => chapterPage(1)
     // Aborted as the first check ends: the pass is then waiting out its gap.
-    const result = await pass(testSite('a', roomy), {}, undefined, { signal: controller.signal, onCheck: () => controller.abort() })
+    const result = await pass(testSite('a', roomy), {}, undefined, { signal: controller.signal, onCheck: async () => controller.abort() })
     expect(result.row).toMatchObject({ skip: '', due: 2, checked: 1 })
     expect(http.calls).toHaveLength(1)
   })

@@ -283,6 +283,7 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
       let laneNow: LaneRow
       try {
         laneNow = await laneRow(db, site.key)
+        await followWallStep(deps)
       } catch (error) {
         log.error({ site: site.key, err: error }, 'lane: the Lane row could not be read mid-pass')
         if (checksMade()) {
@@ -457,10 +458,8 @@ async function writeRow(deps: PassDeps, pass: PassFigures): Promise<PassRow | nu
  * longest the app ever sets. Costs one index seek when the clock behaved.
  */
 async function keepTimesBounded(deps: PassDeps, lane: LaneRow, now: number): Promise<LaneRow> {
-  const { db, site, log, clock } = deps
-  // An adaptive Lane plans checks ahead on the wall clock: a step back seen happening moves those plans with it.
-  const seen = deps.wallWatch?.steppedBack(clock.now(), clock.monotonic()) ?? 0
-  const steppedBackMs = site.pace.cadence === 'adaptive' ? seen : 0
+  const { db, site, log } = deps
+  const steppedBackMs = wallSteppedBack(deps)
   // Stryker disable next-line ConditionalExpression,EqualityOperator: repairing with no stamp ahead of now changes nothing (only a log line)
   if (steppedBackMs > 0 || (await lastCheckedAt(db, site.key)) > now) {
     const repaired = await repairFutureStamps(db, site.key, now, steppedBackMs)
@@ -468,4 +467,28 @@ async function keepTimesBounded(deps: PassDeps, lane: LaneRow, now: number): Pro
   }
   const bounded = await boundLaneTimes(db, lane, now, site.pace.refusalBackoffMs)
   return bounded ?? lane
+}
+
+/**
+ * How far the wall clock was set back since the Lane last looked, for an adaptive Lane (it plans checks ahead on
+ * the wall clock, so a step back moves those plans with it); 0 for a fixed one or without a step.
+ */
+function wallSteppedBack(deps: PassDeps): number {
+  const { clock, site } = deps
+  const seen = deps.wallWatch?.steppedBack(clock.now(), clock.monotonic()) ?? 0
+  return site.pace.cadence === 'adaptive' ? seen : 0
+}
+
+/**
+ * Before each check of an adaptive Lane: a wall clock set back since the last look moves the plans made before it
+ * now, so the checks this pass plans on the new clock are not moved again at the next pass.
+ */
+async function followWallStep(deps: PassDeps): Promise<void> {
+  const steppedBackMs = wallSteppedBack(deps)
+  if (steppedBackMs === 0) return
+  const repaired = await repairFutureStamps(deps.db, deps.site.key, deps.clock.now(), steppedBackMs)
+  deps.log.warn(
+    { site: deps.site.key, repaired, steppedBackMs },
+    'lane: the wall clock was set back mid-pass; planned checks ahead of it were brought back with it',
+  )
 }

@@ -144,8 +144,11 @@ export function anchorOf(release: ReleaseObservation): number {
   return release.exact ? release.at : release.at + DAY / 2
 }
 
-/** The window of the first expected release after `after` (a release's anchor, or a window already missed). */
-export function nextWindow(rhythm: Rhythm, after: number): ReleaseWindow {
+/**
+ * The window of the first expected release after `after` (a release's anchor, or a window already missed);
+ * `dayOnly` when `after` is a release known only to its day (a page's date).
+ */
+export function nextWindow(rhythm: Rhythm, after: number, dayOnly = false): ReleaseWindow {
   const { timeKnown } = rhythm
   if (rhythm.kind === 'interval') {
     const halfWidthMs = timeKnown ? Math.max(3 * HOUR, 2 * rhythm.spreadMs) : DAY / 2 + 3 * HOUR
@@ -153,8 +156,10 @@ export function nextWindow(rhythm: Rhythm, after: number): ReleaseWindow {
   }
   const halfWidthMs = timeKnown ? Math.max(HOUR, 2.5 * rhythm.spreadMs) : DAY / 2 + 2 * HOUR
   // A release off the rhythm's place (a new weekday, a new hour) moves the place: the next one is expected a
-  // period after it, as a schedule change would have it — the older releases only said how long a period is.
-  const place = after % rhythm.periodMs
+  // period after it, as a schedule change would have it — the older releases only said how long a period is. A
+  // release known only to its day says nothing of the hour: it may move the weekday, never the time of day (its
+  // anchor, the middle of the day, would move a daily 19:00 rhythm to noon and find every chapter a day late).
+  const place = dayOnly ? ((Math.floor(after / DAY) * DAY) % rhythm.periodMs) + (rhythm.offsetMs % DAY) : after % rhythm.periodMs
   const off = Math.abs(place - rhythm.offsetMs)
   const offsetMs = Math.min(off, rhythm.periodMs - off) > halfWidthMs ? place : rhythm.offsetMs
   let at = Math.floor(after / rhythm.periodMs) * rhythm.periodMs + offsetMs
@@ -218,7 +223,7 @@ export function planNextCheck(input: PlanInput): Plan {
   if (!rhythm || !lastRelease) return fixed('the quiet rest: no steady rhythm')
   // An interval counts from the last release: known only to its day, the next is known only to a day too.
   const counted = rhythm.kind === 'interval' && !lastRelease.exact ? { ...rhythm, timeKnown: false } : rhythm
-  let window = nextWindow(counted, anchorOf(lastRelease))
+  let window = nextWindow(counted, anchorOf(lastRelease), !lastRelease.exact)
   let misses = 0
   // Windows already over without the chapter: each is a miss, and the next one is what the Series waits for.
   while (window.at + window.halfWidthMs < checkedAt) {

@@ -1,0 +1,83 @@
+/**
+ * An adaptive Lane plans each check ahead on the wall clock; a wall clock set back moves the plans made before the
+ * step with it (docs/adr/0014-freshness-per-request.md), and only those: a check planned after the step, in the
+ * same pass, keeps its plan. Real SQLite file, fake clock and fetcher.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { BrowserHealth } from '../fetch/browser-health'
+import { silentLog } from '../log'
+import { requireSeries } from '../store/series'
+import { FakeClock } from '../testing/clock'
+import { chapterPage, FakeFetcher, testSite } from '../testing/fakes'
+import { openTestStore, seedReader, seedSeries, type TestStore } from '../testing/store'
+import { SitePacer } from './pacer'
+import { runPass, WallWatch } from './pass'
+
+const HOUR = 3_600_000
+let store: TestStore
+let clock: FakeClock
+let http: FakeFetcher
+let watch: WallWatch
+const pacer = () => new SitePacer(clock)
+
+beforeEach(async () => {
+  store = openTestStore()
+  clock = new FakeClock(Date.UTC(2026, 10, 3, 12))
+  http = new FakeFetcher('http', clock, () => chapterPage(1))
+  watch = new WallWatch()
+  const alice = await seedReader(store.db, 'alice')
+  await seedSeries(store.db, { id: 'x', checkedAt: 1, readers: [alice] })
+  await seedSeries(store.db, { id: 'y', checkedAt: 2, readers: [alice] })
+})
+afterEach(() => store.dispose())
+
+async function pass(cadence: 'adaptive' | 'fixed') {
+  let done = false
+  const site = testSite('a', { pace: { cadence, maxPassMs: 24 * HOUR } })
+  const running = runPass(
+    { db: store.db, site, fetchers: { http }, health: new BrowserHealth(clock), pacer: pacer(), clock, log: silentLog, wallWatch: watch },
+    new AbortController().signal,
+  ).then((r) => {
+    done = true
+    return r
+  })
+  await clock.runUntil(() => done)
+  return running
+}
+
+const series = (id: string) => requireSeries(store.db, { site: 'a', seriesId: id })
+
+describe('a wall clock set back during a pass of an adaptive Lane', () => {
+  it('moves the plan made before the step, and not the one made after it, then or at the next pass', async () => {
+    // The first check's answer comes back after the wall clock was set back three hours.
+    http.respond = () => {
+      if (http.calls.length === 1) clock.stepWall(-3 * HOUR)
+      return chapterPage(1)
+    }
+    const result = await pass('adaptive')
+    expect(result.row).toMatchObject({ checked: 2 })
+    const [x, y] = [await series('x'), await series('y')]
+    // x was stamped and planned on the clock before the step: both came back by the step.
+    expect(x.next_check_at - x.latest_checked_at).toBe(HOUR)
+    expect(x.next_check_at).toBe(http.calls[0]!.at + HOUR - 3 * HOUR)
+    // y was checked after the step: its plan is an hour after its check, on the new clock.
+    expect(y.latest_checked_at).toBe(http.calls[1]!.at)
+    expect(y.next_check_at).toBe(y.latest_checked_at + HOUR)
+    // The next pass sees no new step: nothing moves again.
+    await clock.advance(60_000)
+    await pass('adaptive')
+    expect((await series('y')).next_check_at).toBe(y.next_check_at)
+    expect((await series('x')).next_check_at).toBe(x.next_check_at)
+  })
+
+  it('a fixed Lane plans nothing, and the step only brings back the stamps ahead of the clock, as before', async () => {
+    http.respond = () => {
+      if (http.calls.length === 1) clock.stepWall(-3 * HOUR)
+      return chapterPage(1)
+    }
+    await pass('fixed')
+    const [x, y] = [await series('x'), await series('y')]
+    expect([x.next_check_at, y.next_check_at]).toEqual([0, 0])
+    expect(x.latest_checked_at).toBe(http.calls[0]!.at)
+  })
+})
