@@ -72,6 +72,7 @@ export async function checkSeries(
   let previousCheckAt = 0
   try {
     // An adaptive Site plans from the time since the previous check (docs/adr/0014-freshness-per-request.md).
+    // Stryker disable next-line ConditionalExpression: a fixed Site plans nothing, so the stamp it would read is never used
     if (adaptive) previousCheckAt = (await getSeries(ctx.db, key))?.latest_checked_at ?? 0
     if (!(await markLatestChecked(ctx.db, key, stampedAt, adaptive ? site.pace.restMs : undefined)))
       return report('error', 'the Series no longer exists', 0, false)
@@ -91,10 +92,11 @@ export async function checkSeries(
 
 /**
  * Keeps the check's outcome on its Series (a chapter's is written with the Latest Chapter, in one
- * transaction). A Series whose stamp failed, or a check the app interrupted, keeps the previous one.
+ * transaction). A check the app interrupted keeps the previous one. Called only once the stamp is written: a
+ * Series whose stamp failed keeps its previous outcome too.
  */
 async function recorded(ctx: CheckContext, key: SeriesKey, report: CheckReport): Promise<CheckReport> {
-  if (report.outcome === 'chapter' || report.outcome === 'aborted' || report.stampedAt === 0) return report
+  if (report.outcome === 'chapter' || report.outcome === 'aborted') return report
   try {
     await recordCheckOutcome(ctx.db, key, { outcome: report.outcome, reason: report.reason, at: ctx.clock.now() })
   } catch (error) {
@@ -128,6 +130,7 @@ async function readSeries(
       fetched = true
       const result = await fetcher.fetch(request, site, signal)
       if (signal?.aborted) return report('aborted', 'stopped', stampedAt, fetched)
+      // Stryker disable next-line LogicalOperator,ConditionalExpression: only a refusal carries retryAfterMs, and a refusal without one reads the same with the key undefined
       if (result.kind === 'refused' && result.retryAfterMs !== undefined)
         return { ...report('refused', result.reason, stampedAt, fetched), retryAfterMs: result.retryAfterMs }
       if (result.kind !== 'page') return report(result.kind, result.reason, stampedAt, fetched)
@@ -171,6 +174,7 @@ async function readSeries(
                     newChapter,
                     previousCheckAt,
                     now: stampedAt,
+                    // Stryker disable next-line ConditionalExpression: an undefined offset is no offset to planAfterCheck (it reads it with ??)
                     ...(siteOffsetMs === undefined ? {} : { siteOffsetMs }),
                     pace: site.pace,
                   }),

@@ -14,6 +14,7 @@ import type { Db } from '../store/database'
 import { laneRow, pauseLane, recordRefusal } from '../store/lanes'
 import { recentPasses } from '../store/passes'
 import { removeBookmark } from '../store/bookmarks'
+import { requireSeries } from '../store/series'
 import { FakeClock } from '../testing/clock'
 import { chapterPage, failingWhen, FakeBrowser, FakeFetcher, testSite } from '../testing/fakes'
 import { openTestStore, seedReader, seedSeries, type SeedSeries, type TestStore } from '../testing/store'
@@ -49,7 +50,7 @@ interface More {
   signal?: AbortSignal
   reader?: PageReader
   unwritten?: UnwrittenPasses
-  onCheck?: () => Promise<unknown>
+  onCheck?: () => unknown
 }
 
 /** Runs one pass, moving the fake clock through its gap waits; `checked` lists the Series it checked, in order. */
@@ -340,6 +341,20 @@ describe('within the loop', () => {
     const result = await pass(testSite('a', roomy), {}, undefined, { signal: controller.signal, onCheck: async () => controller.abort() })
     expect(result.row).toMatchObject({ skip: '', due: 2, checked: 1 })
     expect(http.calls).toHaveLength(1)
+  })
+
+  it('a stop while the pass waits for its first turn: nothing stamped, nothing sent, no row', async () => {
+    await seed({ id: 'x', checkedAt: 1 })
+    const pacer = new SitePacer(clock)
+    // A request a moment ago: the pass waits a 5 min gap, and the stop comes a minute into it.
+    pacer.seed('a', now())
+    const controller = new AbortController()
+    void clock.sleep(MIN).then(() => controller.abort())
+    const result = await pass(testSite(), {}, pacer, { signal: controller.signal })
+    expect(result.row).toBeNull()
+    expect(http.calls).toEqual([])
+    expect(await recentPasses(store.db, 'a', 10)).toEqual([])
+    expect((await requireSeries(store.db, { site: 'a', seriesId: 'x' })).latest_checked_at).toBe(1)
   })
 
   it('a Series no longer due when its turn comes is neither fetched nor counted', async () => {

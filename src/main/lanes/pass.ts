@@ -55,7 +55,8 @@ export class WallWatch {
   /** How far the wall clock was set back since the last reading, or 0. */
   steppedBack(wall: number, monotonic: number): number {
     const lead = wall - monotonic
-    const back = this.#lead === undefined ? 0 : this.#lead - lead
+    // The first reading has nothing to compare with: no step.
+    const back = (this.#lead ?? lead) - lead
     this.#lead = lead
     return back > WALL_STEP_MS ? back : 0
   }
@@ -230,8 +231,9 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
       return skipped('due-query', lane)
     }
     // Fewer than asked for is the whole due set as it is now: a Series counted a moment ago was checked since
-    // (by an Acquisition). The row counts what the pass found due, not what the count saw.
-    if (due.length < bound && due.length < figures.due) figures = { ...figures, due: due.length }
+    // (by an Acquisition), or one came due since (a Check now). The row counts what the pass found due, not what
+    // the count saw; a full read says only that at least that many are due (docs/adr/0064-what-a-refill-counts.md).
+    figures = { ...figures, due: due.length < bound ? due.length : Math.max(figures.due, due.length) }
   }
 
   // 7. The loop.
@@ -316,12 +318,20 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
         // is still due instead of ending with nothing checked (a row that reads as a stall).
         if (series === due.at(-1) && !checksMade() && due.length < figures.due && refills < MAX_REFILLS) {
           refills++
-          const read = new Set(due.map((s) => s.series_id))
+          let more: DueSeries[]
           try {
-            due.push(...(await dueSeries(db, site.key, cutoffs, bound)).filter((s) => !read.has(s.series_id)))
+            // Every Series read so far was passed over, so none of them is due again unless pressed Check now
+            // since: then it is taken, like any other (docs/adr/0064-what-a-refill-counts.md).
+            more = await dueSeries(db, site.key, cutoffs, bound)
           } catch (error) {
+            // Nothing checked yet: the same exit as a failed due query, not a row that reads as a stall.
             log.error({ site: site.key, err: error }, 'lane: due query failed')
+            return finish('due-query', measured(), lane, newChapters)
           }
+          // A Series that came due after the count (a Check now, a new Bookmark) is due all the same: the row
+          // never counts fewer due than the pass checked (docs/adr/0064-what-a-refill-counts.md).
+          figures = { ...figures, due: Math.max(figures.due, passedOver + more.length) }
+          due.push(...more)
         }
         continue
       }
