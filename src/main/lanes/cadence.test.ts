@@ -1,16 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { BrowserHealth } from '../fetch/browser-health'
 import type { FetchResult } from '../fetch/fetcher'
-import { silentLog } from '../log'
 import type { Site } from '../sites/site'
 import { forceSeriesPoll, requireSeries } from '../store/series'
 import { recordSighting } from '../store/sightings'
 import { FakeClock } from '../testing/clock'
 import { FakeFetcher, testSite } from '../testing/fakes'
+import { passOnClock } from '../testing/pass'
 import { openTestStore, seedReader, seedSeries, type TestStore } from '../testing/store'
 import { cadenceWords, planAfterCheck, readBelief, readReleases, UNPROVEN_REST_FACTOR } from './cadence'
-import { SitePacer } from './pacer'
-import { runPass, WallWatch } from './pass'
+import { WallWatch } from './pass'
 import { DAY, HOUR, WEEK, type ReleaseObservation } from './rhythm'
 
 const MIN = 60_000
@@ -311,25 +309,7 @@ describe('an adaptive Site, pass by pass (real SQLite file, fake clock)', () => 
   })
   afterEach(() => store.dispose())
 
-  async function pass(s: Site) {
-    let result: Awaited<ReturnType<typeof runPass>> | undefined
-    const running = runPass(
-      {
-        db: store.db,
-        site: s,
-        fetchers: { http },
-        health: new BrowserHealth(clock),
-        pacer: new SitePacer(clock),
-        clock,
-        log: silentLog,
-        wallWatch,
-      },
-      new AbortController().signal,
-    ).then((r) => (result = r))
-    await clock.runUntil(() => result !== undefined)
-    await running
-    return result!
-  }
+  const pass = (s: Site) => passOnClock({ db: store.db, site: s, clock, fetchers: { http }, wallWatch })
 
   /**
    * Runs the Lane's passes until `until`, as its loop would (each pass, then its sleep) — less the idle passes

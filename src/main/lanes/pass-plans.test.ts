@@ -4,15 +4,13 @@
  * on an adaptive Site only (docs/adr/0011-time-and-the-wall-clock.md). A real SQLite file and a fake clock.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { BrowserHealth } from '../fetch/browser-health'
-import { silentLog } from '../log'
 import type { Site } from '../sites/site'
 import { requireSeries } from '../store/series'
 import { FakeClock } from '../testing/clock'
 import { FakeFetcher, testSite } from '../testing/fakes'
 import { openTestStore, seedReader, seedSeries, type TestStore } from '../testing/store'
-import { SitePacer } from './pacer'
-import { runPass, WALL_STEP_MS, WallWatch, type PassResult } from './pass'
+import { passOnClock } from '../testing/pass'
+import { WALL_STEP_MS, WallWatch, type PassResult } from './pass'
 
 const MIN = 60_000
 const HOUR = 60 * MIN
@@ -45,23 +43,8 @@ const series = (id: string) => requireSeries(store.db, { site: 'a', seriesId: id
 /** One pass of the Lane, with the Lane's wall watch, moving the fake clock through its waits. */
 async function pass(s: Site): Promise<PassResult & { requested: string[] }> {
   const before = http.calls.length
-  let result: PassResult | undefined
-  const running = runPass(
-    {
-      db: store.db,
-      site: s,
-      fetchers: { http },
-      health: new BrowserHealth(clock),
-      pacer: new SitePacer(clock),
-      clock,
-      log: silentLog,
-      wallWatch,
-    },
-    new AbortController().signal,
-  ).then((r) => (result = r))
-  await clock.runUntil(() => result !== undefined)
-  await running
-  return { ...result!, requested: http.calls.slice(before).map((c) => c.url.split('/').at(-1)!) }
+  const result = await passOnClock({ db: store.db, site: s, clock, fetchers: { http }, wallWatch })
+  return { ...result, requested: http.calls.slice(before).map((c) => c.url.split('/').at(-1)!) }
 }
 
 describe('which Series a plan makes due', () => {

@@ -4,21 +4,18 @@
  * same pass, keeps its plan. Real SQLite file, fake clock and fetcher.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { BrowserHealth } from '../fetch/browser-health'
-import { silentLog } from '../log'
 import { requireSeries } from '../store/series'
 import { FakeClock } from '../testing/clock'
 import { chapterPage, FakeFetcher, testSite } from '../testing/fakes'
 import { openTestStore, seedReader, seedSeries, type TestStore } from '../testing/store'
-import { SitePacer } from './pacer'
-import { runPass, WallWatch } from './pass'
+import { passOnClock } from '../testing/pass'
+import { WallWatch } from './pass'
 
 const HOUR = 3_600_000
 let store: TestStore
 let clock: FakeClock
 let http: FakeFetcher
 let watch: WallWatch
-const pacer = () => new SitePacer(clock)
 
 beforeEach(async () => {
   store = openTestStore()
@@ -32,17 +29,8 @@ beforeEach(async () => {
 afterEach(() => store.dispose())
 
 async function pass(cadence: 'adaptive' | 'fixed') {
-  let done = false
   const site = testSite('a', { pace: { cadence, maxPassMs: 24 * HOUR } })
-  const running = runPass(
-    { db: store.db, site, fetchers: { http }, health: new BrowserHealth(clock), pacer: pacer(), clock, log: silentLog, wallWatch: watch },
-    new AbortController().signal,
-  ).then((r) => {
-    done = true
-    return r
-  })
-  await clock.runUntil(() => done)
-  return running
+  return passOnClock({ db: store.db, site, clock, fetchers: { http }, wallWatch: watch })
 }
 
 const series = (id: string) => requireSeries(store.db, { site: 'a', seriesId: id })
