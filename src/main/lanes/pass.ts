@@ -459,30 +459,36 @@ async function writeRow(deps: PassDeps, pass: PassFigures): Promise<PassRow | nu
  */
 async function keepTimesBounded(deps: PassDeps, lane: LaneRow, now: number): Promise<LaneRow> {
   const { db, site, log } = deps
-  await followWallStep(deps)
+  const steppedBackMs = wallSteppedBack(deps)
   // Stryker disable next-line ConditionalExpression,EqualityOperator: repairing with no stamp ahead of now changes nothing (only a log line)
-  if ((await lastCheckedAt(db, site.key)) > now) {
-    const repaired = await repairFutureStamps(db, site.key, now)
-    log.warn({ site: site.key, repaired }, 'lane: the wall clock was set back; stamps ahead of it were brought back to now')
+  if (steppedBackMs > 0 || (await lastCheckedAt(db, site.key)) > now) {
+    const repaired = await repairFutureStamps(db, site.key, now, steppedBackMs)
+    log.warn({ site: site.key, repaired, steppedBackMs }, 'lane: the wall clock was set back; stamps ahead of it were brought back to now')
   }
   const bounded = await boundLaneTimes(db, lane, now, site.pace.refusalBackoffMs)
   return bounded ?? lane
 }
 
 /**
- * At the start of a pass and before each check of an adaptive Lane (it plans checks ahead on the wall clock): a
- * wall clock set back since the last look moves the plans made before the step back by it now, so the checks
- * planned on the new clock are not moved again later.
+ * How far the wall clock was set back since the Lane last looked, for an adaptive Lane (it plans checks ahead on
+ * the wall clock, so a step back moves those plans with it); 0 for a fixed one or without a step.
+ */
+function wallSteppedBack(deps: PassDeps): number {
+  const { clock, site } = deps
+  const seen = deps.wallWatch?.steppedBack(clock.now(), clock.monotonic()) ?? 0
+  return site.pace.cadence === 'adaptive' ? seen : 0
+}
+
+/**
+ * Before each check of an adaptive Lane: a wall clock set back since the last look moves the plans made before it
+ * now, so the checks this pass plans on the new clock are not moved again at the next pass.
  */
 async function followWallStep(deps: PassDeps): Promise<void> {
-  const { clock, site } = deps
-  // A fixed Lane plans nothing ahead: the stamps ahead of the clock are all it repairs (keepTimesBounded).
-  if (site.pace.cadence !== 'adaptive' || !deps.wallWatch) return
-  const steppedBackMs = deps.wallWatch.steppedBack(clock.now(), clock.monotonic())
+  const steppedBackMs = wallSteppedBack(deps)
   if (steppedBackMs === 0) return
-  const repaired = await repairFutureStamps(deps.db, site.key, clock.now(), steppedBackMs)
+  const repaired = await repairFutureStamps(deps.db, deps.site.key, deps.clock.now(), steppedBackMs)
   deps.log.warn(
-    { site: site.key, repaired, steppedBackMs },
-    'lane: the wall clock was set back; planned checks and stamps ahead of it were brought back with it',
+    { site: deps.site.key, repaired, steppedBackMs },
+    'lane: the wall clock was set back mid-pass; planned checks ahead of it were brought back with it',
   )
 }
