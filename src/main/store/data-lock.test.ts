@@ -1,0 +1,93 @@
+/**
+ * One process owns a data directory: a second taker is refused with the holder's name, and the lock is free
+ * again once released. Real lock files in a temporary directory; SQLite's locks bind a second connection of
+ * the same process as they bind another process.
+ */
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { hostname } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { tempDir } from '../testing/store'
+import { LOCK_FILE, lockDataDir, type DataLock } from './data-lock'
+
+const HOLDER = 'manga-bookmark.lock.holder'
+const cleanups: Array<() => unknown> = []
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0).reverse()) cleanup()
+})
+
+function dataDir(): string {
+  const temp = tempDir('mb-lock-')
+  cleanups.push(() => temp.remove())
+  return temp.dir
+}
+
+function take(dir: string): DataLock {
+  const lock = lockDataDir(dir)
+  cleanups.push(() => lock.release())
+  return lock
+}
+
+describe('the data directory lock', () => {
+  it('refuses a second taker as a conflict that names the process holding it', () => {
+    const dir = dataDir()
+    take(dir)
+    expect(readFileSync(join(dir, HOLDER), 'utf8')).toMatch(new RegExp(`^process ${process.pid} on ${hostname()} since \\d{4}-`))
+    expect(() => lockDataDir(dir)).toThrow(
+      expect.objectContaining({
+        code: 'conflict',
+        message: expect.stringMatching(
+          new RegExp(`^the data directory ${dir} is in use by process ${process.pid} on .+; stop it first, or choose another --data$`),
+        ),
+      }),
+    )
+  })
+
+  it('is free again once released: the holder note goes, and another taker gets it', () => {
+    const dir = dataDir()
+    const first = lockDataDir(dir)
+    first.release()
+    expect(existsSync(join(dir, HOLDER))).toBe(false)
+    take(dir)
+    expect(existsSync(join(dir, HOLDER))).toBe(true)
+  })
+
+  it('released twice, does not take away the note of the process that holds it now', () => {
+    const dir = dataDir()
+    const first = lockDataDir(dir)
+    first.release()
+    take(dir)
+    first.release()
+    expect(existsSync(join(dir, HOLDER))).toBe(true)
+    expect(() => lockDataDir(dir)).toThrow(expect.objectContaining({ code: 'conflict' }))
+  })
+
+  it('held by a process that left no note (or an empty one), says "another process"', () => {
+    const dir = dataDir()
+    take(dir)
+    writeFileSync(join(dir, HOLDER), '  \n')
+    expect(() => lockDataDir(dir)).toThrow(/in use by another process; stop it first/)
+    writeFileSync(join(dir, HOLDER), '')
+    expect(() => lockDataDir(dir)).toThrow(/in use by another process;/)
+  })
+
+  it('keeps its files to the owner: the lock and the note are 0600', () => {
+    const dir = dataDir()
+    take(dir)
+    expect(statSync(join(dir, LOCK_FILE)).mode & 0o777).toBe(0o600)
+    expect(statSync(join(dir, HOLDER)).mode & 0o777).toBe(0o600)
+  })
+
+  it('a lock file that is not SQLite is an error of its own, not a conflict, and the lock is not held', () => {
+    const dir = dataDir()
+    writeFileSync(join(dir, LOCK_FILE), 'x'.repeat(4096), { mode: 0o600 })
+    let thrown: unknown
+    try {
+      lockDataDir(dir)
+    } catch (error) {
+      thrown = error
+    }
+    expect(thrown).toMatchObject({ code: 'SQLITE_NOTADB' })
+    expect(existsSync(join(dir, HOLDER))).toBe(false)
+  })
+})

@@ -1,0 +1,77 @@
+/**
+ * The integrity check's verdicts on real files (docs/adr/0046-the-file-the-app-opened.md): a sound database
+ * passes, a damaged page fails with what `quick_check` found, a file that is no database at all is damaged too,
+ * and a check that cannot run or is stopped gives no verdict against the file.
+ */
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import BetterSqlite3 from 'better-sqlite3'
+import { afterEach, describe, expect, it } from 'vitest'
+import { corruptMiddlePage } from '../testing/faults'
+import { tempDir } from '../testing/store'
+import { startIntegrityCheck } from './integrity'
+
+const cleanups: Array<() => unknown> = []
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+})
+
+function folder(): string {
+  const temp = tempDir('mb-integrity-')
+  cleanups.push(() => temp.remove())
+  return temp.dir
+}
+
+/** A closed SQLite file with a table and an index over many pages (the check reads any SQLite file alike). */
+function closedDatabase(): string {
+  const file = join(folder(), 'manga-bookmark.sqlite')
+  const db = new BetterSqlite3(file)
+  db.exec(`CREATE TABLE t(id INTEGER PRIMARY KEY, x TEXT); CREATE INDEX tx ON t(x);
+    WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000) INSERT INTO t SELECT i, printf('%0200d', i) FROM n`)
+  db.close()
+  return file
+}
+
+describe('the integrity check', () => {
+  it('passes a sound database with no problems', async () => {
+    const file = closedDatabase()
+    const verdict = await startIntegrityCheck(file).verdict
+    expect(verdict).toMatchObject({ ok: true, problems: [] })
+    expect(verdict.ms).toBeGreaterThanOrEqual(0)
+  })
+
+  it('fails a database with a damaged page, saying what it found in a few plain lines', async () => {
+    const file = closedDatabase()
+    corruptMiddlePage(file)
+    const verdict = await startIntegrityCheck(file).verdict
+    expect(verdict.ok).toBe(false)
+    expect(verdict.problems.length).toBeGreaterThan(0)
+    expect(verdict.problems.length).toBeLessThanOrEqual(5)
+    for (const problem of verdict.problems) {
+      expect(problem).not.toMatch(/^\*\*\* in database main \*\*\*/)
+      expect(problem).toBe(problem.trim())
+      expect(problem).not.toBe('')
+    }
+  })
+
+  it('fails a file that is not a database at all: SQLite cannot read it, so it is damaged', async () => {
+    const file = join(folder(), 'manga-bookmark.sqlite')
+    writeFileSync(file, 'not a database '.repeat(512))
+    const verdict = await startIntegrityCheck(file).verdict
+    expect(verdict.ok).toBe(false)
+    expect(verdict.problems).toEqual([expect.stringMatching(/^quick_check: file is not a database/)])
+  })
+
+  it('that cannot run (no file to check) gives no verdict against the file, and says why', async () => {
+    const verdict = await startIntegrityCheck(join(folder(), 'missing.sqlite')).verdict
+    expect(verdict.ok).toBe(true)
+    expect(verdict.problems).toEqual([expect.stringMatching(/^quick_check could not run: \S/)])
+  })
+
+  it('stopped before it ends, says so and condemns nothing', async () => {
+    const file = closedDatabase()
+    const check = startIntegrityCheck(file)
+    await check.cancel()
+    expect(await check.verdict).toEqual({ ok: true, problems: ['quick_check was stopped'], ms: 0 })
+  })
+})
