@@ -1,0 +1,335 @@
+/**
+ * The store's watch over its own file (docs/adr/0045-storage-faults.md, docs/adr/0046-the-file-the-app-opened.md)
+ * on real SQLite files in a temporary directory, with no special file system: SQLite's own page limit
+ * (`max_page_count`) fills the file as a full disk does, a connection opened read-only refuses writes as a
+ * read-only file does, and a damaged page is written into a closed file. What the owner and a Reader wrote is
+ * never half-written, and writes are taken again by themselves once the storage is back.
+ */
+import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs'
+import { join } from 'node:path'
+import BetterSqlite3 from 'better-sqlite3'
+import { Kysely, SqliteDialect, sql } from 'kysely'
+import { afterEach, describe, expect, it } from 'vitest'
+import { openTestStore, seedReader, seedSeries, tempDir, type TestStore } from '../testing/store'
+import { listReaders } from './readers'
+import { openStore, STORE_FILE, type Db } from './database'
+import type { Database } from './schema'
+import { guardStore, isStorageUnavailable, type StorageFault } from './storage'
+
+const cleanups: Array<() => unknown> = []
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+})
+
+function store(): TestStore {
+  const s = openTestStore()
+  cleanups.push(() => s.dispose())
+  return s
+}
+
+/** Every fault the watch told its listeners about, in order. */
+function told(health: TestStore['health']): Array<StorageFault | null> {
+  const seen: Array<StorageFault | null> = []
+  health.onChange((fault) => seen.push(fault))
+  return seen
+}
+
+/** A write that needs new pages: a Series whose title is longer than a page. */
+const bigSeries = (db: Db, id: string) => seedSeries(db, { id, title: 'x'.repeat(20_000) })
+const addReaderRow = (db: Db, name: string) =>
+  db
+    .insertInto('readers')
+    .values({ name, token_hash: `h-${name}`, created_at: 1 })
+    .execute()
+const readerNames = async (db: Db) => (await listReaders(db)).map((r) => r.name)
+
+/** Lets the file grow by no page more than it has now, as a disk with no free block. */
+function fillDisk(s: TestStore): void {
+  s.sqlite.pragma(`max_page_count = ${Number(s.sqlite.pragma('page_count', { simple: true }))}`)
+}
+const freeDisk = (s: TestStore) => s.sqlite.pragma('max_page_count = 1073741823')
+
+describe('a full disk', () => {
+  it('fails the transaction as storage-unavailable (disk full), keeps nothing of it, and says so once', async () => {
+    const s = store()
+    const seen = told(s.health)
+    fillDisk(s)
+    // SQLite ends the transaction itself on a full disk: the caller sees the full disk, not a failed rollback.
+    const failed = s.db.transaction().execute(async (trx) => {
+      await addReaderRow(trx, 'aiko')
+      await bigSeries(trx, 'big')
+    })
+    await expect(failed).rejects.toMatchObject({
+      code: 'storage-unavailable',
+      message: 'the app cannot store writes now: the disk is full; nothing was kept, try again later',
+    })
+    expect(s.health.fault()).toEqual({ kind: 'full', code: 'SQLITE_FULL', message: `cannot write to ${s.file}: disk full` })
+    await expect(bigSeries(s.db, 'big')).rejects.toSatisfy(isStorageUnavailable)
+    expect(seen).toEqual([s.health.fault()])
+    freeDisk(s)
+    expect(await readerNames(s.db)).toEqual([])
+  })
+
+  it('takes writes again by itself once there is room, and tells its listeners', async () => {
+    const s = store()
+    const seen = told(s.health)
+    fillDisk(s)
+    await expect(bigSeries(s.db, 'big')).rejects.toMatchObject({ code: 'storage-unavailable' })
+    freeDisk(s)
+    await bigSeries(s.db, 'big')
+    expect(s.health.fault()).toBeNull()
+    expect(seen.map((f) => f?.kind ?? null)).toEqual(['full', null])
+  })
+
+  it('a listener that unsubscribed hears nothing more', async () => {
+    const s = store()
+    const seen: Array<StorageFault | null> = []
+    const stop = s.health.onChange((fault) => seen.push(fault))
+    stop()
+    fillDisk(s)
+    await expect(bigSeries(s.db, 'big')).rejects.toMatchObject({ code: 'storage-unavailable' })
+    expect(seen).toEqual([])
+  })
+})
+
+describe('an error about the statement itself', () => {
+  it('is passed on as it is, and the store keeps taking writes', async () => {
+    const s = store()
+    await expect(sql`SELECT * FROM no_such_table`.execute(s.db)).rejects.toThrow(/no such table/)
+    await addReaderRow(s.db, 'aiko')
+    await expect(addReaderRow(s.db, 'aiko')).rejects.toMatchObject({ code: 'SQLITE_CONSTRAINT_UNIQUE' })
+    expect(s.health.fault()).toBeNull()
+    expect(await readerNames(s.db)).toEqual(['aiko'])
+  })
+})
+
+/** A store whose connection SQLite opened read-only, as it does when the file cannot be written at start. */
+function readOnlyStore(reconnect?: () => BetterSqlite3.Database, s = store()) {
+  const file = s.file
+  const first = new BetterSqlite3(file, { readonly: true })
+  const guarded = guardStore(file, first, reconnect ?? (() => new BetterSqlite3(file)))
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: guarded.database }) })
+  cleanups.push(() => db.destroy())
+  return { s, file, first, guarded, db }
+}
+
+describe('a connection opened read-only', () => {
+  it('answers reads, refuses writes as storage-unavailable (read-only), and takes them once the file is writable', async () => {
+    const base = store()
+    await seedReader(base.db, 'aiko')
+    const { file, first, guarded, db } = readOnlyStore(undefined, base)
+    expect(await readerNames(db)).toContain('aiko')
+    await expect(addReaderRow(db, 'bo')).rejects.toMatchObject({
+      code: 'storage-unavailable',
+      message: 'the app cannot store writes now: the database is read-only; nothing was kept, try again later',
+    })
+    expect(guarded.health.fault()).toEqual({ kind: 'read-only', code: 'SQLITE_READONLY', message: `cannot write to ${file}: read-only` })
+    // The file is writable (it always was here): the next write attempt opens it again, and is taken.
+    await addReaderRow(db, 'bo')
+    expect(guarded.health.fault()).toBeNull()
+    expect(guarded.connection).not.toBe(first)
+    expect(first.open).toBe(false)
+    expect(await readerNames(db)).toContain('bo')
+  })
+
+  it('is opened again by the periodic look, and the statements of the old connection are not used again', async () => {
+    const { first, guarded, db } = readOnlyStore()
+    await expect(addReaderRow(db, 'bo')).rejects.toMatchObject({ code: 'storage-unavailable' })
+    // Whether the new connection writes is known only at the next write.
+    expect(guarded.health.check()).toMatchObject({ kind: 'read-only' })
+    expect(guarded.connection).not.toBe(first)
+    await addReaderRow(db, 'bo')
+    expect(guarded.health.fault()).toBeNull()
+  })
+
+  it('is not replaced inside a transaction: the transaction ends on the connection it began on', async () => {
+    const { first, guarded, db } = readOnlyStore()
+    await db.transaction().execute(async (trx) => {
+      await expect(addReaderRow(trx, 'bo')).rejects.toMatchObject({ code: 'storage-unavailable' })
+      expect(guarded.health.check()).toMatchObject({ kind: 'read-only' })
+      expect(guarded.connection).toBe(first)
+      expect(await readerNames(trx)).toEqual([])
+    })
+  })
+
+  it('that cannot be opened again stays in use, and writes stay refused', async () => {
+    let attempts = 0
+    const { first, guarded, db } = readOnlyStore(() => {
+      attempts++
+      throw new Error('cannot open')
+    })
+    await expect(addReaderRow(db, 'bo')).rejects.toMatchObject({ code: 'storage-unavailable' })
+    await expect(addReaderRow(db, 'bo')).rejects.toMatchObject({ code: 'storage-unavailable' })
+    expect(guarded.health.check()).toMatchObject({ kind: 'read-only' })
+    expect(guarded.connection).toBe(first)
+    expect(attempts).toBeGreaterThan(0)
+    expect(await readerNames(db)).toEqual([])
+  })
+})
+
+/** A closed store whose Series table has its first page overwritten with garbage, opened again. */
+async function damagedStore(): Promise<TestStore> {
+  const first = store()
+  await seedReader(first.db, 'aiko')
+  await sql`INSERT INTO series (site, series_id, title, series_url, created_at)
+    WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300)
+    SELECT 'a', 'series-' || i, printf('%0100d', i), 'https://a.example/' || i, 1 FROM n`.execute(first.db)
+  const root = await sql<{ rootpage: number }>`SELECT rootpage FROM sqlite_master WHERE name = 'series'`.execute(first.db)
+  await first.close()
+  overwritePageHeader(first.file, root.rows[0]!.rootpage)
+  const again = openStore(first.file, { now: 2 })
+  cleanups.push(() => again.close())
+  return { ...again, dir: first.dir, dispose: () => again.close() }
+}
+
+/** Writes garbage over the header of a page of a closed database, as a bad sector would. */
+function overwritePageHeader(file: string, page: number): void {
+  const probe = new BetterSqlite3(file)
+  probe.pragma('wal_checkpoint(TRUNCATE)')
+  const size = Number(probe.pragma('page_size', { simple: true }))
+  probe.close()
+  const fd = openSync(file, 'r+')
+  try {
+    writeSync(fd, Buffer.alloc(64, 0xab), 0, 64, (page - 1) * size)
+  } finally {
+    closeSync(fd)
+  }
+}
+
+describe('a damaged file', () => {
+  it('found by a read: the read is refused with the reason, and from then on every write, until a restart', async () => {
+    const s = await damagedStore()
+    const readAll = () => sql`SELECT * FROM series`.execute(s.db)
+    let damage: unknown
+    try {
+      await readAll()
+    } catch (error) {
+      damage = error
+    }
+    expect(damage).toMatchObject({ code: 'storage-unavailable', message: 'the app cannot read its database now: the database is damaged' })
+    expect(s.health.fault()).toMatchObject({
+      kind: 'damaged',
+      message: `cannot write to ${s.file}: the database is damaged; restore a backup (see the README, "Restoring a backup")`,
+    })
+    expect(s.health.fault()!.code).toMatch(/^SQLITE_CORRUPT/)
+    // A write that touches no damaged page is refused all the same: the file is not made worse.
+    await expect(addReaderRow(s.db, 'bo')).rejects.toMatchObject({
+      code: 'storage-unavailable',
+      message: 'the app cannot store writes now: the database is damaged; nothing was kept, try again later',
+    })
+    expect(s.health.check()).toMatchObject({ kind: 'damaged' })
+    expect(await readerNames(s.db)).toEqual(['aiko'])
+  })
+})
+
+describe('damage the integrity check found', () => {
+  it("refuses writes with the check's words and the advice, answers reads, and is kept as first told", async () => {
+    const s = store()
+    await seedReader(s.db, 'aiko')
+    const seen = told(s.health)
+    s.health.markDamaged('Tree 3 page 113: btreeInitPage() returns error code 11')
+    const damaged = {
+      kind: 'damaged',
+      code: 'integrity-check',
+      message: `cannot write to ${s.file}: the database is damaged (Tree 3 page 113: btreeInitPage() returns error code 11); restore a backup (see the README, "Restoring a backup")`,
+    }
+    expect(s.health.fault()).toEqual(damaged)
+    await expect(addReaderRow(s.db, 'bo')).rejects.toMatchObject({
+      code: 'storage-unavailable',
+      message: /the database is damaged; nothing was kept/,
+    })
+    await expect(s.db.transaction().execute((trx) => addReaderRow(trx, 'bo'))).rejects.toMatchObject({ code: 'storage-unavailable' })
+    expect(await readerNames(s.db)).toEqual(['aiko'])
+    // Nothing replaces or clears it: not another finding, not a full disk, not a look at a file that is still there.
+    s.health.markDamaged('something else', 'other advice')
+    fillDisk(s)
+    await expect(bigSeries(s.db, 'big')).rejects.toMatchObject({ code: 'storage-unavailable' })
+    expect(s.health.check()).toEqual(damaged)
+    expect(seen).toEqual([damaged])
+  })
+
+  it('says the advice it is given', () => {
+    const s = store()
+    s.health.markDamaged('bad page', 'restore manga-bookmark-2026.sqlite')
+    expect(s.health.fault()!.message).toBe(
+      `cannot write to ${s.file}: the database is damaged (bad page); restore manga-bookmark-2026.sqlite`,
+    )
+  })
+})
+
+describe('the file under a running store', () => {
+  it('deleted: the write is not acknowledged, and the file put back takes writes again', async () => {
+    const s = store()
+    const seen = told(s.health)
+    await addReaderRow(s.db, 'aiko')
+    const aside = join(s.dir, 'aside.sqlite')
+    renameSync(s.file, aside)
+    await expect(addReaderRow(s.db, 'bo')).rejects.toMatchObject({
+      code: 'storage-unavailable',
+      message: 'the app cannot store writes now: the database file was deleted while the app ran; nothing was kept, try again later',
+    })
+    expect(s.health.fault()).toEqual({
+      kind: 'deleted',
+      code: 'deleted',
+      message: `cannot write to ${s.file}: the file was deleted while the app ran; restart the app`,
+    })
+    // Reads still answer, from what the app had.
+    expect(await readerNames(s.db)).toContain('aiko')
+    renameSync(aside, s.file)
+    expect(s.health.check()).toBeNull()
+    await addReaderRow(s.db, 'cy')
+    expect(seen.map((f) => f?.kind ?? null)).toEqual(['deleted', null])
+  })
+
+  it('deleted between two writes of a transaction: the commit is not acknowledged', async () => {
+    const s = store()
+    const write = s.db.transaction().execute(async (trx) => {
+      await addReaderRow(trx, 'bo')
+      rmSync(s.file)
+      await addReaderRow(trx, 'cy')
+    })
+    await expect(write).rejects.toMatchObject({ code: 'storage-unavailable', message: /file was deleted/ })
+    expect(s.health.fault()).toMatchObject({ kind: 'deleted' })
+  })
+
+  it('replaced by another file: noticed by the periodic look before any write, and no write is taken', async () => {
+    const s = store()
+    const other = tempDir('mb-other-')
+    cleanups.push(() => other.remove())
+    const elsewhere = openStore(join(other.dir, STORE_FILE), { now: 1 })
+    await elsewhere.close()
+    renameSync(join(other.dir, STORE_FILE), s.file)
+    expect(s.health.check()).toEqual({
+      kind: 'replaced',
+      code: 'replaced',
+      message: `cannot write to ${s.file}: the file was replaced by another while the app ran; restart the app to open the new one`,
+    })
+    await expect(addReaderRow(s.db, 'bo')).rejects.toMatchObject({
+      code: 'storage-unavailable',
+      message: 'the app cannot store writes now: the database file was replaced while the app ran; nothing was kept, try again later',
+    })
+  })
+
+  it('in memory has no file to lose', async () => {
+    const s = openStore(':memory:', { now: 1 })
+    cleanups.push(() => s.close())
+    await addReaderRow(s.db, 'aiko')
+    expect(s.health.check()).toBeNull()
+    expect(s.health.file).toBe(':memory:')
+  })
+})
+
+describe('the statement cache', () => {
+  it('gives the same statement for the same SQL, and forgets the oldest beyond its bound', () => {
+    const s = store()
+    const guarded = guardStore(s.file, new BetterSqlite3(s.file), () => new BetterSqlite3(s.file), 2)
+    cleanups.push(() => guarded.database.close())
+    const [a, b, c] = ['SELECT 1', 'SELECT 2', 'SELECT 3']
+    const first = guarded.database.prepare(a)
+    expect(guarded.database.prepare(a)).toBe(first)
+    guarded.database.prepare(b)
+    guarded.database.prepare(c)
+    expect(guarded.database.prepare(c)).toBe(guarded.database.prepare(c))
+    expect(guarded.database.prepare(a)).not.toBe(first)
+  })
+})
