@@ -52,3 +52,48 @@ describe('group commit', () => {
     expect((await getBookmark(store.db, alice, { site: 'a', seriesId: 'a' }))?.progress).toBe(50)
   })
 })
+
+describe('group commit at its bounds', () => {
+  it('beyond its batch size, commits in several transactions in arrival order, and takes later writes too', async () => {
+    const transactions: unknown[] = []
+    const writes = groupCommit(
+      store.db,
+      async (trx, n: number) => {
+        transactions.push(trx)
+        return updateBookmark(trx, alice, { site: 'a', seriesId: 'a' }, { progress: n, progressAt: n }, 100)
+      },
+      2,
+    )
+    await Promise.all([1, 2, 3, 4, 5].map((n) => writes.run(n)))
+    expect(new Set(transactions).size).toBe(3)
+    expect(transactions[0]).toBe(transactions[1])
+    expect(transactions[2]).toBe(transactions[3])
+    expect((await getBookmark(store.db, alice, { site: 'a', seriesId: 'a' }))?.progress).toBe(5)
+    // A write after the queue ran dry starts a batch of its own.
+    expect(await writes.run(6)).toMatchObject({ progress: 6 })
+  })
+
+  it('a write the storage cannot take fails its whole batch, keeps nothing of it, and the next batch still runs', async () => {
+    const writes = groupCommit(
+      store.db,
+      async (trx, id: string) => {
+        if (id === 'big') {
+          await trx
+            .insertInto('readers')
+            .values({ name: 'x'.repeat(50_000), token_hash: 'h', created_at: 1 })
+            .execute()
+          return null
+        }
+        return updateBookmark(trx, alice, { site: 'a', seriesId: id }, { progress: 9, progressAt: 10 }, 100)
+      },
+      2,
+    )
+    // A disk with no free block: SQLite's page limit at the file's size.
+    store.sqlite.pragma(`max_page_count = ${Number(store.sqlite.pragma('page_count', { simple: true }))}`)
+    const [a, big, c] = await Promise.allSettled([writes.run('a'), writes.run('big'), writes.run('c')])
+    expect(a).toMatchObject({ status: 'rejected', reason: { code: 'storage-unavailable' } })
+    expect(big).toMatchObject({ status: 'rejected', reason: { code: 'storage-unavailable' } })
+    expect(c).toMatchObject({ status: 'fulfilled', value: { progress: 9 } })
+    expect((await getBookmark(store.db, alice, { site: 'a', seriesId: 'a' }))?.progress).toBeNull()
+  })
+})
