@@ -79,8 +79,12 @@ export function openStore(file: string, options: OpenStoreOptions): Store {
       file,
       migration,
       health: guarded.health,
-      // Kysely's destroy closes the better-sqlite3 connection it was given.
-      close: () => db.destroy(),
+      close: async () => {
+        // Kysely's destroy closes the connection only once a query has run through it; a store closed before
+        // its first query would keep its file open.
+        await db.destroy()
+        guarded.connection.close()
+      },
     }
   } catch (error) {
     sqlite.close()

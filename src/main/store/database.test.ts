@@ -1,0 +1,80 @@
+/**
+ * Opening the one SQLite file (docs/design.md#data): its pragmas, a file from a newer app refused without a
+ * trace left open, a store in memory that touches no file, and a close that lets go of the file.
+ */
+import { existsSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import BetterSqlite3 from 'better-sqlite3'
+import { afterEach, describe, expect, it } from 'vitest'
+import { tempDir } from '../testing/store'
+import { openStore, STORE_FILE } from './database'
+
+const cleanups: Array<() => unknown> = []
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+})
+
+function folder(): string {
+  const temp = tempDir('mb-open-')
+  cleanups.push(() => temp.remove())
+  return temp.dir
+}
+
+describe('opening the store', () => {
+  it('waits as long as it is told for a lock another connection holds, five seconds unless told', async () => {
+    const dir = folder()
+    const told = openStore(join(dir, STORE_FILE), { now: 1, busyTimeoutMs: 1234 })
+    cleanups.push(() => told.close())
+    expect(Number(told.sqlite.pragma('busy_timeout', { simple: true }))).toBe(1234)
+    const plain = openStore(join(folder(), STORE_FILE), { now: 1 })
+    cleanups.push(() => plain.close())
+    expect(Number(plain.sqlite.pragma('busy_timeout', { simple: true }))).toBe(5000)
+    expect(plain.sqlite.pragma('journal_mode', { simple: true })).toBe('wal')
+    expect(plain.sqlite.pragma('foreign_keys', { simple: true })).toBe(1)
+    expect(plain.sqlite.pragma('synchronous', { simple: true })).toBe(2)
+  })
+
+  it('refuses a file a newer app wrote, and lets go of it: no connection is left open on it', () => {
+    const dir = folder()
+    const file = join(dir, STORE_FILE)
+    const newer = new BetterSqlite3(file)
+    newer.pragma('journal_mode = WAL')
+    newer.pragma('user_version = 9999')
+    newer.exec(
+      "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT, applied_at INTEGER); INSERT INTO schema_migrations VALUES (9999, '9999_future', 1)",
+    )
+    newer.close()
+    expect(() => openStore(file, { now: 1 })).toThrow(/newer than this app knows/)
+    // The last connection to close a WAL database removes its -wal and -shm: none is left holding the file.
+    expect(readdirSync(dir).sort()).toEqual([STORE_FILE])
+  })
+
+  it('with a native module that cannot load fails, and leaves only the empty private file', () => {
+    const dir = folder()
+    expect(() => openStore(join(dir, STORE_FILE), { now: 1, nativeBinding: join(dir, 'missing.node') })).toThrow()
+    expect(readdirSync(dir)).toEqual([STORE_FILE])
+  })
+
+  it('in memory touches no file', async () => {
+    const before = readdirSync(process.cwd()).sort()
+    const store = openStore(':memory:', { now: 1 })
+    cleanups.push(() => store.close())
+    expect(store.file).toBe(':memory:')
+    expect(existsSync(join(process.cwd(), ':memory:'))).toBe(false)
+    expect(readdirSync(process.cwd()).sort()).toEqual(before)
+    expect(store.sqlite.pragma('foreign_keys', { simple: true })).toBe(1)
+  })
+
+  it('closed, lets go of its file, even before its first query', async () => {
+    const dir = folder()
+    const store = openStore(join(dir, STORE_FILE), { now: 1 })
+    await store.close()
+    expect(store.sqlite.open).toBe(false)
+    // The last connection to close a WAL database removes its -wal and -shm.
+    expect(readdirSync(dir)).toEqual([STORE_FILE])
+    const used = openStore(join(dir, STORE_FILE), { now: 1 })
+    await used.db.selectFrom('readers').selectAll().execute()
+    await used.close()
+    expect(used.sqlite.open).toBe(false)
+  })
+})
