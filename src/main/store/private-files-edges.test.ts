@@ -1,0 +1,83 @@
+/**
+ * The owner's files at their edges (docs/security.md#another-local-user): what is private already is left as it
+ * is and said to be, only the group and other bits are taken, and a file that cannot be made is an error.
+ */
+import { chmodSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { tempDir } from '../testing/store'
+import { ensurePrivateDir, preparePrivateFile, tightenFile } from './private-files'
+
+const modeOf = (path: string) => statSync(path).mode & 0o777
+const dirs: Array<{ remove(): void }> = []
+afterEach(() => dirs.splice(0).forEach((d) => d.remove()))
+function fresh(): string {
+  const d = tempDir('mb-private-')
+  dirs.push(d)
+  return d.dir
+}
+let umask: number
+beforeAll(() => {
+  umask = process.umask(0o022)
+})
+afterAll(() => process.umask(umask))
+
+describe('a private directory', () => {
+  it('made new, and its missing parents, are 0700, and nothing is said', () => {
+    const dir = join(fresh(), 'a', 'b')
+    expect(ensurePrivateDir(dir)).toBeNull()
+    expect(modeOf(dir)).toBe(0o700)
+    expect(modeOf(join(dir, '..'))).toBe(0o700)
+  })
+
+  it('that others could enter loses their bits only, and says what it had', () => {
+    const dir = fresh()
+    chmodSync(dir, 0o751)
+    expect(ensurePrivateDir(dir)).toEqual({ from: 0o751 })
+    expect(modeOf(dir)).toBe(0o700)
+    chmodSync(dir, 0o500 | 0o004)
+    expect(ensurePrivateDir(dir)).toEqual({ from: 0o504 })
+    expect(modeOf(dir)).toBe(0o500)
+    chmodSync(dir, 0o700)
+  })
+
+  it('private already is left alone', () => {
+    const dir = fresh()
+    chmodSync(dir, 0o500)
+    expect(ensurePrivateDir(dir)).toBeNull()
+    expect(modeOf(dir)).toBe(0o500)
+    chmodSync(dir, 0o700)
+  })
+})
+
+describe('a private file', () => {
+  it('made new is 0600 and empty; one that exists keeps its content and loses only the bits of others', () => {
+    const dir = fresh()
+    preparePrivateFile(join(dir, 'new'))
+    expect(modeOf(join(dir, 'new'))).toBe(0o600)
+    expect(statSync(join(dir, 'new')).size).toBe(0)
+    writeFileSync(join(dir, 'old'), 'kept', { mode: 0o744 })
+    chmodSync(join(dir, 'old'), 0o744)
+    preparePrivateFile(join(dir, 'old'))
+    expect(modeOf(join(dir, 'old'))).toBe(0o700)
+    expect(statSync(join(dir, 'old')).size).toBe(4)
+  })
+
+  it('in a folder that does not exist is an error, and nothing is made', () => {
+    const dir = join(fresh(), 'missing')
+    expect(() => preparePrivateFile(join(dir, 'file'))).toThrow(expect.objectContaining({ code: 'ENOENT' }))
+    expect(existsSync(dir)).toBe(false)
+  })
+
+  it('tightened when private already, or when missing, is left as it is', () => {
+    const dir = fresh()
+    writeFileSync(join(dir, 'mine'), '', { mode: 0o400 })
+    tightenFile(join(dir, 'mine'))
+    expect(modeOf(join(dir, 'mine'))).toBe(0o400)
+    tightenFile(join(dir, 'nothing'))
+    expect(existsSync(join(dir, 'nothing'))).toBe(false)
+    mkdirSync(join(dir, 'sub'), { mode: 0o755 })
+    tightenFile(join(dir, 'sub'))
+    expect(modeOf(join(dir, 'sub'))).toBe(0o700)
+  })
+})
