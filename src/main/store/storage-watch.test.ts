@@ -5,11 +5,12 @@
  * read-only file does, and a damaged page is written into a closed file. What the owner and a Reader wrote is
  * never half-written, and writes are taken again by themselves once the storage is back.
  */
-import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs'
+import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import { Kysely, SqliteDialect, sql } from 'kysely'
 import { afterEach, describe, expect, it } from 'vitest'
+import { makeReadOnly } from '../testing/faults'
 import { openTestStore, seedReader, seedSeries, tempDir, type TestStore } from '../testing/store'
 import { listReaders } from './readers'
 import { openStore, STORE_FILE, type Db } from './database'
@@ -152,6 +153,27 @@ describe('a connection opened read-only', () => {
     })
   })
 
+  it('is not opened again while the file itself still refuses writes', async (ctx) => {
+    let attempts = 0
+    const { s, first, guarded, db } = readOnlyStore(() => {
+      attempts++
+      return new BetterSqlite3(s.file)
+    })
+    const fileReadOnly = makeReadOnly(s.file)
+    if ('skip' in fileReadOnly) return ctx.skip(fileReadOnly.skip)
+    let undone = false
+    cleanups.push(() => undone || fileReadOnly.undo())
+    await expect(addReaderRow(db, 'bo')).rejects.toMatchObject({ code: 'storage-unavailable' })
+    expect(guarded.health.check()).toMatchObject({ kind: 'read-only' })
+    expect(guarded.connection).toBe(first)
+    expect(attempts).toBe(0)
+    fileReadOnly.undo()
+    undone = true
+    expect(guarded.health.check()).toMatchObject({ kind: 'read-only' })
+    expect(attempts).toBe(1)
+    await addReaderRow(db, 'bo')
+  })
+
   it('that cannot be opened again stays in use, and writes stay refused', async () => {
     let attempts = 0
     const { first, guarded, db } = readOnlyStore(() => {
@@ -164,6 +186,61 @@ describe('a connection opened read-only', () => {
     expect(guarded.connection).toBe(first)
     expect(attempts).toBeGreaterThan(0)
     expect(await readerNames(db)).toEqual([])
+  })
+})
+
+/** A store on a connection that writes a rollback journal beside the file (no WAL): each write makes a file. */
+async function journalStore() {
+  const s = store()
+  await s.close()
+  const first = new BetterSqlite3(s.file)
+  first.pragma('journal_mode = DELETE')
+  const guarded = guardStore(s.file, first, () => new BetterSqlite3(s.file))
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: guarded.database }) })
+  cleanups.push(() => db.destroy())
+  return { s, file: s.file, guarded, db }
+}
+
+describe('a file the store cannot make beside its database', () => {
+  it('is an I/O error in words, with what SQLite said, while the folder takes files', async () => {
+    const { file, guarded, db } = await journalStore()
+    // Something else already where the journal goes.
+    mkdirSync(`${file}-journal`)
+    await expect(addReaderRow(db, 'bo')).rejects.toMatchObject({
+      code: 'storage-unavailable',
+      message: 'the app cannot store writes now: the disk reported an I/O error; nothing was kept, try again later',
+    })
+    // SQLite opens the folder in the journal's place and cannot read it.
+    const fault = guarded.health.fault()!
+    expect(fault).toEqual({
+      kind: 'io',
+      code: expect.stringMatching(/^SQLITE_IOERR/),
+      message: `cannot write to ${file}: I/O error (${fault.code})`,
+    })
+    rmSync(`${file}-journal`, { recursive: true })
+    await addReaderRow(db, 'bo')
+    expect(guarded.health.fault()).toBeNull()
+    expect(await readerNames(db)).toEqual(['bo'])
+  })
+
+  it('in a folder that refuses new files is named read-only, from what the file system says', async (ctx) => {
+    const { s, file, guarded, db } = await journalStore()
+    const folderReadOnly = makeReadOnly(s.dir)
+    if ('skip' in folderReadOnly) return ctx.skip(folderReadOnly.skip)
+    let undone = false
+    cleanups.push(() => undone || folderReadOnly.undo())
+    await expect(addReaderRow(db, 'bo')).rejects.toMatchObject({
+      code: 'storage-unavailable',
+      message: 'the app cannot store writes now: the database is read-only; nothing was kept, try again later',
+    })
+    expect(guarded.health.fault()).toMatchObject({
+      kind: 'read-only',
+      message: expect.stringMatching(new RegExp(`^cannot write to ${file}: read-only`)),
+    })
+    folderReadOnly.undo()
+    undone = true
+    await addReaderRow(db, 'bo')
+    expect(guarded.health.fault()).toBeNull()
   })
 })
 
