@@ -107,7 +107,8 @@ export function guardStore(
   const setFault = (next: StorageFault | null) => {
     // Damage is kept as first told (the integrity check says the most): nothing clears or replaces it.
     if (fault?.kind === 'damaged') return
-    if (next?.message === fault?.message && next?.kind === fault?.kind) return
+    // The message names the kind (and SQLite's code where it says more): the same message is the same fault.
+    if (next?.message === fault?.message) return
     fault = next
     reopenedForFault = false
     for (const listener of listeners) listener(next)
@@ -159,7 +160,8 @@ export function guardStore(
 
   /** Whether the file at the path is still the one opened; a fault when it is not. */
   function identityFault(): StorageFault | null {
-    if (inMemory || !opened) return null
+    // A store in memory has no identity to lose.
+    if (!opened) return null
     const now = identityOf(file)
     if (!now) return { kind: 'deleted', code: 'deleted', message: cannot('the file was deleted while the app ran; restart the app') }
     if (now.dev !== opened.dev || now.ino !== opened.ino)
@@ -176,7 +178,8 @@ export function guardStore(
 
   /** A connection SQLite opened read-only is replaced, outside any transaction, once the file is writable. */
   function reopenIfWritable(): void {
-    if (fault?.code !== 'SQLITE_READONLY' || connection.inTransaction || inMemory) return
+    // A connection in memory is never opened read-only: the fault is always a file's.
+    if (fault?.code !== 'SQLITE_READONLY' || connection.inTransaction) return
     try {
       accessSync(file, constants.W_OK)
     } catch {
@@ -229,7 +232,8 @@ export function guardStore(
         setFault(lost)
         throw answerFor(lost)
       }
-      if (fault && fault.kind !== 'damaged') setFault(null)
+      // Damage stays (setFault keeps it); any other fault is over once a write is taken.
+      if (fault) setFault(null)
     }
     return result
   }
