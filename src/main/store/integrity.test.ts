@@ -68,6 +68,14 @@ describe('the integrity check', () => {
     expect(verdict.problems).toEqual([expect.stringMatching(/^quick_check could not run: \S/)])
   })
 
+  it('with a native module that cannot load gives no verdict against the file, and says why', async () => {
+    const dir = folder()
+    const file = closedDatabase()
+    const verdict = await startIntegrityCheck(file, { nativeBinding: join(dir, 'missing.node') }).verdict
+    expect(verdict.ok).toBe(true)
+    expect(verdict.problems).toEqual([expect.stringMatching(/^quick_check could not run: .*missing\.node/)])
+  })
+
   it('stopped before it ends, says so and condemns nothing', async () => {
     const file = closedDatabase()
     const check = startIntegrityCheck(file)
