@@ -255,6 +255,33 @@ describe("an import's Progress on a bookmark the Reader has", () => {
   })
 })
 
+describe('an import that names a row twice', () => {
+  it('writes the Series and the bookmark once, and of two Progress for one bookmark keeps the later', async () => {
+    const aiko = await seedReader(store.db, 'aiko')
+    await seedSeries(store.db, { id: 'held', readers: [aiko] })
+    await store.db.updateTable('bookmarks').set({ progress: 1, progress_at: 100 }).execute()
+    await writeImport(
+      store.db,
+      batch({
+        series: [series('x'), series('x')],
+        bookmarks: [
+          bookmark('aiko', 'x'),
+          bookmark('aiko', 'x'),
+          bookmark('aiko', 'held', { progress: 7, progressAt: 300 }),
+          bookmark('aiko', 'held', { progress: 5, progressAt: 200 }),
+        ],
+      }),
+      NOW,
+    )
+    const { series: rows, bookmarks } = await libraryForExport(store.db)
+    expect(rows.map((r) => r.series_id)).toEqual(['held', 'x'])
+    expect(bookmarks.map((b) => [b.series_id, b.progress, b.progress_at])).toEqual([
+      ['held', 7, 300],
+      ['x', null, 0],
+    ])
+  })
+})
+
 describe('a large import', () => {
   it('writes every row in bounded statements, says how far it is between them, and a second time adds nothing', async () => {
     const aiko = await seedReader(store.db, 'aiko')

@@ -193,7 +193,7 @@ export async function writeImport(
     // A known Series keeps what it has; only an empty URL or title is filled in.
     for (const s of batch.series) {
       const was = known.get(keyOf(s.site, s.seriesId))
-      if (!was || (was.series_url && was.title) || (!s.seriesUrl && !s.title)) continue
+      if (!was) continue
       const fill = {
         ...(!was.series_url && s.seriesUrl ? { series_url: s.seriesUrl } : {}),
         ...(!was.title && s.title ? { title: s.title } : {}),
