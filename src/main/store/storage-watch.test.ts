@@ -5,7 +5,7 @@
  * read-only file does, and a damaged page is written into a closed file. What the owner and a Reader wrote is
  * never half-written, and writes are taken again by themselves once the storage is back.
  */
-import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs'
+import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import { Kysely, SqliteDialect, sql } from 'kysely'
@@ -298,6 +298,27 @@ describe('a damaged file', () => {
     })
     expect(s.health.check()).toMatchObject({ kind: 'damaged' })
     expect(await readerNames(s.db)).toEqual(['aiko'])
+  })
+})
+
+describe('a file that is no database at all', () => {
+  it('is damaged: reads and writes are refused, each in its own words, before any statement runs', async () => {
+    const dir = tempDir('mb-notadb-')
+    cleanups.push(() => dir.remove())
+    const file = join(dir.dir, STORE_FILE)
+    writeFileSync(file, 'not a database '.repeat(512))
+    const guarded = guardStore(file, new BetterSqlite3(file), () => new BetterSqlite3(file))
+    cleanups.push(() => guarded.database.close())
+    expect(() => guarded.database.prepare('SELECT * FROM readers')).toThrow(
+      expect.objectContaining({ code: 'storage-unavailable', message: 'the app cannot read its database now: the database is damaged' }),
+    )
+    expect(guarded.health.fault()).toMatchObject({ kind: 'damaged', code: 'SQLITE_NOTADB' })
+    expect(() => guarded.database.prepare("INSERT INTO readers (name) VALUES ('bo')")).toThrow(
+      expect.objectContaining({
+        code: 'storage-unavailable',
+        message: 'the app cannot store writes now: the database is damaged; nothing was kept, try again later',
+      }),
+    )
   })
 })
 
