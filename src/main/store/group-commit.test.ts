@@ -73,6 +73,28 @@ describe('group commit at its bounds', () => {
     expect(await writes.run(6)).toMatchObject({ progress: 6 })
   })
 
+  it('writes that arrive while a batch is being written wait, and share the next transaction', async () => {
+    const transactions: unknown[] = []
+    const arrivedLate: Array<Promise<unknown>> = []
+    const tick = () => new Promise((resolve) => setImmediate(resolve))
+    const writes = groupCommit(store.db, async (trx, n: number) => {
+      transactions.push(trx)
+      if (n === 1) {
+        // Two requests parsed while this batch is still being written, a moment apart.
+        arrivedLate.push(writes.run(2))
+        await tick()
+        await tick()
+        arrivedLate.push(writes.run(3))
+      }
+      return updateBookmark(trx, alice, { site: 'a', seriesId: 'a' }, { progress: n, progressAt: n }, 100)
+    })
+    await writes.run(1)
+    await Promise.all(arrivedLate)
+    expect(new Set(transactions).size).toBe(2)
+    expect(transactions[1]).toBe(transactions[2])
+    expect((await getBookmark(store.db, alice, { site: 'a', seriesId: 'a' }))?.progress).toBe(3)
+  })
+
   it('a write the storage cannot take fails its whole batch, keeps nothing of it, and the next batch still runs', async () => {
     const writes = groupCommit(
       store.db,
