@@ -3,7 +3,7 @@
  * again once released. Real lock files in a temporary directory; SQLite's locks bind a second connection of
  * the same process as they bind another process.
  */
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -60,6 +60,21 @@ describe('the data directory lock', () => {
     first.release()
     expect(existsSync(join(dir, HOLDER))).toBe(true)
     expect(() => lockDataDir(dir)).toThrow(expect.objectContaining({ code: 'conflict' }))
+  })
+
+  it('released after its note was deleted by hand, lets go all the same', () => {
+    const dir = dataDir()
+    const lock = lockDataDir(dir)
+    rmSync(join(dir, HOLDER))
+    lock.release()
+    take(dir)
+  })
+
+  it('held by a process whose note is gone, says "another process"', () => {
+    const dir = dataDir()
+    take(dir)
+    rmSync(join(dir, HOLDER))
+    expect(() => lockDataDir(dir)).toThrow(/in use by another process; stop it first/)
   })
 
   it('held by a process that left no note (or an empty one), says "another process"', () => {

@@ -51,7 +51,8 @@ export function startIntegrityCheck(file: string, options: { nativeBinding?: str
   const verdict = new Promise<IntegrityVerdict>((resolve) => {
     worker.once('message', (message: { rows?: string[]; error?: string; code?: string; ms: number }) => {
       if (message.rows) {
-        const ok = message.rows.length === 1 && message.rows[0] === 'ok'
+        // quick_check says `ok` alone, or lists what it found.
+        const ok = message.rows[0] === 'ok'
         resolve({
           ok,
           problems: ok ? [] : message.rows.map((r) => r.replace(/^\*\*\* in database main \*\*\*\n/, '').trim()),
@@ -59,7 +60,7 @@ export function startIntegrityCheck(file: string, options: { nativeBinding?: str
         })
       } else {
         // A file SQLite cannot even read is damaged too; anything else (no worker support) is no verdict.
-        const damaged = /^SQLITE_(CORRUPT|NOTADB)/.test(message.code ?? '')
+        const damaged = /^SQLITE_(CORRUPT|NOTADB)/.test(String(message.code))
         resolve({ ok: !damaged, problems: [`${damaged ? 'quick_check' : 'quick_check could not run'}: ${message.error}`], ms: message.ms })
       }
     })

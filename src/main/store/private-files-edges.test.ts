@@ -4,7 +4,7 @@
  */
 import { chmodSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { tempDir } from '../testing/store'
 import { ensurePrivateDir, preparePrivateFile, tightenFile } from './private-files'
 
@@ -16,11 +16,6 @@ function fresh(): string {
   dirs.push(d)
   return d.dir
 }
-let umask: number
-beforeAll(() => {
-  umask = process.umask(0o022)
-})
-afterAll(() => process.umask(umask))
 
 describe('a private directory', () => {
   it('made new, and its missing parents, are 0700, and nothing is said', () => {

