@@ -153,13 +153,17 @@ describe('making a backup', () => {
     expect(readdirSync(dir)).toEqual([])
   })
 
-  it('with a native module that cannot load fails as a backup, and leaves nothing behind', async () => {
+  it("with a native module that cannot load fails as a backup, saying why, and leaves nothing behind, not even an earlier crash's", async () => {
     const s = store()
     const dir = folder()
     mkdirSync(join(dir, 'backups'))
-    await expect(backupDatabase(s.sqlite, join(dir, 'backups'), NOW, { nativeBinding: join(dir, 'missing.node') })).rejects.toThrow(
-      /^store: backup into .* failed: /,
+    const partial = join(dir, 'backups', `${backupName(NOW)}.partial`)
+    for (const side of ['-wal', '-shm', '-journal']) writeFileSync(`${partial}${side}`, '')
+    const failed = await backupDatabase(s.sqlite, join(dir, 'backups'), NOW, { nativeBinding: join(dir, 'missing.node') }).catch(
+      (e: unknown) => e,
     )
+    expect(failed).toMatchObject({ message: expect.stringMatching(/^store: backup into .* failed: /), cause: expect.any(Error) })
+
     expect(readdirSync(join(dir, 'backups'))).toEqual([])
     expect(existsSync(join(dir, 'backups', backupName(NOW)))).toBe(false)
   })

@@ -2,7 +2,7 @@
  * Opening the one SQLite file (docs/design.md#data): its pragmas, a file from a newer app refused without a
  * trace left open, a store in memory that touches no file, and a close that lets go of the file.
  */
-import { existsSync, readdirSync } from 'node:fs'
+import { chmodSync, existsSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -53,6 +53,27 @@ describe('opening the store', () => {
     const dir = folder()
     expect(() => openStore(join(dir, STORE_FILE), { now: 1, nativeBinding: join(dir, 'missing.node') })).toThrow()
     expect(readdirSync(dir)).toEqual([STORE_FILE])
+  })
+
+  it('of a file that is no database fails with what SQLite says, and leaves the file as it was', () => {
+    const dir = folder()
+    const file = join(dir, STORE_FILE)
+    writeFileSync(file, 'not a database '.repeat(512), { mode: 0o600 })
+    expect(() => openStore(file, { now: 1 })).toThrow(expect.objectContaining({ code: 'SQLITE_NOTADB' }))
+    expect(readdirSync(dir)).toEqual([STORE_FILE])
+  })
+
+  it('takes the bits of others off a WAL and shm an older version left open', async () => {
+    const dir = folder()
+    const file = join(dir, STORE_FILE)
+    const older = new BetterSqlite3(file)
+    older.pragma('journal_mode = WAL')
+    older.exec('CREATE TABLE t (x); INSERT INTO t VALUES (1)')
+    for (const side of ['', '-wal', '-shm']) chmodSync(`${file}${side}`, 0o644)
+    const store = openStore(file, { now: 1 })
+    cleanups.push(() => store.close())
+    older.close()
+    expect(['', '-wal', '-shm'].map((side) => (statSync(`${file}${side}`).mode & 0o777).toString(8))).toEqual(['600', '600', '600'])
   })
 
   it('in memory touches no file', async () => {

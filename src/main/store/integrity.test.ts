@@ -45,13 +45,11 @@ describe('the integrity check', () => {
     corruptMiddlePage(file)
     const verdict = await startIntegrityCheck(file).verdict
     expect(verdict.ok).toBe(false)
-    expect(verdict.problems.length).toBeGreaterThan(0)
-    expect(verdict.problems.length).toBeLessThanOrEqual(5)
-    for (const problem of verdict.problems) {
-      expect(problem).not.toMatch(/^\*\*\* in database main \*\*\*/)
-      expect(problem).toBe(problem.trim())
-      expect(problem).not.toBe('')
-    }
+    // What SQLite says, without the heading it puts before the first finding.
+    expect(verdict.problems).toEqual([
+      expect.stringMatching(/^Tree \d+ page \d+: btreeInitPage\(\) returns error code 11$/),
+      'wrong # of entries in index tx',
+    ])
   })
 
   it('fails a file that is not a database at all: SQLite cannot read it, so it is damaged', async () => {

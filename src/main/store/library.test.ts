@@ -211,6 +211,27 @@ describe('an import', () => {
   })
 })
 
+describe('an import that names only Readers', () => {
+  it('creates those missing and leaves one that exists as it is', async () => {
+    await seedReader(store.db, 'aiko')
+    const counts = await writeImport(
+      store.db,
+      batch({
+        newReaders: [
+          { name: 'aiko', tokenHash: 'other', createdAt: 7 },
+          { name: 'bo', tokenHash: 'h-bo', createdAt: 8 },
+        ],
+      }),
+      NOW,
+    )
+    expect(counts.readersCreated).toEqual(['bo'])
+    expect((await libraryForExport(store.db)).readers.map((r) => [r.name, r.token_hash === 'other'])).toEqual([
+      ['aiko', false],
+      ['bo', false],
+    ])
+  })
+})
+
 describe("an import's Progress on a bookmark the Reader has", () => {
   let aiko: number
   beforeEach(async () => {
@@ -246,6 +267,12 @@ describe("an import's Progress on a bookmark the Reader has", () => {
     const counts = await writeImport(store.db, batch({ bookmarks: [bookmark('aiko', 'unread', given)] }), NOW)
     expect(await progress('unread')).toEqual(expected)
     expect(counts.progressUpdated).toBe(updated)
+  })
+
+  it('on a bookmark with nothing read, none at all changes nothing', async () => {
+    const counts = await writeImport(store.db, batch({ bookmarks: [bookmark('aiko', 'unread', { progressAt: 70 })] }), NOW)
+    expect(await progress('unread')).toEqual([null, 0, 'reading', 1])
+    expect(counts.progressUpdated).toBe(0)
   })
 
   it('a new bookmark without Progress is undated, even when the source gives a time', async () => {

@@ -41,5 +41,6 @@ export async function newChapterUpdates(db: Db, options: { before?: number; limi
 /** How many Series' Latest Chapter moved forward (a New Chapter) at or after `since`. */
 export async function newChapterCount(db: Db, since: number): Promise<number> {
   const result = await sql<{ n: number }>`SELECT COUNT(*) AS n FROM series WHERE latest_changed_at >= ${since}`.execute(db)
-  return result.rows[0]?.n ?? 0
+  // COUNT(*) answers one row, whatever it counts.
+  return result.rows[0]!.n
 }
