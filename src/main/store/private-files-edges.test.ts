@@ -5,6 +5,7 @@
 import { chmodSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { makeReadOnly } from '../testing/faults'
 import { tempDir } from '../testing/store'
 import { ensurePrivateDir, preparePrivateFile, tightenFile } from './private-files'
 
@@ -34,6 +35,19 @@ describe('a private directory', () => {
     expect(ensurePrivateDir(dir)).toEqual({ from: 0o504 })
     expect(modeOf(dir)).toBe(0o500)
     chmodSync(dir, 0o700)
+  })
+
+  it("whose mode cannot be changed (another user's, or immutable) says what it had and why; it is used all the same", (ctx) => {
+    const dir = fresh()
+    chmodSync(dir, 0o755)
+    const frozen = makeReadOnly(dir)
+    if ('skip' in frozen) return ctx.skip(frozen.skip)
+    try {
+      expect(ensurePrivateDir(dir)).toEqual({ from: 0o755, error: expect.stringMatching(/operation not permitted|EPERM/i) })
+      expect(modeOf(dir)).toBe(0o755)
+    } finally {
+      frozen.undo()
+    }
   })
 
   it('private already is left alone', () => {
