@@ -404,6 +404,28 @@ describe('the file under a running store', () => {
     expect(seen.map((f) => f?.kind ?? null)).toEqual(['deleted', null])
   })
 
+  it('once known deleted, takes no later write into the file it lost', async () => {
+    const s = store()
+    const aside = join(s.dir, 'aside.sqlite')
+    renameSync(s.file, aside)
+    await expect(addReaderRow(s.db, 'bo')).rejects.toMatchObject({ code: 'storage-unavailable' })
+    await expect(addReaderRow(s.db, 'cy')).rejects.toMatchObject({ code: 'storage-unavailable', message: /file was deleted/ })
+    // What the connection holds is what went into the file it lost.
+    expect(s.sqlite.prepare('SELECT name FROM readers').pluck().all()).not.toContain('cy')
+  })
+
+  it('once known replaced, takes no write into the file it had', async () => {
+    const s = store()
+    const other = tempDir('mb-other-')
+    cleanups.push(() => other.remove())
+    const elsewhere = openStore(join(other.dir, STORE_FILE), { now: 1 })
+    await elsewhere.close()
+    renameSync(join(other.dir, STORE_FILE), s.file)
+    expect(s.health.check()).toMatchObject({ kind: 'replaced' })
+    await expect(addReaderRow(s.db, 'bo')).rejects.toMatchObject({ code: 'storage-unavailable' })
+    expect(s.sqlite.prepare('SELECT name FROM readers').pluck().all()).toEqual([])
+  })
+
   it('deleted between two writes of a transaction: the commit is not acknowledged', async () => {
     const s = store()
     const write = s.db.transaction().execute(async (trx) => {
