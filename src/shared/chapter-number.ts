@@ -33,10 +33,13 @@ const MARKERS = new Set(['chapter', 'chapters', 'chap', 'chp', 'ch', 'episode', 
 const VOLUME_TAGS = new Set(['vol', 'volume', 'season', 's'])
 const VERSION_TAGS = new Set(['ver', 'version', 'v'])
 /** Words that, after a number, sort it just before the next chapter. */
-const AFTER_WORDS: Record<string, string> = { extra: '99', omake: '98', special: '97' }
-/** What may stand between a marker or a tag and its number ("ch. 4", "vol - 2", "chapter #3"). */
+const AFTER_WORDS = new Map([
+  ['extra', '99'],
+  ['omake', '98'],
+  ['special', '97'],
+])
+/** What may stand between a marker or a tag and its number ("ch. 4", "vol. - 2", "chapter #3"). */
 const MARKER_GLUE = new Set([' ', '.', ':', '-', '_', '#', ','])
-const MAX_GLUE = 3
 
 /**
  * The chapter number a label names, or null when it names none. `seriesTitle`, when given, is dropped from
@@ -55,7 +58,8 @@ export function parseChapterNumber(label: string, seriesTitle?: string): number 
   const candidates = readNumbers(tokens)
   if (afterTitle) {
     const first = tokens.findIndex((t) => t.kind !== 'sep')
-    const adjacent = candidates.find((c) => c.at === first && (c.role === 'plain' || c.role === 'marked'))
+    // Only separators stand before it, so it is never a tag's number.
+    const adjacent = candidates.find((c) => c.at === first)
     if (adjacent) return adjacent.value
   }
   const pick = (role: Candidate['role']) => candidates.find((c) => c.role === role)?.value
@@ -82,23 +86,20 @@ function normalise(raw: string): string {
 export function collapseWhitespace(text: string, max = Infinity): string {
   let out = ''
   let space = false
-  let i = 0
-  while (i < text.length && out.length < max) {
+  for (let i = 0; i < text.length; i++) {
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: the bound only spares reading the rest of a long label; the cut below keeps the same `max` characters
+    if (out.length >= max) break
     if (isSpace(text.charCodeAt(i))) {
       space = out.length > 0
-      i++
       continue
     }
-    let j = i + 1
-    while (j < text.length && j - i < max && !isSpace(text.charCodeAt(j))) j++
-    out += (space ? ' ' : '') + text.slice(i, j)
+    out += space ? ` ${text[i]!}` : text[i]!
     space = false
-    i = j
   }
-  if (out.length <= max) return out
-  const cut = out.slice(0, max)
-  const last = cut.charCodeAt(cut.length - 1)
-  return (last >= 0xd800 && last <= 0xdbff ? cut.slice(0, -1) : cut).trimEnd()
+  // A space and a character can overshoot by one; a cut between the halves of a surrogate pair keeps neither.
+  const kept = out.slice(0, max)
+  const last = kept.charCodeAt(kept.length - 1)
+  return (last >= 0xd800 && last <= 0xdbff ? kept.slice(0, -1) : kept).trimEnd()
 }
 
 /** The characters `\s` matches in a regular expression. */
@@ -167,7 +168,7 @@ function tokenise(text: string): Token[] {
     } else if (isLetter(text[i])) {
       while (isLetter(text[i])) i++
       const word = text.slice(start, i)
-      const prefix = Object.keys(AFTER_WORDS).find((w) => word.startsWith(w) && isTagOrMarker(word.slice(w.length)))
+      const prefix = [...AFTER_WORDS.keys()].find((w) => word.startsWith(w) && isTagOrMarker(word.slice(w.length)))
       if (prefix) tokens.push({ kind: 'word', text: prefix }, { kind: 'word', text: word.slice(prefix.length) })
       else tokens.push({ kind: 'word', text: word })
     } else {
@@ -207,7 +208,8 @@ function readNumbers(tokens: Token[]): Candidate[] {
         i = suffix.next
       }
     }
-    if (!Number.isFinite(value) || value >= MAX_CHAPTER_NUMBER) continue
+    // Too long for a double is Infinity, past the bound too.
+    if (value >= MAX_CHAPTER_NUMBER) continue
     candidates.push({ value, at, role: roleOf(tokens, at) })
   }
   return candidates
@@ -244,10 +246,11 @@ function readSuffix(tokens: Token[], i: number, whole: string): { value: number;
   if (glued || glue === ' ') j++
   const word = tokens[j]
   if (word?.kind !== 'word') return null
-  const after = AFTER_WORDS[word.text]
+  const after = AFTER_WORDS.get(word.text)
   if (after) return { value: Number(`${whole}.${after}`), next: j + 1 }
   const letter = word.text
-  const isSubChapter = (glued || j === i) && letter.length === 1 && letter >= 'a' && letter <= 'i' && tokens[j + 1]?.kind !== 'num'
+  // A word is letters a–z, so a letter up to i is one of a…i.
+  const isSubChapter = (glued || j === i) && letter.length === 1 && letter <= 'i' && tokens[j + 1]?.kind !== 'num'
   if (!isSubChapter) return null
   return { value: Number(`${whole}.${letter.charCodeAt(0) - 96}`), next: j + 1 }
 }
@@ -257,7 +260,8 @@ function roleOf(tokens: Token[], at: number): Candidate['role'] {
   let j = at - 1
   let glue = 0
   let onlyDots = true
-  while (j >= 0 && tokens[j]!.kind === 'sep' && MARKER_GLUE.has(tokens[j]!.text) && glue < MAX_GLUE) {
+  // A run of glue is looked back over by the one number after it only, so the walk stays linear unbounded.
+  while (j >= 0 && MARKER_GLUE.has(tokens[j]!.text)) {
     if (tokens[j]!.text === '#') return 'marked'
     if (tokens[j]!.text !== '.') onlyDots = false
     glue++
