@@ -160,6 +160,7 @@ function isLetter(ch: string | undefined): boolean {
 function tokenise(text: string): Token[] {
   const tokens: Token[] = []
   let i = 0
+  // Stryker disable next-line EqualityOperator: one step past the end adds only a separator of nothing, which no rule reads
   while (i < text.length) {
     const start = i
     if (isDigit(text[i])) {
@@ -258,20 +259,20 @@ function readSuffix(tokens: Token[], i: number, whole: string): { value: number;
 /** What stands before the number at `at`: a chapter marker, a volume or season tag, a version tag, or nothing. */
 function roleOf(tokens: Token[], at: number): Candidate['role'] {
   let j = at - 1
-  let glue = 0
+  let touching = true
   let onlyDots = true
   // A run of glue is looked back over by the one number after it only, so the walk stays linear unbounded.
   while (j >= 0 && MARKER_GLUE.has(tokens[j]!.text)) {
     if (tokens[j]!.text === '#') return 'marked'
     if (tokens[j]!.text !== '.') onlyDots = false
-    glue++
+    touching = false
     j--
   }
   const word = tokens[j]
   if (word?.kind !== 'word') return 'plain'
   if (MARKERS.has(word.text)) return 'marked'
   // "e5" (as in "s2e5") is an episode only when glued; "e" alone is too common a letter.
-  if (word.text === 'e' && glue === 0) return 'marked'
+  if (word.text === 'e' && touching) return 'marked'
   // A single-letter tag ("s2", "v.2") must be glued, so "it's 5" keeps its 5.
   const singleLetterOk = word.text.length > 1 || onlyDots
   if (VOLUME_TAGS.has(word.text) && singleLetterOk) return 'volume'
