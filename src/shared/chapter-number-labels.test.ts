@@ -18,6 +18,9 @@ const labels: Array<[why: string, label: string, expected: number | null, title?
   ['a spaced letter starts the title', 'Chapter 10 b-side', 10],
   ['a comma and a space end the number', 'Chapter 12, Part 2', 12],
   ['a letter glued between two numbers is a separator (season 2, episode 5)', 'S2E5', 5],
+  ['a scanlation file name: volume 1, then chapter 3', 'v01c003', 3],
+  ['an extra glued to the number', 'Chapter 404extra', 404.99],
+  ['a trailing dot ends the number', 'Vol.2 Ch.12.', 12],
   // Markers glued to their numbers.
   ['ch glued to the number', 'ch10', 10],
   ['chapter glued to a decimal', 'Chapter10.5', 10.5],
@@ -48,6 +51,7 @@ const labels: Array<[why: string, label: string, expected: number | null, title?
   ['an extra glued to a version tag', 'Fairy Tail 404.extrav2', 404.99, 'Fairy Tail'],
   ['an extra glued to a marker', 'Fairy Tail 404.extrach1', 404.99, 'Fairy Tail'],
   ['a special glued to a volume tag', 'Fairy Tail 404.specialvol002', 404.97, 'Fairy Tail'],
+  ['an omake of a volume is no chapter', 'Omakevol.2', null],
   ['a word that only contains a property name of every object is a word', 'Chapter 7 Constructor', 7],
   // Which number is the chapter.
   ['a list index before the title is not the chapter', '12. Solo Leveling Chapter 33', 33, 'Solo Leveling'],
@@ -57,6 +61,8 @@ const labels: Array<[why: string, label: string, expected: number | null, title?
   ['the largest number that can be a chapter', 'Chapter 999999', 999999],
   ['a million is an id, not a chapter', 'Chapter 1000000', null],
   ['a title glued to punctuation is dropped', 'Ayame 14!3', 3, 'Ayame 14!'],
+  ['the title is dropped after the chapter and leaves the chapter', 'Chapter 5 - Solo Leveling', 5, 'Solo Leveling'],
+  ['a title is not cut out of a longer number', 'Chapter 17 Seeds of Doubt', 17, '7 Seeds'],
   ['a title starting with punctuation is dropped when glued', 'Vol.1!Ayame 14 3', 3, '!Ayame 14'],
 ]
 
