@@ -256,6 +256,7 @@ interface Job {
   preview: ImportPreviewView | null
   result: ImportResultView | null
   error: string | null
+  /** When the window last looked at it, on the monotonic clock: a wall clock set back must not make it look new. */
   touchedAt: number
 }
 
@@ -286,7 +287,7 @@ export class ImportJobs {
       preview: null,
       result: null,
       error: null,
-      touchedAt: this.deps.clock.now(),
+      touchedAt: this.deps.clock.monotonic(),
     }
     this.#keep(job)
     void this.#read(job, input.bytes)
@@ -385,7 +386,7 @@ export class ImportJobs {
   #job(id: string): Job {
     const job = this.#jobs.get(id)
     if (!job) throw new AppError('not-found', 'no such import (it ended, or the app restarted); start it again')
-    job.touchedAt = this.deps.clock.now()
+    job.touchedAt = this.deps.clock.monotonic()
     return job
   }
 
