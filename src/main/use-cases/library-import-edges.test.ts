@@ -96,7 +96,7 @@ describe('whose bookmarks', () => {
 
 describe('what a preview counts', () => {
   it('Progress it would move is counted as the write then moves it: a later dated one, an undated one only where nothing was read', async () => {
-    const keys = ['fresh', 'read', 'same', 'older', 'later', 'none'] as const
+    const keys = ['fresh', 'blank', 'read', 'same', 'older', 'later', 'none'] as const
     await applyPlan(deps, (await plan(keys.map((k) => page(`/madara/manga/${k}/`)).join('\n'), 'seed.txt')).plan)
     const set = (id: string, progress: number, progressAt: number) =>
       updateBookmark(store.db, aiko.id, { site: 'fixture-madara', seriesId: id }, { progress, progressAt }, clock.now())
@@ -107,6 +107,7 @@ describe('what a preview counts', () => {
     const csv = [
       'url,progress,progressAt',
       `${page('/madara/manga/fresh/')},3,`, // undated, nothing read: fills it
+      `${page('/madara/manga/blank/')},0,`,
       `${page('/madara/manga/read/')},7,`, // undated, something read: leaves it
       `${page('/madara/manga/same/')},7,1000`, // the same moment: the Reader's write stands
       `${page('/madara/manga/older/')},7,999`,
@@ -114,12 +115,13 @@ describe('what a preview counts', () => {
       `${page('/madara/manga/none/')},,`, // no Progress at all
     ].join('\n')
     const { plan: planned, preview } = await plan(csv, 'progress.csv')
-    expect(preview.totals).toMatchObject({ add: 0, present: 6, progress: 2 })
+    expect(preview.totals).toMatchObject({ add: 0, present: 7, progress: 3 })
     const result = await applyPlan(deps, planned)
-    expect(result.progressUpdated).toBe(2)
+    expect(result.progressUpdated).toBe(3)
     const progress = Object.fromEntries((await rows()).bookmarks.map((b) => [b.series_id, [b.progress, b.progress_at]]))
     expect(progress).toEqual({
       fresh: [3, 0],
+      blank: [0, 0],
       read: [5, 1_000],
       same: [5, 1_000],
       older: [5, 1_000],

@@ -117,8 +117,12 @@ describe('an import being written', () => {
       code: 'conflict',
       message: 'this import is not waiting for a preview decision',
     })
-    expect(() => jobs.confirm(a)).toThrow('this import is writing, not waiting to be confirmed')
-    expect(() => jobs.cancel(a)).toThrow('this import is being written; it cannot be cancelled now')
+    expect(() => jobs.confirm(a)).toThrow(
+      expect.objectContaining({ code: 'conflict', message: 'this import is writing, not waiting to be confirmed' }),
+    )
+    expect(() => jobs.cancel(a)).toThrow(
+      expect.objectContaining({ code: 'conflict', message: 'this import is being written; it cannot be cancelled now' }),
+    )
 
     // A fifth import: the oldest idle one goes, not the older one being written.
     const e = await jobs.start({ fileName: 'e.txt', bytes: list('other') })
@@ -203,6 +207,14 @@ describe('an import in the window', () => {
     ])
   })
 
+  it('for a Reader who is not there: not-found, and no import starts', async () => {
+    const jobs = new ImportJobs({ db: store.db, registry, clock })
+    await expect(jobs.start({ readerId: 999, fileName: 'a.txt', bytes: list('tower') })).rejects.toMatchObject({
+      code: 'not-found',
+      message: 'no Reader 999',
+    })
+  })
+
   it('a failed import cannot be mapped; a cancelled one is gone; an id the window never had is not found', async () => {
     const jobs = new ImportJobs({ db: store.db, registry, clock })
     const { id } = await jobs.start({ readerId: aiko, fileName: 'a.tachibk', bytes: Buffer.from('not gzip') })
@@ -236,6 +248,13 @@ describe('an import in the window', () => {
     expect(errors()).toEqual([
       expect.objectContaining({ msg: 'import: failed', file: 'a.txt', err: expect.objectContaining({ message: 'injected failure' }) }),
     ])
+
+    // With no log at all, the failure still ends the import in words.
+    const unlogged = new ImportJobs({ db: failing, registry, clock })
+    const other = await previewed(unlogged, 'c.txt')
+    unlogged.confirm(other)
+    await unlogged.settled()
+    expect(unlogged.get(other)).toMatchObject({ phase: 'failed', error: 'the import failed on our side; nothing was written' })
 
     lines.length = 0
     const refused = await jobs.start({ readerId: aiko, fileName: 'b.tachibk', bytes: Buffer.from('not gzip') })
