@@ -3,9 +3,11 @@
  * what they tell their listeners, a Site added while they run, the hourly retention, and the rows a Lane
  * holds when it stops. Real Lanes on a real SQLite file; only the clock is fake.
  */
+import { Writable } from 'node:stream'
+import { pino } from 'pino'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { FetchResult } from '../fetch/fetcher'
-import { silentLog } from '../log'
+import { silentLog, type Log } from '../log'
 import type { Site } from '../sites/site'
 import type { KyselyPlugin } from 'kysely'
 import type { Db } from '../store/database'
@@ -61,6 +63,13 @@ async function lanes(options: Partial<LanesOptions> & { db?: Db; sites?: Site[] 
   const started = await startLanes({ db: store.db, sites: [site()], fetchers: { http }, clock, log: silentLog, ...options })
   running.push(started)
   return started
+}
+
+/** A log that keeps what is written at warn level or above. */
+function keptLog(): { log: Log; lines: string[] } {
+  const lines: string[] = []
+  const log = pino({ level: 'warn' }, new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) })) as Log
+  return { log, lines }
 }
 
 const rowsOf = async (key = 'a') => (await recentPasses(store.db, key, 100_000)).reverse()
@@ -312,10 +321,13 @@ describe('retention', () => {
 
   it('a step that fails leaves the others to run', async () => {
     await oldThings()
-    await lanes({ db: failingOn(store.db, 'DELETE FROM poll_passes') })
+    const { log, lines } = keptLog()
+    await lanes({ log, db: failingOn(store.db, 'DELETE FROM poll_passes') })
     await clock.runQuiet(2 * MIN)
     expect(await quietRows()).toBe(2)
     expect(await orphan()).toBeUndefined()
+    // The owner's log names the step that failed.
+    expect(lines.join('')).toContain('lanes: pruning old pass rows failed')
   })
 })
 
@@ -330,6 +342,63 @@ describe('stopping', () => {
     await started.stop()
     // Held: the passes at 0, 7 and 14 minutes, written in order.
     expect((await rowsOf()).map((r) => r.started_at - clock.now() + 20 * MIN)).toEqual([0, 7 * MIN, 14 * MIN])
+  })
+
+  it('a pass that fails because the app is stopping is not an error in the log', async () => {
+    await seed({ id: 'x', checkedAt: 1 })
+    const { log, lines } = keptLog()
+    let stopping: Promise<void> | undefined
+    const started: Lanes = await lanes({
+      log,
+      // The window the listener reports to is gone: the app is quitting.
+      onCheck: () => {
+        stopping = started.stop()
+        throw new Error('listener gone')
+      },
+    })
+    await clock.runUntil(() => stopping !== undefined)
+    await stopping
+    expect(lines).toEqual([])
+  })
+
+  it('the same failure while the app runs is an error in the log', async () => {
+    await seed({ id: 'y', checkedAt: 1 })
+    const { log, lines } = keptLog()
+    await lanes({
+      log,
+      onCheck: () => {
+        throw new Error('listener broke')
+      },
+    })
+    await clock.runQuiet(MIN)
+    expect(lines.join('')).toContain('lane: pass failed')
+  })
+
+  it('a retention step that fails because the app is stopping is not an error in the log', async () => {
+    const { log, lines } = keptLog()
+    let release!: () => void
+    const held = new Promise<void>((resolve) => (release = resolve))
+    let holding = false
+    const pruning = new Set<unknown>()
+    // The first pruning waits, then fails: the store was closed under it.
+    const failsWhenReleased: KyselyPlugin = {
+      transformQuery(args) {
+        if (JSON.stringify(args.node).includes('DELETE FROM poll_passes')) pruning.add(args.queryId)
+        return args.node
+      },
+      async transformResult(args) {
+        if (!pruning.has(args.queryId)) return args.result
+        holding = true
+        await held
+        throw new Error('the store is closed')
+      },
+    }
+    const started = await lanes({ log, db: store.db.withPlugin(failsWhenReleased) })
+    await clock.runUntil(() => holding)
+    const stopping = started.stop()
+    release()
+    await stopping
+    expect(lines).toEqual([])
   })
 
   it('stops every Lane and the retention: nothing more is written', async () => {

@@ -407,6 +407,30 @@ describe('detection-bound', () => {
     expect(rulesOf(found(log, 11))).toEqual([])
   })
 
+  it('a refusal at the turn a Sighting deferred delays that turn, and the failed check after it gives another rest', () => {
+    // The Reader's Sighting at 40 min puts the Series' next check a rest later (about 101 min); the Site refuses from
+    // 102 to 117 min, the check at 117 min fails, and the next comes a rest after it.
+    const failed = {
+      outcome: 'no-chapter' as const,
+      reason: 'a real page with no chapter found',
+      faults: ['no-chapter' as const],
+      served: null,
+      reported: null,
+    }
+    const refusedAfterSighting = () =>
+      new Log()
+        .release(11, { readers: 1 })
+        .at(40 * MIN)
+        .action('sighting', { site: 'a', series: S, chapter: 11 })
+        .at(102 * MIN)
+        .lane(0, T0 + 117 * MIN)
+        .at(117 * MIN)
+        .request({ fault: 'no-chapter', served: null })
+        .check(failed)
+    expect(rulesOf(found(refusedAfterSighting().at(178 * MIN), 11))).toEqual([])
+    expect(rulesOf(found(refusedAfterSighting().at(4 * HOUR), 11))).toEqual(['detection-bound'])
+  })
+
   it('time the Lane was paused extends the bound', () => {
     expect(
       rulesOf(

@@ -503,15 +503,18 @@ const detectionBound = (index: Index, out: Violation[], detections: Detection[])
       const wentBack = index.steps
         .filter((s) => (s.stepMs ?? 0) < 0 && s.mono >= from && s.mono <= deadline)
         .reduce((sum, s) => sum + Math.min(-s.stepMs!, s.mono - from + pace.maxPassMs + gap + facts.checkSlackMs), 0)
+      // A Sighting counts as the Series' check: it puts the Series' turn a rest after it. The time the Lane could
+      // not work, steps back and presses delay whichever turn is the later one, so they come on top of it.
+      let turnFrom = release.mono
+      for (const s of sightings)
+        if (s.mono >= release.mono - pace.restMs && s.mono <= deadline)
+          turnFrom = Math.max(turnFrom, s.mono + pace.restMs + gap - cycle)
       let next =
-        release.mono +
+        turnFrom +
         base +
         overlapLength(unavailable, from, deadline) +
         wentBack +
         forced.filter((p) => p.mono >= from && p.mono <= deadline).length * gap
-      for (const s of sightings)
-        if (s.mono >= release.mono - pace.restMs && s.mono <= deadline)
-          next = Math.max(next, s.mono + pace.restMs + pace.maxPassMs + facts.checkSlackMs + gap)
       // A failed check comes on top of whatever made the Series wait for it.
       next += failedChecks.filter((c) => c.startMono >= release.mono && c.startMono <= deadline).length * cycle
       if (next <= deadline) break
