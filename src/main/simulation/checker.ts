@@ -507,8 +507,7 @@ const detectionBound = (index: Index, out: Violation[], detections: Detection[])
       // not work, steps back and presses delay whichever turn is the later one, so they come on top of it.
       let turnFrom = release.mono
       for (const s of sightings)
-        if (s.mono >= release.mono - pace.restMs && s.mono <= deadline)
-          turnFrom = Math.max(turnFrom, s.mono + pace.restMs + gap - cycle)
+        if (s.mono >= release.mono - pace.restMs && s.mono <= deadline) turnFrom = Math.max(turnFrom, s.mono + pace.restMs + gap - cycle)
       let next =
         turnFrom +
         base +

@@ -15,7 +15,7 @@ import { pauseLane } from '../store/lanes'
 import { forceSeriesPoll, markLatestChecked, requireSeries } from '../store/series'
 import type { SeriesKey } from '../store/schema'
 import { FakeClock } from '../testing/clock'
-import { chapterPage, FakeBrowser, FakeFetcher, testSite } from '../testing/fakes'
+import { chapterPage, failingWhen, FakeBrowser, FakeFetcher, testSite } from '../testing/fakes'
 import { openTestStore, seedReader, seedSeries, type TestStore } from '../testing/store'
 import { bookmarkByUrl, NEW_SERIES_PER_READER_PER_HOUR, type AcquireDeps, type AcquireResult } from './acquire'
 
@@ -80,12 +80,14 @@ async function siteJustRequested(site: string) {
 }
 
 describe('the answer', () => {
-  it('a URL on no pin is refused, with the URL cut to 200 characters', async () => {
+  it('a URL on no pin is refused, with the URL cut to 200 characters; one of 200 is quoted whole', async () => {
     const long = `https://nowhere.example/${'x'.repeat(300)}`
     await expect(bookmark(long)).rejects.toMatchObject({
       code: 'off-pin',
       message: `not a Series URL on any known Site's host pin: ${long.slice(0, 200)}…`,
     })
+    const longest = long.slice(0, 200)
+    await expect(bookmark(longest)).rejects.toMatchObject({ message: `not a Series URL on any known Site's host pin: ${longest}` })
     await expect(bookmark('https://nowhere.example/manga/x')).rejects.toMatchObject({
       message: "not a Series URL on any known Site's host pin: https://nowhere.example/manga/x",
     })
@@ -181,6 +183,20 @@ describe('what the Acquisition finds when its turn comes', () => {
     stop.abort()
     expect(await settled(waiting)).toBeUndefined()
     expect((await series('a', 'x')).latest_checked_at).toBe(0)
+  })
+
+  it('the store failing when its turn comes: it settles with nothing, sends no request, and the bookmark stands', async () => {
+    let failing = false
+    deps = { ...deps, db: failingWhen(store.db, (node) => failing && node.includes('"poll_lanes"')) }
+    await siteJustRequested('a')
+    const waiting = await bookmark('https://a.example/manga/x')
+    failing = true
+    expect(await settled(waiting)).toBeUndefined()
+    expect(http.calls).toEqual([])
+    expect(checks).toEqual([])
+    expect(await store.db.selectFrom('bookmarks').select(['reader_id', 'series_id']).execute()).toEqual([
+      { reader_id: aiko, series_id: 'x' },
+    ])
   })
 
   it('the app stopped during the fetch: nothing reported', async () => {

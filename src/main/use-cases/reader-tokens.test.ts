@@ -94,9 +94,12 @@ describe('rotating and deleting', () => {
     expect((await readerForToken(store.db, rotated.token))?.id).toBe(reader.id)
   })
 
-  it('a Reader who is not there is not-found, for rotation and deletion', async () => {
+  it('a Reader who is not there is not-found, for rotation and deletion, and the other Readers keep their tokens', async () => {
+    const { reader, token } = await createReader(store.db, 'aiko', 1)
     await expect(rotateToken(store.db, 99)).rejects.toMatchObject({ code: 'not-found', message: 'no Reader 99' })
     await expect(deleteReader(store.db, 99)).rejects.toMatchObject({ code: 'not-found', message: 'no Reader 99' })
+    expect(await storedHashes()).toEqual([hashToken(token)])
+    expect((await readerForToken(store.db, token))?.id).toBe(reader.id)
   })
 
   it('deletion removes the Reader and ends their token', async () => {

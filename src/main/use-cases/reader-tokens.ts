@@ -29,22 +29,18 @@ export async function createReader(db: Db, name: string, now: number): Promise<I
   const trimmed = name.trim()
   if (!READER_NAME.test(trimmed)) throw new AppError('invalid', "a Reader name is 1–40 letters, digits, spaces or . _ ' -")
   const token = newToken()
-  try {
-    return { reader: await addReader(db, { name: trimmed, tokenHash: hashToken(token), now }), token }
-  } catch (error) {
-    if (error instanceof AppError && error.code === 'conflict') throw new AppError('conflict', `a Reader named "${trimmed}" already exists`)
-    throw error
-  }
+  // A name taken is the store's conflict, which names it (`a Reader named "…" already exists`).
+  return { reader: await addReader(db, { name: trimmed, tokenHash: hashToken(token), now }), token }
 }
 
+/** A new token for the Reader; the old one stops working at once. A Reader who is not there is the store's not-found. */
 export async function rotateToken(db: Db, readerId: number): Promise<IssuedToken> {
   const token = newToken()
-  if (!(await getReader(db, readerId))) throw new AppError('not-found', `no Reader ${readerId}`)
   return { reader: await setReaderTokenHash(db, readerId, hashToken(token)), token }
 }
 
+/** Removes the Reader (with their bookmarks and Sightings); one who is not there is the store's not-found. */
 export async function deleteReader(db: Db, readerId: number): Promise<void> {
-  if (!(await getReader(db, readerId))) throw new AppError('not-found', `no Reader ${readerId}`)
   await removeReader(db, readerId)
 }
 
