@@ -74,6 +74,13 @@ describe('the integrity check', () => {
     expect(verdict.problems).toEqual([expect.stringMatching(/^quick_check could not run: .*missing\.node/)])
   })
 
+  it('whose worker fails before it can check (a broken install) gives no verdict against the file, and says why', async () => {
+    const broken = join(folder(), 'broken-sqlite.js')
+    writeFileSync(broken, "throw new Error('this install is broken')\n")
+    const verdict = await startIntegrityCheck(closedDatabase(), { module: broken }).verdict
+    expect(verdict).toEqual({ ok: true, problems: ['quick_check could not run: this install is broken'], ms: 0 })
+  })
+
   it('stopped before it ends, says so and condemns nothing', async () => {
     const file = closedDatabase()
     const check = startIntegrityCheck(file)

@@ -44,9 +44,12 @@ try {
 }
 `
 
-/** Starts `quick_check` of `file` in a worker thread. */
-export function startIntegrityCheck(file: string, options: { nativeBinding?: string } = {}): IntegrityCheck {
-  const module = createRequire(import.meta.url).resolve('better-sqlite3')
+/**
+ * Starts `quick_check` of `file` in a worker thread. `module` is the better-sqlite3 the worker loads (default: the
+ * one this thread resolves); `nativeBinding` its compiled part, where the app is packaged.
+ */
+export function startIntegrityCheck(file: string, options: { nativeBinding?: string; module?: string } = {}): IntegrityCheck {
+  const module = options.module ?? createRequire(import.meta.url).resolve('better-sqlite3')
   const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file, module, nativeBinding: options.nativeBinding } })
   const verdict = new Promise<IntegrityVerdict>((resolve) => {
     worker.once('message', (message: { rows?: string[]; error?: string; code?: string; ms: number }) => {
