@@ -15,7 +15,7 @@ import { openTestStore, seedReader, seedSeries, tempDir, type TestStore } from '
 import { listReaders } from './readers'
 import { openStore, STORE_FILE, type Db } from './database'
 import type { Database } from './schema'
-import { guardStore, isStorageUnavailable, type StorageFault } from './storage'
+import { guardStore, isStorageUnavailable, probeFailure, type StorageFault } from './storage'
 
 const cleanups: Array<() => unknown> = []
 afterEach(async () => {
@@ -477,5 +477,21 @@ describe('the statement cache', () => {
     expect(guarded.database.prepare(b)).toBe(second)
     expect(guarded.database.prepare(a)).not.toBe(first)
     expect([...(guarded.database.prepare(a).iterate([]) as Iterable<unknown>)]).toEqual([{ 1: 1 }])
+  })
+})
+
+describe('what the file system says of an I/O error', () => {
+  // The probe's own errors come only from a real read-only mount or a full disk (storage-faults.test.ts, on a
+  // tmpfs and an ext4 image); here, each answer the kernel can give.
+  it.each([
+    ['EROFS', 'read-only', 'a file system mounted read-only'],
+    ['EACCES', 'read-only', 'a folder the app may not write in'],
+    ['EPERM', 'read-only', 'an immutable folder'],
+    ['ENOSPC', 'full', 'no space left'],
+    ['EDQUOT', 'full', "the owner's quota used up"],
+    ['EIO', 'io', 'the disk itself failing'],
+    [undefined, 'io', 'an error with no code'],
+  ] as Array<[string | undefined, string, string]>)('%s is %s: %s', (code, kind) => {
+    expect(probeFailure(code)).toBe(kind)
   })
 })

@@ -86,6 +86,17 @@ interface Identity {
 }
 
 /**
+ * What the file system's refusal to create the probe file says of an I/O error: a file system mounted read-only,
+ * a folder without write permission or an immutable one is read-only; no space or no quota left is a full disk;
+ * anything else is an I/O error as it stands.
+ */
+export function probeFailure(code: string | undefined): StorageFaultKind {
+  if (code === 'EROFS' || code === 'EACCES' || code === 'EPERM') return 'read-only'
+  if (code === 'ENOSPC' || code === 'EDQUOT') return 'full'
+  return 'io'
+}
+
+/**
  * Wraps a connection. `reconnect` opens the same file again with the same pragmas; it is used only to replace
  * a connection SQLite opened read-only once the file can be written.
  */
@@ -147,9 +158,7 @@ export function guardStore(
       // Stryker disable next-line ObjectLiteral,BooleanLiteral: the probe was just made; force matters only for a file that is not there
       rmSync(probe, { force: true })
     } catch (error) {
-      const code = (error as { code?: string }).code
-      if (code === 'EROFS' || code === 'EACCES' || code === 'EPERM') return 'read-only'
-      if (code === 'ENOSPC' || code === 'EDQUOT') return 'full'
+      return probeFailure((error as { code?: string }).code)
     }
     return 'io'
   }
