@@ -72,6 +72,37 @@ function keptLog(): { log: Log; lines: string[] } {
   return { log, lines }
 }
 
+/**
+ * The store seen through a plugin that holds the first pruning of old pass rows until `release()`, then lets it
+ * end — or fail with `failure`, as a store closed under it would.
+ */
+function heldPruning(failure?: Error): { db: Db; readonly holding: boolean; release(): void } {
+  let release!: () => void
+  const held = new Promise<void>((resolve) => (release = resolve))
+  let holding = false
+  const pruning = new Set<unknown>()
+  const plugin: KyselyPlugin = {
+    transformQuery(args) {
+      if (JSON.stringify(args.node).includes('DELETE FROM poll_passes')) pruning.add(args.queryId)
+      return args.node
+    },
+    async transformResult(args) {
+      if (!pruning.has(args.queryId)) return args.result
+      holding = true
+      await held
+      if (failure) throw failure
+      return args.result
+    },
+  }
+  return {
+    db: store.db.withPlugin(plugin),
+    get holding() {
+      return holding
+    },
+    release,
+  }
+}
+
 const rowsOf = async (key = 'a') => (await recentPasses(store.db, key, 100_000)).reverse()
 
 describe('pass after pass', () => {
@@ -283,28 +314,12 @@ describe('retention', () => {
 
   it('a stop during a step leaves the steps after it undone', async () => {
     await oldThings()
-    let release!: () => void
-    const held = new Promise<void>((resolve) => (release = resolve))
-    let holding = false
     // The first pruning (old pass rows) ends only when released.
-    const pruning = new Set<unknown>()
-    const slow: KyselyPlugin = {
-      transformQuery(args) {
-        if (JSON.stringify(args.node).includes('DELETE FROM poll_passes')) pruning.add(args.queryId)
-        return args.node
-      },
-      async transformResult(args) {
-        if (pruning.has(args.queryId)) {
-          holding = true
-          await held
-        }
-        return args.result
-      },
-    }
-    const started = await lanes({ db: store.db.withPlugin(slow) })
-    await clock.runUntil(() => holding)
+    const pruning = heldPruning()
+    const started = await lanes({ db: pruning.db })
+    await clock.runUntil(() => pruning.holding)
     const stopping = started.stop()
-    release()
+    pruning.release()
     await stopping
     expect(await quietRows()).toBe(1)
     expect(await orphan()).toBeDefined()
@@ -376,27 +391,12 @@ describe('stopping', () => {
 
   it('a retention step that fails because the app is stopping is not an error in the log', async () => {
     const { log, lines } = keptLog()
-    let release!: () => void
-    const held = new Promise<void>((resolve) => (release = resolve))
-    let holding = false
-    const pruning = new Set<unknown>()
     // The first pruning waits, then fails: the store was closed under it.
-    const failsWhenReleased: KyselyPlugin = {
-      transformQuery(args) {
-        if (JSON.stringify(args.node).includes('DELETE FROM poll_passes')) pruning.add(args.queryId)
-        return args.node
-      },
-      async transformResult(args) {
-        if (!pruning.has(args.queryId)) return args.result
-        holding = true
-        await held
-        throw new Error('the store is closed')
-      },
-    }
-    const started = await lanes({ log, db: store.db.withPlugin(failsWhenReleased) })
-    await clock.runUntil(() => holding)
+    const pruning = heldPruning(new Error('the store is closed'))
+    const started = await lanes({ log, db: pruning.db })
+    await clock.runUntil(() => pruning.holding)
     const stopping = started.stop()
-    release()
+    pruning.release()
     await stopping
     expect(lines).toEqual([])
   })

@@ -35,6 +35,15 @@ function told(health: TestStore['health']): Array<StorageFault | null> {
   return seen
 }
 
+/** Puts another store's file in the place of `file`, as a restore by hand under the running app would. */
+async function replaceWithAnother(file: string): Promise<void> {
+  const other = tempDir('mb-other-')
+  cleanups.push(() => other.remove())
+  const elsewhere = openStore(join(other.dir, STORE_FILE), { now: 1 })
+  await elsewhere.close()
+  renameSync(join(other.dir, STORE_FILE), file)
+}
+
 /** A write that needs new pages: a Series whose title is longer than a page. */
 const bigSeries = (db: Db, id: string) => seedSeries(db, { id, title: 'x'.repeat(20_000) })
 const addReaderRow = (db: Db, name: string) =>
@@ -416,11 +425,7 @@ describe('the file under a running store', () => {
 
   it('once known replaced, takes no write into the file it had', async () => {
     const s = store()
-    const other = tempDir('mb-other-')
-    cleanups.push(() => other.remove())
-    const elsewhere = openStore(join(other.dir, STORE_FILE), { now: 1 })
-    await elsewhere.close()
-    renameSync(join(other.dir, STORE_FILE), s.file)
+    await replaceWithAnother(s.file)
     expect(s.health.check()).toMatchObject({ kind: 'replaced' })
     await expect(addReaderRow(s.db, 'bo')).rejects.toMatchObject({ code: 'storage-unavailable' })
     expect(s.sqlite.prepare('SELECT name FROM readers').pluck().all()).toEqual([])
@@ -439,11 +444,7 @@ describe('the file under a running store', () => {
 
   it('replaced by another file: noticed by the periodic look before any write, and no write is taken', async () => {
     const s = store()
-    const other = tempDir('mb-other-')
-    cleanups.push(() => other.remove())
-    const elsewhere = openStore(join(other.dir, STORE_FILE), { now: 1 })
-    await elsewhere.close()
-    renameSync(join(other.dir, STORE_FILE), s.file)
+    await replaceWithAnother(s.file)
     expect(s.health.check()).toEqual({
       kind: 'replaced',
       code: 'replaced',
