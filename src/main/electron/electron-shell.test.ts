@@ -340,7 +340,10 @@ describe("the browser fetcher's session", () => {
     const lantern = fixture.hits.find((h) => h.path === '/themesia/manga/lantern/')!
     expect(lantern.userAgent).toMatch(/ MangaBookmark\/\S+$/)
     expect(lantern.userAgent).not.toMatch(/Electron/)
-    // The redirect to localhost was never followed: nothing but the pinned host was asked for.
+    // The redirect to localhost was cancelled as it came: nothing but the pinned host was asked for.
+    const { redirects } = window.webContents
+    expect(redirects.length).toBeGreaterThan(0)
+    expect(redirects.filter((r) => r.cancelled && /^http:\/\/localhost:\d+\/madara\/manga\/away\/$/.test(r.to))).toEqual(redirects)
     expect(fixture.hits.every((h) => h.host === fixture.host)).toBe(true)
     // Nothing a page asks for is granted; nothing downloads.
     expect(['media', 'notifications', 'geolocation', 'clipboard-sanitized-write'].map((p) => fetcher.asks(p as never))).toEqual([

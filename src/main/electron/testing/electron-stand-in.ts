@@ -184,6 +184,8 @@ export class StandInWebContents
   webRTCIPHandlingPolicy = 'default'
   /** Every document loaded, and how its connection went. */
   readonly loads: LoadedPage[] = []
+  /** Every server redirect offered to `will-redirect`, and whether the app cancelled it. */
+  readonly redirects: Array<{ to: string; cancelled: boolean }> = []
   #page: LoadedPage | undefined
   #destroyed = false
 
@@ -215,6 +217,7 @@ export class StandInWebContents
     const page = await loadDocument(this.session, url, (to) => {
       const event = standInEvent({ url: to, isSameDocument: false, isMainFrame: true, frame: null })
       this.emit('will-redirect', event, to, false, true, this.mainFrame.processId, this.mainFrame.routingId)
+      this.redirects.push({ to, cancelled: event.defaultPrevented })
       return event.defaultPrevented
     })
     this.#page = page
