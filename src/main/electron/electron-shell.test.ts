@@ -12,6 +12,7 @@ import { startFixtureSite, type FixtureSite } from '../demo/fixture-site'
 import { fixtureSites } from '../demo/fixture-sites'
 import { FakeClock } from '../testing/clock'
 import { seedReader, seedSeries, tempDir } from '../testing/store'
+import { ELECTRON_BEHAVIOURS as B } from './testing/behaviours'
 import { appDirWithNative, bootElectronShell, until, type BootedShell } from './testing/boot'
 import { InstanceLocks, StandInFrame } from './testing/electron-stand-in'
 
@@ -69,7 +70,7 @@ async function boot(options: { locks?: InstanceLocks; dataDir?: string } = {}): 
   return shell
 }
 
-describe('IPC: every admin method answers through the core', () => {
+describe(B.ipc, () => {
   it('registers one handler per admin method; the preload reaches each, and the core answers', async () => {
     const shell = await boot()
     const { standIn, running } = shell
@@ -97,7 +98,7 @@ describe('IPC: every admin method answers through the core', () => {
   })
 })
 
-describe('IPC: a call from another frame or origin is refused', () => {
+describe(B.frames, () => {
   it("answers `forbidden` and changes nothing for a subframe, a page off the app's file, or another window", async () => {
     const shell = await boot()
     const { standIn, running } = shell
@@ -122,6 +123,10 @@ describe('IPC: a call from another frame or origin is refused', () => {
       await standIn.ipcMain.invokeFrom({ contents: owner.webContents, frame: owner.webContents.mainFrame }, channel, { name: 'Web' }),
     ).toEqual(forbidden)
     owner.webContents.mainFrame.url = appUrl
+    // Another window claiming the owner's frame (a frame belongs to one contents in Electron; the check holds even so).
+    expect(
+      await standIn.ipcMain.invokeFrom({ contents: other.webContents, frame: owner.webContents.mainFrame }, channel, { name: 'Claim' }),
+    ).toEqual(forbidden)
     expect(await running!.core.store.db.selectFrom('readers').select('name').execute()).toEqual([])
     // The app's own page, from its main frame, is heard.
     expect(
@@ -132,7 +137,7 @@ describe('IPC: a call from another frame or origin is refused', () => {
   })
 })
 
-describe('a second instance focuses the first and exits', () => {
+describe(B.secondInstance, () => {
   it('the second process takes no lock on the data and exits 0; the first shows and focuses its window', async () => {
     const locks = new InstanceLocks()
     const first = await boot({ locks })
@@ -151,7 +156,7 @@ describe('a second instance focuses the first and exits', () => {
   })
 })
 
-describe('closing the window hides it to the tray', () => {
+describe(B.tray, () => {
   it('the window hides, the app and its Lanes keep running, and the tray opens it again', async () => {
     const shell = await boot()
     const window = shell.ownerWindow()
@@ -237,7 +242,7 @@ async function bookmarked(
   await core.startLanes()
 }
 
-describe('sleep and wake', () => {
+describe(B.sleep, () => {
   it('suspend stops the Lanes within a second and no pass is written while asleep; resume starts them', async () => {
     const shell = await boot()
     const { running, standIn } = shell
@@ -259,7 +264,7 @@ describe('sleep and wake', () => {
   })
 })
 
-describe('New Chapter notifications', () => {
+describe(B.notifications, () => {
   it("one notification per pass, the Site's text escaped; a click shows the window on the first Series", async () => {
     const shell = await boot()
     const { standIn } = shell
@@ -306,7 +311,7 @@ describe('New Chapter notifications', () => {
   })
 })
 
-describe("the browser fetcher's session", () => {
+describe(B.fetcher, () => {
   it('keeps the host pin (through its gate, redirects off the pin refused) and grants no permission', async () => {
     const shell = await boot()
     const { standIn, running } = shell
@@ -361,7 +366,7 @@ describe("the browser fetcher's session", () => {
   })
 })
 
-describe('quit drains in order within the stop deadline', () => {
+describe(B.quit, () => {
   it('Quit stops the Lanes, the server and the store, then the tray, then exits 0', async () => {
     const shell = await boot()
     const { standIn, running } = shell

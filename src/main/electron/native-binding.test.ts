@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { FakeClock } from '../testing/clock'
 import { tempDir } from '../testing/store'
 import { MISSING_NATIVE_MESSAGE, NATIVE_FILE } from './native'
+import { ELECTRON_BEHAVIOURS as B } from './testing/behaviours'
 import { appDirWithNative, bootElectronShell, type BootedShell } from './testing/boot'
 import { InstanceLocks } from './testing/electron-stand-in'
 
@@ -42,7 +43,7 @@ async function boot(appDir: string, dataDir: string): Promise<BootedShell> {
   return shell
 }
 
-describe('the native SQLite module', () => {
+describe(B.native, () => {
   it('without the build for Electron the app says so, changes nothing, and exits 1', async () => {
     const bare = join(root.dir, 'bare-app')
     mkdirSync(bare)
