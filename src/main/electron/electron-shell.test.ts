@@ -54,7 +54,7 @@ const sites = () => {
   ]
 }
 
-async function boot(options: { locks?: InstanceLocks; dataDir?: string } = {}): Promise<BootedShell> {
+async function boot(options: { locks?: InstanceLocks; dataDir?: string; packaged?: boolean } = {}): Promise<BootedShell> {
   const dataDir = options.dataDir ?? join(root.dir, `data-${++runs}`)
   const resourcesDir = join(root.dir, 'resources')
   mkdirSync(resourcesDir, { recursive: true })
@@ -65,6 +65,7 @@ async function boot(options: { locks?: InstanceLocks; dataDir?: string } = {}): 
     locks: options.locks ?? new InstanceLocks(),
     clock,
     sites: sites(),
+    ...(options.packaged ? { packaged: true } : {}),
   })
   booted.push(shell)
   return shell
@@ -407,5 +408,23 @@ describe(B.quit, () => {
     }
     const logs = readFileSync(join(running!.dataDir, 'logs', 'manga-bookmark.log'), 'utf8')
     expect(logs).toMatch(/"late":\["app"\].*electron: quit before everything drained/)
+  })
+})
+
+describe(B.loginItem, () => {
+  it('a packaged app sets the login item from the setting at start, and again when the owner changes it', async () => {
+    const shell = await boot({ packaged: true })
+    expect(shell.standIn.app.loginItem).toEqual({ openAtLogin: false })
+    const { bridge } = await shell.preload()
+    expect(await bridge.admin.updateSettings({ startAtLogin: true })).toMatchObject({ ok: true })
+    await until(() => shell.standIn.app.loginItem?.openAtLogin === true, 2_000)
+  })
+
+  it('run from a checkout (not packaged), it leaves the login item alone', async () => {
+    const shell = await boot()
+    const { bridge } = await shell.preload()
+    expect(await bridge.admin.updateSettings({ startAtLogin: true })).toMatchObject({ ok: true })
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(shell.standIn.app.loginItem).toBeUndefined()
   })
 })

@@ -12,5 +12,6 @@ export const ELECTRON_BEHAVIOURS = {
   notifications: 'New Chapter notifications: batched per pass, escaped, opening the right Series',
   fetcher: "the browser fetcher's session keeps the pin and denies permissions",
   quit: 'quit drains in order within the stop deadline',
+  loginItem: "the login item follows the owner's setting (a packaged app)",
   native: 'the native SQLite module is the one built for Electron, or the message says so',
 } as const

@@ -42,6 +42,8 @@ export interface BootOptions {
   locks: InstanceLocks
   clock: Clock
   sites: readonly Site[]
+  /** Run as a packaged app (`app.isPackaged`: the arguments start at argv[1]). */
+  packaged?: boolean
   /** Whether the platform's notification server exists (default yes). */
   notifications?: boolean
 }
@@ -83,7 +85,9 @@ export async function bootElectronShell(options: BootOptions): Promise<BootedShe
     const startApp = async (o: AppOptions) => (running = await real.startApp({ ...o, clock: options.clock, sites: options.sites }))
     return { ...real, startApp }
   })
-  process.argv = [process.argv[0]!, 'out/main/index.js', '--data', options.dataDir, '--port', '0']
+  standIn.app.isPackaged = options.packaged ?? false
+  const entry = options.packaged ? [] : ['out/main/index.js']
+  process.argv = [process.argv[0]!, ...entry, '--data', options.dataDir, '--port', '0']
   // Electron sets it (read-only in its types); Node has none.
   Object.assign(process, { resourcesPath: options.resourcesDir })
   process.env.MB_LOG_LEVEL ??= 'warn'
