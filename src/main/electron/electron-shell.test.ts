@@ -15,6 +15,7 @@ import { seedReader, seedSeries, tempDir } from '../testing/store'
 import { ELECTRON_BEHAVIOURS as B } from './testing/behaviours'
 import { appDirWithNative, bootElectronShell, until, type BootedShell } from './testing/boot'
 import { InstanceLocks, StandInFrame } from './testing/electron-stand-in'
+import type { StandInSession } from './testing/stand-in-session'
 
 let root: { dir: string; remove(): void }
 let appDir: string
@@ -189,17 +190,17 @@ describe(B.tray, () => {
     expect(shell.standIn.opened).toEqual(['https://evil.example/', 'https://mangadex.org/title/x'])
     // Its session grants nothing a page asks for but a clipboard write.
     const ownerSession = window.webContents.session
-    expect(['media', 'geolocation', 'notifications', 'clipboard-read'].map((p) => ownerSession.asks(p as never))).toEqual([
-      false,
-      false,
-      false,
-      false,
-    ])
+    expect(granted(ownerSession, ['media', 'geolocation', 'notifications', 'clipboard-read'])).toEqual([])
     expect(ownerSession.checks('notifications')).toBe(false)
     expect(ownerSession.asksDevice()).toBe(false)
     expect(ownerSession.asks('clipboard-sanitized-write')).toBe(true)
   })
 })
+
+/** The permissions a session grants when a page asks for them. */
+function granted(session: StandInSession, permissions: Array<Parameters<StandInSession['asks']>[0]>): string[] {
+  return permissions.filter((permission) => session.asks(permission))
+}
 
 /** Pass rows written so far. */
 async function passRows(shell: BootedShell): Promise<number> {
@@ -352,12 +353,7 @@ describe(B.fetcher, () => {
     expect(redirects.filter((r) => r.cancelled && /^http:\/\/localhost:\d+\/madara\/manga\/away\/$/.test(r.to))).toEqual(redirects)
     expect(fixture.hits.every((h) => h.host === fixture.host)).toBe(true)
     // Nothing a page asks for is granted; nothing downloads.
-    expect(['media', 'notifications', 'geolocation', 'clipboard-sanitized-write'].map((p) => fetcher.asks(p as never))).toEqual([
-      false,
-      false,
-      false,
-      false,
-    ])
+    expect(granted(fetcher, ['media', 'notifications', 'geolocation', 'clipboard-sanitized-write'])).toEqual([])
     expect(fetcher.checks('notifications')).toBe(false)
     expect(fetcher.downloads()).toBe(true)
     // Off the pin, the session's own request check refuses too.
