@@ -10,6 +10,7 @@ import { once } from 'node:events'
 import { existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import type { BrowserWindow, Tray } from 'electron'
 import { _electron as electron, expect, test, type ElectronApplication } from '@playwright/test'
 import { electronBinaryPath } from '../scripts/electron-binary'
 import { ADMIN_METHODS } from '../src/shared/admin-methods'
@@ -28,13 +29,12 @@ const missing = !binary
 
 if (missing) console.log(`electron.spec: skipped — ${missing}`)
 
-/** What the main entry exposes under MB_E2E=1 (src/main/electron/index.ts). */
+/**
+ * What the main entry exposes under MB_E2E=1 (src/main/electron/index.ts), typed by Electron's own definitions
+ * (an earlier version read `tray.getToolTip()`, which Electron's Tray does not have).
+ */
 interface E2EHook {
-  mangaBookmarkE2E: {
-    tray: { getToolTip(): string }
-    window: { isVisible(): boolean; isDestroyed(): boolean; isFocused(): boolean; close(): void }
-    app: { core: { lanesRunning: boolean } }
-  }
+  mangaBookmarkE2E: { tray: Tray; window: BrowserWindow; app: { core: { lanesRunning: boolean } } }
 }
 
 async function launch(dataDir: string): Promise<ElectronApplication> {
@@ -71,8 +71,8 @@ test.describe('the Electron shell', () => {
     const window = await app.firstWindow()
     // The store opened through the Electron build (otherwise the app shows an error box and exits).
     await expect(window.getByRole('heading', { name: 'Overview' })).toBeVisible()
-    const tooltip = await app.evaluate(() => (globalThis as unknown as E2EHook).mangaBookmarkE2E.tray.getToolTip())
-    expect(tooltip).toMatch(/^Manga Bookmark — /)
+    // The tray is there (Electron has no getter for its tooltip: the stand-in test reads what was set).
+    expect(await app.evaluate(() => (globalThis as unknown as E2EHook).mangaBookmarkE2E.tray.isDestroyed())).toBe(false)
     // The window is sandboxed and isolated, with no Node; the bridge has every admin method and nothing else.
     expect(await window.evaluate(() => typeof (globalThis as { require?: unknown }).require)).toBe('undefined')
     const exposed = await window.evaluate(() =>
