@@ -172,11 +172,33 @@ describe(B.tray, () => {
 
     const tray = shell.standIn.trays[0]!
     expect(tray.toolTip).toMatch(/^Manga Bookmark — /)
+    // The menu: Open, one line per Lane, the data folder, Quit.
+    const labels = tray.menu!.items.filter((i) => i.type !== 'separator').map((i) => i.label)
+    expect(labels[0]).toBe('Open Manga Bookmark')
+    expect(
+      labels
+        .slice(1, -2)
+        .map((l) => l!.replace(/:.*/, ''))
+        .sort(),
+    ).toEqual(
+      sites()
+        .map((s) => s.name)
+        .sort(),
+    )
+    expect(labels.slice(-2)).toEqual(['Open data folder', 'Quit'])
+    tray.clickMenu('Open data folder')
+    expect(shell.standIn.opened).toEqual([shell.running!.dataDir])
     tray.clickMenu('Open Manga Bookmark')
     expect(window.isVisible()).toBe(true)
     window.hide()
     tray.emit('click')
     expect(window.isVisible()).toBe(true)
+
+    // Even with no window left at all, the app stays in the tray (Electron would quit: the app says no).
+    window.destroy()
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(shell.standIn.app.exitCode).toBeUndefined()
+    expect(shell.running!.core.lanesRunning).toBe(true)
   })
 
   it('the window is sandboxed and isolated, never navigates off the app, and opens web links outside', async () => {

@@ -63,6 +63,8 @@ export class StandInApp
   loginItem: Settings | undefined
   readonly #ready: { promise: Promise<void>; resolve(): void }
   #isReady = false
+  /** A quit or an exit is closing the windows. */
+  #closing = false
   #exited: { promise: Promise<number>; resolve(code: number): void }
 
   constructor(
@@ -113,7 +115,9 @@ export class StandInApp
       const before = standInEvent({})
       this.emit('before-quit', before)
       if (before.defaultPrevented) return
+      this.#closing = true
       for (const window of [...this.standIn.windows]) window.close()
+      this.#closing = false
       if (this.standIn.windows.size > 0) return
       const will = standInEvent({})
       this.emit('will-quit', will)
@@ -126,8 +130,19 @@ export class StandInApp
   /** Exits at once: no `before-quit` or `will-quit`, the windows destroyed without `close`. */
   exit(exitCode = 0): void {
     this.record(`app.exit ${exitCode}`)
+    this.#closing = true
     for (const window of [...this.standIn.windows]) window.destroy()
     this.#end(exitCode)
+  }
+
+  /**
+   * The last window went, not by a quit: `window-all-closed` to whoever listens; with no listener the app quits,
+   * as Electron's default is.
+   */
+  lastWindowClosed(): void {
+    if (this.#closing || this.exitCode !== undefined) return
+    if (this.listenerCount('window-all-closed') > 0) this.emit('window-all-closed', standInEvent({}))
+    else this.quit()
   }
 
   #end(code: number): void {
@@ -357,7 +372,6 @@ export class StandInBrowserWindow
     this.emit('close', event)
     if (event.defaultPrevented) return
     this.destroy()
-    if (this.owner.windows.size === 0) this.owner.app.emit('window-all-closed', standInEvent({}))
   }
 
   /** Gone at once: no `close`, but `closed` is emitted. */
@@ -368,6 +382,7 @@ export class StandInBrowserWindow
     this.webContents.destroyContents()
     this.owner.windows.delete(this)
     this.emit('closed', standInEvent({}))
+    if (this.owner.windows.size === 0) this.owner.app.lastWindowClosed()
   }
 
   loadFile(filePath: string): Promise<void> {
