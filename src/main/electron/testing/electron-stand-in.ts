@@ -554,24 +554,8 @@ export function createElectronStandIn(options: ElectronStandInOptions) {
     }
   }
 
-  const dialog: Pick<Dialog, 'showErrorBox'> = {
-    showErrorBox: (title, content) => void errorBoxes.push({ title, content }),
-  }
-  const shell: Pick<Shell, 'openPath' | 'openExternal'> = {
-    openPath: async (path) => (opened.push(path), ''),
-    openExternal: async (url) => void opened.push(url),
-  }
-  const contextBridge: Pick<ContextBridge, 'exposeInMainWorld'> = {
-    exposeInMainWorld: (apiKey, api) => void (currentRenderer().world[apiKey] = api),
-  }
-  const ipcRenderer: Pick<IpcRenderer, 'invoke' | 'on'> = {
-    invoke: (channel, ...args) => ipcMain.invokeFrom(currentRenderer(), channel, ...args),
-    on(channel: string, listener: (event: IpcRendererEvent, ...args: unknown[]) => void) {
-      const { listeners } = currentRenderer()
-      listeners.set(channel, [...(listeners.get(channel) ?? []), listener])
-      return this as IpcRenderer
-    },
-  }
+  const renderers = rendererModules(ipcMain, currentRenderer)
+  const desktop = desktopModules(errorBoxes, opened)
 
   const module = {
     app,
@@ -579,7 +563,7 @@ export function createElectronStandIn(options: ElectronStandInOptions) {
     Tray: TrayStandIn,
     Menu: { buildFromTemplate: (template: MenuItemConstructorOptions[]): StandInMenu => ({ items: template }) },
     nativeImage: { createFromPath: (path: string) => new StandInImage(path) },
-    Notification: NotificationStandIn,
+    Notification: NotificationStandIn satisfies Pick<typeof Notification, 'isSupported'>,
     ipcMain,
     powerMonitor,
     session: {
@@ -588,10 +572,8 @@ export function createElectronStandIn(options: ElectronStandInOptions) {
         return session()
       },
     },
-    dialog,
-    shell,
-    contextBridge,
-    ipcRenderer,
+    ...desktop,
+    ...renderers,
   } satisfies Partial<Record<keyof typeof Electron, unknown>>
 
   return {
@@ -613,6 +595,34 @@ export function createElectronStandIn(options: ElectronStandInOptions) {
       return renderer
     },
   }
+}
+
+/** The preload's side: `contextBridge` into the current renderer's world, `ipcRenderer` from its frame. */
+function rendererModules(ipcMain: StandInIpcMain, currentRenderer: () => Renderer) {
+  const contextBridge: Pick<ContextBridge, 'exposeInMainWorld'> = {
+    exposeInMainWorld: (apiKey, api) => void (currentRenderer().world[apiKey] = api),
+  }
+  const ipcRenderer: Pick<IpcRenderer, 'invoke' | 'on'> = {
+    invoke: (channel, ...args) => ipcMain.invokeFrom(currentRenderer(), channel, ...args),
+    on(channel: string, listener: (event: IpcRendererEvent, ...args: unknown[]) => void) {
+      const { listeners } = currentRenderer()
+      listeners.set(channel, [...(listeners.get(channel) ?? []), listener])
+      return this as IpcRenderer
+    },
+  }
+  return { contextBridge, ipcRenderer }
+}
+
+/** The desktop: error boxes shown, paths and links opened (recorded). */
+function desktopModules(errorBoxes: Array<{ title: string; content: string }>, opened: string[]) {
+  const dialog: Pick<Dialog, 'showErrorBox'> = {
+    showErrorBox: (title, content) => void errorBoxes.push({ title, content }),
+  }
+  const shell: Pick<Shell, 'openPath' | 'openExternal'> = {
+    openPath: async (path) => (opened.push(path), ''),
+    openExternal: async (url) => void opened.push(url),
+  }
+  return { dialog, shell }
 }
 
 function deferred<T>(): { promise: Promise<T>; resolve(value: T): void } {
