@@ -17,6 +17,9 @@ import { appDirWithNative, bootElectronShell, until, type BootedShell } from './
 import { InstanceLocks, StandInFrame } from './testing/electron-stand-in'
 import type { StandInSession } from './testing/stand-in-session'
 
+// Each test starts the whole app (a worker thread checks the store): room for a loaded machine.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 })
+
 let root: { dir: string; remove(): void }
 let appDir: string
 let fixture: FixtureSite

@@ -14,6 +14,9 @@ import { ELECTRON_BEHAVIOURS as B } from './testing/behaviours'
 import { appDirWithNative, bootElectronShell, type BootedShell } from './testing/boot'
 import { InstanceLocks } from './testing/electron-stand-in'
 
+// Each test starts the whole app (a worker thread checks the store): room for a loaded machine.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 })
+
 let root: { dir: string; remove(): void }
 const booted: BootedShell[] = []
 
