@@ -53,6 +53,18 @@ export function useReaders() {
       return row ? { row } : undefined
     },
     /**
+     * The Series just bookmarked once its first read has named it (Acquisition runs in the background and takes
+     * its turn in the Lane): asked a few times, a second apart; undefined when it has not been read by then.
+     */
+    async titleOnceRead(key: { site: string; seriesId: string }, tries = 6): Promise<string | undefined> {
+      for (let i = 0; i < tries; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 1_000))
+        const detail = await admin.seriesDetail({ site: key.site, seriesId: key.seriesId }).catch(() => undefined)
+        if (detail?.row.title) return detail.row.title
+      }
+      return undefined
+    },
+    /**
      * Turns the local network on from the token screen (no restart: docs/adr/0077) and gives the token just
      * shown the address a phone can open. False when it could not.
      */
