@@ -12,6 +12,7 @@ import { join } from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
 import jsQR from 'jsqr'
 import { startFixtureSite, type FixtureSite } from '../src/main/demo/fixture-site'
+import { axeViolations } from './support/pages'
 import { startShell, tempData, type RunningShell } from './support/shell'
 
 let fixture: FixtureSite
@@ -95,6 +96,7 @@ test('from an empty app to a phone that can sign in, and a restart that keeps th
   await expect(checklist.getByRole('heading', { name: 'Getting started' })).toBeVisible()
   await expect(checklist.locator('[data-done="false"]')).toHaveCount(3)
   await expect(checklist.locator('[data-demo]')).toContainText('npm start -- --demo')
+  expect(await axeViolations(page)).toEqual([])
   // The Series page is not an empty box either.
   await page.getByRole('link', { name: 'Series', exact: true }).first().click()
   await expect(page.locator('[data-empty]')).toContainText('No Series yet')
@@ -110,6 +112,7 @@ test('from an empty app to a phone that can sign in, and a restart that keeps th
   // Step 3, from the token screen: no code a phone could not open, one button, and the code appears — no restart.
   await expect(page.locator('[data-qr]')).toHaveCount(0)
   await expect(page.locator('[data-loopback-only]')).toContainText('Each still needs their own token')
+  expect(await axeViolations(page)).toEqual([])
   await page.getByRole('button', { name: 'Let phones on this network in' }).click()
   await expect(page.locator('[data-qr]')).toBeVisible()
   const scanned = new URL((await decodeQr(page))!)
@@ -133,6 +136,7 @@ test('from an empty app to a phone that can sign in, and a restart that keeps th
   await page.getByLabel('Series URL for Dana').fill(elsewhere)
   await page.getByRole('button', { name: 'Add', exact: true }).click()
   await expect(answer).toContainText('The app does not know this site yet')
+  expect(await axeViolations(page)).toEqual([])
   await answer.getByRole('link', { name: 'Add this Site' }).click()
   await expect(page.getByRole('heading', { name: 'Add a Site' })).toBeVisible()
   await expect(page.getByLabel('Series URL')).toHaveValue(elsewhere)
