@@ -241,6 +241,9 @@ export function useReader(storage: Storage = window.localStorage) {
       if (acquisition) void watchUntilRead(bookmark)
       return null
     } catch (error) {
+      // The app's words for an unknown site name its host pin: a Reader is told what it means for them.
+      if (error instanceof ApiError && error.code === 'off-pin')
+        return 'The app does not follow this site, so it cannot bookmark this address. Ask whoever runs the app to add the site.'
       if (error instanceof ApiError && error.status < 500 && error.status !== 429) return error.message
       outbox.add({ method: 'POST', path: '/api/v1/bookmarks', body: { url: url.trim() }, label: `Add ${url.trim()}` })
       pending.value = outbox.list().length
