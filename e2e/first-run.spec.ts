@@ -9,10 +9,9 @@ import { writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { networkInterfaces } from 'node:os'
 import { join } from 'node:path'
-import { expect, test, type Page } from '@playwright/test'
-import jsQR from 'jsqr'
+import { expect, test } from '@playwright/test'
 import { startFixtureSite, type FixtureSite } from '../src/main/demo/fixture-site'
-import { axeViolations } from './support/pages'
+import { axeViolations, decodeQr } from './support/pages'
 import { startShell, tempData, type RunningShell } from './support/shell'
 
 let fixture: FixtureSite
@@ -52,23 +51,6 @@ async function start(adminPort: number): Promise<RunningShell> {
   const shell = await startShell({ dataDir: data.dir, adminPort, env: { CHROMIUM_PATH: '/nonexistent', MB_LOG_LEVEL: 'info' } })
   shells.push(shell)
   return shell
-}
-
-/** The QR code as drawn, read back from its pixels as a phone's camera would. */
-async function decodeQr(page: Page): Promise<string | undefined> {
-  const side = 480
-  const pixels = await page.evaluate(async (size) => {
-    const svg = document.querySelector('[data-qr]')!
-    const image = new Image()
-    image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(new XMLSerializer().serializeToString(svg))}`
-    await image.decode()
-    const canvas = document.createElement('canvas')
-    canvas.width = canvas.height = size
-    const context = canvas.getContext('2d')!
-    context.drawImage(image, 0, 0, size, size)
-    return Array.from(context.getImageData(0, 0, size, size).data)
-  }, side)
-  return jsQR(Uint8ClampedArray.from(pixels), side, side)?.data
 }
 
 const lanAddresses = () =>

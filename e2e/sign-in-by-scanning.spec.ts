@@ -6,8 +6,7 @@
  * phone's camera would. The LAN address is only decoded: the phone opens the same link on loopback.
  */
 import { expect, test } from '@playwright/test'
-import jsQR from 'jsqr'
-import { signInAdmin } from './support/pages'
+import { decodeQr, signInAdmin } from './support/pages'
 import { startShell, tempData, type RunningShell } from './support/shell'
 
 let shell: RunningShell
@@ -21,8 +20,6 @@ test.afterAll(async () => {
   await shell?.stop()
   data?.remove()
 })
-
-const SIDE = 480
 
 test('the QR code of a new token is the address with the token, and opening it signs the Reader in', async ({ page, browser }) => {
   const origin = await signInAdmin(page, shell)
@@ -41,23 +38,12 @@ test('the QR code of a new token is the address with the token, and opening it s
   expect(new URL(lanUrl).hostname).not.toMatch(/^(127\.|localhost$|0\.0\.0\.0$)/)
 
   // The code as drawn, read back from its pixels.
-  const pixels = await page.evaluate(async (side) => {
-    const svg = document.querySelector('[data-qr]')!
-    const image = new Image()
-    image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(new XMLSerializer().serializeToString(svg))}`
-    await image.decode()
-    const canvas = document.createElement('canvas')
-    canvas.width = canvas.height = side
-    const context = canvas.getContext('2d')!
-    context.drawImage(image, 0, 0, side, side)
-    return Array.from(context.getImageData(0, 0, side, side).data)
-  }, SIDE)
-  const decoded = jsQR(Uint8ClampedArray.from(pixels), SIDE, SIDE)
-  expect(decoded?.data).toBe(`${lanUrl}#token=${token}`)
+  const decoded = await decodeQr(page)
+  expect(decoded).toBe(`${lanUrl}#token=${token}`)
 
   // A phone opens what it scanned (here by loopback, the same listener): signed in as Fumi, the token gone.
   const phone = await browser.newPage({ viewport: { width: 390, height: 800 } })
-  await phone.goto(`${shell.origin}/${new URL(decoded!.data).hash}`)
+  await phone.goto(`${shell.origin}/${new URL(decoded!).hash}`)
   await expect(phone.getByText('Fumi', { exact: true })).toBeVisible()
   await expect(phone.getByRole('heading', { name: /Your bookmarks/ })).toBeVisible()
   expect(new URL(phone.url()).hash).toBe('')
