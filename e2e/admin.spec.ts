@@ -153,7 +153,7 @@ test.describe('on a quiet store', () => {
     })
     await signIn(page, shell)
     await expect(page.locator('[data-lane="mangadex"]')).toContainText('stalled: 3 due, none checked')
-    await expect(page.locator('[data-lane="webtoons"]')).toContainText('declined: could not read which Series are due')
+    await expect(page.locator('[data-lane="webtoons"]')).toContainText('not checking: could not read which Series are due')
     await page.getByRole('link', { name: 'Lanes', exact: true }).click()
     await expect(page.locator('tr[data-lane="mangadex"]')).toHaveAttribute('data-state', 'stalled')
     await expect(page.locator('tr[data-lane="webtoons"]')).toHaveAttribute('data-state', 'declined')
