@@ -138,15 +138,12 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     await registerSyncApi(app, { db: core.store.db, clock, acquire: core.acquireDeps }, options.sync)
     const rendererDir = options.rendererDir ?? defaultRendererDir()
     await registerPages(app, { rendererDir })
-    // The owner's window has a listener of its own, on loopback whatever the sync bind: no script the Readers'
-    // page could run shares its origin (docs/adr/0042-the-admin-on-its-own-listener.md).
     let adminListening: AdminListening | undefined
     if (options.adminHttp)
       adminListening = await adminListener({ wanted: options.adminHttp, dataDir, log, admin, clock, rendererDir, started, core })
     await core.integrityChecked
     const bound = await listen(app, options.port ?? settings.syncPort, host)
     boundPort = bound.port
-
     if (options.lanes ?? true) await core.startLanes()
 
     let stopping: Promise<void> | undefined
