@@ -70,7 +70,8 @@ test('a Reader signs in, sees a bookmark, marks it read and adds one by URL', as
   // A URL off every Site's pin is refused with a clear message.
   await page.getByLabel('Series URL').fill('https://evil.example/manga/x/')
   await page.getByRole('button', { name: 'Add', exact: true }).click()
-  await expect(page.getByRole('alert')).toContainText("not a Series URL on any known Site's host pin")
+  await expect(page.getByRole('alert')).toContainText('The app does not follow this site')
+  await expect(page.getByRole('alert')).not.toContainText('host pin')
 
   // The token stays in this browser: a reload keeps the Reader signed in.
   await page.reload()
@@ -92,6 +93,16 @@ test('the sign-in link signs in from the address and drops the token from it', a
   await expect(page.getByText('Aiko', { exact: true })).toBeVisible()
   expect(new URL(page.url()).hash).toBe('')
   expect(await page.evaluate(() => localStorage.getItem('mb.token'))).toBe(shell.tokens.Aiko)
+})
+
+test('a sign-in link opened in a tab that already shows the page signs in too, and drops the token from the address', async ({ page }) => {
+  await page.goto(shell.origin)
+  await expect(page.getByLabel('Your Reader token')).toBeVisible()
+  // Only the fragment changes: no load, as when a scanned link opens in the tab the phone had open.
+  await page.evaluate((token) => (location.hash = `#token=${encodeURIComponent(token)}`), shell.tokens.Aiko!)
+  await expect(page.getByText('Aiko', { exact: true })).toBeVisible()
+  await expect(page.getByLabel('Your Reader token')).toHaveCount(0)
+  expect(new URL(page.url()).hash).toBe('')
 })
 
 test('Mark read offers Undo for a few seconds; Undo takes it back before anything is written', async ({ page }) => {
@@ -170,6 +181,32 @@ test('the page opens offline after a reload: the service worker serves it, the l
   await expect(page.locator('li.card')).toHaveCount(shown)
   await expect(page.locator('[data-offline]')).toContainText('Offline: this is your list as synced')
   await context.setOffline(false)
+})
+
+test('a change made offline is drawn over the list after an offline reload, and sent once back online', async ({ page, context }) => {
+  await signIn(page, shell.tokens.Aiko!)
+  const card = page.locator('li.card', { hasText: 'Paper Dragon' })
+  await waitUntilReadable(page, card)
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready
+  })
+  await page.reload()
+  await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true)
+  await expect(card.locator('.badge')).toBeVisible()
+  const latest = Number(/Latest (\d+)/.exec((await card.textContent()) ?? '')?.[1])
+
+  await context.setOffline(true)
+  await card.getByRole('button', { name: 'Mark read' }).click()
+  await page.reload()
+  // The list as last synced, with the Mark read still waiting drawn over it: no "new" badge comes back.
+  await expect(page.locator('[data-offline]')).toBeVisible()
+  await expect(page.getByRole('status')).toContainText('1 change waiting to sync')
+  await expect(card).toContainText(`read up to chapter ${latest}`)
+  await expect(card.locator('.badge')).toHaveCount(0)
+
+  await context.setOffline(false)
+  await page.evaluate(() => window.dispatchEvent(new Event('online')))
+  await expect.poll(() => progressOf('Aiko', 'paper-dragon').progress, { timeout: 20_000 }).toBe(latest)
 })
 
 test('the page is installable on a phone’s home screen: a manifest, icons and a worker that Chromium accepts', async ({ page }) => {

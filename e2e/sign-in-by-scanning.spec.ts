@@ -1,11 +1,12 @@
 /**
  * A new token comes with the address the Reader opens and a QR code of the address with the token (issue #16):
  * the code, read back from the pixels the browser draws, is the sign-in link, and opening it signs the Reader
- * in on the Readers' page. Real Chromium, the real headless shell; jsQR decodes as a phone's camera would.
+ * in on the Readers' page. While the app answers on this computer only, the code is replaced by one button that
+ * lets the local network in, at once (issue #27). Real Chromium, the real headless shell; jsQR decodes as a
+ * phone's camera would. The LAN address is only decoded: the phone opens the same link on loopback.
  */
 import { expect, test } from '@playwright/test'
-import jsQR from 'jsqr'
-import { signInAdmin } from './support/pages'
+import { decodeQr, signInAdmin } from './support/pages'
 import { startShell, tempData, type RunningShell } from './support/shell'
 
 let shell: RunningShell
@@ -20,8 +21,6 @@ test.afterAll(async () => {
   data?.remove()
 })
 
-const SIDE = 480
-
 test('the QR code of a new token is the address with the token, and opening it signs the Reader in', async ({ page, browser }) => {
   const origin = await signInAdmin(page, shell)
   await page.goto(`${origin}/admin/#/readers`)
@@ -29,27 +28,22 @@ test('the QR code of a new token is the address with the token, and opening it s
   await page.getByRole('button', { name: 'Add Reader' }).click()
   const token = (await page.locator('[data-token]').textContent())!.trim()
   await expect(page.locator('[data-address]')).toHaveText(`${shell.origin}/`)
-  // This endpoint listens on loopback only: the page says a phone cannot open it, and how to change that.
-  await expect(page.locator('[data-loopback-only]')).toContainText('The local network too')
+  // This endpoint listens on loopback only: no code a phone could not open, but one button that changes that.
+  await expect(page.locator('[data-qr]')).toHaveCount(0)
+  await expect(page.locator('[data-loopback-only]')).toContainText('A phone cannot open this address yet')
+  await page.getByRole('button', { name: 'Let phones on this network in' }).click()
+  await expect(page.locator('[data-qr]')).toBeVisible()
+  const lanUrl = (await page.locator('[data-address]').textContent())!.trim()
+  expect(new URL(lanUrl).port).toBe(String(shell.port))
+  expect(new URL(lanUrl).hostname).not.toMatch(/^(127\.|localhost$|0\.0\.0\.0$)/)
 
   // The code as drawn, read back from its pixels.
-  const pixels = await page.evaluate(async (side) => {
-    const svg = document.querySelector('[data-qr]')!
-    const image = new Image()
-    image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(new XMLSerializer().serializeToString(svg))}`
-    await image.decode()
-    const canvas = document.createElement('canvas')
-    canvas.width = canvas.height = side
-    const context = canvas.getContext('2d')!
-    context.drawImage(image, 0, 0, side, side)
-    return Array.from(context.getImageData(0, 0, side, side).data)
-  }, SIDE)
-  const decoded = jsQR(Uint8ClampedArray.from(pixels), SIDE, SIDE)
-  expect(decoded?.data).toBe(`${shell.origin}/#token=${token}`)
+  const decoded = await decodeQr(page)
+  expect(decoded).toBe(`${lanUrl}#token=${token}`)
 
-  // A phone opens what it scanned: signed in as Fumi, the token gone from the address.
+  // A phone opens what it scanned (here by loopback, the same listener): signed in as Fumi, the token gone.
   const phone = await browser.newPage({ viewport: { width: 390, height: 800 } })
-  await phone.goto(decoded!.data)
+  await phone.goto(`${shell.origin}/${new URL(decoded!).hash}`)
   await expect(phone.getByText('Fumi', { exact: true })).toBeVisible()
   await expect(phone.getByRole('heading', { name: /Your bookmarks/ })).toBeVisible()
   expect(new URL(phone.url()).hash).toBe('')

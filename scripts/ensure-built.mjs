@@ -42,7 +42,9 @@ export function buildIsCurrent() {
 /** Builds unless current; returns the build's exit status (0 when nothing was needed). */
 export function ensureBuilt() {
   if (buildIsCurrent()) return 0
-  console.log('building the pages and the shells (electron-vite build)…')
+  // A first build takes half a minute on a small machine: say so, and say when it is done (docs/adr/0076).
+  console.log('building the app (electron-vite build): once after an install or an update, up to a minute…')
+  const startedAt = Date.now()
   const result = spawnSync(
     process.execPath,
     [join(root, 'node_modules/electron-vite/bin/electron-vite.js'), 'build', '--logLevel', 'warn'],
@@ -51,6 +53,7 @@ export function ensureBuilt() {
       stdio: ['ignore', 'inherit', 'inherit'],
     },
   )
+  if (result.status === 0) console.log(`built in ${Math.round((Date.now() - startedAt) / 1000)} s.`)
   return result.status ?? 1
 }
 

@@ -44,9 +44,9 @@ describe('npm start without the Electron binary', () => {
     child.kill('SIGTERM')
     const lines = out.trim().split('\n')
     expect(lines[0]).toBe('start: the Electron binary is not installed here; running the headless shell instead (npm run headless).')
-    // (A stale page build is rebuilt first, and says so.)
-    expect(lines.slice(1).filter((l) => !l.startsWith('building the pages'))[0]).toMatch(
-      /^manga-bookmark: data .*manga-bookmark\.sqlite · serving http:\/\/127\.0\.0\.1:\d+ \(port \d+\)$/,
-    )
+    // (A stale build is rebuilt first, and says so, and when it is done.) Then what it is doing, then where it serves.
+    const after = lines.slice(1).filter((l) => !l.startsWith('building the app') && !/^built in \d+ s\.$/.test(l))
+    expect(after[0]).toMatch(/^manga-bookmark: starting: opening and checking the database in .*, then the Lanes…$/)
+    expect(after[1]).toMatch(/^manga-bookmark: data .*manga-bookmark\.sqlite · serving http:\/\/127\.0\.0\.1:\d+ \(port \d+\)$/)
   })
 })

@@ -1,6 +1,7 @@
 /** What the window and the Readers' page specs share: signing in, the pages, and the checks every page meets. */
 import AxeBuilder from '@axe-core/playwright'
 import { expect, type Page } from '@playwright/test'
+import jsQR from 'jsqr'
 import type { RunningShell } from './shell'
 
 export const PHONE = { width: 360, height: 780 }
@@ -32,4 +33,20 @@ export async function axeViolations(page: Page): Promise<string[]> {
 /** How far the page scrolls sideways: 0 when nothing is wider than the window. */
 export function sidewaysScroll(page: Page): Promise<number> {
   return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+}
+
+/** The page's QR code (`[data-qr]`) as drawn, read back from its pixels as a phone's camera would. */
+export async function decodeQr(page: Page, side = 480): Promise<string | undefined> {
+  const pixels = await page.evaluate(async (size) => {
+    const svg = document.querySelector('[data-qr]')!
+    const image = new Image()
+    image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(new XMLSerializer().serializeToString(svg))}`
+    await image.decode()
+    const canvas = document.createElement('canvas')
+    canvas.width = canvas.height = size
+    const context = canvas.getContext('2d')!
+    context.drawImage(image, 0, 0, size, size)
+    return Array.from(context.getImageData(0, 0, size, size).data)
+  }, side)
+  return jsQR(Uint8ClampedArray.from(pixels), side, side)?.data
 }

@@ -47,7 +47,9 @@ export async function startShell(options: {
       options.dataDir,
       '--port',
       String(options.port ?? 0),
-      ...(options.adminPort !== undefined ? ['--admin-port', String(options.adminPort)] : []),
+      // A free admin port unless given: tests never take the default one (4712) from each other.
+      '--admin-port',
+      String(options.adminPort ?? 0),
       ...(options.args ?? []),
     ],
     { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, MB_LOG_LEVEL: 'warn', ...options.env } },

@@ -12,12 +12,14 @@ import { startCore, type Core, type CoreOptions } from './core'
 import { startDemo, type Demo } from './demo/demo'
 import { createBrowserFetcher, type BrowserFetcherOptions } from './fetch/browser/browser-fetcher'
 import type { BrowserLauncher } from './fetch/browser/session'
-import { newAdminToken, registerAdminHttp } from './admin/admin-http'
+import { registerAdminHttp } from './admin/admin-http'
+import { loadAdminSecret } from './admin/admin-secret'
 import { applyLogLevel, type Log } from './log'
-import { createHttpServer, listen } from './server/http'
+import { createHttpServer, listen, relisten } from './server/http'
 import { defaultRendererDir, registerPages } from './server/pages'
 import type { Site } from './sites/site'
 import { readSettings } from './store/settings'
+import type { Settings } from '../shared/settings'
 import { registerSyncApi, type SyncOptions } from './sync/api'
 
 export interface AppOptions {
@@ -43,9 +45,10 @@ export interface AppOptions {
   rendererDir?: string
   /**
    * Serve the owner's window over loopback HTTP (the headless shell) on a listener of its own, with this token
-   * or a random one, on this port or a free one.
+   * or the one kept in the data directory, on this port or a free one. With `orFree`, a port in use is not an
+   * error: a free one is taken instead and `adminPortTaken` says so (the default port, not one the owner chose).
    */
-  adminHttp?: { token?: string; port?: number }
+  adminHttp?: { token?: string; port?: number; orFree?: boolean }
   nativeBinding?: string
   onNewChapters?: CoreOptions['onNewChapters']
 }
@@ -67,6 +70,8 @@ export interface RunningApp {
   readonly adminUrl?: string
   /** The admin listener's port (headless only). */
   readonly adminPort?: number
+  /** The admin port asked for, when it was in use and a free one was taken instead (`adminHttp.orFree`). */
+  readonly adminPortTaken?: number
   stop(): Promise<void>
 }
 
@@ -112,9 +117,20 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
 
     const settings = await readSettings(core.store.db)
     applyLogLevel(log, settings.logLevel)
-    const host = options.host ?? (settings.syncBind === 'lan' ? '0.0.0.0' : '127.0.0.1')
+    let host = options.host ?? bindHost(settings.syncBind)
     let boundPort = 0
-    const api = createAdmin({ core, shell: options.shell, listening: () => `http://${host}:${boundPort}` })
+    const api = createAdmin({
+      core,
+      shell: options.shell,
+      listening: () => `http://${host}:${boundPort}`,
+      // Settings → the sync endpoint applies at once (docs/adr/0077-settings-that-apply-at-once.md).
+      moveSyncEndpoint: async (bind, port) => {
+        const moved = await relisten(app, port ?? boundPort, bindHost(bind))
+        host = bindHost(bind)
+        boundPort = moved.port
+        log.info({ host, port: boundPort }, 'app: the sync endpoint moved')
+      },
+    })
     const admin = validatedAdmin(api, log)
 
     const app = createHttpServer({ log })
@@ -122,27 +138,9 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     await registerSyncApi(app, { db: core.store.db, clock, acquire: core.acquireDeps }, options.sync)
     const rendererDir = options.rendererDir ?? defaultRendererDir()
     await registerPages(app, { rendererDir })
-    // The owner's window has a listener of its own, on loopback whatever the sync bind: no script the Readers'
-    // page could run shares its origin (docs/adr/0042-the-admin-on-its-own-listener.md).
-    let adminListening: { port: number; token: string } | undefined
-    if (options.adminHttp) {
-      const adminToken = options.adminHttp.token ?? newAdminToken()
-      const adminApp = createHttpServer({ log })
-      started.push(() => adminApp.close())
-      let adminPort = 0
-      await registerPages(adminApp, {
-        rendererDir,
-        admin: (server, html) => registerAdminHttp(server, { caller: admin, adminToken, port: () => adminPort, html, clock }),
-      })
-      await core.integrityChecked
-      adminPort = (
-        await listen(adminApp, options.adminHttp.port ?? 0, '127.0.0.1', {
-          name: "the owner's window",
-          choose: 'start with --admin-port N for another one, or leave it out for a free one',
-        })
-      ).port
-      adminListening = { port: adminPort, token: adminToken }
-    }
+    let adminListening: AdminListening | undefined
+    if (options.adminHttp)
+      adminListening = await adminListener({ wanted: options.adminHttp, dataDir, log, admin, clock, rendererDir, started, core })
     await core.integrityChecked
     const bound = await listen(app, options.port ?? settings.syncPort, host)
     boundPort = bound.port
@@ -163,6 +161,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
         ? {
             adminUrl: `http://127.0.0.1:${adminListening.port}/admin/?token=${adminListening.token}`,
             adminPort: adminListening.port,
+            ...(adminListening.taken !== undefined ? { adminPortTaken: adminListening.taken } : {}),
           }
         : {}),
       // Whatever sends requests stops first — the Lanes and Acquisitions, then the browser (ending a check or a
@@ -178,5 +177,54 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
   } catch (error) {
     await stopAll()
     throw error
+  }
+}
+
+const bindHost = (bind: Settings['syncBind']) => (bind === 'lan' ? '0.0.0.0' : '127.0.0.1')
+
+interface AdminListening {
+  port: number
+  token: string
+  /** The port asked for, when it was in use and a free one was taken instead. */
+  taken?: number
+}
+
+/**
+ * The owner's window on a listener of its own, on loopback whatever the sync bind: no script the Readers' page
+ * could run shares its origin (docs/adr/0042-the-admin-on-its-own-listener.md). Its token and session key are
+ * kept in the data directory, so the admin URL and a session outlive a restart (docs/adr/0076).
+ */
+async function adminListener(context: {
+  wanted: NonNullable<AppOptions['adminHttp']>
+  dataDir: string
+  log: Log
+  admin: AdminCaller
+  clock: Clock
+  rendererDir: string
+  started: Array<() => Promise<void>>
+  core: Core
+}): Promise<AdminListening> {
+  const { wanted, log, admin, clock } = context
+  const secret = loadAdminSecret(context.dataDir)
+  if (secret.replaced) log.warn(`app: ${secret.replaced}`)
+  const adminToken = wanted.token ?? secret.token
+  const adminApp = createHttpServer({ log })
+  context.started.push(() => adminApp.close())
+  let adminPort = 0
+  await registerPages(adminApp, {
+    rendererDir: context.rendererDir,
+    admin: (server, html) =>
+      registerAdminHttp(server, { caller: admin, adminToken, sessionKey: secret.sessionKey, port: () => adminPort, html, clock }),
+  })
+  await context.core.integrityChecked
+  const purpose = { name: "the owner's window", choose: 'start with --admin-port N for another one, or --admin-port 0 for a free one' }
+  const asked = wanted.port ?? 0
+  try {
+    adminPort = (await listen(adminApp, asked, '127.0.0.1', purpose)).port
+    return { port: adminPort, token: adminToken }
+  } catch (error) {
+    if (!wanted.orFree || asked === 0) throw error
+    adminPort = (await listen(adminApp, 0, '127.0.0.1', purpose)).port
+    return { port: adminPort, token: adminToken, taken: asked }
   }
 }

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { applyLogLevel, createLog, LOG_FILE, logToDirectory, scrub, silentLog } from './log'
+import { applyLogLevel, createLog, LOG_FILE, logToDirectory, plainLine, scrub, silentLog } from './log'
 import { tempDir } from './testing/store'
 
 const cleanups: Array<() => unknown> = []
@@ -93,5 +93,16 @@ describe('the log level', () => {
 
   it('leaves a logger the shell did not make alone (a test’s silent one stays silent)', () => {
     expect(applyLogLevel(silentLog, 'debug', {})).toBe('silent')
+  })
+})
+
+describe('plain lines for the terminal', () => {
+  it('a warning or an error is one sentence; an error’s own message is added once', () => {
+    expect(plainLine('{"level":40,"msg":"sites.json: bad"}')).toBe('manga-bookmark: warning: sites.json: bad\n')
+    expect(plainLine('{"level":50,"msg":"app: stop failed","err":{"message":"EIO"}}')).toBe(
+      'manga-bookmark: error: app: stop failed (EIO)\n',
+    )
+    expect(plainLine('{"level":50,"msg":"failed: EIO","err":{"message":"EIO"}}')).toBe('manga-bookmark: error: failed: EIO\n')
+    expect(plainLine('not json')).toBe('not json')
   })
 })

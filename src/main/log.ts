@@ -1,6 +1,6 @@
 /**
  * Logging through pino (fastify's own logger), so the server, the Lanes and the shells write one format
- * (docs/adr/0049-logs.md): JSON lines to stderr, and — once the shell knows its data directory — to
+ * (docs/adr/0049-logs.md): JSON lines to stderr (the headless shell: warnings and errors as plain lines), and — once the shell knows its data directory — to
  * `<data>/logs/manga-bookmark.log` as well, rotated by size. The level is `MB_LOG_LEVEL` when set, else the
  * owner's setting (Settings → Log level), else `info`. Nothing secret reaches either: tokens, cookies,
  * Authorization headers and the admin URL's token are removed from every line before it is written.
@@ -56,10 +56,19 @@ export function scrub(line: string): string {
 
 const streams = new WeakMap<Log, MultiStreamRes<string>>()
 
-/** A logger for a shell: JSON lines at `level` (default: `MB_LOG_LEVEL`, else info) to stderr (tests: none). */
-export function createLog(level: string = process.env.MB_LOG_LEVEL ?? 'info', options: { stderr?: boolean } = {}): Log {
+/**
+ * A logger for a shell: lines at `level` (default: `MB_LOG_LEVEL`, else info) to stderr — as JSON (`true`, the
+ * default), as a plain sentence for warnings and errors only (`'plain'`: the headless shell's terminal, whose
+ * JSON goes to the log file), or not at all (`false`: tests).
+ */
+export function createLog(level: string = process.env.MB_LOG_LEVEL ?? 'info', options: { stderr?: boolean | 'plain' } = {}): Log {
+  const stderr = () => pino.destination({ fd: 2, sync: true })
   const multi = pino.multistream(
-    options.stderr === false ? [] : [{ level: 'trace', stream: scrubbing(pino.destination({ fd: 2, sync: true })) }],
+    options.stderr === false
+      ? []
+      : options.stderr === 'plain'
+        ? [{ level: 'warn', stream: scrubbing(plainLines(stderr())) }]
+        : [{ level: 'trace', stream: scrubbing(stderr()) }],
   )
   const log = pino({ level, base: { app: 'manga-bookmark' }, redact: { paths: REDACT, censor: '[redacted]' } }, multi)
   streams.set(log, multi)
@@ -90,6 +99,22 @@ export function applyLogLevel(log: Log, setting: LogLevel, env: NodeJS.ProcessEn
 
 /** A logger that writes nothing, for tests. */
 export const silentLog: Log = pino({ level: 'silent' })
+
+/** A JSON log line as a person reads it: `manga-bookmark: warning: <message>`. Pure. */
+export function plainLine(json: string): string {
+  try {
+    const line = JSON.parse(json) as { level?: number; msg?: string; err?: { message?: string } }
+    const word = (line.level ?? 0) >= 50 ? 'error' : 'warning'
+    const cause = line.err?.message && !line.msg?.includes(line.err.message) ? ` (${line.err.message})` : ''
+    return `manga-bookmark: ${word}: ${line.msg ?? ''}${cause}\n`
+  } catch {
+    return json
+  }
+}
+
+function plainLines(target: { write(line: string): unknown }): { write(line: string): unknown } {
+  return { write: (line: string) => target.write(plainLine(line)) }
+}
 
 function scrubbing(target: { write(line: string): unknown }): DestinationStream {
   return { write: (line: string) => void target.write(scrub(line)) }

@@ -11,6 +11,12 @@ import { defaultDataDir } from './paths'
 
 export type ShellKind = 'electron' | 'headless'
 
+/**
+ * The owner's window's port when no --admin-port is given: the same at every start, so the admin URL is too
+ * (docs/adr/0076-an-owners-address-that-lasts.md). Taken by another program, a free one is used for that start.
+ */
+export const DEFAULT_ADMIN_PORT = 4712
+
 export interface ShellArgs {
   /** Absent: the shell's default (Electron: the platform's app-data folder; headless: defaultDataDir). */
   dataDir?: string
@@ -26,6 +32,8 @@ export interface ShellArgs {
   adminTokenWarnings?: string[]
   adminPort?: number
   chromium?: string
+  /** Headless: the log's JSON lines on stderr too (else only in the log file, and warnings as plain lines). */
+  verbose?: boolean
   demo: boolean
   help: boolean
 }
@@ -43,15 +51,16 @@ export const USAGE: Record<ShellKind, string> = {
     '  --demo       run bundled demo Sites on loopback with a demo catalogue',
   ].join('\n'),
   headless: [
-    'Usage: npm run headless -- [--data DIR] [--port N] [--admin-token-file F] [--admin-port N] [--chromium PATH] [--demo]',
+    'Usage: npm run headless -- [--data DIR] [--port N] [--admin-token-file F] [--admin-port N] [--chromium PATH] [--demo] [--verbose]',
     '  --data DIR             where the database and sites.json live (default: $XDG_DATA_HOME/manga-bookmark)',
     '  --port N               the Readers sync endpoint port (default: the Settings value, 4711)',
     '  --admin-token-file F   read the admin token (16+ characters) from a file; or set $MB_ADMIN_TOKEN',
-    '                         (default: a random one, printed in the admin URL)',
+    '                         (default: one kept in the data directory, the same at every start)',
     '  --admin-token T        the same on the command line, where other local users can see it',
-    "  --admin-port N         the port of the owner's window on 127.0.0.1 (default: a free one, printed)",
+    `  --admin-port N         the port of the owner's window on 127.0.0.1 (default: ${DEFAULT_ADMIN_PORT}; 0 for a free one)`,
     '  --chromium PATH        the Chromium for browser Sites (default: $CHROMIUM_PATH, else /usr/bin/chromium)',
     '  --demo                 run bundled demo Sites on loopback with a demo catalogue',
+    '  --verbose              also print the log (JSON lines) here; it is always in <data>/logs/',
   ].join('\n'),
 }
 
@@ -74,6 +83,7 @@ export function parseShellArgs(argv: string[], shell: ShellKind): ShellArgs {
             'admin-token-file': { type: 'string' },
             'admin-port': { type: 'string' },
             chromium: { type: 'string' },
+            verbose: { type: 'boolean', default: false },
           }
         : {}),
     },
@@ -106,6 +116,7 @@ export function parseShellArgs(argv: string[], shell: ShellKind): ShellArgs {
     ...(adminTokenFile !== undefined ? readTokenFile(adminTokenFile) : {}),
     ...(adminPort !== undefined ? { adminPort } : {}),
     ...(headless && text('chromium') !== undefined ? { chromium: text('chromium')! } : {}),
+    ...(values.verbose === true ? { verbose: true } : {}),
     demo: values.demo === true,
     help: values.help === true,
   }

@@ -285,8 +285,10 @@ export interface SeriesDetailView {
 
 export interface SettingsView {
   settings: Settings
-  /** Where the sync endpoint is listening now (a changed bind or port applies at the next start). */
+  /** Where the sync endpoint is listening now (a changed bind or port applies at once). */
   listening: string
+  /** The Readers' page as another device opens it (this machine's LAN address when the endpoint listens on it). */
+  readersPage: { url: string; reachableFromOtherDevices: boolean }
   shell: 'electron' | 'headless'
   /** The database file and its backups ("Back up now"). */
   storage: StorageView

@@ -17,9 +17,11 @@ export function chapterWords(n: number | null): string {
   return Number.isInteger(n) ? String(n) : String(Math.round(n * 100) / 100)
 }
 
-/** A clock time for "until …": today as HH:MM, otherwise with the date. */
+/** A clock time for "until …": today as HH:MM, otherwise with the date — both in the local time zone. */
 export function untilWords(at: number, now: number): string {
   const d = new Date(at)
-  const time = `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`
-  return new Date(now).toDateString() === d.toDateString() ? time : `${d.toISOString().slice(0, 10)} ${time}`
+  const two = (n: number) => String(n).padStart(2, '0')
+  const time = `${two(d.getHours())}:${two(d.getMinutes())}`
+  const date = `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}`
+  return new Date(now).toDateString() === d.toDateString() ? time : `${date} ${time}`
 }

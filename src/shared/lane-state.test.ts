@@ -36,7 +36,7 @@ describe('Lane state in words', () => {
     'the %s skip is a Lane that declined and said why',
     (skip) => {
       const state = laneState(input({ pass: { skip, due: 5, checked: 0 } }), NOW, until)
-      expect(state).toMatchObject({ kind: 'declined', words: `declined: ${SKIP_WORDS[skip]}` })
+      expect(state).toMatchObject({ kind: 'declined', words: `not checking: ${SKIP_WORDS[skip]}` })
     },
   )
 

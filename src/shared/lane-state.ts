@@ -51,7 +51,8 @@ export function laneState(input: LaneStateInput, now: number, until: (at: number
   if (pass.skip === 'paused' || pass.skip === 'refusing') return { kind: 'working', words: 'resuming', attention: false }
   if (pass.skip === 'asleep') return { kind: 'asleep', words: SKIP_WORDS.asleep, attention: false }
   if (isSkip(pass.skip))
-    return { kind: 'declined', words: `declined: ${SKIP_WORDS[pass.skip]}`, attention: pass.skip !== 'nothing-eligible' }
+    // `declined` is the design's word (docs/design.md#the-lane-pass); the owner reads what it means.
+    return { kind: 'declined', words: `not checking: ${SKIP_WORDS[pass.skip]}`, attention: pass.skip !== 'nothing-eligible' }
   if (isStall(pass)) return { kind: 'stalled', words: `stalled: ${pass.due} due, none checked`, attention: true }
   if (pass.due === 0) return { kind: 'working', words: 'working: nothing due', attention: false }
   return { kind: 'working', words: `working: checked ${pass.checked} of ${pass.due} due`, attention: false }
@@ -68,7 +69,7 @@ export function laneSummary(states: readonly LaneState[]): string {
     asleep: 'asleep',
     paused: 'paused',
     refusing: 'refusing',
-    declined: 'declined',
+    declined: 'not checking',
     stalled: 'stalled',
     silent: 'silent',
     'no-passes': 'not started',

@@ -90,12 +90,14 @@ const rpc = (method: string, input: unknown, headers: Record<string, string> = {
   raw('POST', `/admin/rpc/${method}`, { body: input ?? {}, headers: { host: host(), origin: `http://${host()}`, cookie, ...headers } })
 
 describe('the admin session', () => {
-  it('the token URL starts a random session: an HttpOnly SameSite=Strict cookie for this port and /admin, the token dropped', async () => {
+  it('the token URL starts a random, signed session: an HttpOnly SameSite=Strict cookie for this port and /admin, the token dropped', async () => {
     const r = await raw('GET', `/admin/?token=${TOKEN}`, { headers: { host: host() } })
     expect(r.status).toBe(303)
     expect(r.headers.location).toBe('/admin/')
     const set = String(r.headers['set-cookie'])
-    expect(set).toMatch(new RegExp(`^${sessionCookieName(shell.adminPort)}=[A-Za-z0-9_-]{43};`))
+    // expiry.nonce.mac: nothing in it is the token or the key.
+    expect(set).toMatch(new RegExp(`^${sessionCookieName(shell.adminPort)}=[a-z0-9]+\\.[A-Za-z0-9_-]{22}\\.[A-Za-z0-9_-]{43};`))
+    expect(set).not.toContain(TOKEN)
     expect(set).toMatch(/HttpOnly/)
     expect(set).toMatch(/SameSite=Strict/)
     expect(set).toMatch(/Path=\/admin/)
@@ -122,6 +124,16 @@ describe('the admin session', () => {
     expect(r.json).toEqual({ error: { code: expect.any(String), message: expect.any(String) } })
   })
 
+  it('a session whose expiry was pushed out by hand, or whose mac was changed, is not a session', async () => {
+    const [name, value] = cookie.split('=') as [string, string]
+    const [, nonce, mac] = value.split('.')
+    const later = Number.MAX_SAFE_INTEGER.toString(36)
+    expect((await rpc('overview', {}, { cookie: `${name}=${later}.${nonce}.${mac}` })).status).toBe(401)
+    const flipped = mac!.slice(0, -1) + (mac!.endsWith('A') ? 'B' : 'A')
+    expect((await rpc('overview', {}, { cookie: `${name}=${value.split('.')[0]}.${nonce}.${flipped}` })).status).toBe(401)
+    expect((await rpc('overview', {}, { cookie })).status).toBe(200)
+  })
+
   it('the session cookie of another port is not a session here', async () => {
     const other = cookie.replace(sessionCookieName(shell.adminPort), sessionCookieName(shell.port))
     expect((await rpc('overview', {}, { cookie: other })).status).toBe(401)
@@ -132,15 +144,24 @@ describe('the admin session', () => {
     expect((await rpc('overview', {}, { host: localhost, origin: `http://${localhost}` })).status).toBe(200)
   })
 
-  it('a session ends 12 hours after its last use, not before', async () => {
-    const session = await adminSessionCookie(shell.adminPort, TOKEN)
+  it('a session ends 12 hours after its last use, not before: each use answers with its cookie a later expiry', async () => {
+    let session = await adminSessionCookie(shell.adminPort, TOKEN)
+    const use = async () => {
+      const r = await rpc('overview', {}, { cookie: session })
+      const renewed = String(r.headers['set-cookie'] ?? '').split(';')[0]!
+      if (renewed) session = renewed
+      return r
+    }
+    const first = session
     await clock.advance(SESSION_IDLE_MS - 60_000)
-    expect((await rpc('overview', {}, { cookie: session })).status).toBe(200)
-    // Used just now: another 12 hours from here.
+    expect((await use()).status).toBe(200)
+    expect(session).not.toBe(first)
+    // Used just now: another 12 hours from here (the first cookie, not renewed, has run out).
     await clock.advance(SESSION_IDLE_MS - 60_000)
-    expect((await rpc('overview', {}, { cookie: session })).status).toBe(200)
+    expect((await rpc('overview', {}, { cookie: first })).status).toBe(401)
+    expect((await use()).status).toBe(200)
     await clock.advance(SESSION_IDLE_MS + 1)
-    const r = await rpc('overview', {}, { cookie: session })
+    const r = await use()
     expect(r.status).toBe(401)
     cookie = await adminSessionCookie(shell.adminPort, TOKEN)
   })

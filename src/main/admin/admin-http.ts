@@ -1,13 +1,13 @@
 /**
  * The owner's window over loopback HTTP (docs/design.md#shells-and-commands), on a listener of its own
  * (docs/adr/0042-the-admin-on-its-own-listener.md): `/admin/` serves the built renderer; `POST
- * /admin/rpc/<method>` is one route per admin method. Opening `/admin/?token=…` starts a session — a random
- * id the server holds, 12 hours from its last use — sets it as an HttpOnly, SameSite=Strict cookie named for
+ * /admin/rpc/<method>` is one route per admin method. Opening `/admin/?token=…` starts a session — a signed
+ * cookie that outlives a restart, 12 hours from its last use (docs/adr/0076-an-owners-address-that-lasts.md) — sets it as an HttpOnly, SameSite=Strict cookie named for
  * this port and scoped to `/admin`, and redirects to `/admin/`, dropping the token from the address. Wrong
  * tokens are throttled. Every RPC checks the session, the Host (against DNS rebinding) and the Origin
  * (against cross-site requests, the Readers' page on the sync port included), and answers only loopback peers.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import cookie from '@fastify/cookie'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { IMPORT_MAX_BASE64_CHARS, IMPORT_MAX_FILE_BYTES } from '../../shared/library'
@@ -27,49 +27,47 @@ export function newAdminToken(): string {
 
 /** A session lives this long after its last use. */
 export const SESSION_IDLE_MS = 12 * 3_600_000
-/** Sessions held at most; the least recently used goes first. */
-const MAX_SESSIONS = 64
 
 /**
- * The sessions the admin listener has started, in memory: a restart or another token ends them all. Only a
- * hash of each id is kept, and looked up by it.
+ * Sessions as signed cookies (docs/adr/0076-an-owners-address-that-lasts.md): the value is `expiry.nonce.mac`,
+ * the mac an HMAC-SHA256 under the key kept in the data directory, so a session outlives a restart of the app
+ * and the server holds nothing per session. Each use answers with the same session and a later expiry, so it
+ * ends 12 hours after its last use, as before.
  */
 export class AdminSessions {
   readonly #clock: Pick<Clock, 'now'>
   readonly #idleMs: number
-  /** Hash of the id → when it expires; in order of last use. */
-  readonly #expiry = new Map<string, number>()
+  readonly #key: Buffer
 
-  constructor(clock: Pick<Clock, 'now'>, idleMs = SESSION_IDLE_MS) {
+  constructor(key: string, clock: Pick<Clock, 'now'>, idleMs = SESSION_IDLE_MS) {
+    this.#key = Buffer.from(key)
     this.#clock = clock
     this.#idleMs = idleMs
   }
 
-  /** A new session's id (32 random bytes). */
+  /** A new session's cookie value (a random nonce, 16 bytes). */
   start(): string {
-    const id = randomBytes(32).toString('base64url')
-    this.#touch(digest(id))
-    while (this.#expiry.size > MAX_SESSIONS) this.#expiry.delete(this.#expiry.keys().next().value!)
-    return id
+    return this.#sign(randomBytes(16).toString('base64url'))
   }
 
-  /** Whether an id is a live session; using it moves its expiry on. */
-  use(id: string | undefined): boolean {
-    if (!id) return false
-    const key = digest(id)
-    const expires = this.#expiry.get(key)
-    if (expires === undefined) return false
-    if (expires <= this.#clock.now()) {
-      this.#expiry.delete(key)
-      return false
-    }
-    this.#touch(key)
-    return true
+  /** The session's cookie value with its expiry moved on when `value` is a live session; undefined otherwise. */
+  use(value: string | undefined): string | undefined {
+    const [expiry, nonce, mac, ...rest] = (value ?? '').split('.')
+    if (!expiry || !nonce || !mac || rest.length > 0) return undefined
+    const expected = Buffer.from(this.#mac(expiry, nonce))
+    const given = Buffer.from(mac)
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined
+    if (parseInt(expiry, 36) <= this.#clock.now()) return undefined
+    return this.#sign(nonce)
   }
 
-  #touch(key: string): void {
-    this.#expiry.delete(key)
-    this.#expiry.set(key, this.#clock.now() + this.#idleMs)
+  #sign(nonce: string): string {
+    const expiry = (this.#clock.now() + this.#idleMs).toString(36)
+    return `${expiry}.${nonce}.${this.#mac(expiry, nonce)}`
+  }
+
+  #mac(expiry: string, nonce: string): string {
+    return createHmac('sha256', this.#key).update(`admin-session-v1.${expiry}.${nonce}`).digest('base64url')
   }
 }
 
@@ -109,13 +107,11 @@ export class TokenThrottle {
   }
 }
 
-function digest(id: string): string {
-  return createHash('sha256').update(id).digest('base64url')
-}
-
 export interface AdminHttpOptions {
   caller: AdminCaller
   adminToken: string
+  /** The key that signs session cookies (kept in the data directory: sessions outlive a restart). */
+  sessionKey: string
   /** The port the admin listener listens on (for the Host check and the cookie's name), read per request. */
   port(): number
   html: string
@@ -125,11 +121,12 @@ export interface AdminHttpOptions {
 export async function registerAdminHttp(app: FastifyInstance, options: AdminHttpOptions): Promise<void> {
   await app.register(cookie)
   const tokenBuffer = Buffer.from(options.adminToken)
-  const sessions = new AdminSessions(options.clock)
+  const sessions = new AdminSessions(options.sessionKey, options.clock)
   const throttle = new TokenThrottle(options.clock)
 
   const sameBytes = (a: Buffer, b: Buffer) => a.length === b.length && timingSafeEqual(a, b)
-  const hasSession = (request: FastifyRequest) => sessions.use(request.cookies[sessionCookieName(options.port())])
+  const setSession = (reply: FastifyReply, value: string) =>
+    reply.setCookie(sessionCookieName(options.port()), value, { httpOnly: true, sameSite: 'strict', path: '/admin', secure: false })
   const allowedHosts = () => {
     const port = options.port()
     return new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`])
@@ -165,21 +162,18 @@ export async function registerAdminHttp(app: FastifyInstance, options: AdminHttp
         ])
       }
       throttle.succeeded()
-      void reply.setCookie(sessionCookieName(options.port()), sessions.start(), {
-        httpOnly: true,
-        sameSite: 'strict',
-        path: '/admin',
-        secure: false,
-      })
+      void setSession(reply, sessions.start())
       return reply.header('cache-control', 'no-store').redirect('/admin/', 303)
     }
     return page(reply)
   })
 
   // The session, Host and Origin are checked when a request arrives, before its body is read.
-  const onRequest = async (request: FastifyRequest) => {
+  const onRequest = async (request: FastifyRequest, reply: FastifyReply) => {
     guard(request, true)
-    if (!hasSession(request)) throw new AppError('unauthorized', 'no admin session: open the admin URL the app printed')
+    const renewed = sessions.use(request.cookies[sessionCookieName(options.port())])
+    if (!renewed) throw new AppError('unauthorized', 'no admin session: open the admin URL the app printed')
+    void setSession(reply, renewed)
   }
   const rpc = async (request: FastifyRequest, reply: FastifyReply) => {
     const method = (request.params as { method?: string }).method ?? request.url.slice('/admin/rpc/'.length).split('?')[0]!
@@ -212,7 +206,7 @@ export async function registerAdminHttp(app: FastifyInstance, options: AdminHttp
 /** Where the owner finds the right admin URL, for the page a wrong one answers with. */
 const WHERE_THE_URL_IS = [
   'Open the admin URL the app printed when it started: the line that begins “manga-bookmark: admin:” where you ran npm run headless (or npm start). Copy all of it.',
-  'A start without a token of yours makes a new random one each time. To keep one across starts, give it in $MB_ADMIN_TOKEN or with --admin-token-file FILE (npm run headless -- --help says more).',
+  'The admin URL stays the same from one start to the next unless admin-secret.json in the data directory was deleted, or a token was given with $MB_ADMIN_TOKEN or --admin-token-file FILE (npm run headless -- --help says more).',
 ]
 
 /**

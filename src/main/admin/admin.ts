@@ -20,6 +20,7 @@ import { seriesWaiting, type SeriesWaitingView } from '../../shared/series-state
 import { fetcherFor } from '../fetch/fetcher'
 import { cadenceWords } from '../lanes/cadence'
 import { readerAddress } from '../server/addresses'
+import type { Settings } from '../../shared/settings'
 import { newChapterCount, newChapterUpdates } from '../store/updates'
 import type { Core } from '../core'
 import { AppError } from '../../shared/errors'
@@ -47,6 +48,11 @@ export interface AdminContext {
   shell: 'electron' | 'headless'
   /** Where the sync endpoint listens now, e.g. http://127.0.0.1:4711. */
   listening(): string
+  /**
+   * Moves the sync endpoint to the bind and port the owner chose, at once (absent: a core without its HTTP
+   * server). Throws, leaving it where it was, when the new address cannot be had.
+   */
+  moveSyncEndpoint?(bind: Settings['syncBind'], port: number | undefined): Promise<void>
 }
 
 /** How many New Chapters the Updates page reads at once, by default. */
@@ -131,6 +137,7 @@ export function createAdmin(ctx: AdminContext): AdminApi {
     return {
       settings: await readSettings(db),
       listening: ctx.listening(),
+      readersPage: readersPage(ctx.listening()),
       shell: ctx.shell,
       storage: storageView(),
       logLevelFromEnvironment: Boolean(process.env.MB_LOG_LEVEL),
@@ -296,6 +303,7 @@ export function createAdmin(ctx: AdminContext): AdminApi {
       return readerViews()
     },
     async updateSettings(input) {
+      await moveSyncEndpoint(ctx, await readSettings(db), input)
       await writeSettings(db, input)
       if (input.logLevel) applyLogLevel(core.log, input.logLevel)
       return settingsView()
@@ -446,5 +454,26 @@ export function passView(p: PassRow): PassView {
     errors: p.errors,
     // A skipped pass checked nothing itself: its `checked` is carried forward from the pass before.
     success: p.skip ? 0 : p.checked - p.refused - p.no_chapter - p.unfetchable - p.errors,
+  }
+}
+
+/** The Readers' page as another device opens it, for the Settings and the token screen (no token in it). */
+function readersPage(listening: string): { url: string; reachableFromOtherDevices: boolean } {
+  const { url, reachableFromOtherDevices } = readerAddress(listening, '')
+  return { url, reachableFromOtherDevices }
+}
+
+/**
+ * A new bind or port moves the sync endpoint before the setting is written: a port that cannot be had is an
+ * error that changes nothing (docs/adr/0077-settings-that-apply-at-once.md).
+ */
+async function moveSyncEndpoint(ctx: AdminContext, before: Settings, input: Partial<Settings>): Promise<void> {
+  const bindChanged = input.syncBind !== undefined && input.syncBind !== before.syncBind
+  const portChanged = input.syncPort !== undefined && input.syncPort !== before.syncPort
+  if (!ctx.moveSyncEndpoint || (!bindChanged && !portChanged)) return
+  try {
+    await ctx.moveSyncEndpoint(input.syncBind ?? before.syncBind, portChanged ? input.syncPort : undefined)
+  } catch (error) {
+    throw new AppError('conflict', (error as Error).message.replace(/^server: /, ''), { cause: error })
   }
 }

@@ -1,15 +1,16 @@
 /**
- * `npm run headless -- --data DIR [--port N] [--admin-token-file F] [--admin-port N] [--chromium PATH] [--demo]`
- * Starts the headless shell and prints where it serves: the sync endpoint, and the owner's window on its own
- * port. SIGTERM, SIGINT or SIGHUP stop it in order within a
+ * `npm run headless -- --data DIR [--port N] [--admin-token-file F] [--admin-port N] [--chromium PATH] [--demo] [--verbose]`
+ * Starts the headless shell and prints, in a few plain lines, where it serves: the sync endpoint, and the owner's
+ * window on its own port (the same admin URL at every start). SIGTERM, SIGINT or SIGHUP stop it in order within a
  * deadline; a second signal ends it at once (signals.ts, docs/adr/0031). Built to out/main/headless.js, which
  * `npm run headless` runs in the process npm starts (docs/adr/0032).
  */
 import { join } from 'node:path'
 import { createLog, logToDirectory } from '../log'
 import { resolveChromium } from '../fetch/browser/playwright-launcher'
-import { adminTokenWarnings, parseHeadlessArgs, USAGE, type HeadlessArgs } from '../shell-args'
+import { adminTokenWarnings, DEFAULT_ADMIN_PORT, parseHeadlessArgs, USAGE, type HeadlessArgs } from '../shell-args'
 import { startHeadlessShell } from './shell'
+import { startLines } from './start-lines'
 import { stopDeadlineMs, stopOnSignals } from './signals'
 
 async function main(): Promise<void> {
@@ -24,12 +25,17 @@ async function main(): Promise<void> {
     console.log(USAGE.headless)
     process.exit(0)
   }
-  const log = createLog()
+  // The terminal gets a few plain lines; the log's JSON lines go to its file, and here only when asked
+  // (--verbose). Warnings and errors are said here too, as plain sentences (docs/adr/0076).
+  const log = createLog(undefined, { stderr: args.verbose ? true : 'plain' })
   // The log file beside the data, rotated by size; the admin URL printed below never reaches it (docs/adr/0049-logs.md).
-  logToDirectory(log, join(args.dataDir, 'logs'))
+  const logDir = join(args.dataDir, 'logs')
+  logToDirectory(log, logDir)
+  const say = (line: string) => console.log(`manga-bookmark: ${line}`)
   for (const warning of adminTokenWarnings(args)) console.error(`manga-bookmark: warning: ${warning}`)
-  const signals = stopOnSignals({ log, deadlineMs: stopDeadlineMs(), exit: (code) => process.exit(code) })
+  const signals = stopOnSignals({ log, deadlineMs: stopDeadlineMs(), exit: (code) => process.exit(code), say })
   const chromium = resolveChromium(args.chromium)
+  say(`starting${args.demo ? ' the demo' : ''}: opening and checking the database in ${args.dataDir}, then the Lanes…`)
   const shell = await startHeadlessShell({
     dataDir: args.dataDir,
     ...(args.port !== undefined ? { port: args.port } : {}),
@@ -37,14 +43,10 @@ async function main(): Promise<void> {
     demo: args.demo,
     ...(chromium ? { chromium } : {}),
     ...(args.adminToken ? { adminToken: args.adminToken } : {}),
-    ...(args.adminPort !== undefined ? { adminPort: args.adminPort } : {}),
+    adminPort: args.adminPort ?? DEFAULT_ADMIN_PORT,
+    adminPortOrFree: args.adminPort === undefined,
   })
-  console.log(`manga-bookmark: data ${shell.dataFile} · serving ${shell.origin} (port ${shell.port})`)
-  console.log(`manga-bookmark: admin: ${shell.adminUrl}`)
-  for (const problem of shell.core.siteProblems) console.log(`manga-bookmark: ${problem}`)
-  console.log(`manga-bookmark: browser Sites ${chromium ? `use ${chromium}` : 'have no browser (no Chromium found; see --chromium)'}`)
-  if (shell.demoOrigin) console.log(`manga-bookmark: demo Sites on ${shell.demoOrigin}`)
-  for (const { name, token } of shell.demoReaders) console.log(`manga-bookmark: demo Reader ${name}, token ${token} (shown once)`)
+  for (const line of startLines(shell, { chromium, logDir })) say(line)
   signals.started(shell)
 }
 

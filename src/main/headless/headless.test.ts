@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { chmodSync, existsSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
 import { tempDir } from '../testing/store'
-import { adminTokenWarnings, parseHeadlessArgs, parseShellArgs } from '../shell-args'
+import { adminTokenWarnings, DEFAULT_ADMIN_PORT, parseHeadlessArgs, parseShellArgs } from '../shell-args'
 
 const dirs: Array<{ remove(): void }> = []
 afterEach(() => dirs.splice(0).forEach((d) => d.remove()))
@@ -92,22 +92,32 @@ describe('the admin token, kept off the command line', () => {
 })
 
 describe('headless shell process', () => {
-  it('creates the database, answers /api/v1/health on loopback and stops on SIGTERM', async () => {
+  it('creates the database, answers /api/v1/health on loopback and stops on SIGTERM; the terminal gets plain lines, no JSON', async () => {
     const d = tempDir()
     dirs.push(d)
+    // No --admin-port: the default one (4712), or a free one said so when another program holds it.
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/headless/cli.ts', '--data', d.dir, '--port', '0'], {
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, MB_LOG_LEVEL: 'warn' },
+      env: { ...process.env, MB_LOG_LEVEL: 'info' },
     })
     let out = ''
+    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()))
     const line = await new Promise<string>((resolve, reject) => {
       child.stdout.on('data', (chunk: Buffer) => {
         out += chunk.toString()
         const match = /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(out)
-        if (match) resolve(match[1]!)
+        if (match && out.includes('ready.')) resolve(match[1]!)
       })
       child.once('exit', (code) => reject(new Error(`exited ${code} before serving: ${out}`)))
     })
+    const adminPort = Number(/admin: http:\/\/127\.0\.0\.1:(\d+)\/admin\/\?token=/.exec(out)![1])
+    if (adminPort !== DEFAULT_ADMIN_PORT)
+      expect(out).toContain(`port ${DEFAULT_ADMIN_PORT} for the owner's window is taken by another program`)
+    else expect(out).toContain("it is the owner's window, the same at every start")
+    expect(out).toMatch(/Readers open http:\/\/127\.0\.0\.1:\d+\/ — on this computer only/)
+    // Info lines go to the log file only: every line here is a plain one.
+    expect(out.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('manga-bookmark: '))).toEqual([])
+    expect(readFileSync(join(d.dir, 'logs', 'manga-bookmark.log'), 'utf8')).toContain('"level":30')
     expect(out).toContain(join(d.dir, 'manga-bookmark.sqlite'))
     const health = await fetch(`${line}/api/v1/health`)
     expect(health.status).toBe(200)

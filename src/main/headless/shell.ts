@@ -8,10 +8,12 @@ import { playwrightLauncher } from '../fetch/browser/playwright-launcher'
 export interface HeadlessOptions extends Omit<AppOptions, 'shell' | 'browser' | 'adminHttp'> {
   /** System Chromium for browser Sites; without it they skip `no-fetcher` (or fall back to HTTP). */
   chromium?: string
-  /** The admin token (random unless given). */
+  /** The admin token (the one kept in the data directory unless given). */
   adminToken?: string
   /** The admin listener's port (a free one unless given). */
   adminPort?: number
+  /** A default admin port: when another program has it, take a free one instead of failing. */
+  adminPortOrFree?: boolean
   /** Browser fetcher settings (tests shorten them). */
   browser?: AppOptions['browserOptions']
 }
@@ -19,16 +21,22 @@ export interface HeadlessOptions extends Omit<AppOptions, 'shell' | 'browser' | 
 export type HeadlessShell = RunningApp & {
   readonly adminUrl: string
   readonly adminPort: number
+  /** The default admin port, when another program had it and a free one was taken for this start. */
+  readonly adminPortTaken?: number
   /** What has not finished stopping yet (empty before `stop()` and after it). */
   stillStopping(): string[]
 }
 
 export async function startHeadlessShell(options: HeadlessOptions): Promise<HeadlessShell> {
-  const { chromium, adminToken, adminPort, browser, ...rest } = options
+  const { chromium, adminToken, adminPort, adminPortOrFree, browser, ...rest } = options
   const app = await startApp({
     ...rest,
     shell: 'headless',
-    adminHttp: { ...(adminToken ? { token: adminToken } : {}), ...(adminPort !== undefined ? { port: adminPort } : {}) },
+    adminHttp: {
+      ...(adminToken ? { token: adminToken } : {}),
+      ...(adminPort !== undefined ? { port: adminPort } : {}),
+      ...(adminPortOrFree ? { orFree: true } : {}),
+    },
     ...(chromium ? { browser: (profileDir: string) => playwrightLauncher({ executablePath: chromium, userDataDir: profileDir }) } : {}),
     ...(browser ? { browserOptions: browser } : {}),
   })

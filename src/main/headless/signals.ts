@@ -24,6 +24,8 @@ export interface StopOnSignalsOptions {
   signals?: readonly NodeJS.Signals[]
   /** The same signal again within this long counts once. */
   echoMs?: number
+  /** Tells the person at the terminal, in a plain line, that the app is stopping and when it has stopped. */
+  say?(line: string): void
 }
 
 export const STOP_DEADLINE_MS = 8_000
@@ -41,12 +43,14 @@ export function stopDeadlineMs(env: NodeJS.ProcessEnv = process.env): number {
  */
 export function stopOnSignals(options: StopOnSignalsOptions): { started(app: Stoppable): void } {
   const { log, exit } = options
+  const say = options.say ?? (() => undefined)
   const echoMs = options.echoMs ?? 500
   let app: Stoppable | null = null
   let first: { signal: NodeJS.Signals; at: number } | null = null
 
   const stop = (running: Stoppable, signal: NodeJS.Signals) => {
     log.info({ signal }, 'headless: stopping')
+    say('stopping… (press Ctrl-C again to end at once)')
     const deadline = setTimeout(() => {
       log.error(
         { still: running.stillStopping(), deadlineMs: options.deadlineMs },
@@ -58,6 +62,7 @@ export function stopOnSignals(options: StopOnSignalsOptions): { started(app: Sto
       () => {
         clearTimeout(deadline)
         log.info('headless: stopped')
+        say('stopped.')
         exit(0)
       },
       (error: unknown) => {

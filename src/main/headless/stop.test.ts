@@ -239,18 +239,18 @@ describe('a stop that cannot finish (the browser frozen mid-check)', () => {
   it('the same signal again within a moment (Ctrl-C from a terminal, forwarded by npm too) counts once: the orderly stop goes on, exit 0', async () => {
     const { app, dir } = await frozen()
     app.child.kill('SIGINT')
-    await until(() => /headless: stopping/.test(app.output()), 5_000, 'the stop begun')
+    await until(() => /manga-bookmark: stopping/.test(app.output()), 5_000, 'the stop begun')
     app.child.kill('SIGINT')
     const end = await app.ended
     expect(end.code, app.output()).toBe(0)
-    expect(app.output()).toMatch(/headless: stopped/)
+    expect(app.output()).toMatch(/manga-bookmark: stopped/)
     await until(() => processesMentioning(join(dir, 'browser-profile')).length === 0, 2_000, 'no browser left')
   })
 
   it('a second signal ends it at once, and the browser with it', async () => {
     const { app, dir } = await frozen()
     app.child.kill('SIGTERM')
-    await until(() => /headless: stopping/.test(app.output()), 5_000, 'the stop begun')
+    await until(() => /manga-bookmark: stopping/.test(app.output()), 5_000, 'the stop begun')
     // Past the moment in which a repeat counts as the same signal.
     await new Promise((r) => setTimeout(r, 700))
     const again = Date.now()

@@ -158,7 +158,7 @@ export interface ListenPurpose {
 
 export const SYNC_ENDPOINT: ListenPurpose = {
   name: 'the sync endpoint for Readers',
-  choose: 'start with --port N for another one (npm run headless -- --port 4712), or change the port in Settings',
+  choose: 'start with --port N for another one (npm run headless -- --port 4721), or change the port in Settings',
 }
 
 /**
@@ -200,7 +200,44 @@ export async function listen(
   } catch (error) {
     throw listenError(error, port, host, purpose)
   }
-  const address = app.server.address()
+  return listeningAt(app.server, host, port)
+}
+
+/**
+ * Moves a listening server to another host or port without a restart (Settings → the sync endpoint,
+ * docs/adr/0077-settings-that-apply-at-once.md): the old listener closes (requests in flight finish) and the
+ * server listens anew. When the new address cannot be had, it listens where it was again and throws why, so a
+ * bad choice leaves the endpoint as it was.
+ */
+export async function relisten(
+  app: FastifyInstance,
+  port: number,
+  host: string,
+  purpose: ListenPurpose = SYNC_ENDPOINT,
+): Promise<Listening> {
+  const server = app.server
+  const before = server.address()
+  if (!before || typeof before !== 'object') throw new Error('server: not listening, so it cannot move')
+  const listenOn = (p: number, h: string) =>
+    new Promise<void>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen({ port: p, host: h }, () => {
+        server.off('error', reject)
+        resolve()
+      })
+    })
+  server.close()
+  try {
+    await listenOn(port, host)
+  } catch (error) {
+    await listenOn(before.port, before.address)
+    throw listenError(error, port, host, purpose)
+  }
+  return listeningAt(server, host, port)
+}
+
+function listeningAt(server: HttpServer, host: string, port: number): Listening {
+  const address = server.address()
   const bound = typeof address === 'object' && address ? address.port : port
   const shownHost = host.includes(':') ? `[${host}]` : host
   return { origin: `http://${shownHost}:${bound}`, port: bound }

@@ -82,3 +82,47 @@ export class Outbox {
     this.storage.setItem(KEY, JSON.stringify(list))
   }
 }
+
+/**
+ * The list as it will be once the queued writes arrive: a queued Progress (newer than the one held) or status is
+ * drawn over its bookmark, a queued removal takes it off. So a reload while offline shows what the Reader did,
+ * not the list as last synced beside a "1 change waiting". A queued add is left to its answer: the page does not
+ * know the Series before the app has read it. Pure.
+ */
+export function withPendingWrites<B extends DrawnBookmark>(bookmarks: readonly B[], writes: readonly PendingWrite[]): B[] {
+  let list = [...bookmarks]
+  for (const write of writes) {
+    const key = /^\/api\/v1\/bookmarks\/([^/]+)\/([^/]+)$/.exec(write.path)
+    if (!key) continue
+    const [site, seriesId] = [decodeURIComponent(key[1]!), decodeURIComponent(key[2]!)]
+    const at = list.findIndex((b) => b.site === site && b.seriesId === seriesId)
+    if (at < 0) continue
+    if (write.method === 'DELETE') list = list.filter((_, i) => i !== at)
+    else if (write.method === 'PATCH')
+      list[at] = drawn(list[at]!, (write.body ?? {}) as { progress?: number; progressAt?: number; status?: string })
+  }
+  return list
+}
+
+/** What of a bookmark a queued write changes. */
+export interface DrawnBookmark {
+  site: string
+  seriesId: string
+  status: string
+  progress: number | null
+  progressAt: number
+  unread: boolean
+  unreadCount: number
+  series: { latestChapter: number | null }
+}
+
+function drawn<B extends DrawnBookmark>(b: B, change: { progress?: number; progressAt?: number; status?: string }): B {
+  let next = change.status ? { ...b, status: change.status } : b
+  // The app keeps the Progress with the latest time: an older queued one changes nothing.
+  if (change.progress !== undefined && (change.progressAt ?? 0) >= b.progressAt) {
+    const latest = b.series.latestChapter
+    const unreadCount = latest === null ? 0 : Math.max(0, Math.ceil(latest - change.progress))
+    next = { ...next, progress: change.progress, progressAt: change.progressAt ?? b.progressAt, unread: unreadCount > 0, unreadCount }
+  }
+  return next
+}

@@ -8,7 +8,7 @@ import { computed, reactive, ref } from 'vue'
 import type { Bookmark, Reader } from '../../shared/sync-schemas'
 import { ApiError, createApi } from './api'
 import { inOrder, keyOf, matches, orderOf, type ReaderSort } from './order'
-import { Outbox } from './outbox'
+import { Outbox, withPendingWrites } from './outbox'
 
 const TOKEN_KEY = 'mb.token'
 /** The list as last synced: { reader, now, bookmarks }. */
@@ -58,7 +58,8 @@ export function useReader(storage: Storage = window.localStorage) {
   const cached = readCache()
   if (token.value && cached) {
     reader.value = cached.reader
-    bookmarks.value = cached.bookmarks
+    // What the Reader did since, still waiting in the outbox, is drawn over it.
+    bookmarks.value = withPendingWrites(cached.bookmarks, outbox.list())
     syncedAt.value = cached.now
     order.value = orderOf(cached.bookmarks, sort.value)
   }
@@ -138,7 +139,7 @@ export function useReader(storage: Storage = window.localStorage) {
         for (const changed of answer.bookmarks) held.set(keyOf(changed), changed)
         next = [...held.values()]
       }
-      bookmarks.value = next.map((b) => {
+      bookmarks.value = withPendingWrites(next, outbox.list()).map((b) => {
         const mark = marked.get(keyOf(b))
         return mark ? { ...b, progress: mark.chapter, unread: false, unreadCount: 0 } : b
       })
@@ -240,6 +241,9 @@ export function useReader(storage: Storage = window.localStorage) {
       if (acquisition) void watchUntilRead(bookmark)
       return null
     } catch (error) {
+      // The app's words for an unknown site name its host pin: a Reader is told what it means for them.
+      if (error instanceof ApiError && error.code === 'off-pin')
+        return 'The app does not follow this site, so it cannot bookmark this address. Ask whoever runs the app to add the site.'
       if (error instanceof ApiError && error.status < 500 && error.status !== 429) return error.message
       outbox.add({ method: 'POST', path: '/api/v1/bookmarks', body: { url: url.trim() }, label: `Add ${url.trim()}` })
       pending.value = outbox.list().length

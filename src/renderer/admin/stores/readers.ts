@@ -1,9 +1,13 @@
 /** The Readers domain: add (the token shown once), rotate, remove, and bookmark a Series for a Reader. */
 import { ref } from 'vue'
-import type { IssuedTokenView, ReaderView, SettingsView } from '../../../shared/admin-api'
+import type { IssuedTokenView, ReaderView, SeriesRowView, SettingsView } from '../../../shared/admin-api'
+import { AppError, type ErrorBody } from '../../../shared/errors'
 import type { Settings } from '../../../shared/settings'
 import { admin } from '../api'
 import { attempt } from './problem'
+
+/** What a bookmark by URL answered: the Series, or why not — said next to the field, not in the banner. */
+export type BookmarkAnswer = { row: SeriesRowView } | { refused: ErrorBody }
 
 export function useReaders() {
   const readers = ref<ReaderView[]>([])
@@ -31,10 +35,46 @@ export function useReaders() {
       if (issued.value?.reader.id === readerId) issued.value = null
       return true
     },
-    async addBookmark(readerId: number, url: string) {
-      const row = await attempt(() => admin.addBookmark({ readerId, url }))
+    async addBookmark(readerId: number, url: string): Promise<BookmarkAnswer | undefined> {
+      let refused: ErrorBody | undefined
+      const row = await attempt(async () => {
+        try {
+          return await admin.addBookmark({ readerId, url })
+        } catch (error) {
+          // The app answered with a reason about this URL: it belongs next to the field. Anything else (signed
+          // out, out of reach) is the window's banner, as for every call.
+          if (!(error instanceof AppError) || ['unauthorized', 'offline', 'internal'].includes(error.code)) throw error
+          refused = { code: error.code, message: error.message }
+          return undefined
+        }
+      })
       await refresh()
-      return row
+      if (refused) return { refused }
+      return row ? { row } : undefined
+    },
+    /**
+     * The Series just bookmarked once its first read has named it (Acquisition runs in the background and takes
+     * its turn in the Lane): asked a few times, a second apart; undefined when it has not been read by then.
+     */
+    async titleOnceRead(key: { site: string; seriesId: string }, tries = 6): Promise<string | undefined> {
+      for (let i = 0; i < tries; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 1_000))
+        const detail = await admin.seriesDetail({ site: key.site, seriesId: key.seriesId }).catch(() => undefined)
+        if (detail?.row.title) return detail.row.title
+      }
+      return undefined
+    },
+    /**
+     * Turns the local network on from the token screen (no restart: docs/adr/0077) and gives the token just
+     * shown the address a phone can open. False when it could not.
+     */
+    async letTheNetworkIn() {
+      const view = await attempt(() => admin.updateSettings({ syncBind: 'lan' }))
+      const shown = issued.value
+      if (!view || !shown) return false
+      const { url, reachableFromOtherDevices } = view.readersPage
+      issued.value = { ...shown, address: { url, reachableFromOtherDevices, signInUrl: `${url}#token=${encodeURIComponent(shown.token)}` } }
+      return true
     },
   }
 }

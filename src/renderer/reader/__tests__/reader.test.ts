@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Bookmark } from '../../../shared/sync-schemas'
 import { inOrder, keyOf, matches, orderOf } from '../order'
-import { Outbox, type PendingWrite, type SendResult } from '../outbox'
+import { Outbox, withPendingWrites, type PendingWrite, type SendResult } from '../outbox'
 
 const memory = () => {
   const data = new Map<string, string>()
@@ -82,5 +82,41 @@ describe("the Readers' page order", () => {
     expect(matches(b, 'bet')).toBe(true)
     expect(matches(b, 'BETA s')).toBe(true)
     expect(matches(b, 'beta x')).toBe(false)
+  })
+})
+
+describe('queued writes drawn over the list kept for offline', () => {
+  const write = (method: PendingWrite['method'], seriesId: string, body?: unknown): PendingWrite => ({
+    id: seriesId + method,
+    method,
+    path: `/api/v1/bookmarks/s/${encodeURIComponent(seriesId)}`,
+    ...(body ? { body } : {}),
+    label: '',
+    queuedAt: 0,
+  })
+  const list = [
+    bookmark('a', 'Alpha', { progress: 10, progressAt: 100, unread: true, unreadCount: 46 }, { latestChapter: 56 }),
+    bookmark('b c', 'Beta', {}),
+    bookmark('d', 'Delta', {}),
+  ]
+
+  it('a queued Mark read shows read; a queued removal is gone; a queued status shows; the rest is as kept', () => {
+    const drawn = withPendingWrites(list, [
+      write('PATCH', 'a', { progress: 56, progressAt: 200 }),
+      write('DELETE', 'd'),
+      write('PATCH', 'b c', { status: 'waiting' }),
+    ])
+    expect(drawn.map((b) => b.seriesId)).toEqual(['a', 'b c'])
+    expect(drawn[0]).toMatchObject({ progress: 56, progressAt: 200, unread: false, unreadCount: 0 })
+    expect(drawn[1]).toMatchObject({ status: 'waiting', progress: 1 })
+    expect(list[0]!.unreadCount).toBe(46)
+  })
+
+  it('a queued Progress older than the one kept changes nothing, as the app would keep the later one; an add waits for its answer', () => {
+    const drawn = withPendingWrites(list, [
+      write('PATCH', 'a', { progress: 3, progressAt: 50 }),
+      { ...write('POST', 'x', { url: 'https://example.org/x' }), path: '/api/v1/bookmarks' },
+    ])
+    expect(drawn).toEqual(list)
   })
 })

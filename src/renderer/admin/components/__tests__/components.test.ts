@@ -246,7 +246,7 @@ describe('LaneRow', () => {
     const wrapper = mountLane(
       lane({ latestPass: { ...lane().latestPass!, skip: 'no-fetcher', refused: 0, noChapter: 0, errors: 0, success: 0 } }),
     )
-    expect(wrapper.text()).toContain('declined: needs a browser and none is configured')
+    expect(wrapper.text()).toContain('not checking: needs a browser and none is configured')
     expect(wrapper.find('.ok').text()).toBe('—')
   })
 })

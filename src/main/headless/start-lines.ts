@@ -1,0 +1,38 @@
+/**
+ * What the headless shell tells the person at the terminal once it runs (docs/adr/0076-an-owners-address-that-lasts.md):
+ * a few plain lines — where the data is, the admin URL and what it is for, where Readers go, what the browser
+ * Sites use, where the log is. The first two keep their shape: tools outside the app read them
+ * (`data FILE · serving ORIGIN (port N)`, `admin: http://127.0.0.1:M/admin/?token=…`). Pure.
+ */
+import { join } from 'node:path'
+import { LOG_FILE } from '../log'
+import { readerAddress } from '../server/addresses'
+import type { HeadlessShell } from './shell'
+
+type Started = Pick<
+  HeadlessShell,
+  'dataFile' | 'origin' | 'port' | 'adminUrl' | 'adminPortTaken' | 'adminPort' | 'demoOrigin' | 'demoReaders'
+> & {
+  core: { siteProblems: readonly string[] }
+}
+
+export function startLines(shell: Started, context: { chromium?: string | undefined; logDir: string }): string[] {
+  const readers = readerAddress(shell.origin, '')
+  return [
+    `data ${shell.dataFile} · serving ${shell.origin} (port ${shell.port})`,
+    `admin: ${shell.adminUrl}`,
+    shell.adminPortTaken !== undefined
+      ? `warning: port ${shell.adminPortTaken} for the owner's window is taken by another program, so this start uses ${shell.adminPort}: ` +
+        `the admin URL above works until the next start (choose a port with --admin-port N).`
+      : "open the admin URL above in a browser on this computer: it is the owner's window, the same at every start.",
+    readers.reachableFromOtherDevices
+      ? `Readers open ${readers.url} on their phones and laptops (the local network).`
+      : `Readers open ${readers.url} — on this computer only, until you let the local network in (Readers page, or Settings).`,
+    ...shell.core.siteProblems,
+    `browser Sites ${context.chromium ? `use ${context.chromium}` : 'have no browser (no Chromium found; see --chromium)'}`,
+    ...(shell.demoOrigin ? [`demo Sites on ${shell.demoOrigin}`] : []),
+    ...shell.demoReaders.map(({ name, token }) => `demo Reader ${name}, token ${token} (shown once)`),
+    `log: ${join(context.logDir, LOG_FILE)} (warnings and errors are shown here too; --verbose shows every line)`,
+    'ready. Ctrl-C stops it.',
+  ]
+}
