@@ -12,7 +12,7 @@ import { AppError } from '../../shared/errors'
 import type { ParsedLibrary } from '../library/entries'
 import { ImportError } from '../library/errors'
 import { defaultOrigin, planImport, type ImportPlan, type SourceMapping } from '../library/plan'
-import { readLibrary } from '../library/read'
+import { readLibraryOffThread } from '../library/import-reader'
 import type { Log } from '../log'
 import type { SiteRegistry } from '../sites/registry'
 import { parseUrl } from '../sites/site'
@@ -357,7 +357,8 @@ export class ImportJobs {
 
   async #read(job: Job, bytes: Buffer): Promise<void> {
     try {
-      job.parsed = await readLibrary(bytes, job.fileName, {
+      job.parsed = await readLibraryOffThread(bytes, job.fileName, {
+        ...(this.deps.log ? { log: this.deps.log } : {}),
         onProgress: (done, total) => {
           job.done = done
           job.total = total
