@@ -41,9 +41,11 @@ function readLines(text: string): ParsedLibrary {
 
 function readCsv(text: string): ParsedLibrary {
   const header = firstLine(text)
-  const rows = parseCsv(text.replace(/^\uFEFF/, ''), detectDelimiter(header))
-  while (rows.length && !rows[0]!.some((cell) => cell.trim())) rows.shift()
-  const columns = (rows.shift() ?? []).map(normal)
+  const all = parseCsv(text.replace(/^\uFEFF/, ''), detectDelimiter(header))
+  // Blank rows before the header are passed over by index: a shift per row made a file of them quadratic.
+  const headerAt = all.findIndex((r) => r.some((cell) => cell.trim()))
+  const rows = headerAt === -1 ? [] : all.slice(headerAt + 1)
+  const columns = (headerAt === -1 ? [] : all[headerAt]!).map(normal)
   const at = (name: string[]) => columns.findIndex((c) => name.includes(c))
   const urlAt = at(URL_COLUMNS)
   const titleAt = at(['title', 'name'])

@@ -53,7 +53,8 @@ export async function planLibrary(
   if (!reader && parsed.format !== 'export') {
     throw new AppError('invalid', 'choose the Reader the bookmarks are for (only an export document names its own Readers)')
   }
-  const plan = planImport(parsed, { registry: deps.registry, mappings: await loadMappings(deps.db), ...(reader ? { reader } : {}) })
+  const mappings = await loadMappings(deps.db)
+  const plan = planImport(parsed, { registry: deps.registry, mappings, now: deps.clock.now(), ...(reader ? { reader } : {}) })
   // A name is at most 40 characters already (the export document's schema): it is quoted whole.
   for (const r of plan.readers) {
     if (!READER_NAME.test(r.name)) throw new ImportError(`export document: "${r.name}" is not a Reader name this app takes`)
