@@ -4,7 +4,7 @@
  * columns of a Reader's own CSV download, so that file reads back.
  */
 import { IMPORT_MAX_ENTRIES, statusFromLabel } from '../../shared/library'
-import { detectDelimiter, parseCsv } from './csv'
+import { detectDelimiter, parseCsv, unguardedField } from './csv'
 import type { ImportEntry, ParsedLibrary } from './entries'
 import { ImportError } from './errors'
 
@@ -68,10 +68,8 @@ function readCsv(text: string): ParsedLibrary {
     entries.push({
       ref,
       target: { kind: 'url', url },
-      // csvField's spreadsheet guard (a ' before = + - @) comes off again.
-      title: cell(titleAt)
-        .replace(/^'(?=[=+\-@])/, '')
-        .slice(0, 500),
+      // csvField's spreadsheet guard (a ' before a text that may run as a formula) comes off again.
+      title: unguardedField(cell(titleAt)).slice(0, 500),
       ...(status ? { status } : {}),
       ...(progress !== undefined && Number.isFinite(progress) && progress >= 0 && progress <= MAX_CHAPTER ? { progress } : {}),
       ...(readAt !== undefined && Number.isInteger(readAt) && readAt > 0 && readAt <= MAX_MILLIS ? { progressAt: readAt } : {}),
