@@ -32,13 +32,6 @@ export async function recordSighting(
 ): Promise<SightingReport> {
   return db.transaction().execute(async (trx) => {
     const series = await requireSeries(trx, input)
-    await trx
-      .deleteFrom('sightings')
-      .where('site', '=', input.site)
-      .where('series_id', '=', input.seriesId)
-      .where('verdict', '=', '')
-      .where('reader_id', '=', input.readerId)
-      .execute()
     const sighting = await trx
       .insertInto('sightings')
       .values({
@@ -50,6 +43,16 @@ export async function recordSighting(
       })
       .returningAll()
       .executeTakeFirstOrThrow()
+    // The Reader's earlier outstanding Sighting of the Series goes once this one is in: inserted first, the new
+    // one takes a fresh id, so a check that began before it does not judge it (lastSightingId).
+    await trx
+      .deleteFrom('sightings')
+      .where('site', '=', input.site)
+      .where('series_id', '=', input.seriesId)
+      .where('verdict', '=', '')
+      .where('reader_id', '=', input.readerId)
+      .where('id', '<', sighting.id)
+      .execute()
     const higher = series.latest_chapter === null || input.chapter > series.latest_chapter
     const held = higher && input.chapter > (series.latest_chapter ?? 0) + SIGHTING_MAX_LEAD
     const raised = higher && !held
