@@ -13,7 +13,7 @@ export const RETENTION = {
   judgedSightingsMs: 90 * DAY,
   /**
    * A Sighting no check judged (its Series unchecked: a refusing Site, a Finished Series): it goes after a
-   * week, so what a Reader reports cannot pile up (docs/adr/0081-sightings-that-cannot-mislead.md).
+   * week, so what a Reader reports cannot pile up (docs/adr/0081-one-reader-bounded.md).
    */
   outstandingSightingsMs: 7 * DAY,
   /** A removed bookmark, as `GET /bookmarks?since=` reports it; a `since` older than this syncs in full. */

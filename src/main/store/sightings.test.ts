@@ -87,7 +87,7 @@ describe("a Series' Sightings", () => {
   })
 })
 
-describe('a Sighting cannot mislead the other Readers (docs/adr/0081-sightings-that-cannot-mislead.md)', () => {
+describe('a Sighting cannot mislead the other Readers (docs/adr/0081-one-reader-bounded.md)', () => {
   it(`more than ${SIGHTING_MAX_LEAD} chapters above the Latest Chapter is held for a check: recorded, shown to nobody`, async () => {
     await seedSeries(store.db, { id: 's', latest: 12, readers: [aiko, bo] })
     expect(await sight(aiko, 99_999, 100)).toMatchObject({ raised: false, held: true })

@@ -16,7 +16,7 @@ export interface SightingReport {
 
 /**
  * The most chapters a Sighting may raise the Latest Chapter by before a check has judged it
- * (docs/adr/0081-sightings-that-cannot-mislead.md). A Sighting further above is recorded and judged by the next
+ * (docs/adr/0081-one-reader-bounded.md). A Sighting further above is recorded and judged by the next
  * check, but shown to nobody meanwhile: one Reader can make the others' cards say at most this many unread.
  */
 export const SIGHTING_MAX_LEAD = 10

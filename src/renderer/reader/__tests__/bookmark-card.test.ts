@@ -27,7 +27,7 @@ const bookmark = (latestSource: Bookmark['series']['latestSource']): Bookmark =>
   },
 })
 
-describe("a card's Latest Chapter says who says so (docs/adr/0081-sightings-that-cannot-mislead.md)", () => {
+describe("a card's Latest Chapter says who says so (docs/adr/0081-one-reader-bounded.md)", () => {
   it('one a Reader reported, not yet judged by a check, is shown as reported by a Reader', () => {
     const text = mount(BookmarkCard, { props: { bookmark: bookmark('sighting') } })
       .find('.meta')
