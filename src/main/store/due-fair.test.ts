@@ -61,6 +61,8 @@ describe('a fair share of the Lane (docs/adr/0081-one-reader-bounded.md)', () =>
     // 9 eligible, a rest of 8: a share of 8 / 3 Readers; the flood's 5 are over it, Ada's and Bo's 2 are not.
     expect(await overShareReaders(store.db, 'a', 8)).toEqual([flood])
     expect(await overShareReaders(store.db, 'a', 9)).toEqual([])
+    // Every Reader over it: nobody is served first.
+    expect(await overShareReaders(store.db, 'a', 5)).toEqual([])
   })
 
   it('a forced Series comes first all the same', async () => {

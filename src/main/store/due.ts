@@ -172,16 +172,25 @@ async function unforcedSeries(
 /**
  * The Readers holding more than their share of a Site whose eligible Series are more than a rest holds: more
  * than `restCapacity` over the number of Readers holding any of its Series. None while every eligible Series
- * fits in a rest (one row read); else one count per Reader, from the bookmarks' key alone.
+ * fits in a rest (one row read), or when every Reader is over it (nobody to serve first); else one count per
+ * Reader, from the bookmarks' key alone.
  */
 export async function overShareReaders(db: Db, site: string, restCapacity: number): Promise<number[]> {
   if ((await eligibleCount(db, site)) <= restCapacity) return []
-  const result = await sql<{ reader_id: number; held: number }>`
-    SELECT reader_id, held FROM (
-      SELECT r.id AS reader_id, (SELECT COUNT(*) FROM bookmarks b WHERE b.reader_id = r.id AND b.site = ${site}) AS held FROM readers r)
-    WHERE held > 0`.execute(db)
-  const share = restCapacity / Math.max(1, result.rows.length)
-  return result.rows.filter((r) => r.held > share).map((r) => r.reader_id)
+  // Each Reader's bookmarks of the Site counted only up to one past the share (the rest over the Readers holding
+  // any): the counts cost at most a rest's checks and a step per Reader, however large the library.
+  const result = await sql<{ id: number; held: number; share: number }>`
+    WITH holders AS MATERIALIZED (
+      SELECT r.id FROM readers r WHERE EXISTS (SELECT 1 FROM bookmarks b WHERE b.reader_id = r.id AND b.site = ${site})),
+    fair AS MATERIALIZED (SELECT ${restCapacity} * 1.0 / COUNT(*) AS share FROM holders)
+    SELECT h.id, (SELECT share FROM fair) AS share, (
+      SELECT COUNT(*) FROM (
+        SELECT 1 FROM bookmarks b WHERE b.reader_id = h.id AND b.site = ${site} LIMIT CAST((SELECT share FROM fair) AS INTEGER) + 1)
+    ) AS held
+    FROM holders h`.execute(db)
+  const over = result.rows.filter((r) => r.held > r.share).map((r) => r.id)
+  // Every Reader over their share: nobody to serve first, and the usual order reads fewest rows.
+  return over.length === result.rows.length ? [] : over
 }
 
 /** dueFigures for an adaptive Site: the same figures, from the two ranges of `series_planned`. */
