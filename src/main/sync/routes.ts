@@ -192,7 +192,8 @@ export const SYNC_ROUTES: SyncRoute[] = [
   route({
     method: 'POST',
     path: '/api/v1/sightings',
-    summary: 'Report the latest chapter seen on the Site. It may raise the Latest Chapter until the next check judges it.',
+    summary:
+      'Report the latest chapter seen on the Site. It may raise the Latest Chapter, by at most 10 chapters, until the next check judges it; a new report replaces your outstanding one of the Series.',
     auth: true,
     body: S.SightingBody,
     response: { status: 202, schema: S.SightingResponse, description: 'recorded; the next check judges it' },
