@@ -8,6 +8,7 @@ import { wantsHelp } from '../src/main/cli/help'
 import { browserPages } from './browser-pages'
 import { checkOverhead } from './check-overhead'
 import { import5000, import5000Requests } from './import-5000'
+import { importHostile } from './import-hostile'
 import { seriesList10k } from './series-list'
 import { idleCpu100k, memory100k, seriesListChromium100k, startup100k } from './shell-100k'
 import { dueQuery100k, overview100k, seriesListStore100k, since5k } from './store-100k'
@@ -31,6 +32,7 @@ const BENCHES: Record<string, () => Promise<BenchResult>> = {
   'browser-pages-per-minute': browserPages,
   'import-5000': import5000,
   'import-5000-requests': import5000Requests,
+  'import-hostile': importHostile,
   'due-query-100k': dueQuery100k,
   'series-list-100k': seriesListStore100k,
   'series-list-100k-chromium': seriesListChromium100k,

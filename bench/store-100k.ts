@@ -57,7 +57,12 @@ const round = (n: number) => Math.round(n * 100) / 100
 
 export function dueQuery100k(): Promise<BenchResult> {
   return withStore(async (store, bare) => {
-    const cutoffs = { restCutoff: REST_CUTOFF, ceilingCutoff: CEILING_CUTOFF }
+    // As a pass asks, the fair share included (docs/adr/0081-one-reader-bounded.md).
+    const cutoffs = {
+      restCutoff: REST_CUTOFF,
+      ceilingCutoff: CEILING_CUTOFF,
+      restCapacity: Math.floor(DEFAULT_PACE.restMs / DEFAULT_PACE.minGapMs),
+    }
     const app: number[] = []
     const base: number[] = []
     const counting: number[] = []

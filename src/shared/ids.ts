@@ -11,6 +11,16 @@ import { z } from 'zod'
 // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/
 
+const UNSAFE_ALL = new RegExp(UNSAFE.source, 'g')
+
+/**
+ * A text from outside (an imported title or label) made safe to show: control characters and bidirectional
+ * overrides become spaces, runs of white space one space, and it is cut to `max` characters.
+ */
+export function safeText(text: string, max: number): string {
+  return text.replace(UNSAFE_ALL, ' ').replace(/\s+/g, ' ').trim().slice(0, max)
+}
+
 /** Why an identifier is refused, or null when it is safe. */
 export function unsafeIdReason(id: string): string | null {
   return UNSAFE.test(id) ? 'must not contain control characters or bidirectional overrides' : null

@@ -37,6 +37,7 @@ export const IMPORT_SKIP_REASONS = [
   'unmapped-source',
   'unknown-site',
   'not-in-library',
+  'id-mismatch',
   'duplicate',
   'unreadable',
 ] as const
@@ -48,6 +49,7 @@ export const IMPORT_SKIP_WORDS: Record<ImportSkipReason, string> = {
   'unmapped-source': 'a backup source not mapped to a Site',
   'unknown-site': 'a Site this app does not have',
   'not-in-library': 'only in the reading history, not in the library',
+  'id-mismatch': 'its id is not the one its Site reads from its URL',
   duplicate: 'already listed earlier in the file',
   unreadable: 'a line or row that could not be read',
 }

@@ -13,6 +13,11 @@ export const SettingsSchema = z.strictObject({
   notifications: z.boolean(),
   /** How much the log says (docs/adr/0049-logs.md): `debug` shows every check. */
   logLevel: z.enum(LOG_LEVELS),
+  /**
+   * The most bookmarks one Reader may hold through the sync endpoint: one Reader's made-up Series cannot
+   * multiply the app's traffic to a Site without bound (docs/adr/0081-one-reader-bounded.md).
+   */
+  bookmarksPerReader: z.number().int().min(1).max(100_000),
 })
 
 export type Settings = z.infer<typeof SettingsSchema>
@@ -23,4 +28,5 @@ export const DEFAULT_SETTINGS: Settings = {
   startAtLogin: false,
   notifications: true,
   logLevel: 'info',
+  bookmarksPerReader: 2_000,
 }

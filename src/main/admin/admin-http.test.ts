@@ -279,7 +279,9 @@ describe('every admin method through the headless transport', () => {
     for (const name of ['mapped', 'cancelled'] as const) {
       const started = await rpc('startImport', { readerId, file: { fileName: 'b.tachibk', base64: backup.toString('base64') } })
       jobs[name] = started.json.value.id
-      await vi.waitFor(async () => expect((await rpc('importJob', { jobId: jobs[name] })).json.value.phase).toBe('previewed'))
+      await vi.waitFor(async () => expect((await rpc('importJob', { jobId: jobs[name] })).json.value.phase).toBe('previewed'), {
+        timeout: 15_000,
+      })
     }
   })
   const jobs = { mapped: '', cancelled: '' }

@@ -3,7 +3,7 @@
  * Writes the library as one export document (docs/export-format.md) to FILE, or to standard output. The
  * file is written aside and renamed into place, so a failed export never leaves half a document.
  */
-import { rename, writeFile } from 'node:fs/promises'
+import { chmod, rename, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { defaultDataDir } from '../paths'
@@ -12,6 +12,7 @@ import { createRegistry } from '../sites/registry'
 import type { Site } from '../sites/site'
 import { loadSites } from '../sites/sites-file'
 import { openStore, STORE_FILE } from '../store/database'
+import { PRIVATE_FILE_MODE } from '../store/private-files'
 import { exportLibrary } from '../use-cases/library-export'
 import { wantsHelp } from './help'
 import type { Output } from './reader'
@@ -59,7 +60,9 @@ export async function runExportCommand(
     const summary = `${doc.series.length} Series, ${bookmarks} bookmarks of ${doc.readers.length} Readers`
     if (parsed.values.out) {
       const out = resolve(parsed.values.out)
-      await writeFile(`${out}.partial`, text)
+      // The whole library: 0600 whatever the umask, and a .partial left by an earlier run is tightened too.
+      await writeFile(`${out}.partial`, text, { mode: PRIVATE_FILE_MODE })
+      await chmod(`${out}.partial`, PRIVATE_FILE_MODE)
       await rename(`${out}.partial`, out)
       io.err(`export: ${summary} written to ${out}`)
     } else {

@@ -1,4 +1,4 @@
-import { open, readFile, writeFile } from 'node:fs/promises'
+import { open, readFile, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { startFixtureSite, type FixtureSite } from '../demo/fixture-site'
@@ -153,13 +153,18 @@ describe('npm run import', () => {
 describe('npm run export', () => {
   it('--out writes one document that npm run import restores into an empty data directory', async () => {
     const dir = dataDir()
-    await runReaderCommand(['add', 'Aiko', '--data', dir], { out: () => {}, err: () => {} })
+    // Added before the import's now: a time after it would be brought back to it (an import clamps times to now).
+    await runReaderCommand(['add', 'Aiko', '--data', dir], { out: () => {}, err: () => {} }, process.env, 1_600_000_000_000)
     const list = join(dir, 'list.txt')
     await writeFile(list, `${fixture.origin}/madara/manga/tower/\n${fixture.origin}/themesia/manga/bloom/\n`)
     await run(runImportCommand, list, '--reader', 'Aiko', '--data', dir)
     const out = join(dir, 'library.json')
-    const exported = await run(runExportCommand, '--data', dir, '--out', out)
+    // An earlier run's half-written document, made under the usual umask: the export is 0600 all the same.
+    const umask = process.umask(0o022)
+    await writeFile(`${out}.partial`, 'half')
+    const exported = await run(runExportCommand, '--data', dir, '--out', out).finally(() => process.umask(umask))
     expect(exported).toMatchObject({ code: 0, err: `export: 2 Series, 2 bookmarks of 1 Readers written to ${out}` })
+    expect((await stat(out)).mode & 0o777).toBe(0o600)
 
     const empty = dataDir()
     const restored = await run(runImportCommand, out, '--data', empty)

@@ -475,10 +475,11 @@ describe('what a chapter found does to the Latest Chapter, and to what Readers s
   })
 
   it('a Sighting that arrives while the page is fetched waits for the next check', async () => {
-    await seed({ latest: 5, title: 'Title from a' })
+    const bo = await seedReader(store.db, 'bo')
+    await seed({ latest: 5, title: 'Title from a', readers: [alice, bo] })
     await recordSighting(store.db, { ...key, readerId: alice, chapter: 6, sightedAt: BEFORE, now: BEFORE })
     http.respond = async (request) => {
-      await recordSighting(store.db, { ...key, readerId: alice, chapter: 8, sightedAt: clock.now(), now: clock.now() })
+      await recordSighting(store.db, { ...key, readerId: bo, chapter: 8, sightedAt: clock.now(), now: clock.now() })
       return { kind: 'page', page: { url: request.url, status: 200, contentType: 'text/plain', body: '6' } }
     }
     await check(site())
@@ -486,5 +487,16 @@ describe('what a chapter found does to the Latest Chapter, and to what Readers s
       [8, ''],
       [6, 'confirmed'],
     ])
+  })
+
+  it("a Reader's Sighting that replaces their own while the page is fetched waits for the next check too", async () => {
+    await seed({ latest: 5, title: 'Title from a' })
+    await recordSighting(store.db, { ...key, readerId: alice, chapter: 6, sightedAt: BEFORE, now: BEFORE })
+    http.respond = async (request) => {
+      await recordSighting(store.db, { ...key, readerId: alice, chapter: 8, sightedAt: clock.now(), now: clock.now() })
+      return { kind: 'page', page: { url: request.url, status: 200, contentType: 'text/plain', body: '6' } }
+    }
+    await check(site())
+    expect((await seriesSightings(store.db, key)).map((g) => [g.chapter, g.verdict])).toEqual([[8, '']])
   })
 })

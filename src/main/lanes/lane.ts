@@ -12,7 +12,7 @@ import type { Db } from '../store/database'
 import { lastCheckedAt, type DueSeries } from '../store/due'
 import { pruneRemovals } from '../store/bookmarks'
 import { ensureLane } from '../store/lanes'
-import { optimizeStore, pruneJudgedSightings, RETENTION } from '../store/maintenance'
+import { optimizeStore, pruneJudgedSightings, pruneOutstandingSightings, RETENTION } from '../store/maintenance'
 import { insertPasses, prunePasses } from '../store/passes'
 import { pruneOrphanSeries } from '../store/series'
 import type { CheckReport } from './check'
@@ -139,6 +139,7 @@ export async function startLanes(options: LanesOptions): Promise<Lanes> {
         ['old pass rows', () => prunePasses(db, now - (options.retentionMs ?? PASS_RETENTION_MS))],
         ['Series no Reader has held for a long time', () => pruneOrphanSeries(db, now - ORPHAN_RETENTION_MS)],
         ['Sightings judged long ago', () => pruneJudgedSightings(db, now - RETENTION.judgedSightingsMs)],
+        ['Sightings no check judged', () => pruneOutstandingSightings(db, now - RETENTION.outstandingSightingsMs)],
         ['bookmark removals every Reader has long synced', () => pruneRemovals(db, now - RETENTION.removalsMs)],
         ['statistics', () => optimizeStore(db)],
       ]

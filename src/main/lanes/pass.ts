@@ -194,6 +194,8 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
     ceilingCutoff: startedAt - pace.ceilingMs,
     // An adaptive Site's Series are due by their planned check (docs/adr/0014-freshness-per-request.md).
     ...(pace.cadence === 'adaptive' ? { plannedBy: startedAt } : {}),
+    // One Reader's flood is served after every other Reader's Series (docs/adr/0081-one-reader-bounded.md).
+    restCapacity: Math.floor(pace.restMs / pace.minGapMs),
   }
   let figures: DueFigures
   try {

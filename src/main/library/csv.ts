@@ -55,12 +55,43 @@ export function parseCsv(text: string, delimiter = ','): string[][] {
   return rows
 }
 
-/** One CSV field, quoted when it must be. A field starting with = + - @ is prefixed with ' so a spreadsheet
- * shows it rather than running it as a formula. */
+/** What a spreadsheet may run as a formula at the start of a cell (OWASP's CSV injection list). */
+const FORMULA_START = /^[=+\-@\t\r]/
+/**
+ * The same after any delimiter a spreadsheet may split on: one that splits on `;` (or `|`, or a tab) reads
+ * `Evil Scans;=2*21` as two cells, the second a formula, so a check of the first character alone is not enough.
+ */
+const FORMULA_AFTER_DELIMITER = /[,;|\t\r\n]\s*[=+\-@]/
+/** Bidirectional overrides, embeddings, isolates and marks: they show a title in another order than it is. */
+const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g
+
+function mayRunAsFormula(text: string): boolean {
+  return FORMULA_START.test(text) || FORMULA_AFTER_DELIMITER.test(text)
+}
+
+/**
+ * One CSV field, quoted when it must be. A text a spreadsheet could read as a formula — at its start or after
+ * any delimiter — is quoted whole and prefixed with ' (OWASP's rule), so it shows as text in one cell; bidi
+ * overrides are left out.
+ */
 export function csvField(value: string | number | null | undefined): string {
   let text = value === null || value === undefined ? '' : String(value)
-  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
+  if (typeof value === 'string') {
+    text = text.replace(BIDI, '')
+    // A text that looks guarded already gets a guard of its own, so the import takes exactly one off.
+    if (mayRunAsFormula(text) || looksGuarded(text)) return `"'${text.replace(/"/g, '""')}"`
+  }
+  return /[",;|\t\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
+}
+
+/** A field csvField guarded, as it was: the ' it put before a text that may run as a formula comes off. */
+export function unguardedField(text: string): string {
+  return looksGuarded(text) ? text.slice(1) : text
+}
+
+/** Quotes (') before a text that may run as a formula: csvField's guard, or a text that looks like it. */
+function looksGuarded(text: string): boolean {
+  return text.startsWith("'") && mayRunAsFormula(text.replace(/^'+/, ''))
 }
 
 /** A CSV document: a header and rows, CRLF line ends as RFC 4180 writes them. */

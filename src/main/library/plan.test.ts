@@ -3,7 +3,7 @@ import { BUILT_IN_SITES } from '../sites/builtin'
 import { createRegistry } from '../sites/registry'
 import { testSite } from '../testing/fakes'
 import { MANGADEX_EN } from '../testing/library-files'
-import type { ImportEntry, ParsedLibrary } from './entries'
+import type { ImportEntry, ParsedLibrary, SeriesSnapshot } from './entries'
 import { defaultOrigin, planImport, type SourceMapping } from './plan'
 
 const ASURA = '6247824327199706550'
@@ -118,5 +118,81 @@ describe('planning an import through the Site registry', () => {
     expect(defaultOrigin({ hosts: ['asura.example'] })).toBe('https://asura.example')
     expect(defaultOrigin({ hosts: ['127.0.0.1:8080'] })).toBe('http://127.0.0.1:8080')
     expect(defaultOrigin({ hosts: ['localhost:3000'] })).toBe('http://localhost:3000')
+  })
+})
+
+describe('an export document is read as if a stranger typed it', () => {
+  const NOW = 1_800_000_000_000
+  const snapshot = (more: Partial<SeriesSnapshot> = {}): SeriesSnapshot => ({
+    latestChapter: 12,
+    latestChapterLabel: 'Chapter 12',
+    latestChapterUrl: 'https://a.example/manga/tower/chapter-12',
+    latestSource: 'check',
+    latestChangedAt: 1_700_000_000_000,
+    latestCheckedAt: 1_700_000_000_000,
+    finishedAt: 0,
+    createdAt: 1_600_000_000_000,
+    ...more,
+  })
+  const series = (seriesId: string, url: string, more: Partial<ImportEntry> = {}): ImportEntry => ({
+    ref: `Series ${seriesId}`,
+    target: { kind: 'series', site: 'a', seriesId, url },
+    title: seriesId,
+    series: snapshot(),
+    reader: { name: 'Aiko', createdAt: 5 },
+    ...more,
+  })
+  const plan = (entries: ImportEntry[]) => planImport(library(entries, 'export'), { registry, mappings: new Map(), now: NOW })
+
+  it("a chapter link off the Site's pin is not kept (a Reader's card would open a phishing page)", () => {
+    const planned = plan([
+      series('tower', 'https://a.example/manga/tower/', {
+        series: snapshot({ latestChapterUrl: 'https://phish.example/a.example/login' }),
+      }),
+      series('blade', 'https://a.example/manga/blade/', { series: snapshot({ latestChapterUrl: 'javascript:alert(1)' }) }),
+      series('bakery', 'https://a.example/manga/bakery/'),
+    ])
+    expect(planned.series.map((s) => s.snapshot?.latestChapterUrl)).toEqual(['', '', 'https://a.example/manga/tower/chapter-12'])
+  })
+
+  it('the id is the one the Site reads from the URL: a document naming another is reported, and nothing of it stored', () => {
+    const planned = plan([series('solo-leveling', 'https://a.example/manga/evil-page/'), series('tower', 'https://a.example/manga/tower/')])
+    expect(planned.series.map((s) => s.seriesId)).toEqual(['tower'])
+    expect(planned.bookmarks.map((b) => b.seriesId)).toEqual(['tower'])
+    expect(planned.skipped).toEqual([
+      {
+        ref: 'Series solo-leveling',
+        reason: 'id-mismatch',
+        detail: 'a/solo-leveling: its URL https://a.example/manga/evil-page/ is Series evil-page',
+        site: 'a',
+      },
+    ])
+  })
+
+  it('no time lies beyond now: a check stamp in 2243 would keep the Lane from ever reading the Series', () => {
+    const far = 8_600_000_000_000
+    const planned = plan([
+      series('tower', 'https://a.example/manga/tower/', {
+        series: snapshot({ latestCheckedAt: far, latestChangedAt: far, finishedAt: far, createdAt: far }),
+        progress: 3,
+        progressAt: far,
+        createdAt: far,
+        reader: { name: 'Aiko', createdAt: far },
+      }),
+    ])
+    expect(planned.series[0]!.snapshot).toMatchObject({ latestCheckedAt: NOW, latestChangedAt: NOW, finishedAt: NOW, createdAt: NOW })
+    expect(planned.bookmarks[0]).toMatchObject({ progressAt: NOW, createdAt: NOW })
+    expect(planned.readers).toEqual([{ name: 'Aiko', createdAt: NOW }])
+  })
+
+  it('titles and chapter labels lose control characters and bidi overrides, and are cut to 500 characters', () => {
+    const planned = plan([
+      series('tower', 'https://a.example/manga/tower/', {
+        title: `Tower\u202e\u0007of\n\tGod ${'x'.repeat(1_000)}`,
+        series: snapshot({ latestChapterLabel: 'Chapter\u2066 12\u0000' }),
+      }),
+    ])
+    expect(planned.series[0]!.title).toBe(`Tower of God ${'x'.repeat(487)}`)
+    expect(planned.series[0]!.snapshot!.latestChapterLabel).toBe('Chapter 12')
   })
 })

@@ -3,7 +3,7 @@
  * the Series and bookmarks it would add, or skipped with a reason. Pure: it reads nothing and sends nothing;
  * whether a bookmark is new or already present is the store's to say (use-cases/library-import.ts).
  */
-import { unsafeIdReason } from '../../shared/ids'
+import { safeText, unsafeIdReason } from '../../shared/ids'
 import type { ImportFormat, ImportSkipReason } from '../../shared/library'
 import type { BookmarkStatus } from '../../shared/sync-schemas'
 import type { SiteRegistry } from '../sites/registry'
@@ -24,7 +24,12 @@ export interface PlanOptions {
   mappings: ReadonlyMap<string, SourceMapping>
   /** The Reader every bookmark goes to; absent: each export-document bookmark goes to the Reader it names. */
   reader?: { id: number; name: string }
+  /** Now (unix ms): no time a file gives may lie beyond it. Absent: times are taken as the file gives them. */
+  now?: number
 }
+
+/** The longest title an import keeps, in characters (the export document's own bound). */
+export const IMPORT_TITLE_MAX = 500
 
 export interface PlannedSeries {
   site: string
@@ -89,9 +94,10 @@ export function planImport(parsed: ParsedLibrary, options: PlanOptions): ImportP
   const skipped: PlannedSkip[] = parsed.unreadable.map((u) => ({ ref: u.ref, reason: 'unreadable', detail: u.detail }))
   const unknown = new Map<string, UnknownSource>()
   const used = new Map<string, SourceMapping>()
+  const stamp = (at: number) => Math.min(at, options.now ?? at)
   if (options.reader) readers.set(options.reader.name, { name: options.reader.name })
   // Every Reader an export names is restored, one with no bookmark too.
-  else for (const r of parsed.readers ?? []) readers.set(r.name, { name: r.name, createdAt: r.createdAt })
+  else for (const r of parsed.readers ?? []) readers.set(r.name, { name: r.name, createdAt: stamp(r.createdAt) })
 
   for (const entry of parsed.entries) {
     if (entry.inLibrary === false) {
@@ -111,21 +117,24 @@ export function planImport(parsed: ParsedLibrary, options: PlanOptions): ImportP
     }
     const key = `${resolved.site.key}\u0000${resolved.seriesId}`
     const planned = series.get(key)
+    // Every file is read as if a stranger typed it: titles bounded and stripped of control characters,
+    // times no later than now, a chapter link only on the Site's pin.
+    const title = safeText(entry.title, IMPORT_TITLE_MAX)
     if (!planned) {
       series.set(key, {
         site: resolved.site.key,
         seriesId: resolved.seriesId,
         seriesUrl: resolved.seriesUrl,
-        title: entry.title,
-        ...(entry.series ? { snapshot: entry.series } : {}),
+        title,
+        ...(entry.series ? { snapshot: revalidated(entry.series, resolved.site, stamp) } : {}),
       })
-    } else if (!planned.title && entry.title) planned.title = entry.title
+    } else if (!planned.title && title) planned.title = title
 
     if (entry.bookmark === false) continue
     const reader = options.reader ?? (entry.reader ? { name: entry.reader.name } : undefined)
     if (!reader) continue
     if (!readers.has(reader.name))
-      readers.set(reader.name, { name: reader.name, ...(entry.reader ? { createdAt: entry.reader.createdAt } : {}) })
+      readers.set(reader.name, { name: reader.name, ...(entry.reader ? { createdAt: stamp(entry.reader.createdAt) } : {}) })
     const bookmarkKey = `${reader.name}\u0000${key}`
     if (bookmarks.has(bookmarkKey)) {
       skipped.push({ ref: entry.ref, reason: 'duplicate', detail: describe(entry), site: resolved.site.key })
@@ -137,8 +146,8 @@ export function planImport(parsed: ParsedLibrary, options: PlanOptions): ImportP
       seriesId: resolved.seriesId,
       status: entry.status ?? 'reading',
       ...(entry.progress !== undefined ? { progress: entry.progress } : {}),
-      ...(entry.progressAt !== undefined ? { progressAt: entry.progressAt } : {}),
-      ...(entry.createdAt !== undefined ? { createdAt: entry.createdAt } : {}),
+      ...(entry.progressAt !== undefined ? { progressAt: stamp(entry.progressAt) } : {}),
+      ...(entry.createdAt !== undefined ? { createdAt: stamp(entry.createdAt) } : {}),
     })
   }
   return {
@@ -163,12 +172,20 @@ function resolve(entry: ImportEntry, options: PlanOptions, used: Map<string, Sou
     case 'series': {
       const site = registry.get(target.site)
       const url = target.url ? parseUrl(target.url) : null
-      // The Series as the document names it, when this app has its Site and the URL is on that Site's pin.
       // An id no entry may make (control characters, bidi overrides: src/shared/ids.ts) is not a Series.
       if (unsafeIdReason(target.seriesId) !== null)
         return { ok: false, skip: { reason: 'not-series', detail: JSON.stringify(`${target.site}/${target.seriesId}`) } }
-      if (site && (!target.url || (url && isPinned(site, url)))) {
-        return { ok: true, site, seriesId: target.seriesId, seriesUrl: url ? url.href : '' }
+      if (site && !target.url) return { ok: true, site, seriesId: target.seriesId, seriesUrl: '' }
+      // A URL on the named Site's pin: the id is the one the Site's own rule reads from it, and a document that
+      // names another is reported, not stored (it would bind a known id to a page of the file's choosing).
+      if (site && url && isPinned(site, url)) {
+        const derived = site.seriesIdOf(url)
+        if (derived === null) return { ok: false, skip: { reason: 'not-series', detail: url.href, site: site.key } }
+        if (derived !== target.seriesId) {
+          const detail = `${target.site}/${target.seriesId}: its URL ${url.href} is Series ${derived}`
+          return { ok: false, skip: { reason: 'id-mismatch', detail, site: site.key } }
+        }
+        return { ok: true, site, seriesId: derived, seriesUrl: url.href }
       }
       if (target.url) return byUrl(registry, target.url)
       return { ok: false, skip: { reason: 'unknown-site', detail: `${target.site}/${target.seriesId}` } }
@@ -195,6 +212,21 @@ function resolve(entry: ImportEntry, options: PlanOptions, used: Map<string, Sou
       if (!url || !seriesId) return { ok: false, skip: { reason: 'not-series', detail: url?.href ?? path, site: site.key, sourceId } }
       return { ok: true, site, seriesId, seriesUrl: site.canonicalUrl?.(url) ?? url.href }
     }
+  }
+}
+
+/** An export document's Series as a stranger might have written it, made safe to store. */
+function revalidated(snapshot: SeriesSnapshot, site: Site, stamp: (at: number) => number): SeriesSnapshot {
+  const chapterUrl = snapshot.latestChapterUrl ? parseUrl(snapshot.latestChapterUrl) : null
+  return {
+    ...snapshot,
+    latestChapterLabel: safeText(snapshot.latestChapterLabel, IMPORT_TITLE_MAX),
+    // A chapter link the Readers' cards open: only one on the Site's own pin (a phishing page is not).
+    latestChapterUrl: chapterUrl && isPinned(site, chapterUrl) ? chapterUrl.href : '',
+    latestChangedAt: stamp(snapshot.latestChangedAt),
+    latestCheckedAt: stamp(snapshot.latestCheckedAt),
+    finishedAt: stamp(snapshot.finishedAt),
+    createdAt: stamp(snapshot.createdAt),
   }
 }
 

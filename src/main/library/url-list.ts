@@ -4,7 +4,7 @@
  * columns of a Reader's own CSV download, so that file reads back.
  */
 import { IMPORT_MAX_ENTRIES, statusFromLabel } from '../../shared/library'
-import { detectDelimiter, parseCsv } from './csv'
+import { detectDelimiter, parseCsv, unguardedField } from './csv'
 import type { ImportEntry, ParsedLibrary } from './entries'
 import { ImportError } from './errors'
 
@@ -41,9 +41,11 @@ function readLines(text: string): ParsedLibrary {
 
 function readCsv(text: string): ParsedLibrary {
   const header = firstLine(text)
-  const rows = parseCsv(text.replace(/^\uFEFF/, ''), detectDelimiter(header))
-  while (rows.length && !rows[0]!.some((cell) => cell.trim())) rows.shift()
-  const columns = (rows.shift() ?? []).map(normal)
+  const all = parseCsv(text.replace(/^\uFEFF/, ''), detectDelimiter(header))
+  // Blank rows before the header are passed over by index: a shift per row made a file of them quadratic.
+  const headerAt = all.findIndex((r) => r.some((cell) => cell.trim()))
+  const rows = headerAt === -1 ? [] : all.slice(headerAt + 1)
+  const columns = (headerAt === -1 ? [] : all[headerAt]!).map(normal)
   const at = (name: string[]) => columns.findIndex((c) => name.includes(c))
   const urlAt = at(URL_COLUMNS)
   const titleAt = at(['title', 'name'])
@@ -66,10 +68,8 @@ function readCsv(text: string): ParsedLibrary {
     entries.push({
       ref,
       target: { kind: 'url', url },
-      // csvField's spreadsheet guard (a ' before = + - @) comes off again.
-      title: cell(titleAt)
-        .replace(/^'(?=[=+\-@])/, '')
-        .slice(0, 500),
+      // csvField's spreadsheet guard (a ' before a text that may run as a formula) comes off again.
+      title: unguardedField(cell(titleAt)).slice(0, 500),
       ...(status ? { status } : {}),
       ...(progress !== undefined && Number.isFinite(progress) && progress >= 0 && progress <= MAX_CHAPTER ? { progress } : {}),
       ...(readAt !== undefined && Number.isInteger(readAt) && readAt > 0 && readAt <= MAX_MILLIS ? { progressAt: readAt } : {}),

@@ -88,6 +88,10 @@ export interface WorldOptions {
   end: number
   /** Every Site's pace cadence; the world (Series, releases) is the same whichever. */
   cadence?: PaceCadence
+  /** Pace settings every Site takes over its own (a scenario's: a rest that holds few checks). */
+  pace?: Partial<Pace>
+  /** The share of Series the household holds at the start (default 0.85). */
+  held?: number
 }
 
 export interface World {
@@ -116,7 +120,7 @@ export function releasedBy(series: SimSeries, at: number): readonly SimChapter[]
 
 /** Builds the Sites, the Series and every release of the run from one random stream. */
 export function buildWorld(rng: Random, options: WorldOptions): World {
-  const sites = Array.from({ length: options.sites }, (_, i) => makeSite(i, options.cadence ?? 'fixed'))
+  const sites = Array.from({ length: options.sites }, (_, i) => makeSite(i, options.cadence ?? 'fixed', options.pace))
   const siteWeights = sites.map((s, i) => [s, i < 3 ? 3 - i * 0.5 : 1] as const)
   const usedSlugs = new Set<string>()
   const series: SimSeries[] = []
@@ -148,13 +152,13 @@ export function buildWorld(rng: Random, options: WorldOptions): World {
   }
 }
 
-function makeSite(index: number, cadence: PaceCadence): SimSite {
+function makeSite(index: number, cadence: PaceCadence, over: Partial<Pace> = {}): SimSite {
   const plan = SITE_PLAN[index % SITE_PLAN.length]!
   const n = index + 1
   const key = `sim${n}-${plan.family}`
   const host = `s${n}.sim.test`
   const apiHost = plan.family === 'mangadex' ? `api.s${n}.sim.test` : undefined
-  const pace: Pace = { ...DEFAULT_PACE, ...plan.pace, cadence }
+  const pace: Pace = { ...DEFAULT_PACE, ...plan.pace, ...over, cadence }
   const base = {
     key,
     name: `Sim Scans ${n} (${plan.label})`,
@@ -257,7 +261,7 @@ function makeSeries(rng: Random, sim: SimSite, index: number, used: Set<string>,
   const schedule = makeSchedule(rng, options)
   const chapters = makeChapters(rng, schedule, options, integerOnly, labelStyle, slug)
   const finishedWork = schedule[schedule.length - 1]!.cadence === 'finished'
-  const initiallyHeld = rng.chance(0.85)
+  const initiallyHeld = rng.chance(options.held ?? 0.85)
   return {
     key: `${sim.site.key}/${seriesId}`,
     site: sim.site.key,

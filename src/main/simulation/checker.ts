@@ -34,6 +34,7 @@ export const RULES = [
   'proof-of-life',
   'parsed-as-served',
   'actions-succeed',
+  'fair-share',
 ] as const
 export type RuleName = (typeof RULES)[number]
 
@@ -685,6 +686,79 @@ export function checkInvariants(events: readonly SimEvent[], config: CheckerConf
   proofOfLife(index, violations)
   parsedAsServed(index, violations)
   actionsSucceed(index, violations)
+  fairShare(index, violations)
   violations.sort((a, b) => a.seq - b.seq)
   return { violations, unexplainedErrors, detections }
+}
+
+/**
+ * Fair share (docs/adr/0081-one-reader-bounded.md): one Reader's flood delays the other Readers' Series by at
+ * most one rest. A Series held (since before the span) by a Reader within their share of its Site — a rest's
+ * checks (rest / minGap) over the Readers holding any of its Series — is checked again within its turn, one rest
+ * more for the Series ahead of it, a pass, a gap and the browser's wake threshold, plus a gap per Acquisition on
+ * the Site meanwhile. Shares only shrink in a run (bookmarks are added, never removed), so a Reader within it at
+ * the end was within it throughout. Judged on spans nothing else explains: no closed Lane, stopped Lanes or
+ * browser down, no Check now on the Site, no clock step, no Sighting of the Series, no database fault, never
+ * Finished.
+ */
+const fairShare: Rule = (index, out) => {
+  const since = new Map<string, Map<number, number>>()
+  const held = new Map<string, Map<number, number>>()
+  const hold = (site: string, series: string, reader: number, seq: number) => {
+    if (!since.has(series)) since.set(series, new Map())
+    if (since.get(series)!.has(reader)) return
+    since.get(series)!.set(reader, seq)
+    if (!held.has(site)) held.set(site, new Map())
+    held.get(site)!.set(reader, (held.get(site)!.get(reader) ?? 0) + 1)
+  }
+  const acquisitions = new Map<string, number[]>()
+  const presses = new Map<string, number[]>()
+  const finished = new Set(index.finishes.keys())
+  for (const e of index.events) {
+    if (e.type === 'seed' && e.finished) finished.add(e.series)
+    if (e.type === 'seed') for (const reader of e.holders ?? []) hold(e.site, e.series, reader, e.seq)
+    if (e.type === 'action' && e.action === 'bookmark' && e.result === 'ok' && e.reader !== undefined)
+      hold(e.site!, e.series!, e.reader, e.seq)
+    if (e.type === 'action' && e.action === 'check-now') push(presses, e.site ?? '', e.mono)
+    if (e.type === 'request' && e.first && e.caller === 'acquisition') push(acquisitions, e.site, e.mono)
+  }
+  for (const [series, holders] of since) {
+    if (finished.has(series)) continue
+    const site = series.slice(0, series.indexOf('/'))
+    const facts = index.facts(site)
+    const pace = facts.pace
+    const counts = held.get(site)!
+    const share = Math.floor(pace.restMs / pace.minGapMs) / counts.size
+    const fairSince = Math.min(...[...holders].filter(([reader]) => counts.get(reader)! <= share).map(([, seq]) => seq))
+    if (!Number.isFinite(fairSince)) continue
+    const turn = pace.cadence === 'adaptive' ? pace.ceilingMs : pace.restMs
+    const base = turn + pace.restMs + pace.maxPassMs + pace.maxGapMs + facts.checkSlackMs + (facts.browser ? pace.wakeOldestMs : 0)
+    // From the Series' last check before it was held within a share (the seed's stamp), or the bookmark that made it so.
+    const first = index.events[fairSince]!
+    const start = first.type === 'seed' && first.checkedAt > 0 ? first.checkedAt : first.mono
+    const checks = (index.firstRequests.get(series) ?? []).filter((r) => r.seq > fairSince)
+    const starts = [start, ...checks.map((r) => r.mono)]
+    const sightings = (index.sightingsBySeries.get(series) ?? []).map((g) => g.mono)
+    for (let i = 0; i < starts.length; i++) {
+      const from = starts[i]!
+      const to = starts[i + 1] ?? index.config.end
+      const within = (list: number[] | undefined, a = from) => (list ?? []).filter((m) => m > a && m < to).length
+      const explained =
+        overlaps(index.unavailable(site), from, to) ||
+        within(presses.get(site)) > 0 ||
+        within(sightings, from - pace.restMs) > 0 ||
+        index.steps.some((step) => step.mono > from && step.mono < to) ||
+        index.dbFaults.some((f) => f.mono > from && f.mono < to)
+      const allowed = base + within(acquisitions.get(site)) * pace.minGapMs
+      if (explained || to - from <= allowed || (i === starts.length - 1 && from + allowed > index.config.end)) continue
+      out.push({
+        rule: 'fair-share',
+        seq: checks[i]?.seq ?? index.events.length,
+        mono: to,
+        site,
+        series,
+        message: `a Series a Reader holds within their share waited ${minutes(to - from)} for a check; allowed ${minutes(allowed)}`,
+      })
+    }
+  }
 }

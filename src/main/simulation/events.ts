@@ -127,6 +127,8 @@ export interface SeedEvent extends At {
   series: string
   held: boolean
   readers: number
+  /** The Readers holding it (their ids). */
+  holders?: number[]
   finished: boolean
   latest: number | null
   /** Its check stamp (wall), 0 for never. */
@@ -152,6 +154,8 @@ export interface ActionEvent extends At {
   pending?: boolean
   /** bookmark: whether the Series was new to the app (an Acquisition). */
   acquired?: boolean
+  /** bookmark: the Reader who made it. */
+  reader?: number
 }
 
 export type SimEvent =

@@ -6,7 +6,7 @@
  * invariants are checked over it.
  */
 import { inlineReader } from '../sites/page-reader'
-import type { Cadence } from '../sites/site'
+import type { Cadence, Pace } from '../sites/site'
 import { carryForward } from '../store/passes'
 import type { PassRow } from '../store/schema'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
@@ -57,6 +57,10 @@ export interface SimulationOptions {
   onDay?(day: number): void
   /** Scripted steps added to the seeded agenda. */
   scenario?: readonly ScenarioStep[]
+  /** Pace settings every Site takes over its own. */
+  pace?: Partial<Pace>
+  /** The share of Series the household holds at the start (default 0.85); the rest are there to bookmark. */
+  held?: number
   /** Called with the store before it is closed and deleted (tests compare it with the report). */
   inspect?(store: Store): Promise<void>
   /** Receives the whole event log at the end (for a reproduction or a closer look). */
@@ -98,7 +102,7 @@ type Item =
   | { at: number; kind: 'resume'; site: string }
   | { at: number; kind: 'finish' | 'unfinish' | 'bookmark' | 'bookmark-second' }
   | { at: number; kind: 'check-now'; site?: string }
-  | { at: number; kind: 'bookmark-burst'; site?: string; count?: number }
+  | { at: number; kind: 'bookmark-burst'; site?: string; count?: number; reader?: number }
   | { at: number; kind: 'clock-step'; stepMs: number }
   | { at: number; kind: 'machine-sleep' | 'machine-wake' }
   | { at: number; kind: 'database-locked'; forMs: number }
@@ -115,8 +119,8 @@ export type ScenarioStep =
   | { at: number; do: 'resume'; site: number }
   /** Check now on a Series of the Site a Reader holds. */
   | { at: number; do: 'check-now'; site: number }
-  /** A Reader bookmarks `count` new Series of the Site at once. */
-  | { at: number; do: 'bookmark-burst'; site: number; count: number }
+  /** A Reader (`reader`: its index among the Readers; else any) bookmarks `count` new Series of the Site at once. */
+  | { at: number; do: 'bookmark-burst'; site: number; count: number; reader?: number }
   /** Another process holds the database's lock: every store query fails for `forMs`. */
   | { at: number; do: 'database-locked'; forMs: number }
 
@@ -134,6 +138,8 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     start,
     end,
     cadence: options.cadence ?? 'fixed',
+    ...(options.pace ? { pace: options.pace } : {}),
+    ...(options.held !== undefined ? { held: options.held } : {}),
   })
   const clock = new FakeClock(start)
   const log = new EventLog(clock)
@@ -321,10 +327,13 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
       const holders = state.held.get(series.key) ?? new Set<number>()
       holders.add(readerId)
       state.held.set(series.key, holders)
-      return record({ type: 'action', action: 'bookmark', site: series.site, series: series.key, result: '' }, async () => {
-        await bookmarkByUrl(acquireDeps, { readerId, url: pasted })
-        return { acquired }
-      })
+      return record(
+        { type: 'action', action: 'bookmark', site: series.site, series: series.key, reader: readerId, result: '' },
+        async () => {
+          await bookmarkByUrl(acquireDeps, { readerId, url: pasted })
+          return { acquired }
+        },
+      )
     }
 
     const run = async (item: Item): Promise<void> => {
@@ -414,7 +423,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
           // A Reader imports a handful of Series of one Site at once.
           const site = item.site ?? rng.pick(world.sites).site.key
           const fresh = world.series.filter((s) => s.site === site && !state.known.has(s.key))
-          const readerId = rng.pick(readers)
+          const readerId = item.reader !== undefined ? readers[item.reader]! : rng.pick(readers)
           for (const series of fresh.slice(0, item.count ?? rng.int(3, 6))) track(bookmark(series, readerId))
           return
         }
@@ -573,6 +582,7 @@ async function seedHousehold(core: Core, world: World, readers: number[], rng: R
       series: series.key,
       held: series.initiallyHeld,
       readers: held.get(series.key)?.size ?? 0,
+      holders: [...(held.get(series.key) ?? [])],
       finished: finished.has(series.key),
       latest,
       checkedAt,
@@ -669,7 +679,15 @@ function scenarioItems(step: ScenarioStep, world: World): Item[] {
     case 'check-now':
       return [{ at, kind: 'check-now', site: site(step.site) }]
     case 'bookmark-burst':
-      return [{ at, kind: 'bookmark-burst', site: site(step.site), count: step.count }]
+      return [
+        {
+          at,
+          kind: 'bookmark-burst',
+          site: site(step.site),
+          count: step.count,
+          ...(step.reader !== undefined ? { reader: step.reader } : {}),
+        },
+      ]
     case 'database-locked':
       return [{ at, kind: 'database-locked', forMs: step.forMs }]
   }

@@ -6,12 +6,9 @@
  * `read` runs in one worker thread; the event loop that serves Readers and the owner never waits for it, and
  * a read that passes its deadline ends the worker and fails as an adapter error with the reason.
  */
-import { existsSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import { dirname, join } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
-import { Worker } from 'node:worker_threads'
+import type { Worker } from 'node:worker_threads'
 import type { Log } from '../log'
+import { spawnWorkerThread } from '../worker-thread'
 import type { ReadAnswer, ReadJob } from './read-protocol'
 import type { Recognition, RecogniseOptions } from './recognition'
 import { AdapterError, type AdapterStep, type Page, type Site } from './site'
@@ -243,20 +240,9 @@ export function createPageReader(options: PageReaderOptions): PageReader {
   }
 }
 
-/**
- * The worker thread, from wherever this code runs: the built app (`out/main/read-worker.js`, an entry of its
- * own beside the entry or chunk this module was bundled into), or the sources (tests and `tsx` tools), where
- * the TypeScript file is loaded through tsx.
- */
+/** The worker thread: the built app's `read-worker.js`, or the TypeScript file from the sources. */
 function spawnReadWorker(heapMb: number): Worker {
   const resourceLimits = { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: READ_YOUNG_MB }
-  const built = [new URL('./read-worker.js', import.meta.url), new URL('../read-worker.js', import.meta.url)].find((url) =>
-    existsSync(fileURLToPath(url)),
-  )
-  if (built) return new Worker(built, { resourceLimits })
-  const source = new URL('./read-worker.ts', import.meta.url)
-  const tsxPackage = createRequire(import.meta.url).resolve('tsx/package.json')
-  const tsx = pathToFileURL(join(dirname(tsxPackage), 'dist/esm/api/index.mjs')).href
-  const bootstrap = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(source.href)}) })`
-  return new Worker(bootstrap, { eval: true, resourceLimits })
+  const built = [new URL('./read-worker.js', import.meta.url), new URL('../read-worker.js', import.meta.url)]
+  return spawnWorkerThread(built, new URL('./read-worker.ts', import.meta.url), resourceLimits)
 }

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -75,6 +75,17 @@ describe('a backup', () => {
     copy.close()
     // The store still takes writes.
     await seedReader(s.db, 'bo')
+  })
+
+  it('is 0600 under the usual umask 022, as every file of the library is', async () => {
+    const s = await store()
+    const umask = process.umask(0o022)
+    try {
+      const made = await backupDatabase(s.sqlite, join(s.dir, 'backups'), NOW)
+      expect(statSync(made.file).mode & 0o777).toBe(0o600)
+    } finally {
+      process.umask(umask)
+    }
   })
 
   it('that cannot be written leaves no file behind and says where it failed', async () => {

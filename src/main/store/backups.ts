@@ -7,6 +7,7 @@
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
+import { preparePrivateFile, tightenFile } from './private-files'
 
 /** A backup file (the admin contract's BackupView has the same shape). */
 export interface BackupView {
@@ -114,6 +115,9 @@ export async function backupDatabase(
   const leftovers = [partial, `${partial}-wal`, `${partial}-shm`, `${partial}-journal`]
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 })
+    // Made 0600 before SQLite writes into it, whatever the umask: a backup is the whole library
+    // (docs/adr/0043-private-files.md), and at no moment a file others may read.
+    preparePrivateFile(partial)
     await sqlite.backup(partial)
     // One self-contained file (no -wal beside it), so a restore is copying one file; the app turns WAL on again
     // when it opens it.
@@ -129,6 +133,7 @@ export async function backupDatabase(
     } finally {
       copy.close()
     }
+    tightenFile(partial)
     renameSync(partial, file)
   } catch (error) {
     for (const leftover of leftovers) removeQuietly(leftover)

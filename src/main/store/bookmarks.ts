@@ -32,6 +32,16 @@ export async function addBookmark(db: Db, input: SeriesKey & { readerId: number;
   return (result.numInsertedOrUpdatedRows ?? 0n) > 0n
 }
 
+/** How many bookmarks a Reader holds (read from the key alone). */
+export async function countReaderBookmarks(db: Db, readerId: number): Promise<number> {
+  const row = await db
+    .selectFrom('bookmarks')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('reader_id', '=', readerId)
+    .executeTakeFirstOrThrow()
+  return Number(row.n)
+}
+
 export async function getBookmark(db: Db, readerId: number, key: SeriesKey): Promise<BookmarkRow | undefined> {
   return db
     .selectFrom('bookmarks')

@@ -5,7 +5,7 @@
  * then only as many as it can check, from an index range on the check stamp and a small index of the Series
  * pending a Check now — never the Site's whole table.
  */
-import { sql } from 'kysely'
+import { sql, type RawBuilder } from 'kysely'
 import type { Db } from './database'
 import type { SeriesRow } from './schema'
 
@@ -25,6 +25,12 @@ export interface DueCutoffs {
    * its plan is at or before it; one with no plan, after the rest. Absent for a fixed Site: every Series rests.
    */
   plannedBy?: number
+  /**
+   * How many checks one rest holds at the Site's pace (rest / minGap). When the Site has more eligible Series
+   * than that, a Reader holding more than their share of it (this over the Readers holding any) is served after
+   * every Series another Reader holds (docs/adr/0081-one-reader-bounded.md). Absent: no fair share.
+   */
+  restCapacity?: number
 }
 
 /** What the whole due set of a Site looks like, without reading it. */
@@ -123,17 +129,68 @@ export async function dueSeries(
   const left = limit < 0 ? -1 : limit - forced.length
   // Stryker disable next-line ConditionalExpression,LogicalOperator: a read of the rest would find nothing more (LIMIT 0, or none unforced due); the guard only saves it
   if (left === 0 || (figures && figures.due === forced.length)) return forced
-  // Stryker disable next-line all: the walk and the sorted range read the same rows (the test of both reads compares them); the choice is cost only
-  const walk = figures !== undefined && left > 0 && figures.due - figures.forced > left * WALK_ABOVE_PER_ROW
-  if (cutoffs.plannedBy !== undefined) return [...forced, ...(await plannedSeries(db, site, cutoffs, left, walk))]
+  const over = cutoffs.restCapacity === undefined ? [] : await overShareReaders(db, site, cutoffs.restCapacity)
+  if (over.length === 0) {
+    // Stryker disable next-line all: the walk and the sorted range read the same rows (the test of both reads compares them); the choice is cost only
+    const walk = figures !== undefined && left > 0 && figures.due - figures.forced > left * WALK_ABOVE_PER_ROW
+    return [...forced, ...(await unforcedSeries(db, site, cutoffs, left, walk, sql``))]
+  }
+  // A fair share (docs/adr/0081-one-reader-bounded.md): the Series another Reader holds first, in the usual
+  // order; those only over-share Readers hold after them.
+  const fair = await unforcedSeries(db, site, cutoffs, left, false, sql`AND EXISTS (${heldByOthers(over)})`)
+  const more = left < 0 ? -1 : left - fair.length
+  if (more === 0) return [...forced, ...fair]
+  return [...forced, ...fair, ...(await unforcedSeries(db, site, cutoffs, more, false, sql`AND NOT EXISTS (${heldByOthers(over)})`))]
+}
+
+/** A bookmark of the Series by a Reader not in `over`. */
+const heldByOthers = (over: number[]) => sql`
+  SELECT 1 FROM bookmarks b WHERE b.site = s.site AND b.series_id = s.series_id AND b.reader_id NOT IN (${sql.join(over)})`
+
+/** The unforced due Series in the pass's order, at most `left`, with `extra` as one more condition. */
+async function unforcedSeries(
+  db: Db,
+  site: string,
+  cutoffs: DueCutoffs,
+  left: number,
+  walk: boolean,
+  extra: RawBuilder<unknown>,
+): Promise<DueSeries[]> {
+  if (cutoffs.plannedBy !== undefined) return plannedSeries(db, site, cutoffs, left, walk, extra)
   const rest = walk
     ? await sql<DueSeries>`
-        SELECT s.*, 0 AS forced FROM series s INDEXED BY series_due_order WHERE ${UNFORCED(site, cutoffs)} ${ORDER} LIMIT ${left}`.execute(
+        SELECT s.*, 0 AS forced FROM series s INDEXED BY series_due_order WHERE ${UNFORCED(site, cutoffs)} ${extra} ${ORDER} LIMIT ${left}`.execute(
         db,
       )
     : await sql<DueSeries>`
-        SELECT s.*, 0 AS forced FROM series s INDEXED BY series_due WHERE ${UNFORCED(site, cutoffs)} ${ORDER} LIMIT ${left}`.execute(db)
-  return [...forced, ...rest.rows]
+        SELECT s.*, 0 AS forced FROM series s INDEXED BY series_due WHERE ${UNFORCED(site, cutoffs)} ${extra} ${ORDER} LIMIT ${left}`.execute(
+        db,
+      )
+  return rest.rows
+}
+
+/**
+ * The Readers holding more than their share of a Site whose eligible Series are more than a rest holds: more
+ * than `restCapacity` over the number of Readers holding any of its Series. None while every eligible Series
+ * fits in a rest (one row read), or when every Reader is over it (nobody to serve first); else one count per
+ * Reader, from the bookmarks' key alone.
+ */
+export async function overShareReaders(db: Db, site: string, restCapacity: number): Promise<number[]> {
+  if ((await eligibleCount(db, site)) <= restCapacity) return []
+  // Each Reader's bookmarks of the Site counted only up to one past the share (the rest over the Readers holding
+  // any): the counts cost at most a rest's checks and a step per Reader, however large the library.
+  const result = await sql<{ id: number; held: number; share: number }>`
+    WITH holders AS MATERIALIZED (
+      SELECT r.id FROM readers r WHERE EXISTS (SELECT 1 FROM bookmarks b WHERE b.reader_id = r.id AND b.site = ${site})),
+    fair AS MATERIALIZED (SELECT ${restCapacity} * 1.0 / COUNT(*) AS share FROM holders)
+    SELECT h.id, (SELECT share FROM fair) AS share, (
+      SELECT COUNT(*) FROM (
+        SELECT 1 FROM bookmarks b WHERE b.reader_id = h.id AND b.site = ${site} LIMIT CAST((SELECT share FROM fair) AS INTEGER) + 1)
+    ) AS held
+    FROM holders h`.execute(db)
+  const over = result.rows.filter((r) => r.held > r.share).map((r) => r.id)
+  // Every Reader over their share: nobody to serve first, and the usual order reads fewest rows.
+  return over.length === result.rows.length ? [] : over
 }
 
 /** dueFigures for an adaptive Site: the same figures, from the two ranges of `series_planned`. */
@@ -155,19 +212,26 @@ async function plannedFigures(db: Db, site: string, cutoffs: DueCutoffs): Promis
  * `series_due_order` (which holds the plan, so a Series passed over costs no row), a small one read from the two
  * ranges of `series_planned` and sorted.
  */
-async function plannedSeries(db: Db, site: string, cutoffs: DueCutoffs, left: number, walk: boolean): Promise<DueSeries[]> {
+async function plannedSeries(
+  db: Db,
+  site: string,
+  cutoffs: DueCutoffs,
+  left: number,
+  walk: boolean,
+  extra: RawBuilder<unknown>,
+): Promise<DueSeries[]> {
   const result = walk
     ? await sql<DueSeries>`
         SELECT s.*, 0 AS forced FROM series s INDEXED BY series_due_order
         WHERE s.site = ${site} AND s.reader_count > 0
           AND ((s.next_check_at BETWEEN 1 AND ${cutoffs.plannedBy ?? 0}) OR (s.next_check_at = 0 AND s.latest_checked_at <= ${cutoffs.restCutoff}))
-          AND ${GATES(cutoffs)}
+          AND ${GATES(cutoffs)} ${extra}
         ${ORDER} LIMIT ${left}`.execute(db)
     : await sql<DueSeries>`
         SELECT * FROM (
-          SELECT s.*, 0 AS forced FROM series s INDEXED BY series_planned WHERE ${PLANNED(site, cutoffs)}
+          SELECT s.*, 0 AS forced FROM series s INDEXED BY series_planned WHERE ${PLANNED(site, cutoffs)} ${extra}
           UNION ALL
-          SELECT s.*, 0 AS forced FROM series s INDEXED BY series_planned WHERE ${UNPLANNED(site, cutoffs)})
+          SELECT s.*, 0 AS forced FROM series s INDEXED BY series_planned WHERE ${UNPLANNED(site, cutoffs)} ${extra})
         ORDER BY reader_count DESC, latest_checked_at ASC, series_id ASC LIMIT ${left}`.execute(db)
   return result.rows
 }

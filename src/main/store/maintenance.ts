@@ -11,6 +11,11 @@ const DAY = 86_400_000
 export const RETENTION = {
   /** A Sighting a check judged (confirmed or suspicious); an outstanding one is kept until judged. */
   judgedSightingsMs: 90 * DAY,
+  /**
+   * A Sighting no check judged (its Series unchecked: a refusing Site, a Finished Series): it goes after a
+   * week, so what a Reader reports cannot pile up (docs/adr/0081-one-reader-bounded.md).
+   */
+  outstandingSightingsMs: 7 * DAY,
   /** A removed bookmark, as `GET /bookmarks?since=` reports it; a `since` older than this syncs in full. */
   removalsMs: 90 * DAY,
 } as const
@@ -20,6 +25,12 @@ export async function pruneJudgedSightings(db: Db, before: number): Promise<numb
   // Written as the partial index `sightings_judged` is, so the delete reads only that index's range.
   const result = await sql`DELETE FROM sightings WHERE verdict <> '' AND judged_at < ${before}`.execute(db)
   return Number(result.numAffectedRows ?? 0n)
+}
+
+/** Deletes outstanding Sightings made before `before`, which no check judged. Returns how many went. */
+export async function pruneOutstandingSightings(db: Db, before: number): Promise<number> {
+  const result = await db.deleteFrom('sightings').where('verdict', '=', '').where('sighted_at', '<', before).executeTakeFirst()
+  return Number(result.numDeletedRows)
 }
 
 /**

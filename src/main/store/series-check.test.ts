@@ -70,13 +70,13 @@ describe('a check and the Latest Chapter', () => {
 
   it('a correction down is written in the history as a correction, is no New Chapter, and Readers sync it', async () => {
     await seed({ latest: 10 })
-    await recordSighting(store.db, { ...key, readerId: alice, chapter: 40, sightedAt: 100, now: 100 })
+    await recordSighting(store.db, { ...key, readerId: alice, chapter: 20, sightedAt: 100, now: 100 })
     const report = await recordCheckResult(store.db, { ...key, found: found(11), now: 500 })
-    expect(report).toMatchObject({ move: 'corrected-down', newChapter: false, previous: 40 })
+    expect(report).toMatchObject({ move: 'corrected-down', newChapter: false, previous: 20 })
     expect(await requireSeries(store.db, key)).toMatchObject({ latest_chapter: 11, latest_changed_at: 100, latest_source: 'check' })
     expect(await history()).toEqual([
       { chapter: 11, source: 'correction', at: 500 },
-      { chapter: 40, source: 'sighting', at: 100 },
+      { chapter: 20, source: 'sighting', at: 100 },
     ])
     expect(await synced(500)).toEqual(['x'])
   })

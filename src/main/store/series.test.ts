@@ -137,9 +137,9 @@ describe('Latest Chapter moves', () => {
 
   it('a check corrects down a suspicious Sighting raise and judges it', async () => {
     await seedSeries(store.db, { id: 'x', latest: 10, readers: [alice] })
-    const sighting = await recordSighting(store.db, { ...key, readerId: alice, chapter: 50, sightedAt: 100, now: 100 })
+    const sighting = await recordSighting(store.db, { ...key, readerId: alice, chapter: 20, sightedAt: 100, now: 100 })
     expect(sighting.raised).toBe(true)
-    expect(await requireSeries(store.db, key)).toMatchObject({ latest_chapter: 50, latest_source: 'sighting', latest_sighted_at: 100 })
+    expect(await requireSeries(store.db, key)).toMatchObject({ latest_chapter: 20, latest_source: 'sighting', latest_sighted_at: 100 })
     const report = await recordCheckResult(store.db, { ...key, found: found(11), now: 200 })
     expect(report.move).toBe('corrected-down')
     expect(report.series).toMatchObject({ latest_chapter: 11, latest_source: 'check' })
@@ -147,9 +147,10 @@ describe('Latest Chapter moves', () => {
   })
 
   it('a Sighting the check reaches is confirmed; a lower Sighting raises nothing', async () => {
-    await seedSeries(store.db, { id: 'x', latest: 10, readers: [alice] })
+    const bo = await seedReader(store.db, 'bo')
+    await seedSeries(store.db, { id: 'x', latest: 10, readers: [alice, bo] })
     expect((await recordSighting(store.db, { ...key, readerId: alice, chapter: 9, sightedAt: 50, now: 50 })).raised).toBe(false)
-    await recordSighting(store.db, { ...key, readerId: alice, chapter: 12, sightedAt: 60, now: 60 })
+    await recordSighting(store.db, { ...key, readerId: bo, chapter: 12, sightedAt: 60, now: 60 })
     expect(await judgeSightings(store.db, key, 12, 70)).toEqual({ confirmed: 2, suspicious: 0 })
     // Judged Sightings are not judged again.
     expect(await judgeSightings(store.db, key, 1, 80)).toEqual({ confirmed: 0, suspicious: 0 })
@@ -168,12 +169,13 @@ describe('Sightings judged by a check', () => {
     const { judgeSightings, lastSightingId, recordSighting } = await import('./sightings')
     const { seedReader } = await import('../testing/store')
     const reader = await seedReader(store.db, 'judge')
-    await seedSeries(store.db, { id: 'j', latest: 5, readers: [reader] })
+    const other = await seedReader(store.db, 'other')
+    await seedSeries(store.db, { id: 'j', latest: 5, readers: [reader, other] })
     const key = { site: 'a', seriesId: 'j' }
     await recordSighting(store.db, { ...key, readerId: reader, chapter: 6, sightedAt: 1, now: 1 })
     const upTo = await lastSightingId(store.db, key)
     // This one arrives while the page is being fetched.
-    await recordSighting(store.db, { ...key, readerId: reader, chapter: 9, sightedAt: 2, now: 2 })
+    await recordSighting(store.db, { ...key, readerId: other, chapter: 9, sightedAt: 2, now: 2 })
     expect(await judgeSightings(store.db, key, 6, 3, upTo)).toEqual({ confirmed: 1, suspicious: 0 })
     const verdicts = await store.db
       .selectFrom('sightings')

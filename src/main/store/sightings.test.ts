@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openTestStore, seedReader, seedSeries, type TestStore } from '../testing/store'
 import { latestChapterHistory, requireSeries } from './series'
-import { lastSightingId, recordSighting, seriesSightings } from './sightings'
+import { pruneOutstandingSightings } from './maintenance'
+import { lastSightingId, recordSighting, seriesSightings, SIGHTING_MAX_LEAD } from './sightings'
 
 const key = { site: 'a', seriesId: 's' }
 
@@ -83,5 +84,46 @@ describe("a Series' Sightings", () => {
       ['aiko', 3, ''],
     ])
     expect(await seriesSightings(store.db, key, 1)).toHaveLength(1)
+  })
+})
+
+describe('a Sighting cannot mislead the other Readers (docs/adr/0081-one-reader-bounded.md)', () => {
+  it(`more than ${SIGHTING_MAX_LEAD} chapters above the Latest Chapter is held for a check: recorded, shown to nobody`, async () => {
+    await seedSeries(store.db, { id: 's', latest: 12, readers: [aiko, bo] })
+    expect(await sight(aiko, 99_999, 100)).toMatchObject({ raised: false, held: true })
+    expect(await requireSeries(store.db, key)).toMatchObject({ latest_chapter: 12, latest_source: 'check', latest_sighted_at: 100 })
+    expect(await history()).toEqual([])
+    expect((await seriesSightings(store.db, key)).map((g) => [g.chapter, g.verdict])).toEqual([[99_999, '']])
+    // At the bound it raises.
+    expect(await sight(bo, 12 + SIGHTING_MAX_LEAD, 200)).toMatchObject({ raised: true, held: false })
+  })
+
+  it('on a Series with nothing known, a far chapter is held as well', async () => {
+    await seedSeries(store.db, { id: 's', readers: [aiko] })
+    expect(await sight(aiko, 5_000, 100)).toMatchObject({ raised: false, held: true })
+    expect((await requireSeries(store.db, key)).latest_chapter).toBeNull()
+  })
+
+  it("a Reader's new Sighting replaces their outstanding one: a Reader leaves at most one per bookmark waiting", async () => {
+    await seedSeries(store.db, { id: 's', latest: 5, readers: [aiko, bo] })
+    for (let at = 1; at <= 50; at++) await sight(aiko, 6, at)
+    await sight(bo, 7, 60)
+    expect((await seriesSightings(store.db, key)).map((g) => [g.reader_name, g.chapter, g.sighted_at])).toEqual([
+      ['bo', 7, 60],
+      ['aiko', 6, 50],
+    ])
+  })
+
+  it('one no check judged goes after the retention; a judged one is not touched by it', async () => {
+    await seedSeries(store.db, { id: 's', latest: 5, readers: [aiko, bo] })
+    await sight(aiko, 6, 100)
+    await sight(bo, 7, 900)
+    await store.db.updateTable('sightings').set({ verdict: 'confirmed', judged_at: 100 }).where('reader_id', '=', aiko).execute()
+    await sight(aiko, 8, 200)
+    expect(await pruneOutstandingSightings(store.db, 500)).toBe(1)
+    expect((await seriesSightings(store.db, key)).map((g) => [g.reader_name, g.chapter, g.verdict])).toEqual([
+      ['bo', 7, ''],
+      ['aiko', 6, 'confirmed'],
+    ])
   })
 })

@@ -10,9 +10,22 @@ export interface SightingReport {
   sighting: SightingRow
   /** The Sighting raised the Latest Chapter provisionally. */
   raised: boolean
+  /** The Sighting was too far above the Latest Chapter to be shown: it waits for a check to judge it. */
+  held: boolean
 }
 
-/** Records a Sighting, stamps `latest_sighted_at`, and raises the Latest Chapter if it is higher. */
+/**
+ * The most chapters a Sighting may raise the Latest Chapter by before a check has judged it
+ * (docs/adr/0081-one-reader-bounded.md). A Sighting further above is recorded and judged by the next
+ * check, but shown to nobody meanwhile: one Reader can make the others' cards say at most this many unread.
+ */
+export const SIGHTING_MAX_LEAD = 10
+
+/**
+ * Records a Sighting, stamps `latest_sighted_at`, and raises the Latest Chapter if it is higher — by at most
+ * `SIGHTING_MAX_LEAD`; a Sighting further above is held. A Reader has at most one outstanding Sighting of a
+ * Series: a new one replaces it, so what a Reader can leave waiting is bounded by their bookmarks.
+ */
 export async function recordSighting(
   db: Db,
   input: SeriesKey & { readerId: number; chapter: number; sightedAt: number; now: number },
@@ -30,7 +43,19 @@ export async function recordSighting(
       })
       .returningAll()
       .executeTakeFirstOrThrow()
-    const raised = series.latest_chapter === null || input.chapter > series.latest_chapter
+    // The Reader's earlier outstanding Sighting of the Series goes once this one is in: inserted first, the new
+    // one takes a fresh id, so a check that began before it does not judge it (lastSightingId).
+    await trx
+      .deleteFrom('sightings')
+      .where('site', '=', input.site)
+      .where('series_id', '=', input.seriesId)
+      .where('verdict', '=', '')
+      .where('reader_id', '=', input.readerId)
+      .where('id', '<', sighting.id)
+      .execute()
+    const higher = series.latest_chapter === null || input.chapter > series.latest_chapter
+    const held = higher && input.chapter > (series.latest_chapter ?? 0) + SIGHTING_MAX_LEAD
+    const raised = higher && !held
     await trx
       .updateTable('series')
       .set({
@@ -54,7 +79,7 @@ export async function recordSighting(
         .values({ site: input.site, series_id: input.seriesId, chapter: input.chapter, source: 'sighting', at: input.now })
         .execute()
     }
-    return { sighting, raised }
+    return { sighting, raised, held }
   })
 }
 

@@ -10,6 +10,7 @@ import type { GroupCommit } from '../store/group-commit'
 import type { Db } from '../store/database'
 import { RETENTION } from '../store/maintenance'
 import type { ReaderRow } from '../store/schema'
+import { readSettings } from '../store/settings'
 import { recordSighting } from '../store/sightings'
 import { bookmarkByUrl, type AcquireDeps } from '../use-cases/acquire'
 import { exportReader, exportReaderCsv } from '../use-cases/library-export'
@@ -139,6 +140,7 @@ export const SYNC_ROUTES: SyncRoute[] = [
       const result = await bookmarkByUrl(deps.acquire, {
         readerId: reader.id,
         url: body.url,
+        maxBookmarks: (await readSettings(deps.db)).bookmarksPerReader,
         ...(body.status ? { status: body.status as 'reading' } : {}),
       })
       const status = result.acquisition ? 202 : result.created ? 201 : 200
@@ -190,7 +192,8 @@ export const SYNC_ROUTES: SyncRoute[] = [
   route({
     method: 'POST',
     path: '/api/v1/sightings',
-    summary: 'Report the latest chapter seen on the Site. It may raise the Latest Chapter until the next check judges it.',
+    summary:
+      'Report the latest chapter seen on the Site. It may raise the Latest Chapter, by at most 10 chapters, until the next check judges it; a new report replaces your outstanding one of the Series.',
     auth: true,
     body: S.SightingBody,
     response: { status: 202, schema: S.SightingResponse, description: 'recorded; the next check judges it' },

@@ -18,6 +18,10 @@ export interface TestManga {
   unread?: number[]
   /** When chapters were read, by chapter number. */
   readAt?: Record<number, number>
+  /** Chapters given whole (urls of their own: several may share a number). */
+  otherChapters?: Array<{ url: string; chapterNumber: number; read: boolean }>
+  /** Reading history of chapters the backup does not list (`readAt` gives the history of listed ones). */
+  otherHistory?: Array<{ url: string; lastRead: number }>
   /** Category orders the manga is in. */
   categories?: number[]
   favorite?: boolean
@@ -40,9 +44,13 @@ export function encodeBackupMessage(backup: TestBackup): Buffer {
       chapters: [
         ...(m.read ?? []).map((n) => ({ url: chapterUrl(m, n), name: `Chapter ${n}`, read: true, chapterNumber: n })),
         ...(m.unread ?? []).map((n) => ({ url: chapterUrl(m, n), name: `Chapter ${n}`, read: false, chapterNumber: n })),
+        ...(m.otherChapters ?? []),
       ],
       categories: m.categories ?? [],
-      history: Object.entries(m.readAt ?? {}).map(([n, at]) => ({ url: chapterUrl(m, Number(n)), lastRead: at })),
+      history: [
+        ...Object.entries(m.readAt ?? {}).map(([n, at]) => ({ url: chapterUrl(m, Number(n)), lastRead: at })),
+        ...(m.otherHistory ?? []),
+      ],
       ...(m.favorite === false ? { favorite: false } : {}),
     })),
     backupCategories: (backup.categories ?? []).map((c) => ({ name: c.name, order: c.order })),
@@ -95,4 +103,21 @@ export function netscapeBookmarks(items: Array<TestBookmark | TestFolder>, addDa
   write([{ folder: 'Bookmarks bar', items }], 1)
   lines.push('</DL><p>')
   return `${lines.join('\n')}\n`
+}
+
+/**
+ * A bookmarks file of `depth` folders each inside the one before (the innermost named `innermost`), with
+ * `links` links spread evenly over them: the shape that made the DOM walk quadratic. Built without recursion.
+ */
+export function nestedBookmarks(depth: number, links: number, innermost = 'Dropped'): string {
+  const parts = ['<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<TITLE>Bookmarks</TITLE>\n<H1>Bookmarks</H1>\n<DL><p>\n']
+  let made = 0
+  for (let level = 0; level < depth; level++) {
+    const name = level === depth - 1 ? innermost : `Folder ${level}`
+    parts.push(`<DT><H3 ADD_DATE="1">${name}</H3>\n<DL><p>\n`)
+    const here = Math.floor(((level + 1) * links) / depth) - made
+    for (let i = 0; i < here; i++, made++) parts.push(`<DT><A HREF="https://a.example/manga/s${made}/" ADD_DATE="1">Series ${made}</A>\n`)
+  }
+  parts.push('</DL><p>\n'.repeat(depth + 1))
+  return parts.join('')
 }

@@ -16,7 +16,7 @@ import type { SitePacer } from '../lanes/pacer'
 import type { Log } from '../log'
 import { AppError } from '../../shared/errors'
 import type { SiteRegistry } from '../sites/registry'
-import { addBookmark, readerBookmarks, type ReaderBookmark } from '../store/bookmarks'
+import { addBookmark, countReaderBookmarks, getBookmark, readerBookmarks, type ReaderBookmark } from '../store/bookmarks'
 import type { Db } from '../store/database'
 import { laneRow, recordRefusal } from '../store/lanes'
 import type { BookmarkStatus, SeriesKey } from '../store/schema'
@@ -64,7 +64,7 @@ const readerWindows = new WeakMap<AcquireDeps, Map<number, number[]>>()
 
 export async function bookmarkByUrl(
   deps: AcquireDeps,
-  input: { readerId: number; url: string; status?: BookmarkStatus },
+  input: { readerId: number; url: string; status?: BookmarkStatus; maxBookmarks?: number },
 ): Promise<AcquireResult> {
   const match = deps.registry.resolve(input.url)
   if (!match) throw new AppError('off-pin', `not a Series URL on any known Site's host pin: ${truncate(input.url)}`)
@@ -73,6 +73,7 @@ export async function bookmarkByUrl(
   const now = deps.clock.now()
 
   const { existing, created } = await deps.db.transaction().execute(async (trx) => {
+    if (input.maxBookmarks !== undefined) await checkBookmarkRoom(trx, input.readerId, key, input.maxBookmarks)
     const existing = await getSeries(trx, key)
     if (!existing) await addSeries(trx, { ...key, seriesUrl, now })
     else if (!existing.series_url) await setSeriesUrl(trx, key, seriesUrl, now)
@@ -93,6 +94,15 @@ export async function bookmarkByUrl(
     return undefined
   })
   return { bookmark: bookmark!, created, acquisition: plan, acquired }
+}
+
+/** Refuses a new bookmark of a Reader who holds `max` already (docs/adr/0081-one-reader-bounded.md). */
+async function checkBookmarkRoom(db: Db, readerId: number, key: SeriesKey, max: number): Promise<void> {
+  if ((await countReaderBookmarks(db, readerId)) < max || (await getBookmark(db, readerId, key))) return
+  throw new AppError(
+    'invalid',
+    `you hold ${max.toLocaleString('en')} bookmarks, the most a Reader may hold here; remove some, or ask the owner to raise the limit (Settings)`,
+  )
 }
 
 async function planAcquisition(deps: AcquireDeps, readerId: number, key: SeriesKey): Promise<AcquisitionPlan> {

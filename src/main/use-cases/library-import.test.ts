@@ -374,7 +374,7 @@ describe("the window's import jobs", () => {
     try {
       const jobs = new ImportJobs({ db: empty.db, registry, clock })
       const job = await jobs.start({ fileName: 'library.json', bytes: Buffer.from(JSON.stringify(doc)) })
-      await vi.waitFor(() => expect(jobs.get(job.id).phase).toBe('previewed'), { interval: 5 })
+      await vi.waitFor(() => expect(jobs.get(job.id).phase).toBe('previewed'), { interval: 5, timeout: 15_000 })
       jobs.confirm(job.id)
       const done = await vi.waitFor(
         () => {
@@ -392,7 +392,7 @@ describe("the window's import jobs", () => {
 
     const jobs = new ImportJobs(deps)
     const list = await jobs.start({ readerId: aiko.id, fileName: 'list.txt', bytes: Buffer.from(`${page('/madara/manga/tower/')}\n`) })
-    await vi.waitFor(() => expect(jobs.get(list.id).phase).toBe('previewed'), { interval: 5 })
+    await vi.waitFor(() => expect(jobs.get(list.id).phase).toBe('previewed'), { interval: 5, timeout: 15_000 })
     await store.db.deleteFrom('readers').where('id', '=', aiko.id).execute()
     jobs.confirm(list.id)
     await vi.waitFor(() => expect(jobs.get(list.id).phase).toBe('failed'), { interval: 5 })

@@ -12,7 +12,7 @@ import { AppError } from '../../shared/errors'
 import type { ParsedLibrary } from '../library/entries'
 import { ImportError } from '../library/errors'
 import { defaultOrigin, planImport, type ImportPlan, type SourceMapping } from '../library/plan'
-import { readLibrary } from '../library/read'
+import { readLibraryOffThread } from '../library/import-reader'
 import type { Log } from '../log'
 import type { SiteRegistry } from '../sites/registry'
 import { parseUrl } from '../sites/site'
@@ -53,7 +53,8 @@ export async function planLibrary(
   if (!reader && parsed.format !== 'export') {
     throw new AppError('invalid', 'choose the Reader the bookmarks are for (only an export document names its own Readers)')
   }
-  const plan = planImport(parsed, { registry: deps.registry, mappings: await loadMappings(deps.db), ...(reader ? { reader } : {}) })
+  const mappings = await loadMappings(deps.db)
+  const plan = planImport(parsed, { registry: deps.registry, mappings, now: deps.clock.now(), ...(reader ? { reader } : {}) })
   // A name is at most 40 characters already (the export document's schema): it is quoted whole.
   for (const r of plan.readers) {
     if (!READER_NAME.test(r.name)) throw new ImportError(`export document: "${r.name}" is not a Reader name this app takes`)
@@ -357,7 +358,8 @@ export class ImportJobs {
 
   async #read(job: Job, bytes: Buffer): Promise<void> {
     try {
-      job.parsed = await readLibrary(bytes, job.fileName, {
+      job.parsed = await readLibraryOffThread(bytes, job.fileName, {
+        ...(this.deps.log ? { log: this.deps.log } : {}),
         onProgress: (done, total) => {
           job.done = done
           job.total = total

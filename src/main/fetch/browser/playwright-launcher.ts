@@ -77,11 +77,20 @@ async function launchChromium(options: PlaywrightLauncherOptions, gate: PinGate,
     timeout: 60_000,
     // Chromium's own config and crash database stay inside the profile, not in the user's home.
     env: {
-      ...process.env,
+      ...childEnvironment(process.env),
       XDG_CONFIG_HOME: join(options.userDataDir, 'xdg-config'),
       XDG_CACHE_HOME: join(options.userDataDir, 'xdg-cache'),
     },
   })
+}
+
+/**
+ * The environment a child process of the app gets: the app's own variables (`MB_…`, the admin token among
+ * them) left out. The Chromium the browser fetcher starts renders hostile Sites; a renderer exploit must not
+ * find the owner's admin token in its process's environment.
+ */
+export function childEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !/^MB_/i.test(name)))
 }
 
 /**
@@ -128,8 +137,11 @@ function untilAborted<T>(work: Promise<T>, signal?: AbortSignal): Promise<T | un
 
 async function chromeUserAgent(executablePath: string, signal?: AbortSignal): Promise<string> {
   const version = await new Promise<string>((resolve) =>
-    execFile(executablePath, ['--version'], { timeout: 5_000, ...(signal ? { signal } : {}) }, (_error, stdout) =>
-      resolve(/(\d+\.\d+\.\d+\.\d+)/.exec(stdout)?.[1] ?? '120.0.0.0'),
+    execFile(
+      executablePath,
+      ['--version'],
+      { timeout: 5_000, env: childEnvironment(process.env), ...(signal ? { signal } : {}) },
+      (_error, stdout) => resolve(/(\d+\.\d+\.\d+\.\d+)/.exec(stdout)?.[1] ?? '120.0.0.0'),
     ),
   )
   return `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${version} Safari/537.36 ${USER_AGENT.split(' ')[0]}`

@@ -146,3 +146,28 @@ describe('a bad backup ends with a clear error', () => {
     expect((error as Error).message).toMatch(/^backup: more than 50,000 manga/)
   })
 })
+
+describe('a hostile backup is read in time linear in it', () => {
+  const many = (n: number, make: (i: number) => { url: string; lastRead: number }) => Array.from({ length: n }, (_, i) => make(i))
+
+  // 20,000 read chapters all numbered 7 and 20,000 history entries matching none took 4.6 s (each history
+  // entry was looked up in the list of the highest chapter's urls); at ten times that, it never ended here.
+  it('200,000 read chapters of one number and 200,000 unmatched history entries: the Progress and its time', async () => {
+    const chapters = Array.from({ length: 200_000 }, (_, i) => ({ url: `/c/${i}`, chapterNumber: 7, read: true }))
+    const history = [
+      ...many(200_000, (i) => ({ url: `/elsewhere/${i}`, lastRead: 1_700_000_000_000 + i })),
+      { url: '/c/123', lastRead: 1_600_000_000_000 },
+    ]
+    const parsed = await parseMihonBackup(
+      tachibk({ manga: [{ source: ASURA, url: '/manga/solo/', otherChapters: chapters, otherHistory: history }] }),
+    )
+    expect(parsed.entries[0]).toMatchObject({ progress: 7, progressAt: 1_600_000_000_000 })
+  })
+
+  // A spread of the read times into Math.max threw "Maximum call stack size exceeded" at 300,000.
+  it('300,000 history entries of the chapter read: the latest time is taken', async () => {
+    const history = many(300_000, (i) => ({ url: '/manga/solo/c/3', lastRead: 1_600_000_000_000 + i }))
+    const parsed = await parseMihonBackup(tachibk({ manga: [{ source: ASURA, url: '/manga/solo/', read: [3], otherHistory: history }] }))
+    expect(parsed.entries[0]).toMatchObject({ progress: 3, progressAt: 1_600_000_299_999 })
+  })
+})

@@ -154,21 +154,30 @@ function entryOf(m: BackupMangaMessage, index: number, categoryNames: Map<number
   }
 }
 
-/** The highest chapter number marked read, and when the reading history says it was read (0: it does not). */
+/**
+ * The highest chapter number marked read, and when the reading history says it was read (0: it does not).
+ * One pass over the chapters and one over the history, each entry looked at once: a backup of 300,000
+ * history entries costs what it holds (a filter with `includes` per entry and a spread into `Math.max` made
+ * it quadratic and then overflowed the stack).
+ */
 function highestRead(m: BackupMangaMessage): { chapter: number; at: number } | null {
   let chapter = -1
-  let urls: string[] = []
+  let urls = new Set<string>()
   for (const c of m.chapters) {
     if (!c.read || !Number.isFinite(c.chapterNumber) || c.chapterNumber < 0 || c.chapterNumber > MAX_CHAPTER) continue
     // A float32 in the file: 12.5 stays 12.5, 0.1 becomes 0.10000000149…; four decimals are what a Reader sees.
     const n = Math.round(c.chapterNumber * 10_000) / 10_000
     if (n > chapter) {
       chapter = n
-      urls = [c.url]
-    } else if (n === chapter) urls.push(c.url)
+      urls = new Set([c.url])
+    } else if (n === chapter) urls.add(c.url)
   }
   if (chapter < 0) return null
-  const read = m.history.filter((h) => urls.includes(h.url)).map((h) => int64Number(h.lastRead))
-  const at = read.length ? Math.max(...read) : 0
+  let at = 0
+  for (const h of m.history) {
+    if (!urls.has(h.url)) continue
+    const read = int64Number(h.lastRead)
+    if (read > at) at = read
+  }
   return { chapter, at: at > 0 && at < 8_640_000_000_000 ? at : 0 }
 }
