@@ -217,6 +217,37 @@ describe('proposeSite (fetching through the real HTTP fetcher)', () => {
     expect(hits).toEqual([])
   })
 
+  it('a host of the Known Sites table is recognised at once from its entry, the page read only for the preview', async () => {
+    hits.length = 0
+    // A Known Site whose base URL is this server; the page is generic markup, yet the entry is the table's.
+    const known = { key: 'asura-scans', name: 'Asura Scans', lang: 'en', family: 'madara' as const, baseUrl: origin }
+    const knownSite = (h: string) => (h === host ? known : undefined)
+    const proposal = ok(await proposeSite(fetchPage, `${origin}/manga/the-tower-climber/chapter-3/`, { sites: BUILT_IN_SITES, knownSite }))
+    expect(proposal.recognisedBy).toBe('A Known Site: Asura Scans (Madara), from the extension repository Mihon users install')
+    expect(proposal.entry).toMatchObject({ key: 'asura-scans', name: 'Asura Scans', family: 'madara', hosts: [host, `www.${host}`] })
+    expect(proposal.seriesUrl).toBe(`${origin}/manga/the-tower-climber/`)
+    expect(proposal.preview.chapters[0]?.number).toBe(153)
+    expect(hits).toEqual(['GET /manga/the-tower-climber/'])
+  })
+
+  it('a Known Site whose page cannot be read is still proposed, with an empty preview; a URL of no Series is refused', async () => {
+    const known = { key: 'cloudy', name: 'Cloudy', lang: 'en', family: 'mangathemesia' as const, baseUrl: origin }
+    const knownSite = (h: string) => (h === host ? known : undefined)
+    const proposal = ok(await proposeSite(fetchPage, `${origin}/manga/cloudy/`, { sites: BUILT_IN_SITES, knownSite }))
+    expect(proposal.preview).toEqual({ chapters: [], chapterCount: 0 })
+    const refused = await proposeSite(fetchPage, `${origin}/about`, { sites: BUILT_IN_SITES, knownSite })
+    expect(refused.ok === false && refused.reason).toMatch(/A Known Site: Cloudy \(MangaThemesia\).*paste the URL of one Series/)
+  })
+
+  it('the real table recognises a known host even when its Series page is unreachable', async () => {
+    const proposal = ok(
+      await proposeSite(async () => ({ kind: 'unreachable', reason: 'offline' }), 'https://comicasura.net/manga/solo/', {
+        sites: BUILT_IN_SITES,
+      }),
+    )
+    expect(proposal.entry).toMatchObject({ name: 'Comic Asura', family: 'mangathemesia' })
+  })
+
   it('confirming writes sites.json; loading it runs the Site, which resolves the pasted Series', async () => {
     const d = tempDir()
     try {

@@ -15,6 +15,7 @@ import { cleanText, labelOf, loadHtml, selectAll, titleOf, type Doc } from './ht
 import { isPinned, parseUrl, type Chapter, type FetcherKind, type Page, type PageRequest, type Site } from './site'
 import { checkSiteEntry, type SiteEntry } from './sites-file'
 import { inlineReader, type PageReader } from './page-reader'
+import { FAMILY_NAMES, knownSiteByHost, knownSiteEntry, type KnownSite } from './known-sites'
 
 /** Chapters a preview shows at most (the highest). */
 export const PREVIEW_CHAPTERS = 50
@@ -83,7 +84,7 @@ export function recogniseSite(page: Page, url: URL, options: RecogniseOptions = 
 export async function proposeSite(
   fetchPage: FetchPage,
   rawUrl: string,
-  options: { sites: readonly Site[]; reader?: PageReader },
+  options: { sites: readonly Site[]; reader?: PageReader; knownSite?: (host: string) => KnownSite | undefined },
 ): Promise<SiteProposal> {
   const reader = options.reader ?? inlineReader
   const url = parseUrl(rawUrl.trim())
@@ -93,6 +94,8 @@ export async function proposeSite(
   const known = options.sites.find((site) => isPinned(site, url))
   if (known) return { ok: false, reason: `this URL belongs to the Site "${known.name}" already; bookmark the Series there` }
   const takenKeys = options.sites.map((site) => site.key)
+  const table = (options.knownSite ?? knownSiteByHost)(url.host)
+  if (table) return proposeKnown(fetchPage, url, table, takenKeys, reader)
 
   const read = async (target: URL): Promise<Recognition> => {
     const fetched = await fetchOne(fetchPage, { url: target.href, method: 'GET' })
@@ -131,6 +134,46 @@ export async function proposeSite(
   }
   if (chapters.length === 0) return { ok: false, reason: `${proposal.recognisedBy}, but its chapter list held no chapter` }
   return { ...proposal, preview: preview(proposal.preview.title, chapters) }
+}
+
+/**
+ * A host of the Known Sites table is recognised at once: the entry is the table's, whatever the page looks
+ * like. The Series page is still read (and a Madara XHR list followed) for the preview; a page that cannot be
+ * read leaves the preview empty, since the family is known (docs/adr/0078-known-sites-from-the-extension-repository.md).
+ */
+async function proposeKnown(
+  fetchPage: FetchPage,
+  url: URL,
+  known: KnownSite,
+  takenKeys: readonly string[],
+  reader: PageReader,
+): Promise<SiteProposal> {
+  const recognisedBy = `A Known Site: ${known.name} (${FAMILY_NAMES[known.family]}), from the extension repository Mihon users install`
+  const entry = knownSiteEntry(known, new Set(takenKeys))
+  const checked = checkSiteEntry(entry, new Map())
+  if ('problems' in checked) return { ok: false, reason: checked.problems.join('; ') }
+  const site = checked.site
+  if (!site.seriesIdOf(url)) return { ok: false, reason: `${recognisedBy}; paste the URL of one Series on it` }
+  const seriesUrl = site.canonicalUrl?.(url) ?? url.href
+  const proposal = { ok: true as const, entry, recognisedBy, seriesUrl }
+  let chapters: Chapter[] = []
+  let title: string | undefined
+  try {
+    let page = await fetchOne(fetchPage, { url: seriesUrl, method: 'GET' })
+    let step = 'page' in page ? await reader.read(site, page.page, new URL(seriesUrl)) : null
+    if (step?.kind === 'follow') {
+      title = step.partial?.title
+      page = await fetchOne(fetchPage, step.request)
+      step = 'page' in page ? await reader.read(site, page.page, new URL(seriesUrl)) : null
+    }
+    if (step?.kind === 'parsed') {
+      chapters = step.result.chapters
+      title = step.result.title ?? title
+    }
+  } catch {
+    // The preview stays empty: the Lane reads the list on its first pass and says why if it cannot.
+  }
+  return { ...proposal, preview: preview(title, chapters) }
 }
 
 async function fetchOne(fetchPage: FetchPage, request: PageRequest): Promise<{ page: Page; fetcher?: FetcherKind } | { reason: string }> {
