@@ -39,6 +39,13 @@ beforeAll(async () => {
   at('/manga/iron-bloom/', 'mangathemesia.html')
   at('/comic/moth-garden', 'generic-list.html')
   at('/about', 'no-chapters.html')
+  at('/series/moth-lantern/', 'keyoapp.html')
+  at('/2026/01/luz-de-invierno.html', 'zeistmanga-clwd.html')
+  routes.set('/feeds/posts/default/-/Chapter/Luz%20de%20Invierno?alt=json&start-index=1&max-results=500', [
+    200,
+    'application/json; charset=UTF-8',
+    stored('zeistmanga-feed.json').replaceAll('https://bruma.example', origin),
+  ])
   routes.set('/x/manga/glass-harbor/', [
     200,
     'text/html',
@@ -184,6 +191,27 @@ describe('proposeSite (fetching through the real HTTP fetcher)', () => {
     expect(hits).toEqual(['GET /x/manga/glass-harbor/', 'POST /x/manga/glass-harbor/ajax/chapters/', 'POST /x/wp-admin/admin-ajax.php'])
     expect(proposal.preview).toMatchObject({ title: 'Glass Harbor', chapterCount: 2 })
     expect(proposal.preview.chapters.map((c) => c.number)).toEqual([38, 37])
+  })
+
+  it('recognises Keyoapp from one Series URL and previews its chapters', async () => {
+    const proposal = ok(await proposeSite(fetchPage, `${origin}/series/moth-lantern/`, { sites: BUILT_IN_SITES }))
+    expect(proposal.entry).toMatchObject({ family: 'keyoapp', hosts: [host] })
+    expect(proposal.entry.idPattern).toBeUndefined()
+    expect(proposal.recognisedBy).toBe('Keyoapp markup: 4 #chapters > a rows')
+    expect(proposal.preview).toMatchObject({ title: 'Moth Lantern', chapterCount: 3 })
+  })
+
+  it('recognises ZeistManga from one Series URL, follows its Blogger feed and previews the chapters', async () => {
+    hits.length = 0
+    const proposal = ok(await proposeSite(fetchPage, `${origin}/2026/01/luz-de-invierno.html`, { sites: BUILT_IN_SITES }))
+    expect(proposal.entry).toMatchObject({ family: 'zeistmanga', hosts: [host] })
+    expect(proposal.entry.idPattern).toBeUndefined()
+    expect(hits).toEqual([
+      'GET /2026/01/luz-de-invierno.html',
+      'GET /feeds/posts/default/-/Chapter/Luz%20de%20Invierno?alt=json&start-index=1&max-results=500',
+    ])
+    expect(proposal.preview).toMatchObject({ title: 'Luz de Invierno', chapterCount: 2 })
+    expect(proposal.preview.chapters.map((c) => c.number)).toEqual([12, 11.5])
   })
 
   it('a pasted chapter URL reads the Series page one segment up', async () => {

@@ -205,7 +205,7 @@ function preview(title: string | undefined, chapters: readonly Chapter[]): SiteP
 
 type Found = { family: FamilyKey; how: string } | { selector: string; how: string } | { reason: string }
 
-/** Madara or MangaThemesia, from the markup only those themes write; null when neither. */
+/** Madara, MangaThemesia, Keyoapp or ZeistManga, from the markup only those themes write; null when none. */
 function recogniseFamily($: Doc, url: URL): Found | null {
   const madaraRows = $('li.wp-manga-chapter, div.wp-manga-chapter').length
   const holder = $('div[id^="manga-chapters-holder"]').length
@@ -213,6 +213,10 @@ function recogniseFamily($: Doc, url: URL): Found | null {
   if (holder > 0) return { family: 'madara', how: 'Madara markup: a chapter list loaded by XHR (#manga-chapters-holder)' }
   const themesiaRows = $('#chapterlist li[data-num], div.eplister li[data-num]').length
   if (themesiaRows > 0) return { family: 'mangathemesia', how: `MangaThemesia markup: ${themesiaRows} li[data-num] rows` }
+  const keyoRows = $('#chapters > a[href]').length
+  if (keyoRows > 0) return { family: 'keyoapp', how: `Keyoapp markup: ${keyoRows} #chapters > a rows` }
+  if ($('#clwd > script, #myUL > script[src*="/feeds/"]').length > 0 || /\blabel\s*=\s*'/.test($('#latest > script').first().text()))
+    return { family: 'zeistmanga', how: 'ZeistManga markup: a Blogger chapter feed named by the page' }
   if ($('link[href*="/wp-content/themes/madara"], body.wp-manga-template-default').length > 0)
     return { reason: `${url.host} runs the Madara theme, but this page shows no chapter list; paste the URL of one Series` }
   return null
@@ -391,7 +395,9 @@ function proposeIdPattern(url: URL, family: FamilyKey | undefined): string | und
       break
     }
   }
-  if (family && FAMILIES[family].idPattern.exec(url.pathname)?.[1] === segments[idAt]) return undefined
+  const own = family && FAMILIES[family].idPattern.exec(url.pathname)?.[1]
+  // A Blogger post's id is its year, month and slug together; the family's own pattern reads it.
+  if (own && (own === segments[idAt] || family === 'zeistmanga')) return undefined
   const prefix = segments.slice(0, idAt).map((s) => `${s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/`)
   return `^/${prefix.join('')}([^/?#]+)`
 }

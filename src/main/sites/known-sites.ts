@@ -71,4 +71,6 @@ export const FAMILY_NAMES: Record<FamilyKey, string> = {
   mangathemesia: 'MangaThemesia',
   webtoons: 'Webtoons',
   mangadex: 'MangaDex',
+  zeistmanga: 'ZeistManga',
+  keyoapp: 'Keyoapp',
 }

@@ -2,6 +2,8 @@
  * The families as sites.json names them, the adapters their recipes make again (in the page reader's worker),
  * and the generic selector adapter's choices of number, link and label.
  */
+import { KEYOAPP_ID_PATTERN } from './keyoapp'
+import { ZEISTMANGA_ID_PATTERN } from './zeistmanga'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -30,6 +32,8 @@ describe('the built-in families', () => {
       ['mangathemesia', MANGATHEMESIA_ID_PATTERN, false],
       ['webtoons', WEBTOONS_ID_PATTERN, false],
       ['mangadex', MANGADEX_ID_PATTERN, true],
+      ['zeistmanga', ZEISTMANGA_ID_PATTERN, false],
+      ['keyoapp', KEYOAPP_ID_PATTERN, false],
     ])
   })
 
@@ -39,6 +43,8 @@ describe('the built-in families', () => {
       { family: 'mangathemesia' },
       { family: 'webtoons' },
       { family: 'mangadex', apiBase: 'https://api.mangadex.org' },
+      { family: 'zeistmanga' },
+      { family: 'keyoapp' },
     ])
   })
 
