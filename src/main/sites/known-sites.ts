@@ -8,7 +8,7 @@
 import type { FamilyKey } from './families'
 import { parseUrl } from './site'
 import type { SiteEntry } from './sites-file'
-import table from './known-sites.json'
+import table from './known-sites.json' with { type: 'json' }
 
 export interface KnownSite {
   key: string
