@@ -40,6 +40,11 @@ beforeAll(async () => {
   at('/comic/moth-garden', 'generic-list.html')
   at('/about', 'no-chapters.html')
   at('/series/moth-lantern/', 'keyoapp.html')
+  routes.set('/api/episodes?seriesHash=5f3a9c&episodeFrom=1&episodeTo=9999', [
+    200,
+    'application/json',
+    stored('comiciviewer-episodes.json'),
+  ])
   at('/2026/01/luz-de-invierno.html', 'zeistmanga-clwd.html')
   routes.set('/feeds/posts/default/-/Chapter/Luz%20de%20Invierno?alt=json&start-index=1&max-results=500', [
     200,
@@ -256,6 +261,17 @@ describe('proposeSite (fetching through the real HTTP fetcher)', () => {
     expect(proposal.seriesUrl).toBe(`${origin}/manga/the-tower-climber/`)
     expect(proposal.preview.chapters[0]?.number).toBe(153)
     expect(hits).toEqual(['GET /manga/the-tower-climber/'])
+  })
+
+  it("a Known ComiciViewer host is recognised from one Series URL, its preview read from the family's own API", async () => {
+    hits.length = 0
+    const known = { key: 'comic-garden', name: 'Comic Garden', lang: 'ja', family: 'comiciviewer' as const, baseUrl: origin }
+    const knownSite = (h: string) => (h === host ? known : undefined)
+    const proposal = ok(await proposeSite(fetchPage, `${origin}/series/5f3a9c`, { sites: BUILT_IN_SITES, knownSite }))
+    expect(proposal.entry).toMatchObject({ key: 'comic-garden', family: 'comiciviewer' })
+    expect(hits).toEqual(['GET /api/episodes?seriesHash=5f3a9c&episodeFrom=1&episodeTo=9999'])
+    expect(proposal.preview).toMatchObject({ title: '星の庭', chapterCount: 4 })
+    expect(proposal.preview.chapters[0]).toMatchObject({ number: 3, url: `${origin}/episodes/j0k1l2` })
   })
 
   it('a Known Site whose page cannot be read is still proposed, with an empty preview; a URL of no Series is refused', async () => {

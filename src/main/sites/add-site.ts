@@ -159,7 +159,8 @@ async function proposeKnown(
   let chapters: Chapter[] = []
   let title: string | undefined
   try {
-    let page = await fetchOne(fetchPage, { url: seriesUrl, method: 'GET' })
+    // The family's own first request: the Series page, or its API (ComiciViewer's episode list).
+    let page = await fetchOne(fetchPage, site.adapter.request(new URL(seriesUrl)))
     let step = 'page' in page ? await reader.read(site, page.page, new URL(seriesUrl)) : null
     if (step?.kind === 'follow') {
       title = step.partial?.title

@@ -73,4 +73,5 @@ export const FAMILY_NAMES: Record<FamilyKey, string> = {
   mangadex: 'MangaDex',
   zeistmanga: 'ZeistManga',
   keyoapp: 'Keyoapp',
+  comiciviewer: 'ComiciViewer',
 }

@@ -14,6 +14,8 @@ export function backupPath(family: FamilyKey, slug: string): string {
     case 'madara':
     case 'mangathemesia':
       return `/manga/${slug}/`
+    case 'comiciviewer':
+      return `/series/${slug.replace(/[^0-9a-z]/g, '')}`
     case 'zeistmanga':
       return `/2026/01/${slug}.html`
     default:

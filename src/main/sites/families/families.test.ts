@@ -2,6 +2,7 @@
  * The families as sites.json names them, the adapters their recipes make again (in the page reader's worker),
  * and the generic selector adapter's choices of number, link and label.
  */
+import { COMICIVIEWER_ID_PATTERN } from './comiciviewer'
 import { KEYOAPP_ID_PATTERN } from './keyoapp'
 import { ZEISTMANGA_ID_PATTERN } from './zeistmanga'
 import { readFileSync } from 'node:fs'
@@ -34,6 +35,7 @@ describe('the built-in families', () => {
       ['mangadex', MANGADEX_ID_PATTERN, true],
       ['zeistmanga', ZEISTMANGA_ID_PATTERN, false],
       ['keyoapp', KEYOAPP_ID_PATTERN, false],
+      ['comiciviewer', COMICIVIEWER_ID_PATTERN, false],
     ])
   })
 
@@ -45,6 +47,7 @@ describe('the built-in families', () => {
       { family: 'mangadex', apiBase: 'https://api.mangadex.org' },
       { family: 'zeistmanga' },
       { family: 'keyoapp' },
+      { family: 'comiciviewer' },
     ])
   })
 

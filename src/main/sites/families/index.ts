@@ -7,6 +7,7 @@ import { MANGATHEMESIA_ID_PATTERN, mangaThemesiaAdapter } from './mangathemesia'
 import { WEBTOONS_ID_PATTERN, webtoonsAdapter } from './webtoons'
 import { ZEISTMANGA_ID_PATTERN, zeistMangaAdapter } from './zeistmanga'
 import { KEYOAPP_ID_PATTERN, keyoappAdapter } from './keyoapp'
+import { COMICIVIEWER_ID_PATTERN, comiciViewerAdapter } from './comiciviewer'
 
 /** What a Site's own sites.json entry may tell its family's adapter. */
 export interface FamilyOptions {
@@ -21,7 +22,7 @@ export interface Family {
   readsLanguages: boolean
 }
 
-export const FAMILY_KEYS = ['madara', 'mangathemesia', 'webtoons', 'mangadex', 'zeistmanga', 'keyoapp'] as const
+export const FAMILY_KEYS = ['madara', 'mangathemesia', 'webtoons', 'mangadex', 'zeistmanga', 'keyoapp', 'comiciviewer'] as const
 export type FamilyKey = (typeof FAMILY_KEYS)[number]
 
 export const FAMILIES: Record<FamilyKey, Family> = {
@@ -30,6 +31,7 @@ export const FAMILIES: Record<FamilyKey, Family> = {
   webtoons: { adapter: webtoonsAdapter, idPattern: WEBTOONS_ID_PATTERN, readsLanguages: false },
   zeistmanga: { adapter: zeistMangaAdapter, idPattern: ZEISTMANGA_ID_PATTERN, readsLanguages: false },
   keyoapp: { adapter: keyoappAdapter, idPattern: KEYOAPP_ID_PATTERN, readsLanguages: false },
+  comiciviewer: { adapter: comiciViewerAdapter, idPattern: COMICIVIEWER_ID_PATTERN, readsLanguages: false },
   mangadex: {
     adapter: (options) =>
       mangaDexAdapter({ apiBase: 'https://api.mangadex.org', ...(options?.languages ? { languages: options.languages } : {}) }),

@@ -12,6 +12,7 @@
 import { parseChapterNumber } from '../../../shared/chapter-number'
 import { parseReleaseDate } from '../dates'
 import { MAX_LABEL, MAX_TITLE, boundedRows, cleanText, distinctChapters, loadHtml, titleOf } from '../html'
+import { readJson } from './json'
 import { AdapterError, type Adapter, type AdapterStep, type Chapter, type Page } from '../site'
 
 export const ZEISTMANGA_ID_PATTERN = /^\/(\d{4}\/\d{2}\/[^/?#]+?)\.html/
@@ -70,13 +71,8 @@ interface FeedEntry {
 }
 
 function chaptersOfFeed(body: string): Chapter[] {
-  let json: { feed?: { entry?: unknown } }
-  try {
-    json = JSON.parse(body) as typeof json
-  } catch {
-    throw new AdapterError('ZeistManga: the chapter feed is not JSON')
-  }
-  const entries = json.feed?.entry ?? []
+  const json = readJson(body, 'ZeistManga: the chapter feed') as { feed?: { entry?: unknown } } | null
+  const entries = json?.feed?.entry ?? []
   if (!Array.isArray(entries)) throw new AdapterError('ZeistManga: the chapter feed has no entry list')
   return distinctChapters(
     boundedRows(entries as FeedEntry[]).map((entry) => {
