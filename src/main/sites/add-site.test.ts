@@ -40,6 +40,8 @@ beforeAll(async () => {
   at('/comic/moth-garden', 'generic-list.html')
   at('/about', 'no-chapters.html')
   at('/series/moth-lantern/', 'keyoapp.html')
+  routes.set('/manga/paper-crane', [200, 'text/html', stored('mangabox-nelo.html').replaceAll('https://box.example', origin)])
+  at('/night-orchard', 'madtheme.html')
   routes.set('/api/episodes?seriesHash=5f3a9c&episodeFrom=1&episodeTo=9999', [
     200,
     'application/json',
@@ -196,6 +198,17 @@ describe('proposeSite (fetching through the real HTTP fetcher)', () => {
     expect(hits).toEqual(['GET /x/manga/glass-harbor/', 'POST /x/manga/glass-harbor/ajax/chapters/', 'POST /x/wp-admin/admin-ajax.php'])
     expect(proposal.preview).toMatchObject({ title: 'Glass Harbor', chapterCount: 2 })
     expect(proposal.preview.chapters.map((c) => c.number)).toEqual([38, 37])
+  })
+
+  it.each([
+    ['MangaBox', '/manga/paper-crane', 'mangabox', 'MangaBox markup: 2 chapter-list rows', 1074],
+    ['MadTheme', '/night-orchard', 'madtheme', 'MadTheme markup: 2 #chapter-list rows', 31],
+  ])('recognises %s from one Series URL and previews its chapters', async (_name, path, family, how, highest) => {
+    const proposal = ok(await proposeSite(fetchPage, `${origin}${path}`, { sites: BUILT_IN_SITES }))
+    expect(proposal.entry).toMatchObject({ family, hosts: [host] })
+    expect(proposal.entry.idPattern).toBeUndefined()
+    expect(proposal.recognisedBy).toBe(how)
+    expect(proposal.preview.chapters[0]?.number).toBe(highest)
   })
 
   it('recognises Keyoapp from one Series URL and previews its chapters', async () => {

@@ -206,7 +206,7 @@ function preview(title: string | undefined, chapters: readonly Chapter[]): SiteP
 
 type Found = { family: FamilyKey; how: string } | { selector: string; how: string } | { reason: string }
 
-/** Madara, MangaThemesia, Keyoapp or ZeistManga, from the markup only those themes write; null when none. */
+/** Madara, MangaThemesia, MangaBox, MadTheme, Keyoapp or ZeistManga, from the markup only they write; null when none. */
 function recogniseFamily($: Doc, url: URL): Found | null {
   const madaraRows = $('li.wp-manga-chapter, div.wp-manga-chapter').length
   const holder = $('div[id^="manga-chapters-holder"]').length
@@ -214,6 +214,10 @@ function recogniseFamily($: Doc, url: URL): Found | null {
   if (holder > 0) return { family: 'madara', how: 'Madara markup: a chapter list loaded by XHR (#manga-chapters-holder)' }
   const themesiaRows = $('#chapterlist li[data-num], div.eplister li[data-num]').length
   if (themesiaRows > 0) return { family: 'mangathemesia', how: `MangaThemesia markup: ${themesiaRows} li[data-num] rows` }
+  const boxRows = $('div.chapter-list div.row a[href], ul.row-content-chapter li a[href]').length
+  if (boxRows > 0) return { family: 'mangabox', how: `MangaBox markup: ${boxRows} chapter-list rows` }
+  const madRows = $('#chapter-list > li .chapter-title').length
+  if (madRows > 0) return { family: 'madtheme', how: `MadTheme markup: ${madRows} #chapter-list rows` }
   const keyoRows = $('#chapters > a[href]').length
   if (keyoRows > 0) return { family: 'keyoapp', how: `Keyoapp markup: ${keyoRows} #chapters > a rows` }
   if ($('#clwd > script, #myUL > script[src*="/feeds/"]').length > 0 || /\blabel\s*=\s*'/.test($('#latest > script').first().text()))

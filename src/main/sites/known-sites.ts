@@ -74,4 +74,6 @@ export const FAMILY_NAMES: Record<FamilyKey, string> = {
   zeistmanga: 'ZeistManga',
   keyoapp: 'Keyoapp',
   comiciviewer: 'ComiciViewer',
+  mangabox: 'MangaBox',
+  madtheme: 'MadTheme',
 }

@@ -14,6 +14,10 @@ export function backupPath(family: FamilyKey, slug: string): string {
     case 'madara':
     case 'mangathemesia':
       return `/manga/${slug}/`
+    case 'mangabox':
+      return `/manga/${slug}`
+    case 'madtheme':
+      return `/${slug}`
     case 'comiciviewer':
       return `/series/${slug.replace(/[^0-9a-z]/g, '')}`
     case 'zeistmanga':

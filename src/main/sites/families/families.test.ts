@@ -4,6 +4,8 @@
  */
 import { COMICIVIEWER_ID_PATTERN } from './comiciviewer'
 import { KEYOAPP_ID_PATTERN } from './keyoapp'
+import { MADTHEME_ID_PATTERN } from './madtheme'
+import { MANGABOX_ID_PATTERN } from './mangabox'
 import { ZEISTMANGA_ID_PATTERN } from './zeistmanga'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -36,6 +38,8 @@ describe('the built-in families', () => {
       ['zeistmanga', ZEISTMANGA_ID_PATTERN, false],
       ['keyoapp', KEYOAPP_ID_PATTERN, false],
       ['comiciviewer', COMICIVIEWER_ID_PATTERN, false],
+      ['mangabox', MANGABOX_ID_PATTERN, false],
+      ['madtheme', MADTHEME_ID_PATTERN, false],
     ])
   })
 
@@ -48,6 +52,8 @@ describe('the built-in families', () => {
       { family: 'zeistmanga' },
       { family: 'keyoapp' },
       { family: 'comiciviewer' },
+      { family: 'mangabox' },
+      { family: 'madtheme' },
     ])
   })
 

@@ -8,6 +8,8 @@ import { WEBTOONS_ID_PATTERN, webtoonsAdapter } from './webtoons'
 import { ZEISTMANGA_ID_PATTERN, zeistMangaAdapter } from './zeistmanga'
 import { KEYOAPP_ID_PATTERN, keyoappAdapter } from './keyoapp'
 import { COMICIVIEWER_ID_PATTERN, comiciViewerAdapter } from './comiciviewer'
+import { MANGABOX_ID_PATTERN, mangaBoxAdapter } from './mangabox'
+import { MADTHEME_ID_PATTERN, madThemeAdapter } from './madtheme'
 
 /** What a Site's own sites.json entry may tell its family's adapter. */
 export interface FamilyOptions {
@@ -22,7 +24,17 @@ export interface Family {
   readsLanguages: boolean
 }
 
-export const FAMILY_KEYS = ['madara', 'mangathemesia', 'webtoons', 'mangadex', 'zeistmanga', 'keyoapp', 'comiciviewer'] as const
+export const FAMILY_KEYS = [
+  'madara',
+  'mangathemesia',
+  'webtoons',
+  'mangadex',
+  'zeistmanga',
+  'keyoapp',
+  'comiciviewer',
+  'mangabox',
+  'madtheme',
+] as const
 export type FamilyKey = (typeof FAMILY_KEYS)[number]
 
 export const FAMILIES: Record<FamilyKey, Family> = {
@@ -32,6 +44,8 @@ export const FAMILIES: Record<FamilyKey, Family> = {
   zeistmanga: { adapter: zeistMangaAdapter, idPattern: ZEISTMANGA_ID_PATTERN, readsLanguages: false },
   keyoapp: { adapter: keyoappAdapter, idPattern: KEYOAPP_ID_PATTERN, readsLanguages: false },
   comiciviewer: { adapter: comiciViewerAdapter, idPattern: COMICIVIEWER_ID_PATTERN, readsLanguages: false },
+  mangabox: { adapter: mangaBoxAdapter, idPattern: MANGABOX_ID_PATTERN, readsLanguages: false },
+  madtheme: { adapter: madThemeAdapter, idPattern: MADTHEME_ID_PATTERN, readsLanguages: false },
   mangadex: {
     adapter: (options) =>
       mangaDexAdapter({ apiBase: 'https://api.mangadex.org', ...(options?.languages ? { languages: options.languages } : {}) }),

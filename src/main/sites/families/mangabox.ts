@@ -1,0 +1,34 @@
+/**
+ * MangaBox (Mangakakalot, Manganato, Mangabat and their mirrors). A Series is `/manga/{slug}` (older mirrors:
+ * `/manga-{id}`); its page lists the chapters newest first as `div.chapter-list div.row` or
+ * `ul.row-content-chapter li` rows, each one link whose text is the chapter's name. Facts from the extension
+ * repository's MangaBox theme, read to write our own pages.
+ */
+import { parseChapterNumber } from '../../../shared/chapter-number'
+import { absoluteHref, boundedRows, distinctChapters, findFirst, labelOf, loadHtml, selectAll, titleOf } from '../html'
+import type { Adapter } from '../site'
+
+export const MANGABOX_ID_PATTERN = /^\/manga[/-]([^/?#]+)/
+
+const ROWS = 'div.chapter-list div.row, ul.row-content-chapter li'
+
+export function mangaBoxAdapter(): Adapter {
+  return {
+    recipe: { family: 'mangabox' },
+    request: (seriesUrl) => ({ url: seriesUrl.href, method: 'GET' }),
+    read(page) {
+      const $ = loadHtml(page.body)
+      const title = titleOf($, ['div.manga-info-top h1', 'div.story-info-right h1', 'div.panel-story-info h1', 'h1'])
+      const chapters = distinctChapters(
+        boundedRows(selectAll($, ROWS)).map((row) => {
+          const link = findFirst(row, (el) => el.name === 'a' && el.attribs['href'] !== undefined)
+          if (!link) return null
+          const { text, label } = labelOf(link)
+          const number = parseChapterNumber(text, title)
+          return number === null ? null : { number, label, url: absoluteHref(link.attribs['href'], page.url) }
+        }),
+      )
+      return { kind: 'parsed', result: { ...(title ? { title } : {}), chapters } }
+    },
+  }
+}
