@@ -53,6 +53,14 @@ describe('Keyoapp', () => {
     ])
   })
 
+  it('a row with no .text-sm is named by its text without its date', () => {
+    expect(
+      read('<div id="chapters"><a href="/chapter/x-8/">Chapter 8 <span class="text-xs">Nov 2, 2026</span></a></div>').chapters,
+    ).toEqual([
+      { number: 8, label: 'Chapter 8', url: 'https://scans.example/chapter/x-8/', released: { at: Date.UTC(2026, 10, 2), exact: false } },
+    ])
+  })
+
   it('a page without #chapters has no chapters', () => {
     expect(read('<h1>Nothing</h1><ul><li><a href="/chapter/1/">Chapter 1</a></li></ul>').chapters).toEqual([])
   })

@@ -5,21 +5,8 @@
  * is `div.grid > h1`. Facts from the extension repository's Keyoapp theme, read to write our own pages.
  */
 import type { Element } from 'domhandler'
-import { parseChapterNumber } from '../../../shared/chapter-number'
-import { parseReleaseDate } from '../dates'
-import {
-  absoluteHref,
-  boundedRows,
-  distinctChapters,
-  findFirst,
-  hasClass,
-  labelOf,
-  loadHtml,
-  MAX_DATE,
-  readableText,
-  selectAll,
-  titleOf,
-} from '../html'
+import { boundedRows, distinctChapters, findFirst, hasClass, labelOf, loadHtml, selectAll, titleOf } from '../html'
+import { rowChapter } from './rows'
 import type { Adapter } from '../site'
 
 export const KEYOAPP_ID_PATTERN = /^\/series\/([^/?#]+)/
@@ -37,12 +24,10 @@ export function keyoappAdapter(): Adapter {
       const title = titleOf($, ['div.grid > h1', 'h1'])
       const chapters = distinctChapters(
         boundedRows(selectAll($, ROWS)).map((row) => {
-          const { text, label } = labelOf(findFirst(row, isName) ?? row, isDate)
-          if (/\bupcoming\b/i.test(text)) return null
-          const number = parseChapterNumber(text, title)
-          if (number === null) return null
-          const released = parseReleaseDate(readableText(findFirst(row, isDate), MAX_DATE))
-          return { number, label, url: absoluteHref(row.attribs['href'], page.url), ...(released ? { released } : {}) }
+          const name = findFirst(row, isName) ?? row
+          // Not out yet: no chapter.
+          if (/\bupcoming\b/i.test(labelOf(name, isDate).text)) return null
+          return rowChapter({ name, href: row.attribs['href'], date: findFirst(row, isDate), skip: isDate }, title, page.url)
         }),
       )
       return { kind: 'parsed', result: { ...(title ? { title } : {}), chapters } }

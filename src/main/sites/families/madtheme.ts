@@ -5,21 +5,8 @@
  * ("Nov 29, 2026", or relative). A `/manga/{id}-{slug}` Series is read from its own page. Facts from the
  * extension repository's MadTheme theme, read to write our own pages.
  */
-import { parseChapterNumber } from '../../../shared/chapter-number'
-import { parseReleaseDate } from '../dates'
-import {
-  absoluteHref,
-  boundedRows,
-  distinctChapters,
-  findFirst,
-  hasClass,
-  labelOf,
-  loadHtml,
-  MAX_DATE,
-  readableText,
-  selectAll,
-  titleOf,
-} from '../html'
+import { boundedRows, distinctChapters, findFirst, hasClass, loadHtml, selectAll, titleOf } from '../html'
+import { isLink, rowChapter } from './rows'
 import type { Adapter } from '../site'
 
 export const MADTHEME_ID_PATTERN = /^\/(?:manga\/)?([^/?#]+)/
@@ -37,18 +24,14 @@ export function madThemeAdapter(): Adapter {
       const title = titleOf($, ['.detail h1'])
       const chapters = distinctChapters(
         boundedRows(selectAll($, '#chapter-list > li')).map((row) => {
-          const link = findFirst(row, (el) => el.name === 'a' && el.attribs['href'] !== undefined)
+          const link = findFirst(row, isLink)
           if (!link) return null
-          const { text, label } = labelOf(findFirst(row, (el) => hasClass(el, 'chapter-title')) ?? link)
-          const number = parseChapterNumber(text, title)
-          if (number === null) return null
-          const released = parseReleaseDate(
-            readableText(
-              findFirst(row, (el) => hasClass(el, 'chapter-update')),
-              MAX_DATE,
-            ),
+          const name = findFirst(row, (el) => hasClass(el, 'chapter-title')) ?? link
+          return rowChapter(
+            { name, href: link.attribs['href'], date: findFirst(row, (el) => hasClass(el, 'chapter-update')) },
+            title,
+            page.url,
           )
-          return { number, label, url: absoluteHref(link.attribs['href'], page.url), ...(released ? { released } : {}) }
         }),
       )
       return { kind: 'parsed', result: { ...(title ? { title } : {}), chapters } }

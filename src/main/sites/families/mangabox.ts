@@ -4,8 +4,8 @@
  * `ul.row-content-chapter li` rows, each one link whose text is the chapter's name. Facts from the extension
  * repository's MangaBox theme, read to write our own pages.
  */
-import { parseChapterNumber } from '../../../shared/chapter-number'
-import { absoluteHref, boundedRows, distinctChapters, findFirst, labelOf, loadHtml, selectAll, titleOf } from '../html'
+import { boundedRows, distinctChapters, findFirst, loadHtml, selectAll, titleOf } from '../html'
+import { isLink, rowChapter } from './rows'
 import type { Adapter } from '../site'
 
 export const MANGABOX_ID_PATTERN = /^\/manga[/-]([^/?#]+)/
@@ -21,11 +21,8 @@ export function mangaBoxAdapter(): Adapter {
       const title = titleOf($, ['div.manga-info-top h1', 'div.story-info-right h1', 'div.panel-story-info h1', 'h1'])
       const chapters = distinctChapters(
         boundedRows(selectAll($, ROWS)).map((row) => {
-          const link = findFirst(row, (el) => el.name === 'a' && el.attribs['href'] !== undefined)
-          if (!link) return null
-          const { text, label } = labelOf(link)
-          const number = parseChapterNumber(text, title)
-          return number === null ? null : { number, label, url: absoluteHref(link.attribs['href'], page.url) }
+          const link = findFirst(row, isLink)
+          return link ? rowChapter({ name: link, href: link.attribs['href'] }, title, page.url) : null
         }),
       )
       return { kind: 'parsed', result: { ...(title ? { title } : {}), chapters } }
