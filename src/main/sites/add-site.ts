@@ -214,7 +214,7 @@ function recogniseFamily($: Doc, url: URL): Found | null {
   if (holder > 0) return { family: 'madara', how: 'Madara markup: a chapter list loaded by XHR (#manga-chapters-holder)' }
   const themesiaRows = $('#chapterlist li[data-num], div.eplister li[data-num]').length
   if (themesiaRows > 0) return { family: 'mangathemesia', how: `MangaThemesia markup: ${themesiaRows} li[data-num] rows` }
-  const boxRows = $('div.chapter-list div.row a[href], ul.row-content-chapter li a[href]').length
+  const boxRows = $('div.chapter-list > div.row a[href], ul.row-content-chapter > li a[href]').length
   if (boxRows > 0) return { family: 'mangabox', how: `MangaBox markup: ${boxRows} chapter-list rows` }
   const madRows = $('#chapter-list > li .chapter-title').length
   if (madRows > 0) return { family: 'madtheme', how: `MadTheme markup: ${madRows} #chapter-list rows` }

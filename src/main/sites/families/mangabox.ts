@@ -10,7 +10,7 @@ import type { Adapter } from '../site'
 
 export const MANGABOX_ID_PATTERN = /^\/manga[/-]([^/?#]+)/
 
-const ROWS = 'div.chapter-list div.row, ul.row-content-chapter li'
+const ROWS = 'div.chapter-list > div.row, ul.row-content-chapter > li'
 
 export function mangaBoxAdapter(): Adapter {
   return {

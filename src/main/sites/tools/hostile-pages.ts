@@ -5,7 +5,8 @@
  */
 export const HOSTILE_LATEST = 4242
 
-export type HostileFamily = 'madara' | 'mangathemesia' | 'webtoons' | 'selectors' | 'mangadex'
+export type HostileFamily =
+  'madara' | 'mangathemesia' | 'webtoons' | 'selectors' | 'mangadex' | 'keyoapp' | 'mangabox' | 'madtheme' | 'zeistmanga' | 'comiciviewer'
 
 /** Labels that froze or bloated the old parser: each is far longer than a label may be. */
 export const HOSTILE_LABELS: readonly string[] = [
@@ -31,7 +32,19 @@ function rows(bytes: number, row: (label: string, i: number) => string): string 
   return parts.join('')
 }
 
-/** A hostile page of about `bytes` characters for a family (JSON for MangaDex, HTML for the rest). */
+/** JSON items: the honest one first, then hostile ones up to about `bytes`, joined by commas. */
+function jsonItems(bytes: number, item: (label: string, i: number) => string): string {
+  const items = [item(`Chapter ${HOSTILE_LATEST}`, 0)]
+  let size = 0
+  for (let i = 1; size < bytes; i++) {
+    const part = item(HOSTILE_LABELS[i % HOSTILE_LABELS.length]!, i)
+    items.push(part)
+    size += part.length
+  }
+  return items.join(',')
+}
+
+/** A hostile page of about `bytes` characters for a family (JSON for the API families, HTML for the rest). */
 export function hostilePage(family: HostileFamily, bytes: number): string {
   const honest = `Chapter ${HOSTILE_LATEST}`
   // Rows nested in each other: each row's walk would otherwise cover all the rest.
@@ -75,6 +88,38 @@ export function hostilePage(family: HostileFamily, bytes: number): string {
         rows(bytes, (label, i) => `<li class="ch"><a href="/c/${i}" data-n="${escapeAttr(label)}">${escapeAttr(label)}</a></li>`) +
         `</ol>`
       )
+    case 'keyoapp':
+      return (
+        `<div id="chapters"><a href="/c/honest"><div class="text-sm">${honest}</div></a>` +
+        rows(
+          bytes,
+          (label, i) =>
+            `<a href="/c/${i}"><div class="text-sm">${escapeAttr(label)}</div><div class="text-xs">${escapeAttr(label)}</div></a>`,
+        ) +
+        `</div>${unclosedTitle('h1')}`
+      )
+    case 'mangabox':
+      return (
+        `<ul class="row-content-chapter"><li><a href="/c/honest">${honest}</a></li>` +
+        nested('<li><span>', '</span></li>', 3_000) +
+        rows(bytes, (label, i) => `<li><a href="/c/${i}">${escapeAttr(label)}</a></li>`) +
+        `</ul>${unclosedTitle('h1')}`
+      )
+    case 'madtheme':
+      return (
+        `<ul id="chapter-list"><li><a href="/c/honest"><strong class="chapter-title">${honest}</strong></a></li>` +
+        rows(bytes, (label, i) => `<li><a href="/c/${i}"><strong class="chapter-title">${escapeAttr(label)}</strong></a></li>`) +
+        `</ul><div class="detail">${unclosedTitle('h1')}`
+      )
+    case 'zeistmanga':
+      return `{"feed":{"entry":[${jsonItems(bytes, (label, i) =>
+        JSON.stringify({ title: { $t: label }, link: [{ rel: 'alternate', href: `https://blog.example/c/${i}.html` }] }),
+      )}]}}`
+    case 'comiciviewer':
+      return `{"series":{"summary":{"name":${JSON.stringify(`Hostile ${'w '.repeat(200_000)}`)}},"episodes":[${jsonItems(
+        bytes,
+        (label, i) => JSON.stringify({ id: `e${i}`, title: label, datePublished: 1 }),
+      )}]}}`
     case 'mangadex': {
       const item = (chapter: string, i: number) =>
         JSON.stringify({
