@@ -5,7 +5,7 @@
  * is `div.grid > h1`. Facts from the extension repository's Keyoapp theme, read to write our own pages.
  */
 import type { Element } from 'domhandler'
-import { boundedRows, distinctChapters, findFirst, hasClass, labelOf, loadHtml, selectAll, titleOf } from '../html'
+import { boundedRows, distinctChapters, findFirst, hasClass, loadHtml, selectAll, titleOf } from '../html'
 import { rowChapter } from './rows'
 import type { Adapter } from '../site'
 
@@ -25,9 +25,9 @@ export function keyoappAdapter(): Adapter {
       const chapters = distinctChapters(
         boundedRows(selectAll($, ROWS)).map((row) => {
           const name = findFirst(row, isName) ?? row
+          const chapter = rowChapter({ name, href: row.attribs['href'], date: findFirst(row, isDate), skip: isDate }, title, page.url)
           // Not out yet: no chapter.
-          if (/\bupcoming\b/i.test(labelOf(name, isDate).text)) return null
-          return rowChapter({ name, href: row.attribs['href'], date: findFirst(row, isDate), skip: isDate }, title, page.url)
+          return chapter && /\bupcoming\b/i.test(chapter.label) ? null : chapter
         }),
       )
       return { kind: 'parsed', result: { ...(title ? { title } : {}), chapters } }
