@@ -42,6 +42,7 @@ beforeAll(async () => {
   at('/series/moth-lantern/', 'keyoapp.html')
   routes.set('/manga/paper-crane', [200, 'text/html', stored('mangabox-nelo.html').replaceAll('https://box.example', origin)])
   at('/night-orchard', 'madtheme.html')
+  routes.set('/manga/iron-tide/', [200, 'text/html', stored('mangacatalog.html').replaceAll('https://tide.example', origin)])
   routes.set('/api/episodes?seriesHash=5f3a9c&episodeFrom=1&episodeTo=9999', [
     200,
     'application/json',
@@ -203,6 +204,7 @@ describe('proposeSite (fetching through the real HTTP fetcher)', () => {
   it.each([
     ['MangaBox', '/manga/paper-crane', 'mangabox', 'MangaBox markup: 2 chapter-list rows', 1074],
     ['MadTheme', '/night-orchard', 'madtheme', 'MadTheme markup: 2 #chapter-list rows', 31],
+    ['MangaCatalog', '/manga/iron-tide/', 'mangacatalog', 'MangaCatalog markup: 2 chapter rows', 140],
   ])('recognises %s from one Series URL and previews its chapters', async (_name, path, family, how, highest) => {
     const proposal = ok(await proposeSite(fetchPage, `${origin}${path}`, { sites: BUILT_IN_SITES }))
     expect(proposal.entry).toMatchObject({ family, hosts: [host] })

@@ -206,7 +206,7 @@ function preview(title: string | undefined, chapters: readonly Chapter[]): SiteP
 
 type Found = { family: FamilyKey; how: string } | { selector: string; how: string } | { reason: string }
 
-/** Madara, MangaThemesia, MangaBox, MadTheme, Keyoapp or ZeistManga, from the markup only they write; null when none. */
+/** Madara, MangaThemesia, MangaBox, MangaCatalog, MadTheme, Keyoapp or ZeistManga, from the markup only they write; null when none. */
 function recogniseFamily($: Doc, url: URL): Found | null {
   const madaraRows = $('li.wp-manga-chapter, div.wp-manga-chapter').length
   const holder = $('div[id^="manga-chapters-holder"]').length
@@ -216,6 +216,8 @@ function recogniseFamily($: Doc, url: URL): Found | null {
   if (themesiaRows > 0) return { family: 'mangathemesia', how: `MangaThemesia markup: ${themesiaRows} li[data-num] rows` }
   const boxRows = $('div.chapter-list > div.row a[href], ul.row-content-chapter > li a[href]').length
   if (boxRows > 0) return { family: 'mangabox', how: `MangaBox markup: ${boxRows} chapter-list rows` }
+  const catalogRows = $('div.w-full > div.bg-bg-secondary > div.grid .col-span-4 > a[href]').length
+  if (catalogRows > 0) return { family: 'mangacatalog', how: `MangaCatalog markup: ${catalogRows} chapter rows` }
   const madRows = $('#chapter-list > li .chapter-title').length
   if (madRows > 0) return { family: 'madtheme', how: `MadTheme markup: ${madRows} #chapter-list rows` }
   const keyoRows = $('#chapters > a[href]').length

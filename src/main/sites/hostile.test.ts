@@ -18,6 +18,7 @@ const adapters: Record<HostileFamily, { adapter: Adapter; url: string }> = {
   madtheme: { adapter: FAMILIES.madtheme.adapter(), url: 'https://buddy.example/hostile' },
   zeistmanga: { adapter: FAMILIES.zeistmanga.adapter(), url: 'https://blog.example/2026/01/hostile.html' },
   comiciviewer: { adapter: FAMILIES.comiciviewer.adapter(), url: 'https://comic.example/series/hostile' },
+  mangacatalog: { adapter: FAMILIES.mangacatalog.adapter(), url: 'https://tide.example/manga/hostile/' },
 }
 
 function read(family: HostileFamily, body: string): { result: ParsedSeries; ms: number } {

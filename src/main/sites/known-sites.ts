@@ -76,4 +76,5 @@ export const FAMILY_NAMES: Record<FamilyKey, string> = {
   comiciviewer: 'ComiciViewer',
   mangabox: 'MangaBox',
   madtheme: 'MadTheme',
+  mangacatalog: 'MangaCatalog',
 }

@@ -6,6 +6,7 @@ import { COMICIVIEWER_ID_PATTERN } from './comiciviewer'
 import { KEYOAPP_ID_PATTERN } from './keyoapp'
 import { MADTHEME_ID_PATTERN } from './madtheme'
 import { MANGABOX_ID_PATTERN } from './mangabox'
+import { MANGACATALOG_ID_PATTERN } from './mangacatalog'
 import { ZEISTMANGA_ID_PATTERN } from './zeistmanga'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -40,6 +41,7 @@ describe('the built-in families', () => {
       ['comiciviewer', COMICIVIEWER_ID_PATTERN, false],
       ['mangabox', MANGABOX_ID_PATTERN, false],
       ['madtheme', MADTHEME_ID_PATTERN, false],
+      ['mangacatalog', MANGACATALOG_ID_PATTERN, false],
     ])
   })
 
@@ -54,6 +56,7 @@ describe('the built-in families', () => {
       { family: 'comiciviewer' },
       { family: 'mangabox' },
       { family: 'madtheme' },
+      { family: 'mangacatalog' },
     ])
   })
 

@@ -10,6 +10,7 @@ import { KEYOAPP_ID_PATTERN, keyoappAdapter } from './keyoapp'
 import { COMICIVIEWER_ID_PATTERN, comiciViewerAdapter } from './comiciviewer'
 import { MANGABOX_ID_PATTERN, mangaBoxAdapter } from './mangabox'
 import { MADTHEME_ID_PATTERN, madThemeAdapter } from './madtheme'
+import { MANGACATALOG_ID_PATTERN, mangaCatalogAdapter } from './mangacatalog'
 
 /** What a Site's own sites.json entry may tell its family's adapter. */
 export interface FamilyOptions {
@@ -34,6 +35,7 @@ export const FAMILY_KEYS = [
   'comiciviewer',
   'mangabox',
   'madtheme',
+  'mangacatalog',
 ] as const
 export type FamilyKey = (typeof FAMILY_KEYS)[number]
 
@@ -46,6 +48,7 @@ export const FAMILIES: Record<FamilyKey, Family> = {
   comiciviewer: { adapter: comiciViewerAdapter, idPattern: COMICIVIEWER_ID_PATTERN, readsLanguages: false },
   mangabox: { adapter: mangaBoxAdapter, idPattern: MANGABOX_ID_PATTERN, readsLanguages: false },
   madtheme: { adapter: madThemeAdapter, idPattern: MADTHEME_ID_PATTERN, readsLanguages: false },
+  mangacatalog: { adapter: mangaCatalogAdapter, idPattern: MANGACATALOG_ID_PATTERN, readsLanguages: false },
   mangadex: {
     adapter: (options) =>
       mangaDexAdapter({ apiBase: 'https://api.mangadex.org', ...(options?.languages ? { languages: options.languages } : {}) }),

@@ -53,6 +53,7 @@ const families: HostileFamily[] = [
   'madtheme',
   'zeistmanga',
   'comiciviewer',
+  'mangacatalog',
 ]
 const hostileAdapters: Record<HostileFamily, Adapter> = {
   madara: FAMILIES.madara.adapter(),
@@ -65,6 +66,7 @@ const hostileAdapters: Record<HostileFamily, Adapter> = {
   madtheme: FAMILIES.madtheme.adapter(),
   zeistmanga: FAMILIES.zeistmanga.adapter(),
   comiciviewer: FAMILIES.comiciviewer.adapter(),
+  mangacatalog: FAMILIES.mangacatalog.adapter(),
 }
 for (const family of families) {
   const body = hostilePage(family, 5 * 1024 * 1024)

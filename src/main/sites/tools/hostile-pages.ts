@@ -6,7 +6,17 @@
 export const HOSTILE_LATEST = 4242
 
 export type HostileFamily =
-  'madara' | 'mangathemesia' | 'webtoons' | 'selectors' | 'mangadex' | 'keyoapp' | 'mangabox' | 'madtheme' | 'zeistmanga' | 'comiciviewer'
+  | 'madara'
+  | 'mangathemesia'
+  | 'webtoons'
+  | 'selectors'
+  | 'mangadex'
+  | 'keyoapp'
+  | 'mangabox'
+  | 'madtheme'
+  | 'zeistmanga'
+  | 'comiciviewer'
+  | 'mangacatalog'
 
 /** Labels that froze or bloated the old parser: each is far longer than a label may be. */
 export const HOSTILE_LABELS: readonly string[] = [
@@ -110,6 +120,12 @@ export function hostilePage(family: HostileFamily, bytes: number): string {
         `<ul id="chapter-list"><li><a href="/c/honest"><strong class="chapter-title">${honest}</strong></a></li>` +
         rows(bytes, (label, i) => `<li><a href="/c/${i}"><strong class="chapter-title">${escapeAttr(label)}</strong></a></li>`) +
         `</ul><div class="detail">${unclosedTitle('h1')}`
+      )
+    case 'mangacatalog':
+      return (
+        `<div class="w-full"><div class="bg-bg-secondary"><div class="grid"><div class="col-span-4"><a href="/c/honest">${honest}</a></div></div>` +
+        rows(bytes, (label, i) => `<div class="grid"><div class="col-span-4"><a href="/c/${i}">${escapeAttr(label)}</a></div></div>`) +
+        `</div></div>${unclosedTitle('h1')}`
       )
     case 'zeistmanga':
       return `{"feed":{"entry":[${jsonItems(bytes, (label, i) =>
