@@ -1,11 +1,14 @@
 /**
  * Chapter numbers from labels, as the manga-reader ecosystem reads them (docs/adr/0025-chapter-numbers-as-the-ecosystem-reads-them.md).
  *
- * The label is normalised (compatibility forms, accents dropped, lowercase, white space collapsed) and cut
- * to `MAX_PARSED_LABEL` characters; the Series title is dropped; the rest is tokenised once into numbers,
- * words and single separator characters; then each number is read with what is glued to it (a decimal
- * part, a range end, a sub-chapter letter, an extra/omake/special) and what stands before it (a chapter
- * marker, or a volume, season or version tag). The chapter is, in order of preference: the number right
+ * The label is normalised (compatibility forms, other scripts' digits as ASCII, accents dropped, lowercase,
+ * white space collapsed) and cut to `MAX_PARSED_LABEL` characters; the Series title is dropped; the rest is
+ * tokenised once into numbers (Han numerals too, next to 第/제 or a chapter word), words of any script
+ * (an ideograph is a word of its own) and single separator characters; then each number is read with what is
+ * glued to it (a thousands group, a decimal part, a range end, a sub-chapter letter, an extra/omake/special),
+ * what follows it (a chapter word such as 话, 화 or Bölüm, or a volume word such as 卷 or 권) and what stands
+ * before it (a chapter marker, or a volume, season or version tag, in the languages of chapter-markers.ts).
+ * In brackets, a year or a resolution is the release's; "8 - 98" is a volume and its chapter. The chapter is, in order of preference: the number right
  * after the Series title, the first number after a chapter marker, the first number that is not a tag,
  * and last a version tag's number. Volume and season numbers are never the chapter. A label with no
  * number left is not a chapter (null).
