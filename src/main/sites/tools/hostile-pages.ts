@@ -101,6 +101,7 @@ export function hostilePage(family: HostileFamily, bytes: number): string {
     case 'keyoapp':
       return (
         `<div id="chapters"><a href="/c/honest"><div class="text-sm">${honest}</div></a>` +
+        nested('<a href="/c/n"><div class="text-sm">', '</div></a>', 3_000) +
         rows(
           bytes,
           (label, i) =>
