@@ -31,7 +31,7 @@ export const HOSTILE_LABELS: readonly string[] = [
 
 const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;')
 
-function rows(bytes: number, row: (label: string, i: number) => string): string {
+function rows(bytes: number, row: (label: string, i: number) => string, separator = ''): string {
   const parts: string[] = []
   let size = 0
   for (let i = 0; size < bytes; i++) {
@@ -39,19 +39,12 @@ function rows(bytes: number, row: (label: string, i: number) => string): string 
     parts.push(part)
     size += part.length
   }
-  return parts.join('')
+  return parts.join(separator)
 }
 
 /** JSON items: the honest one first, then hostile ones up to about `bytes`, joined by commas. */
 function jsonItems(bytes: number, item: (label: string, i: number) => string): string {
-  const items = [item(`Chapter ${HOSTILE_LATEST}`, 0)]
-  let size = 0
-  for (let i = 1; size < bytes; i++) {
-    const part = item(HOSTILE_LABELS[i % HOSTILE_LABELS.length]!, i)
-    items.push(part)
-    size += part.length
-  }
-  return items.join(',')
+  return `${item(`Chapter ${HOSTILE_LATEST}`, 0)},${rows(bytes, (label, i) => item(label, i + 1), ',')}`
 }
 
 /** A hostile page of about `bytes` characters for a family (JSON for the API families, HTML for the rest). */
