@@ -48,6 +48,7 @@ beforeAll(async () => {
     'application/json',
     stored('comiciviewer-episodes.json'),
   ])
+  routes.set('/api/comics/la-torre-di-sale', [200, 'application/json', stored('pizzareader-comic.json')])
   at('/2026/01/luz-de-invierno.html', 'zeistmanga-clwd.html')
   routes.set('/feeds/posts/default/-/Chapter/Luz%20de%20Invierno?alt=json&start-index=1&max-results=500', [
     200,
@@ -287,6 +288,16 @@ describe('proposeSite (fetching through the real HTTP fetcher)', () => {
     expect(hits).toEqual(['GET /api/episodes?seriesHash=5f3a9c&episodeFrom=1&episodeTo=9999'])
     expect(proposal.preview).toMatchObject({ title: '星の庭', chapterCount: 4 })
     expect(proposal.preview.chapters[0]).toMatchObject({ number: 3, url: `${origin}/episodes/j0k1l2` })
+  })
+
+  it('a Known PizzaReader host is recognised from one Series URL, its preview read from the comic API', async () => {
+    hits.length = 0
+    const known = { key: 'pizza', name: 'Pizza Scans', lang: 'it', family: 'pizzareader' as const, baseUrl: origin }
+    const knownSite = (h: string) => (h === host ? known : undefined)
+    const proposal = ok(await proposeSite(fetchPage, `${origin}/comics/la-torre-di-sale`, { sites: BUILT_IN_SITES, knownSite }))
+    expect(proposal.entry).toMatchObject({ key: 'pizza', family: 'pizzareader' })
+    expect(hits).toEqual(['GET /api/comics/la-torre-di-sale'])
+    expect(proposal.preview).toMatchObject({ title: 'La Torre di Sale', chapterCount: 3 })
   })
 
   it('a Known Site whose page cannot be read is still proposed, with an empty preview; a URL of no Series is refused', async () => {

@@ -19,6 +19,7 @@ const adapters: Record<HostileFamily, { adapter: Adapter; url: string }> = {
   zeistmanga: { adapter: FAMILIES.zeistmanga.adapter(), url: 'https://blog.example/2026/01/hostile.html' },
   comiciviewer: { adapter: FAMILIES.comiciviewer.adapter(), url: 'https://comic.example/series/hostile' },
   mangacatalog: { adapter: FAMILIES.mangacatalog.adapter(), url: 'https://tide.example/manga/hostile/' },
+  pizzareader: { adapter: FAMILIES.pizzareader.adapter(), url: 'https://pizza.example/comics/hostile' },
 }
 
 function read(family: HostileFamily, body: string): { result: ParsedSeries; ms: number } {

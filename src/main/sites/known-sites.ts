@@ -77,4 +77,5 @@ export const FAMILY_NAMES: Record<FamilyKey, string> = {
   mangabox: 'MangaBox',
   madtheme: 'MadTheme',
   mangacatalog: 'MangaCatalog',
+  pizzareader: 'PizzaReader',
 }

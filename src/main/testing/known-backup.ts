@@ -14,6 +14,8 @@ export function backupPath(family: FamilyKey, slug: string): string {
     case 'madara':
     case 'mangathemesia':
       return `/manga/${slug}/`
+    case 'pizzareader':
+      return `/comics/${slug}`
     case 'mangacatalog':
       return `/manga/${slug}/`
     case 'mangabox':

@@ -7,6 +7,7 @@ import { KEYOAPP_ID_PATTERN } from './keyoapp'
 import { MADTHEME_ID_PATTERN } from './madtheme'
 import { MANGABOX_ID_PATTERN } from './mangabox'
 import { MANGACATALOG_ID_PATTERN } from './mangacatalog'
+import { PIZZAREADER_ID_PATTERN } from './pizzareader'
 import { ZEISTMANGA_ID_PATTERN } from './zeistmanga'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -42,6 +43,7 @@ describe('the built-in families', () => {
       ['mangabox', MANGABOX_ID_PATTERN, false],
       ['madtheme', MADTHEME_ID_PATTERN, false],
       ['mangacatalog', MANGACATALOG_ID_PATTERN, false],
+      ['pizzareader', PIZZAREADER_ID_PATTERN, false],
     ])
   })
 
@@ -57,6 +59,7 @@ describe('the built-in families', () => {
       { family: 'mangabox' },
       { family: 'madtheme' },
       { family: 'mangacatalog' },
+      { family: 'pizzareader' },
     ])
   })
 

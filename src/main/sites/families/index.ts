@@ -11,6 +11,7 @@ import { COMICIVIEWER_ID_PATTERN, comiciViewerAdapter } from './comiciviewer'
 import { MANGABOX_ID_PATTERN, mangaBoxAdapter } from './mangabox'
 import { MADTHEME_ID_PATTERN, madThemeAdapter } from './madtheme'
 import { MANGACATALOG_ID_PATTERN, mangaCatalogAdapter } from './mangacatalog'
+import { PIZZAREADER_ID_PATTERN, pizzaReaderAdapter } from './pizzareader'
 
 /** What a Site's own sites.json entry may tell its family's adapter. */
 export interface FamilyOptions {
@@ -36,6 +37,7 @@ export const FAMILY_KEYS = [
   'mangabox',
   'madtheme',
   'mangacatalog',
+  'pizzareader',
 ] as const
 export type FamilyKey = (typeof FAMILY_KEYS)[number]
 
@@ -49,6 +51,7 @@ export const FAMILIES: Record<FamilyKey, Family> = {
   mangabox: { adapter: mangaBoxAdapter, idPattern: MANGABOX_ID_PATTERN, readsLanguages: false },
   madtheme: { adapter: madThemeAdapter, idPattern: MADTHEME_ID_PATTERN, readsLanguages: false },
   mangacatalog: { adapter: mangaCatalogAdapter, idPattern: MANGACATALOG_ID_PATTERN, readsLanguages: false },
+  pizzareader: { adapter: pizzaReaderAdapter, idPattern: PIZZAREADER_ID_PATTERN, readsLanguages: false },
   mangadex: {
     adapter: (options) =>
       mangaDexAdapter({ apiBase: 'https://api.mangadex.org', ...(options?.languages ? { languages: options.languages } : {}) }),

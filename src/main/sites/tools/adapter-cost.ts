@@ -54,6 +54,7 @@ const families: HostileFamily[] = [
   'zeistmanga',
   'comiciviewer',
   'mangacatalog',
+  'pizzareader',
 ]
 const hostileAdapters: Record<HostileFamily, Adapter> = {
   madara: FAMILIES.madara.adapter(),
@@ -67,6 +68,7 @@ const hostileAdapters: Record<HostileFamily, Adapter> = {
   zeistmanga: FAMILIES.zeistmanga.adapter(),
   comiciviewer: FAMILIES.comiciviewer.adapter(),
   mangacatalog: FAMILIES.mangacatalog.adapter(),
+  pizzareader: FAMILIES.pizzareader.adapter(),
 }
 for (const family of families) {
   const body = hostilePage(family, 5 * 1024 * 1024)

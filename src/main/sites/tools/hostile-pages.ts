@@ -17,6 +17,7 @@ export type HostileFamily =
   | 'zeistmanga'
   | 'comiciviewer'
   | 'mangacatalog'
+  | 'pizzareader'
 
 /** Labels that froze or bloated the old parser: each is far longer than a label may be. */
 export const HOSTILE_LABELS: readonly string[] = [
@@ -115,6 +116,10 @@ export function hostilePage(family: HostileFamily, bytes: number): string {
         rows(bytes, (label, i) => `<li><a href="/c/${i}"><strong class="chapter-title">${escapeAttr(label)}</strong></a></li>`) +
         `</ul><div class="detail">${unclosedTitle('h1')}`
       )
+    case 'pizzareader':
+      return `{"comic":{"title":${JSON.stringify(`Hostile ${'w '.repeat(200_000)}`)},"chapters":[${jsonItems(bytes, (label, i) =>
+        JSON.stringify({ chapter: null, full_title: label, url: `/read/x/${i}` }),
+      )}]}}`
     case 'mangacatalog':
       return (
         `<div class="w-full"><div class="bg-bg-secondary"><div class="grid"><div class="col-span-4"><a href="/c/honest">${honest}</a></div></div>` +
