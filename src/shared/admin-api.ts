@@ -325,6 +325,11 @@ export interface ImportPreviewView {
   unknownSources: Array<{ sourceId: string; name: string; count: number; example: string }>
   /** The hosts of skipped links that no Site has, most frequent first (at most 10). */
   unknownHosts: Array<{ host: string; count: number }>
+  /**
+   * Known Sites the backup's sources name that the app does not run yet, added when the owner confirms
+   * ("adds 9 Sites: Asura Scans (MangaThemesia), …"); `family` is the family's name for a person.
+   */
+  sitesToAdd: Array<{ key: string; name: string; family: string; host: string; count: number }>
   /** Remembered mappings this import uses. */
   mappings: Array<{ sourceId: string; sourceName: string; site: string; siteName: string; origin: string }>
   /** Readers an export document names that do not exist yet (created, each with a token shown once). */

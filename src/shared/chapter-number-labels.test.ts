@@ -76,10 +76,85 @@ describe('parseChapterNumber: labels a reader would recognise', () => {
 
   it('every combining accent, and only those, is dropped from a marker', () => {
     for (let mark = 0x2f0; mark <= 0x37f; mark++) {
-      const label = `Tomo 2 Capi${String.fromCharCode(mark)}tulo 31`
+      const label = `Part 2 Capi${String.fromCharCode(mark)}tulo 31`
       const accent = mark >= 0x300 && mark <= 0x36f
       expect([mark.toString(16), parseChapterNumber(label)]).toEqual([mark.toString(16), accent ? 31 : 2])
     }
+  })
+})
+
+/**
+ * Labels in the languages the known Sources serve, one family per row group (the table in docs/sites.md):
+ * [why, label, expected].
+ */
+const languages: Array<[why: string, label: string, expected: number | null]> = [
+  // Russian and Ukrainian: Том is the volume, Глава / Розділ the chapter.
+  ['Russian volume then chapter', 'Том 1 Глава 308', 308],
+  ['Russian abbreviated chapter', 'Т.2 Гл. 15', 15],
+  ['Ukrainian volume then chapter', 'Том 3 Розділ 41.5', 41.5],
+  ['Russian volume alone is no chapter', 'Том 4', null],
+  // Chinese and Japanese: 第…话/話/章/回 is the chapter, 卷/巻 the volume; Han numerals are numbers.
+  ['Chinese volume glued before the chapter', '卷2第25话', 25],
+  ['Chinese volume suffix then the chapter', '第2卷 第26话', 26],
+  ['Han numerals with units', '第三百一十一章', 311],
+  ['Han zero', '第零話', 0],
+  ['Han ten alone', '第十話 決戦', 10],
+  ['Han numerals read place by place', '第一〇二话', 102],
+  ['Han numerals with 万', '第一万二千话', 12000],
+  ['Japanese volume and chapter with full-width digits', '第３巻 第１５話', 15],
+  ['a Han numeral in a title is not a number', '一拳超人 第5话', 5],
+  ['a lone Han numeral word is no chapter', '三国志', null],
+  // Korean: 화/회 after the number is the chapter, 권 the volume, 부 the part.
+  ['Korean chapter then a part', '13회#2', 13],
+  ['Korean prefix and suffix', '제 7화', 7],
+  ['Korean part then chapter', '2부 15화', 15],
+  ['Korean volume suffix', '3권 20화', 20],
+  // Thai: ตอนที่ is the chapter, เล่ม the volume.
+  ['Thai volume then chapter', 'เล่ม 1 ตอนที่ 3', 3],
+  ['Thai chapter glued to a longer word', 'มังงะตอนที่ 12', 12],
+  ['Thai digits', 'ตอนที่ ๑๒', 12],
+  // Vietnamese and Indonesian.
+  ['Vietnamese chapter', 'Chương 120', 120],
+  ['Vietnamese volume then chapter', 'Tập 3 Chương 21', 21],
+  ['Indonesian volume then chapter', 'Jilid 2 Bab 14', 14],
+  // French, Spanish, Portuguese, Italian, German.
+  ['French volume then chapter', 'Tome 55 - Chapitre 517', 517],
+  ['Spanish volume then chapter', 'Tomo 4 Capítulo 33', 33],
+  ['Portuguese volume then chapter', 'Volume 2 Capítulo 10.5', 10.5],
+  ['Italian volume then chapter', 'Volume 7 Capitolo 60', 60],
+  ['German volume then chapter', 'Band 3 Kapitel 20', 20],
+  // Turkish: the number may come before Bölüm (an ordinal "5. Bölüm").
+  ['Turkish ordinal chapter', 'Cilt 2 - 5. Bölüm', 5],
+  ['Turkish chapter first', 'Bölüm 88', 88],
+  // Arabic, with Arabic-Indic digits.
+  ['Arabic volume then chapter', 'المجلد 2 الفصل 15', 15],
+  ['Arabic-Indic digits', 'الفصل ٤٢', 42],
+]
+
+/** Forms every language shares: a volume before a spaced dash, release tags, thousands. */
+const forms: Array<[why: string, label: string, expected: number | null]> = [
+  ['volume, a spaced dash and the chapter', '8 - 98 The Last Battle', 98],
+  ['volume and chapter with an en dash', '12 – 104', 104],
+  ['a descending spaced pair keeps the first', '98 - 8 Kills', 98],
+  ['a year in parentheses is no chapter', 'Akira v01 (2013)', 1],
+  ['a year in brackets after the chapter', '045 [2019]', 45],
+  ['a resolution in brackets is no chapter', 'Episode 5 [1080p]', 5],
+  ['a resolution alone in brackets leaves the chapter', '[1920x1080] 12', 12],
+  ['a year outside brackets is still a number', 'Chapter 2013', 2013],
+  ['a thousands separator', 'Chapter 1,074', 1074],
+  ['a thousands separator after a short head', 'Chapter 12,345', 12345],
+  ['a comma range of three-digit chapters stays a range', 'Ch 100,101', 101],
+  ['a leading zero head is never thousands', '024,005', 24],
+  ['a thousands separator with a decimal part', 'Chapter 1,074.5', 1074.5],
+]
+
+describe('parseChapterNumber: chapter labels in every language', () => {
+  it.each(languages)('%s', (_why, label, expected) => {
+    expect(parseChapterNumber(label)).toBe(expected)
+  })
+
+  it.each(forms)('%s', (_why, label, expected) => {
+    expect(parseChapterNumber(label)).toBe(expected)
   })
 })
 

@@ -129,6 +129,12 @@ describe.skipIf(process.env['MB_MUTATION_RUN'] === '1')('parseChapterNumber: lin
     '1.a'.repeat(3_000),
     'extra'.repeat(2_000),
     ('# ' + ' .'.repeat(50)).repeat(100),
+    '一'.repeat(8_000),
+    '第一'.repeat(4_000),
+    '1,000'.repeat(2_000),
+    '(1080p '.repeat(1_000),
+    '1 - 2 '.repeat(1_000),
+    'ตอนที่'.repeat(1_000),
   ]
 
   function cost(labels: string[], title?: string, runs = 3): number {

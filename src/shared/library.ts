@@ -70,3 +70,8 @@ export function statusFromLabel(label: string): BookmarkStatus | undefined {
   const normal = label.toLowerCase().replace(/[-_]+/g, ' ').replace(/\s+/g, ' ').trim()
   return BY_WORD.get(normal)
 }
+
+/** The Sites an import adds, for a person: "Asura Scans (MangaThemesia), Reaper Scans (Madara)". */
+export function sitesToAddWords(sites: ReadonlyArray<{ name: string; family: string }>): string {
+  return sites.map((s) => `${s.name} (${s.family})`).join(', ')
+}

@@ -68,7 +68,14 @@ export function createAdmin(ctx: AdminContext): AdminApi {
   const db = core.store.db
   const now = () => core.clock.now()
   const siteOf = (key: string): Site | undefined => core.registry.get(key)
-  const imports = new ImportJobs({ db, registry: core.registry, clock: core.clock, log: core.log })
+  const imports = new ImportJobs({
+    db,
+    registry: core.registry,
+    clock: core.clock,
+    log: core.log,
+    dataDir: core.dataDir,
+    addSite: (site) => core.addSite(site),
+  })
   const newSites = siteProposals(core)
   // Each Site's own ceiling says when its checks are stale.
   const staleBefore = () => ({

@@ -7,7 +7,7 @@
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { ImportPreviewView, ImportResultView } from '../../shared/admin-api'
-import { IMPORT_FORMAT_NAMES, IMPORT_SKIP_WORDS } from '../../shared/library'
+import { IMPORT_FORMAT_NAMES, IMPORT_SKIP_WORDS, sitesToAddWords } from '../../shared/library'
 import { readImportFile, readLibrary } from '../library/read'
 import { defaultDataDir } from '../paths'
 import { BUILT_IN_SITES } from '../sites/builtin'
@@ -15,7 +15,7 @@ import { createRegistry } from '../sites/registry'
 import type { Site } from '../sites/site'
 import { loadSites } from '../sites/sites-file'
 import { openStore, STORE_FILE } from '../store/database'
-import { applyPlan, importReader, mapSource, planLibrary, previewPlan } from '../use-cases/library-import'
+import { addPlannedSites, applyPlan, importReader, mapSource, planLibrary, previewPlan } from '../use-cases/library-import'
 import { findReader } from '../use-cases/reader-tokens'
 import { wantsHelp } from './help'
 import type { Output } from './reader'
@@ -85,7 +85,7 @@ export async function runImportCommand(argv: string[], io: Output, options: Impo
   const loaded = loadSites(dataDir, options.sites ?? BUILT_IN_SITES)
   for (const problem of loaded.problems) io.err(`import: ${problem}`)
   const store = openStore(join(dataDir, STORE_FILE), { now: now() })
-  const deps = { db: store.db, registry: createRegistry(loaded.sites), clock: { now, monotonic: now, sleep: async () => {} } }
+  const deps = { db: store.db, registry: createRegistry(loaded.sites), clock: { now, monotonic: now, sleep: async () => {} }, dataDir }
   try {
     let reader: { id: number; name: string } | undefined
     if (parsed.values.reader !== undefined) {
@@ -116,7 +116,9 @@ export async function runImportCommand(argv: string[], io: Output, options: Impo
       io.out('Nothing to write.')
       return 0
     }
-    const result = await applyPlan(deps, plan, meter(io, 'writing', 'rows'))
+    const added = await addPlannedSites(deps, plan)
+    if (added) io.err(`import: ${added} Known Sites added to sites.json`)
+    const result = await applyPlan(deps, added ? await planLibrary(deps, library, reader) : plan, meter(io, 'writing', 'rows'))
     for (const line of resultLines(result)) io.out(line)
     return 0
   } catch (error) {
@@ -148,6 +150,9 @@ export function previewLines(p: ImportPreviewView): string[] {
     }
   }
   if (p.unknownHosts.length) lines.push(`  Hosts no Site has: ${p.unknownHosts.map((h) => `${h.host} × ${h.count}`).join(', ')}`)
+  if (p.sitesToAdd.length) {
+    lines.push(`Adds ${n(p.sitesToAdd.length)} Sites: ${sitesToAddWords(p.sitesToAdd)}.`)
+  }
   if (p.unknownSources.length) {
     lines.push('Backup sources with no Site (map each once: --map SOURCE_ID=SITE, or --map SOURCE_ID=URL of one of its pages):')
     for (const s of p.unknownSources) lines.push(`  ${s.sourceId.padStart(20)}  ${s.name}: ${n(s.count)} manga, e.g. ${s.example}`)

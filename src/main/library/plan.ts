@@ -10,6 +10,9 @@ import type { SiteRegistry } from '../sites/registry'
 import { isPinned, parseUrl, type Site } from '../sites/site'
 import type { ImportEntry, ParsedLibrary, SeriesSnapshot } from './entries'
 import { MANGADEX_SOURCE_IDS, mangaDexTitleUrl } from './mihon/sources'
+import { knownSourceById } from './mihon/known-sources'
+import { knownHosts, knownSiteEntry, type KnownSite } from '../sites/known-sites'
+import { checkSiteEntry, type SiteEntry } from '../sites/sites-file'
 
 /** A backup source the owner mapped to a Site: its manga's paths are read on `origin` (scheme and host). */
 export interface SourceMapping {
@@ -83,7 +86,20 @@ export interface ImportPlan {
   readers: Array<{ name: string; createdAt?: number }>
   /** The mappings the plan used. */
   mappingsUsed: SourceMapping[]
+  /** Known Sites the backup's sources name that the app does not run yet: added when the owner confirms. */
+  sitesToAdd: PlannedSite[]
 }
+
+/** A Known Site an import would add, with its sites.json entry. */
+export interface PlannedSite {
+  entry: SiteEntry & { key: string; name: string }
+  known: KnownSite
+  /** How many of the file's entries it reads. */
+  count: number
+}
+
+/** The Sites a plan proposes, by Known Site key, with the Site each makes. */
+type Proposed = Map<string, { planned: PlannedSite; site: Site }>
 
 type Resolved = { ok: true; site: Site; seriesId: string; seriesUrl: string } | { ok: false; skip: Omit<PlannedSkip, 'ref'> }
 
@@ -95,6 +111,7 @@ export function planImport(parsed: ParsedLibrary, options: PlanOptions): ImportP
   const unknown = new Map<string, UnknownSource>()
   const used = new Map<string, SourceMapping>()
   const stamp = (at: number) => Math.min(at, options.now ?? at)
+  const proposed: Proposed = new Map()
   if (options.reader) readers.set(options.reader.name, { name: options.reader.name })
   // Every Reader an export names is restored, one with no bookmark too.
   else for (const r of parsed.readers ?? []) readers.set(r.name, { name: r.name, createdAt: stamp(r.createdAt) })
@@ -104,7 +121,7 @@ export function planImport(parsed: ParsedLibrary, options: PlanOptions): ImportP
       skipped.push({ ref: entry.ref, reason: 'not-in-library', detail: describe(entry) })
       continue
     }
-    const resolved = resolve(entry, options, used)
+    const resolved = resolve(entry, options, used, proposed)
     if (!resolved.ok) {
       skipped.push({ ref: entry.ref, ...resolved.skip })
       if (resolved.skip.reason === 'unmapped-source' && entry.target.kind === 'source') {
@@ -160,10 +177,11 @@ export function planImport(parsed: ParsedLibrary, options: PlanOptions): ImportP
     unknownSources: [...unknown.values()].sort((a, b) => b.count - a.count || a.name.localeCompare(b.name)),
     readers: [...readers.values()],
     mappingsUsed: [...used.values()],
+    sitesToAdd: [...proposed.values()].map((p) => p.planned),
   }
 }
 
-function resolve(entry: ImportEntry, options: PlanOptions, used: Map<string, SourceMapping>): Resolved {
+function resolve(entry: ImportEntry, options: PlanOptions, used: Map<string, SourceMapping>, proposed: Proposed): Resolved {
   const { registry } = options
   const target = entry.target
   switch (target.kind) {
@@ -198,6 +216,8 @@ function resolve(entry: ImportEntry, options: PlanOptions, used: Map<string, Sou
         return byUrl(registry, url)
       }
       const mapping = options.mappings.get(sourceId)
+      const known = mapping ? undefined : knownSourceById(sourceId)
+      if (known) return byKnownSite(known, path, registry, proposed, sourceId)
       if (!mapping) {
         // Some sources keep whole URLs: those resolve by their host like any link.
         if (/^https?:\/\//i.test(path)) return byUrl(registry, path)
@@ -207,10 +227,7 @@ function resolve(entry: ImportEntry, options: PlanOptions, used: Map<string, Sou
       if (!site)
         return { ok: false, skip: { reason: 'unknown-site', detail: `${mapping.site} (mapped from ${mapping.sourceName})`, sourceId } }
       used.set(sourceId, mapping)
-      const url = parseUrl(path, mapping.origin)
-      const seriesId = url && isPinned(site, url) ? site.seriesIdOf(url) : null
-      if (!url || !seriesId) return { ok: false, skip: { reason: 'not-series', detail: url?.href ?? path, site: site.key, sourceId } }
-      return { ok: true, site, seriesId, seriesUrl: site.canonicalUrl?.(url) ?? url.href }
+      return onSite(site, parseUrl(path, mapping.origin), path, sourceId)
     }
   }
 }
@@ -228,6 +245,38 @@ function revalidated(snapshot: SeriesSnapshot, site: Site, stamp: (at: number) =
     finishedAt: stamp(snapshot.finishedAt),
     createdAt: stamp(snapshot.createdAt),
   }
+}
+
+/** A manga's path read on a Site: its Series, or skipped as no Series of it. */
+function onSite(site: Site, url: URL | null, path: string, sourceId: string): Resolved {
+  const seriesId = url && isPinned(site, url) ? site.seriesIdOf(url) : null
+  if (!url || !seriesId) return { ok: false, skip: { reason: 'not-series', detail: url?.href ?? path, site: site.key, sourceId } }
+  return { ok: true, site, seriesId, seriesUrl: site.canonicalUrl?.(url) ?? url.href }
+}
+
+/**
+ * A source of the Known Sites table (docs/adr/0078-known-sites-from-the-extension-repository.md): read on the
+ * running Site that pins its host, or on the Site the table makes, which the plan proposes to add.
+ */
+function byKnownSite(known: KnownSite, path: string, registry: SiteRegistry, proposed: Proposed, sourceId: string): Resolved {
+  const hosts = knownHosts(known)
+  const running = registry.sites.find((s) => hosts.some((h) => s.hosts.includes(h)))
+  if (running) {
+    const host = hosts.find((h) => running.hosts.includes(h))!
+    return onSite(running, parseUrl(path, `${new URL(known.baseUrl).protocol}//${host}`), path, sourceId)
+  }
+  let held = proposed.get(known.key)
+  if (!held) {
+    const taken = new Set([...registry.sites.map((s) => s.key), ...[...proposed.values()].map((p) => p.planned.entry.key)])
+    const entry = knownSiteEntry(known, taken) as PlannedSite['entry']
+    const checked = checkSiteEntry(entry, new Map())
+    // The table is generated against the same schema (known-sites.test.ts); a row it refuses is no Site.
+    if ('problems' in checked) return { ok: false, skip: { reason: 'unmapped-source', detail: checked.problems.join('; '), sourceId } }
+    held = { planned: { entry, known, count: 0 }, site: checked.site }
+    proposed.set(known.key, held)
+  }
+  held.planned.count++
+  return onSite(held.site, parseUrl(path, known.baseUrl), path, sourceId)
 }
 
 function byUrl(registry: SiteRegistry, raw: string): Resolved {

@@ -39,6 +39,22 @@ beforeAll(async () => {
   at('/manga/iron-bloom/', 'mangathemesia.html')
   at('/comic/moth-garden', 'generic-list.html')
   at('/about', 'no-chapters.html')
+  at('/series/moth-lantern/', 'keyoapp.html')
+  routes.set('/manga/paper-crane', [200, 'text/html', stored('mangabox-nelo.html').replaceAll('https://box.example', origin)])
+  at('/night-orchard', 'madtheme.html')
+  routes.set('/manga/iron-tide/', [200, 'text/html', stored('mangacatalog.html').replaceAll('https://tide.example', origin)])
+  routes.set('/api/episodes?seriesHash=5f3a9c&episodeFrom=1&episodeTo=9999', [
+    200,
+    'application/json',
+    stored('comiciviewer-episodes.json'),
+  ])
+  routes.set('/api/comics/la-torre-di-sale', [200, 'application/json', stored('pizzareader-comic.json')])
+  at('/2026/01/luz-de-invierno.html', 'zeistmanga-clwd.html')
+  routes.set('/feeds/posts/default/-/Chapter/Luz%20de%20Invierno?alt=json&start-index=1&max-results=500', [
+    200,
+    'application/json; charset=UTF-8',
+    stored('zeistmanga-feed.json').replaceAll('https://bruma.example', origin),
+  ])
   routes.set('/x/manga/glass-harbor/', [
     200,
     'text/html',
@@ -186,6 +202,39 @@ describe('proposeSite (fetching through the real HTTP fetcher)', () => {
     expect(proposal.preview.chapters.map((c) => c.number)).toEqual([38, 37])
   })
 
+  it.each([
+    ['MangaBox', '/manga/paper-crane', 'mangabox', 'MangaBox markup: 2 chapter-list rows', 1074],
+    ['MadTheme', '/night-orchard', 'madtheme', 'MadTheme markup: 2 #chapter-list rows', 31],
+    ['MangaCatalog', '/manga/iron-tide/', 'mangacatalog', 'MangaCatalog markup: 2 chapter rows', 140],
+  ])('recognises %s from one Series URL and previews its chapters', async (_name, path, family, how, highest) => {
+    const proposal = ok(await proposeSite(fetchPage, `${origin}${path}`, { sites: BUILT_IN_SITES }))
+    expect(proposal.entry).toMatchObject({ family, hosts: [host] })
+    expect(proposal.entry.idPattern).toBeUndefined()
+    expect(proposal.recognisedBy).toBe(how)
+    expect(proposal.preview.chapters[0]?.number).toBe(highest)
+  })
+
+  it('recognises Keyoapp from one Series URL and previews its chapters', async () => {
+    const proposal = ok(await proposeSite(fetchPage, `${origin}/series/moth-lantern/`, { sites: BUILT_IN_SITES }))
+    expect(proposal.entry).toMatchObject({ family: 'keyoapp', hosts: [host] })
+    expect(proposal.entry.idPattern).toBeUndefined()
+    expect(proposal.recognisedBy).toBe('Keyoapp markup: 4 #chapters > a rows')
+    expect(proposal.preview).toMatchObject({ title: 'Moth Lantern', chapterCount: 3 })
+  })
+
+  it('recognises ZeistManga from one Series URL, follows its Blogger feed and previews the chapters', async () => {
+    hits.length = 0
+    const proposal = ok(await proposeSite(fetchPage, `${origin}/2026/01/luz-de-invierno.html`, { sites: BUILT_IN_SITES }))
+    expect(proposal.entry).toMatchObject({ family: 'zeistmanga', hosts: [host] })
+    expect(proposal.entry.idPattern).toBeUndefined()
+    expect(hits).toEqual([
+      'GET /2026/01/luz-de-invierno.html',
+      'GET /feeds/posts/default/-/Chapter/Luz%20de%20Invierno?alt=json&start-index=1&max-results=500',
+    ])
+    expect(proposal.preview).toMatchObject({ title: 'Luz de Invierno', chapterCount: 2 })
+    expect(proposal.preview.chapters.map((c) => c.number)).toEqual([12, 11.5])
+  })
+
   it('a pasted chapter URL reads the Series page one segment up', async () => {
     const proposal = ok(await proposeSite(fetchPage, `${origin}/manga/iron-bloom/chapter-61/`, { sites: BUILT_IN_SITES }))
     expect(proposal.seriesUrl).toBe(`${origin}/manga/iron-bloom/`)
@@ -215,6 +264,58 @@ describe('proposeSite (fetching through the real HTTP fetcher)', () => {
     const proposal = await proposeSite(fetchPage, url, { sites: BUILT_IN_SITES })
     expect(proposal.ok === false && proposal.reason).toMatch(reason)
     expect(hits).toEqual([])
+  })
+
+  it('a host of the Known Sites table is recognised at once from its entry, the page read only for the preview', async () => {
+    hits.length = 0
+    // A Known Site whose base URL is this server; the page is generic markup, yet the entry is the table's.
+    const known = { key: 'asura-scans', name: 'Asura Scans', lang: 'en', family: 'madara' as const, baseUrl: origin }
+    const knownSite = (h: string) => (h === host ? known : undefined)
+    const proposal = ok(await proposeSite(fetchPage, `${origin}/manga/the-tower-climber/chapter-3/`, { sites: BUILT_IN_SITES, knownSite }))
+    expect(proposal.recognisedBy).toBe('A Known Site: Asura Scans (Madara), from the extension repository Mihon users install')
+    expect(proposal.entry).toMatchObject({ key: 'asura-scans', name: 'Asura Scans', family: 'madara', hosts: [host, `www.${host}`] })
+    expect(proposal.seriesUrl).toBe(`${origin}/manga/the-tower-climber/`)
+    expect(proposal.preview.chapters[0]?.number).toBe(153)
+    expect(hits).toEqual(['GET /manga/the-tower-climber/'])
+  })
+
+  it("a Known ComiciViewer host is recognised from one Series URL, its preview read from the family's own API", async () => {
+    hits.length = 0
+    const known = { key: 'comic-garden', name: 'Comic Garden', lang: 'ja', family: 'comiciviewer' as const, baseUrl: origin }
+    const knownSite = (h: string) => (h === host ? known : undefined)
+    const proposal = ok(await proposeSite(fetchPage, `${origin}/series/5f3a9c`, { sites: BUILT_IN_SITES, knownSite }))
+    expect(proposal.entry).toMatchObject({ key: 'comic-garden', family: 'comiciviewer' })
+    expect(hits).toEqual(['GET /api/episodes?seriesHash=5f3a9c&episodeFrom=1&episodeTo=9999'])
+    expect(proposal.preview).toMatchObject({ title: '星の庭', chapterCount: 4 })
+    expect(proposal.preview.chapters[0]).toMatchObject({ number: 3, url: `${origin}/episodes/j0k1l2` })
+  })
+
+  it('a Known PizzaReader host is recognised from one Series URL, its preview read from the comic API', async () => {
+    hits.length = 0
+    const known = { key: 'pizza', name: 'Pizza Scans', lang: 'it', family: 'pizzareader' as const, baseUrl: origin }
+    const knownSite = (h: string) => (h === host ? known : undefined)
+    const proposal = ok(await proposeSite(fetchPage, `${origin}/comics/la-torre-di-sale`, { sites: BUILT_IN_SITES, knownSite }))
+    expect(proposal.entry).toMatchObject({ key: 'pizza', family: 'pizzareader' })
+    expect(hits).toEqual(['GET /api/comics/la-torre-di-sale'])
+    expect(proposal.preview).toMatchObject({ title: 'La Torre di Sale', chapterCount: 3 })
+  })
+
+  it('a Known Site whose page cannot be read is still proposed, with an empty preview; a URL of no Series is refused', async () => {
+    const known = { key: 'cloudy', name: 'Cloudy', lang: 'en', family: 'mangathemesia' as const, baseUrl: origin }
+    const knownSite = (h: string) => (h === host ? known : undefined)
+    const proposal = ok(await proposeSite(fetchPage, `${origin}/manga/cloudy/`, { sites: BUILT_IN_SITES, knownSite }))
+    expect(proposal.preview).toEqual({ chapters: [], chapterCount: 0 })
+    const refused = await proposeSite(fetchPage, `${origin}/about`, { sites: BUILT_IN_SITES, knownSite })
+    expect(refused.ok === false && refused.reason).toMatch(/A Known Site: Cloudy \(MangaThemesia\).*paste the URL of one Series/)
+  })
+
+  it('the real table recognises a known host even when its Series page is unreachable', async () => {
+    const proposal = ok(
+      await proposeSite(async () => ({ kind: 'unreachable', reason: 'offline' }), 'https://comicasura.net/manga/solo/', {
+        sites: BUILT_IN_SITES,
+      }),
+    )
+    expect(proposal.entry).toMatchObject({ name: 'Comic Asura', family: 'mangathemesia' })
   })
 
   it('confirming writes sites.json; loading it runs the Site, which resolves the pasted Series', async () => {

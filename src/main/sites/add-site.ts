@@ -15,6 +15,7 @@ import { cleanText, labelOf, loadHtml, selectAll, titleOf, type Doc } from './ht
 import { isPinned, parseUrl, type Chapter, type FetcherKind, type Page, type PageRequest, type Site } from './site'
 import { checkSiteEntry, type SiteEntry } from './sites-file'
 import { inlineReader, type PageReader } from './page-reader'
+import { FAMILY_NAMES, knownSiteByHost, knownSiteEntry, type KnownSite } from './known-sites'
 
 /** Chapters a preview shows at most (the highest). */
 export const PREVIEW_CHAPTERS = 50
@@ -83,7 +84,7 @@ export function recogniseSite(page: Page, url: URL, options: RecogniseOptions = 
 export async function proposeSite(
   fetchPage: FetchPage,
   rawUrl: string,
-  options: { sites: readonly Site[]; reader?: PageReader },
+  options: { sites: readonly Site[]; reader?: PageReader; knownSite?: (host: string) => KnownSite | undefined },
 ): Promise<SiteProposal> {
   const reader = options.reader ?? inlineReader
   const url = parseUrl(rawUrl.trim())
@@ -93,6 +94,8 @@ export async function proposeSite(
   const known = options.sites.find((site) => isPinned(site, url))
   if (known) return { ok: false, reason: `this URL belongs to the Site "${known.name}" already; bookmark the Series there` }
   const takenKeys = options.sites.map((site) => site.key)
+  const table = (options.knownSite ?? knownSiteByHost)(url.host)
+  if (table) return proposeKnown(fetchPage, url, table, takenKeys, reader)
 
   const read = async (target: URL): Promise<Recognition> => {
     const fetched = await fetchOne(fetchPage, { url: target.href, method: 'GET' })
@@ -133,6 +136,47 @@ export async function proposeSite(
   return { ...proposal, preview: preview(proposal.preview.title, chapters) }
 }
 
+/**
+ * A host of the Known Sites table is recognised at once: the entry is the table's, whatever the page looks
+ * like. The Series page is still read (and a Madara XHR list followed) for the preview; a page that cannot be
+ * read leaves the preview empty, since the family is known (docs/adr/0078-known-sites-from-the-extension-repository.md).
+ */
+async function proposeKnown(
+  fetchPage: FetchPage,
+  url: URL,
+  known: KnownSite,
+  takenKeys: readonly string[],
+  reader: PageReader,
+): Promise<SiteProposal> {
+  const recognisedBy = `A Known Site: ${known.name} (${FAMILY_NAMES[known.family]}), from the extension repository Mihon users install`
+  const entry = knownSiteEntry(known, new Set(takenKeys))
+  const checked = checkSiteEntry(entry, new Map())
+  if ('problems' in checked) return { ok: false, reason: checked.problems.join('; ') }
+  const site = checked.site
+  if (!site.seriesIdOf(url)) return { ok: false, reason: `${recognisedBy}; paste the URL of one Series on it` }
+  const seriesUrl = site.canonicalUrl?.(url) ?? url.href
+  const proposal = { ok: true as const, entry, recognisedBy, seriesUrl }
+  let chapters: Chapter[] = []
+  let title: string | undefined
+  try {
+    // The family's own first request: the Series page, or its API (ComiciViewer's episode list).
+    let page = await fetchOne(fetchPage, site.adapter.request(new URL(seriesUrl)))
+    let step = 'page' in page ? await reader.read(site, page.page, new URL(seriesUrl)) : null
+    if (step?.kind === 'follow') {
+      title = step.partial?.title
+      page = await fetchOne(fetchPage, step.request)
+      step = 'page' in page ? await reader.read(site, page.page, new URL(seriesUrl)) : null
+    }
+    if (step?.kind === 'parsed') {
+      chapters = step.result.chapters
+      title = step.result.title ?? title
+    }
+  } catch {
+    // The preview stays empty: the Lane reads the list on its first pass and says why if it cannot.
+  }
+  return { ...proposal, preview: preview(title, chapters) }
+}
+
 async function fetchOne(fetchPage: FetchPage, request: PageRequest): Promise<{ page: Page; fetcher?: FetcherKind } | { reason: string }> {
   const host = new URL(request.url).host
   const result = await fetchPage(request)
@@ -162,7 +206,7 @@ function preview(title: string | undefined, chapters: readonly Chapter[]): SiteP
 
 type Found = { family: FamilyKey; how: string } | { selector: string; how: string } | { reason: string }
 
-/** Madara or MangaThemesia, from the markup only those themes write; null when neither. */
+/** Madara, MangaThemesia, MangaBox, MangaCatalog, MadTheme, Keyoapp or ZeistManga, from the markup only they write; null when none. */
 function recogniseFamily($: Doc, url: URL): Found | null {
   const madaraRows = $('li.wp-manga-chapter, div.wp-manga-chapter').length
   const holder = $('div[id^="manga-chapters-holder"]').length
@@ -170,6 +214,16 @@ function recogniseFamily($: Doc, url: URL): Found | null {
   if (holder > 0) return { family: 'madara', how: 'Madara markup: a chapter list loaded by XHR (#manga-chapters-holder)' }
   const themesiaRows = $('#chapterlist li[data-num], div.eplister li[data-num]').length
   if (themesiaRows > 0) return { family: 'mangathemesia', how: `MangaThemesia markup: ${themesiaRows} li[data-num] rows` }
+  const boxRows = $('div.chapter-list > div.row a[href], ul.row-content-chapter > li a[href]').length
+  if (boxRows > 0) return { family: 'mangabox', how: `MangaBox markup: ${boxRows} chapter-list rows` }
+  const catalogRows = $('div.w-full > div.bg-bg-secondary > div.grid .col-span-4 > a[href]').length
+  if (catalogRows > 0) return { family: 'mangacatalog', how: `MangaCatalog markup: ${catalogRows} chapter rows` }
+  const madRows = $('#chapter-list > li .chapter-title').length
+  if (madRows > 0) return { family: 'madtheme', how: `MadTheme markup: ${madRows} #chapter-list rows` }
+  const keyoRows = $('#chapters > a[href]').length
+  if (keyoRows > 0) return { family: 'keyoapp', how: `Keyoapp markup: ${keyoRows} #chapters > a rows` }
+  if ($('#clwd > script, #myUL > script[src*="/feeds/"]').length > 0 || /\blabel\s*=\s*'/.test($('#latest > script').first().text()))
+    return { family: 'zeistmanga', how: 'ZeistManga markup: a Blogger chapter feed named by the page' }
   if ($('link[href*="/wp-content/themes/madara"], body.wp-manga-template-default').length > 0)
     return { reason: `${url.host} runs the Madara theme, but this page shows no chapter list; paste the URL of one Series` }
   return null
@@ -348,7 +402,9 @@ function proposeIdPattern(url: URL, family: FamilyKey | undefined): string | und
       break
     }
   }
-  if (family && FAMILIES[family].idPattern.exec(url.pathname)?.[1] === segments[idAt]) return undefined
+  const own = family && FAMILIES[family].idPattern.exec(url.pathname)?.[1]
+  // A Blogger post's id is its year, month and slug together; the family's own pattern reads it.
+  if (own && (own === segments[idAt] || family === 'zeistmanga')) return undefined
   const prefix = segments.slice(0, idAt).map((s) => `${s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/`)
   return `^/${prefix.join('')}([^/?#]+)`
 }

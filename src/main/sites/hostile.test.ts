@@ -13,6 +13,13 @@ const adapters: Record<HostileFamily, { adapter: Adapter; url: string }> = {
   webtoons: { adapter: FAMILIES.webtoons.adapter(), url: 'https://www.webtoons.com/en/x/hostile/list?title_no=1' },
   selectors: { adapter: selectorAdapter({ chapter: 'li.ch a', number: 'attr:data-n' }), url: 'https://small.example/s/hostile' },
   mangadex: { adapter: FAMILIES.mangadex.adapter(), url: 'https://mangadex.org/title/a96676e5-8ae2-425e-b549-7f15dd34a6d8/hostile' },
+  keyoapp: { adapter: FAMILIES.keyoapp.adapter(), url: 'https://keyo.example/series/hostile/' },
+  mangabox: { adapter: FAMILIES.mangabox.adapter(), url: 'https://box.example/manga/hostile' },
+  madtheme: { adapter: FAMILIES.madtheme.adapter(), url: 'https://buddy.example/hostile' },
+  zeistmanga: { adapter: FAMILIES.zeistmanga.adapter(), url: 'https://blog.example/2026/01/hostile.html' },
+  comiciviewer: { adapter: FAMILIES.comiciviewer.adapter(), url: 'https://comic.example/series/hostile' },
+  mangacatalog: { adapter: FAMILIES.mangacatalog.adapter(), url: 'https://tide.example/manga/hostile/' },
+  pizzareader: { adapter: FAMILIES.pizzareader.adapter(), url: 'https://pizza.example/comics/hostile' },
 }
 
 function read(family: HostileFamily, body: string): { result: ParsedSeries; ms: number } {

@@ -15,7 +15,9 @@ import { defaultOrigin, planImport, type ImportPlan, type SourceMapping } from '
 import { readLibraryOffThread } from '../library/import-reader'
 import type { Log } from '../log'
 import type { SiteRegistry } from '../sites/registry'
-import { parseUrl } from '../sites/site'
+import { FAMILY_NAMES } from '../sites/known-sites'
+import { parseUrl, type Site } from '../sites/site'
+import { addSiteEntry } from '../sites/sites-writer'
 import type { Db } from '../store/database'
 import { existingBookmarks, existingSeries, saveSourceMapping, sourceMappings, writeImport } from '../store/library'
 import { getReader, readerByName } from '../store/readers'
@@ -26,6 +28,10 @@ export interface LibraryDeps {
   registry: SiteRegistry
   clock: Clock
   log?: Log
+  /** Where the Sites an import adds are written (`<data>/sites.json`); without it an import adds none. */
+  dataDir?: string
+  /** Starts a Site just written (its Lane); default: only the registry learns it. */
+  addSite?(site: Site): Promise<void>
 }
 
 export type Progress = (done: number, total: number) => void
@@ -78,11 +84,20 @@ export async function previewPlan(
   const series = await existingSeries(db, plan.series)
   const bookmarks = await existingBookmarks(db, [...readerIds.values()], plan.bookmarks)
   const sites = new Map<string, ImportPreviewView['sites'][number]>()
+  const adding = new Map(plan.sitesToAdd.map((s) => [s.entry.key, s.entry.name]))
   const siteView = (key: string) => {
     let view = sites.get(key)
     if (!view) {
       // Stryker disable next-line OptionalChaining: equivalent: every Site a plan names was resolved through this registry, which only grows
-      view = { site: key, name: registry.get(key)?.name ?? key, add: 0, present: 0, progress: 0, newSeries: 0, skipped: 0 }
+      view = {
+        site: key,
+        name: registry.get(key)?.name ?? adding.get(key) ?? key,
+        add: 0,
+        present: 0,
+        progress: 0,
+        newSeries: 0,
+        skipped: 0,
+      }
       sites.set(key, view)
     }
     return view
@@ -126,6 +141,15 @@ export async function previewPlan(
       .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
       .slice(0, 10)
       .map(([host, count]) => ({ host, count })),
+    sitesToAdd: plan.sitesToAdd
+      .map((s) => ({
+        key: s.entry.key,
+        name: s.entry.name,
+        family: FAMILY_NAMES[s.known.family],
+        host: new URL(s.known.baseUrl).host,
+        count: s.count,
+      }))
+      .sort((a, b) => b.count - a.count || a.name.localeCompare(b.name)),
     // Stryker disable next-line OptionalChaining: equivalent: a plan uses only mappings to Sites of this registry, which only grows
     mappings: plan.mappingsUsed.map((m) => ({ ...m, siteName: registry.get(m.site)?.name ?? m.site })),
     readersToCreate: plan.forReader ? [] : plan.readers.filter((r) => !readerIds.has(r.name)).map((r) => r.name),
@@ -197,6 +221,25 @@ export async function applyPlan(deps: LibraryDeps, plan: ImportPlan, onProgress?
     `import: ${result.bookmarksAdded} bookmarks and ${result.seriesAdded} Series added`,
   )
   return result
+}
+
+/**
+ * Writes the Known Sites a plan proposes to `<data>/sites.json`, one by one, and starts each (its Lane);
+ * sends no request. Returns how many were added; a refusal (a key or host taken meanwhile) stops with
+ * nothing more written, and the Sites written so far stay (each is whole).
+ */
+export async function addPlannedSites(deps: LibraryDeps, plan: ImportPlan): Promise<number> {
+  if (!plan.sitesToAdd.length) return 0
+  if (!deps.dataDir) throw new AppError('invalid', 'this import cannot add Sites (no data folder); add them in sites.json first')
+  let added = 0
+  for (const { entry } of plan.sitesToAdd) {
+    const written = await addSiteEntry(deps.dataDir, entry, deps.registry.sites)
+    if (!written.ok) throw new AppError('conflict', `adding the Site ${entry.name}: ${written.reason}`)
+    await (deps.addSite ? deps.addSite(written.site) : Promise.resolve(deps.registry.add(written.site)))
+    added++
+  }
+  deps.log?.info({ sites: plan.sitesToAdd.map((s) => s.entry.key) }, `import: ${added} Known Sites added`)
+  return added
 }
 
 /**
@@ -327,7 +370,9 @@ export class ImportJobs {
       try {
         // Planned again from the file: a mapping, the library or the Reader may have changed since the preview.
         const reader = job.reader ? await importReader(this.deps.db, job.reader.id) : undefined
-        const plan = await planLibrary(this.deps, parsed, reader)
+        let plan = await planLibrary(this.deps, parsed, reader)
+        // The Known Sites the owner saw listed are added first; planned again, their entries resolve on them.
+        if (await addPlannedSites(this.deps, plan)) plan = await planLibrary(this.deps, parsed, reader)
         job.total = plan.series.length + plan.bookmarks.length
         job.result = await applyPlan(this.deps, plan, (done, total) => {
           job.done = done

@@ -2,6 +2,13 @@
  * The families as sites.json names them, the adapters their recipes make again (in the page reader's worker),
  * and the generic selector adapter's choices of number, link and label.
  */
+import { COMICIVIEWER_ID_PATTERN } from './comiciviewer'
+import { KEYOAPP_ID_PATTERN } from './keyoapp'
+import { MADTHEME_ID_PATTERN } from './madtheme'
+import { MANGABOX_ID_PATTERN } from './mangabox'
+import { MANGACATALOG_ID_PATTERN } from './mangacatalog'
+import { PIZZAREADER_ID_PATTERN } from './pizzareader'
+import { ZEISTMANGA_ID_PATTERN } from './zeistmanga'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -30,6 +37,13 @@ describe('the built-in families', () => {
       ['mangathemesia', MANGATHEMESIA_ID_PATTERN, false],
       ['webtoons', WEBTOONS_ID_PATTERN, false],
       ['mangadex', MANGADEX_ID_PATTERN, true],
+      ['zeistmanga', ZEISTMANGA_ID_PATTERN, false],
+      ['keyoapp', KEYOAPP_ID_PATTERN, false],
+      ['comiciviewer', COMICIVIEWER_ID_PATTERN, false],
+      ['mangabox', MANGABOX_ID_PATTERN, false],
+      ['madtheme', MADTHEME_ID_PATTERN, false],
+      ['mangacatalog', MANGACATALOG_ID_PATTERN, false],
+      ['pizzareader', PIZZAREADER_ID_PATTERN, false],
     ])
   })
 
@@ -39,6 +53,13 @@ describe('the built-in families', () => {
       { family: 'mangathemesia' },
       { family: 'webtoons' },
       { family: 'mangadex', apiBase: 'https://api.mangadex.org' },
+      { family: 'zeistmanga' },
+      { family: 'keyoapp' },
+      { family: 'comiciviewer' },
+      { family: 'mangabox' },
+      { family: 'madtheme' },
+      { family: 'mangacatalog' },
+      { family: 'pizzareader' },
     ])
   })
 

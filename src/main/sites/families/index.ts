@@ -5,6 +5,13 @@ import { MADARA_ID_PATTERN, madaraAdapter } from './madara'
 import { MANGADEX_ID_PATTERN, mangaDexAdapter } from './mangadex'
 import { MANGATHEMESIA_ID_PATTERN, mangaThemesiaAdapter } from './mangathemesia'
 import { WEBTOONS_ID_PATTERN, webtoonsAdapter } from './webtoons'
+import { ZEISTMANGA_ID_PATTERN, zeistMangaAdapter } from './zeistmanga'
+import { KEYOAPP_ID_PATTERN, keyoappAdapter } from './keyoapp'
+import { COMICIVIEWER_ID_PATTERN, comiciViewerAdapter } from './comiciviewer'
+import { MANGABOX_ID_PATTERN, mangaBoxAdapter } from './mangabox'
+import { MADTHEME_ID_PATTERN, madThemeAdapter } from './madtheme'
+import { MANGACATALOG_ID_PATTERN, mangaCatalogAdapter } from './mangacatalog'
+import { PIZZAREADER_ID_PATTERN, pizzaReaderAdapter } from './pizzareader'
 
 /** What a Site's own sites.json entry may tell its family's adapter. */
 export interface FamilyOptions {
@@ -19,13 +26,32 @@ export interface Family {
   readsLanguages: boolean
 }
 
-export const FAMILY_KEYS = ['madara', 'mangathemesia', 'webtoons', 'mangadex'] as const
+export const FAMILY_KEYS = [
+  'madara',
+  'mangathemesia',
+  'webtoons',
+  'mangadex',
+  'zeistmanga',
+  'keyoapp',
+  'comiciviewer',
+  'mangabox',
+  'madtheme',
+  'mangacatalog',
+  'pizzareader',
+] as const
 export type FamilyKey = (typeof FAMILY_KEYS)[number]
 
 export const FAMILIES: Record<FamilyKey, Family> = {
   madara: { adapter: madaraAdapter, idPattern: MADARA_ID_PATTERN, readsLanguages: false },
   mangathemesia: { adapter: mangaThemesiaAdapter, idPattern: MANGATHEMESIA_ID_PATTERN, readsLanguages: false },
   webtoons: { adapter: webtoonsAdapter, idPattern: WEBTOONS_ID_PATTERN, readsLanguages: false },
+  zeistmanga: { adapter: zeistMangaAdapter, idPattern: ZEISTMANGA_ID_PATTERN, readsLanguages: false },
+  keyoapp: { adapter: keyoappAdapter, idPattern: KEYOAPP_ID_PATTERN, readsLanguages: false },
+  comiciviewer: { adapter: comiciViewerAdapter, idPattern: COMICIVIEWER_ID_PATTERN, readsLanguages: false },
+  mangabox: { adapter: mangaBoxAdapter, idPattern: MANGABOX_ID_PATTERN, readsLanguages: false },
+  madtheme: { adapter: madThemeAdapter, idPattern: MADTHEME_ID_PATTERN, readsLanguages: false },
+  mangacatalog: { adapter: mangaCatalogAdapter, idPattern: MANGACATALOG_ID_PATTERN, readsLanguages: false },
+  pizzareader: { adapter: pizzaReaderAdapter, idPattern: PIZZAREADER_ID_PATTERN, readsLanguages: false },
   mangadex: {
     adapter: (options) =>
       mangaDexAdapter({ apiBase: 'https://api.mangadex.org', ...(options?.languages ? { languages: options.languages } : {}) }),

@@ -42,13 +42,33 @@ for (const [name, adapter, body] of cases) {
   process.stdout.write(`${name}: ${rows} rows, ${(body.length / 1e6).toFixed(2)} MB: ${ms.toFixed(0)} ms\n`)
 }
 
-const families: HostileFamily[] = ['madara', 'mangathemesia', 'webtoons', 'selectors', 'mangadex']
+const families: HostileFamily[] = [
+  'madara',
+  'mangathemesia',
+  'webtoons',
+  'selectors',
+  'mangadex',
+  'keyoapp',
+  'mangabox',
+  'madtheme',
+  'zeistmanga',
+  'comiciviewer',
+  'mangacatalog',
+  'pizzareader',
+]
 const hostileAdapters: Record<HostileFamily, Adapter> = {
   madara: FAMILIES.madara.adapter(),
   mangathemesia: FAMILIES.mangathemesia.adapter(),
   webtoons: FAMILIES.webtoons.adapter(),
   selectors: selectorAdapter({ chapter: 'li.ch a', number: 'attr:data-n' }),
   mangadex: FAMILIES.mangadex.adapter(),
+  keyoapp: FAMILIES.keyoapp.adapter(),
+  mangabox: FAMILIES.mangabox.adapter(),
+  madtheme: FAMILIES.madtheme.adapter(),
+  zeistmanga: FAMILIES.zeistmanga.adapter(),
+  comiciviewer: FAMILIES.comiciviewer.adapter(),
+  mangacatalog: FAMILIES.mangacatalog.adapter(),
+  pizzareader: FAMILIES.pizzareader.adapter(),
 }
 for (const family of families) {
   const body = hostilePage(family, 5 * 1024 * 1024)

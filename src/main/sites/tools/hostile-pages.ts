@@ -5,7 +5,19 @@
  */
 export const HOSTILE_LATEST = 4242
 
-export type HostileFamily = 'madara' | 'mangathemesia' | 'webtoons' | 'selectors' | 'mangadex'
+export type HostileFamily =
+  | 'madara'
+  | 'mangathemesia'
+  | 'webtoons'
+  | 'selectors'
+  | 'mangadex'
+  | 'keyoapp'
+  | 'mangabox'
+  | 'madtheme'
+  | 'zeistmanga'
+  | 'comiciviewer'
+  | 'mangacatalog'
+  | 'pizzareader'
 
 /** Labels that froze or bloated the old parser: each is far longer than a label may be. */
 export const HOSTILE_LABELS: readonly string[] = [
@@ -20,7 +32,7 @@ export const HOSTILE_LABELS: readonly string[] = [
 
 const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;')
 
-function rows(bytes: number, row: (label: string, i: number) => string): string {
+function rows(bytes: number, row: (label: string, i: number) => string, separator = ''): string {
   const parts: string[] = []
   let size = 0
   for (let i = 0; size < bytes; i++) {
@@ -28,10 +40,15 @@ function rows(bytes: number, row: (label: string, i: number) => string): string 
     parts.push(part)
     size += part.length
   }
-  return parts.join('')
+  return parts.join(separator)
 }
 
-/** A hostile page of about `bytes` characters for a family (JSON for MangaDex, HTML for the rest). */
+/** JSON items: the honest one first, then hostile ones up to about `bytes`, joined by commas. */
+function jsonItems(bytes: number, item: (label: string, i: number) => string): string {
+  return `${item(`Chapter ${HOSTILE_LATEST}`, 0)},${rows(bytes, (label, i) => item(label, i + 1), ',')}`
+}
+
+/** A hostile page of about `bytes` characters for a family (JSON for the API families, HTML for the rest). */
 export function hostilePage(family: HostileFamily, bytes: number): string {
   const honest = `Chapter ${HOSTILE_LATEST}`
   // Rows nested in each other: each row's walk would otherwise cover all the rest.
@@ -75,6 +92,49 @@ export function hostilePage(family: HostileFamily, bytes: number): string {
         rows(bytes, (label, i) => `<li class="ch"><a href="/c/${i}" data-n="${escapeAttr(label)}">${escapeAttr(label)}</a></li>`) +
         `</ol>`
       )
+    case 'keyoapp':
+      return (
+        `<div id="chapters"><a href="/c/honest"><div class="text-sm">${honest}</div></a>` +
+        nested('<a href="/c/n"><div class="text-sm">', '</div></a>', 3_000) +
+        rows(
+          bytes,
+          (label, i) =>
+            `<a href="/c/${i}"><div class="text-sm">${escapeAttr(label)}</div><div class="text-xs">${escapeAttr(label)}</div></a>`,
+        ) +
+        `</div>${unclosedTitle('h1')}`
+      )
+    case 'mangabox':
+      return (
+        `<ul class="row-content-chapter"><li><a href="/c/honest">${honest}</a></li>` +
+        nested('<li><span>', '</span></li>', 3_000) +
+        rows(bytes, (label, i) => `<li><a href="/c/${i}">${escapeAttr(label)}</a></li>`) +
+        `</ul>${unclosedTitle('h1')}`
+      )
+    case 'madtheme':
+      return (
+        `<ul id="chapter-list"><li><a href="/c/honest"><strong class="chapter-title">${honest}</strong></a></li>` +
+        rows(bytes, (label, i) => `<li><a href="/c/${i}"><strong class="chapter-title">${escapeAttr(label)}</strong></a></li>`) +
+        `</ul><div class="detail">${unclosedTitle('h1')}`
+      )
+    case 'pizzareader':
+      return `{"comic":{"title":${JSON.stringify(`Hostile ${'w '.repeat(200_000)}`)},"chapters":[${jsonItems(bytes, (label, i) =>
+        JSON.stringify({ chapter: null, full_title: label, url: `/read/x/${i}` }),
+      )}]}}`
+    case 'mangacatalog':
+      return (
+        `<div class="w-full"><div class="bg-bg-secondary"><div class="grid"><div class="col-span-4"><a href="/c/honest">${honest}</a></div></div>` +
+        rows(bytes, (label, i) => `<div class="grid"><div class="col-span-4"><a href="/c/${i}">${escapeAttr(label)}</a></div></div>`) +
+        `</div></div>${unclosedTitle('h1')}`
+      )
+    case 'zeistmanga':
+      return `{"feed":{"entry":[${jsonItems(bytes, (label, i) =>
+        JSON.stringify({ title: { $t: label }, link: [{ rel: 'alternate', href: `https://blog.example/c/${i}.html` }] }),
+      )}]}}`
+    case 'comiciviewer':
+      return `{"series":{"summary":{"name":${JSON.stringify(`Hostile ${'w '.repeat(200_000)}`)}},"episodes":[${jsonItems(
+        bytes,
+        (label, i) => JSON.stringify({ id: `e${i}`, title: label, datePublished: 1 }),
+      )}]}}`
     case 'mangadex': {
       const item = (chapter: string, i: number) =>
         JSON.stringify({

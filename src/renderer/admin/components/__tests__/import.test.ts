@@ -13,6 +13,7 @@ const preview = (over: Partial<ImportPreviewView> = {}): ImportPreviewView => ({
   skipped: [{ reason: 'unmapped-source', count: 2, examples: ['manga 4: /manga/solo/'] }],
   unknownSources: [{ sourceId: '42', name: 'Asura Scans', count: 2, example: '/manga/solo/' }],
   unknownHosts: [],
+  sitesToAdd: [],
   mappings: [],
   readersToCreate: [],
   siteChoices: [
@@ -24,6 +25,20 @@ const preview = (over: Partial<ImportPreviewView> = {}): ImportPreviewView => ({
 })
 
 describe('the import preview', () => {
+  it('names the Known Sites the import adds, with their families, before the owner confirms', () => {
+    const sitesToAdd = [
+      { key: 'asura-scans', name: 'Asura Scans', family: 'MangaThemesia', host: 'asuracomic.net', count: 3 },
+      { key: 'reset-scans', name: 'Reset Scans', family: 'Madara', host: 'reset-scans.co', count: 1 },
+    ]
+    const w = mount(ImportPreview, { props: { preview: preview({ sitesToAdd }) } })
+    expect(w.find('[data-sites-to-add]').text()).toContain('Adds 2 Sites: Asura Scans (MangaThemesia), Reset Scans (Madara).')
+    expect(
+      mount(ImportPreview, { props: { preview: preview() } })
+        .find('[data-sites-to-add]')
+        .exists(),
+    ).toBe(false)
+  })
+
   it('shows per Site what is added, present, moved and new, and why the rest is skipped', () => {
     const w = mount(ImportPreview, { props: { preview: preview() } })
     const row = w.find('tr[data-site="mangadex"]')

@@ -1,0 +1,154 @@
+/**
+ * A real Mihon library imported whole (issue 30): a backup of 50 manga spread over Known Sites of every family
+ * the table holds resolves every entry by its source id — no mapping — and the preview names the Sites the
+ * import adds; one confirm writes them to sites.json, starts them, and writes every bookmark. Against a real
+ * SQLite file and a real data folder; no request is sent.
+ */
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import type { ImportJobView } from '../../shared/admin-api'
+import { sourceId } from '../library/mihon/sources'
+import { BUILT_IN_SITES } from '../sites/builtin'
+import { FAMILY_NAMES, KNOWN_SITES, knownSiteEntry } from '../sites/known-sites'
+import { createRegistry, type SiteRegistry } from '../sites/registry'
+import { checkSiteEntry, loadSites } from '../sites/sites-file'
+import type { Site } from '../sites/site'
+import { FakeClock } from '../testing/clock'
+import { knownSourcesBackup } from '../testing/known-backup'
+import { tachibk } from '../testing/library-files'
+import { openTestStore, seedReader, tempDir, type TestStore } from '../testing/store'
+import { ImportJobs, mapSource, type LibraryDeps } from './library-import'
+
+let store: TestStore
+let data: { dir: string; remove(): void }
+let registry: SiteRegistry
+let started: Site[]
+let deps: LibraryDeps
+let aiko: number
+const fetches = vi.fn()
+
+beforeEach(async () => {
+  store = openTestStore()
+  data = tempDir()
+  registry = createRegistry(BUILT_IN_SITES)
+  started = []
+  deps = {
+    db: store.db,
+    registry,
+    clock: new FakeClock(),
+    dataDir: data.dir,
+    addSite: async (site) => {
+      registry.add(site)
+      started.push(site)
+    },
+  }
+  aiko = await seedReader(store.db, 'Aiko')
+  fetches.mockReset()
+  vi.stubGlobal('fetch', fetches)
+})
+afterEach(() => {
+  vi.unstubAllGlobals()
+  store.dispose()
+  data.remove()
+})
+
+async function until(jobs: ImportJobs, id: string, phase: ImportJobView['phase']): Promise<ImportJobView> {
+  return vi.waitFor(
+    () => {
+      const job = jobs.get(id)
+      if (job.phase !== phase) throw new Error(`still ${job.phase}: ${job.error}`)
+      return job
+    },
+    { timeout: 10_000, interval: 5 },
+  )
+}
+
+async function preview(jobs: ImportJobs, bytes: Buffer): Promise<ImportJobView> {
+  const { id } = await jobs.start({ readerId: aiko, fileName: 'library.tachibk', bytes })
+  return until(jobs, id, 'previewed')
+}
+
+describe('a Mihon backup over Known Sites', () => {
+  it('resolves all 50 entries with no mapping, lists the Sites it adds, and one confirm adds them and every bookmark', async () => {
+    const { backup, sites } = knownSourcesBackup(50, 10)
+    expect(new Set(sites.map((s) => s.family))).toEqual(new Set(KNOWN_SITES.sites.map((s) => s.family)))
+    const jobs = new ImportJobs(deps)
+    const job = await preview(jobs, tachibk(backup))
+    const p = job.preview!
+    expect(p.unknownSources).toEqual([])
+    expect(p.skipped).toEqual([])
+    expect(p.totals).toMatchObject({ add: 50, newSeries: 50, skipped: 0 })
+    expect(p.sitesToAdd.map((s) => `${s.name} (${s.family})`).sort()).toEqual(
+      sites.map((s) => `${s.name} (${FAMILY_NAMES[s.family]})`).sort(),
+    )
+    expect(p.sitesToAdd.every((s) => s.count === 5)).toBe(true)
+    // Nothing is written before the confirm: no Site, no row.
+    expect(registry.sites).toHaveLength(BUILT_IN_SITES.length)
+    expect(await store.db.selectFrom('bookmarks').selectAll().execute()).toEqual([])
+
+    jobs.confirm(job.id)
+    const done = await until(jobs, job.id, 'done')
+    expect(done.result).toMatchObject({ bookmarksAdded: 50, seriesAdded: 50, skipped: 0 })
+    expect(started.map((s) => s.name).sort()).toEqual(sites.map((s) => s.name).sort())
+    // sites.json holds them, and loads back as the same Sites.
+    const loaded = loadSites(data.dir, BUILT_IN_SITES)
+    expect(loaded.problems).toEqual([])
+    expect(loaded.sites.map((s) => s.key).sort()).toEqual(registry.sites.map((s) => s.key).sort())
+    const series = await store.db.selectFrom('series').select(['site', 'series_url']).execute()
+    for (const known of sites) {
+      const rows = series.filter((s) => new URL(s.series_url).host === new URL(known.baseUrl).host)
+      expect(rows).toHaveLength(5)
+    }
+    const progress = await store.db.selectFrom('bookmarks').select('progress').execute()
+    expect(progress.every((b) => b.progress !== null && b.progress >= 3)).toBe(true)
+    expect(fetches).not.toHaveBeenCalled()
+
+    // The same backup again: the Sites run now, nothing is proposed, every bookmark is present.
+    const again = await preview(jobs, tachibk(backup))
+    expect(again.preview).toMatchObject({ sitesToAdd: [], totals: { add: 0, present: 50 } })
+  })
+
+  it('reads a source on the Site the owner already runs for its host, and adds none', async () => {
+    const known = KNOWN_SITES.sites.find((s) => s.family === 'mangathemesia')!
+    const own = checkSiteEntry({ ...knownSiteEntry(known, new Set()), key: 'my-own', name: 'Mine' }, new Map())
+    if (!('site' in own)) throw new Error(own.problems.join())
+    registry.add(own.site)
+    const bytes = tachibk({ manga: [{ source: sourceId(known.name, known.lang), url: '/manga/solo/', title: 'Solo' }] })
+    const p = (await preview(new ImportJobs(deps), bytes)).preview!
+    expect(p).toMatchObject({ sitesToAdd: [], totals: { add: 1 } })
+    expect(p.sites.map((s) => s.site)).toEqual(['my-own'])
+  })
+
+  it("an owner's mapping of a known source wins over the table", async () => {
+    const known = KNOWN_SITES.sites.find((s) => s.family === 'madara')!
+    const id = sourceId(known.name, known.lang)
+    await mapSource(deps, { sourceId: id, sourceName: known.name, site: 'mangadex' })
+    const bytes = tachibk({ manga: [{ source: id, url: '/title/0b3a1e5c-1b1f-4f3e-9d1c-3a1b2c3d4e5f', title: 'Dex' }] })
+    const p = (await preview(new ImportJobs(deps), bytes)).preview!
+    expect(p.sitesToAdd).toEqual([])
+    expect(p.mappings.map((m) => m.site)).toEqual(['mangadex'])
+  })
+
+  it('a source whose extension bumped its version (versionId 2) is known too', async () => {
+    const known = KNOWN_SITES.sites.find((s) => s.family === 'madara')!
+    const bytes = tachibk({ manga: [{ source: sourceId(known.name, known.lang, 2), url: '/manga/a/', title: 'A' }] })
+    const p = (await preview(new ImportJobs(deps), bytes)).preview!
+    expect(p.sitesToAdd.map((s) => s.name)).toEqual([known.name])
+  })
+
+  it('a Site written meanwhile under the same key stops the confirm with a reason, and nothing of the import is written', async () => {
+    const { backup, sites } = knownSourcesBackup(4, 2)
+    const jobs = new ImportJobs(deps)
+    const job = await preview(jobs, tachibk(backup))
+    // The owner adds the first Site's key by hand, for another host, before confirming.
+    const clash = join(data.dir, 'sites.json')
+    const entry = { key: knownSiteEntry(sites[0]!, new Set()).key, name: 'Other', hosts: ['other.example'], family: 'madara' }
+    await import('node:fs/promises').then((fs) => fs.writeFile(clash, JSON.stringify({ sites: [entry] })))
+    jobs.confirm(job.id)
+    const failed = await until(jobs, job.id, 'failed')
+    expect(failed.error).toMatch(/exists already/)
+    expect(await store.db.selectFrom('bookmarks').selectAll().execute()).toEqual([])
+    expect(JSON.parse(readFileSync(clash, 'utf8')).sites).toEqual([entry])
+  })
+})
