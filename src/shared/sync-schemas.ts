@@ -201,6 +201,7 @@ export type RemovedBookmarkView = z.infer<typeof RemovedBookmark>
 export type BookmarksAnswer = z.infer<typeof BookmarksResponse>
 export type Reader = z.infer<typeof ReaderView>
 export type ChapterItem = z.infer<typeof ChapterView>
+export type NextChapter = z.infer<typeof NextChapterView>
 export type ChaptersAnswer = z.infer<typeof ChaptersResponse>
 export type UpdateItem = z.infer<typeof UpdateView>
 export type UpdatesAnswer = z.infer<typeof UpdatesResponse>
