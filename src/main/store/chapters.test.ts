@@ -106,6 +106,47 @@ describe('the window kept (a Series with thousands of chapters)', () => {
     })
   })
 
+  it('a Site listing only its newest 12: chapters a Reader has yet to read stay when they scroll off the page', async () => {
+    await updateBookmark(store.db, alice, key, { progress: 30, progressAt: 5 }, 5)
+    await storeChapters(store.db, key, range(29, 40), 1_000, 40)
+    await storeChapters(store.db, key, range(35, 46), 2_000, 40)
+    // 31–34 are off the page, not vanished: kept, unread; 29 and 30 are read, let go.
+    expect((await rows()).at(-1)).toBe(31)
+    expect(await nextChapterFor(store.db, alice, key)).toMatchObject({ number: 31 })
+    expect((await chapterList(store.db, key, { limit: 100 })).every((r) => r.vanished_at === 0)).toBe(true)
+  })
+
+  it('a bookmark added with no Progress, however it is added (an import writes rows itself), starts caught up', async () => {
+    const bob = await seedReader(store.db, 'bob')
+    await store.db
+      .insertInto('bookmarks')
+      .values({ reader_id: bob, site: 'a', series_id: 'x', progress: null, progress_at: 0, created_at: 5, updated_at: 5 })
+      .execute()
+    await seedSeries(store.db, { id: 'later', latest: null })
+    await store.db
+      .insertInto('bookmarks')
+      .values({ reader_id: bob, site: 'a', series_id: 'later', progress: null, progress_at: 0, created_at: 5, updated_at: 5 })
+      .execute()
+    // A Mihon backup's read chapters are a Progress given: kept.
+    await seedSeries(store.db, { id: 'read', latest: 50 })
+    await store.db
+      .insertInto('bookmarks')
+      .values({ reader_id: bob, site: 'a', series_id: 'read', progress: 20, progress_at: 0, created_at: 5, updated_at: 5 })
+      .execute()
+    await store.db.updateTable('series').set({ latest_chapter: 7 }).where('series_id', '=', 'later').execute()
+    const progress = await store.db
+      .selectFrom('bookmarks')
+      .select(['series_id', 'progress', 'progress_at'])
+      .where('reader_id', '=', bob)
+      .orderBy('series_id')
+      .execute()
+    expect(progress).toEqual([
+      { series_id: 'later', progress: 7, progress_at: 0 },
+      { series_id: 'read', progress: 20, progress_at: 0 },
+      { series_id: 'x', progress: 10, progress_at: 0 },
+    ])
+  })
+
   it('keptWindow is a top slice by number, whatever order the page lists them in', () => {
     const served = [ch(2), ch(9), ch(1), ch(5.5), ch(7)]
     expect(keptWindow(served, 100).map((c) => c.number)).toEqual([9, 7, 5.5, 2, 1])

@@ -48,7 +48,8 @@ export interface StoredChanges {
  * Stores what a check found, in the caller's transaction (the one that records the Latest Chapter). A chapter
  * not stored yet is added — as arrived when it is above `previousLatest`, the Latest Chapter before this check;
  * a stored one whose label, URL or date changed is updated (and is back on the Site if it had vanished); a stored
- * one inside the window the Site no longer serves is marked vanished, never deleted; rows below the window go.
+ * one inside the window the Site no longer serves is marked vanished, never deleted; one below the window is kept
+ * while a Reader has yet to read it (a Site may list only its newest), and let go once every Reader has.
  * The steady state (the same list) is two reads and no write.
  */
 export async function storeChapters(
@@ -59,7 +60,8 @@ export async function storeChapters(
   previousLatest: number | null,
 ): Promise<StoredChanges> {
   const changes: StoredChanges = { added: 0, changed: 0, vanished: 0, dropped: 0 }
-  const kept = keptWindow(served, await lowestProgress(db, key))
+  const floor = await lowestProgress(db, key)
+  const kept = keptWindow(served, floor)
   if (kept.length === 0) return changes
   const lowest = kept[kept.length - 1]!.number
   const stored = new Map(
@@ -95,9 +97,12 @@ export async function storeChapters(
       changes.changed++
     }
   }
-  // What is left was not served within the window: vanished when inside it, let go when below it.
+  // What is left was not served within the window: vanished when inside it. Below it (a Site listing only its
+  // newest chapters), kept while a Reader has yet to read it, up to KEEP_MAX in all; let go once every Reader has.
   const gone = [...stored.values()].filter((r) => r.number >= lowest && r.vanished_at === 0).map((r) => r.number)
-  const below = [...stored.keys()].filter((n) => n < lowest)
+  const below = [...stored.keys()].filter((n) => n < lowest).sort((a, b) => b - a)
+  const needed = below.filter((n) => n > floor)
+  const drop = [...below.filter((n) => n <= floor), ...needed.slice(Math.max(0, KEEP_MAX - kept.length))]
   if (gone.length > 0) {
     const result = await db
       .updateTable('chapters')
@@ -108,12 +113,12 @@ export async function storeChapters(
       .executeTakeFirst()
     changes.vanished = Number(result.numUpdatedRows)
   }
-  if (below.length > 0) {
+  if (drop.length > 0) {
     const result = await db
       .deleteFrom('chapters')
       .where('site', '=', key.site)
       .where('series_id', '=', key.seriesId)
-      .where('number', '<', lowest)
+      .where('number', 'in', drop)
       .executeTakeFirst()
     changes.dropped = Number(result.numDeletedRows)
   }
