@@ -65,7 +65,7 @@ export async function startTestSyncServer(
   const { origin } = await listen(app, 0)
   const a = await createReader(store.db, 'alice', clock.now())
   const b = await createReader(store.db, 'bob', clock.now())
-  return {
+  const server: TestSyncServer = {
     origin,
     store,
     fixture,
@@ -93,7 +93,7 @@ export async function startTestSyncServer(
     },
     async acquired(token) {
       for (let i = 0; i < 250; i++) {
-        const r = await this.call(token, 'GET', '/api/v1/bookmarks')
+        const r = await server.call(token, 'GET', '/api/v1/bookmarks')
         if ((r.json.bookmarks as Array<{ series: { latestCheckedAt: number } }>).every((b) => b.series.latestCheckedAt > 0)) return
         await new Promise((done) => setTimeout(done, 20))
       }
@@ -105,4 +105,5 @@ export async function startTestSyncServer(
       await store.dispose()
     },
   }
+  return server
 }
