@@ -147,6 +147,19 @@ export async function chapterList(db: Db, key: SeriesKey, options: { before?: nu
   return query.orderBy('number', 'desc').limit(options.limit).execute()
 }
 
+/** The numbers of a Series' stored chapters still on the Site, newest first (the simulation's invariant reads them). */
+export async function storedChapterNumbers(db: Db, key: SeriesKey): Promise<number[]> {
+  const rows = await db
+    .selectFrom('chapters')
+    .select('number')
+    .where('site', '=', key.site)
+    .where('series_id', '=', key.seriesId)
+    .where('vanished_at', '=', 0)
+    .orderBy('number', 'desc')
+    .execute()
+  return rows.map((r) => r.number)
+}
+
 /** The chapter a Reader reads next: number, label and link. */
 export interface NextChapter {
   number: number
