@@ -6,7 +6,8 @@
  *   chapters-100k-check-overhead check-overhead (bench/check-overhead.ts) with the lists stored: every check the
  *                                steady state, its list read and compared, nothing written — ratio ≤ 1.5
  *   chapters-100k-full-sync      a full sync of the Reader with 5,000 bookmarks: the bookmarks and, for each, its
- *                                next chapter and unread count (baseline: the bookmarks alone) ≤ 50 ms
+ *                                next chapter and unread count (baseline: the bookmarks alone, as before the lists) —
+ *                                ratio ≤ 2
  *   chapters-100k-since          since-5k with each changed bookmark's next chapter and unread count ≤ 5 ms
  */
 import { copyFileSync, mkdtempSync, rmSync, statSync } from 'node:fs'
@@ -151,8 +152,8 @@ export function chapters100kFullSync(): Promise<BenchResult> {
       unit: 'ms',
       baseline,
       ratio: value / baseline,
-      target: 'value <= 50 ms',
-      pass: value <= 50,
+      target: 'ratio <= 2',
+      pass: value / baseline <= 2,
       note: 'baseline: the bookmarks alone, as before chapter lists',
     }
   })

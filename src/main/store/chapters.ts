@@ -6,12 +6,16 @@
  */
 import { sql } from 'kysely'
 import type { Db } from './database'
-import type { ChapterRow, SeriesKey } from './schema'
+import type { Insertable } from 'kysely'
+import type { ChapterRow, ChaptersTable, SeriesKey } from './schema'
 
 /** Always kept: the newest this many chapters a Site serves, whatever Readers have read. */
 export const KEEP_NEWEST = 100
 /** Never more than this many per Series (the newest), however far behind a Reader is. */
 export const KEEP_MAX = 1_000
+
+/** Rows per INSERT: 8 values a row, under SQLite's 32,766 variables. */
+const INSERT_ROWS = 1_000
 
 /** A chapter as a check hands it over: its link already checked against the Site's pin. */
 export interface ServedChapter {
@@ -75,17 +79,14 @@ export async function storeChapters(
     ).map((r) => [r.number, r]),
   )
   const where = { site: key.site, series_id: key.seriesId }
+  const added: Array<Insertable<ChaptersTable>> = []
   for (const c of kept) {
     const was = stored.get(c.number)
     stored.delete(c.number)
     const released = c.released ?? 0
     if (!was) {
       const arrived = previousLatest !== null && c.number > previousLatest ? 1 : 0
-      await db
-        .insertInto('chapters')
-        .values({ ...where, number: c.number, label: c.label, url: c.url, released_at: released, first_seen_at: now, arrived })
-        .execute()
-      changes.added++
+      added.push({ ...where, number: c.number, label: c.label, url: c.url, released_at: released, first_seen_at: now, arrived })
     } else if (was.label !== c.label || was.url !== c.url || (released && was.released_at !== released) || was.vanished_at !== 0) {
       await db
         .updateTable('chapters')
@@ -97,6 +98,13 @@ export async function storeChapters(
       changes.changed++
     }
   }
+  // New chapters in as few statements as the variable limit allows (a first list is one, not a hundred).
+  for (let i = 0; i < added.length; i += INSERT_ROWS)
+    await db
+      .insertInto('chapters')
+      .values(added.slice(i, i + INSERT_ROWS))
+      .execute()
+  changes.added = added.length
   // What is left was not served within the window: vanished when inside it. Below it (a Site listing only its
   // newest chapters), kept while a Reader has yet to read it, up to KEEP_MAX in all; let go once every Reader has.
   const gone = [...stored.values()].filter((r) => r.number >= lowest && r.vanished_at === 0).map((r) => r.number)
