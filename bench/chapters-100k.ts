@@ -19,8 +19,8 @@ import { readerChapterFacts } from '../src/main/store/chapters'
 import { openStore, STORE_FILE } from '../src/main/store/database'
 import { checkOverhead } from './check-overhead'
 import { LIBRARY_AT, libraryCopy } from './library'
-import { median } from './processes'
 import type { BenchResult } from './run'
+import { timed } from './store-100k'
 
 const DAY = 86_400_000
 
@@ -110,17 +110,6 @@ export async function chapters100kCheckOverhead(): Promise<BenchResult> {
   // The lists stored with the links of this run's page server, so every check is the steady state.
   const result = await checkOverhead({ prepare: (file) => void storeLists(file) })
   return { ...result, name: 'chapters-100k-check-overhead' }
-}
-
-async function timed(run: () => unknown, runs = 9): Promise<number> {
-  await run()
-  const times: number[] = []
-  for (let i = 0; i < runs; i++) {
-    const started = performance.now()
-    await run()
-    times.push(performance.now() - started)
-  }
-  return median(times)
 }
 
 /** Runs `work` on a copy of the library with its lists. */

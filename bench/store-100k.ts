@@ -31,7 +31,8 @@ const REST_CUTOFF = NOW - HOUR
 const CEILING_CUTOFF = NOW - 24 * HOUR
 const RUNS = 9
 
-async function timed(run: () => unknown, runs = RUNS): Promise<number> {
+/** The median time of `runs` runs, after one to warm up. */
+export async function timed(run: () => unknown, runs = RUNS): Promise<number> {
   await run()
   const times: number[] = []
   for (let i = 0; i < runs; i++) {

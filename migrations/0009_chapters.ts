@@ -28,7 +28,6 @@ CREATE TABLE chapters (
   PRIMARY KEY (site, series_id, number),
   FOREIGN KEY (site, series_id) REFERENCES series (site, series_id) ON DELETE CASCADE
 ) WITHOUT ROWID;
-CREATE INDEX chapters_arrived ON chapters (first_seen_at) WHERE arrived = 1;
 
 CREATE TRIGGER bookmarks_caught_up AFTER INSERT ON bookmarks
 WHEN NEW.progress IS NULL AND NEW.progress_at = 0 BEGIN

@@ -5,7 +5,6 @@ import { addBookmark, updateBookmark } from './bookmarks'
 import {
   KEEP_MAX,
   KEEP_NEWEST,
-  arrivedChapters,
   chapterKey,
   chapterList,
   keptWindow,
@@ -208,7 +207,5 @@ describe('what a Reader makes of it', () => {
     ])
     await updateBookmark(store.db, alice, key, { progress: 11, progressAt: 9 }, 9)
     expect((await readerUpdates(store.db, alice, { limit: 10, before: 4_000 })).map((u) => u.number)).toEqual([12, 5])
-    expect((await arrivedChapters(store.db, { limit: 2 })).map((u) => u.number)).toEqual([6, 12])
-    expect((await arrivedChapters(store.db, { limit: 9, readerId: 999 })).length).toBe(0)
   })
 })

@@ -264,7 +264,7 @@ export async function nextChapterFor(db: Db, readerId: number, key: SeriesKey): 
   return facts.get(chapterKey(key.site, key.seriesId))?.next ?? null
 }
 
-/** One arrived chapter, for the Updates of a Reader or the owner. */
+/** One arrived chapter, for a Reader's Updates. */
 export interface ChapterUpdate {
   site: string
   series_id: string
@@ -289,26 +289,6 @@ export async function readerUpdates(db: Db, readerId: number, options: { before?
     WHERE b.reader_id = ${readerId} AND c.arrived = 1 AND c.vanished_at = 0 AND c.first_seen_at >= b.created_at
       ${options.before !== undefined ? sql`AND c.first_seen_at < ${options.before}` : sql``}
     ORDER BY c.first_seen_at DESC, s.title, c.number DESC
-    LIMIT ${options.limit}
-  `.execute(db)
-  return result.rows
-}
-
-/**
- * Every New Chapter the app stored, newest first — of the Series one Reader holds, when `readerId` is given — for
- * the owner's Updates. Walks the index of arrived chapters backwards from `before`.
- */
-export async function arrivedChapters(db: Db, options: { before?: number; limit: number; readerId?: number }): Promise<ChapterUpdate[]> {
-  const held =
-    options.readerId !== undefined
-      ? sql`AND EXISTS (SELECT 1 FROM bookmarks b WHERE b.reader_id = ${options.readerId} AND b.site = c.site AND b.series_id = c.series_id)`
-      : sql``
-  const result = await sql<ChapterUpdate>`
-    SELECT c.site, c.series_id, s.title, c.number, c.label, c.url, c.first_seen_at, c.released_at
-    FROM chapters c INDEXED BY chapters_arrived
-    CROSS JOIN series s ON s.site = c.site AND s.series_id = c.series_id
-    WHERE c.arrived = 1 ${options.before !== undefined ? sql`AND c.first_seen_at < ${options.before}` : sql``} ${held}
-    ORDER BY c.first_seen_at DESC, c.number DESC
     LIMIT ${options.limit}
   `.execute(db)
   return result.rows
