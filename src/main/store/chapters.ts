@@ -6,16 +6,12 @@
  */
 import { sql } from 'kysely'
 import type { Db } from './database'
-import type { Insertable } from 'kysely'
-import type { ChapterRow, ChaptersTable, SeriesKey } from './schema'
+import type { ChapterRow, SeriesKey } from './schema'
 
 /** Always kept: the newest this many chapters a Site serves, whatever Readers have read. */
 export const KEEP_NEWEST = 100
 /** Never more than this many per Series (the newest), however far behind a Reader is. */
 export const KEEP_MAX = 1_000
-
-/** Rows per INSERT: 8 values a row, under SQLite's 32,766 variables. */
-const INSERT_ROWS = 1_000
 
 /** A chapter as a check hands it over: its link already checked against the Site's pin. */
 export interface ServedChapter {
@@ -78,15 +74,15 @@ export async function storeChapters(
         .execute()
     ).map((r) => [r.number, r]),
   )
-  const where = { site: key.site, series_id: key.seriesId }
-  const added: Array<Insertable<ChaptersTable>> = []
+  /** [number, label, url, released_at, arrived] of each chapter not stored yet. */
+  const added: Array<[number, string, string, number, 0 | 1]> = []
   for (const c of kept) {
     const was = stored.get(c.number)
     stored.delete(c.number)
     const released = c.released ?? 0
     if (!was) {
       const arrived = previousLatest !== null && c.number > previousLatest ? 1 : 0
-      added.push({ ...where, number: c.number, label: c.label, url: c.url, released_at: released, first_seen_at: now, arrived })
+      added.push([c.number, c.label, c.url, released, arrived])
     } else if (was.label !== c.label || was.url !== c.url || (released && was.released_at !== released) || was.vanished_at !== 0) {
       await db
         .updateTable('chapters')
@@ -98,12 +94,13 @@ export async function storeChapters(
       changes.changed++
     }
   }
-  // New chapters in as few statements as the variable limit allows (a first list is one, not a hundred).
-  for (let i = 0; i < added.length; i += INSERT_ROWS)
-    await db
-      .insertInto('chapters')
-      .values(added.slice(i, i + INSERT_ROWS))
-      .execute()
+  // New chapters in one statement whatever their number (a first list is one, not a hundred), as one JSON value.
+  if (added.length > 0) {
+    await sql`
+      INSERT INTO chapters (site, series_id, number, label, url, released_at, first_seen_at, arrived)
+      SELECT ${key.site}, ${key.seriesId}, value ->> 0, value ->> 1, value ->> 2, value ->> 3, ${now}, value ->> 4
+      FROM json_each(${JSON.stringify(added)})`.execute(db)
+  }
   changes.added = added.length
   // What is left was not served within the window: vanished when inside it. Below it (a Site listing only its
   // newest chapters), kept while a Reader has yet to read it, up to KEEP_MAX in all; let go once every Reader has.
@@ -200,27 +197,20 @@ export async function readerChapterFacts(db: Db, readerId: number, keys?: readon
   const restrict = keys
     ? sql`AND (b.site, b.series_id) IN (SELECT value ->> 0, value ->> 1 FROM json_each(${JSON.stringify(keys.map((k) => [k.site, k.seriesId]))}))`
     : sql``
-  const result = await sql<{
-    site: string
-    series_id: string
-    next: string | null
-    unread: number
-    lowest: number | null
-    highest: number | null
-  }>`
+  const result = await sql<{ site: string; series_id: string; next: string; lowest: number | null; highest: number | null }>`
     SELECT b.site, b.series_id,
-      (SELECT json_object('number', c.number, 'label', c.label, 'url', c.url) FROM chapters c
-        WHERE ${live} AND ${above} ORDER BY c.number LIMIT 1) AS next,
-      (SELECT COUNT(*) FROM chapters c WHERE ${live} AND ${above}) AS unread,
+      (SELECT json_array(MIN(c.number), c.label, c.url, COUNT(*)) FROM chapters c WHERE ${live} AND ${above}) AS next,
       (SELECT c.number FROM chapters c WHERE ${live} ORDER BY c.number LIMIT 1) AS lowest,
       (SELECT c.number FROM chapters c WHERE ${live} ORDER BY c.number DESC LIMIT 1) AS highest
     FROM bookmarks b WHERE b.reader_id = ${readerId} ${restrict}
   `.execute(db)
   return new Map(
-    result.rows.map((r) => [
-      chapterKey(r.site, r.series_id),
-      { next: r.next ? (JSON.parse(r.next) as NextChapter) : null, storedUnread: Number(r.unread), lowest: r.lowest, highest: r.highest },
-    ]),
+    result.rows.map((r) => {
+      // One aggregate gives the next chapter (the row of the MIN: SQLite's bare columns) and how many there are.
+      const [number, label, url, count] = JSON.parse(r.next) as [number | null, string | null, string | null, number]
+      const next = number === null ? null : { number, label: label ?? '', url: url ?? '' }
+      return [chapterKey(r.site, r.series_id), { next, storedUnread: count, lowest: r.lowest, highest: r.highest }]
+    }),
   )
 }
 
