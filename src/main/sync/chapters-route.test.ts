@@ -25,12 +25,11 @@ afterEach(() => s.close())
 async function check() {
   await s.clock.advance(60_000)
   const site = createRegistry(fixtureSites(s.fixture.host)).get(key.site)!
-  const report = await checkSeries(
-    { db: s.store.db, clock: s.clock, log: silentLog },
-    site,
-    createHttpFetcher({ timeoutMs: 2_000 }),
-    { site: key.site, series_id: key.seriesId, series_url: `${s.fixture.origin}${PATH}` },
-  )
+  const report = await checkSeries({ db: s.store.db, clock: s.clock, log: silentLog }, site, createHttpFetcher({ timeoutMs: 2_000 }), {
+    site: key.site,
+    series_id: key.seriesId,
+    series_url: `${s.fixture.origin}${PATH}`,
+  })
   expect(report.outcome).toBe('chapter')
 }
 const bookmark = async (token = s.alice.token) => (await s.call(token, 'GET', '/api/v1/bookmarks')).json.bookmarks[0]
@@ -48,7 +47,10 @@ describe('nextChapter and unreadCount', () => {
       nextChapter: { number: released, label: `Chapter ${released}`, url: chapterUrl(released) },
     })
     const updates = await s.call(s.alice.token, 'GET', '/api/v1/updates')
-    expect(updates).toMatchObject({ status: 200, json: { updates: [{ ...key, title: 'Tower', number: released, url: chapterUrl(released) }] } })
+    expect(updates).toMatchObject({
+      status: 200,
+      json: { updates: [{ ...key, title: 'Tower', number: released, url: chapterUrl(released) }] },
+    })
     expect(updates.json.updates[0].seenAt).toBe(s.clock.now())
   })
 
@@ -57,7 +59,11 @@ describe('nextChapter and unreadCount', () => {
     await check()
     const r = await s.call(s.alice.token, 'PATCH', '/api/v1/bookmarks/fixture-madara/tower', { progress: 0 })
     // The fixture page lists the newest 12 chapters: the lowest stored is latest − 11.
-    expect(r.json.bookmark).toMatchObject({ progress: 0, unreadCount: latest, nextChapter: { number: latest - 11, url: chapterUrl(latest - 11) } })
+    expect(r.json.bookmark).toMatchObject({
+      progress: 0,
+      unreadCount: latest,
+      nextChapter: { number: latest - 11, url: chapterUrl(latest - 11) },
+    })
     // Reading on moves it: tap chapter latest − 5, and the next is latest − 4.
     await s.clock.advance(1_000)
     await s.call(s.alice.token, 'PATCH', '/api/v1/bookmarks/fixture-madara/tower', { progress: latest - 5 })
