@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util'
 import { wantsHelp } from '../src/main/cli/help'
 import { browserPages } from './browser-pages'
 import { checkOverhead } from './check-overhead'
+import { chapters100k, chapters100kCheckOverhead, chapters100kFullSync, chapters100kSince } from './chapters-100k'
 import { import5000, import5000Requests } from './import-5000'
 import { importHostile } from './import-hostile'
 import { seriesList10k } from './series-list'
@@ -38,7 +39,11 @@ const BENCHES: Record<string, () => Promise<BenchResult>> = {
   'series-list-100k-chromium': seriesListChromium100k,
   'overview-100k': overview100k,
   'since-5k': since5k,
-  'check-overhead': checkOverhead,
+  'check-overhead': () => checkOverhead(),
+  'chapters-100k': chapters100k,
+  'chapters-100k-check-overhead': chapters100kCheckOverhead,
+  'chapters-100k-full-sync': chapters100kFullSync,
+  'chapters-100k-since': chapters100kSince,
   'startup-100k': startup100k,
   'idle-cpu-100k': idleCpu100k,
   'memory-100k': memory100k,

@@ -51,14 +51,27 @@ test('a published chapter found by Check now: the Overview card, the new filter,
   await expect(first.locator('[data-latest]')).toHaveClass(/ember/)
   await expect(page.getByRole('status')).toHaveText(`${counted + 1} Series`)
 
-  // The Updates page: what arrived, newest first.
+  // The Updates page: what arrived, newest first, under Today; the chapter a link to it on its Site.
   await page.getByRole('link', { name: 'Updates' }).click()
+  await expect(page.getByRole('heading', { level: 2, name: 'Today' })).toBeVisible()
   const update = page.locator('[data-update]').first()
   await expect(update).toHaveAttribute('data-update', 'fixture-madara-xhr/night-lantern')
-  await expect(update).toContainText(`Chapter ${before + 1} (was ${before})`)
+  await expect(update.locator('[data-chapter-link]')).toContainText(`Chapter ${before + 1}`)
+  await expect(update).toContainText(`(was ${before})`)
   await expect(update).toContainText('Night Lantern')
+  await expect(update.locator('[data-chapter-link]')).toHaveAttribute(
+    'href',
+    `${shell.demoOrigin}/madara-xhr/manga/night-lantern/chapter-${before + 1}/`,
+  )
   await update.getByRole('link', { name: 'Night Lantern' }).click()
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Night Lantern')
+  // Its detail is led by its chapters: the new one first, a New Chapter, with its link.
+  const newest = page.locator(`tr[data-chapter="${before + 1}"]`)
+  await expect(newest).toContainText('a New Chapter')
+  await expect(newest.getByRole('link')).toHaveAttribute(
+    'href',
+    `${shell.demoOrigin}/madara-xhr/manga/night-lantern/chapter-${before + 1}/`,
+  )
 
   // The list's sorts: latest change puts it first; last check puts the most recently checked first; title sorts by title.
   await page.goto(`${origin}/admin/#/series`)

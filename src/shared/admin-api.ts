@@ -58,7 +58,12 @@ export const ADMIN_INPUTS = {
   }),
   seriesDetail: StoredSeriesKey,
   /** New Chapters newest first; `before` is the `next` of the page before. */
-  updates: z.strictObject({ before: z.number().int().positive().optional(), limit: z.number().int().min(1).max(200).default(50) }),
+  updates: z.strictObject({
+    before: z.number().int().positive().optional(),
+    limit: z.number().int().min(1).max(200).default(50),
+    /** Only the Series this Reader holds. */
+    readerId: z.number().int().positive().optional(),
+  }),
   lanes: none,
   readers: none,
   settings: none,
@@ -162,6 +167,8 @@ export interface UpdateView {
   /** The chapter the Series had before. */
   previous: number
   at: number
+  /** The chapter's link on its Site, from the stored list ('' when the app has none for it). */
+  url: string
 }
 
 export interface UpdatesView {
@@ -281,6 +288,19 @@ export interface SeriesDetailView {
     judgedAt: number
   }>
   history: Array<{ chapter: number; label: string; source: 'check' | 'sighting' | 'correction'; at: number }>
+  /** The stored chapter list, newest first (docs/adr/0072-chapter-lists-kept-in-a-window.md), the newest 200 at most. */
+  chapters: Array<{
+    number: number
+    label: string
+    url: string
+    /** When the Site says it came out (0: no date on the page). */
+    releasedAt: number
+    firstSeenAt: number
+    /** Came as a New Chapter (not on the list when the app first read it). */
+    arrived: boolean
+    /** When a check no longer found it on the Site (0: still there). */
+    vanishedAt: number
+  }>
 }
 
 export interface SettingsView {

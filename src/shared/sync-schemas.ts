@@ -72,6 +72,9 @@ export const SeriesView = z.strictObject({
   finished: z.boolean(),
 })
 
+/** The chapter a Reader reads next: the lowest stored chapter above their Progress. */
+export const NextChapterView = z.strictObject({ number: z.number(), label: z.string(), url: z.string() })
+
 export const BookmarkView = z.strictObject({
   site: z.string(),
   seriesId: z.string(),
@@ -82,9 +85,73 @@ export const BookmarkView = z.strictObject({
   updatedAt: millis,
   /** latestChapter > progress. */
   unread: z.boolean(),
-  /** Chapters between progress and the Latest Chapter (rounded up). */
+  /**
+   * Chapters above progress: the stored chapters counted one by one (10.5 is one, a missing number none); by
+   * subtraction (rounded up) only below or above the stored list, or where no list is stored yet.
+   */
   unreadCount: z.number().int(),
+  /** The lowest stored chapter above progress (any, when nothing is read), or null: what Continue opens. */
+  nextChapter: NextChapterView.nullable(),
   series: SeriesView,
+})
+
+/** A page of a stored list: `before` is the number (or time) the next page starts below. */
+const pageQuery = (what: string) =>
+  z.strictObject({
+    before: z
+      .string()
+      .regex(/^\d{1,16}(\.\d{1,6})?$/, what)
+      .transform(Number)
+      .optional(),
+    limit: z
+      .string()
+      .regex(/^\d{1,3}$/, 'a whole number')
+      .transform(Number)
+      .pipe(z.number().int().min(1).max(500))
+      .optional(),
+  })
+
+export const ChaptersQuery = pageQuery('a chapter number')
+
+export const ChapterView = z.strictObject({
+  number: z.number(),
+  label: z.string(),
+  url: z.string(),
+  /** When the Site says it came out (0: the page gave no date). */
+  releasedAt: millis,
+  /** When the app first saw it. */
+  firstSeenAt: millis,
+  /** The Site no longer lists it (kept, so it never counts as new again). */
+  vanished: z.boolean(),
+  /** At or below the Reader's progress. */
+  read: z.boolean(),
+})
+
+export const ChaptersResponse = z.strictObject({
+  /** The stored list, newest first (the newest 100 and everything above the lowest Progress, at most 1,000). */
+  chapters: z.array(ChapterView),
+  /** Pass as `before` for the next page; absent on the last page. */
+  next: z.number().optional(),
+})
+
+export const UpdatesQuery = pageQuery('unix milliseconds')
+
+export const UpdateView = z.strictObject({
+  site: z.string(),
+  seriesId: z.string(),
+  title: z.string(),
+  number: z.number(),
+  label: z.string(),
+  url: z.string(),
+  /** When the app first saw it: what the Updates are grouped by. */
+  seenAt: millis,
+  releasedAt: millis,
+})
+
+export const UpdatesResponse = z.strictObject({
+  /** The Reader's unread New Chapters, newest first. */
+  updates: z.array(UpdateView),
+  next: z.number().optional(),
 })
 
 /** A bookmark the Reader no longer holds, and when it was removed. */
@@ -133,4 +200,9 @@ export type Bookmark = z.infer<typeof BookmarkView>
 export type RemovedBookmarkView = z.infer<typeof RemovedBookmark>
 export type BookmarksAnswer = z.infer<typeof BookmarksResponse>
 export type Reader = z.infer<typeof ReaderView>
+export type ChapterItem = z.infer<typeof ChapterView>
+export type NextChapter = z.infer<typeof NextChapterView>
+export type ChaptersAnswer = z.infer<typeof ChaptersResponse>
+export type UpdateItem = z.infer<typeof UpdateView>
+export type UpdatesAnswer = z.infer<typeof UpdatesResponse>
 export type ApiError = z.infer<typeof ErrorBody>

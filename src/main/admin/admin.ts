@@ -22,6 +22,7 @@ import { cadenceWords } from '../lanes/cadence'
 import { readerAddress } from '../server/addresses'
 import type { Settings } from '../../shared/settings'
 import { newChapterCount, newChapterUpdates } from '../store/updates'
+import { chapterList } from '../store/chapters'
 import type { Core } from '../core'
 import { AppError } from '../../shared/errors'
 import { isPinned, parseUrl, type Site } from '../sites/site'
@@ -54,6 +55,9 @@ export interface AdminContext {
    */
   moveSyncEndpoint?(bind: Settings['syncBind'], port: number | undefined): Promise<void>
 }
+
+/** How many stored chapters the Series detail shows, newest first. */
+const DETAIL_CHAPTERS = 200
 
 /** How many New Chapters the Updates page reads at once, by default. */
 const UPDATES_PAGE = 50
@@ -152,11 +156,12 @@ export function createAdmin(ctx: AdminContext): AdminApi {
   }
 
   async function detail(key: { site: string; seriesId: string }) {
-    const [r, readers, sightings, history] = await Promise.all([
+    const [r, readers, sightings, history, chapters] = await Promise.all([
       row(key),
       seriesReaders(db, key),
       seriesSightings(db, key),
       latestChapterHistory(db, key),
+      chapterList(db, key, { limit: DETAIL_CHAPTERS }),
     ])
     return {
       row: r,
@@ -176,6 +181,15 @@ export function createAdmin(ctx: AdminContext): AdminApi {
         judgedAt: g.judged_at,
       })),
       history: history.map((h) => ({ chapter: h.chapter, label: h.label, source: h.source, at: h.at })),
+      chapters: chapters.map((c) => ({
+        number: c.number,
+        label: c.label,
+        url: c.url,
+        releasedAt: c.released_at,
+        firstSeenAt: c.first_seen_at,
+        arrived: c.arrived === 1,
+        vanishedAt: c.vanished_at,
+      })),
     }
   }
 
@@ -231,7 +245,11 @@ export function createAdmin(ctx: AdminContext): AdminApi {
     seriesDetail: (input) => detail(input),
     async updates(input) {
       const limit = input?.limit ?? UPDATES_PAGE
-      const rows = await newChapterUpdates(db, { limit, ...(input?.before !== undefined ? { before: input.before } : {}) })
+      const rows = await newChapterUpdates(db, {
+        limit,
+        ...(input?.before !== undefined ? { before: input.before } : {}),
+        ...(input?.readerId !== undefined ? { readerId: input.readerId } : {}),
+      })
       const last = rows.at(-1)
       return {
         items: rows.map((u) => ({
@@ -244,6 +262,7 @@ export function createAdmin(ctx: AdminContext): AdminApi {
           label: u.label,
           previous: u.previous,
           at: u.at,
+          url: u.url,
         })),
         ...(last && rows.length === limit ? { next: last.id } : {}),
       }

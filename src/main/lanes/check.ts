@@ -7,7 +7,7 @@ import { highestChapter } from '../../shared/chapter-number'
 import type { Clock } from '../clock'
 import type { Fetcher } from '../fetch/fetcher'
 import type { Log } from '../log'
-import { AdapterError, chapterLink, isPinned, parseUrl, type PageRequest, type Site } from '../sites/site'
+import { AdapterError, chapterLink, type Chapter, isPinned, parseUrl, type PageRequest, type Site } from '../sites/site'
 import { inlineReader, type PageReader } from '../sites/page-reader'
 import type { Db } from '../store/database'
 import type { SeriesKey, SeriesRow } from '../store/schema'
@@ -16,6 +16,7 @@ import { siteClockOffset } from '../fetch/site-clock'
 import { planAfterCheck } from './cadence'
 import { judgeSightings, lastSightingId } from '../store/sightings'
 import { isStorageUnavailable } from '../store/storage'
+import { storeChapters, type ServedChapter } from '../store/chapters'
 
 /** The classification of one check (docs/design.md#sites-and-fetching), plus `aborted` for a check the app itself interrupted. */
 export type CheckOutcome = 'chapter' | 'no-chapter' | 'refused' | 'unreachable' | 'unfetchable' | 'error' | 'aborted'
@@ -182,6 +183,7 @@ async function readSeries(
             : {}),
         })
         if (judgeUpTo > 0) await judgeSightings(trx, key, highest.number, now, judgeUpTo)
+        await storeChapters(trx, key, servedChapters(site, step.result.chapters, url.href), now, moved.previous)
         return moved
       })
       return { ...report('chapter', `chapter ${highest.number}`, stampedAt, fetched), latest, ...(title ? { title } : {}) }
@@ -191,6 +193,16 @@ async function readSeries(
     const reason = error instanceof AdapterError ? `adapter: ${error.message}` : `check failed: ${(error as Error).message}`
     return report('error', reason, stampedAt, fetched)
   }
+}
+
+/** The chapters a page listed, as stored: each link checked against the Site's pin (docs/adr/0072). */
+function servedChapters(site: Site, chapters: readonly Chapter[], seriesUrl: string): ServedChapter[] {
+  return chapters.map((c) => ({
+    number: c.number,
+    label: c.label,
+    url: chapterLink(site, c.url, seriesUrl),
+    ...(c.released ? { released: c.released.at } : {}),
+  }))
 }
 
 function report(outcome: CheckOutcome, reason: string, stampedAt: number, fetched: boolean): CheckReport {

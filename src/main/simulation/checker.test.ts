@@ -534,3 +534,14 @@ describe('actions-succeed', () => {
     expect(rulesOf(new Log().action('check-now', { site: 'a', series: S, result: 'store: no Series a/x' }))).toEqual(['actions-succeed'])
   })
 })
+
+describe('chapters-as-served', () => {
+  const found = { served: 12, reported: 12, reason: 'chapter 12', listed: [12, 11, 10.5, 10] }
+  it('a stored list equal to the one served keeps it; chapters below it (kept for a Reader) do not count', () => {
+    expect(rulesOf(new Log().check({ ...found, stored: [12, 11, 10.5, 10, 9, 8] }))).toEqual([])
+  })
+  it('a served chapter not stored, or a stored one in the window the Site did not list, breaks it', () => {
+    expect(rulesOf(new Log().check({ ...found, stored: [12, 11, 10] }))).toEqual(['chapters-as-served'])
+    expect(rulesOf(new Log().check({ ...found, stored: [12, 11.5, 11, 10.5, 10] }))).toEqual(['chapters-as-served'])
+  })
+})

@@ -8,6 +8,7 @@
  * judged on the wall time the app saw, since a wall-clock step changes what the store sees but not the pace.
  */
 import type { Pace } from '../sites/site'
+import { KEEP_NEWEST } from '../store/chapters'
 import {
   DB_FAULT_MARK,
   FAULT_OUTCOME,
@@ -35,6 +36,7 @@ export const RULES = [
   'parsed-as-served',
   'actions-succeed',
   'fair-share',
+  'chapters-as-served',
 ] as const
 export type RuleName = (typeof RULES)[number]
 
@@ -653,6 +655,30 @@ const parsedAsServed: Rule = (index, out) => {
   }
 }
 
+/**
+ * A check that found chapters leaves the stored list equal to what the Site served, for the window kept
+ * (docs/adr/0072-chapter-lists-kept-in-a-window.md): every one of the newest KEEP_NEWEST chapters it listed is stored
+ * and on the Site, and no stored chapter at or above the lowest of them is one the Site did not list.
+ */
+const chaptersAsServed: Rule = (index, out) => {
+  for (const e of index.events) {
+    if (e.type !== 'check' || e.outcome !== 'chapter' || !e.listed?.length || !e.stored) continue
+    const window = [...new Set(e.listed)].sort((a, b) => b - a).slice(0, KEEP_NEWEST)
+    const lowest = window[window.length - 1]!
+    const stored = e.stored.filter((n) => n >= lowest)
+    const missing = window.filter((n) => !stored.includes(n))
+    const extra = stored.filter((n) => !window.includes(n))
+    if (missing.length || extra.length)
+      out.push({
+        rule: 'chapters-as-served',
+        ...at(e),
+        site: e.site,
+        series: e.series,
+        message: `stored chapters differ from the ${window.length} served: missing ${missing.join(', ') || 'none'}; not served ${extra.join(', ') || 'none'}`,
+      })
+  }
+}
+
 /** Every owner and Reader action the simulation makes is valid, so each succeeds. */
 const actionsSucceed: Rule = (index, out) => {
   for (const e of index.events) {
@@ -687,6 +713,7 @@ export function checkInvariants(events: readonly SimEvent[], config: CheckerConf
   parsedAsServed(index, violations)
   actionsSucceed(index, violations)
   fairShare(index, violations)
+  chaptersAsServed(index, violations)
   violations.sort((a, b) => a.seq - b.seq)
   return { violations, unexplainedErrors, detections }
 }

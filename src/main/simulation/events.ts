@@ -44,6 +44,8 @@ export interface RequestEvent extends At {
   fault: FaultKind | null
   /** The highest chapter the answer showed, or null when it showed none. */
   served: number | null
+  /** Every chapter number the answer listed, newest first (absent or null: it listed none). */
+  listed?: number[] | null
 }
 
 /** One check's report, as the Lane or Acquisition logged it. */
@@ -64,6 +66,10 @@ export interface CheckEvent extends At {
   served: number | null
   /** The chapter the check reported finding ('chapter' outcome), read from its reason. */
   reported: number | null
+  /** The chapter numbers its Site listed (the last answer that listed any), newest first. */
+  listed?: number[] | null
+  /** A 'chapter' check: the stored chapters on the Site (not vanished) once it was recorded, newest first. */
+  stored?: number[] | null
 }
 
 /** A pass's end: the row it wrote (null: abandoned by a stop) and its New Chapters. */

@@ -10,6 +10,9 @@ export { challengePage }
 
 /** How many chapters a page lists, newest first (real pages list more; the newest are what matter). */
 const LISTED = 10
+/** Webtoons lists fewer a page; MangaDex's feed a hundred. */
+const LISTED_WEBTOONS = 8
+const LISTED_FEED = 100
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
@@ -39,6 +42,12 @@ export function madaraList(series: SimSeries, chapters: readonly SimChapter[]): 
   return `<ul class="main version-chap no-volumn">${items}</ul>`
 }
 
+/** The chapter numbers a page of the family lists (a Madara XHR list: as `madara`), newest first. */
+export function listedNumbers(family: PageFamily, chapters: readonly SimChapter[]): number[] {
+  const count = family === 'webtoons' ? LISTED_WEBTOONS : family === 'mangadex' ? LISTED_FEED : LISTED
+  return newestFirst(chapters, count).map((c) => c.number)
+}
+
 /** A Series page of its Site's family, listing `chapters` (those released by now). */
 export function seriesPage(family: PageFamily, series: SimSeries, chapters: readonly SimChapter[]): string {
   const title = esc(series.title)
@@ -66,7 +75,7 @@ export function seriesPage(family: PageFamily, series: SimSeries, chapters: read
       )
     }
     case 'webtoons': {
-      const items = newestFirst(chapters, 8)
+      const items = newestFirst(chapters, LISTED_WEBTOONS)
         .map(
           (c) =>
             `<li class="_episodeItem" data-episode-no="${c.number}"><a href="${series.url.replace(/\/list\?.*$/, '')}/episode-${c.number}/viewer?title_no=${series.postId}&amp;episode_no=${c.number}"><span class="subj"><span>${esc(c.label)}</span></span><span class="date">${shortDate(c.at)}</span><span class="tx">#${c.number}</span></a></li>`,
@@ -90,7 +99,7 @@ export function seriesPage(family: PageFamily, series: SimSeries, chapters: read
 
 /** MangaDex's chapter feed for a Series: newest first, the chapter number as a string. */
 export function mangaDexFeed(series: SimSeries, chapters: readonly SimChapter[]): string {
-  const listed = newestFirst(chapters, 100)
+  const listed = newestFirst(chapters, LISTED_FEED)
   return JSON.stringify({
     result: 'ok',
     response: 'collection',

@@ -13,7 +13,7 @@ import { BROWSER_DEFAULTS } from '../fetch/browser/browser-fetcher'
 import { parseUrl, type PageRequest, type Site } from '../sites/site'
 import { releasedBy, type SimSeries, type SimSite, type World } from './catalogue'
 import type { Caller, EventLog, FaultKind, RequestEvent } from './events'
-import { challengePage, madaraList, pageWithoutChapters, seriesPage } from './pages'
+import { challengePage, listedNumbers, madaraList, pageWithoutChapters, seriesPage } from './pages'
 import type { Random } from './random'
 
 /** The chance of each fault per request (`browser-dies` only on browser requests; `database` per store query). */
@@ -120,6 +120,7 @@ export class SimSites {
       url: request.url,
       fault,
       served: !fault && shows && released.length ? released[released.length - 1]!.number : null,
+      listed: !fault && shows && released.length ? listedNumbers(route.kind === 'list' ? 'madara' : sim!.family, released) : null,
     })
     this.o.onRequest(event)
 

@@ -12,6 +12,7 @@ import type { PassRow } from '../store/schema'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { storedChapterNumbers } from '../store/chapters'
 import type { KyselyPlugin } from 'kysely'
 import { pino, type Logger } from 'pino'
 import { PAUSE_DURATIONS, type PauseDuration } from '../../shared/admin-api'
@@ -191,7 +192,8 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     )
     const reported = outcome === 'chapter' ? Number(/^chapter (.+)$/.exec(reason)?.[1]) : null
     const first = requests[0]
-    log.add({
+    const listed = requests.reduce<number[] | null>((last, r) => r.listed ?? last, null)
+    const event = log.add({
       type: 'check',
       site,
       series,
@@ -207,8 +209,12 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
       ],
       served,
       reported: reported !== null && Number.isFinite(reported) ? reported : null,
+      listed,
+      stored: null as number[] | null,
     } satisfies Omit<CheckEvent, 'seq' | 'mono' | 'wall'>)
     if (outcome === 'chapter') snapshotLatest(site, seriesId, 'check')
+    // The chapter list as stored once the check is recorded (read after the queries queued before it).
+    if (outcome === 'chapter') void storedChapterNumbers(rawDb!, { site, seriesId }).then((numbers) => (event.stored = numbers))
     // An Acquisition records its refusal before it logs; a Lane logs its check first (see the log hook).
     if (outcome === 'refused' && caller === 'acquisition') snapshotLane(site)
   }

@@ -37,7 +37,8 @@ describe('Progress keeps the latest write', () => {
 
   it('status applies on its own and bumps updated_at', async () => {
     const row = await updateBookmark(store.db, alice, key, { status: 'waiting' }, 4000)
-    expect(row).toMatchObject({ status: 'waiting', updated_at: 4000, progress: null })
+    // A new bookmark starts caught up (migration 0009): the Latest Chapter, at progress_at 0.
+    expect(row).toMatchObject({ status: 'waiting', updated_at: 4000, progress: 10, progress_at: 0 })
   })
 
   it("another Reader's bookmark is not found", async () => {
@@ -50,7 +51,9 @@ describe('Progress keeps the latest write', () => {
 describe("a Reader's bookmarks", () => {
   it('carry the Series and the derived unread flag', async () => {
     const [row] = await readerBookmarks(store.db, alice)
-    expect(row).toMatchObject({ site: 'a', series_id: 'x', unread: true, series: { latest_chapter: 10, title: 'x' } })
+    expect(row).toMatchObject({ site: 'a', series_id: 'x', unread: false, progress: 10, series: { latest_chapter: 10, title: 'x' } })
+    await updateBookmark(store.db, alice, key, { progress: 0, progressAt: 4 }, 150)
+    expect((await readerBookmarks(store.db, alice))[0]?.unread).toBe(true)
     await updateBookmark(store.db, alice, key, { progress: 10, progressAt: 5 }, 200)
     expect((await readerBookmarks(store.db, alice))[0]?.unread).toBe(false)
   })

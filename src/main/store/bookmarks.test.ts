@@ -42,7 +42,10 @@ describe("a Reader's bookmarks", () => {
       status: 'waiting',
       created_at: 500,
       updated_at: 500,
-      unread: true,
+      // Caught up by default (migration 0009).
+      progress: 10,
+      progress_at: 0,
+      unread: false,
       series: { title: 'Xylo', latest_chapter: 10, created_at: 1 },
     })
   })
@@ -93,7 +96,7 @@ describe('counts and holders', () => {
     await addBookmark(store.db, { ...y, readerId: aiko, now: 5 })
     await updateBookmark(store.db, bo, x, { progress: 7, progressAt: 70 }, 80)
     expect(await seriesReaders(store.db, x)).toEqual([
-      { reader_id: aiko, name: 'aiko', status: 'reading', progress: null, progress_at: 0 },
+      { reader_id: aiko, name: 'aiko', status: 'reading', progress: 10, progress_at: 0 },
       { reader_id: bo, name: 'bo', status: 'waiting', progress: 7, progress_at: 70 },
     ])
   })

@@ -113,6 +113,26 @@ export interface LatestChapterHistoryTable {
   at: number
 }
 
+/**
+ * A chapter a check found on the Site, within the window kept (migration 0009;
+ * docs/adr/0072-chapter-lists-kept-in-a-window.md). Times are unix ms, 0 = none.
+ */
+export interface ChaptersTable {
+  site: string
+  series_id: string
+  number: number
+  label: Generated<string>
+  url: Generated<string>
+  /** When the Site says it came out (0: the page gave no date). */
+  released_at: Generated<number>
+  /** When a check first stored it. */
+  first_seen_at: number
+  /** 1: it came as a New Chapter (above the Latest Chapter known then); 0: it was on the list already. */
+  arrived: Generated<0 | 1>
+  /** When a check no longer found it within the window (0: on the Site). */
+  vanished_at: Generated<number>
+}
+
 /** Per Site, kept by triggers on `series` (migration 0007): its Series, and how many are eligible. */
 export interface SeriesCountsTable {
   site: string
@@ -153,6 +173,7 @@ export interface Database {
   poll_lanes: PollLanesTable
   poll_passes: PollPassesTable
   latest_chapter_history: LatestChapterHistoryTable
+  chapters: ChaptersTable
   settings: SettingsTable
   import_source_mappings: ImportSourceMappingsTable
   series_counts: SeriesCountsTable
@@ -167,5 +188,6 @@ export type SightingRow = Selectable<SightingsTable>
 export type LaneRow = Selectable<PollLanesTable>
 export type PassRow = Selectable<PollPassesTable>
 export type LatestChapterHistoryRow = Selectable<LatestChapterHistoryTable>
+export type ChapterRow = Selectable<ChaptersTable>
 export type ImportSourceMappingRow = Selectable<ImportSourceMappingsTable>
 export type BookmarkRemovalRow = Selectable<BookmarkRemovalsTable>

@@ -12,7 +12,10 @@ beforeAll(async () => {
   await add(s.alice.token, '/themesia/manga/iron-bloom/')
   await add(s.bob.token, '/madara/manga/bakery/')
   await s.call(s.alice.token, 'PATCH', '/api/v1/bookmarks/fixture-madara/tower', { progress: 3, progressAt: s.clock.now() - 10 })
+  await s.acquired(s.alice.token)
 })
+/** A bookmark with no Progress given starts caught up: its Series' Latest Chapter (migration 0009). */
+const ironBloomLatest = () => s.fixture.series('/themesia/manga/iron-bloom/').latest
 afterAll(() => s.close())
 
 describe("a Reader's download of their own bookmarks", () => {
@@ -26,7 +29,7 @@ describe("a Reader's download of their own bookmarks", () => {
     expect(r.json.readers[0].bookmarks).toHaveLength(2)
     expect(r.json.readers[0].bookmarks).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ site: 'fixture-themesia', seriesId: 'iron-bloom', progress: null }),
+        expect.objectContaining({ site: 'fixture-themesia', seriesId: 'iron-bloom', progress: ironBloomLatest() }),
         expect.objectContaining({ site: 'fixture-madara', seriesId: 'tower', progress: 3 }),
       ]),
     )
@@ -48,7 +51,7 @@ describe("a Reader's download of their own bookmarks", () => {
     expect(entries.map((e) => [e.target, e.progress])).toEqual(
       expect.arrayContaining([
         [{ kind: 'url', url: `${s.fixture.origin}/madara/manga/tower/` }, 3],
-        [{ kind: 'url', url: `${s.fixture.origin}/themesia/manga/iron-bloom/` }, undefined],
+        [{ kind: 'url', url: `${s.fixture.origin}/themesia/manga/iron-bloom/` }, ironBloomLatest()],
       ]),
     )
     expect(entries).toHaveLength(2)

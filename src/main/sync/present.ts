@@ -1,10 +1,12 @@
 /** Store rows as the sync API shows them (camelCase, derived fields computed). */
 import type { ReaderBookmark } from '../store/bookmarks'
-import type { ReaderRow, SightingRow } from '../store/schema'
+import { unreadCount, type ChapterFacts, type ChapterUpdate } from '../store/chapters'
+import type { ChapterRow, ReaderRow, SightingRow } from '../store/schema'
 import type { z } from 'zod'
-import type { BookmarkView, ReaderView, SightingResponse } from '../../shared/sync-schemas'
+import type { BookmarkView, ChapterView, ReaderView, SightingResponse, UpdateView } from '../../shared/sync-schemas'
 
-export function presentBookmark(b: ReaderBookmark): z.infer<typeof BookmarkView> {
+/** A bookmark, with what its stored chapters say (`facts`; none: no list stored, counted by subtraction). */
+export function presentBookmark(b: ReaderBookmark, facts?: ChapterFacts): z.infer<typeof BookmarkView> {
   const latest = b.series.latest_chapter
   return {
     site: b.site,
@@ -15,7 +17,8 @@ export function presentBookmark(b: ReaderBookmark): z.infer<typeof BookmarkView>
     createdAt: b.created_at,
     updatedAt: b.updated_at,
     unread: b.unread,
-    unreadCount: latest === null ? 0 : Math.max(0, Math.ceil(latest - (b.progress ?? 0))),
+    unreadCount: unreadCount(latest, b.progress, facts),
+    nextChapter: facts?.next ?? null,
     series: {
       title: b.series.title,
       url: b.series.series_url,
@@ -36,4 +39,29 @@ export function presentReader(r: ReaderRow): z.infer<typeof ReaderView> {
 
 export function presentSighting(s: SightingRow, raised: boolean): z.infer<typeof SightingResponse> {
   return { sighting: { id: s.id, site: s.site, seriesId: s.series_id, chapter: s.chapter, sightedAt: s.sighted_at }, raised }
+}
+
+export function presentChapter(c: ChapterRow, progress: number | null): z.infer<typeof ChapterView> {
+  return {
+    number: c.number,
+    label: c.label,
+    url: c.url,
+    releasedAt: c.released_at,
+    firstSeenAt: c.first_seen_at,
+    vanished: c.vanished_at > 0,
+    read: progress !== null && c.number <= progress,
+  }
+}
+
+export function presentUpdate(u: ChapterUpdate): z.infer<typeof UpdateView> {
+  return {
+    site: u.site,
+    seriesId: u.series_id,
+    title: u.title,
+    number: u.number,
+    label: u.label,
+    url: u.url,
+    seenAt: u.first_seen_at,
+    releasedAt: u.released_at,
+  }
 }

@@ -15,7 +15,9 @@ import { recordSighting } from '../store/sightings'
 import { bookmarkByUrl, type AcquireDeps } from '../use-cases/acquire'
 import { exportReader, exportReaderCsv } from '../use-cases/library-export'
 import { ExportDocument } from '../../shared/export-format'
-import { presentBookmark, presentReader, presentSighting } from './present'
+import { chapterKey, chapterList, readerChapterFacts, readerUpdates } from '../store/chapters'
+import type { ReaderBookmark } from '../store/bookmarks'
+import { presentBookmark, presentChapter, presentReader, presentSighting, presentUpdate } from './present'
 import * as S from '../../shared/sync-schemas'
 
 export interface SyncDeps {
@@ -71,7 +73,23 @@ const route = <P, Q, B>(r: SyncRoute<P, Q, B>) => r as unknown as SyncRoute
 async function oneBookmark(deps: SyncDeps, reader: ReaderRow, key: { site: string; seriesId: string }) {
   const [bookmark] = await readerBookmarks(deps.db, reader.id, { key })
   if (!bookmark) throw new AppError('not-found', `no bookmark ${key.site}/${key.seriesId}`)
-  return presentBookmark(bookmark)
+  return (await presented(deps, reader, [bookmark]))[0]!
+}
+
+/**
+ * Bookmarks as the API shows them, each with its next chapter and unread count from the stored chapters: one
+ * statement for the Reader's whole list (`all`), or for just these bookmarks.
+ */
+async function presented(deps: SyncDeps, reader: ReaderRow, bookmarks: readonly ReaderBookmark[], all = false) {
+  if (bookmarks.length === 0) return []
+  const keys = all ? undefined : bookmarks.map((b) => ({ site: b.site, seriesId: b.series_id }))
+  const facts = await readerChapterFacts(deps.db, reader.id, keys)
+  return bookmarks.map((b) => presentBookmark(b, facts.get(chapterKey(b.site, b.series_id))))
+}
+
+/** A page of a stored list, and where the next one starts (absent on the last page). */
+function paged<T>(items: T[], limit: number, next: (last: T) => number): { items: T[]; next?: number } {
+  return items.length > limit ? { items: items.slice(0, limit), next: next(items[limit - 1]!) } : { items }
 }
 
 export const SYNC_ROUTES: SyncRoute[] = [
@@ -105,10 +123,11 @@ export const SYNC_ROUTES: SyncRoute[] = [
     handle: async ({ reader, query, deps }: RouteContext<unknown, z.infer<typeof S.BookmarksQuery>, unknown>) => {
       const now = deps.clock.now()
       const since = query.since
-      if (since === undefined) return { body: { bookmarks: (await readerBookmarks(deps.db, reader.id)).map(presentBookmark), now } }
+      if (since === undefined)
+        return { body: { bookmarks: await presented(deps, reader, await readerBookmarks(deps.db, reader.id), true), now } }
       if (since < now - RETENTION.removalsMs) {
         const all = await readerBookmarks(deps.db, reader.id)
-        return { body: { bookmarks: all.map(presentBookmark), now, deleted: [], full: true } }
+        return { body: { bookmarks: await presented(deps, reader, all, true), now, deleted: [], full: true } }
       }
       // Removals are read first, and a client applies them first: a bookmark removed or added again meanwhile
       // ends as it is now (and anything after `now` comes with the next answer).
@@ -116,7 +135,7 @@ export const SYNC_ROUTES: SyncRoute[] = [
       const changed = await readerBookmarks(deps.db, reader.id, { since })
       return {
         body: {
-          bookmarks: changed.map(presentBookmark),
+          bookmarks: await presented(deps, reader, changed),
           now,
           deleted: removed.map((r) => ({ site: r.site, seriesId: r.series_id, at: r.removed_at })),
         },
@@ -146,7 +165,10 @@ export const SYNC_ROUTES: SyncRoute[] = [
       const status = result.acquisition ? 202 : result.created ? 201 : 200
       return {
         status,
-        body: { bookmark: presentBookmark(result.bookmark), ...(result.acquisition ? { acquisition: result.acquisition } : {}) },
+        body: {
+          bookmark: (await presented(deps, reader, [result.bookmark]))[0]!,
+          ...(result.acquisition ? { acquisition: result.acquisition } : {}),
+        },
       }
     },
   }),
@@ -187,6 +209,55 @@ export const SYNC_ROUTES: SyncRoute[] = [
     handle: async ({ reader, params, deps }: RouteContext<z.infer<typeof S.RemoveBookmarkParams>, unknown, unknown>) => {
       await removeBookmark(deps.db, reader.id, { site: params.site, seriesId: params.seriesId }, deps.clock.now())
       return { status: 204 }
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/api/v1/bookmarks/:site/:seriesId/chapters',
+    summary:
+      "The Series' stored chapters, newest first, a page at a time (`before`: the `next` of the previous page). Each says whether the Reader has read it and whether the Site still lists it. The app keeps the newest 100 and every chapter above the lowest Progress of the Series' Readers, at most 1,000.",
+    auth: true,
+    params: S.BookmarkParams,
+    query: S.ChaptersQuery,
+    response: { status: 200, schema: S.ChaptersResponse, description: 'the chapters' },
+    errors: [401, 404, 422, 429],
+    handle: async ({
+      reader,
+      params,
+      query,
+      deps,
+    }: RouteContext<z.infer<typeof S.BookmarkParams>, z.infer<typeof S.ChaptersQuery>, unknown>) => {
+      const key = { site: params.site, seriesId: params.seriesId }
+      const bookmark = await getBookmark(deps.db, reader.id, key)
+      if (!bookmark) throw new AppError('not-found', `no bookmark ${key.site}/${key.seriesId}`)
+      const limit = query.limit ?? 100
+      const rows = await chapterList(deps.db, key, { limit: limit + 1, ...(query.before !== undefined ? { before: query.before } : {}) })
+      const page = paged(rows, limit, (last) => last.number)
+      return {
+        body: {
+          chapters: page.items.map((c) => presentChapter(c, bookmark.progress)),
+          ...(page.next !== undefined ? { next: page.next } : {}),
+        },
+      }
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/api/v1/updates',
+    summary:
+      "The Reader's unread New Chapters, newest first: chapters that arrived after the bookmark was made, above the Reader's Progress, still on the Site. A page at a time (`before`: the `next` of the previous page).",
+    auth: true,
+    query: S.UpdatesQuery,
+    response: { status: 200, schema: S.UpdatesResponse, description: 'the New Chapters' },
+    errors: [401, 422, 429],
+    handle: async ({ reader, query, deps }: RouteContext<unknown, z.infer<typeof S.UpdatesQuery>, unknown>) => {
+      const limit = query.limit ?? 100
+      const rows = await readerUpdates(deps.db, reader.id, {
+        limit: limit + 1,
+        ...(query.before !== undefined ? { before: query.before } : {}),
+      })
+      const page = paged(rows, limit, (last) => last.first_seen_at)
+      return { body: { updates: page.items.map(presentUpdate), ...(page.next !== undefined ? { next: page.next } : {}) } }
     },
   }),
   route({

@@ -53,6 +53,11 @@ export interface SeedSeries {
   latestSource?: '' | 'check' | 'sighting'
   /** Reader ids holding it (a bookmark each). */
   readers?: number[]
+  /**
+   * Their Progress. Left out: nothing read (null), as a bookmark made before caught-up by default (migration 0009)
+   * — a new bookmark would take the Latest Chapter.
+   */
+  progress?: number | null
 }
 
 /** Inserts a Series with exactly the given stamps and bookmarks. */
@@ -80,4 +85,10 @@ export async function seedSeries(db: Db, s: SeedSeries): Promise<void> {
       .values({ reader_id: readerId, site, series_id: s.id, progress: null, created_at: 1, updated_at: 1 })
       .execute()
   }
+  await db
+    .updateTable('bookmarks')
+    .set({ progress: s.progress ?? null })
+    .where('site', '=', site)
+    .where('series_id', '=', s.id)
+    .execute()
 }

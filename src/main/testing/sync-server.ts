@@ -31,6 +31,8 @@ export interface TestSyncServer {
     body?: unknown,
     headers?: Record<string, string>,
   ): Promise<{ status: number; json: any; headers: Headers }>
+  /** Waits (polling the API) until every bookmark of the Reader has had its first check: the Acquisitions are in. */
+  acquired(token: string): Promise<void>
   close(): Promise<void>
 }
 
@@ -63,7 +65,7 @@ export async function startTestSyncServer(
   const { origin } = await listen(app, 0)
   const a = await createReader(store.db, 'alice', clock.now())
   const b = await createReader(store.db, 'bob', clock.now())
-  return {
+  const server: TestSyncServer = {
     origin,
     store,
     fixture,
@@ -89,10 +91,19 @@ export async function startTestSyncServer(
       }
       return { status: response.status, json, headers: response.headers }
     },
+    async acquired(token) {
+      for (let i = 0; i < 250; i++) {
+        const r = await server.call(token, 'GET', '/api/v1/bookmarks')
+        if ((r.json.bookmarks as Array<{ series: { latestCheckedAt: number } }>).every((b) => b.series.latestCheckedAt > 0)) return
+        await new Promise((done) => setTimeout(done, 20))
+      }
+      throw new Error('the Acquisitions did not finish')
+    },
     async close() {
       await app.close()
       await fixture.close()
       await store.dispose()
     },
   }
+  return server
 }

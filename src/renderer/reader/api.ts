@@ -1,5 +1,5 @@
 /** The Readers' page's client of the sync API (docs/design.md#the-sync-endpoint). Only `useReader` calls it. */
-import type { Bookmark, BookmarksAnswer, Reader } from '../../shared/sync-schemas'
+import type { Bookmark, BookmarksAnswer, ChaptersAnswer, Reader, UpdatesAnswer } from '../../shared/sync-schemas'
 import type { PendingWrite, SendResult } from './outbox'
 
 export class ApiError extends Error {
@@ -33,6 +33,14 @@ export function createApi(token: () => string | null) {
     /** Every bookmark, or with `since` (the `now` of the previous answer) what changed and was removed since. */
     bookmarks: (since?: number) =>
       call<BookmarksAnswer>('GET', since === undefined ? '/api/v1/bookmarks' : `/api/v1/bookmarks?since=${since}`),
+    /** A Series' stored chapters, newest first, a page at a time (`before`: the previous page's `next`). */
+    chapters: (b: { site: string; seriesId: string }, before?: number) =>
+      call<ChaptersAnswer>(
+        'GET',
+        `/api/v1/bookmarks/${encodeURIComponent(b.site)}/${encodeURIComponent(b.seriesId)}/chapters${before === undefined ? '' : `?before=${before}`}`,
+      ),
+    /** The Reader's unread New Chapters, newest first. */
+    updates: () => call<UpdatesAnswer>('GET', '/api/v1/updates'),
     add: (url: string) =>
       call<{ bookmark: Bookmark; acquisition?: { state: 'reading' | 'waiting'; message: string } }>('POST', '/api/v1/bookmarks', { url }),
     /** The Reader's own bookmarks as a file: its name (from the server) and its text. */

@@ -5,7 +5,7 @@
  * the API client.
  */
 import { computed, reactive, ref } from 'vue'
-import type { Bookmark, Reader } from '../../shared/sync-schemas'
+import type { Bookmark, ChaptersAnswer, NextChapter, Reader, UpdateItem } from '../../shared/sync-schemas'
 import { ApiError, createApi } from './api'
 import { inOrder, keyOf, matches, orderOf, type ReaderSort } from './order'
 import { Outbox, withPendingWrites } from './outbox'
@@ -13,6 +13,8 @@ import { Outbox, withPendingWrites } from './outbox'
 const TOKEN_KEY = 'mb.token'
 /** The list as last synced: { reader, now, bookmarks }. */
 const LIST_KEY = 'mb.bookmarks'
+/** When the Reader last opened the page: Updates seen after it are "new". */
+const SEEN_KEY = 'mb.seen'
 /** How long a Mark read can be undone: its write waits in the outbox that long. */
 export const UNDO_MS = 6_000
 
@@ -21,7 +23,13 @@ export interface MarkedRead {
   chapter: number
   until: number
   writeId: string
-  previous: Pick<Bookmark, 'progress' | 'progressAt' | 'unread' | 'unreadCount'>
+  previous: Pick<Bookmark, 'progress' | 'progressAt' | 'unread' | 'unreadCount' | 'nextChapter'>
+}
+
+/** What a tap on a chapter of a loaded list leaves: the next chapter and the unread count, as the list says. */
+export interface AfterRead {
+  next: NextChapter | null
+  unread: number
 }
 
 interface CachedList {
@@ -48,6 +56,11 @@ export function useReader(storage: Storage = window.localStorage) {
   /** The pointer is over the list, or the focus in it: the order holds still. */
   const interacting = ref(false)
   const marked = reactive(new Map<string, MarkedRead>())
+  /** The Reader's unread New Chapters, newest first (loaded with the Updates view). */
+  const updates = ref<UpdateItem[]>([])
+  /** When the Reader last opened the page before this time: what arrived after it is "new". */
+  const seenBefore = Number(storage.getItem(SEEN_KEY) ?? 0) || 0
+  storage.setItem(SEEN_KEY, String(Date.now()))
   /** The `now` of the last answer: the next sync asks only for what changed since (null: a full sync). */
   let since: number | null = null
   const api = createApi(() => token.value)
@@ -141,7 +154,7 @@ export function useReader(storage: Storage = window.localStorage) {
       }
       bookmarks.value = withPendingWrites(next, outbox.list()).map((b) => {
         const mark = marked.get(keyOf(b))
-        return mark ? { ...b, progress: mark.chapter, unread: false, unreadCount: 0 } : b
+        return mark ? { ...b, ...shownAfter(bookmarks.value.find((h) => keyOf(h) === keyOf(b)) ?? b, mark.chapter) } : b
       })
       since = answer.now
       syncedAt.value = answer.now
@@ -163,11 +176,41 @@ export function useReader(storage: Storage = window.localStorage) {
     if (result.rejected.length) problem.value = result.rejected.map((r) => `${r.write.label}: ${r.reason}`).join('; ')
   }
 
+  /** The Reader's Updates, again. Kept as they were when the app cannot be reached. */
+  async function loadUpdates(): Promise<void> {
+    try {
+      updates.value = (await api.updates()).updates
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) signOut()
+    }
+  }
+
+  /** A page of a Series' stored chapters, for the card's list. */
+  function chapters(bookmark: Bookmark, before?: number): Promise<ChaptersAnswer> {
+    return api.chapters(bookmark, before)
+  }
+
+  /** What a card shows once read up to `chapter`: from the tapped list when given, else by what the card knows. */
+  function shownAfter(current: Bookmark, chapter: number, after?: AfterRead): Partial<Bookmark> {
+    const latest = current.series.latestChapter
+    const caughtUp = latest === null || chapter >= latest
+    const unreadCount = caughtUp ? 0 : (after?.unread ?? Math.max(0, Math.ceil(latest - chapter)))
+    const nextChapter = caughtUp
+      ? null
+      : after
+        ? after.next
+        : current.nextChapter && current.nextChapter.number > chapter
+          ? current.nextChapter
+          : null
+    return { progress: chapter, unread: unreadCount > 0, unreadCount, nextChapter }
+  }
+
   /**
-   * Marks a bookmark read up to `chapter` (the Latest Chapter unless given), at once on the page. The write
-   * waits UNDO_MS in the outbox, so Undo takes it back before the app ever sees it; then it is sent.
+   * Marks a bookmark read up to `chapter` (the Latest Chapter unless given), at once on the page — `after`, when
+   * the Reader tapped a chapter of the loaded list, says what is next. The write waits UNDO_MS in the outbox, so
+   * Undo takes it back before the app ever sees it; then it is sent, and the list synced.
    */
-  function markRead(bookmark: Bookmark, chapter = bookmark.series.latestChapter): MarkedRead | null {
+  function markRead(bookmark: Bookmark, chapter = bookmark.series.latestChapter, after?: AfterRead): MarkedRead | null {
     if (chapter === null || !Number.isFinite(chapter) || chapter < 0) return null
     const key = keyOf(bookmark)
     const current = bookmarks.value.find((b) => keyOf(b) === key)
@@ -180,10 +223,9 @@ export function useReader(storage: Storage = window.localStorage) {
       progressAt: current.progressAt,
       unread: current.unread,
       unreadCount: current.unreadCount,
+      nextChapter: current.nextChapter,
     }
-    const latest = current.series.latestChapter
-    const unreadCount = latest === null ? 0 : Math.max(0, Math.ceil(latest - chapter))
-    replace(key, { progress: chapter, progressAt: now, unread: unreadCount > 0, unreadCount })
+    replace(key, { ...shownAfter(current, chapter, after), progressAt: now })
     const write = outbox.add({
       method: 'PATCH',
       path: `/api/v1/bookmarks/${encodeURIComponent(current.site)}/${encodeURIComponent(current.seriesId)}`,
@@ -198,9 +240,18 @@ export function useReader(storage: Storage = window.localStorage) {
       // (The map is reactive: compare by the write, not by the object it hands back.)
       if (marked.get(key)?.writeId !== mark.writeId) return
       marked.delete(key)
-      void flush()
+      // Sent, then synced: the next chapter and the count as the app's stored list says.
+      void refresh().then(() => (updates.value.length ? loadUpdates() : undefined))
     }, UNDO_MS + 50)
     return mark
+  }
+
+  /** Marks every bookmark with something unread read up to its Latest Chapter; returns how many. */
+  function markAllRead(): number {
+    let n = 0
+    for (const b of bookmarks.value) if (b.unread && markRead(b)) n++
+    updates.value = []
+    return n
   }
 
   /** Takes a Mark read back while its write still waits: nothing reaches the app. */
@@ -297,12 +348,17 @@ export function useReader(storage: Storage = window.localStorage) {
     search,
     interacting,
     marked,
+    updates,
+    seenBefore,
     resort,
     signIn,
     signOut,
     refresh,
     flush,
     markRead,
+    markAllRead,
+    loadUpdates,
+    chapters,
     undo,
     add,
     download,

@@ -11,9 +11,12 @@ export function useUpdates() {
   const items = ref<UpdateView[]>([])
   const next = ref<number | undefined>(undefined)
   const loaded = ref(false)
+  /** Only the Series this Reader holds (undefined: every Series). */
+  const readerId = ref<number | undefined>(undefined)
+  const filter = () => (readerId.value !== undefined ? { readerId: readerId.value } : {})
 
   async function load(): Promise<void> {
-    const page = await attempt(() => admin.updates({ limit: PAGE }))
+    const page = await attempt(() => admin.updates({ limit: PAGE, ...filter() }))
     if (!page) return
     items.value = page.items
     next.value = page.next
@@ -23,7 +26,7 @@ export function useUpdates() {
   /** The next page; focus moves to its first New Chapter, so a keyboard reads on from there. */
   async function more(): Promise<void> {
     if (next.value === undefined) return
-    const page = await attempt(() => admin.updates({ limit: PAGE, before: next.value! }))
+    const page = await attempt(() => admin.updates({ limit: PAGE, before: next.value!, ...filter() }))
     if (!page) return
     const first = page.items[0]
     items.value = [...items.value, ...page.items]
@@ -31,5 +34,5 @@ export function useUpdates() {
     if (first) await focusAfterRender(`[data-update-id="${first.id}"]`)
   }
 
-  return { items, next, loaded, load, more }
+  return { items, next, loaded, readerId, load, more }
 }

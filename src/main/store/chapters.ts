@@ -1,0 +1,285 @@
+/**
+ * The `chapters` aggregate: the chapter list a successful check found on the Site, kept within a window
+ * (docs/adr/0072-chapter-lists-kept-in-a-window.md), and what a Reader's Progress makes of it — the next chapter
+ * to read and an honest unread count (docs/adr/0073-unread-counted-from-chapters.md). Plain functions, the
+ * database first, times as parameters.
+ */
+import { sql } from 'kysely'
+import type { Db } from './database'
+import type { ChapterRow, SeriesKey } from './schema'
+
+/** Always kept: the newest this many chapters a Site serves, whatever Readers have read. */
+export const KEEP_NEWEST = 100
+/** Never more than this many per Series (the newest), however far behind a Reader is. */
+export const KEEP_MAX = 1_000
+
+/** A chapter as a check hands it over: its link already checked against the Site's pin. */
+export interface ServedChapter {
+  number: number
+  label: string
+  url: string
+  /** Unix ms, when the page printed a date. */
+  released?: number
+}
+
+/**
+ * The chapters kept of a served list: one per number (the first served wins), newest first — the newest
+ * KEEP_NEWEST, and every one above `floor` (the lowest Progress of the Series' Readers), KEEP_MAX at most.
+ * Always a top slice of the list by number, so any served chapter at or above the lowest kept one is kept.
+ */
+export function keptWindow(served: readonly ServedChapter[], floor: number): ServedChapter[] {
+  const byNumber = new Map<number, ServedChapter>()
+  for (const c of served) if (Number.isFinite(c.number) && !byNumber.has(c.number)) byNumber.set(c.number, c)
+  const newestFirst = [...byNumber.values()].sort((a, b) => b.number - a.number)
+  let n = Math.min(KEEP_NEWEST, newestFirst.length)
+  while (n < newestFirst.length && n < KEEP_MAX && newestFirst[n]!.number > floor) n++
+  return newestFirst.slice(0, n)
+}
+
+export interface StoredChanges {
+  added: number
+  changed: number
+  vanished: number
+  /** Rows below the window, let go. */
+  dropped: number
+}
+
+/**
+ * Stores what a check found, in the caller's transaction (the one that records the Latest Chapter). A chapter
+ * not stored yet is added — as arrived when it is above `previousLatest`, the Latest Chapter before this check;
+ * a stored one whose label, URL or date changed is updated (and is back on the Site if it had vanished); a stored
+ * one inside the window the Site no longer serves is marked vanished, never deleted; one below the window is kept
+ * while a Reader has yet to read it (a Site may list only its newest), and let go once every Reader has.
+ * The steady state (the same list) is two reads and no write.
+ */
+export async function storeChapters(
+  db: Db,
+  key: SeriesKey,
+  served: readonly ServedChapter[],
+  now: number,
+  previousLatest: number | null,
+): Promise<StoredChanges> {
+  const changes: StoredChanges = { added: 0, changed: 0, vanished: 0, dropped: 0 }
+  const floor = await lowestProgress(db, key)
+  const kept = keptWindow(served, floor)
+  if (kept.length === 0) return changes
+  const lowest = kept[kept.length - 1]!.number
+  const stored = new Map(
+    (
+      await db
+        .selectFrom('chapters')
+        .select(['number', 'label', 'url', 'released_at', 'vanished_at'])
+        .where('site', '=', key.site)
+        .where('series_id', '=', key.seriesId)
+        .execute()
+    ).map((r) => [r.number, r]),
+  )
+  /** [number, label, url, released_at, arrived] of each chapter not stored yet. */
+  const added: Array<[number, string, string, number, 0 | 1]> = []
+  for (const c of kept) {
+    const was = stored.get(c.number)
+    stored.delete(c.number)
+    const released = c.released ?? 0
+    if (!was) {
+      const arrived = previousLatest !== null && c.number > previousLatest ? 1 : 0
+      added.push([c.number, c.label, c.url, released, arrived])
+    } else if (was.label !== c.label || was.url !== c.url || (released && was.released_at !== released) || was.vanished_at !== 0) {
+      await db
+        .updateTable('chapters')
+        .set({ label: c.label, url: c.url, released_at: released || was.released_at, vanished_at: 0 })
+        .where('site', '=', key.site)
+        .where('series_id', '=', key.seriesId)
+        .where('number', '=', c.number)
+        .execute()
+      changes.changed++
+    }
+  }
+  // New chapters in one statement whatever their number (a first list is one, not a hundred), as one JSON value.
+  if (added.length > 0) {
+    await sql`
+      INSERT INTO chapters (site, series_id, number, label, url, released_at, first_seen_at, arrived)
+      SELECT ${key.site}, ${key.seriesId}, value ->> 0, value ->> 1, value ->> 2, value ->> 3, ${now}, value ->> 4
+      FROM json_each(${JSON.stringify(added)})`.execute(db)
+  }
+  changes.added = added.length
+  // What is left was not served within the window: vanished when inside it. Below it (a Site listing only its
+  // newest chapters), kept while a Reader has yet to read it, up to KEEP_MAX in all; let go once every Reader has.
+  const gone = [...stored.values()].filter((r) => r.number >= lowest && r.vanished_at === 0).map((r) => r.number)
+  const below = [...stored.keys()].filter((n) => n < lowest).sort((a, b) => b - a)
+  const needed = below.filter((n) => n > floor)
+  const drop = [...below.filter((n) => n <= floor), ...needed.slice(Math.max(0, KEEP_MAX - kept.length))]
+  if (gone.length > 0) {
+    const result = await db
+      .updateTable('chapters')
+      .set({ vanished_at: now })
+      .where('site', '=', key.site)
+      .where('series_id', '=', key.seriesId)
+      .where('number', 'in', gone)
+      .executeTakeFirst()
+    changes.vanished = Number(result.numUpdatedRows)
+  }
+  if (drop.length > 0) {
+    const result = await db
+      .deleteFrom('chapters')
+      .where('site', '=', key.site)
+      .where('series_id', '=', key.seriesId)
+      .where('number', 'in', drop)
+      .executeTakeFirst()
+    changes.dropped = Number(result.numDeletedRows)
+  }
+  return changes
+}
+
+/** The lowest Progress of the Series' Readers (nothing read counts as 0); Infinity when no Reader holds it. */
+async function lowestProgress(db: Db, key: SeriesKey): Promise<number> {
+  const row = await db
+    .selectFrom('bookmarks')
+    .select((eb) => eb.fn.min(sql<number>`COALESCE(progress, 0)`).as('low'))
+    .where('site', '=', key.site)
+    .where('series_id', '=', key.seriesId)
+    .executeTakeFirst()
+  const low = row?.low
+  return low === null || low === undefined ? Infinity : Number(low)
+}
+
+/**
+ * A Series' stored chapters, newest first, `limit` at most, below the number `before` (for the page that
+ * follows). Vanished ones included (their `vanished_at` says so).
+ */
+export async function chapterList(db: Db, key: SeriesKey, options: { before?: number; limit: number }): Promise<ChapterRow[]> {
+  let query = db.selectFrom('chapters').selectAll().where('site', '=', key.site).where('series_id', '=', key.seriesId)
+  if (options.before !== undefined) query = query.where('number', '<', options.before)
+  return query.orderBy('number', 'desc').limit(options.limit).execute()
+}
+
+/** The numbers of a Series' stored chapters still on the Site, newest first (the simulation's invariant reads them). */
+export async function storedChapterNumbers(db: Db, key: SeriesKey): Promise<number[]> {
+  const rows = await db
+    .selectFrom('chapters')
+    .select('number')
+    .where('site', '=', key.site)
+    .where('series_id', '=', key.seriesId)
+    .where('vanished_at', '=', 0)
+    .orderBy('number', 'desc')
+    .execute()
+  return rows.map((r) => r.number)
+}
+
+/** The chapter a Reader reads next: number, label and link. */
+export interface NextChapter {
+  number: number
+  label: string
+  url: string
+}
+
+/** What a Reader's Progress makes of a Series' stored chapters. */
+export interface ChapterFacts {
+  /** The lowest stored chapter (not vanished) above the Progress (any, when nothing is read); null when none. */
+  next: NextChapter | null
+  /** Stored chapters (not vanished) above the Progress. */
+  storedUnread: number
+  /** The lowest and highest stored chapters not vanished; null when no list is stored. */
+  lowest: number | null
+  highest: number | null
+}
+
+/** `site` NUL `series_id`: the key of a Series in the maps below. */
+export const chapterKey = (site: string, seriesId: string): string => `${site}\u0000${seriesId}`
+
+/**
+ * For each of a Reader's bookmarks (only `keys`, when given), what its stored chapters say: the next chapter, the
+ * stored ones unread, and the ends of the list. One statement; each bookmark costs a few seeks in the chapters'
+ * primary key, and a Reader who is caught up reads no chapter row but the ends.
+ */
+export async function readerChapterFacts(db: Db, readerId: number, keys?: readonly SeriesKey[]): Promise<Map<string, ChapterFacts>> {
+  const live = sql`c.site = b.site AND c.series_id = b.series_id AND c.vanished_at = 0`
+  const above = sql`c.number > COALESCE(b.progress, -1)`
+  const restrict = keys
+    ? sql`AND (b.site, b.series_id) IN (SELECT value ->> 0, value ->> 1 FROM json_each(${JSON.stringify(keys.map((k) => [k.site, k.seriesId]))}))`
+    : sql``
+  const result = await sql<{ site: string; series_id: string; next: string; lowest: number | null; highest: number | null }>`
+    SELECT b.site, b.series_id,
+      (SELECT json_array(MIN(c.number), c.label, c.url, COUNT(*)) FROM chapters c WHERE ${live} AND ${above}) AS next,
+      (SELECT c.number FROM chapters c WHERE ${live} ORDER BY c.number LIMIT 1) AS lowest,
+      (SELECT c.number FROM chapters c WHERE ${live} ORDER BY c.number DESC LIMIT 1) AS highest
+    FROM bookmarks b WHERE b.reader_id = ${readerId} ${restrict}
+  `.execute(db)
+  return new Map(
+    result.rows.map((r) => {
+      // One aggregate gives the next chapter (the row of the MIN: SQLite's bare columns) and how many there are.
+      const [number, label, url, count] = JSON.parse(r.next) as [number | null, string | null, string | null, number]
+      const next = number === null ? null : { number, label: label ?? '', url: url ?? '' }
+      return [chapterKey(r.site, r.series_id), { next, storedUnread: count, lowest: r.lowest, highest: r.highest }]
+    }),
+  )
+}
+
+/**
+ * The unread count of a bookmark (docs/adr/0073-unread-counted-from-chapters.md): the stored chapters above the
+ * Progress, counted one by one (so 10.5 is one chapter and a missing 12 is none); below the stored list, and
+ * above it (a Sighting's report), by subtraction; with no list stored, by subtraction alone.
+ */
+export function unreadCount(latest: number | null, progress: number | null, facts: ChapterFacts | undefined): number {
+  if (latest === null) return 0
+  const read = progress ?? 0
+  if (!facts || facts.lowest === null || facts.highest === null) return Math.max(0, Math.ceil(latest - read))
+  const below = progress === null ? Math.max(0, Math.ceil(facts.lowest) - 1) : Math.max(0, Math.ceil(facts.lowest - read) - 1)
+  const over = Math.max(0, Math.ceil(latest - Math.max(facts.highest, read)))
+  return facts.storedUnread + below + over
+}
+
+/**
+ * Each of a Reader's bookmarks' unread count, by `chapterKey(site, seriesId)` — for notices (issue 26) and
+ * anything else that needs the number a Reader's page shows. One statement for the Reader's whole list.
+ */
+export async function unreadCounts(db: Db, readerId: number): Promise<Map<string, number>> {
+  const facts = await readerChapterFacts(db, readerId)
+  const rows = await db
+    .selectFrom('bookmarks as b')
+    .innerJoin('series as s', (j) => j.onRef('s.site', '=', 'b.site').onRef('s.series_id', '=', 'b.series_id'))
+    .select(['b.site', 'b.series_id', 'b.progress', 's.latest_chapter'])
+    .where('b.reader_id', '=', readerId)
+    .execute()
+  return new Map(
+    rows.map((r) => {
+      const key = chapterKey(r.site, r.series_id)
+      return [key, unreadCount(r.latest_chapter, r.progress, facts.get(key))]
+    }),
+  )
+}
+
+/** The chapter a Reader reads next in a Series (the lowest stored above their Progress), or null. */
+export async function nextChapterFor(db: Db, readerId: number, key: SeriesKey): Promise<NextChapter | null> {
+  const facts = await readerChapterFacts(db, readerId, [key])
+  return facts.get(chapterKey(key.site, key.seriesId))?.next ?? null
+}
+
+/** One arrived chapter, for a Reader's Updates. */
+export interface ChapterUpdate {
+  site: string
+  series_id: string
+  title: string
+  number: number
+  label: string
+  url: string
+  first_seen_at: number
+  released_at: number
+}
+
+/**
+ * A Reader's New Chapters, newest first: the chapters that arrived as New Chapters after the bookmark was made,
+ * above the Reader's Progress and still on the Site. `limit` at most, seen before `before` (for the next page).
+ */
+export async function readerUpdates(db: Db, readerId: number, options: { before?: number; limit: number }): Promise<ChapterUpdate[]> {
+  const result = await sql<ChapterUpdate>`
+    SELECT c.site, c.series_id, s.title, c.number, c.label, c.url, c.first_seen_at, c.released_at
+    FROM bookmarks b
+    CROSS JOIN chapters c ON c.site = b.site AND c.series_id = b.series_id AND c.number > COALESCE(b.progress, -1)
+    CROSS JOIN series s ON s.site = b.site AND s.series_id = b.series_id
+    WHERE b.reader_id = ${readerId} AND c.arrived = 1 AND c.vanished_at = 0 AND c.first_seen_at >= b.created_at
+      ${options.before !== undefined ? sql`AND c.first_seen_at < ${options.before}` : sql``}
+    ORDER BY c.first_seen_at DESC, s.title, c.number DESC
+    LIMIT ${options.limit}
+  `.execute(db)
+  return result.rows
+}
