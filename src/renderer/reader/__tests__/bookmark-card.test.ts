@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { mount } from '@vue/test-utils'
 import { describe, expect, it } from 'vitest'
-import type { Bookmark } from '../../../shared/sync-schemas'
+import type { Bookmark, ChaptersAnswer } from '../../../shared/sync-schemas'
 import BookmarkCard from '../BookmarkCard.vue'
 
 const bookmark = (latestSource: Bookmark['series']['latestSource']): Bookmark => ({
@@ -14,6 +14,7 @@ const bookmark = (latestSource: Bookmark['series']['latestSource']): Bookmark =>
   updatedAt: 1,
   unread: true,
   unreadCount: 2,
+  nextChapter: null,
   series: {
     title: 'Tower',
     url: 'https://a.example/manga/tower/',
@@ -27,16 +28,19 @@ const bookmark = (latestSource: Bookmark['series']['latestSource']): Bookmark =>
   },
 })
 
+/** No list is opened in these tests. */
+const loadChapters = (): Promise<ChaptersAnswer> => Promise.reject(new Error('not opened'))
+
 describe("a card's Latest Chapter says who says so (docs/adr/0081-one-reader-bounded.md)", () => {
   it('one a Reader reported, not yet judged by a check, is shown as reported by a Reader', () => {
-    const text = mount(BookmarkCard, { props: { bookmark: bookmark('sighting') } })
+    const text = mount(BookmarkCard, { props: { bookmark: bookmark('sighting'), loadChapters } })
       .find('.meta')
       .text()
     expect(text).toContain('Latest 12 (reported by a Reader, not yet checked)')
   })
 
   it('one a check found is shown as it is', () => {
-    const text = mount(BookmarkCard, { props: { bookmark: bookmark('check') } })
+    const text = mount(BookmarkCard, { props: { bookmark: bookmark('check'), loadChapters } })
       .find('.meta')
       .text()
     expect(text).toContain('Latest 12')
