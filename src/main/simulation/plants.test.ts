@@ -8,6 +8,10 @@
  */
 import { describe, expect, it, vi } from 'vitest'
 import type { Fetchers } from '../fetch/fetcher'
+import type * as Decisions from '../lanes/decisions'
+import type * as Pacer from '../lanes/pacer'
+import type * as SeriesStore from '../store/series'
+import type * as Acquire from '../use-cases/acquire'
 import type { AcquireDeps } from '../use-cases/acquire'
 import { DAY } from './catalogue'
 import type { RuleName } from './checker'
@@ -18,7 +22,7 @@ const plant = vi.hoisted(() => ({ bug: '' as string }))
 
 // The backoff stored in seconds where ms were meant: a thousandth of it.
 vi.mock('../lanes/decisions', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../lanes/decisions')>()
+  const real = await importOriginal<typeof Decisions>()
   return {
     ...real,
     refusalLength: (...args: Parameters<typeof real.refusalLength>) => {
@@ -30,7 +34,7 @@ vi.mock('../lanes/decisions', async (importOriginal) => {
 
 // A Finish the store does not keep; a chapter number stored without its fraction (10.5 → 10).
 vi.mock('../store/series', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../store/series')>()
+  const real = await importOriginal<typeof SeriesStore>()
   return {
     ...real,
     finishSeries: (...args: Parameters<typeof real.finishSeries>) =>
@@ -45,7 +49,7 @@ vi.mock('../store/series', async (importOriginal) => {
 
 // Every turn waits half the spacing asked for.
 vi.mock('../lanes/pacer', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../lanes/pacer')>()
+  const real = await importOriginal<typeof Pacer>()
   class PlantedPacer extends real.SitePacer {
     override turn(site: string, spacingMs: number, signal?: AbortSignal) {
       return super.turn(site, plant.bug === 'gap-halved' ? spacingMs / 2 : spacingMs, signal)
@@ -56,7 +60,7 @@ vi.mock('../lanes/pacer', async (importOriginal) => {
 
 // Acquisition takes its turns from a pacer of its own, blind to the Lane's requests (and the Lane to its).
 vi.mock('../use-cases/acquire', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../use-cases/acquire')>()
+  const real = await importOriginal<typeof Acquire>()
   const { SitePacer } = await import('../lanes/pacer')
   const own = new WeakMap<Fetchers, InstanceType<typeof SitePacer>>()
   return {
@@ -95,7 +99,7 @@ async function run(bug: Bug) {
     const fired = new Map<RuleName, number>()
     for (const v of report.invariantViolations) if (!fired.has(v.rule)) fired.set(v.rule, Math.floor((v.mono - SIM_START) / DAY) + 1)
     if (process.env.PLANT_RUN)
-      console.log(`plant ${bug || '(none)'}: ${[...fired].map(([r, d]) => `${r} day ${d}`).join(', ') || 'nothing fired'}`)
+      console.warn(`plant ${bug || '(none)'}: ${[...fired].map(([r, d]) => `${r} day ${d}`).join(', ') || 'nothing fired'}`)
     return { fired, report }
   } finally {
     plant.bug = ''
