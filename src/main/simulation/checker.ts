@@ -399,14 +399,20 @@ const closedLaneSilent: Rule = (index, out) => {
   }
 }
 
-/** Never two checks of one Site closer than its minGapMs, Lane and Acquisition together (monotonic). */
-const minGap: Rule = (index, out) => {
+/** Each check's first request with the one to the same Site before it, whoever sent either. */
+function* requestPairs(index: Index): Generator<[RequestEvent, RequestEvent]> {
   const last = new Map<string, RequestEvent>()
   for (const e of index.events) {
     if (e.type !== 'request' || !e.first) continue
     const prev = last.get(e.site)
     last.set(e.site, e)
-    if (!prev) continue
+    if (prev) yield [prev, e]
+  }
+}
+
+/** Never two checks of one Site closer than its minGapMs, Lane and Acquisition together (monotonic). */
+const minGap: Rule = (index, out) => {
+  for (const [prev, e] of requestPairs(index)) {
     const gap = e.mono - prev.mono
     const min = index.facts(e.site).pace.minGapMs
     if (gap < min)
@@ -796,12 +802,7 @@ function laneRequestGaps(index: Index): Map<number, number> {
  */
 const spacing: Rule = (index, out) => {
   const gaps = laneRequestGaps(index)
-  const last = new Map<string, RequestEvent>()
-  for (const e of index.events) {
-    if (e.type !== 'request' || !e.first) continue
-    const prev = last.get(e.site)
-    last.set(e.site, e)
-    if (!prev) continue
+  for (const [prev, e] of requestPairs(index)) {
     const apart = e.mono - prev.mono
     const gap = e.caller === 'lane' ? gaps.get(e.seq) : undefined
     if (gap === undefined || apart >= gap - GAP_TOLERANCE_MS) continue
