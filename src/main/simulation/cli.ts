@@ -7,7 +7,7 @@
  */
 import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs'
 import { parseArgs } from 'node:util'
-import { formatSummary } from './report'
+import { exitCodeFor, formatSummary } from './report'
 import { LEVELS, SIM_START, simulate, type Level } from './simulate'
 
 function main(): void {
@@ -69,7 +69,7 @@ function main(): void {
       if (values.out) writeFileSync(values.out, `${JSON.stringify(report, null, 1)}\n`)
       console.log(formatSummary(report, SIM_START))
       if (values.out) console.log(`report: ${values.out}`)
-      if (!values['report-only'] && (report.invariantViolations.length || report.unexplainedErrors.length)) process.exitCode = 1
+      process.exitCode = exitCodeFor(report, values['report-only'])
     },
     (error: unknown) => {
       console.error(`simulate: ${(error as Error).stack ?? String(error)}`)

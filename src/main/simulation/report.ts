@@ -232,6 +232,14 @@ const tally = (counts: Record<string, number>) =>
     .map(([k, n]) => `${k} ${n}`)
     .join(', ') || 'none'
 
+/**
+ * What `npm run simulate` exits with: 1 when an invariant was violated or an error went unexplained, unless the
+ * person asked for the report only; else 0.
+ */
+export function exitCodeFor(report: Pick<SimulationReport, 'invariantViolations' | 'unexplainedErrors'>, reportOnly = false): 0 | 1 {
+  return !reportOnly && (report.invariantViolations.length > 0 || report.unexplainedErrors.length > 0) ? 1 : 0
+}
+
 /** The few lines a person reads after a run. */
 export function formatSummary(report: SimulationReport, start: number): string {
   const o = report.options
