@@ -24,7 +24,7 @@ export const SKIP_WORDS: Record<Skip, string> = {
   'due-query': 'could not read which Series are due (database error)',
   asleep: 'browser asleep: not enough is due to wake it',
   'eligible-count': 'could not count eligible Series (database error)',
-  'nothing-eligible': 'nothing to check: no Series with a URL and a Reader',
+  'nothing-eligible': 'nothing to check: no Series with a URL and a Reader that is not Finished',
 }
 
 export function isSkip(value: string): value is Skip {

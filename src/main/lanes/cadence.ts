@@ -164,7 +164,8 @@ export function planAfterCheck(input: PlanAfterCheckInput): PlanColumns {
     newAt,
   }
   return {
-    next_check_at: now + waitMs,
+    // No plan passes the ceiling, whatever the quiet rest (two rests) or a rhythm asks (docs/freshness.md).
+    next_check_at: now + Math.min(waitMs, pace.ceilingMs),
     rhythm: JSON.stringify(belief),
     releases: JSON.stringify(moments.map((m) => [m.at, m.exact ? 1 : 0])),
     rhythm_misses: rhythm ? misses : 0,

@@ -322,6 +322,19 @@ describe('a pass and a store in trouble', () => {
     expect(http.calls).toEqual([])
   })
 
+  it('a paused Lane whose stamps cannot be repaired still exits paused, not as a store fault (issue 24)', async () => {
+    await seed({ id: 'x' })
+    await pauseLane(store.db, 'a', now() + HOUR, now())
+    const db = failingWhen(store.db, (node) => node.includes('"max"'))
+    const paused = await pass(testSite(), {}, undefined, { db })
+    expect(paused.row).toMatchObject({ skip: 'paused', checked: 0 })
+    expect(http.calls).toEqual([])
+    // Not paused: the store cannot answer the pass's questions, the due-query exit as before.
+    await store.db.updateTable('poll_lanes').set({ paused_until: 0 }).execute()
+    expect((await pass(testSite(), {}, undefined, { db })).row).toMatchObject({ skip: 'due-query', checked: 0 })
+    expect(http.calls).toEqual([])
+  })
+
   it('the first pass of a Site that skips has nothing to carry: its row says no clamp, and it finds no chapter', async () => {
     await seed({ id: 'x' })
     await pauseLane(store.db, 'a', now() + HOUR, now())

@@ -204,7 +204,7 @@ describe('error-needs-fault', () => {
 
 describe('closed-lane-silent', () => {
   it('a request while paused breaks it, from the Lane or from an Acquisition', () => {
-    const paused = () => new Log().lane(T0 + HOUR)
+    const paused = () => new Log().action('pause', { site: 'a', durationMs: HOUR })
     expect(
       rulesOf(
         paused()
@@ -247,16 +247,224 @@ describe('closed-lane-silent', () => {
     ).toEqual([])
   })
 
-  it('is judged on the wall clock: a step forward past the pause ends it', () => {
+  it('a step forward of the wall clock past the pause ends it', () => {
     expect(
       rulesOf(
         new Log()
-          .lane(T0 + HOUR)
+          .action('pause', { site: 'a', durationMs: HOUR })
           .at(10 * MIN)
           .step(2 * HOUR)
           .request(),
       ),
     ).toEqual([])
+  })
+
+  it('a pause is judged from the press and the duration chosen, not from what the app stored (issue 24)', () => {
+    // The app stored a pause of a minute for a press of an hour: its requests 10 minutes in break the rule.
+    const log = new Log().action('pause', { site: 'a', durationMs: HOUR }).lane(T0 + MIN)
+    expect(rulesOf(log.at(10 * MIN).request())).toEqual(['closed-lane-silent'])
+    // The app stored a pause no press asked for: nothing to judge there.
+    expect(
+      rulesOf(
+        new Log()
+          .lane(T0 + HOUR)
+          .at(10 * MIN)
+          .request(),
+      ),
+    ).toEqual([])
+  })
+
+  it('a Resume, or a new Pause, ends the window of the press before it', () => {
+    const pressed = () => new Log().action('pause', { site: 'a', durationMs: 6 * HOUR }).at(HOUR)
+    expect(
+      rulesOf(
+        pressed()
+          .action('resume', { site: 'a' })
+          .at(HOUR + MIN)
+          .request(),
+      ),
+    ).toEqual([])
+    expect(
+      rulesOf(
+        pressed()
+          .action('pause', { site: 'a', durationMs: HOUR })
+          .at(2 * HOUR + MIN)
+          .request(),
+      ),
+    ).toEqual([])
+  })
+})
+
+/** The rules judged from the Sites' ledger and the simulation's own actions (issue 24), alone: other rules may also see a hand-written log. */
+const OUTSIDE: readonly RuleName[] = ['refusal-respected', 'finished-not-polled', 'latest-recorded', 'gap-kept', 'acquisition-paced']
+const judged = (log: Log): RuleName[] => rulesOf(log).filter((r) => OUTSIDE.includes(r))
+
+describe("refusal-respected (the Sites' ledger)", () => {
+  const refused = (extra: { askedMs?: number | null; retryAfter?: string | null; form?: string; caller?: string } = {}) =>
+    new Log()
+      .request()
+      .add({ type: 'refusal', site: 'a', series: S, caller: 'lane', form: 'challenge', retryAfter: null, askedMs: null, ...extra })
+
+  it('no request from anyone within the backoff after a refusal the Site answered, whatever the app stored', () => {
+    expect(
+      judged(
+        refused()
+          .at(5 * MIN)
+          .request({ caller: 'acquisition', series: 'a/y' }),
+      ),
+    ).toEqual(['refusal-respected'])
+    // The app stored no refusal at all (a backoff shortened to nothing): the Site's ledger still says it refused.
+    expect(
+      judged(
+        refused()
+          .lane(0, 0)
+          .at(5 * MIN)
+          .request(),
+      ),
+    ).toEqual(['refusal-respected'])
+    expect(
+      judged(
+        refused()
+          .at(15 * MIN)
+          .request(),
+      ),
+    ).toEqual([])
+  })
+
+  it('a Retry-After longer than the backoff is the window, in either form; a shorter one leaves the backoff', () => {
+    const seconds = () => refused({ form: '429', retryAfter: '5400', askedMs: 5_400_000 })
+    expect(judged(seconds().at(HOUR).request())).toEqual(['refusal-respected'])
+    expect(
+      judged(
+        seconds()
+          .at(90 * MIN)
+          .request(),
+      ),
+    ).toEqual([])
+    const date = refused({ form: '503', retryAfter: 'Mon, 06 Jan 2025 00:45:00 GMT', askedMs: 2_700_000 })
+    expect(judged(date.at(30 * MIN).request())).toEqual(['refusal-respected'])
+    expect(
+      judged(
+        refused({ form: '429', retryAfter: '120', askedMs: 120_000 })
+          .at(10 * MIN)
+          .request(),
+      ),
+    ).toEqual(['refusal-respected'])
+  })
+
+  it('a request at the instant of the refusal was on its way; a step forward of the wall clock shortens the wait', () => {
+    expect(judged(refused().request({ caller: 'acquisition' }))).not.toContain('refusal-respected')
+    expect(
+      judged(
+        refused()
+          .at(5 * MIN)
+          .step(HOUR)
+          .at(6 * MIN)
+          .request(),
+      ),
+    ).toEqual([])
+  })
+})
+
+describe('finished-not-polled', () => {
+  it('a Finished Series fetched with no Check now since its last request breaks it', () => {
+    const finished = () => new Log().request().at(HOUR).action('finish', { site: 'a', series: S })
+    expect(
+      judged(
+        finished()
+          .at(3 * HOUR)
+          .request(),
+      ),
+    ).toEqual(['finished-not-polled'])
+    expect(
+      judged(
+        finished()
+          .at(2 * HOUR)
+          .action('check-now', { site: 'a', series: S })
+          .at(3 * HOUR)
+          .request(),
+      ),
+    ).toEqual([])
+    // The press was served: the request after the one that served it needs another.
+    expect(
+      judged(
+        finished()
+          .at(2 * HOUR)
+          .action('check-now', { site: 'a', series: S })
+          .request()
+          .at(4 * HOUR)
+          .request(),
+      ),
+    ).toEqual(['finished-not-polled'])
+  })
+
+  it('Finished before the run counts; an Unfinish ends it; a request just after the Finish was due before it', () => {
+    const seeded = new Log().add({ type: 'seed', site: 'a', series: S, held: true, readers: 1, finished: true, latest: 10, checkedAt: 0 })
+    expect(judged(seeded.at(HOUR).request())).toEqual(['finished-not-polled'])
+    const unfinished = new Log().action('finish', { site: 'a', series: S }).at(HOUR).action('unfinish', { site: 'a', series: S })
+    expect(judged(unfinished.at(2 * HOUR).request())).toEqual([])
+    expect(judged(new Log().action('finish', { site: 'a', series: S }).at(500).request())).toEqual([])
+  })
+})
+
+describe('latest-recorded', () => {
+  it('a check served 10.5 that left the store at 10 breaks it', () => {
+    const log = new Log().seed(10).check({ served: 10.5, reported: 10.5, reason: 'chapter 10.5' }).latest(10, 'check')
+    const violations = checkInvariants(log.events, config).violations.filter((v) => v.rule === 'latest-recorded')
+    expect(violations).toHaveLength(1)
+    expect(violations[0]!.message).toBe('lane check was served chapter 10.5; the store holds 10 (check)')
+  })
+
+  it('the chapter served, or a higher Sighting standing, keeps it', () => {
+    expect(judged(new Log().seed(10).check({ served: 10.5, reported: 10.5 }).latest(10.5, 'check'))).not.toContain('latest-recorded')
+    expect(judged(new Log().seed(10).check({ served: 10.5, reported: 10.5 }).latest(14, 'sighting'))).not.toContain('latest-recorded')
+    expect(judged(new Log().seed(10).check({ served: 11, reported: 11 }).latest(10.5, 'sighting'))).toContain('latest-recorded')
+  })
+})
+
+describe('gap-kept and acquisition-paced', () => {
+  const GAP = 72_000
+  it("two Lane requests closer than their pass's gap break gap-kept, even when both are past minGapMs", () => {
+    const log = new Log()
+      .request()
+      .at(GAP / 2)
+      .request({ series: 'a/y' })
+      .pass({ gap: GAP, checked: 2, due: 2 })
+    const violations = checkInvariants(log.events, config).violations.filter((v) => v.rule === 'gap-kept')
+    expect(violations).toHaveLength(1)
+    expect(violations[0]!.message).toBe(`lane then lane request ${GAP / 2} ms apart; the pass's gap is ${GAP} ms`)
+    expect(judged(new Log().request().at(GAP).request({ series: 'a/y' }).pass({ gap: GAP, checked: 2, due: 2 }))).toEqual([])
+  })
+
+  it(`within ${1} ms only, and across passes: the later request's pass's gap`, () => {
+    const across = new Log()
+      .request()
+      .pass({ gap: GAP, checked: 1 })
+      .at(GAP - 2)
+      .request({ series: 'a/y' })
+      .pass({ gap: GAP, checked: 1 })
+    expect(judged(across)).toEqual(['gap-kept'])
+    expect(
+      judged(
+        new Log()
+          .request()
+          .at(GAP - 1)
+          .request({ series: 'a/y' })
+          .pass({ gap: GAP, checked: 2, due: 2 }),
+      ),
+    ).toEqual([])
+  })
+
+  it("a Lane request closer than its pass's gap after an Acquisition's breaks acquisition-paced", () => {
+    const log = new Log().request({ caller: 'acquisition', series: 'a/y' }).at(10_000).request().pass({ gap: GAP, checked: 1 })
+    expect(judged(log)).toEqual(['acquisition-paced'])
+    expect(judged(new Log().request({ caller: 'acquisition', series: 'a/y' }).at(GAP).request().pass({ gap: GAP, checked: 1 }))).toEqual([])
+  })
+
+  it('a pass that wrote no row gives no gap to judge by', () => {
+    expect(
+      judged(new Log().request().at(10_000).request({ series: 'a/y' }).add({ type: 'pass-failed', site: 'a', message: 'x' })),
+    ).not.toContain('gap-kept')
   })
 })
 

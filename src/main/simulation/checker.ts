@@ -7,6 +7,7 @@
  * monotonic time; what the store decides (a pause or a refusal in force, the rest between two checks) is
  * judged on the wall time the app saw, since a wall-clock step changes what the store sees but not the pace.
  */
+import { RETRY_AFTER_CAP_MS } from '../lanes/decisions'
 import type { Pace } from '../sites/site'
 import { KEEP_NEWEST } from '../store/chapters'
 import {
@@ -16,6 +17,7 @@ import {
   type CheckEvent,
   type LaneEvent,
   type PassEvent,
+  type RefusalEvent,
   type ReleaseEvent,
   type RequestEvent,
   type SimEvent,
@@ -37,6 +39,11 @@ export const RULES = [
   'actions-succeed',
   'fair-share',
   'chapters-as-served',
+  'refusal-respected',
+  'finished-not-polled',
+  'latest-recorded',
+  'gap-kept',
+  'acquisition-paced',
 ] as const
 export type RuleName = (typeof RULES)[number]
 
@@ -155,6 +162,11 @@ class Index {
     let offset = 0
     for (const step of this.steps) if (step.mono <= mono) offset += step.stepMs ?? 0
     return offset
+  }
+
+  /** How far the wall clock was stepped forward within (from, to] (monotonic): a wait on it ends that much sooner. */
+  forwardWithin(from: number, to: number): number {
+    return this.steps.reduce((sum, s) => sum + (s.mono > from && s.mono <= to ? Math.max(0, s.stepMs ?? 0) : 0), 0)
   }
 
   /** The latest the wall clock read within [from, to] (monotonic). */
@@ -354,15 +366,22 @@ const errorNeedsFault = (index: Index, out: Violation[], unexplained: Unexplaine
 
 /**
  * No check starts while its Lane is closed — paused or refusing — whoever asks, Acquisition included (a paused
- * Site is one the owner asked the app to leave alone). Judged on the wall time the request went out at, against
- * the Lane row in force.
+ * Site is one the owner asked the app to leave alone). A pause is judged from the owner's side: from the moment
+ * the simulation pressed Pause, for the duration it chose, until it pressed Pause or Resume again — less any
+ * step forward of the wall clock meanwhile (the store keeps the pause's end as a wall time). A refusal the app
+ * stored is judged against the Lane row in force, on the wall time the request went out at; what the Site
+ * itself asked for is refusal-respected's.
  */
 const closedLaneSilent: Rule = (index, out) => {
+  const pauses = new Map<string, ActionEvent>()
   for (const e of index.events) {
+    if (e.type === 'action' && e.result === 'ok' && e.site && (e.action === 'pause' || e.action === 'resume')) {
+      if (e.action === 'pause' && e.durationMs) pauses.set(e.site, e)
+      else pauses.delete(e.site)
+    }
     if (e.type !== 'request' || !e.first) continue
     const lane = index.laneBefore(e.site, e.seq)
-    if (!lane) continue
-    if (lane.refuseUntil > e.wall)
+    if (lane && lane.refuseUntil > e.wall)
       out.push({
         rule: 'closed-lane-silent',
         ...at(e),
@@ -370,25 +389,33 @@ const closedLaneSilent: Rule = (index, out) => {
         series: e.series,
         message: `${e.caller} request ${minutes(lane.refuseUntil - e.wall)} before the refusal backoff ends`,
       })
-    else if (lane.pausedUntil > e.wall)
+    const pause = pauses.get(e.site)
+    const left = pause ? pause.mono + pause.durationMs! - index.forwardWithin(pause.mono, e.mono) - e.mono : 0
+    if (pause && e.mono > pause.mono && left > 0)
       out.push({
         rule: 'closed-lane-silent',
         ...at(e),
         site: e.site,
         series: e.series,
-        message: `${e.caller} request ${minutes(lane.pausedUntil - e.wall)} before the pause ends`,
+        message: `${e.caller} request ${minutes(left)} before the pause pressed ${minutes(e.mono - pause.mono)} earlier ends`,
       })
   }
 }
 
-/** Never two checks of one Site closer than its minGapMs, Lane and Acquisition together (monotonic). */
-const minGap: Rule = (index, out) => {
+/** Each check's first request with the one to the same Site before it, whoever sent either. */
+function* requestPairs(index: Index): Generator<[RequestEvent, RequestEvent]> {
   const last = new Map<string, RequestEvent>()
   for (const e of index.events) {
     if (e.type !== 'request' || !e.first) continue
     const prev = last.get(e.site)
     last.set(e.site, e)
-    if (!prev) continue
+    if (prev) yield [prev, e]
+  }
+}
+
+/** Never two checks of one Site closer than its minGapMs, Lane and Acquisition together (monotonic). */
+const minGap: Rule = (index, out) => {
+  for (const [prev, e] of requestPairs(index)) {
     const gap = e.mono - prev.mono
     const min = index.facts(e.site).pace.minGapMs
     if (gap < min)
@@ -693,6 +720,129 @@ const actionsSucceed: Rule = (index, out) => {
   }
 }
 
+/**
+ * No request from anyone to a Site inside a refusal it answered (the Sites' ledger): from the refusal for the
+ * Site's refusal backoff, or for its `Retry-After` when that asked for longer (up to the day the app waits at
+ * most, docs/adr/0047) — less any step forward of the wall clock meanwhile (the store keeps the refusal's end as
+ * a wall time). A request at the very instant of the refusal was on its way already.
+ */
+const refusalRespected: Rule = (index, out) => {
+  const closed = new Map<string, { until: number; refusal: RefusalEvent }>()
+  for (const e of index.events) {
+    if (e.type === 'refusal') {
+      const length = Math.max(index.facts(e.site).pace.refusalBackoffMs, Math.min(e.askedMs ?? 0, RETRY_AFTER_CAP_MS))
+      const prev = closed.get(e.site)
+      if (!prev || e.mono + length > prev.until) closed.set(e.site, { until: e.mono + length, refusal: e })
+      continue
+    }
+    if (e.type !== 'request' || !e.first) continue
+    const c = closed.get(e.site)
+    if (!c || e.mono <= c.refusal.mono) continue
+    const early = c.until - index.forwardWithin(c.refusal.mono, e.mono) - e.mono
+    if (early > 0)
+      out.push({
+        rule: 'refusal-respected',
+        ...at(e),
+        site: e.site,
+        series: e.series,
+        message: `${e.caller} request ${minutes(e.mono - c.refusal.mono)} after the Site refused (${c.refusal.form}${c.refusal.retryAfter ? `, Retry-After: ${c.refusal.retryAfter}` : ''}); ${minutes(early)} too soon`,
+      })
+  }
+}
+
+/**
+ * A Finished Series is fetched only after a Check now pressed since its last request. A request just after the
+ * Finish (within one check's slack) is one whose pass read the Series as due before, and waited its turn.
+ */
+const finishedNotPolled: Rule = (index, out) => {
+  const finishedAt = new Map<string, number>()
+  const lastRequest = new Map<string, number>()
+  for (const e of index.events) {
+    if (e.type === 'seed' && e.finished) finishedAt.set(e.series, -Infinity)
+    else if (e.type === 'action' && e.result === 'ok' && e.series && (e.action === 'finish' || e.action === 'unfinish')) {
+      if (e.action === 'finish') finishedAt.set(e.series, e.mono)
+      else finishedAt.delete(e.series)
+    } else if (e.type === 'request' && e.first && e.series) {
+      const since = finishedAt.get(e.series)
+      const previous = lastRequest.get(e.series) ?? -1
+      lastRequest.set(e.series, e.seq)
+      if (since === undefined || e.mono - since <= index.facts(e.site).checkSlackMs) continue
+      if ((index.pressesBySeries.get(e.series) ?? []).some((p) => p.seq > previous && p.seq < e.seq)) continue
+      out.push({
+        rule: 'finished-not-polled',
+        ...at(e),
+        site: e.site,
+        series: e.series,
+        message: `${e.caller} fetched a Series Finished ${Number.isFinite(since) ? `${minutes(e.mono - since)} earlier` : 'before the run'}, with no Check now since its last request`,
+      })
+    }
+  }
+}
+
+/**
+ * After each successful check the stored Latest Chapter is the highest chapter the Site served that check,
+ * fractional part included — unless a higher Sighting stands. Read from the snapshot taken as the check ended.
+ */
+const latestRecorded: Rule = (index, out) => {
+  const awaiting = new Map<string, CheckEvent>()
+  for (const e of index.events) {
+    if (e.type === 'check' && e.outcome === 'chapter' && e.served !== null) awaiting.set(e.series, e)
+    if (e.type !== 'latest' || e.after !== 'check') continue
+    const check = awaiting.get(e.series)
+    awaiting.delete(e.series)
+    if (!check || e.chapter === check.served) continue
+    if (e.source === 'sighting' && e.chapter !== null && e.chapter > check.served!) continue
+    out.push({
+      rule: 'latest-recorded',
+      ...at(e),
+      site: e.site,
+      series: e.series,
+      message: `${check.caller} check was served chapter ${check.served}; the store holds ${e.chapter} (${e.source || 'none'})`,
+    })
+  }
+}
+
+/** How much two requests to one Site may come closer than the gap asked for: the simulation's clock fires timers exactly, so rounding only. */
+export const GAP_TOLERANCE_MS = 1
+
+/** Each Lane request's gap: the one its pass computed (its row's), for passes that wrote a row. */
+function laneRequestGaps(index: Index): Map<number, number> {
+  const gaps = new Map<number, number>()
+  const open = new Map<string, RequestEvent[]>()
+  for (const e of index.events) {
+    if (e.type === 'request' && e.first && e.caller === 'lane') push(open, e.site, e)
+    else if (e.type === 'pass-failed') open.delete(e.site)
+    else if (e.type === 'pass') {
+      const gap = e.row?.gap ?? 0
+      if (gap > 0) for (const r of open.get(e.site) ?? []) gaps.set(r.seq, gap)
+      open.delete(e.site)
+    }
+  }
+  return gaps
+}
+
+/**
+ * The spacing, judged from the Sites' ledger against the gap each pass computed. gap-kept: a Lane request comes
+ * at least its pass's gap after the Site's previous Lane request. acquisition-paced: a Lane request at least its
+ * pass's gap after an Acquisition's (the Lane's turn counts from whoever asked last). Both within
+ * GAP_TOLERANCE_MS. An Acquisition itself asks for minGapMs (docs/adr/0013): min-gap judges that.
+ */
+const spacing: Rule = (index, out) => {
+  const gaps = laneRequestGaps(index)
+  for (const [prev, e] of requestPairs(index)) {
+    const apart = e.mono - prev.mono
+    const gap = e.caller === 'lane' ? gaps.get(e.seq) : undefined
+    if (gap === undefined || apart >= gap - GAP_TOLERANCE_MS) continue
+    out.push({
+      rule: prev.caller === 'lane' ? 'gap-kept' : 'acquisition-paced',
+      ...at(e),
+      site: e.site,
+      series: e.series,
+      message: `${prev.caller} then lane request ${apart} ms apart; the pass's gap is ${gap} ms`,
+    })
+  }
+}
+
 /** Checks every rule over the log. */
 export function checkInvariants(events: readonly SimEvent[], config: CheckerConfig): CheckerResult {
   const index = new Index(events, config)
@@ -714,6 +864,10 @@ export function checkInvariants(events: readonly SimEvent[], config: CheckerConf
   actionsSucceed(index, violations)
   fairShare(index, violations)
   chaptersAsServed(index, violations)
+  refusalRespected(index, violations)
+  finishedNotPolled(index, violations)
+  latestRecorded(index, violations)
+  spacing(index, violations)
   violations.sort((a, b) => a.seq - b.seq)
   return { violations, unexplainedErrors, detections }
 }

@@ -31,6 +31,14 @@ interface At {
   wall: number
 }
 
+/**
+ * The Sites' own ledger — what the simulated Sites saw, never what the app says it did: every request they
+ * received (`request`, on the true clock `mono` and the app's `wall`), every refusal they answered (`refusal`,
+ * with the `Retry-After` they sent) and every chapter they published (`release`). The rules that judge the
+ * app's manners (refusal-respected, gap-kept, acquisition-paced, finished-not-polled) read only these and the
+ * simulation's own actions.
+ */
+
 /** One request a simulated Site received. */
 export interface RequestEvent extends At {
   type: 'request'
@@ -46,6 +54,20 @@ export interface RequestEvent extends At {
   served: number | null
   /** Every chapter number the answer listed, newest first (absent or null: it listed none). */
   listed?: number[] | null
+}
+
+/** A refusal a simulated Site answered (logged when the answer went out, on the Site's true clock). */
+export interface RefusalEvent extends At {
+  type: 'refusal'
+  site: string
+  series: string
+  caller: Caller
+  /** How it refused: an anti-bot challenge, or "too many requests" / "come back later". */
+  form: 'challenge' | '429' | '503'
+  /** The `Retry-After` header it sent, as sent (delay-seconds or an HTTP-date), or null for none. */
+  retryAfter: string | null
+  /** How long the Site asked to be left alone, in ms (what the header means), or null for no header. */
+  askedMs: number | null
 }
 
 /** One check's report, as the Lane or Acquisition logged it. */
@@ -162,10 +184,22 @@ export interface ActionEvent extends At {
   acquired?: boolean
   /** bookmark: the Reader who made it. */
   reader?: number
+  /** pause: the duration the simulation chose, in ms. */
+  durationMs?: number
 }
 
 export type SimEvent =
-  RequestEvent | CheckEvent | PassEvent | PassFailedEvent | DbFaultEvent | ReleaseEvent | LatestEvent | LaneEvent | SeedEvent | ActionEvent
+  | RequestEvent
+  | RefusalEvent
+  | CheckEvent
+  | PassEvent
+  | PassFailedEvent
+  | DbFaultEvent
+  | ReleaseEvent
+  | LatestEvent
+  | LaneEvent
+  | SeedEvent
+  | ActionEvent
 
 type Without<E> = E extends SimEvent ? Omit<E, 'seq' | 'mono' | 'wall'> : never
 

@@ -54,6 +54,10 @@ export interface SimulationReport {
   checks: { total: number; byOutcome: Record<string, number>; byCaller: { lane: number; acquisition: number } }
   errorsByCause: Record<string, number>
   faultsInjected: Record<FaultKind, number>
+  /** Of the requests' faults, those injected into an Acquisition's requests. */
+  faultsOnAcquisitions: number
+  /** The refusals the Sites answered (their ledger), by form, and how many sent a `Retry-After`. */
+  refusals: { byForm: Record<string, number>; withRetryAfter: number }
   browserLaunches: number
   actions: Partial<Record<ActionKind, { ok: number; failed: number }>>
   invariantViolations: Violation[]
@@ -100,10 +104,13 @@ export function buildReport(input: ReportInput): SimulationReport {
   const actions: SimulationReport['actions'] = {}
   let newChapters = 0
   let untracked = 0
+  let faultsOnAcquisitions = 0
+  const refusals: SimulationReport['refusals'] = { byForm: {}, withRetryAfter: 0 }
   for (const e of events) {
     switch (e.type) {
       case 'request': {
         byCaller[e.caller]++
+        if (e.fault && e.caller === 'acquisition') faultsOnAcquisitions++
         const day = Math.min(days - 1, Math.max(0, Math.floor((e.mono - world.start) / DAY)))
         const row = perSitePerDay[e.site]
         if (row) row[day]!++
@@ -123,6 +130,10 @@ export function buildReport(input: ReportInput): SimulationReport {
         break
       case 'release':
         if (!e.tracked) untracked++
+        break
+      case 'refusal':
+        refusals.byForm[e.form] = (refusals.byForm[e.form] ?? 0) + 1
+        if (e.retryAfter !== null) refusals.withRetryAfter++
         break
       case 'action': {
         const tally = (actions[e.action] ??= { ok: 0, failed: 0 })
@@ -169,6 +180,8 @@ export function buildReport(input: ReportInput): SimulationReport {
     checks: { total: checksByCaller.lane + checksByCaller.acquisition, byOutcome, byCaller: checksByCaller },
     errorsByCause,
     faultsInjected: input.faultsInjected,
+    faultsOnAcquisitions,
+    refusals,
     browserLaunches: input.browserLaunches,
     actions,
     invariantViolations: checked.violations,
@@ -193,6 +206,7 @@ export function causeOf(outcome: string, reason: string): string {
     .replace(/\d+ ms/g, 'N ms')
     .replace(/https?:\/\/\S+/g, 'URL')
     .replace(/"[^"]*"/g, '"…"')
+    .replace(/Retry-After: .*/, 'Retry-After: …')
   return `${outcome}: ${general}`
 }
 
@@ -217,6 +231,14 @@ const tally = (counts: Record<string, number>) =>
     .sort((a, b) => b[1] - a[1])
     .map(([k, n]) => `${k} ${n}`)
     .join(', ') || 'none'
+
+/**
+ * What `npm run simulate` exits with: 1 when an invariant was violated or an error went unexplained, unless the
+ * person asked for the report only; else 0.
+ */
+export function exitCodeFor(report: Pick<SimulationReport, 'invariantViolations' | 'unexplainedErrors'>, reportOnly = false): 0 | 1 {
+  return !reportOnly && (report.invariantViolations.length > 0 || report.unexplainedErrors.length > 0) ? 1 : 0
+}
 
 /** The few lines a person reads after a run. */
 export function formatSummary(report: SimulationReport, start: number): string {
@@ -245,7 +267,8 @@ export function formatSummary(report: SimulationReport, start: number): string {
   lines.push(`pass rows by skip: ${tally(report.passRowsBySkip)}`)
   lines.push(`checks by outcome: ${tally(report.checks.byOutcome)}`)
   lines.push(`errors by cause: ${tally(report.errorsByCause)}`)
-  lines.push(`faults injected: ${tally(report.faultsInjected)}`)
+  lines.push(`faults injected: ${tally(report.faultsInjected)}; on Acquisitions ${report.faultsOnAcquisitions}`)
+  lines.push(`refusals the Sites answered: ${tally(report.refusals.byForm)}; with Retry-After ${report.refusals.withRetryAfter}`)
   lines.push(
     `actions: ${
       Object.entries(report.actions)
@@ -254,6 +277,7 @@ export function formatSummary(report: SimulationReport, start: number): string {
     }`,
   )
   const violations = report.invariantViolations
+  lines.push(`invariants checked: ${RULES.length} (${RULES.join(', ')})`)
   lines.push(
     `invariant violations: ${violations.length}${violations.length ? ` — ${tally(Object.fromEntries(Object.entries(report.violationsByRule).filter(([, n]) => n > 0)))}` : ''}`,
   )

@@ -9,10 +9,11 @@ import type { FakeClock } from '../testing/clock'
 import { challengeReason, htmlTitle, isChallengePage } from '../fetch/challenge'
 import type { BrowserFetcher, Fetcher, FetchResult } from '../fetch/fetcher'
 import { HTTP_DEFAULTS } from '../fetch/http-fetcher'
+import { retryAfterMs } from '../fetch/retry-after'
 import { BROWSER_DEFAULTS } from '../fetch/browser/browser-fetcher'
 import { parseUrl, type PageRequest, type Site } from '../sites/site'
 import { releasedBy, type SimSeries, type SimSite, type World } from './catalogue'
-import type { Caller, EventLog, FaultKind, RequestEvent } from './events'
+import type { Caller, EventLog, FaultKind, RefusalEvent, RequestEvent } from './events'
 import { challengePage, listedNumbers, madaraList, pageWithoutChapters, seriesPage } from './pages'
 import type { Random } from './random'
 
@@ -43,6 +44,13 @@ export interface SimSitesOptions {
 const HTTP_LATENCY_MS = [150, 900] as const
 const BROWSER_LATENCY_MS = [1_000, 3_000] as const
 const BROWSER_LAUNCH_MS = 1_500
+/**
+ * An Acquisition meets faults this many times as often as a Lane's check: there are few of them (a handful a
+ * day), and at the Lane's rates a month would pass with none meeting a fault.
+ */
+export const ACQUISITION_FAULT_FACTOR = 8
+/** The delays a refusing Site asks for in its `Retry-After` (seconds): shorter and longer than the usual backoff. */
+const RETRY_AFTER_SECONDS = [120, 1_200, 2_700, 5_400] as const
 /** The longest one simulated request can take: a browser's challenge wait or navigation timeout, plus a launch. */
 export const LONGEST_REQUEST_MS =
   Math.max(HTTP_DEFAULTS.timeoutMs, BROWSER_DEFAULTS.challengeTimeoutMs, BROWSER_DEFAULTS.navigationTimeoutMs) + BROWSER_LAUNCH_MS
@@ -107,7 +115,7 @@ export class SimSites {
     // Always the same number of draws per request, so one fault decision never shifts the next.
     const draw = rng.next()
     const latencyDraw = rng.next()
-    const fault = route.series ? this.#fault(sim!, via, draw) : null
+    const fault = route.series ? this.#fault(sim!, via, caller === 'acquisition' ? draw / ACQUISITION_FAULT_FACTOR : draw) : null
     if (fault) this.faultsInjected[fault]++
     const released = route.series ? releasedBy(route.series, clock.monotonic()) : []
     const shows = route.kind === 'list' || (route.kind === 'page' && sim!.family !== 'madara-xhr')
@@ -160,18 +168,8 @@ export class SimSites {
           clock.monotonic(),
         )
       }
-      case 'challenge': {
-        const body = challengePage(false)
-        if (via === 'browser') {
-          const title = htmlTitle(body)
-          return isChallengePage(title, body)
-            ? { kind: 'refused', reason: `challenge "${title}" did not clear in ${latency} ms` }
-            : page(url.href, 200, 'text/html', body, clock.monotonic())
-        }
-        const headers: Record<string, string> = { server: 'cloudflare', 'content-type': 'text/html' }
-        const reason = challengeReason({ status: 403, header: (n) => headers[n.toLowerCase()] ?? null, body })
-        return reason ? { kind: 'refused', reason } : page(url.href, 403, 'text/html', body, clock.monotonic())
-      }
+      case 'challenge':
+        return this.#refuse(url, via, draw, latency, { site: sim.site.key, series: route.series.key, caller })
       case 'empty':
         return page(url.href, 200, sim.family === 'mangadex' ? 'application/json' : 'text/html', '', clock.monotonic())
       case 'no-chapter':
@@ -188,6 +186,47 @@ export class SimSites {
     if (route.kind === 'list') return page(url.href, 200, 'text/html', madaraList(route.series, released), clock.monotonic())
     const body = seriesPage(sim.family, route.series, released)
     return page(url.href, 200, sim.family === 'mangadex' ? 'application/json' : 'text/html', body, clock.monotonic())
+  }
+
+  /**
+   * A refusal, entered in the Sites' ledger as it goes out: in a browser, a challenge that does not clear; over
+   * HTTP, a Cloudflare challenge, a 429 with `Retry-After` in seconds or a 503 with it as an HTTP-date (the
+   * Site's own `Date` beside it) — read by the app's own Retry-After parser, as the HTTP fetcher reads them.
+   */
+  #refuse(
+    url: URL,
+    via: 'http' | 'browser',
+    draw: number,
+    latency: number,
+    who: Pick<RefusalEvent, 'site' | 'series' | 'caller'>,
+  ): FetchResult {
+    const now = this.o.clock.monotonic()
+    const body = challengePage(false)
+    const form = via === 'browser' ? 'challenge' : (['challenge', '429', '503'] as const)[Math.floor(draw * 1e7) % 3]!
+    const askedMs = form === 'challenge' ? null : RETRY_AFTER_SECONDS[Math.floor(draw * 1e8) % RETRY_AFTER_SECONDS.length]! * 1000
+    const date = new Date(now).toUTCString()
+    const retryAfter = askedMs === null ? null : form === '429' ? String(askedMs / 1000) : new Date(now + askedMs).toUTCString()
+    const result = ((): FetchResult => {
+      if (form !== 'challenge') {
+        const asked = retryAfterMs(retryAfter, this.o.clock.now(), date)
+        return {
+          kind: 'refused',
+          reason: `HTTP ${form} with Retry-After: ${retryAfter}`,
+          ...(asked === undefined ? {} : { retryAfterMs: asked }),
+        }
+      }
+      if (via === 'browser') {
+        const title = htmlTitle(body)
+        return isChallengePage(title, body)
+          ? { kind: 'refused', reason: `challenge "${title}" did not clear in ${latency} ms` }
+          : page(url.href, 200, 'text/html', body, now)
+      }
+      const headers: Record<string, string> = { server: 'cloudflare', 'content-type': 'text/html' }
+      const reason = challengeReason({ status: 403, header: (n) => headers[n.toLowerCase()] ?? null, body })
+      return reason ? { kind: 'refused', reason } : page(url.href, 403, 'text/html', body, now)
+    })()
+    if (result.kind === 'refused') this.o.log.add({ type: 'refusal', ...who, form, retryAfter, askedMs })
+    return result
   }
 
   /** Which Series a URL (and, for Madara's admin-ajax, a form body) asks for, and whether it is a page or a list. */

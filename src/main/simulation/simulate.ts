@@ -391,10 +391,14 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
           })
         }
         case 'pause':
-          await record({ type: 'action', action: 'pause', site: item.site, result: '' }, async () => {
-            const lane = await admin.pauseLane({ site: item.site, duration: item.duration })
-            log.add({ type: 'lane', site: item.site, pausedUntil: lane.pausedUntil, refuseUntil: lane.refuseUntil })
-          })
+          // The duration the simulation chose goes in the log: the pause is judged from the press, not the store.
+          await record(
+            { type: 'action', action: 'pause', site: item.site, durationMs: PAUSE_DURATIONS[item.duration], result: '' },
+            async () => {
+              const lane = await admin.pauseLane({ site: item.site, duration: item.duration })
+              log.add({ type: 'lane', site: item.site, pausedUntil: lane.pausedUntil, refuseUntil: lane.refuseUntil })
+            },
+          )
           return
         case 'resume':
           await record({ type: 'action', action: 'resume', site: item.site, result: '' }, async () => {

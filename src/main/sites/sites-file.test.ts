@@ -76,6 +76,16 @@ describe('sites.json', () => {
     ],
     ['both family and selectors', { ...example, selectors: { chapter: 'a' } }, /site "example": field "selectors": give either/],
     ['min gap above max gap', { ...example, pace: { minGapMs: 10, maxGapMs: 5 } }, /field "pace.minGapMs": 10 is above maxGapMs 5/],
+    [
+      'two rests past the ceiling',
+      { ...example, pace: { restMs: 18 * 3_600_000, ceilingMs: 24 * 3_600_000 } },
+      /field "pace.ceilingMs": 86400000 is below two rests \(restMs 64800000\)/,
+    ],
+    [
+      'two rests past the default ceiling',
+      { ...example, pace: { restMs: 13 * 3_600_000 } },
+      /field "pace.ceilingMs": 86400000 is below two rests/,
+    ],
     ['a bad key', { ...example, key: 'Bad Key' }, /site "Bad Key": field "key": lowercase/],
     ['no key at all', { name: 'Nameless' }, /site #1: field "key":/],
     [

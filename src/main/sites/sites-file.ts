@@ -188,6 +188,9 @@ function buildSite(entry: Entry, base: Site | undefined): Site | string {
   }
   const pace: Pace = { ...(base?.pace ?? DEFAULT_PACE), ...entry.pace }
   if (pace.minGapMs > pace.maxGapMs) return `field "pace.minGapMs": ${pace.minGapMs} is above maxGapMs ${pace.maxGapMs}`
+  // A silent Series rests up to two rests (docs/freshness.md); no plan may pass the ceiling.
+  if (2 * pace.restMs > pace.ceilingMs)
+    return `field "pace.ceilingMs": ${pace.ceilingMs} is below two rests (restMs ${pace.restMs}); a silent Series may rest two rests, and no check may wait past the ceiling`
   const familyKey = entry.family ?? (entry.selectors ? undefined : base?.family)
   if (entry.languages && !(familyKey && FAMILIES[familyKey].readsLanguages))
     return 'field "languages": only a Site of the mangadex family reads languages'

@@ -39,7 +39,11 @@ export interface DueFigures {
   due: number
   /** How many of them are pending a Check now. */
   forced: number
-  /** The oldest check stamp among them (0 when one was never checked, or none is due). */
+  /**
+   * The oldest check stamp among them (0 when one was never checked, or none is due). An adaptive Site's
+   * planned Series counts its plan less a rest: a Series planned hours after its check has waited only since
+   * its plan, as a fixed Series waits only since its rest ran out (the browser's wake threshold reads it).
+   */
   oldestCheckedAt: number
 }
 
@@ -199,7 +203,7 @@ async function plannedFigures(db: Db, site: string, cutoffs: DueCutoffs): Promis
     SELECT COUNT(*) AS due, SUM(forced) AS forced, MIN(latest_checked_at) AS oldest FROM (
       SELECT 1 AS forced, s.latest_checked_at FROM series s INDEXED BY series_pending WHERE ${FORCED(site)}
       UNION ALL
-      SELECT 0 AS forced, s.latest_checked_at FROM series s INDEXED BY series_planned WHERE ${PLANNED(site, cutoffs)}
+      SELECT 0 AS forced, s.next_check_at - ${(cutoffs.plannedBy ?? 0) - cutoffs.restCutoff} FROM series s INDEXED BY series_planned WHERE ${PLANNED(site, cutoffs)}
       UNION ALL
       SELECT 0 AS forced, s.latest_checked_at FROM series s INDEXED BY series_planned WHERE ${UNPLANNED(site, cutoffs)})
   `.execute(db)

@@ -72,6 +72,13 @@ describe('Series list', () => {
     })
   })
 
+  it('pending counts only presses the Lanes can serve: not an orphan nor a Series without a URL (issue 24)', async () => {
+    await seedSeries(store.db, { id: 'pending-orphan', title: 'Iota', checkedAt: 900, forcedAt: 950 })
+    await seedSeries(store.db, { id: 'pending-no-url', title: 'Kappa', url: '', checkedAt: 900, forcedAt: 950, readers: [alice] })
+    expect((await overviewCounts(store.db, 100)).pending).toBe(1)
+    expect(await ids({ filter: 'pending' })).toEqual(['pending'])
+  })
+
   it('each row carries its Reader count and pending flag', async () => {
     const { rows } = await listSeries(store.db, { staleBefore: 100, filter: 'pending' })
     expect(rows[0]).toMatchObject({ reader_count: 1, pending: true })

@@ -99,7 +99,11 @@ const SORTS: Record<SeriesSort, SortSpec> = {
 /** The filters that do not depend on the time: each a term and the small (partial) index it matches. */
 const FILTERS: Record<Exclude<SeriesFilter, 'stale' | 'new'>, { where: RawBuilder<boolean>; index: string }> = {
   unchecked: { where: sql<boolean>`s.latest_checked_at = 0`, index: 'series_unchecked' },
-  pending: { where: sql<boolean>`s.force_poll_at > s.latest_checked_at`, index: 'series_pending' },
+  // Only a press the due query can serve: an orphan or a Series with no URL is never checked, however pressed.
+  pending: {
+    where: sql<boolean>`s.force_poll_at > s.latest_checked_at AND s.reader_count > 0 AND s.series_url <> ''`,
+    index: 'series_pending',
+  },
   finished: { where: sql<boolean>`s.finished_at > 0`, index: 'series_finished' },
   orphan: { where: sql<boolean>`s.reader_count = 0`, index: 'series_orphan' },
   'no-url': { where: sql<boolean>`s.series_url = ''`, index: 'series_no_url' },

@@ -268,4 +268,15 @@ describe('stamps ahead of a wall clock set back (docs/adr/0011)', () => {
     const served = (await stamps()).x!
     expect(served.forced).toBeLessThanOrEqual(served.checked)
   })
+
+  it('a press while the stamp is ahead keeps the press time, so the marker ages from it (issue 24)', async () => {
+    const now = 10_000_000
+    await seedSeries(store.db, { id: 'x', checkedAt: now + 3_600_000, readers: [alice] })
+    await forceSeriesPoll(store.db, { site: 'a', seriesId: 'x' }, now)
+    const pressed = (await stamps()).x!
+    // 55 minutes later the marker reads 55 minutes, not "0 s" until the clock catches up with the old stamp.
+    expect(now + 55 * 60_000 - pressed.forced).toBe(55 * 60_000)
+    expect(pressed.checked).toBe(now - 1)
+    expect((await getSeriesListRow(store.db, { site: 'a', seriesId: 'x' }))?.pending).toBe(true)
+  })
 })

@@ -61,11 +61,16 @@ export async function markLatestChecked(db: Db, key: SeriesKey, now: number, pla
 
 /**
  * Check now: stamps the request time (docs/adr/0001). Idempotent; pressing again re-stamps. Always pending
- * afterwards, whatever the clock did: when the last check stamp is ahead of `now` (a wall clock set back since),
- * the press is stamped just after it, so it is neither lost nor silent (docs/adr/0011).
+ * afterwards, whatever the clock did, and its age true: when the last check stamp is ahead of `now` (a wall
+ * clock set back since), that stamp is brought back to just before the press — the Series is about to be
+ * checked anyway — rather than the press moved after it, which would read "0 s" until the clock caught up and
+ * hide a stuck Lane (docs/adr/0011).
  */
 export async function forceSeriesPoll(db: Db, key: SeriesKey, now: number): Promise<void> {
-  await updateOrThrow(db, key, { force_poll_at: sql<number>`MAX(${now}, latest_checked_at + 1)` })
+  await updateOrThrow(db, key, {
+    force_poll_at: now,
+    latest_checked_at: sql<number>`MIN(latest_checked_at, ${now - 1})`,
+  })
 }
 
 /** Why a check was not a chapter, kept short enough for a list row. */

@@ -1,0 +1,135 @@
+/**
+ * The rules judged from outside (issue 24, docs/adr/0070) each catch a small, realistic bug planted in the core.
+ * The bugs are planted by test-only wrappers around the real modules (vi.mock), switched on one at a time; the
+ * production code carries no trace of them. A run with no bug planted is the baseline: none of these rules fires.
+ *
+ * `PLANT_RUN=days,series,sites` sizes the runs (default a CI-sized 1,24,4) and prints the day each rule first
+ * fired, for a longer look (docs/reliability.md).
+ */
+import { describe, expect, it, vi } from 'vitest'
+import type { Fetchers } from '../fetch/fetcher'
+import type * as Decisions from '../lanes/decisions'
+import type * as Pacer from '../lanes/pacer'
+import type * as SeriesStore from '../store/series'
+import type * as Acquire from '../use-cases/acquire'
+import type { AcquireDeps } from '../use-cases/acquire'
+import { DAY } from './catalogue'
+import type { RuleName } from './checker'
+import { SIM_START, simulate, type SimulationOptions } from './simulate'
+
+type Bug = '' | 'refusal-backoff-in-seconds' | 'finish-not-kept' | 'fraction-dropped' | 'gap-halved' | 'acquisition-own-turn'
+const plant = vi.hoisted(() => ({ bug: '' as string }))
+
+// The backoff stored in seconds where ms were meant: a thousandth of it.
+vi.mock('../lanes/decisions', async (importOriginal) => {
+  const real = await importOriginal<typeof Decisions>()
+  return {
+    ...real,
+    refusalLength: (...args: Parameters<typeof real.refusalLength>) => {
+      const length = real.refusalLength(...args)
+      return plant.bug === 'refusal-backoff-in-seconds' ? { ...length, ms: Math.ceil(length.ms / 1000) } : length
+    },
+  }
+})
+
+// A Finish the store does not keep; a chapter number stored without its fraction (10.5 → 10).
+vi.mock('../store/series', async (importOriginal) => {
+  const real = await importOriginal<typeof SeriesStore>()
+  return {
+    ...real,
+    finishSeries: (...args: Parameters<typeof real.finishSeries>) =>
+      plant.bug === 'finish-not-kept' ? Promise.resolve() : real.finishSeries(...args),
+    recordCheckResult: (db: Parameters<typeof real.recordCheckResult>[0], input: Parameters<typeof real.recordCheckResult>[1]) =>
+      real.recordCheckResult(
+        db,
+        plant.bug === 'fraction-dropped' ? { ...input, found: { ...input.found, chapter: Math.floor(input.found.chapter) } } : input,
+      ),
+  }
+})
+
+// Every turn waits half the spacing asked for.
+vi.mock('../lanes/pacer', async (importOriginal) => {
+  const real = await importOriginal<typeof Pacer>()
+  class PlantedPacer extends real.SitePacer {
+    override turn(site: string, spacingMs: number, signal?: AbortSignal) {
+      return super.turn(site, plant.bug === 'gap-halved' ? spacingMs / 2 : spacingMs, signal)
+    }
+  }
+  return { ...real, SitePacer: PlantedPacer }
+})
+
+// Acquisition takes its turns from a pacer of its own, blind to the Lane's requests (and the Lane to its).
+vi.mock('../use-cases/acquire', async (importOriginal) => {
+  const real = await importOriginal<typeof Acquire>()
+  const { SitePacer } = await import('../lanes/pacer')
+  const own = new WeakMap<Fetchers, InstanceType<typeof SitePacer>>()
+  return {
+    ...real,
+    bookmarkByUrl: (deps: AcquireDeps, input: Parameters<typeof real.bookmarkByUrl>[1]) => {
+      if (plant.bug !== 'acquisition-own-turn') return real.bookmarkByUrl(deps, input)
+      if (!own.has(deps.fetchers)) own.set(deps.fetchers, new SitePacer(deps.clock))
+      return real.bookmarkByUrl({ ...deps, pacer: own.get(deps.fetchers)! }, input)
+    },
+  }
+})
+
+const OUTSIDE: readonly RuleName[] = ['refusal-respected', 'finished-not-polled', 'latest-recorded', 'gap-kept', 'acquisition-paced']
+const [days, series, sites] = (process.env.PLANT_RUN ?? '1,24,4').split(',').map(Number) as [number, number, number]
+const options: SimulationOptions = {
+  days,
+  series,
+  sites,
+  seed: 3,
+  faults: 'some',
+  actions: 'some',
+  // Refusals often enough to meet one in a day; new bookmarks at once, so Acquisitions meet the Lane.
+  faultRates: { challenge: 0.02 },
+  scenario: [
+    { at: 2 * 3_600_000, do: 'bookmark-burst', site: 0, count: 4 },
+    { at: 9 * 3_600_000, do: 'bookmark-burst', site: 1, count: 4 },
+  ],
+}
+/** Simulated time: not worth a timeout (Vitest reads 0 as none). */
+const NO_WALL_TIME_LIMIT = 0
+
+async function run(bug: Bug) {
+  plant.bug = bug
+  try {
+    const report = await simulate(options)
+    const fired = new Map<RuleName, number>()
+    for (const v of report.invariantViolations) if (!fired.has(v.rule)) fired.set(v.rule, Math.floor((v.mono - SIM_START) / DAY) + 1)
+    if (process.env.PLANT_RUN)
+      console.warn(`plant ${bug || '(none)'}: ${[...fired].map(([r, d]) => `${r} day ${d}`).join(', ') || 'nothing fired'}`)
+    return { fired, report }
+  } finally {
+    plant.bug = ''
+  }
+}
+
+describe('bugs planted in the core, caught from outside', () => {
+  it(
+    'with no bug planted none of the rules fires, and the run meets what the plants need',
+    async () => {
+      const { fired, report } = await run('')
+      expect(OUTSIDE.filter((r) => fired.has(r))).toEqual([])
+      expect(report.refusals.withRetryAfter + (report.refusals.byForm.challenge ?? 0)).toBeGreaterThan(0)
+      expect(report.requests.byCaller.acquisition).toBeGreaterThan(0)
+    },
+    NO_WALL_TIME_LIMIT,
+  )
+
+  it.each([
+    ['refusal-backoff-in-seconds', 'refusal-respected'],
+    ['finish-not-kept', 'finished-not-polled'],
+    ['fraction-dropped', 'latest-recorded'],
+    ['gap-halved', 'gap-kept'],
+    ['acquisition-own-turn', 'acquisition-paced'],
+  ] as const)(
+    '%s is caught by %s',
+    async (bug, rule) => {
+      const { fired } = await run(bug)
+      expect([...fired.keys()]).toContain(rule)
+    },
+    NO_WALL_TIME_LIMIT,
+  )
+})
