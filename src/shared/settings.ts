@@ -13,6 +13,11 @@ export const SettingsSchema = z.strictObject({
   notifications: z.boolean(),
   /** How much the log says (docs/adr/0049-logs.md): `debug` shows every check. */
   logLevel: z.enum(LOG_LEVELS),
+  /**
+   * Where Readers' notification channels may point (docs/adr/0075-notification-targets-are-untrusted.md):
+   * `public` addresses only, or the `local-network` too (loopback, private and link-local addresses).
+   */
+  notifyTargets: z.enum(['public', 'local-network']),
 })
 
 export type Settings = z.infer<typeof SettingsSchema>
@@ -23,4 +28,5 @@ export const DEFAULT_SETTINGS: Settings = {
   startAtLogin: false,
   notifications: true,
   logLevel: 'info',
+  notifyTargets: 'public',
 }

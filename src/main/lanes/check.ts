@@ -15,6 +15,7 @@ import { getSeries, markLatestChecked, recordCheckOutcome, recordCheckResult, ty
 import { siteClockOffset } from '../fetch/site-clock'
 import { planAfterCheck } from './cadence'
 import { judgeSightings, lastSightingId } from '../store/sightings'
+import { recordNewChapterEvent, type NewChapterEvent } from '../store/notify'
 import { isStorageUnavailable } from '../store/storage'
 
 /** The classification of one check (docs/design.md#sites-and-fetching), plus `aborted` for a check the app itself interrupted. */
@@ -71,9 +72,9 @@ export async function checkSeries(
   let judgeUpTo: number
   let previousCheckAt = 0
   try {
-    // An adaptive Site plans from the time since the previous check (docs/adr/0014-freshness-per-request.md).
-    // Stryker disable next-line ConditionalExpression: a fixed Site plans nothing, so the stamp it would read is never used
-    if (adaptive) previousCheckAt = (await getSeries(ctx.db, key))?.latest_checked_at ?? 0
+    // An adaptive Site plans from the time since the previous check (docs/adr/0014-freshness-per-request.md); a
+    // New Chapter's digest tells no Reader who bookmarked the Series after it (docs/adr/0074-…).
+    previousCheckAt = (await getSeries(ctx.db, key))?.latest_checked_at ?? 0
     if (!(await markLatestChecked(ctx.db, key, stampedAt, adaptive ? site.pace.restMs : undefined)))
       return report('error', 'the Series no longer exists', 0, false)
     judgeUpTo = await lastSightingId(ctx.db, key)
@@ -182,6 +183,8 @@ async function readSeries(
             : {}),
         })
         if (judgeUpTo > 0) await judgeSightings(trx, key, highest.number, now, judgeUpTo)
+        // Kept for the pass's digest in the same transaction: a crash after it loses no message (docs/adr/0074-…).
+        if (moved.newChapter) await recordNewChapterEvent(trx, newChapterEvent(moved.series, previousCheckAt, now))
         return moved
       })
       return { ...report('chapter', `chapter ${highest.number}`, stampedAt, fetched), latest, ...(title ? { title } : {}) }
@@ -195,4 +198,17 @@ async function readSeries(
 
 function report(outcome: CheckOutcome, reason: string, stampedAt: number, fetched: boolean): CheckReport {
   return { outcome, reason, stampedAt, fetched }
+}
+
+function newChapterEvent(s: SeriesRow, previousCheckAt: number, at: number): NewChapterEvent {
+  return {
+    site: s.site,
+    seriesId: s.series_id,
+    chapter: s.latest_chapter!,
+    label: s.latest_chapter_label,
+    url: s.latest_chapter_url || s.series_url,
+    title: s.title,
+    previousCheckAt,
+    at,
+  }
 }
