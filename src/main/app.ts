@@ -147,6 +147,8 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     const bound = await listen(app, options.port ?? settings.syncPort, host)
     boundPort = bound.port
     if (options.lanes ?? true) await core.startLanes()
+    // Delivers what a crash left in the outbox, then each pass's digests (docs/adr/0074-…).
+    core.notifier.start()
 
     let stopping: Promise<void> | undefined
     return {
