@@ -119,7 +119,16 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
 
     const app = createHttpServer({ log })
     started.push(() => app.close())
-    await registerSyncApi(app, { db: core.store.db, clock, acquire: core.acquireDeps }, options.sync)
+    await registerSyncApi(
+      app,
+      {
+        db: core.store.db,
+        clock,
+        acquire: core.acquireDeps,
+        notify: { notifier: core.notifier, vapidPublicKey: () => core.vapidKeys().publicKey },
+      },
+      options.sync,
+    )
     const rendererDir = options.rendererDir ?? defaultRendererDir()
     await registerPages(app, { rendererDir })
     // The owner's window has a listener of its own, on loopback whatever the sync bind: no script the Readers'
