@@ -41,6 +41,7 @@ import { ImportJobs } from '../use-cases/library-import'
 import { createReader, deleteReader, rotateToken } from '../use-cases/reader-tokens'
 import { DEFAULT_PACE } from '../sites/site'
 import { applyLogLevel } from '../log'
+import { ownerNotifications } from '../notify/owner'
 
 export interface AdminContext {
   core: Core
@@ -237,6 +238,7 @@ export function createAdmin(ctx: AdminContext): AdminApi {
     lanes: () => allLaneViews(true),
     readers: () => readerViews(),
     settings: () => settingsView(),
+    ...ownerNotifications(core),
     async forceSeriesPoll(input) {
       // The pair the due query never overrides: a press here would only sit pending for ever.
       const current = await row(input)

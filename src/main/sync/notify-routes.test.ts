@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { FAILING_AFTER } from '../notify/notifier'
+import { failingChannels } from '../store/notify'
 import { writeSettings } from '../store/settings'
 import { startReceiver, subscriptionKeys, type Receiver } from '../testing/receivers'
 import { startTestSyncServer, type TestSyncServer } from '../testing/sync-server'
@@ -114,6 +116,8 @@ describe('GET/PUT /api/v1/me/notifications', () => {
     hook.status = 200
     const [channel] = (await server.call(server.bob.token, 'GET', PATH)).json.channels
     expect(channel).toMatchObject({ failing: true, failures: 3, lastError: 'HTTP 500: ok' })
+    // The owner's window lists it with the Reader's name (admin `notifications`).
+    expect((await failingChannels(server.store.db, FAILING_AFTER)).map((c) => [c.name, c.last_error])).toEqual([['bob', 'HTTP 500: ok']])
   })
 
   it('is in the OpenAPI document', async () => {
