@@ -20,7 +20,8 @@ export const ChannelInput = z.discriminatedUnion('kind', [
     id: channelId,
     /** The push subscription, as the browser's `PushSubscription.toJSON()` gives it. */
     endpoint: HttpUrl,
-    keys: z.strictObject({ p256dh: base64url, auth: base64url }),
+    /** Needed for a new subscription; kept when an existing one (by id) is sent back without them. */
+    keys: z.strictObject({ p256dh: base64url, auth: base64url }).optional(),
   }),
   z.strictObject({
     kind: z.literal('ntfy'),

@@ -106,8 +106,11 @@ export async function replaceChannels(
 }
 
 function storedChannel(input: ChannelInput, previous: ChannelSecret | null, index: number): StoredChannel {
-  if (input.kind === 'webpush')
-    return { kind: 'webpush', target: input.endpoint, secret: JSON.stringify({ p256dh: input.keys.p256dh, auth: input.keys.auth }) }
+  if (input.kind === 'webpush') {
+    const keys = input.keys ?? (previous?.p256dh && previous.auth ? { p256dh: previous.p256dh, auth: previous.auth } : null)
+    if (!keys) throw new AppError('invalid-request', `channels.${index}.keys: a new push subscription needs its keys`)
+    return { kind: 'webpush', target: input.endpoint, secret: JSON.stringify({ p256dh: keys.p256dh, auth: keys.auth }) }
+  }
   if (input.kind === 'ntfy') {
     const token = input.token ?? previous?.token
     return { kind: 'ntfy', target: input.url, secret: token ? JSON.stringify({ token }) : '' }
