@@ -1,0 +1,85 @@
+/**
+ * "Notify me on this device" in real Chromium against the real headless shell. Headless Chromium has no push
+ * service, so the page's PushManager is stubbed to hand out a subscription whose endpoint is a push service of
+ * this test's on loopback (its keys made here, as a browser makes them); everything after — the PUT, the stored
+ * channel, the test message signed with the install's VAPID key and encrypted (aes128gcm) — is the app's.
+ */
+import { expect, test } from '@playwright/test'
+import { createRequire } from 'node:module'
+import { withDb } from './support/db'
+import { startShell, tempData, type RunningShell } from './support/shell'
+import { startReceiver, subscriptionKeys, type Receiver } from '../src/main/testing/receivers'
+
+const ece = createRequire(import.meta.url)('http_ece') as { decrypt(body: Buffer, params: object): Buffer }
+
+let shell: RunningShell
+let data: { dir: string; remove(): void }
+let push: Receiver
+
+test.beforeAll(async () => {
+  data = tempData()
+  push = await startReceiver('/push/e2e-device')
+  shell = await startShell({ dataDir: data.dir, args: ['--demo'], env: { CHROMIUM_PATH: '/nonexistent' } })
+  // The owner allows local-network targets (the stub push service is on loopback).
+  withDb(shell.dataFile, (db) =>
+    db
+      .prepare(
+        "INSERT INTO settings (key, value) VALUES ('notifyTargets', '\"local-network\"') ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+      )
+      .run(),
+  )
+})
+test.afterAll(async () => {
+  await shell?.stop()
+  await push?.close()
+  data?.remove()
+})
+
+test('a Reader turns on notifications for this device and receives an encrypted test push', async ({ page, context }) => {
+  const keys = subscriptionKeys()
+  await context.grantPermissions(['notifications'], { origin: shell.origin })
+  await page.addInitScript(
+    ({ endpoint, p256dh, auth }) => {
+      let current: PushSubscription | null = null
+      const make = () =>
+        ({
+          endpoint,
+          toJSON: () => ({ endpoint, keys: { p256dh, auth } }),
+          unsubscribe: async () => ((current = null), true),
+        }) as unknown as PushSubscription
+      PushManager.prototype.subscribe = async function () {
+        current = make()
+        return current
+      }
+      PushManager.prototype.getSubscription = async function () {
+        return current
+      }
+    },
+    { endpoint: push.url, p256dh: keys.p256dh, auth: keys.auth },
+  )
+  await page.goto(shell.origin)
+  await page.getByLabel('Your Reader token').fill(shell.tokens.Ben!)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await page.getByText('Notifications', { exact: true }).click()
+  await expect(page.getByTestId('push-unavailable')).toHaveCount(0)
+  await page.getByRole('button', { name: 'Notify me on this device' }).click()
+  await expect(page.getByText('This device is notified.')).toBeVisible()
+  await expect(page.getByTestId('reader-channel')).toContainText('Push to a device')
+  const stored = withDb(shell.dataFile, (db) =>
+    db.prepare("SELECT c.kind, c.target FROM notify_channels c JOIN readers r ON r.id = c.reader_id WHERE r.name = 'Ben'").all(),
+  )
+  expect(stored).toEqual([{ kind: 'webpush', target: push.url }])
+
+  await page.getByRole('button', { name: 'Send a test message' }).click()
+  await expect(page.getByTestId('test-results')).toContainText('Push to a device: sent')
+  expect(push.requests).toHaveLength(1)
+  const request = push.requests[0]!
+  expect(request.headers['content-encoding']).toBe('aes128gcm')
+  expect(request.headers.authorization).toMatch(/^vapid t=.+, k=/)
+  const payload = JSON.parse(ece.decrypt(request.body, { version: 'aes128gcm', privateKey: keys.ecdh, authSecret: keys.auth }).toString())
+  expect(payload).toMatchObject({ title: 'New Chapter', body: 'New Chapter: Manga Bookmark test message 1' })
+
+  await page.getByRole('button', { name: 'Stop on this device' }).click()
+  await expect(page.getByRole('button', { name: 'Notify me on this device' })).toBeVisible()
+  expect(withDb(shell.dataFile, (db) => db.prepare('SELECT COUNT(*) AS n FROM notify_channels').get())).toEqual({ n: 0 })
+})
