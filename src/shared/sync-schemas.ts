@@ -84,6 +84,11 @@ export const BookmarkView = z.strictObject({
   unread: z.boolean(),
   /** Chapters between progress and the Latest Chapter (rounded up). */
   unreadCount: z.number().int(),
+  /**
+   * When the next chapter is expected (an adaptive Site's learnt rhythm, as of its last check), or null when the
+   * app does not know; it may be in the past until the next check.
+   */
+  expectedAt: millis.nullable(),
   series: SeriesView,
 })
 

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FAILING_AFTER } from '../notify/notifier'
+import { addBookmark } from '../store/bookmarks'
+import { addSeries } from '../store/series'
 import { failingChannels } from '../store/notify'
 import { writeSettings } from '../store/settings'
 import { startReceiver, subscriptionKeys, type Receiver } from '../testing/receivers'
@@ -17,6 +19,42 @@ beforeAll(async () => {
 afterAll(async () => {
   await hook.close()
   await server.close()
+})
+
+describe('expectedAt on a bookmark', () => {
+  it('is the release the learnt rhythm expects, and null without one', async () => {
+    const at = Date.UTC(2026, 0, 6, 15)
+    const rhythm = {
+      kind: 'periodic',
+      periodMs: 7 * 86_400_000,
+      offsetMs: 5 * 86_400_000 + 15 * 3_600_000,
+      spreadMs: 600_000,
+      timeKnown: true,
+    }
+    for (const id of ['weekly', 'silent']) {
+      await addSeries(server.store.db, {
+        site: 'fixture-madara',
+        seriesId: id,
+        seriesUrl: `${server.fixture.origin}/madara/manga/${id}/`,
+        now: 1,
+      })
+      await addBookmark(server.store.db, { site: 'fixture-madara', seriesId: id, readerId: server.alice.id, now: 1 })
+    }
+    await server.store.db
+      .updateTable('series')
+      .set({
+        rhythm: JSON.stringify({ rhythm, hits: 2, window: { at, halfWidthMs: 3_600_000, timeKnown: true } }),
+        latest_checked_at: at - 86_400_000,
+      })
+      .where('series_id', '=', 'weekly')
+      .execute()
+    const list = await server.call(server.alice.token, 'GET', '/api/v1/bookmarks')
+    const expected = Object.fromEntries(
+      list.json.bookmarks.map((b: { seriesId: string; expectedAt: number | null }) => [b.seriesId, b.expectedAt]),
+    )
+    expect(expected).toEqual({ weekly: at, silent: null })
+    await server.store.db.deleteFrom('bookmarks').execute()
+  })
 })
 
 describe('GET/PUT /api/v1/me/notifications', () => {

@@ -2,6 +2,7 @@
 import type { ReaderBookmark } from '../store/bookmarks'
 import type { ReaderRow, SightingRow } from '../store/schema'
 import type { z } from 'zod'
+import { expectedRelease } from '../lanes/upcoming'
 import type { BookmarkView, ReaderView, SightingResponse } from '../../shared/sync-schemas'
 
 export function presentBookmark(b: ReaderBookmark): z.infer<typeof BookmarkView> {
@@ -16,6 +17,8 @@ export function presentBookmark(b: ReaderBookmark): z.infer<typeof BookmarkView>
     updatedAt: b.updated_at,
     unread: b.unread,
     unreadCount: latest === null ? 0 : Math.max(0, Math.ceil(latest - (b.progress ?? 0))),
+    // The release the app expected as of its last check (docs/adr/0075-…): a client shows it while it is ahead.
+    expectedAt: b.series.rhythm ? (expectedRelease(b.series, b.series.latest_checked_at)?.at ?? null) : null,
     series: {
       title: b.series.title,
       url: b.series.series_url,

@@ -45,6 +45,7 @@ const bookmark = (seriesId: string, title: string, over: Partial<Bookmark> = {},
   updatedAt: 0,
   unread: false,
   unreadCount: 0,
+  expectedAt: null,
   series: {
     title,
     url: '',
