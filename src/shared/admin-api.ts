@@ -169,8 +169,21 @@ export interface UpdateView {
   at: number
 }
 
+/** A Series whose next chapter is expected within the week (an adaptive Site's rhythm). */
+export interface UpcomingView {
+  site: string
+  siteName: string
+  seriesId: string
+  title: string
+  expectedAt: number
+  /** Whether the hour is known, else only the day. */
+  timeKnown: boolean
+}
+
 export interface UpdatesView {
   items: UpdateView[]
+  /** On the first page: what is expected in the next 7 days, soonest first. */
+  upcoming?: UpcomingView[]
   /** Pass as `before` for the page that follows; absent on the last page. */
   next?: number
 }

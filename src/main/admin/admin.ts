@@ -42,6 +42,7 @@ import { createReader, deleteReader, rotateToken } from '../use-cases/reader-tok
 import { DEFAULT_PACE } from '../sites/site'
 import { applyLogLevel } from '../log'
 import { ownerNotifications } from '../notify/owner'
+import { upcomingSeries } from '../notify/upcoming'
 
 export interface AdminContext {
   core: Core
@@ -233,6 +234,7 @@ export function createAdmin(ctx: AdminContext): AdminApi {
           at: u.at,
         })),
         ...(last && rows.length === limit ? { next: last.id } : {}),
+        ...(input?.before === undefined ? { upcoming: await upcomingSeries(db, now(), (site) => siteOf(site)?.name ?? site) } : {}),
       }
     },
     lanes: () => allLaneViews(true),

@@ -1,6 +1,6 @@
 /** The Updates domain: New Chapters across every Series, newest first, read a page at a time. */
 import { ref } from 'vue'
-import type { UpdateView } from '../../../shared/admin-api'
+import type { UpcomingView, UpdateView } from '../../../shared/admin-api'
 import { admin } from '../api'
 import { focusAfterRender } from '../composables/focus'
 import { attempt } from './problem'
@@ -11,12 +11,14 @@ export function useUpdates() {
   const items = ref<UpdateView[]>([])
   const next = ref<number | undefined>(undefined)
   const loaded = ref(false)
+  const upcoming = ref<UpcomingView[]>([])
 
   async function load(): Promise<void> {
     const page = await attempt(() => admin.updates({ limit: PAGE }))
     if (!page) return
     items.value = page.items
     next.value = page.next
+    upcoming.value = page.upcoming ?? []
     loaded.value = true
   }
 
@@ -31,5 +33,5 @@ export function useUpdates() {
     if (first) await focusAfterRender(`[data-update-id="${first.id}"]`)
   }
 
-  return { items, next, loaded, load, more }
+  return { items, next, loaded, upcoming, load, more }
 }
