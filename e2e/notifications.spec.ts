@@ -83,3 +83,39 @@ test('a Reader turns on notifications for this device and receives an encrypted 
   await expect(page.getByRole('button', { name: 'Notify me on this device' })).toBeVisible()
   expect(withDb(shell.dataFile, (db) => db.prepare('SELECT COUNT(*) AS n FROM notify_channels').get())).toEqual({ n: 0 })
 })
+
+test('Upcoming lists a Series the rhythm expects tomorrow, and a Series can be muted', async ({ page }) => {
+  const tomorrow = new Date(Date.now() + 86_400_000)
+  tomorrow.setHours(15, 0, 0, 0)
+  const window = { at: tomorrow.getTime(), halfWidthMs: 3_600_000, timeKnown: true }
+  const rhythm = { kind: 'periodic', periodMs: 7 * 86_400_000, offsetMs: 0, spreadMs: 600_000, timeKnown: true }
+  const series = withDb(shell.dataFile, (db) => {
+    const row = db
+      .prepare(
+        "SELECT b.site, b.series_id, s.title FROM bookmarks b JOIN readers r ON r.id = b.reader_id JOIN series s USING (site, series_id) WHERE r.name = 'Ben' ORDER BY s.title LIMIT 1",
+      )
+      .get() as { site: string; series_id: string; title: string }
+    db.prepare('UPDATE series SET rhythm = ? WHERE site = ? AND series_id = ?').run(
+      JSON.stringify({ rhythm, hits: 2, window }),
+      row.site,
+      row.series_id,
+    )
+    return row
+  })
+  await page.goto(shell.origin)
+  await page.getByLabel('Your Reader token').fill(shell.tokens.Ben!)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  const upcoming = page.getByTestId('upcoming')
+  await expect(upcoming).toContainText('(1 this week)')
+  await upcoming.locator('summary').click()
+  await expect(upcoming.getByRole('region', { name: 'tomorrow' })).toContainText(`~15:00${series.title}`)
+
+  await page.getByText('Notifications', { exact: true }).click()
+  await page.getByLabel('Never tell me of').selectOption(`${series.site}/${series.series_id}`)
+  await page.getByRole('button', { name: 'Mute', exact: true }).click()
+  await expect(page.getByRole('list', { name: 'Muted Series' })).toContainText(series.title)
+  const muted = withDb(shell.dataFile, (db) =>
+    db.prepare("SELECT p.muted FROM notify_prefs p JOIN readers r ON r.id = p.reader_id WHERE r.name = 'Ben'").get(),
+  ) as { muted: string }
+  expect(JSON.parse(muted.muted)).toEqual([[series.site, series.series_id]])
+})
