@@ -197,17 +197,20 @@ describe('one digest per Reader per pass, on real receivers', () => {
 })
 
 describe('Web Push', () => {
-  it('sends an aes128gcm payload signed with the VAPID key, which decrypts with the subscription keys', async () => {
-    const push = await startReceiver('/push/abc')
+  /** Bob's browser subscribes at a push service on loopback answering `status`; a New Chapter of his follows. */
+  async function bobSubscribes(path: string, status: number) {
+    const push = await startReceiver(path)
+    push.status = status
     const keys = subscriptionKeys()
-    await addChannel(
-      store.db,
-      bob,
-      { kind: 'webpush', target: push.url, secret: JSON.stringify({ p256dh: keys.p256dh, auth: keys.auth }) },
-      1,
-    )
+    const secret = JSON.stringify({ p256dh: keys.p256dh, auth: keys.auth })
+    await addChannel(store.db, bob, { kind: 'webpush', target: push.url, secret }, 1)
     pages.set('three', 5)
     await pass()
+    return { push, keys }
+  }
+
+  it('sends an aes128gcm payload signed with the VAPID key, which decrypts with the subscription keys', async () => {
+    const { push, keys } = await bobSubscribes('/push/abc', 200)
     expect(push.requests).toHaveLength(1)
     const request = push.requests[0]!
     expect(request.headers['content-encoding']).toBe('aes128gcm')
@@ -219,17 +222,7 @@ describe('Web Push', () => {
   })
 
   it('removes a subscription the push service says is gone (410), and only that channel', async () => {
-    const push = await startReceiver('/push/gone')
-    push.status = 410
-    const keys = subscriptionKeys()
-    await addChannel(
-      store.db,
-      bob,
-      { kind: 'webpush', target: push.url, secret: JSON.stringify({ p256dh: keys.p256dh, auth: keys.auth }) },
-      1,
-    )
-    pages.set('three', 5)
-    await pass()
+    const { push } = await bobSubscribes('/push/gone', 410)
     expect(push.requests).toHaveLength(1)
     expect((await channelsOf(store.db, bob)).map((c) => c.kind)).toEqual(['webhook'])
     expect(await store.db.selectFrom('notify_outbox').selectAll().execute()).toEqual([])
