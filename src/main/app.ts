@@ -155,9 +155,9 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     await core.integrityChecked
     const bound = await listen(app, options.port ?? settings.syncPort, host)
     boundPort = bound.port
-    if (options.lanes ?? true) await core.startLanes()
-    // Delivers what a crash left in the outbox, then each pass's digests (docs/adr/0074-…).
+    // Digests what a crash left before any pass can add to it, then delivers each pass's digests (docs/adr/0074-…).
     core.notifier.start()
+    if (options.lanes ?? true) await core.startLanes()
 
     let stopping: Promise<void> | undefined
     return {

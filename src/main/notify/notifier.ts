@@ -5,6 +5,7 @@
  * sends the outbox, retrying with backoff across restarts. A push subscription the push service says is gone
  * (404/410) is removed; a channel that keeps failing says why.
  */
+import { AppError } from '../../shared/errors'
 import type { Clock } from '../clock'
 import type { Log } from '../log'
 import type { Db } from '../store/database'
@@ -39,6 +40,8 @@ export const BACKOFF_MS = [30_000, 120_000, 600_000, 1_800_000, 3_600_000, 10_80
 export const MAX_ATTEMPTS = 12
 /** A channel that failed this many times in a row is shown as failing, with the reason. */
 export const FAILING_AFTER = 3
+/** A Reader (or the owner) may send a test message this often. */
+export const TEST_EVERY_MS = 5_000
 /** The loop looks at the outbox at least this often (a wall clock step is noticed within it). */
 const LOOP_MAX_WAIT_MS = 60_000
 
@@ -87,6 +90,7 @@ export function createNotifier(deps: NotifierDeps): Notifier {
   let stopping: AbortController | null = null
   let waking = new AbortController()
   let loop: Promise<void> | null = null
+  const lastTest = new Map<number | null, number>()
 
   const notifier: Notifier = {
     digest: (site) =>
@@ -95,8 +99,13 @@ export function createNotifier(deps: NotifierDeps): Notifier {
         if (digests) deps.onDigest?.(site ?? '', digests)
       }).catch((error: unknown) => log.error({ err: error, site }, 'notify: the digest failed; it is made again after the next pass')),
     deliverDue: () => serial(() => deliverRound(deps)),
-    sendTest: (readerId, reader) =>
-      serial(async () => {
+    sendTest: (readerId, reader) => {
+      // A test sends at once, outside the outbox: not more often than this, so a Reader cannot flood a target.
+      const last = lastTest.get(readerId) ?? -Infinity
+      if (clock.monotonic() - last < TEST_EVERY_MS)
+        return Promise.reject(new AppError('rate-limited', `one test message every ${TEST_EVERY_MS / 1000} s; try again in a moment`))
+      lastTest.set(readerId, clock.monotonic())
+      return serial(async () => {
         const policy = await deps.policy()
         const digest: Digest = {
           reader,
@@ -110,7 +119,8 @@ export function createNotifier(deps: NotifierDeps): Notifier {
           results.push({ channelId: channel.id, kind: channel.kind, ok: outcome === null, ...(outcome ? { error: outcome } : {}) })
         }
         return results
-      }),
+      })
+    },
     start() {
       if (loop) return
       stopping = new AbortController()

@@ -150,6 +150,9 @@ describe('GET/PUT /api/v1/me/notifications', () => {
     for (let i = 0; i < 3; i++) {
       const test = await server.call(server.bob.token, 'POST', `${PATH}/test`)
       expect(test.json.results[0]).toMatchObject({ ok: false, error: 'HTTP 500: ok' })
+      // A test right after another is refused: no Reader floods a target through the app.
+      expect((await server.call(server.bob.token, 'POST', `${PATH}/test`)).status).toBe(429)
+      await server.clock.advance(5_000)
     }
     hook.status = 200
     const [channel] = (await server.call(server.bob.token, 'GET', PATH)).json.channels
