@@ -11,7 +11,7 @@ import { passOnClock } from '../testing/pass'
 import { startReceiver, subscriptionKeys, type Receiver } from '../testing/receivers'
 import { openTestStore, seedReader, seedSeries, type TestStore } from '../testing/store'
 import { SIGNATURE_HEADER } from './channels'
-import { createNotifier, type Notifier } from './notifier'
+import { createNotifier, MAX_ATTEMPTS, type Notifier } from './notifier'
 import { vapidKeys } from './vapid'
 import type { Digest } from './digest'
 
@@ -184,6 +184,24 @@ describe('one digest per Reader per pass, on real receivers', () => {
     await notifier.deliverDue()
     expect(hook.requests).toHaveLength(1)
     expect((await channelsOf(store.db, bob))[0]!.failures).toBe(0)
+  })
+
+  it('retries a failing receiver with growing waits, and gives the message up after MAX_ATTEMPTS, keeping the reason', async () => {
+    hook.status = 503
+    pages.set('three', 5)
+    await pass()
+    const waits: number[] = []
+    for (let attempt = 1; attempt < MAX_ATTEMPTS; attempt++) {
+      const [held] = await store.db.selectFrom('notify_outbox').selectAll().execute()
+      expect(held!.attempts).toBe(attempt)
+      waits.push(held!.next_attempt_at - clock.now())
+      await clock.advance(held!.next_attempt_at - clock.now())
+      await notifier.deliverDue()
+    }
+    expect(waits.slice(0, 6)).toEqual([30_000, 120_000, 600_000, 1_800_000, 3_600_000, 10_800_000])
+    expect(hook.requests).toHaveLength(MAX_ATTEMPTS)
+    expect(await store.db.selectFrom('notify_outbox').selectAll().execute()).toEqual([])
+    expect((await channelsOf(store.db, bob))[0]).toMatchObject({ failures: MAX_ATTEMPTS, last_error: 'HTTP 503: ok' })
   })
 
   it('gives the owner one digest of every New Chapter', async () => {
