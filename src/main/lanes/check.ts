@@ -54,6 +54,8 @@ export interface CheckTarget {
   site: string
   series_id: string
   series_url: string
+  /** The Series' check stamp as the due query read it (a Lane's check): who bookmarked after it hears nothing of this one. */
+  previous_checked_at?: number
 }
 
 /** An adapter may ask for this many pages per check (the page, then e.g. an XHR list and its fallback). */
@@ -72,9 +74,9 @@ export async function checkSeries(
   let judgeUpTo: number
   let previousCheckAt = 0
   try {
-    // An adaptive Site plans from the time since the previous check (docs/adr/0014-freshness-per-request.md); a
-    // New Chapter's digest tells no Reader who bookmarked the Series after it (docs/adr/0074-…).
-    previousCheckAt = (await getSeries(ctx.db, key))?.latest_checked_at ?? 0
+    // An adaptive Site plans from the time since the previous check (docs/adr/0014-freshness-per-request.md).
+    // Stryker disable next-line ConditionalExpression: a fixed Site plans nothing, so the stamp it would read is never used
+    if (adaptive) previousCheckAt = (await getSeries(ctx.db, key))?.latest_checked_at ?? 0
     if (!(await markLatestChecked(ctx.db, key, stampedAt, adaptive ? site.pace.restMs : undefined)))
       return report('error', 'the Series no longer exists', 0, false)
     judgeUpTo = await lastSightingId(ctx.db, key)
@@ -87,7 +89,9 @@ export async function checkSeries(
     return recorded(ctx, key, report('unfetchable', `the host pin refused ${target.series_url || 'an empty URL'}`, stampedAt, false))
   if (!fetcher) return recorded(ctx, key, report('unfetchable', 'the Site has no fetcher', stampedAt, false))
 
-  const run = (f: Fetcher) => readSeries(ctx, site, f, key, url, { stampedAt, judgeUpTo, previousCheckAt }, signal)
+  // A New Chapter's digest tells no Reader who bookmarked the Series after the check before this one (docs/adr/0074-…).
+  const checkedBefore = target.previous_checked_at ?? previousCheckAt
+  const run = (f: Fetcher) => readSeries(ctx, site, f, key, url, { stampedAt, judgeUpTo, previousCheckAt, checkedBefore }, signal)
   return recorded(ctx, key, await (fetcher.lease ? fetcher.lease(run) : run(fetcher)))
 }
 
@@ -112,7 +116,7 @@ async function readSeries(
   fetcher: Fetcher,
   key: SeriesKey,
   url: URL,
-  stamps: { stampedAt: number; judgeUpTo: number; previousCheckAt: number },
+  stamps: { stampedAt: number; judgeUpTo: number; previousCheckAt: number; checkedBefore: number },
   signal: AbortSignal | undefined,
 ): Promise<CheckReport> {
   const { stampedAt, judgeUpTo, previousCheckAt } = stamps
@@ -184,7 +188,7 @@ async function readSeries(
         })
         if (judgeUpTo > 0) await judgeSightings(trx, key, highest.number, now, judgeUpTo)
         // Kept for the pass's digest in the same transaction: a crash after it loses no message (docs/adr/0074-…).
-        if (moved.newChapter) await recordNewChapterEvent(trx, newChapterEvent(moved.series, previousCheckAt, now))
+        if (moved.newChapter) await recordNewChapterEvent(trx, newChapterEvent(moved.series, stamps.checkedBefore, now))
         return moved
       })
       return { ...report('chapter', `chapter ${highest.number}`, stampedAt, fetched), latest, ...(title ? { title } : {}) }

@@ -32,6 +32,7 @@ if (mode === 'check' || mode === 'check-digest') {
     site: 'a',
     series_id: 'one',
     series_url: 'https://a.example/manga/one',
+    previous_checked_at: 1_000,
   })
   process.stdout.write('recorded\n')
   if (mode === 'check-digest') {
