@@ -13,6 +13,7 @@ import { openTestStore, seedReader, seedSeries, type TestStore } from '../testin
 import { SIGNATURE_HEADER } from './channels'
 import { createNotifier, MAX_ATTEMPTS, type Notifier } from './notifier'
 import { vapidKeys } from './vapid'
+import type { TargetPolicy } from './send'
 import type { Digest } from './digest'
 
 const ece = createRequire(import.meta.url)('http_ece') as { decrypt(body: Buffer, params: object): Buffer }
@@ -43,6 +44,10 @@ async function pass() {
   return result
 }
 
+/** A notifier on the test's store and clock, under Settings → Notification targets `policy`. */
+const notifierOn = (policy: TargetPolicy) =>
+  createNotifier({ db: store.db, clock, log: silentLog, vapid: () => vapidKeys(store.dir), policy: async () => policy })
+
 const bodies = (r: Receiver) => r.requests.map((q) => JSON.parse(q.body.toString()) as Digest & { text: string; id: string })
 
 beforeEach(async () => {
@@ -63,13 +68,7 @@ beforeEach(async () => {
   for (const reader of [alice, bob, carol])
     await addChannel(store.db, reader, { kind: 'webhook', target: hook.url, secret: JSON.stringify({ secret: `key-${reader}` }) }, 1)
   await addChannel(store.db, alice, { kind: 'ntfy', target: ntfy.url, secret: JSON.stringify({ token: 'tk_ntfy' }) }, 1)
-  notifier = createNotifier({
-    db: store.db,
-    clock,
-    log: silentLog,
-    vapid: () => vapidKeys(store.dir),
-    policy: async () => 'local-network',
-  })
+  notifier = notifierOn('local-network')
 })
 
 afterEach(async () => {
@@ -140,13 +139,7 @@ describe('one digest per Reader per pass, on real receivers', () => {
 
   it('holds messages through quiet hours and sends them after as one', async () => {
     clock = new FakeClock(Date.UTC(2026, 0, 5, 21, 0))
-    notifier = createNotifier({
-      db: store.db,
-      clock,
-      log: silentLog,
-      vapid: () => vapidKeys(store.dir),
-      policy: async () => 'local-network',
-    })
+    notifier = notifierOn('local-network')
     await putReaderPrefs(store.db, prefs(alice, { quiet_from: '22:00', quiet_to: '07:00', time_zone: 'UTC' }))
     pages.set('one', 42)
     await pass() // 23:00 UTC
@@ -166,7 +159,7 @@ describe('one digest per Reader per pass, on real receivers', () => {
   })
 
   it('refuses a webhook to 127.0.0.1 under "public", shows the channel failing with the reason, and retries later', async () => {
-    const strict = createNotifier({ db: store.db, clock, log: silentLog, vapid: () => vapidKeys(store.dir), policy: async () => 'public' })
+    const strict = notifierOn('public')
     pages.set('three', 5)
     await clock.advance(2 * HOUR)
     await passOnClock({ db: store.db, site, clock, fetchers: { http: fetcher() } })
