@@ -9,7 +9,7 @@ import { putReaderNotifications, readerNotifications } from '../notify/settings'
 import { readSettings } from '../store/settings'
 import type { RouteContext, SyncDeps, SyncRoute } from './routes'
 
-// Its own cast (routes.ts imports this table, so this file takes only types from it).
+// The same cast as routes.ts's: this table is joined to that one in api.ts.
 const route = <P, Q, B>(r: SyncRoute<P, Q, B>) => r as unknown as SyncRoute
 
 function notifyOf(deps: SyncDeps): NonNullable<SyncDeps['notify']> {

@@ -17,7 +17,6 @@ import { exportReader, exportReaderCsv } from '../use-cases/library-export'
 import { ExportDocument } from '../../shared/export-format'
 import { presentBookmark, presentReader, presentSighting } from './present'
 import * as S from '../../shared/sync-schemas'
-import { NOTIFY_ROUTES } from './notify-routes'
 
 export interface SyncDeps {
   db: Db
@@ -240,5 +239,4 @@ export const SYNC_ROUTES: SyncRoute[] = [
       }
     },
   }),
-  ...NOTIFY_ROUTES,
 ]
