@@ -7,6 +7,7 @@
 import { expect, test } from '@playwright/test'
 import { createRequire } from 'node:module'
 import { withDb } from './support/db'
+import { signInAdmin } from './support/pages'
 import { startShell, tempData, type RunningShell } from './support/shell'
 import { startReceiver, subscriptionKeys, type Receiver } from '../src/main/testing/receivers'
 
@@ -118,4 +119,32 @@ test('Upcoming lists a Series the rhythm expects tomorrow, and a Series can be m
     db.prepare("SELECT p.muted FROM notify_prefs p JOIN readers r ON r.id = p.reader_id WHERE r.name = 'Ben'").get(),
   ) as { muted: string }
   expect(JSON.parse(muted.muted)).toEqual([[series.site, series.series_id]])
+})
+
+test("the owner adds a webhook for the whole library in Settings, sends a test, and sees a failing Reader's channel", async ({ page }) => {
+  const owner = await startReceiver('/owner-hook')
+  try {
+    withDb(shell.dataFile, (db) => {
+      const reader = db.prepare("SELECT id FROM readers WHERE name = 'Ben'").get() as { id: number }
+      db.prepare(
+        "INSERT INTO notify_channels (reader_id, kind, target, secret, failures, last_error, created_at) VALUES (?, 'ntfy', 'https://ntfy.example/ben', '', 3, 'HTTP 500', 1)",
+      ).run(reader.id)
+    })
+    const origin = await signInAdmin(page, shell)
+    await page.goto(`${origin}/admin/#/settings`)
+    await expect(page.getByTestId('failing-channel')).toContainText('Ben — ntfy: HTTP 500 (3 tries in a row)')
+    await page.getByLabel('Kind').selectOption('webhook')
+    await page.getByLabel('URL').fill(owner.url)
+    await page.getByLabel('Signing secret (16+ characters)').fill('owner-secret-0123456')
+    await page.getByRole('button', { name: 'Add channel' }).click()
+    await expect(page.getByTestId('owner-channel')).toContainText(owner.url)
+    await page.getByRole('button', { name: 'Send a test message' }).click()
+    await expect(page.getByText('webhook: sent')).toBeVisible()
+    expect(JSON.parse(owner.requests[0]!.body.toString())).toMatchObject({
+      reader: null,
+      newChapters: [{ title: 'Manga Bookmark test message' }],
+    })
+  } finally {
+    await owner.close()
+  }
 })
