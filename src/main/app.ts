@@ -135,7 +135,16 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
 
     const app = createHttpServer({ log })
     started.push(() => app.close())
-    await registerSyncApi(app, { db: core.store.db, clock, acquire: core.acquireDeps }, options.sync)
+    await registerSyncApi(
+      app,
+      {
+        db: core.store.db,
+        clock,
+        acquire: core.acquireDeps,
+        notify: { notifier: core.notifier, vapidPublicKey: () => core.vapidKeys().publicKey },
+      },
+      options.sync,
+    )
     const rendererDir = options.rendererDir ?? defaultRendererDir()
     await registerPages(app, { rendererDir })
     let adminListening: AdminListening | undefined
@@ -144,6 +153,8 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     await core.integrityChecked
     const bound = await listen(app, options.port ?? settings.syncPort, host)
     boundPort = bound.port
+    // Digests what a crash left before any pass can add to it, then delivers each pass's digests (docs/adr/0074-…).
+    core.notifier.start()
     if (options.lanes ?? true) await core.startLanes()
 
     let stopping: Promise<void> | undefined

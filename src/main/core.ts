@@ -25,6 +25,9 @@ import { BACKUP_DIR, listBackups } from './store/backups'
 import { startIntegrityCheck, type IntegrityVerdict } from './store/integrity'
 import { ensurePrivateDir } from './store/private-files'
 import type { AcquireDeps } from './use-cases/acquire'
+import { createNotifier, type Notifier, type NotifierDeps } from './notify/notifier'
+import { vapidKeys, type VapidKeys } from './notify/vapid'
+import { readSettings } from './store/settings'
 
 export interface CoreOptions {
   dataDir: string
@@ -67,6 +70,8 @@ export interface CoreOptions {
    * clock, whose fetchers answer in process, gives `inlineReader` so no read runs in real time.
    */
   reader?: PageReader
+  /** Each digest of New Chapters the notifier makes (the simulation's observer). */
+  onDigest?: NotifierDeps['onDigest']
 }
 
 /**
@@ -103,6 +108,13 @@ export interface Core {
   readonly integrityChecked: Promise<void>
   /** The daily backup and "Back up now" (docs/adr/0048-backups.md). */
   readonly backups: Backups
+  /**
+   * New Chapters to the Readers' channels (docs/adr/0074-a-durable-outbox-for-notifications.md): digested after
+   * each pass; its delivery loop is started by the app (`notifier.start()`), stopped with the core.
+   */
+  readonly notifier: Notifier
+  /** The install's VAPID keys for Web Push, made on first use (notify/vapid.ts). */
+  vapidKeys(): VapidKeys
   /** Starts one Lane per Site (idempotent, and safe to call twice at once). */
   startLanes(): Promise<void>
   /** Stops every Lane; a pass in flight is abandoned whole. */
@@ -207,6 +219,16 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   /** Nothing may send any more. */
   let stopped = false
   let closed = false
+  let vapid: VapidKeys | undefined
+  const vapidOnce = () => (vapid ??= vapidKeys(options.dataDir))
+  const notifier = createNotifier({
+    db: store.db,
+    clock,
+    log,
+    vapid: vapidOnce,
+    policy: async () => (await readSettings(store.db)).notifyTargets,
+    ...(options.onDigest ? { onDigest: options.onDigest } : {}),
+  })
 
   const core: Core = {
     dataDir: options.dataDir,
@@ -221,6 +243,8 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     storage,
     integrityChecked,
     backups,
+    notifier,
+    vapidKeys: vapidOnce,
     acquireDeps: {
       db: store.db,
       registry,
@@ -261,6 +285,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
               `${chapters.length} New Chapter${chapters.length === 1 ? '' : 's'}`,
             )
             options.onNewChapters?.(site, chapters)
+            void notifier.digest(site.key).then(() => notifier.wake())
           },
           ...(options.onPass ? { onPass: options.onPass } : {}),
           ...(options.onCheck ? { onCheck: (site, series, report) => options.onCheck!(site.key, series.series_id, report) } : {}),
@@ -284,6 +309,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       if (closed) return
       closed = true
       await core.stopSending()
+      await notifier.stop()
       await options.browser?.close()
       await integrity?.cancel()
       await backups.stop()

@@ -11,6 +11,7 @@ import { IMPORT_MAX_BASE64_CHARS, IMPORT_MAX_FILE_BYTES, type ImportFormat, type
 import { SettingsSchema, type Settings } from './settings'
 import { BOOKMARK_STATUSES, PAUSE_DURATIONS, SERIES_FILTERS, SERIES_SORTS, type OverviewCounts, type PauseDuration } from './domain'
 import { HttpUrl, SeriesId, SiteKey, StoredSeriesId } from './ids'
+import { ChannelInput, type ChannelView } from './notify-schemas'
 import type { SeriesWaitingView } from './series-state'
 
 export { SERIES_FILTERS, SERIES_SORTS, type SeriesFilter, type SeriesSort } from './domain'
@@ -100,6 +101,10 @@ export const ADMIN_INPUTS = {
     name: z.string().trim().min(1).max(80).optional(),
   }),
   backupNow: none,
+  notifications: none,
+  /** The owner's channels (the whole library's New Chapters), replaced as a list, as a Reader's are. */
+  setNotificationChannels: z.strictObject({ channels: z.array(ChannelInput).max(10) }),
+  testNotifications: none,
 } as const satisfies Record<AdminMethodName, ZodType>
 
 export type AdminMethod = keyof typeof ADMIN_INPUTS
@@ -171,8 +176,21 @@ export interface UpdateView {
   url: string
 }
 
+/** A Series whose next chapter is expected within the week (an adaptive Site's rhythm). */
+export interface UpcomingView {
+  site: string
+  siteName: string
+  seriesId: string
+  title: string
+  expectedAt: number
+  /** Whether the hour is known, else only the day. */
+  timeKnown: boolean
+}
+
 export interface UpdatesView {
   items: UpdateView[]
+  /** On the first page: what is expected in the next 7 days, soonest first. */
+  upcoming?: UpcomingView[]
   /** Pass as `before` for the page that follows; absent on the last page. */
   next?: number
 }
@@ -425,6 +443,23 @@ export interface AdminApi {
   proposeSite(input: AdminInput<'proposeSite'>): Promise<SiteProposalView>
   /** Add a Site, step two: writes the proposed entry to sites.json and starts its Lane, without a restart. */
   addSite(input: AdminInput<'addSite'>): Promise<AddedSiteView>
+  /** The owner's channels and the failing ones of everyone (docs/adr/0074-…). */
+  notifications(input?: AdminInput<'notifications'>): Promise<NotificationsAdminView>
+  setNotificationChannels(input: AdminInput<'setNotificationChannels'>): Promise<NotificationsAdminView>
+  /** Sends a test message to each of the owner's channels now. */
+  testNotifications(input?: AdminInput<'testNotifications'>): Promise<NotificationTestView>
+}
+
+/** The owner's notification channels, and every channel (the owner's or a Reader's) that keeps failing. */
+export interface NotificationsAdminView {
+  channels: ChannelView[]
+  failing: Array<{ reader: string | null; channel: ChannelView }>
+  /** Settings → Notification targets. */
+  targets: 'public' | 'local-network'
+}
+
+export interface NotificationTestView {
+  results: Array<{ channelId: number; kind: ChannelView['kind']; ok: boolean; error?: string }>
 }
 
 /** What the app read from a pasted URL: a proposed Site and what its Lane would read, or why it cannot. */

@@ -31,6 +31,9 @@ export const ADMIN_METHODS = [
   'proposeSite',
   'addSite',
   'backupNow',
+  'notifications',
+  'setNotificationChannels',
+  'testNotifications',
 ] as const
 
 export type AdminMethodName = (typeof ADMIN_METHODS)[number]

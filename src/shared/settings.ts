@@ -18,6 +18,11 @@ export const SettingsSchema = z.strictObject({
    * multiply the app's traffic to a Site without bound (docs/adr/0081-one-reader-bounded.md).
    */
   bookmarksPerReader: z.number().int().min(1).max(100_000),
+  /**
+   * Where Readers' notification channels may point (docs/adr/0075-notification-targets-are-untrusted.md):
+   * `public` addresses only, or the `local-network` too (loopback, private and link-local addresses).
+   */
+  notifyTargets: z.enum(['public', 'local-network']),
 })
 
 export type Settings = z.infer<typeof SettingsSchema>
@@ -29,4 +34,5 @@ export const DEFAULT_SETTINGS: Settings = {
   notifications: true,
   logLevel: 'info',
   bookmarksPerReader: 2_000,
+  notifyTargets: 'public',
 }

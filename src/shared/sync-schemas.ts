@@ -92,6 +92,11 @@ export const BookmarkView = z.strictObject({
   unreadCount: z.number().int(),
   /** The lowest stored chapter above progress (any, when nothing is read), or null: what Continue opens. */
   nextChapter: NextChapterView.nullable(),
+  /**
+   * When the next chapter is expected (an adaptive Site's learnt rhythm, as of its last check), or null when the
+   * app does not know; it may be in the past until the next check.
+   */
+  expectedAt: millis.nullable(),
   series: SeriesView,
 })
 

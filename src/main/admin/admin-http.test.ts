@@ -269,6 +269,9 @@ describe('every admin method through the headless transport', () => {
       backupNow: () => ({}),
       proposeSite: () => ({ url: `${unknown.origin}/madara/manga/somewhere/` }),
       addSite: () => ({ proposalId }),
+      notifications: () => ({}),
+      setNotificationChannels: () => ({ channels: [{ kind: 'ntfy', url: 'https://ntfy.example/owner-topic' }] }),
+      testNotifications: () => ({}),
     })
     // Add a Site: a proposal for a host no Site pins yet, to confirm.
     unknown = await startFixtureSite()

@@ -43,6 +43,8 @@ import { ImportJobs } from '../use-cases/library-import'
 import { createReader, deleteReader, rotateToken } from '../use-cases/reader-tokens'
 import { DEFAULT_PACE } from '../sites/site'
 import { applyLogLevel } from '../log'
+import { ownerNotifications } from '../notify/owner'
+import { upcomingSeries } from '../notify/upcoming'
 
 export interface AdminContext {
   core: Core
@@ -265,11 +267,13 @@ export function createAdmin(ctx: AdminContext): AdminApi {
           url: u.url,
         })),
         ...(last && rows.length === limit ? { next: last.id } : {}),
+        ...(input?.before === undefined ? { upcoming: await upcomingSeries(db, now(), (site) => siteOf(site)?.name ?? site) } : {}),
       }
     },
     lanes: () => allLaneViews(true),
     readers: () => readerViews(),
     settings: () => settingsView(),
+    ...ownerNotifications(core),
     async forceSeriesPoll(input) {
       // The pair the due query never overrides: a press here would only sit pending for ever.
       const current = await row(input)

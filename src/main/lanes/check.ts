@@ -15,6 +15,7 @@ import { getSeries, markLatestChecked, recordCheckOutcome, recordCheckResult, ty
 import { siteClockOffset } from '../fetch/site-clock'
 import { planAfterCheck } from './cadence'
 import { judgeSightings, lastSightingId } from '../store/sightings'
+import { recordNewChapterEvent, type NewChapterEvent } from '../store/notify'
 import { isStorageUnavailable } from '../store/storage'
 import { storeChapters, type ServedChapter } from '../store/chapters'
 
@@ -54,6 +55,8 @@ export interface CheckTarget {
   site: string
   series_id: string
   series_url: string
+  /** The Series' check stamp as the due query read it (a Lane's check): who bookmarked after it hears nothing of this one. */
+  previous_checked_at?: number
 }
 
 /** An adapter may ask for this many pages per check (the page, then e.g. an XHR list and its fallback). */
@@ -87,7 +90,9 @@ export async function checkSeries(
     return recorded(ctx, key, report('unfetchable', `the host pin refused ${target.series_url || 'an empty URL'}`, stampedAt, false))
   if (!fetcher) return recorded(ctx, key, report('unfetchable', 'the Site has no fetcher', stampedAt, false))
 
-  const run = (f: Fetcher) => readSeries(ctx, site, f, key, url, { stampedAt, judgeUpTo, previousCheckAt }, signal)
+  // A New Chapter's digest tells no Reader who bookmarked the Series after the check before this one (docs/adr/0074-…).
+  const checkedBefore = target.previous_checked_at ?? previousCheckAt
+  const run = (f: Fetcher) => readSeries(ctx, site, f, key, url, { stampedAt, judgeUpTo, previousCheckAt, checkedBefore }, signal)
   return recorded(ctx, key, await (fetcher.lease ? fetcher.lease(run) : run(fetcher)))
 }
 
@@ -112,7 +117,7 @@ async function readSeries(
   fetcher: Fetcher,
   key: SeriesKey,
   url: URL,
-  stamps: { stampedAt: number; judgeUpTo: number; previousCheckAt: number },
+  stamps: { stampedAt: number; judgeUpTo: number; previousCheckAt: number; checkedBefore: number },
   signal: AbortSignal | undefined,
 ): Promise<CheckReport> {
   const { stampedAt, judgeUpTo, previousCheckAt } = stamps
@@ -184,6 +189,8 @@ async function readSeries(
         })
         if (judgeUpTo > 0) await judgeSightings(trx, key, highest.number, now, judgeUpTo)
         await storeChapters(trx, key, servedChapters(site, step.result.chapters, url.href), now, moved.previous)
+        // Kept for the pass's digest in the same transaction: a crash after it loses no message (docs/adr/0074-…).
+        if (moved.newChapter) await recordNewChapterEvent(trx, newChapterEvent(moved.series, stamps.checkedBefore, now))
         return moved
       })
       return { ...report('chapter', `chapter ${highest.number}`, stampedAt, fetched), latest, ...(title ? { title } : {}) }
@@ -207,4 +214,17 @@ function servedChapters(site: Site, chapters: readonly Chapter[], seriesUrl: str
 
 function report(outcome: CheckOutcome, reason: string, stampedAt: number, fetched: boolean): CheckReport {
   return { outcome, reason, stampedAt, fetched }
+}
+
+function newChapterEvent(s: SeriesRow, previousCheckAt: number, at: number): NewChapterEvent {
+  return {
+    site: s.site,
+    seriesId: s.series_id,
+    chapter: s.latest_chapter!,
+    label: s.latest_chapter_label,
+    url: s.latest_chapter_url || s.series_url,
+    title: s.title,
+    previousCheckAt,
+    at,
+  }
 }

@@ -347,7 +347,7 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
         { db, clock, log, beforeRequest: () => turn.sent(), ...(deps.reader ? { reader: deps.reader } : {}) },
         site,
         fetcher,
-        { site: series.site, series_id: series.series_id, series_url: url },
+        { site: series.site, series_id: series.series_id, series_url: url, previous_checked_at: series.latest_checked_at },
         signal,
       )
     } finally {

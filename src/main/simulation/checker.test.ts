@@ -753,3 +753,33 @@ describe('chapters-as-served', () => {
     expect(rulesOf(new Log().check({ ...found, stored: [12, 11.5, 11, 10.5, 10] }))).toEqual(['chapters-as-served'])
   })
 })
+
+describe('one-message-per-reader-per-pass', () => {
+  const found = { type: 'pass', site: 'a', row: null, newChapters: [{ series: S, chapter: 11 }] } as const
+  const digest = (messages: Array<{ reader: number; series: string[]; held: string[] }>) =>
+    ({ type: 'notify', site: 'a', messages }) as const
+  const told = { reader: 1, series: [S], held: [S] }
+  const result = (log: Log) =>
+    checkInvariants(log.events, config)
+      .violations.filter((v) => v.rule === 'one-message-per-reader-per-pass')
+      .map((v) => v.message)
+
+  it('a digest after a pass that found New Chapters, one message per Reader of Series they hold, keeps it', () => {
+    expect(result(new Log().add(found).add(digest([told, { ...told, reader: 2 }])))).toEqual([])
+  })
+
+  it('two messages for one Reader in a pass, a Series they do not hold, or a digest with no pass before it break it', () => {
+    expect(result(new Log().add(found).add(digest([told, told])))).toEqual(['Reader 1 has two messages in one digest'])
+    expect(result(new Log().add(found).add(digest([{ reader: 1, series: [S, 'a/y'], held: [S] }])))).toEqual([
+      'Reader 1 was told of a/y, which they do not hold',
+    ])
+    expect(
+      result(
+        new Log()
+          .add(found)
+          .add(digest([told]))
+          .add(digest([told])),
+      ),
+    ).toEqual(['digest 2 of a follows only 1 passes that found New Chapters'])
+  })
+})

@@ -16,6 +16,7 @@ import {
   type ActionEvent,
   type CheckEvent,
   type LaneEvent,
+  type NotifyEvent,
   type PassEvent,
   type RefusalEvent,
   type ReleaseEvent,
@@ -44,6 +45,7 @@ export const RULES = [
   'latest-recorded',
   'gap-kept',
   'acquisition-paced',
+  'one-message-per-reader-per-pass',
 ] as const
 export type RuleName = (typeof RULES)[number]
 
@@ -780,6 +782,33 @@ const finishedNotPolled: Rule = (index, out) => {
 }
 
 /**
+ * New Chapters reach the Readers (docs/adr/0074-…): at most one message per Reader per pass — each digest follows a
+ * pass of its Site that found New Chapters, and names each Reader once — and none names a Series its Reader did not
+ * hold when it was made.
+ */
+const oneMessagePerReaderPerPass: Rule = (index, out) => {
+  const passes = new Map<string, number>()
+  const digests = new Map<string, number>()
+  const flag = (e: NotifyEvent, message: string) =>
+    out.push({ rule: 'one-message-per-reader-per-pass', ...at(e), ...(e.site ? { site: e.site } : {}), message })
+  for (const e of index.events) {
+    if (e.type === 'pass' && e.newChapters.length > 0) passes.set(e.site, (passes.get(e.site) ?? 0) + 1)
+    if (e.type !== 'notify') continue
+    const made = (digests.get(e.site) ?? 0) + 1
+    digests.set(e.site, made)
+    if (e.site && made > (passes.get(e.site) ?? 0))
+      flag(e, `digest ${made} of ${e.site} follows only ${passes.get(e.site) ?? 0} passes that found New Chapters`)
+    const seen = new Set<number>()
+    for (const m of e.messages) {
+      if (seen.has(m.reader)) flag(e, `Reader ${m.reader} has two messages in one digest`)
+      seen.add(m.reader)
+      const notHeld = m.series.filter((s) => !m.held.includes(s))
+      if (notHeld.length) flag(e, `Reader ${m.reader} was told of ${notHeld.join(', ')}, which they do not hold`)
+    }
+  }
+}
+
+/**
  * After each successful check the stored Latest Chapter is the highest chapter the Site served that check,
  * fractional part included — unless a higher Sighting stands. Read from the snapshot taken as the check ended.
  */
@@ -868,6 +897,7 @@ export function checkInvariants(events: readonly SimEvent[], config: CheckerConf
   finishedNotPolled(index, violations)
   latestRecorded(index, violations)
   spacing(index, violations)
+  oneMessagePerReaderPerPass(index, violations)
   violations.sort((a, b) => a.seq - b.seq)
   return { violations, unexplainedErrors, detections }
 }

@@ -188,6 +188,17 @@ export interface ActionEvent extends At {
   durationMs?: number
 }
 
+/**
+ * A digest of New Chapters the notifier made after a pass (docs/adr/0074-…): one message per Reader it tells,
+ * with the Series it names, and which of them the Reader held when it was made (read from the bookmarks).
+ */
+export interface NotifyEvent extends At {
+  type: 'notify'
+  /** The Site whose pass it follows ('' for the digest after a start). */
+  site: string
+  messages: Array<{ reader: number; series: string[]; held: string[] }>
+}
+
 export type SimEvent =
   | RequestEvent
   | RefusalEvent
@@ -200,6 +211,7 @@ export type SimEvent =
   | LaneEvent
   | SeedEvent
   | ActionEvent
+  | NotifyEvent
 
 type Without<E> = E extends SimEvent ? Omit<E, 'seq' | 'mono' | 'wall'> : never
 

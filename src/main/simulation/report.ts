@@ -60,6 +60,8 @@ export interface SimulationReport {
   refusals: { byForm: Record<string, number>; withRetryAfter: number }
   browserLaunches: number
   actions: Partial<Record<ActionKind, { ok: number; failed: number }>>
+  /** Digests of New Chapters made after passes, and the messages in them (one per Reader told). */
+  notifications: { digests: number; messages: number }
   invariantViolations: Violation[]
   violationsByRule: Record<RuleName, number>
   unexplainedErrors: UnexplainedError[]
@@ -184,6 +186,7 @@ export function buildReport(input: ReportInput): SimulationReport {
     refusals,
     browserLaunches: input.browserLaunches,
     actions,
+    notifications: notificationCounts(events),
     invariantViolations: checked.violations,
     violationsByRule,
     unexplainedErrors: checked.unexplainedErrors,
@@ -265,6 +268,7 @@ export function formatSummary(report: SimulationReport, start: number): string {
   const d = report.detectionDelayMs
   lines.push(`detection delay: p50 ${duration(d.p50)}, p95 ${duration(d.p95)}, max ${duration(d.max)}`)
   lines.push(`pass rows by skip: ${tally(report.passRowsBySkip)}`)
+  lines.push(`notifications: ${report.notifications.messages} messages in ${report.notifications.digests} digests`)
   lines.push(`checks by outcome: ${tally(report.checks.byOutcome)}`)
   lines.push(`errors by cause: ${tally(report.errorsByCause)}`)
   lines.push(`faults injected: ${tally(report.faultsInjected)}; on Acquisitions ${report.faultsOnAcquisitions}`)
@@ -288,4 +292,16 @@ export function formatSummary(report: SimulationReport, start: number): string {
   lines.push(`unexplained errors: ${report.unexplainedErrors.length}`)
   for (const u of report.unexplainedErrors.slice(0, 3)) lines.push(`  ${when(u.mono)} ${u.series} (${u.caller}): ${u.outcome}: ${u.reason}`)
   return lines.join('\n')
+}
+
+/** How many digests the notifier made and how many messages they held. */
+function notificationCounts(events: readonly SimEvent[]): { digests: number; messages: number } {
+  let digests = 0
+  let messages = 0
+  for (const e of events)
+    if (e.type === 'notify') {
+      digests++
+      messages += e.messages.length
+    }
+  return { digests, messages }
 }

@@ -26,11 +26,21 @@ import { addSeries, finishSeries, getSeries, markLatestChecked, recordCheckResul
 import { recordSighting } from '../store/sightings'
 import type { Site } from '../sites/site'
 import type { AcquireDeps } from '../use-cases/acquire'
+import type { Digest } from '../notify/digest'
 import { bookmarkByUrl } from '../use-cases/acquire'
 import { FakeClock } from '../testing/clock'
 import { buildWorld, DAY, HOUR, releasedBy, type SimChapter, type SimSeries, type World } from './catalogue'
 import { checkInvariants, type CheckerConfig } from './checker'
-import { DB_FAULT_MARK, EventLog, type Caller, type CheckEvent, type FaultKind, type RequestEvent, type SimEvent } from './events'
+import {
+  DB_FAULT_MARK,
+  EventLog,
+  type Caller,
+  type CheckEvent,
+  type FaultKind,
+  type NotifyEvent,
+  type RequestEvent,
+  type SimEvent,
+} from './events'
 import { Random } from './random'
 import { buildReport, type SimulationReport } from './report'
 import { LONGEST_REQUEST_MS, SimSites, type FaultEpisode, type FaultRates } from './sim-sites'
@@ -273,6 +283,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
         rawDb = db
         return db.withPlugin(dbFaultPlugin)
       },
+      onDigest: (site, digests) => log.add(notifyEvent(core!, site, digests)),
       onPass: (site, result) => {
         // A row the store could not take is held by the Lane and written later with these very figures, carried
         // forward from the row before it as the store does (docs/adr/0045-storage-faults.md): it is this pass's row.
@@ -732,4 +743,18 @@ function describeQuery(node: unknown): string {
   }
   walk(node)
   return `${verb} ${table || 'a table'}`
+}
+
+/** A digest as the checker reads it: each message's Series, and those its Reader holds now (read from the bookmarks). */
+function notifyEvent(core: Core, site: string, digests: ReadonlyMap<number, Digest>): Omit<NotifyEvent, 'seq' | 'mono' | 'wall'> {
+  const holds = core.store.sqlite.prepare('SELECT 1 FROM bookmarks WHERE reader_id = ? AND site = ? AND series_id = ?')
+  return {
+    type: 'notify',
+    site,
+    messages: [...digests].map(([reader, digest]) => ({
+      reader,
+      series: digest.newChapters.map((c) => `${c.site}/${c.seriesId}`),
+      held: digest.newChapters.filter((c) => holds.get(reader, c.site, c.seriesId)).map((c) => `${c.site}/${c.seriesId}`),
+    })),
+  }
 }

@@ -165,6 +165,66 @@ export interface ImportSourceMappingsTable {
   updated_at: number
 }
 
+/** A Reader's notification rules (migration 0010). */
+export interface NotifyPrefsTable {
+  reader_id: number
+  min_unread: Generated<number>
+  /** 'HH:MM', or '' for no quiet hours. */
+  quiet_from: Generated<string>
+  quiet_to: Generated<string>
+  /** An IANA time zone the quiet hours are in ('' = the machine's). */
+  time_zone: Generated<string>
+  /** JSON `[[site, seriesId], …]`. */
+  muted: Generated<string>
+  updated_at: number
+}
+
+export type NotifyChannelKind = 'webpush' | 'ntfy' | 'webhook'
+
+/** Where a Reader's (or, with `reader_id` null, the owner's) messages go (migration 0010). */
+export interface NotifyChannelsTable {
+  id: Generated<number>
+  reader_id: number | null
+  kind: NotifyChannelKind
+  /** The URL a message is sent to: the push endpoint, the ntfy topic, the webhook. */
+  target: string
+  /** JSON: the push subscription's keys, the ntfy access token, or the webhook's HMAC key. Never shown back. */
+  secret: Generated<string>
+  failures: Generated<number>
+  last_error: Generated<string>
+  last_error_at: Generated<number>
+  last_ok_at: Generated<number>
+  created_at: number
+}
+
+/** A New Chapter waiting for its pass's digest (migration 0010). */
+export interface NotifyChaptersTable {
+  id: Generated<number>
+  site: string
+  series_id: string
+  chapter: number
+  label: Generated<string>
+  url: Generated<string>
+  title: Generated<string>
+  /** The Series' check stamp before the check that found it: a bookmark made after it hears nothing of it. */
+  previous_check_at: Generated<number>
+  at: number
+}
+
+/** One message for one channel, until it is delivered or given up (migration 0010). */
+export interface NotifyOutboxTable {
+  id: Generated<number>
+  channel_id: number
+  /** JSON: the digest (notify/digest.ts). */
+  message: string
+  created_at: number
+  /** Held until then (quiet hours). */
+  not_before: Generated<number>
+  attempts: Generated<number>
+  next_attempt_at: Generated<number>
+  last_error: Generated<string>
+}
+
 export interface Database {
   readers: ReadersTable
   series: SeriesTable
@@ -178,6 +238,10 @@ export interface Database {
   import_source_mappings: ImportSourceMappingsTable
   series_counts: SeriesCountsTable
   bookmark_removals: BookmarkRemovalsTable
+  notify_prefs: NotifyPrefsTable
+  notify_channels: NotifyChannelsTable
+  notify_chapters: NotifyChaptersTable
+  notify_outbox: NotifyOutboxTable
 }
 
 export type ReaderRow = Selectable<ReadersTable>
@@ -191,3 +255,7 @@ export type LatestChapterHistoryRow = Selectable<LatestChapterHistoryTable>
 export type ChapterRow = Selectable<ChaptersTable>
 export type ImportSourceMappingRow = Selectable<ImportSourceMappingsTable>
 export type BookmarkRemovalRow = Selectable<BookmarkRemovalsTable>
+export type NotifyPrefsRow = Selectable<NotifyPrefsTable>
+export type NotifyChannelRow = Selectable<NotifyChannelsTable>
+export type NotifyChapterRow = Selectable<NotifyChaptersTable>
+export type NotifyOutboxRow = Selectable<NotifyOutboxTable>

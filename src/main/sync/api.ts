@@ -13,6 +13,10 @@ import { openApiDocument } from './openapi'
 import { updateBookmark } from '../store/bookmarks'
 import { groupCommit } from '../store/group-commit'
 import { SYNC_ROUTES, type BookmarkWrite, type SyncDeps } from './routes'
+import { NOTIFY_ROUTES } from './notify-routes'
+
+/** The endpoint's route table: the bookmark routes and the notification routes (docs/adr/0074-…). */
+const ROUTES = [...SYNC_ROUTES, ...NOTIFY_ROUTES]
 
 export interface SyncOptions {
   /** Requests per token (or per address without one) per window. */
@@ -57,13 +61,13 @@ export async function registerSyncApi(app: FastifyInstance, given: SyncDeps, opt
     },
   })
 
-  const document = openApiDocument(SYNC_ROUTES, pkg.version)
+  const document = openApiDocument(ROUTES, pkg.version)
   app.get('/api/v1/openapi.json', { config: { rateLimit: { max: limit.max, timeWindow: limit.windowMs } } }, async (_request, reply) => {
     void reply.header('cache-control', 'no-store')
     return document
   })
 
-  for (const r of SYNC_ROUTES) {
+  for (const r of ROUTES) {
     app.route({
       method: r.method,
       url: r.path,

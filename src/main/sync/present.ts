@@ -3,6 +3,7 @@ import type { ReaderBookmark } from '../store/bookmarks'
 import { unreadCount, type ChapterFacts, type ChapterUpdate } from '../store/chapters'
 import type { ChapterRow, ReaderRow, SightingRow } from '../store/schema'
 import type { z } from 'zod'
+import { expectedRelease } from '../lanes/upcoming'
 import type { BookmarkView, ChapterView, ReaderView, SightingResponse, UpdateView } from '../../shared/sync-schemas'
 
 /** A bookmark, with what its stored chapters say (`facts`; none: no list stored, counted by subtraction). */
@@ -19,6 +20,8 @@ export function presentBookmark(b: ReaderBookmark, facts?: ChapterFacts): z.infe
     unread: b.unread,
     unreadCount: unreadCount(latest, b.progress, facts),
     nextChapter: facts?.next ?? null,
+    // The release the app expected as of its last check (docs/adr/0075-…): a client shows it while it is ahead.
+    expectedAt: b.series.rhythm ? (expectedRelease(b.series, b.series.latest_checked_at)?.at ?? null) : null,
     series: {
       title: b.series.title,
       url: b.series.series_url,

@@ -355,6 +355,8 @@ describe('OpenAPI', () => {
       '/api/v1/export',
       '/api/v1/health',
       '/api/v1/me',
+      '/api/v1/me/notifications',
+      '/api/v1/me/notifications/test',
       '/api/v1/sightings',
       '/api/v1/updates',
     ])

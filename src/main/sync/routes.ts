@@ -8,6 +8,7 @@ import { AppError } from '../../shared/errors'
 import { getBookmark, readerBookmarks, readerRemovals, removeBookmark, updateBookmark, type BookmarkChange } from '../store/bookmarks'
 import type { GroupCommit } from '../store/group-commit'
 import type { Db } from '../store/database'
+import type { Notifier } from '../notify/notifier'
 import { RETENTION } from '../store/maintenance'
 import type { ReaderRow } from '../store/schema'
 import { readSettings } from '../store/settings'
@@ -26,6 +27,8 @@ export interface SyncDeps {
   acquire: AcquireDeps
   /** Progress and status writes, committed in groups (store/group-commit.ts). */
   writes?: GroupCommit<BookmarkWrite, unknown>
+  /** New Chapters to the Readers' devices (docs/adr/0074-…): the notifier and the install's VAPID public key. */
+  notify?: { notifier: Notifier; vapidPublicKey(): string }
 }
 
 /** A status or Progress write. Its time is read when the write is applied, inside its transaction. */
@@ -54,7 +57,7 @@ export interface Answer {
 }
 
 export interface SyncRoute<P = unknown, Q = unknown, B = unknown> {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE'
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
   /** Fastify syntax (`:param`). */
   path: string
   summary: string

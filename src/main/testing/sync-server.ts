@@ -13,6 +13,9 @@ import { createRegistry } from '../sites/registry'
 import { registerSyncApi, type SyncOptions } from '../sync/api'
 import { createReader } from '../use-cases/reader-tokens'
 import { FakeClock } from './clock'
+import { createNotifier, type Notifier } from '../notify/notifier'
+import { vapidKeys } from '../notify/vapid'
+import { readSettings } from '../store/settings'
 import { openTestStore, type TestStore } from './store'
 
 export interface TestSyncServer {
@@ -20,6 +23,7 @@ export interface TestSyncServer {
   store: TestStore
   fixture: FixtureSite
   clock: FakeClock
+  notifier: Notifier
   /** Tokens of two Readers, alice and bob. */
   alice: { id: number; token: string }
   bob: { id: number; token: string }
@@ -44,6 +48,13 @@ export async function startTestSyncServer(
   const clock = new FakeClock()
   const fixture = await startFixtureSite({ now: () => clock.now() })
   const registry = createRegistry(fixtureSites(fixture.host))
+  const notifier = createNotifier({
+    db: store.db,
+    clock,
+    log: silentLog,
+    vapid: () => vapidKeys(store.dir),
+    policy: async () => (await readSettings(store.db)).notifyTargets,
+  })
   const app = createHttpServer({ log: silentLog, ...(limits ? { limits } : {}) })
   await registerSyncApi(
     app,
@@ -59,6 +70,7 @@ export async function startTestSyncServer(
         clock,
         log: silentLog,
       },
+      notify: { notifier, vapidPublicKey: () => vapidKeys(store.dir).publicKey },
     },
     options,
   )
@@ -70,6 +82,7 @@ export async function startTestSyncServer(
     store,
     fixture,
     clock,
+    notifier,
     alice: { id: a.reader.id, token: a.token },
     bob: { id: b.reader.id, token: b.token },
     async call(token, method, path, body, headers = {}) {

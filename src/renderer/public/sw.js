@@ -65,3 +65,28 @@ async function cacheFirst(request) {
   if (response.ok) await cache.put(request, response.clone())
   return response
 }
+
+// A digest of New Chapters pushed by the app (docs/adr/0074-…): shown, and a click opens its first chapter.
+self.addEventListener('push', (event) => {
+  let message = { title: 'New Chapters', body: '', url: '/' }
+  try {
+    message = { ...message, ...event.data.json() }
+  } catch {
+    // Not JSON: shown with the words it has.
+    message.body = event.data ? event.data.text() : ''
+  }
+  event.waitUntil(
+    self.registration.showNotification(message.title, {
+      body: message.body,
+      icon: '/icons/icon-192.png',
+      tag: 'mb-new-chapters',
+      data: { url: message.url || '/' },
+    }),
+  )
+})
+
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close()
+  const url = event.notification.data && event.notification.data.url
+  event.waitUntil(self.clients.openWindow(/^https?:\/\//.test(url) ? url : '/'))
+})

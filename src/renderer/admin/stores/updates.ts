@@ -1,6 +1,6 @@
 /** The Updates domain: New Chapters across every Series, newest first, read a page at a time. */
 import { ref } from 'vue'
-import type { UpdateView } from '../../../shared/admin-api'
+import type { UpcomingView, UpdateView } from '../../../shared/admin-api'
 import { admin } from '../api'
 import { focusAfterRender } from '../composables/focus'
 import { attempt } from './problem'
@@ -14,12 +14,14 @@ export function useUpdates() {
   /** Only the Series this Reader holds (undefined: every Series). */
   const readerId = ref<number | undefined>(undefined)
   const filter = () => (readerId.value !== undefined ? { readerId: readerId.value } : {})
+  const upcoming = ref<UpcomingView[]>([])
 
   async function load(): Promise<void> {
     const page = await attempt(() => admin.updates({ limit: PAGE, ...filter() }))
     if (!page) return
     items.value = page.items
     next.value = page.next
+    upcoming.value = page.upcoming ?? []
     loaded.value = true
   }
 
@@ -34,5 +36,5 @@ export function useUpdates() {
     if (first) await focusAfterRender(`[data-update-id="${first.id}"]`)
   }
 
-  return { items, next, loaded, readerId, load, more }
+  return { items, next, loaded, readerId, upcoming, load, more }
 }

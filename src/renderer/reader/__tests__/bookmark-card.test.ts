@@ -15,6 +15,7 @@ const bookmark = (latestSource: Bookmark['series']['latestSource']): Bookmark =>
   unread: true,
   unreadCount: 2,
   nextChapter: null,
+  expectedAt: null,
   series: {
     title: 'Tower',
     url: 'https://a.example/manga/tower/',

@@ -46,6 +46,7 @@ const bookmark = (seriesId: string, title: string, over: Partial<Bookmark> = {},
   unread: false,
   unreadCount: 0,
   nextChapter: null,
+  expectedAt: null,
   series: {
     title,
     url: '',

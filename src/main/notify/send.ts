@@ -1,0 +1,120 @@
+/**
+ * Sends one message to a Reader's target, which is untrusted input (docs/adr/0075-notification-targets-are-untrusted.md):
+ * the host is resolved first and every address it gives must be public unless the owner allowed local-network
+ * targets; the connection goes to the address that was vetted (no second lookup to rebind); redirects are not
+ * followed; the request body, the answer read and the time taken are capped.
+ */
+import { lookup as dnsLookup } from 'node:dns/promises'
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http'
+import { request as httpsRequest } from 'node:https'
+import type { LookupFunction } from 'node:net'
+import ipaddr from 'ipaddr.js'
+
+/** Settings → Notification targets: `public` (default) or `local-network` (loopback and private addresses too). */
+export type TargetPolicy = 'public' | 'local-network'
+
+export const SEND_TIMEOUT_MS = 10_000
+export const MAX_BODY_BYTES = 64 * 1024
+/** Of an answer, this much is read (for the error it may explain); the rest is dropped. */
+const MAX_ANSWER_BYTES = 4 * 1024
+
+export class TargetRefused extends Error {}
+
+/** Where an address is: a public one is any unicast address outside the special ranges. */
+export function addressRange(address: string): string {
+  let parsed = ipaddr.parse(address)
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address()
+  return parsed.range()
+}
+
+export function addressAllowed(address: string, policy: TargetPolicy): boolean {
+  const range = addressRange(address)
+  if (range === 'unicast' || range === 'global') return true
+  if (policy === 'public') return false
+  return !['unspecified', 'broadcast', 'multicast'].includes(range)
+}
+
+/** Why a URL cannot be a target before any lookup (its syntax), or null. */
+export function targetProblem(raw: string, policy: TargetPolicy): string | null {
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    return 'not a URL'
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'only http and https URLs'
+  if (url.username || url.password) return 'no user or password in the URL (an ntfy token goes in its own field)'
+  const host = url.hostname.replace(/^\[|\]$/g, '')
+  if (ipaddr.isValid(host) && !addressAllowed(host, policy)) return refusal(host, host)
+  if (policy === 'public' && /(^|\.)localhost$/i.test(host)) return refusal(host, 'loopback')
+  return null
+}
+
+function refusal(host: string, address: string): string {
+  return `${host} is a loopback, link-local or private address (${address}); the owner can allow local-network targets in Settings`
+}
+
+/** Resolves a target's host and vets every address it gives; the first is the one connected to. */
+export async function vetHost(hostname: string, policy: TargetPolicy): Promise<{ address: string; family: number }> {
+  const host = hostname.replace(/^\[|\]$/g, '')
+  const addresses = ipaddr.isValid(host)
+    ? [{ address: host, family: ipaddr.parse(host).kind() === 'ipv6' ? 6 : 4 }]
+    : await dnsLookup(host, { all: true, verbatim: true })
+  const bad = addresses.find((a) => !addressAllowed(a.address, policy))
+  if (bad) throw new TargetRefused(refusal(host, bad.address))
+  if (!addresses[0]) throw new TargetRefused(`${host} has no address`)
+  return addresses[0]
+}
+
+export interface Sent {
+  status: number
+  headers: IncomingHttpHeaders
+  body: string
+}
+
+export interface SendRequest {
+  url: string
+  method?: 'POST'
+  headers: Record<string, string | number>
+  body: Buffer | string
+}
+
+/** POSTs to a vetted target. Resolves with any HTTP answer (a 3xx is not followed); rejects on a refusal or a transport error. */
+export async function sendTo(req: SendRequest, policy: TargetPolicy, timeoutMs = SEND_TIMEOUT_MS): Promise<Sent> {
+  const problem = targetProblem(req.url, policy)
+  if (problem) throw new TargetRefused(problem)
+  const body = typeof req.body === 'string' ? Buffer.from(req.body) : req.body
+  if (body.length > MAX_BODY_BYTES) throw new Error(`the message is larger than ${MAX_BODY_BYTES} bytes`)
+  const url = new URL(req.url)
+  const vetted = await vetHost(url.hostname, policy)
+  // Every connection of this request goes to the vetted address (the certificate is still checked for the name).
+  const lookup: LookupFunction = (_host, options, callback) => {
+    if (options.all) (callback as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [vetted])
+    else callback(null, vetted.address, vetted.family)
+  }
+  const request = url.protocol === 'https:' ? httpsRequest : httpRequest
+  return new Promise<Sent>((resolve, reject) => {
+    const r = request(
+      url,
+      { method: 'POST', headers: { ...req.headers, 'content-length': body.length }, lookup, agent: false, timeout: timeoutMs },
+      (res) => {
+        const chunks: Buffer[] = []
+        let size = 0
+        res.on('data', (chunk: Buffer) => {
+          if (size < MAX_ANSWER_BYTES) chunks.push(chunk.subarray(0, MAX_ANSWER_BYTES - size))
+          size += chunk.length
+          if (size > MAX_ANSWER_BYTES) res.destroy()
+        })
+        const done = () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') })
+        res.on('end', done)
+        res.on('close', done)
+        res.on('error', done)
+      },
+    )
+    const deadline = setTimeout(() => r.destroy(new Error(`no answer within ${timeoutMs / 1000} s`)), timeoutMs)
+    r.on('timeout', () => r.destroy(new Error(`no answer within ${timeoutMs / 1000} s`)))
+    r.on('error', reject)
+    r.on('close', () => clearTimeout(deadline))
+    r.end(body)
+  })
+}

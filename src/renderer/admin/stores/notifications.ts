@@ -1,0 +1,36 @@
+/** The owner's notification channels (docs/adr/0074-…): read, replace, test; and every channel that keeps failing. */
+import { ref } from 'vue'
+import type { NotificationsAdminView, NotificationTestView } from '../../../shared/admin-api'
+import type { ChannelInput, ChannelView } from '../../../shared/notify-schemas'
+import { admin } from '../api'
+import { attempt } from './problem'
+
+/** An ntfy or webhook channel as it is sent back unchanged: its id keeps its secret (the owner has no Web Push channel). */
+export function keep(c: ChannelView & { kind: 'ntfy' | 'webhook' }): ChannelInput {
+  return { kind: c.kind, id: c.id, url: c.url }
+}
+
+export function useNotifications() {
+  const view = ref<NotificationsAdminView | null>(null)
+  const tested = ref<NotificationTestView | null>(null)
+  const replace = async (channels: ChannelInput[]) => {
+    const value = await attempt(() => admin.setNotificationChannels({ channels }))
+    if (value) view.value = value
+    return Boolean(value)
+  }
+  const others = () =>
+    (view.value?.channels ?? []).flatMap((c) => (c.kind === 'webpush' ? [] : [keep(c as ChannelView & { kind: 'ntfy' | 'webhook' })]))
+  return {
+    view,
+    tested,
+    refresh: async () => {
+      const value = await attempt(() => admin.notifications())
+      if (value) view.value = value
+    },
+    add: (channel: ChannelInput) => replace([...others(), channel]),
+    remove: (id: number) => replace(others().filter((c) => c.id !== id)),
+    test: async () => {
+      tested.value = (await attempt(() => admin.testNotifications())) ?? null
+    },
+  }
+}
