@@ -8,7 +8,8 @@
  *
  * - `PRAGMA integrity_check` is `ok`;
  * - every acknowledged Progress write is there (the bookmark's progressAt at least the acknowledged one, and
- *   its Progress when equal) and every acknowledged Sighting is there;
+ *   its Progress when equal) and every acknowledged Sighting is there — or a later one of the same Reader and
+ *   Series that replaced it (a Reader has one outstanding Sighting a Series: docs/adr/0081-one-reader-bounded.md);
  * - every pass row is well formed (times in order, a known skip, counts that add up);
  * - no refusal is forgotten: each refusal the log file recorded (written after its commit) is still in
  *   `poll_lanes` (refuse_until at least as late).
@@ -166,7 +167,8 @@ const series: Array<{ site: string; seriesId: string }> = []
 
 /** Per bookmark: the newest acknowledged Progress write (its progressAt and value). */
 const acknowledged = new Map<string, { progressAt: number; progress: number }>()
-const sightingIds = new Set<number>()
+/** Each acknowledged Sighting's id, with its Reader and Series (`reader/site/seriesId`). */
+const sightingIds = new Map<number, string>()
 /** progressAt only grows, across runs: each write is newer than every earlier one. */
 let clockOfWrites = 1_000
 
@@ -223,7 +225,7 @@ async function writer(origin: string, reader: { id: number; token: string }, sto
         if (res.status !== 202) continue
         const body = (await res.json()) as { sighting: { id: number } }
         figures.sightingsAcknowledged++
-        sightingIds.add(body.sighting.id)
+        sightingIds.set(body.sighting.id, `${reader.id}/${target.site}/${target.seriesId}`)
       }
     } catch {
       // The process was killed mid-request, or the run ended: not acknowledged.
@@ -279,11 +281,23 @@ function verify(run: number): void {
     }
     figures.progressKept = kept
 
-    const ids = new Set((db.prepare('SELECT id FROM sightings').all() as Array<{ id: number }>).map((r) => r.id))
+    const sightings = db.prepare('SELECT id, reader_id, site, series_id FROM sightings').all() as Array<{
+      id: number
+      reader_id: number
+      site: string
+      series_id: string
+    }>
+    const ids = new Set(sightings.map((r) => r.id))
+    /** The newest stored Sighting of each Reader and Series. */
+    const newest = new Map<string, number>()
+    for (const r of sightings) {
+      const key = `${r.reader_id}/${r.site}/${r.series_id}`
+      newest.set(key, Math.max(newest.get(key) ?? 0, r.id))
+    }
     let sightingsKept = 0
-    for (const id of sightingIds) {
-      if (ids.has(id)) sightingsKept++
-      else fail(`Sighting ${id} acknowledged, not stored`)
+    for (const [id, key] of sightingIds) {
+      if (ids.has(id) || (newest.get(key) ?? 0) > id) sightingsKept++
+      else fail(`Sighting ${id} acknowledged, not stored, and none of the same Reader and Series after it`)
     }
     figures.sightingsKept = sightingsKept
 
