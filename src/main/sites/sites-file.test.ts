@@ -189,6 +189,85 @@ describe('sites.json', () => {
   })
 })
 
+describe('sites.json as editors save it', () => {
+  const good = { ...example, key: 'good', hosts: ['good.example'] }
+  const text = (sites: unknown[]) => JSON.stringify({ sites }, null, 2)
+
+  it('a UTF-8 byte order mark (Notepad) is read as the file it starts', () => {
+    const d = tempDir()
+    try {
+      writeFileSync(join(d.dir, 'sites.json'), Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text([example]))]))
+      const report = loadSites(d.dir, BUILT_IN_SITES)
+      expect(report.problems).toEqual([])
+      expect(keys(report)).toEqual(['mangadex', 'webtoons', 'example'])
+    } finally {
+      d.remove()
+    }
+  })
+
+  it('comments are allowed, line and block', () => {
+    const commented = `// the owner's Sites
+{
+  /* one for now */
+  "sites": [
+    ${JSON.stringify(example)} // added in May
+  ]
+}
+`
+    const report = parseSitesFile(commented, 'sites.json', BUILT_IN_SITES)
+    expect(report.problems).toEqual([])
+    expect(keys(report)).toContain('example')
+  })
+
+  it('a syntax error says its line and column, and the built-in Sites still run', () => {
+    const report = parseSitesFile('{\n  "sites": [\n    { "key": "a", }\n  ]\n}\n', 'sites.json', BUILT_IN_SITES)
+    expect(report.problems).toEqual([expect.stringMatching(/^sites\.json: not valid JSON at line 3, column 19: a property name expected/)])
+    expect(keys(report)).toEqual(['mangadex', 'webtoons'])
+  })
+
+  it('"sites" given twice: the file is refused with both lines, and only the built-in Sites run', () => {
+    const twice = `{\n  "sites": [${JSON.stringify(example)}],\n  "sites": [${JSON.stringify(good)}]\n}\n`
+    const report = parseSitesFile(twice, 'sites.json', BUILT_IN_SITES)
+    expect(report.problems).toEqual([
+      'sites.json: line 3: "sites" is given twice (first on line 2); which list is meant is unclear, so no Site of this file is loaded — keep one',
+    ])
+    expect(keys(report)).toEqual(['mangadex', 'webtoons'])
+  })
+
+  it('a field given twice in a Site: that Site is refused with the line, the others run', () => {
+    const entry = JSON.stringify(example).replace('"name":"Example Scans"', '"name":"Example Scans",\n      "name":"Second"')
+    const report = parseSitesFile(`{\n  "sites": [\n    ${entry},\n    ${JSON.stringify(good)}\n  ]\n}\n`, 'sites.json', BUILT_IN_SITES)
+    expect(report.problems).toEqual([
+      'sites.json: site "example": field "name": given twice (lines 3 and 4); this Site is not loaded — keep one',
+    ])
+    expect(keys(report)).toEqual(['mangadex', 'webtoons', 'good'])
+  })
+
+  it('a field given twice inside pace is refused the same way', () => {
+    const entry = `{ "key": "mangadex",\n "pace": { "restMs": 7200000,\n "restMs": 3600000 } }`
+    const report = parseSitesFile(`{ "sites": [ ${entry} ] }`, 'sites.json', BUILT_IN_SITES)
+    expect(report.problems).toEqual([
+      'sites.json: site "mangadex": field "pace.restMs": given twice (lines 2 and 3); this Site is not loaded — keep one',
+    ])
+    expect(report.sites.find((s) => s.key === 'mangadex')?.origin).toBe('built-in')
+  })
+
+  it('two Sites claiming one host: a problem that names both and the one its URLs go to', () => {
+    const report = parse({ sites: [example, { ...good, hosts: ['good.example', 'EXAMPLE.org'] }] })
+    expect(report.problems).toEqual([
+      'sites.json: host "example.org" is claimed by the Sites "example" and "good"; its URLs go to "example" only — give the host to one Site',
+    ])
+    expect(keys(report)).toEqual(['mangadex', 'webtoons', 'example', 'good'])
+  })
+
+  it('a new Site on a built-in Site’s host is reported too', () => {
+    const report = parse({ sites: [{ key: 'dex-mirror', name: 'Dex', hosts: ['mangadex.org'], family: 'mangadex' }] })
+    expect(report.problems).toEqual([
+      'sites.json: host "mangadex.org" is claimed by the Sites "mangadex" and "dex-mirror"; its URLs go to "mangadex" only — give the host to one Site',
+    ])
+  })
+})
+
 describe('canonical Series URLs', () => {
   const registry = createRegistry(parse({ sites: [example] }).sites)
   it.each([
