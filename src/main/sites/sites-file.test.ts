@@ -255,7 +255,7 @@ describe('sites.json as editors save it', () => {
   it('two Sites claiming one host: a problem that names both and the one its URLs go to', () => {
     const report = parse({ sites: [example, { ...good, hosts: ['good.example', 'EXAMPLE.org'] }] })
     expect(report.problems).toEqual([
-      'sites.json: host "example.org" is claimed by the Sites "example" and "good"; its URLs go to "example" only — give the host to one Site',
+      'sites.json: host "example.org" is claimed by the Sites "example" and "good"; a URL on it is matched to "example" first — give the host to one Site',
     ])
     expect(keys(report)).toEqual(['mangadex', 'webtoons', 'example', 'good'])
   })
@@ -263,7 +263,7 @@ describe('sites.json as editors save it', () => {
   it('a new Site on a built-in Site’s host is reported too', () => {
     const report = parse({ sites: [{ key: 'dex-mirror', name: 'Dex', hosts: ['mangadex.org'], family: 'mangadex' }] })
     expect(report.problems).toEqual([
-      'sites.json: host "mangadex.org" is claimed by the Sites "mangadex" and "dex-mirror"; its URLs go to "mangadex" only — give the host to one Site',
+      'sites.json: host "mangadex.org" is claimed by the Sites "mangadex" and "dex-mirror"; a URL on it is matched to "mangadex" first — give the host to one Site',
     ])
   })
 })

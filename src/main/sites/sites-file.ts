@@ -1,6 +1,8 @@
 /**
- * The owner's `<data>/sites.json`: adds Sites or overrides built-in ones without code. Each entry
- * is validated on its own; a bad one is reported with file, site and field, and the valid Sites still run.
+ * The owner's `<data>/sites.json`: adds Sites or overrides built-in ones without code. JSON with comments (a
+ * byte order mark is skipped). Each entry is validated on its own; a bad one is reported with file, site and
+ * field, and the valid Sites still run. A member given twice is a problem with its lines, never a silent
+ * choice, and two Sites on one host are reported (docs/adr/0095-sites-json-read-as-written.md).
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -9,6 +11,7 @@ import { z } from 'zod'
 import { FAMILIES, FAMILY_KEYS } from './families'
 import { selectorAdapter } from './families/selectors'
 import { DEFAULT_PACE, seriesRules, type IdPattern, type Pace, type Site } from './site'
+import { readSitesJson, type TwiceGiven } from './sites-json'
 
 export const SITES_FILE = 'sites.json'
 
@@ -126,30 +129,54 @@ export function loadSites(dataDir: string, builtIns: readonly Site[]): SitesRepo
 }
 
 export function parseSitesFile(text: string, file: string, builtIns: readonly Site[]): SitesReport {
-  let json: unknown
-  try {
-    json = JSON.parse(text)
-  } catch (error) {
-    return { sites: [...builtIns], problems: [`${file}: not valid JSON: ${(error as Error).message}`] }
-  }
-  const top = z.strictObject({ sites: z.array(z.unknown()) }).safeParse(json)
-  if (!top.success) {
-    return { sites: [...builtIns], problems: [`${file}: expected { "sites": [ … ] }: ${top.error.issues[0]?.message ?? ''}`] }
-  }
+  const refused = (problem: string): SitesReport => ({ sites: [...builtIns], problems: [`${file}: ${problem}`] })
+  const read = readSitesJson(text)
+  if (!read.ok) return refused(`not valid JSON at ${read.error}`)
+  // Two "sites" lists: which one the owner means cannot be told, so neither is used (ADR 0095).
+  const list = read.twice.find((t) => t.path.length === 0 && t.name === 'sites')
+  if (list)
+    return refused(
+      `line ${list.line}: "sites" is given twice (first on line ${list.firstLine}); which list is meant is unclear, so no Site of this file is loaded — keep one`,
+    )
+  const top = z.strictObject({ sites: z.array(z.unknown()) }).safeParse(read.value)
+  if (!top.success) return refused(`expected { "sites": [ … ] }: ${top.error.issues[0]?.message ?? ''}`)
   const sites = new Map(builtIns.map((site) => [site.key, site]))
   const seen = new Set<string>()
   const problems: string[] = []
   top.data.sites.forEach((raw, index) => {
-    const label = siteLabel(raw, index)
-    const checked = checkSiteEntry(raw, sites, `${file}: site ${label}: `)
+    const prefix = `${file}: site ${siteLabel(raw, index)}: `
+    const twice = read.twice.filter((t) => t.path[0] === 'sites' && t.path[1] === index)
+    const checked = twice.length ? { problems: twice.map((t) => `${prefix}${givenTwice(t)}`) } : checkSiteEntry(raw, sites, prefix)
     if ('problems' in checked) problems.push(...checked.problems)
-    else if (seen.has(checked.site.key)) problems.push(`${file}: site ${label}: field "key": defined twice; the first definition stands`)
+    else if (seen.has(checked.site.key)) problems.push(`${prefix}field "key": defined twice; the first definition stands`)
     else {
       seen.add(checked.site.key)
       sites.set(checked.site.key, checked.site)
     }
   })
-  return { sites: [...sites.values()], problems }
+  return { sites: [...sites.values()], problems: [...problems, ...sharedHosts(file, [...sites.values()])] }
+}
+
+/** A field of one entry given twice: the entry is refused, as any entry with a problem is (ADR 0095). */
+function givenTwice({ path, name, firstLine, line }: TwiceGiven): string {
+  const field = [...path.slice(2), name].join('.')
+  return `field "${field}": given twice (lines ${firstLine} and ${line}); this Site is not loaded — keep one`
+}
+
+/**
+ * A host two Sites claim, one of them from sites.json: a URL on it goes to the first whose rule reads it
+ * (registry.ts), so the other may never get its Series. Said, not refused: both Sites still run.
+ */
+function sharedHosts(file: string, sites: readonly Site[]): string[] {
+  const claims = new Map<string, Site[]>()
+  for (const site of sites) for (const host of new Set(site.hosts)) claims.set(host, [...(claims.get(host) ?? []), site])
+  return [...claims]
+    .filter(([, by]) => by.length > 1 && by.some((site) => site.origin === 'sites.json'))
+    .map(([host, by]) => {
+      const keys = by.map((site) => JSON.stringify(site.key))
+      const named = `${keys.slice(0, -1).join(', ')} and ${keys.at(-1)!}`
+      return `${file}: host "${host}" is claimed by the Sites ${named}; a URL on it is matched to ${keys[0]!} first — give the host to one Site`
+    })
 }
 
 /**

@@ -88,7 +88,11 @@ describe('adding a Site to sites.json', () => {
   })
 
   it.each([
-    ['a file that is not JSON', '{ "sites": [ { "key": "a", } ] }', /sites\.json: the file is not valid JSON .*; nothing was written/],
+    [
+      'a file that is not JSON',
+      '{ "sites": [ { "key": "a", } ] }',
+      /sites\.json: the file is not valid JSON \(line 1, column 28: a property name expected\); fix it by hand first; nothing was written/,
+    ],
     ['a file of the wrong shape', '[1, 2, 3]', /sites\.json: the file is not \{ "sites": \[ … \] \}/],
   ])('never overwrites %s', async (_name, text, reason) => {
     writeFileSync(file, text)
@@ -128,6 +132,40 @@ describe('adding a Site to sites.json', () => {
       'lantern',
     ])
     expect(readdirSync(d.dir)).toEqual(['sites.json'])
+  })
+
+  it("keeps the owner's comments and byte order mark, and the file reads back with the new Site", async () => {
+    const commented = `\uFEFF// my Sites\n{\n  "sites": [\n    /* the first */\n    { "key": "a", "name": "A", "hosts": ["a.example"], "family": "madara" } // old\n  ]\n}\n`
+    writeFileSync(file, commented)
+    expect(await addSiteEntry(d.dir, harbor, BUILT_IN_SITES)).toMatchObject({ ok: true })
+    const after = readFileSync(file, 'utf8')
+    const cut = commented.indexOf(' } // old') + 2
+    expect(after.slice(0, cut)).toBe(commented.slice(0, cut))
+    expect(after.slice(cut)).toMatch(/^,\n {4}\{\n {6}"key": "harbor",\n/)
+    expect(after.endsWith(' // old\n  ]\n}\n')).toBe(true)
+    const report = loadSites(d.dir, BUILT_IN_SITES)
+    expect(report.problems).toEqual([])
+    expect(report.sites.map((s) => s.key)).toEqual(['mangadex', 'webtoons', 'a', 'harbor'])
+  })
+
+  it('an empty array in a file of lines gets the entry on lines of its own', async () => {
+    writeFileSync(file, '{\n  "sites": []\n}\n')
+    expect(await addSiteEntry(d.dir, { key: 'harbor', name: 'H', hosts: ['h.example'], family: 'madara' }, BUILT_IN_SITES)).toMatchObject({
+      ok: true,
+    })
+    expect(readFileSync(file, 'utf8')).toBe(
+      '{\n  "sites": [\n    {\n      "key": "harbor",\n      "name": "H",\n      "hosts": [\n        "h.example"\n      ],\n      "family": "madara"\n    }\n  ]\n}\n',
+    )
+  })
+
+  it('never writes to a file giving "sites" twice', async () => {
+    const twice = '{ "sites": [], "sites": [] }'
+    writeFileSync(file, twice)
+    const result = await addSiteEntry(d.dir, harbor, BUILT_IN_SITES)
+    expect(result.ok === false && result.reason).toMatch(
+      /sites\.json: the file gives "sites" twice; keep one by hand first; nothing was written/,
+    )
+    expect(readFileSync(file, 'utf8')).toBe(twice)
   })
 
   it('withEntry finds no array in a file without one', () => {

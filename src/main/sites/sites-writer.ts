@@ -1,7 +1,7 @@
 /**
  * Adds one Site to the owner's `<data>/sites.json` without disturbing the rest of it: the new entry is
- * spliced in after the last one, in the file's own indentation and line endings, so every other byte stays
- * as the owner wrote it. The write is atomic — a temporary file in the same directory, fsync, rename — so a
+ * added after the last one by jsonc-parser's `modify`, laid out in the file's own indentation and line
+ * endings, so every other byte — comments included — stays as the owner wrote it. The write is atomic — a temporary file in the same directory, fsync, rename — so a
  * crash leaves the old file or the new one, never half of either (docs/adr/0028-add-a-site-from-one-url.md).
  * Refused, with nothing written: a sites.json that does not parse, a key or host another Site has, an entry
  * the loader would refuse.
@@ -9,8 +9,10 @@
 import { randomBytes } from 'node:crypto'
 import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
+import { applyEdits, findNodeAtLocation, format, modify, parseTree, type FormattingOptions } from 'jsonc-parser'
 import type { Site } from './site'
 import { SITES_FILE, checkSiteEntry, type SiteEntry } from './sites-file'
+import { readSitesJson, withoutBom } from './sites-json'
 
 export type AddSiteResult = { ok: true; site: Site; file: string } | { ok: false; reason: string }
 
@@ -41,15 +43,13 @@ async function addNow(file: string, entry: SiteEntry, running: readonly Site[]):
   const before = await readIfExists(file)
   let existing: unknown[] = []
   if (before !== null) {
-    let json: unknown
-    try {
-      json = JSON.parse(before)
-    } catch (error) {
-      return refuse(`the file is not valid JSON (${(error as Error).message}); fix it by hand first`)
-    }
-    const sites = (json as { sites?: unknown } | null)?.sites
-    if (typeof json !== 'object' || json === null || Array.isArray(json) || !Array.isArray(sites))
+    const read = readSitesJson(before)
+    if (!read.ok) return refuse(`the file is not valid JSON (${read.error}); fix it by hand first`)
+    const sites = (read.value as { sites?: unknown } | null)?.sites
+    if (typeof read.value !== 'object' || read.value === null || Array.isArray(read.value) || !Array.isArray(sites))
       return refuse('the file is not { "sites": [ … ] }; fix it by hand first')
+    if (read.twice.some((t) => t.path.length === 0 && t.name === 'sites'))
+      return refuse('the file gives "sites" twice; keep one by hand first')
     existing = sites
   }
 
@@ -64,13 +64,13 @@ async function addNow(file: string, entry: SiteEntry, running: readonly Site[]):
   }
 
   const after = before === null ? freshFile(entry) : withEntry(before, entry)
-  // The splice must read back as exactly the old entries plus the new one; anything else is not written.
-  const expected = JSON.stringify([...existing, entry])
-  if (after === null || JSON.stringify((JSON.parse(after) as { sites: unknown[] }).sites) !== expected)
+  // The edit must read back as exactly the old entries plus the new one; anything else is not written.
+  const reread = after === null ? null : readSitesJson(after)
+  if (!reread?.ok || JSON.stringify((reread.value as { sites: unknown[] }).sites) !== JSON.stringify([...existing, entry]))
     return refuse('the file could not be extended in place; add the entry by hand')
 
   try {
-    await writeAtomically(file, after, before)
+    await writeAtomically(file, after!, before)
   } catch (error) {
     return refuse(`writing failed: ${(error as Error).message}`)
   }
@@ -92,107 +92,34 @@ function freshFile(entry: SiteEntry): string {
 }
 
 /**
- * The text with `entry` spliced in as the last element of the top-level "sites" array, indented like the
- * element before it (or, in an empty array, one step in from the line of its bracket); null when the array
- * cannot be found.
+ * The text with `entry` added as the last element of the top-level "sites" array (jsonc-parser's `modify`),
+ * every other byte — comments, the owner's other entries, a byte order mark — as it was. Only the added
+ * entry is laid out (`format` over its own range), in the file's indentation and line endings; a file or a
+ * filled array written on one line gets it on that line. Null when there is no such array.
  */
 export function withEntry(text: string, entry: SiteEntry): string | null {
-  const array = locateSitesArray(text)
-  if (!array) return null
-  const newline = text.includes('\r\n') ? '\r\n' : '\n'
-  const unit = indentUnit(text)
-  if (!text.includes('\n')) {
-    const compact = JSON.stringify(entry)
-    return array.lastEnd === null
-      ? `${text.slice(0, array.open + 1)}${compact}${text.slice(array.close)}`
-      : `${text.slice(0, array.lastEnd)}, ${compact}${text.slice(array.lastEnd)}`
-  }
-  const pretty = (indent: string) =>
-    JSON.stringify(entry, null, unit)
-      .split('\n')
-      .join(newline + indent)
-  if (array.lastEnd === null || array.lastStart === null) {
-    const bracketIndent = leadingIndent(text, array.open)
-    const inner = bracketIndent + unit
-    return `${text.slice(0, array.open + 1)}${newline}${inner}${pretty(inner)}${newline}${bracketIndent}${text.slice(array.close)}`
-  }
-  const lineStart = text.lastIndexOf('\n', array.lastStart - 1) + 1
-  const before = text.slice(lineStart, array.lastStart)
-  if (!/^[ \t]*$/.test(before)) return `${text.slice(0, array.lastEnd)}, ${JSON.stringify(entry)}${text.slice(array.lastEnd)}`
-  return `${text.slice(0, array.lastEnd)},${newline}${before}${pretty(before)}${text.slice(array.lastEnd)}`
+  const bom = text.slice(0, text.length - withoutBom(text).length)
+  const body = text.slice(bom.length)
+  const root = parseTree(body)
+  const array = root && findNodeAtLocation(root, ['sites'])
+  if (array?.type !== 'array') return null
+  const [edit] = modify(body, ['sites', -1], entry, { isArrayInsertion: true })
+  if (!edit) return null
+  const added = applyEdits(body, [edit])
+  const oneLine = !body.slice(array.offset, array.offset + array.length).includes('\n')
+  if (!body.includes('\n') || (oneLine && array.children?.length)) return bom + added
+  // An empty array is laid out whole (its brackets on lines of their own); else only the new element.
+  const range = array.children?.length
+    ? { offset: edit.offset, length: edit.content.length }
+    : { offset: array.offset, length: array.length + edit.content.length }
+  return bom + applyEdits(added, format(added, range, layoutOf(body)))
 }
 
-/** The white space that opens the line holding `at`. */
-function leadingIndent(text: string, at: number): string {
-  const lineStart = text.lastIndexOf('\n', at) + 1
-  return /^[ \t]*/.exec(text.slice(lineStart, at))![0]
-}
-
-/** The file's indentation step: the white space of its first indented line, else two spaces. */
-function indentUnit(text: string): string {
-  const indented = /\n([ \t]+)\S/.exec(text)
-  return indented?.[1] ?? '  '
-}
-
-/**
- * Where the top-level "sites" array is in valid JSON text: its brackets, and the start and end of its last
- * element (null when it is empty). One pass over the text, strings skipped.
- */
-function locateSitesArray(text: string): { open: number; close: number; lastStart: number | null; lastEnd: number | null } | null {
-  let depth = 0
-  let lastString = ''
-  let found: { open: number; close: number; lastStart: number | null; lastEnd: number | null } | null = null
-  let arrayOpen = -1
-  let lastStart: number | null = null
-  let lastEnd: number | null = null
-  let expectValueOfSites = false
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!
-    if (ch === '"') {
-      const start = i
-      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === '\\') i++
-      if (arrayOpen !== -1 && depth === 2) {
-        if (lastStart === null || lastEnd !== null) lastStart = start
-        lastEnd = null
-      }
-      lastString = text.slice(start + 1, i)
-      continue
-    }
-    if (/\s/.test(ch)) continue
-    if (ch === ':') {
-      expectValueOfSites = depth === 1 && lastString === 'sites'
-      continue
-    }
-    if (arrayOpen !== -1 && depth === 2 && ch !== ']' && ch !== ',') {
-      if (lastStart === null || lastEnd !== null) lastStart = i
-      lastEnd = null
-    }
-    if (ch === '{' || ch === '[') {
-      if (ch === '[' && expectValueOfSites) {
-        arrayOpen = i
-        lastStart = null
-        lastEnd = null
-      }
-      expectValueOfSites = false
-      depth++
-    } else if (ch === '}' || ch === ']') {
-      depth--
-      if (ch === ']' && depth === 1 && arrayOpen !== -1) {
-        found = { open: arrayOpen, close: i, lastStart, lastEnd: lastStart === null ? null : endOfLast(text, i) }
-        arrayOpen = -1
-      }
-    } else if (ch === ',' && arrayOpen !== -1 && depth === 2) {
-      lastEnd = i
-    } else expectValueOfSites = false
-  }
-  return found
-}
-
-/** Just past the last non-white-space character before `close`. */
-function endOfLast(text: string, close: number): number {
-  let i = close - 1
-  while (i >= 0 && /\s/.test(text[i]!)) i--
-  return i + 1
+/** The file's line ending and indentation step (its first indented line's white space, else two spaces). */
+function layoutOf(text: string): FormattingOptions {
+  const unit = /\n([ \t]+)\S/.exec(text)?.[1] ?? '  '
+  const tabs = unit.startsWith('\t')
+  return { eol: text.includes('\r\n') ? '\r\n' : '\n', insertSpaces: !tabs, tabSize: tabs ? 1 : unit.length }
 }
 
 /** Temp file in the same directory, written and fsynced, renamed over the file; the directory fsynced. */
