@@ -1,13 +1,15 @@
 /**
- * A page's bytes as text, decoded the way a browser decodes them (docs/adr/0047-retry-after-and-encodings.md):
- * a byte order mark wins; else the Content-Type's `charset`; else, for HTML, a `<meta charset>` or
- * `<meta http-equiv="Content-Type" content="…; charset=…">` in the first 1024 bytes (the WHATWG prescan,
- * simplified); else UTF-8 — and bytes that are not UTF-8 at all are read as windows-1252, as browsers' own
+ * A page's bytes as text, decoded the way a browser decodes them (docs/adr/0096-the-maintained-encoding-sniffer.md):
+ * a byte order mark wins; else the Content-Type's `charset`; else, for HTML, the page's own declaration in its
+ * first 1024 bytes — `<meta charset>`, `<meta http-equiv="Content-Type">` or an XML declaration — found by
+ * `encoding-sniffer` (the WHATWG prescan, which cheerio brings: comments skipped, UTF-16 declared in ASCII
+ * read as UTF-8); else UTF-8 — and bytes that are not UTF-8 at all are read as windows-1252, as browsers' own
  * detection does for old Western pages. Decoding is Node's TextDecoder (the WHATWG Encoding Standard, with full
  * ICU: Shift_JIS, EUC-KR, GBK, Big5, windows-125x, ISO-8859-x, UTF-16…). Pure.
  */
 
 import { TextDecoder } from 'node:util'
+import { ResultType, Sniffer } from 'encoding-sniffer/sniffer'
 
 export interface Decoded {
   text: string
@@ -16,8 +18,6 @@ export interface Decoded {
   /** Where it came from. */
   source: 'bom' | 'header' | 'meta' | 'default' | 'fallback'
 }
-
-const PRESCAN_BYTES = 1024
 
 /**
  * windows-1252's bytes 0x80–0x9F (the WHATWG index). Node 20.18.3 and later decode windows-1252 — and `latin1`,
@@ -32,20 +32,26 @@ function decode(decoder: TextDecoder, bytes: Uint8Array): string {
   return text.replace(/[\u0080-\u009f]/g, (c) => WINDOWS_1252_HIGH[c.charCodeAt(0) - 0x80]!)
 }
 
+const SOURCES: Record<ResultType, Decoded['source']> = {
+  [ResultType.BOM]: 'bom',
+  [ResultType.PASSED]: 'header',
+  [ResultType.XML_PREFIX]: 'meta',
+  [ResultType.META_TAG]: 'meta',
+  [ResultType.XML_ENCODING]: 'meta',
+  [ResultType.DEFAULT]: 'default',
+}
+
+/** The sniffer reads the first 1024 bytes; a body that is not HTML or XML is searched for a BOM only. */
+const BOM_BYTES = 3
+
 export function decodeBody(bytes: Uint8Array, contentType: string): Decoded {
-  const bom = fromBom(bytes)
-  if (bom) return { text: decode(decoderFor(bom.encoding)!, bytes.subarray(bom.length)), encoding: bom.encoding, source: 'bom' }
-
-  const fromHeader = decoderFor(charsetOf(contentType))
-  if (fromHeader) return { text: decode(fromHeader, bytes), encoding: fromHeader.encoding, source: 'header' }
-
-  if (/html|xml/i.test(contentType) || contentType.trim() === '') {
-    let fromMeta = decoderFor(metaCharset(bytes))
-    // A <meta> cannot declare UTF-16: the bytes it was read from are ASCII-compatible (WHATWG prescan).
-    if (fromMeta?.encoding.startsWith('utf-16')) fromMeta = decoderFor('utf-8')
-    if (fromMeta) return { text: decode(fromMeta, bytes), encoding: fromMeta.encoding, source: 'meta' }
-  }
-
+  const charset = charsetOf(contentType)
+  const sniffer = new Sniffer({ defaultEncoding: 'utf-8', ...(charset ? { transportLayerEncodingLabel: charset } : {}) })
+  sniffer.write(/html|xml/i.test(contentType) || contentType.trim() === '' ? bytes : bytes.subarray(0, BOM_BYTES))
+  const source = SOURCES[sniffer.resultType]
+  // A BOM is stripped by the decoder of its own encoding; one after a declared charset is the page's own text.
+  const decoder = source === 'default' ? null : decoderFor(sniffer.encoding, source !== 'bom')
+  if (decoder) return { text: decode(decoder, bytes), encoding: decoder.encoding, source }
   try {
     return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes), encoding: 'utf-8', source: 'default' }
   } catch {
@@ -53,40 +59,17 @@ export function decodeBody(bytes: Uint8Array, contentType: string): Decoded {
   }
 }
 
-function fromBom(bytes: Uint8Array): { encoding: string; length: number } | null {
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return { encoding: 'utf-8', length: 3 }
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return { encoding: 'utf-16be', length: 2 }
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return { encoding: 'utf-16le', length: 2 }
-  return null
-}
-
-/** A decoder for a label the Encoding Standard knows, or null (an unknown label is as good as none). */
-function decoderFor(label: string | null): TextDecoder | null {
-  if (!label) return null
+/** A decoder for an encoding the sniffer named, or null (Node built without that table: as if undeclared). */
+function decoderFor(encoding: string, ignoreBOM: boolean): TextDecoder | null {
   try {
-    // `ignoreBOM`: a BOM was handled above; one that follows a declared charset is the page's own text.
-    return new TextDecoder(label.trim().toLowerCase(), { ignoreBOM: true })
+    return new TextDecoder(encoding.toLowerCase(), { ignoreBOM })
   } catch {
     return null
   }
 }
 
 /** The `charset` parameter of a Content-Type, or null. */
-export function charsetOf(contentType: string): string | null {
+function charsetOf(contentType: string): string | null {
   const match = /;\s*charset\s*=\s*"?([^";\s]{1,40})/i.exec(contentType)
   return match ? match[1]! : null
-}
-
-/** The charset a `<meta>` in the first 1024 bytes declares, or null. */
-export function metaCharset(bytes: Uint8Array): string | null {
-  // Read as latin-1: every byte one character, so ASCII markup is found whatever the encoding.
-  const head = Buffer.from(bytes.subarray(0, PRESCAN_BYTES)).toString('latin1')
-  for (const tag of head.match(/<meta\b[^>]{0,512}>/gi) ?? []) {
-    const charset = /\bcharset\s*=\s*["']?\s*([-\w.:]{1,40})/i.exec(tag)
-    if (!charset) continue
-    const isCharsetAttribute = /<meta\b[^>]*?\scharset\s*=/i.test(tag)
-    const isHttpEquiv = /\shttp-equiv\s*=\s*["']?\s*content-type/i.test(tag)
-    if (isCharsetAttribute || isHttpEquiv) return charset[1]!
-  }
-  return null
 }

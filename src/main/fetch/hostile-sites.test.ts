@@ -17,7 +17,7 @@ import { recentPasses } from '../store/passes'
 import { addSeries, requireSeries } from '../store/series'
 import { FakeClock } from '../testing/clock'
 import { openTestStore, seedReader, type TestStore } from '../testing/store'
-import { decodeBody, metaCharset } from './encoding'
+import { decodeBody } from './encoding'
 import { createHttpFetcher } from './http-fetcher'
 import { retryAfterMs } from './retry-after'
 
@@ -81,11 +81,42 @@ describe('a page’s encoding, sniffed', () => {
     expect(decodeBody(new Uint8Array(body), contentType)).toMatchObject({ text, source })
   })
 
-  it('reads <meta charset> and <meta http-equiv> in the first 1024 bytes only', () => {
-    expect(metaCharset(bytes('<!doctype html><head><meta charset="shift_jis"><title>'))).toBe('shift_jis')
-    expect(metaCharset(bytes(`<meta http-equiv="Content-Type" content="text/html; charset=windows-1252">`))).toBe('windows-1252')
-    expect(metaCharset(bytes(`<meta name="description" content="charset=nothing">`))).toBeNull()
-    expect(metaCharset(bytes(`${' '.repeat(1024)}<meta charset="shift_jis">`))).toBeNull()
+  it.each([
+    ['<meta charset>', bytes('<!doctype html><head><meta charset="shift_jis"><title>'), 'shift_jis'],
+    ['<meta http-equiv>', bytes(`<meta http-equiv="Content-Type" content="text/html; charset=windows-1252">`), 'windows-1252'],
+    ['<meta charset> in EUC-KR', Buffer.concat([bytes('<meta charset="euc-kr"><h1>'), Buffer.from([0xc7, 0xd1, 0xb1, 0xb9])]), 'euc-kr'],
+    [
+      '<meta http-equiv> in GBK',
+      Buffer.concat([bytes('<meta http-equiv=content-type content="text/html;charset=gbk">'), Buffer.from([0xd6, 0xd0])]),
+      'gbk',
+    ],
+    ['an XML declaration', bytes('<?xml version="1.0" encoding="Shift_JIS"?><html>'), 'shift_jis'],
+  ])('reads the page’s own declaration: %s', (_name, body, encoding) => {
+    expect(decodeBody(new Uint8Array(body), 'text/html')).toMatchObject({ encoding, source: 'meta' })
+  })
+
+  it('reads EUC-KR and GBK text declared in the header', () => {
+    expect(decodeBody(new Uint8Array([0xc7, 0xd1, 0xb1, 0xb9]), 'text/html; charset=EUC-KR')).toMatchObject({
+      text: '한국',
+      source: 'header',
+    })
+    expect(decodeBody(new Uint8Array([0xd6, 0xd0, 0xce, 0xc4]), 'text/html; charset=gb2312')).toMatchObject({
+      text: '中文',
+      encoding: 'gbk',
+      source: 'header',
+    })
+  })
+
+  it.each([
+    ['past the first 1024 bytes', bytes(`${' '.repeat(1024)}<meta charset="shift_jis">`)],
+    ['a charset in another meta’s content', bytes(`<meta name="description" content="charset=shift_jis">`)],
+    ['inside a comment', bytes('<!-- <meta charset="shift_jis"> --><p>caf\xe9</p>')],
+  ])('ignores a <meta> %s', (_name, body) => {
+    expect(decodeBody(new Uint8Array(body), 'text/html').source).not.toBe('meta')
+  })
+
+  it('a JSON body is not searched for <meta>', () => {
+    expect(decodeBody(bytes('{"d":"<meta charset=shift_jis>\xe9"}'), 'application/json')).toMatchObject({ source: 'fallback' })
   })
 
   it('a <meta> declaring UTF-16 is read as UTF-8, as browsers do', () => {
