@@ -160,7 +160,8 @@ export function parseSitesFile(text: string, file: string, builtIns: readonly Si
 /** A field of one entry given twice: the entry is refused, as any entry with a problem is (ADR 0095). */
 function givenTwice({ path, name, firstLine, line }: TwiceGiven): string {
   const field = [...path.slice(2), name].join('.')
-  return `field "${field}": given twice (lines ${firstLine} and ${line}); this Site is not loaded — keep one`
+  const where = firstLine === line ? `on line ${line}` : `(lines ${firstLine} and ${line})`
+  return `field "${field}": given twice ${where}; this Site is not loaded — keep one`
 }
 
 /**
