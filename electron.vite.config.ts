@@ -9,7 +9,18 @@ export default defineConfig({
       // one by one was most of a start (docs/adr/0054-a-start-that-answers-first.md). Native modules (better-sqlite3),
       // pino (its worker transports load files by path) and whatever loads lazily (playwright-core) stay outside.
       externalizeDeps: {
-        exclude: ['kysely', 'zod', 're2js', 'cheerio', 'fastify', '@fastify/static', '@fastify/rate-limit', '@fastify/cookie'],
+        exclude: [
+          'kysely',
+          'zod',
+          're2js',
+          'cheerio',
+          'encoding-sniffer',
+          'jsonc-parser',
+          'fastify',
+          '@fastify/static',
+          '@fastify/rate-limit',
+          '@fastify/cookie',
+        ],
       },
       // The Electron shell, and the headless shell's entry: `npm run headless` runs the built JavaScript, so
       // its process is the app itself and the signals reach it (docs/adr/0032). The page reader's worker
