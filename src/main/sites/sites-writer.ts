@@ -66,11 +66,15 @@ async function addNow(file: string, entry: SiteEntry, running: readonly Site[]):
   const after = before === null ? freshFile(entry) : withEntry(before, entry)
   // The edit must read back as exactly the old entries plus the new one; anything else is not written.
   const reread = after === null ? null : readSitesJson(after)
-  if (!reread?.ok || JSON.stringify((reread.value as { sites: unknown[] }).sites) !== JSON.stringify([...existing, entry]))
+  if (
+    after === null ||
+    !reread?.ok ||
+    JSON.stringify((reread.value as { sites: unknown[] }).sites) !== JSON.stringify([...existing, entry])
+  )
     return refuse('the file could not be extended in place; add the entry by hand')
 
   try {
-    await writeAtomically(file, after!, before)
+    await writeAtomically(file, after, before)
   } catch (error) {
     return refuse(`writing failed: ${(error as Error).message}`)
   }
@@ -98,8 +102,8 @@ function freshFile(entry: SiteEntry): string {
  * filled array written on one line gets it on that line. Null when there is no such array.
  */
 export function withEntry(text: string, entry: SiteEntry): string | null {
-  const bom = text.slice(0, text.length - withoutBom(text).length)
-  const body = text.slice(bom.length)
+  const body = withoutBom(text)
+  const bom = text.slice(0, text.length - body.length)
   const root = parseTree(body)
   const array = root && findNodeAtLocation(root, ['sites'])
   if (array?.type !== 'array') return null
