@@ -111,7 +111,10 @@ export type SiteEntry = z.input<typeof entrySchema>
 
 export interface SitesReport {
   sites: Site[]
-  /** One line per problem: `<file>: site "<key>": field "<field>": <what is wrong>`. */
+  /**
+   * One line per problem: `<file>: site "<key>": field "<field>": <what is wrong>`; for the whole file
+   * `<file>: <what is wrong>` (a syntax error, "sites" given twice); `<file>: host "<host>" is claimed by …`.
+   */
   problems: string[]
 }
 
