@@ -134,15 +134,15 @@ describe('adding a Site to sites.json', () => {
     expect(readdirSync(d.dir)).toEqual(['sites.json'])
   })
 
-  it("keeps the owner's comments and byte order mark, and the file reads back with the new Site", async () => {
-    const commented = `\uFEFF// my Sites\n{\n  "sites": [\n    /* the first */\n    { "key": "a", "name": "A", "hosts": ["a.example"], "family": "madara" } // old\n  ]\n}\n`
+  it("keeps the owner's comments (a note after the last entry stays with it) and byte order mark; the file reads back", async () => {
+    const commented = `\uFEFF// my Sites\n{\n  "sites": [\n    /* the first */\n    { "key": "a", "name": "A", "hosts": ["a.example"], "family": "madara" } /* a */ // old\n  ]\n}\n`
     writeFileSync(file, commented)
     expect(await addSiteEntry(d.dir, harbor, BUILT_IN_SITES)).toMatchObject({ ok: true })
     const after = readFileSync(file, 'utf8')
-    const cut = commented.indexOf(' } // old') + 2
+    const cut = commented.indexOf(' } /* a */') + 2
     expect(after.slice(0, cut)).toBe(commented.slice(0, cut))
-    expect(after.slice(cut)).toMatch(/^,\n {4}\{\n {6}"key": "harbor",\n/)
-    expect(after.endsWith(' // old\n  ]\n}\n')).toBe(true)
+    expect(after.slice(cut)).toMatch(/^, \/\* a \*\/ \/\/ old\n {4}\{\n {6}"key": "harbor",\n/)
+    expect(after.endsWith('"\n    }\n  ]\n}\n')).toBe(true)
     const report = loadSites(d.dir, BUILT_IN_SITES)
     expect(report.problems).toEqual([])
     expect(report.sites.map((s) => s.key)).toEqual(['mangadex', 'webtoons', 'a', 'harbor'])

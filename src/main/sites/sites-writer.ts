@@ -107,16 +107,31 @@ export function withEntry(text: string, entry: SiteEntry): string | null {
   const root = parseTree(body)
   const array = root && findNodeAtLocation(root, ['sites'])
   if (array?.type !== 'array') return null
-  const [edit] = modify(body, ['sites', -1], entry, { isArrayInsertion: true })
-  if (!edit) return null
-  const added = applyEdits(body, [edit])
+  const last = array.children?.at(-1)
   const oneLine = !body.slice(array.offset, array.offset + array.length).includes('\n')
-  if (!body.includes('\n') || (oneLine && array.children?.length)) return bom + added
-  // An empty array is laid out whole (its brackets on lines of their own); else only the new element.
-  const range = array.children?.length
-    ? { offset: edit.offset, length: edit.content.length }
-    : { offset: array.offset, length: array.length + edit.content.length }
-  return bom + applyEdits(added, format(added, range, layoutOf(body)))
+  if (!body.includes('\n') || (oneLine && last))
+    return bom + applyEdits(body, modify(body, ['sites', -1], entry, { isArrayInsertion: true }))
+  if (!last) {
+    // An empty array is laid out whole: its brackets on lines of their own, the entry between them.
+    const added = applyEdits(body, modify(body, ['sites', -1], entry, { isArrayInsertion: true }))
+    const range = { offset: array.offset, length: array.length + added.length - body.length }
+    return bom + applyEdits(added, format(added, range, layoutOf(body)))
+  }
+  return bom + afterLast(body, last.offset + last.length, entry)
+}
+
+/**
+ * `entry` added after the last entry, which ends at `end`, and laid out on lines of its own. Comments after
+ * that entry on its line are the owner's notes on it: they stay there, after the comma.
+ */
+function afterLast(body: string, end: number, entry: SiteEntry): string {
+  const note = /^(?:[ \t]*(?:\/\/[^\r\n]*|\/\*(?:(?!\*\/)[^\r\n])*\*\/))*/.exec(body.slice(end))![0]
+  const plain = body.slice(0, end) + body.slice(end + note.length)
+  const [edit] = modify(plain, ['sites', -1], entry, { isArrayInsertion: true })
+  const added = applyEdits(plain, [edit!])
+  const laidOut = applyEdits(added, format(added, { offset: edit!.offset, length: edit!.content.length }, layoutOf(plain)))
+  // `modify` put the comma at `end`, and nothing before it moved.
+  return laidOut.slice(0, end + 1) + note + laidOut.slice(end + 1)
 }
 
 /** The file's line ending and indentation step (its first indented line's white space, else two spaces). */
