@@ -34,7 +34,10 @@ export interface SimSite {
   readonly apiHost?: string
 }
 
-/** How a Series writes its chapter labels (SPEC §4's label families). */
+/**
+ * How a Series writes its chapter labels: the shapes the chapter parser reads (docs/design.md#chapter-numbers,
+ * docs/adr/0025): `Chapter 12.5`, `Ch. 12 - Title`, `Episode 12`, `Vol.3 Ch.12`, `#12`.
+ */
 export type LabelStyle = 'chapter' | 'ch-title' | 'episode' | 'vol-ch' | 'hash'
 export const LABEL_STYLES: readonly LabelStyle[] = ['chapter', 'ch-title', 'episode', 'vol-ch', 'hash']
 
