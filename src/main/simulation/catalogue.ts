@@ -42,7 +42,6 @@ export type LabelStyle = 'chapter' | 'ch-title' | 'episode' | 'vol-ch' | 'hash'
 export const LABEL_STYLES: readonly LabelStyle[] = ['chapter', 'ch-title', 'episode', 'vol-ch', 'hash']
 
 export type Cadence = 'weekly' | 'every-few-days' | 'daily' | 'bursty' | 'irregular' | 'hiatus' | 'finished'
-export const CADENCES: readonly Cadence[] = ['weekly', 'every-few-days', 'daily', 'bursty', 'irregular', 'hiatus', 'finished']
 
 /** One stretch of a Series' release model, from `from` (monotonic ms) until the next phase. */
 export interface SchedulePhase {
