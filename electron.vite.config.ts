@@ -1,6 +1,7 @@
 import { resolve } from 'node:path'
 import vue from '@vitejs/plugin-vue'
 import { defineConfig } from 'electron-vite'
+import { serviceWorker } from './scripts/service-worker'
 
 export default defineConfig({
   main: {
@@ -48,7 +49,8 @@ export default defineConfig({
   renderer: {
     root: 'src/renderer',
     base: './',
-    plugins: [vue()],
+    // The Readers' page's service worker, its cache named after the build (docs/adr/0099).
+    plugins: [vue(), serviceWorker(resolve('src/renderer/reader/service-worker.js'))],
     build: {
       minify: true,
       // The owner's window and the Readers' page, one build.

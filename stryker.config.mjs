@@ -18,7 +18,7 @@ export default {
     '!**/*.test.ts',
   ],
   ignoreStatic: true,
-  // Log lines are words for people, not behaviour (docs/adr/0060-mutation-testing-of-the-core.md).
+  // Log lines are words for people, not behaviour (docs/mutation.md#log-lines).
   plugins: ['@stryker-mutator/*', './scripts/stryker-log-ignorer.mjs'],
   ignorers: ['log-lines'],
   coverageAnalysis: 'perTest',

@@ -15,7 +15,7 @@ export default defineConfig({
       'src/shared/**/*.test.ts',
     ],
     // backups.test.ts runs: it makes real backups of a store in a temp dir in well under a second, and only it
-    // pins retention's calendar weeks and the checked copy (docs/adr/0067-the-stores-files-under-mutation.md).
+    // pins retention's calendar weeks and the checked copy (docs/mutation.md#round-4-the-stores-files).
     exclude: ['**/*.process.test.ts', '**/*.integration.test.ts', '**/storage-faults.test.ts'],
     environment: 'node',
     // Timing tests skip themselves in a mutation run: instrumented code says nothing about the parser's speed.

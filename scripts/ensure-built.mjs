@@ -20,7 +20,7 @@ const OUTPUTS = [
   'out/main/read-worker.js',
 ]
 /** What it is built from (tests are not part of it). */
-const SOURCES = ['src', 'migrations', 'electron.vite.config.ts', 'package.json']
+const SOURCES = ['src', 'migrations', 'electron.vite.config.ts', 'scripts/service-worker.ts', 'package.json']
 
 /** @param {string} path */
 function newest(path) {

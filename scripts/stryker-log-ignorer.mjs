@@ -1,5 +1,5 @@
 /**
- * A Stryker ignorer (docs/adr/0060-mutation-testing-of-the-core.md): a statement that only writes a log line —
+ * A Stryker ignorer (docs/mutation.md#log-lines): a statement that only writes a log line —
  * `log.warn(…)`, `ctx.log.info(…)`, `deps.log.error(…)`, `deps.log?.info(…)` — is not mutated. Its words and fields are for the
  * person reading the log, not behaviour a test should pin; every other statement around it is still mutated.
  */
@@ -23,7 +23,7 @@ class LogIgnorer {
     if (!CALLS.has(call.type) || !MEMBERS.has(call.callee.type)) return undefined
     const { object, property, computed } = call.callee
     if (computed || property.type !== 'Identifier' || !LEVELS.has(property.name) || !isLogger(object)) return undefined
-    return 'a log line: its words are for people, not behaviour (docs/adr/0060)'
+    return 'a log line: its words are for people, not behaviour (docs/mutation.md#log-lines)'
   }
 }
 

@@ -8,7 +8,7 @@
 import { closeSync, fstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import { pino, type DestinationStream, type Logger, type MultiStreamRes } from 'pino'
-import type { LogLevel } from '../shared/settings'
+import type { LogLevel } from '../shared/domain'
 
 export type Log = Logger
 

@@ -14,7 +14,7 @@ import { HttpUrl, SeriesId, SiteKey, StoredSeriesId } from './ids'
 import { ChannelInput, type ChannelView } from './notify-schemas'
 import type { SeriesWaitingView } from './series-state'
 
-export { SERIES_FILTERS, SERIES_SORTS, type SeriesFilter, type SeriesSort } from './domain'
+export type { SeriesFilter, SeriesSort } from './domain'
 import type { ErrorBody } from './errors'
 
 const readerId = z.number().int().positive()

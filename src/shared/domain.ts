@@ -15,6 +15,10 @@ export type SeriesFilter = (typeof SERIES_FILTERS)[number]
 export const SERIES_SORTS = ['title', 'changed', 'checked'] as const
 export type SeriesSort = (typeof SERIES_SORTS)[number]
 
+/** The log levels the owner can choose (Settings → Log level); `MB_LOG_LEVEL` overrides it. */
+export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const
+export type LogLevel = (typeof LOG_LEVELS)[number]
+
 /** How many Series are in each state the Overview counts. */
 export interface OverviewCounts {
   series: number

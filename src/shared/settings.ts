@@ -1,9 +1,9 @@
-/** The owner's settings (docs/design.md#the-owners-window), with their defaults. */
+/**
+ * The owner's settings (docs/design.md#the-owners-window) as a schema. Their defaults are in settings-defaults.ts
+ * and the log levels in domain.ts: plain modules, so the window's Settings page never loads zod.
+ */
 import { z } from 'zod'
-
-/** The log levels the owner can choose (Settings → Log level); `MB_LOG_LEVEL` overrides it. */
-export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const
-export type LogLevel = (typeof LOG_LEVELS)[number]
+import { LOG_LEVELS } from './domain'
 
 export const SettingsSchema = z.strictObject({
   /** The sync endpoint binds loopback unless the owner opts into the LAN. */
@@ -26,13 +26,3 @@ export const SettingsSchema = z.strictObject({
 })
 
 export type Settings = z.infer<typeof SettingsSchema>
-
-export const DEFAULT_SETTINGS: Settings = {
-  syncBind: 'loopback',
-  syncPort: 4711,
-  startAtLogin: false,
-  notifications: true,
-  logLevel: 'info',
-  bookmarksPerReader: 2_000,
-  notifyTargets: 'public',
-}

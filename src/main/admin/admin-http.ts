@@ -21,10 +21,6 @@ export function sessionCookieName(port: number): string {
   return `mb_admin_${port}`
 }
 
-export function newAdminToken(): string {
-  return randomBytes(32).toString('base64url')
-}
-
 /** A session lives this long after its last use. */
 export const SESSION_IDLE_MS = 12 * 3_600_000
 

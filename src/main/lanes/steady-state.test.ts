@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 // Imported with the file, not inside a test: a module first loaded inside a test makes its constants "hybrid" mutants,
-// which Stryker 9.6.1 can never kill (docs/adr/0060-mutation-testing-of-the-core.md).
+// which Stryker 9.6.1 can never kill (docs/mutation.md#static-and-hybrid-mutants).
 import { startCore } from '../core'
 import { BrowserHealth } from '../fetch/browser-health'
 import type { FetchResult } from '../fetch/fetcher'

@@ -34,12 +34,14 @@ export interface SimSite {
   readonly apiHost?: string
 }
 
-/** How a Series writes its chapter labels (SPEC §4's label families). */
+/**
+ * How a Series writes its chapter labels: the shapes the chapter parser reads (docs/design.md#chapter-numbers,
+ * docs/adr/0025): `Chapter 12.5`, `Ch. 12 - Title`, `Episode 12`, `Vol.3 Ch.12`, `#12`.
+ */
 export type LabelStyle = 'chapter' | 'ch-title' | 'episode' | 'vol-ch' | 'hash'
 export const LABEL_STYLES: readonly LabelStyle[] = ['chapter', 'ch-title', 'episode', 'vol-ch', 'hash']
 
 export type Cadence = 'weekly' | 'every-few-days' | 'daily' | 'bursty' | 'irregular' | 'hiatus' | 'finished'
-export const CADENCES: readonly Cadence[] = ['weekly', 'every-few-days', 'daily', 'bursty', 'irregular', 'hiatus', 'finished']
 
 /** One stretch of a Series' release model, from `from` (monotonic ms) until the next phase. */
 export interface SchedulePhase {

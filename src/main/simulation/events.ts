@@ -20,7 +20,6 @@ export const FAULT_OUTCOME = {
   database: 'error',
 } as const satisfies Record<string, CheckOutcome>
 export type FaultKind = keyof typeof FAULT_OUTCOME
-export const FAULT_KINDS = Object.keys(FAULT_OUTCOME) as FaultKind[]
 
 /** How an injected database fault's error message begins (the check's reason and a failed pass carry it). */
 export const DB_FAULT_MARK = 'simulated database fault'

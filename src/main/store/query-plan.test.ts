@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openStore } from './database'
 import { openTestStore, seedReader, seedSeries, type TestStore } from '../testing/store'
 // Imported with the file, not inside a test: a module first loaded inside a test makes its constants "hybrid" mutants,
-// which Stryker 9.6.1 can never kill (docs/adr/0060-mutation-testing-of-the-core.md).
+// which Stryker 9.6.1 can never kill (docs/mutation.md#static-and-hybrid-mutants).
 import { pruneRemovals, readerBookmarks, readerRemovals } from './bookmarks'
 import { dueFigures, dueSeries, eligibleCount } from './due'
 import { laneRow } from './lanes'

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { DEFAULT_SETTINGS } from '../../shared/settings'
+import { DEFAULT_SETTINGS } from '../../shared/settings-defaults'
 import { openTestStore, type TestStore } from '../testing/store'
 import { readSettings, writeSettings } from './settings'
 

@@ -1,5 +1,6 @@
 /** The `settings` aggregate: the owner's settings, each key's value stored as JSON. */
-import { DEFAULT_SETTINGS, SettingsSchema, type Settings } from '../../shared/settings'
+import { SettingsSchema, type Settings } from '../../shared/settings'
+import { DEFAULT_SETTINGS } from '../../shared/settings-defaults'
 import type { Db } from './database'
 
 export async function readSettings(db: Db): Promise<Settings> {

@@ -1,6 +1,6 @@
 /** The per-Reader bookmark cap (docs/adr/0081-one-reader-bounded.md), through the real sync endpoint. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { DEFAULT_SETTINGS } from '../../shared/settings'
+import { DEFAULT_SETTINGS } from '../../shared/settings-defaults'
 import { writeSettings } from '../store/settings'
 import { startTestSyncServer, type TestSyncServer } from '../testing/sync-server'
 

@@ -1,17 +1,11 @@
 /**
  * The window's pages. Hash history: the same build runs from a file in Electron and over HTTP headless. Each
  * page names the tab (`meta.title`; the Series page names it after its Series once read), and moving to a page
- * moves focus to its heading, so a keyboard or a screen reader starts there.
+ * moves focus to its heading, so a keyboard or a screen reader starts there. Pages load when first visited, each
+ * its own chunk: the window starts with the page it shows, not all seven (docs/adr/0098).
  */
 import { nextTick } from 'vue'
 import { createRouter, createWebHashHistory } from 'vue-router'
-import LanesPage from './pages/LanesPage.vue'
-import OverviewPage from './pages/OverviewPage.vue'
-import ReadersPage from './pages/ReadersPage.vue'
-import SeriesDetailPage from './pages/SeriesDetailPage.vue'
-import SeriesPage from './pages/SeriesPage.vue'
-import SettingsPage from './pages/SettingsPage.vue'
-import UpdatesPage from './pages/UpdatesPage.vue'
 
 export const APP_NAME = 'Manga Bookmark'
 
@@ -23,13 +17,13 @@ export function setTitle(page: string): void {
 export const router = createRouter({
   history: createWebHashHistory(),
   routes: [
-    { path: '/', component: OverviewPage, meta: { title: 'Overview' } },
-    { path: '/updates', component: UpdatesPage, meta: { title: 'Updates' } },
-    { path: '/series', component: SeriesPage, meta: { title: 'Series' } },
-    { path: '/series/:site/:seriesId', component: SeriesDetailPage, meta: { title: 'Series' } },
-    { path: '/lanes', component: LanesPage, meta: { title: 'Lanes' } },
-    { path: '/readers', component: ReadersPage, meta: { title: 'Readers' } },
-    { path: '/settings', component: SettingsPage, meta: { title: 'Settings' } },
+    { path: '/', component: () => import('./pages/OverviewPage.vue'), meta: { title: 'Overview' } },
+    { path: '/updates', component: () => import('./pages/UpdatesPage.vue'), meta: { title: 'Updates' } },
+    { path: '/series', component: () => import('./pages/SeriesPage.vue'), meta: { title: 'Series' } },
+    { path: '/series/:site/:seriesId', component: () => import('./pages/SeriesDetailPage.vue'), meta: { title: 'Series' } },
+    { path: '/lanes', component: () => import('./pages/LanesPage.vue'), meta: { title: 'Lanes' } },
+    { path: '/readers', component: () => import('./pages/ReadersPage.vue'), meta: { title: 'Readers' } },
+    { path: '/settings', component: () => import('./pages/SettingsPage.vue'), meta: { title: 'Settings' } },
   ],
 })
 

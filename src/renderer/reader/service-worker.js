@@ -3,8 +3,12 @@
  * cached, so a reload offline still opens it. The page is read from the network first (a new build shows at
  * once) and from the cache when the network fails; hashed assets from the cache first. The API is never cached:
  * the page keeps its own copy of the list and an outbox of writes.
+ *
+ * The build writes it to out/renderer/sw.js with the placeholder below replaced by a hash of the build's assets
+ * (scripts/service-worker.ts, docs/adr/0099): a new build is a new worker with a new cache, and its activation
+ * deletes every older cache, so the assets of past builds do not pile up on a Reader's phone.
  */
-const CACHE = 'mb-reader-v1'
+const CACHE = 'mb-reader-__MB_CACHE_VERSION__'
 const SHELL = ['/manifest.webmanifest', '/icons/icon-192.png', '/icons/icon-512.png']
 
 self.addEventListener('install', (event) => {
