@@ -13,6 +13,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { IMPORT_MAX_BASE64_CHARS, IMPORT_MAX_FILE_BYTES } from '../../shared/library'
 import type { Clock } from '../clock'
 import type { AdminCaller } from './validated'
+import type { SignInCodes } from './sign-in-codes'
 import { AppError, ERROR_STATUS } from '../../shared/errors'
 import { pageHeaders } from '../server/pages'
 
@@ -116,7 +117,12 @@ export interface AdminHttpOptions {
   port(): number
   html: string
   clock: Pick<Clock, 'now'>
+  /** One-time admin sign-in codes (`/admin/?code=…`, docs/adr/0087-sign-in-links-that-end.md): the link the shell prints. */
+  codes: SignInCodes
 }
+
+/** What an admin sign-in code stands for. */
+export const ADMIN_CODE_VALUE = 'admin-session'
 
 export async function registerAdminHttp(app: FastifyInstance, options: AdminHttpOptions): Promise<void> {
   await app.register(cookie)
@@ -141,19 +147,43 @@ export async function registerAdminHttp(app: FastifyInstance, options: AdminHttp
 
   const page = (reply: FastifyReply) => pageHeaders(reply).type('text/html; charset=utf-8').send(options.html)
 
+  /** Waits out the throttle: a page that says so, or undefined when a try is heard now. */
+  const throttled = (reply: FastifyReply) => {
+    const wait = throttle.waitMs()
+    if (wait === 0) return undefined
+    void reply.header('retry-after', String(Math.ceil(wait / 1000)))
+    return signInProblem(reply, 429, 'Too many wrong admin tokens', [
+      `This address was tried with too many wrong tokens or sign-in links. Wait ${Math.ceil(wait / 1000)} seconds, then open the sign-in link the app printed.`,
+      ...WHERE_THE_URL_IS,
+    ])
+  }
+  const signedIn = (reply: FastifyReply) => {
+    throttle.succeeded()
+    void setSession(reply, sessions.start())
+    return reply.header('cache-control', 'no-store').redirect('/admin/', 303)
+  }
+
   app.get('/admin', async (_request, reply) => reply.redirect('/admin/', 302))
   app.get('/admin/', async (request, reply) => {
     guard(request, false)
-    const token = (request.query as { token?: unknown }).token
+    const { token, code } = request.query as { token?: unknown; code?: unknown }
+    if (typeof code === 'string') {
+      const wait = throttled(reply)
+      if (wait) return wait
+      if (options.codes.redeem(code) === ADMIN_CODE_VALUE) return signedIn(reply)
+      throttle.failed()
+      // A browser already signed in (the link opened twice) goes to the window; the spent code gave it nothing.
+      if (sessions.use(request.cookies[sessionCookieName(options.port())]))
+        return reply.header('cache-control', 'no-store').redirect('/admin/', 303)
+      return signInProblem(reply, 401, 'This sign-in link was already used or has expired', [
+        'A sign-in link works once, within 10 minutes of the start that printed it. Nothing was changed.',
+        'Restart the app for a new one (the line that begins “manga-bookmark: sign in:”), or open the admin URL with its token (“manga-bookmark: admin:”).',
+        ...WHERE_THE_URL_IS.slice(1),
+      ])
+    }
     if (typeof token === 'string') {
-      const wait = throttle.waitMs()
-      if (wait > 0) {
-        void reply.header('retry-after', String(Math.ceil(wait / 1000)))
-        return signInProblem(reply, 429, 'Too many wrong admin tokens', [
-          `This address was tried with too many wrong tokens. Wait ${Math.ceil(wait / 1000)} seconds, then open the admin URL the app printed.`,
-          ...WHERE_THE_URL_IS,
-        ])
-      }
+      const wait = throttled(reply)
+      if (wait) return wait
       if (!sameBytes(Buffer.from(token), tokenBuffer)) {
         throttle.failed()
         return signInProblem(reply, 401, 'That admin link is not valid', [
@@ -161,9 +191,7 @@ export async function registerAdminHttp(app: FastifyInstance, options: AdminHttp
           ...WHERE_THE_URL_IS,
         ])
       }
-      throttle.succeeded()
-      void setSession(reply, sessions.start())
-      return reply.header('cache-control', 'no-store').redirect('/admin/', 303)
+      return signedIn(reply)
     }
     return page(reply)
   })
