@@ -48,7 +48,11 @@ if (electron) {
   run(electron, ['.', ...args])
 } else {
   console.log('start: the Electron binary is not installed here; running the headless shell instead (npm run headless).')
-  const built = spawnSync(process.execPath, [join(root, 'scripts/ensure-built.mjs')], { cwd: root, stdio: 'inherit', env: withoutSecrets() })
+  const built = spawnSync(process.execPath, [join(root, 'scripts/ensure-built.mjs')], {
+    cwd: root,
+    stdio: 'inherit',
+    env: withoutSecrets(),
+  })
   if (built.status !== 0) process.exit(built.status ?? 1)
   // The built entry reads this process's arguments after the script: the same ones `npm start` was given.
   await import(pathToFileURL(join(root, 'out/main/headless.js')).href)
