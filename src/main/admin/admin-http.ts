@@ -126,11 +126,9 @@ export const ADMIN_CODE_VALUE = 'admin-session'
 
 export async function registerAdminHttp(app: FastifyInstance, options: AdminHttpOptions): Promise<void> {
   await app.register(cookie)
-  const tokenBuffer = Buffer.from(options.adminToken)
   const sessions = new AdminSessions(options.sessionKey, options.clock)
   const throttle = new TokenThrottle(options.clock)
 
-  const sameBytes = (a: Buffer, b: Buffer) => a.length === b.length && timingSafeEqual(a, b)
   const setSession = (reply: FastifyReply, value: string) =>
     reply.setCookie(sessionCookieName(options.port()), value, { httpOnly: true, sameSite: 'strict', path: '/admin', secure: false })
   const allowedHosts = () => {
@@ -147,53 +145,19 @@ export async function registerAdminHttp(app: FastifyInstance, options: AdminHttp
 
   const page = (reply: FastifyReply) => pageHeaders(reply).type('text/html; charset=utf-8').send(options.html)
 
-  /** Waits out the throttle: a page that says so, or undefined when a try is heard now. */
-  const throttled = (reply: FastifyReply) => {
-    const wait = throttle.waitMs()
-    if (wait === 0) return undefined
-    void reply.header('retry-after', String(Math.ceil(wait / 1000)))
-    return signInProblem(reply, 429, 'Too many wrong admin tokens', [
-      `This address was tried with too many wrong tokens or sign-in links. Wait ${Math.ceil(wait / 1000)} seconds, then open the sign-in link the app printed.`,
-      ...WHERE_THE_URL_IS,
-    ])
-  }
-  const signedIn = (reply: FastifyReply) => {
-    throttle.succeeded()
-    void setSession(reply, sessions.start())
-    return reply.header('cache-control', 'no-store').redirect('/admin/', 303)
+  const signIn: SignInDeps = {
+    throttle,
+    sessions,
+    codes: options.codes,
+    token: Buffer.from(options.adminToken),
+    cookieName: () => sessionCookieName(options.port()),
+    setSession,
   }
 
   app.get('/admin', async (_request, reply) => reply.redirect('/admin/', 302))
   app.get('/admin/', async (request, reply) => {
     guard(request, false)
-    const { token, code } = request.query as { token?: unknown; code?: unknown }
-    if (typeof code === 'string') {
-      const wait = throttled(reply)
-      if (wait) return wait
-      if (options.codes.redeem(code) === ADMIN_CODE_VALUE) return signedIn(reply)
-      throttle.failed()
-      // A browser already signed in (the link opened twice) goes to the window; the spent code gave it nothing.
-      if (sessions.use(request.cookies[sessionCookieName(options.port())]))
-        return reply.header('cache-control', 'no-store').redirect('/admin/', 303)
-      return signInProblem(reply, 401, 'This sign-in link was already used or has expired', [
-        'A sign-in link works once, within 10 minutes of the start that printed it. Nothing was changed.',
-        'Restart the app for a new one (the line that begins “manga-bookmark: sign in:”), or open the admin URL with its token (“manga-bookmark: admin:”).',
-        ...WHERE_THE_URL_IS.slice(1),
-      ])
-    }
-    if (typeof token === 'string') {
-      const wait = throttled(reply)
-      if (wait) return wait
-      if (!sameBytes(Buffer.from(token), tokenBuffer)) {
-        throttle.failed()
-        return signInProblem(reply, 401, 'That admin link is not valid', [
-          'The token in this address is not the one the app is using now: it may be from an earlier start, or cut short when it was copied.',
-          ...WHERE_THE_URL_IS,
-        ])
-      }
-      return signedIn(reply)
-    }
-    return page(reply)
+    return answerSignIn(request, reply, signIn) ?? page(reply)
   })
 
   // The session, Host and Origin are checked when a request arrives, before its body is read.
@@ -229,6 +193,56 @@ export async function registerAdminHttp(app: FastifyInstance, options: AdminHttp
     },
     rpc,
   )
+}
+
+interface SignInDeps {
+  throttle: TokenThrottle
+  sessions: AdminSessions
+  codes: SignInCodes
+  token: Buffer
+  cookieName(): string
+  setSession(reply: FastifyReply, value: string): unknown
+}
+
+const sameBytes = (a: Buffer, b: Buffer) => a.length === b.length && timingSafeEqual(a, b)
+
+/**
+ * `/admin/?code=…` (a one-time sign-in code, docs/adr/0087-sign-in-links-that-end.md) or `/admin/?token=…`: a
+ * session and a redirect that drops it from the address, or a page that says what went wrong. Undefined when the
+ * address carries neither: the window itself.
+ */
+function answerSignIn(request: FastifyRequest, reply: FastifyReply, deps: SignInDeps): FastifyReply | undefined {
+  const { token, code } = request.query as { token?: unknown; code?: unknown }
+  if (typeof code !== 'string' && typeof token !== 'string') return undefined
+  const wait = deps.throttle.waitMs()
+  if (wait > 0) {
+    void reply.header('retry-after', String(Math.ceil(wait / 1000)))
+    return signInProblem(reply, 429, 'Too many wrong admin tokens', [
+      `This address was tried with too many wrong tokens or sign-in links. Wait ${Math.ceil(wait / 1000)} seconds, then open the sign-in link the app printed.`,
+      ...WHERE_THE_URL_IS,
+    ])
+  }
+  const toWindow = () => reply.header('cache-control', 'no-store').redirect('/admin/', 303)
+  const right =
+    typeof code === 'string' ? deps.codes.redeem(code) === ADMIN_CODE_VALUE : sameBytes(Buffer.from(token as string), deps.token)
+  if (right) {
+    deps.throttle.succeeded()
+    void deps.setSession(reply, deps.sessions.start())
+    return toWindow()
+  }
+  deps.throttle.failed()
+  if (typeof token === 'string')
+    return signInProblem(reply, 401, 'That admin link is not valid', [
+      'The token in this address is not the one the app is using now: it may be from an earlier start, or cut short when it was copied.',
+      ...WHERE_THE_URL_IS,
+    ])
+  // A browser already signed in (the link opened twice) goes to the window; the spent code gave it nothing.
+  if (deps.sessions.use(request.cookies[deps.cookieName()])) return toWindow()
+  return signInProblem(reply, 401, 'This sign-in link was already used or has expired', [
+    'A sign-in link works once, within 10 minutes of the start that printed it. Nothing was changed.',
+    'Restart the app for a new one (the line that begins “manga-bookmark: sign in:”), or open the admin URL with its token (“manga-bookmark: admin:”).',
+    ...WHERE_THE_URL_IS.slice(1),
+  ])
 }
 
 /** Where the owner finds the right admin URL, for the page a wrong one answers with. */
