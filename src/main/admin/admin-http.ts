@@ -1,7 +1,8 @@
 /**
  * The owner's window over loopback HTTP (docs/design.md#shells-and-commands), on a listener of its own
  * (docs/adr/0042-the-admin-on-its-own-listener.md): `/admin/` serves the built renderer; `POST
- * /admin/rpc/<method>` is one route per admin method. Opening `/admin/?token=…` starts a session — a signed
+ * /admin/rpc/<method>` is one route per admin method. Opening `/admin/?token=…` (tools) or the one-time
+ * `/admin/?code=…` the shell prints (docs/adr/0087-sign-in-links-that-end.md) starts a session — a signed
  * cookie that outlives a restart, 12 hours from its last use (docs/adr/0076-an-owners-address-that-lasts.md) — sets it as an HttpOnly, SameSite=Strict cookie named for
  * this port and scoped to `/admin`, and redirects to `/admin/`, dropping the token from the address. Wrong
  * tokens are throttled. Every RPC checks the session, the Host (against DNS rebinding) and the Origin
