@@ -231,14 +231,15 @@ function answerSignIn(request: FastifyRequest, reply: FastifyReply, deps: SignIn
     void deps.setSession(reply, deps.sessions.start())
     return toWindow()
   }
+  // A browser already signed in (the link opened twice) goes to the window: the spent code gave it nothing, and
+  // it is no guess to count.
+  if (typeof code === 'string' && deps.sessions.use(request.cookies[deps.cookieName()])) return toWindow()
   deps.throttle.failed()
   if (typeof token === 'string')
     return signInProblem(reply, 401, 'That admin link is not valid', [
       'The token in this address is not the one the app is using now: it may be from an earlier start, or cut short when it was copied.',
       ...WHERE_THE_URL_IS,
     ])
-  // A browser already signed in (the link opened twice) goes to the window; the spent code gave it nothing.
-  if (deps.sessions.use(request.cookies[deps.cookieName()])) return toWindow()
   return signInProblem(reply, 401, 'This sign-in link was already used or has expired', [
     'A sign-in link works once, within 10 minutes of the start that printed it. Nothing was changed.',
     'Restart the app for a new one (the line that begins “manga-bookmark: sign in:”), or open the admin URL with its token (“manga-bookmark: admin:”).',

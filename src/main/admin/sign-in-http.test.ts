@@ -85,9 +85,12 @@ describe('the admin sign-in link', () => {
     expect(again.text).toContain('This sign-in link was already used or has expired')
     expect(again.text).toContain('Nothing was changed')
     // A browser that is signed in already is taken to the window instead; it gets no new session either.
-    const signedIn = await adminGet(shell, signInPath(shell), cookie)
-    expect(signedIn.status).toBe(303)
-    expect(signedIn.headers['set-cookie']).toBeUndefined()
+    // Opened again and again there, it counts as no wrong guess: the throttle does not hold the owner back.
+    for (let i = 0; i < 8; i++) {
+      const signedIn = await adminGet(shell, signInPath(shell), cookie)
+      expect(signedIn.status).toBe(303)
+      expect(signedIn.headers['set-cookie']).toBeUndefined()
+    }
   })
 
   it('the token URL still signs in (tools rely on it)', async () => {
