@@ -62,8 +62,8 @@ const lanAddresses = () =>
 test('from an empty app to a phone that can sign in, and a restart that keeps the window', async ({ page }) => {
   const adminPort = await freePort()
   const first = await start(adminPort)
-  // The terminal: a few plain lines, the admin URL among them, no JSON.
-  expect(first.output()).toContain("open the admin URL above in a browser on this computer: it is the owner's window")
+  // The terminal: a few plain lines, the one-time sign-in link among them, no JSON.
+  expect(first.output()).toContain("open the sign-in link above in a browser on this computer: it is the owner's window")
   expect(
     first
       .output()
@@ -71,8 +71,8 @@ test('from an empty app to a phone that can sign in, and a restart that keeps th
       .filter((l) => l.startsWith('{')),
   ).toEqual([])
 
-  // I open the admin URL: the Overview says what to do first, and offers the demo.
-  await page.goto(first.adminUrl!)
+  // I open the sign-in link: the Overview says what to do first, and offers the demo.
+  await page.goto(first.signInUrl!)
   await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible()
   const checklist = page.locator('[data-checklist]')
   await expect(checklist.getByRole('heading', { name: 'Getting started' })).toBeVisible()
@@ -100,7 +100,8 @@ test('from an empty app to a phone that can sign in, and a restart that keeps th
   const scanned = new URL((await decodeQr(page))!)
   expect(lanAddresses()).toContain(scanned.hostname)
   expect(scanned.port).toBe(String(first.port))
-  expect(scanned.hash).toBe(`#token=${token}`)
+  expect(scanned.hash).toMatch(/^#code=[A-Za-z0-9_-]{43}$/)
+  expect(scanned.href).not.toContain(token)
   // The endpoint moved in place: it still answers here, on the same port.
   expect((await fetch(`http://127.0.0.1:${first.port}/api/v1/health`)).status).toBe(200)
   await page.getByRole('button', { name: 'Done' }).click()

@@ -115,9 +115,11 @@ test('from npm start to a push on the phone that opens the chapter the Reader re
   await expect(page.locator('[data-qr]')).toBeVisible()
   const scanned = new URL((await decodeQr(page))!)
   expect(lanAddresses()).toContain(scanned.hostname)
-  expect(scanned.hash).toBe(`#token=${token}`)
+  // A one-time sign-in code, not the token (docs/adr/0087-sign-in-links-that-end.md).
+  expect(scanned.hash).toMatch(/^#code=[A-Za-z0-9_-]{43}$/)
+  expect(scanned.href).not.toContain(token)
 
-  // Dana's phone opens what the code says (here on loopback, the same port), signed in with the token gone from the address.
+  // Dana's phone opens what the code says (here on loopback, the same port), signed in with the code gone from the address.
   const context = await browser.newContext({ viewport: PHONE, hasTouch: true, isMobile: true })
   const origin = `http://127.0.0.1:${scanned.port}`
   await context.grantPermissions(['notifications'], { origin })
@@ -126,7 +128,8 @@ test('from npm start to a push on the phone that opens the chapter the Reader re
   await stubPushManager(phone, keys)
   await phone.goto(`${origin}/${scanned.hash}`)
   await expect(phone.getByRole('heading', { name: /Your bookmarks/ })).toBeVisible()
-  expect(phone.url()).not.toContain(token)
+  expect(phone.url()).not.toContain(scanned.hash.slice('#code='.length))
+  expect(await phone.evaluate(() => localStorage.getItem('mb.token'))).toBe(token)
 
   // A bookmark by URL: read at once, and caught up — nothing unread, nothing to continue yet.
   await phone.getByLabel('Series URL').fill(`${fixture.origin}${SERIES}`)

@@ -176,7 +176,8 @@ function start(): { child: ChildProcess; ready: Promise<string>; exited: Promise
   const child = spawn(process.execPath, [join(ROOT, 'out/main/headless.js'), '--data', data, '--port', '0'], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, MB_LOG_LEVEL: 'info' },
+    // The app under test needs none of the owner's secrets (docs/adr/0088).
+    env: { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'MB_ADMIN_TOKEN')), MB_LOG_LEVEL: 'info' },
   })
   let out = ''
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))

@@ -51,6 +51,8 @@ export function ensureBuilt() {
     {
       cwd: root,
       stdio: ['ignore', 'inherit', 'inherit'],
+      // The build needs none of the app's secrets (docs/adr/0088-no-secrets-in-child-processes.md).
+      env: Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'MB_ADMIN_TOKEN')),
     },
   )
   if (result.status === 0) console.log(`built in ${Math.round((Date.now() - startedAt) / 1000)} s.`)

@@ -14,6 +14,17 @@ export async function signInAdmin(page: Page, shell: RunningShell): Promise<stri
   return shell.adminOrigin!
 }
 
+/** Every address the tab's history holds, walking back from the current entry (the tab is left at the first). */
+export async function historyAddresses(page: Page): Promise<string[]> {
+  const entries = await page.evaluate(() => history.length)
+  const seen = [page.url()]
+  for (let i = 1; i < entries; i++) {
+    await page.goBack()
+    seen.push(page.url())
+  }
+  return seen
+}
+
 /** Signs a Reader in on the Readers' page. */
 export async function signInReader(page: Page, shell: RunningShell, token: string): Promise<void> {
   await page.goto(shell.origin)

@@ -15,6 +15,8 @@ export interface RunningShell {
   /** The SQLite file the shell uses. */
   dataFile: string
   adminUrl?: string
+  /** The one-time admin sign-in link the shell printed (`…/admin/?code=…`): it works once (docs/adr/0087). */
+  signInUrl?: string
   /** `http://127.0.0.1:ADMIN_PORT`: the owner's window listens on a port of its own. */
   adminOrigin?: string
   adminPort?: number
@@ -89,6 +91,7 @@ export async function startShell(options: {
     dataDir: options.dataDir,
     dataFile: serving[1]!,
     adminUrl: admin?.[0],
+    signInUrl: /sign in: (http:\/\/127\.0\.0\.1:\d+\/admin\/\?code=\S+)/.exec(out)?.[1],
     adminOrigin: admin?.[1],
     adminPort: admin ? Number(admin[2]) : undefined,
     demoOrigin: /demo Sites on (http:\/\/\S+)/.exec(out)?.[1],

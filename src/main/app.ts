@@ -12,8 +12,9 @@ import { startCore, type Core, type CoreOptions } from './core'
 import { startDemo, type Demo } from './demo/demo'
 import { createBrowserFetcher, type BrowserFetcherOptions } from './fetch/browser/browser-fetcher'
 import type { BrowserLauncher } from './fetch/browser/session'
-import { registerAdminHttp } from './admin/admin-http'
+import { ADMIN_CODE_VALUE, registerAdminHttp } from './admin/admin-http'
 import { loadAdminSecret } from './admin/admin-secret'
+import { SignInCodes } from './admin/sign-in-codes'
 import { applyLogLevel, type Log } from './log'
 import { createHttpServer, listen, relisten } from './server/http'
 import { defaultRendererDir, registerPages } from './server/pages'
@@ -68,6 +69,11 @@ export interface RunningApp {
   readonly demoOrigin?: string
   /** `http://127.0.0.1:ADMIN_PORT/admin/?token=…` (headless only): the admin listener, not the sync port. */
   readonly adminUrl?: string
+  /**
+   * `http://127.0.0.1:ADMIN_PORT/admin/?code=…` (headless only): the one-time sign-in link the shell prints for a
+   * person — it works once, within 10 minutes (docs/adr/0087-sign-in-links-that-end.md).
+   */
+  readonly adminSignInUrl?: string
   /** The admin listener's port (headless only). */
   readonly adminPort?: number
   /** The admin port asked for, when it was in use and a free one was taken instead (`adminHttp.orFree`). */
@@ -119,9 +125,12 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     applyLogLevel(log, settings.logLevel)
     let host = options.host ?? bindHost(settings.syncBind)
     let boundPort = 0
+    // The QR code's one-time codes: made by the owner's window, exchanged on the sync endpoint (docs/adr/0087).
+    const readerCodes = new SignInCodes(clock)
     const api = createAdmin({
       core,
       shell: options.shell,
+      readerCodes,
       listening: () => `http://${host}:${boundPort}`,
       // Settings → the sync endpoint applies at once (docs/adr/0077-settings-that-apply-at-once.md).
       moveSyncEndpoint: async (bind, port) => {
@@ -142,6 +151,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
         clock,
         acquire: core.acquireDeps,
         notify: { notifier: core.notifier, vapidPublicKey: () => core.vapidKeys().publicKey },
+        readerCodes,
       },
       options.sync,
     )
@@ -171,6 +181,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       ...(adminListening
         ? {
             adminUrl: `http://127.0.0.1:${adminListening.port}/admin/?token=${adminListening.token}`,
+            adminSignInUrl: `http://127.0.0.1:${adminListening.port}/admin/?code=${adminListening.codes.issue(ADMIN_CODE_VALUE).code}`,
             adminPort: adminListening.port,
             ...(adminListening.taken !== undefined ? { adminPortTaken: adminListening.taken } : {}),
           }
@@ -196,6 +207,8 @@ const bindHost = (bind: Settings['syncBind']) => (bind === 'lan' ? '0.0.0.0' : '
 interface AdminListening {
   port: number
   token: string
+  /** The admin listener's one-time sign-in codes. */
+  codes: SignInCodes
   /** The port asked for, when it was in use and a free one was taken instead. */
   taken?: number
 }
@@ -219,23 +232,24 @@ async function adminListener(context: {
   const secret = loadAdminSecret(context.dataDir)
   if (secret.replaced) log.warn(`app: ${secret.replaced}`)
   const adminToken = wanted.token ?? secret.token
+  const codes = new SignInCodes(clock)
   const adminApp = createHttpServer({ log })
   context.started.push(() => adminApp.close())
   let adminPort = 0
   await registerPages(adminApp, {
     rendererDir: context.rendererDir,
     admin: (server, html) =>
-      registerAdminHttp(server, { caller: admin, adminToken, sessionKey: secret.sessionKey, port: () => adminPort, html, clock }),
+      registerAdminHttp(server, { caller: admin, adminToken, sessionKey: secret.sessionKey, port: () => adminPort, html, clock, codes }),
   })
   await context.core.integrityChecked
   const purpose = { name: "the owner's window", choose: 'start with --admin-port N for another one, or --admin-port 0 for a free one' }
   const asked = wanted.port ?? 0
   try {
     adminPort = (await listen(adminApp, asked, '127.0.0.1', purpose)).port
-    return { port: adminPort, token: adminToken }
+    return { port: adminPort, token: adminToken, codes }
   } catch (error) {
     if (!wanted.orFree || asked === 0) throw error
     adminPort = (await listen(adminApp, 0, '127.0.0.1', purpose)).port
-    return { port: adminPort, token: adminToken, taken: asked }
+    return { port: adminPort, token: adminToken, codes, taken: asked }
   }
 }

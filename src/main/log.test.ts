@@ -30,6 +30,11 @@ describe('secrets never reach a log line', () => {
       'admin: http://127.0.0.1:4711/admin/?token=s3cr3t-admin-0123456789',
       'admin: http://127.0.0.1:4711/admin/?token=[redacted]',
     ],
+    [
+      'the one-time sign-in links',
+      'sign in: http://127.0.0.1:4712/admin/?code=AbC_d-1 and http://192.168.1.2:4711/#code=XyZ',
+      'sign in: http://127.0.0.1:4712/admin/?code=[redacted] and http://192.168.1.2:4711/#code=[redacted]',
+    ],
     ['a second query parameter', '/x?a=1&token=abc&b=2', '/x?a=1&token=[redacted]&b=2'],
     ['a bearer token', 'authorization: Bearer AbC.def-123', 'authorization: Bearer [redacted]'],
     ['our session cookie', 'cookie: mb_admin=deadbeef; other=1', 'cookie: mb_admin=[redacted]; other=1'],

@@ -38,10 +38,11 @@ const REDACT = [
 
 /**
  * What a line may still carry inside a message or an error's text: a token in a query (`?token=…`, the admin
- * URL), a bearer token, a cookie of ours (`mb_…=`), a token field of a serialised object.
+ * URL), a one-time sign-in code in a query or fragment (`?code=…`, `#code=…`: docs/adr/0087), a bearer token, a cookie of ours (`mb_…=`), a token field of a serialised object.
  */
 const SECRETS: Array<[RegExp, string]> = [
   [/([?&]token=)[^&\s"'\\]+/gi, '$1[redacted]'],
+  [/([?&#]code=)[^&\s"'\\]+/gi, '$1[redacted]'],
   [/(Bearer\s+)[A-Za-z0-9._~+/=-]+/g, '$1[redacted]'],
   [/\b(mb_[a-z_]+=)[^;\s"'\\]+/gi, '$1[redacted]'],
   [/("(?:token|adminToken|authorization|cookie|set-cookie)"\s*:\s*")(?:[^"\\]|\\.)*"/gi, '$1[redacted]"'],

@@ -154,6 +154,18 @@ export function parseHeadlessArgs(argv: string[], env: NodeJS.ProcessEnv = proce
   return { ...args, dataDir: args.dataDir ?? resolve(defaultDataDir(env)) }
 }
 
+/** The app's secrets a shell may read from its environment: read once, then removed (`scrubSecrets`). */
+export const SECRET_VARIABLES = ['MB_ADMIN_TOKEN'] as const
+
+/**
+ * Removes the app's secrets from `env` (the process's own, by default) once the shell has read them, so that no
+ * child process started afterwards inherits them — Electron's renderers and the browser fetcher's hidden windows,
+ * which render hostile Sites, included (docs/adr/0088-no-secrets-in-child-processes.md).
+ */
+export function scrubSecrets(env: NodeJS.ProcessEnv = process.env): void {
+  for (const name of SECRET_VARIABLES) delete env[name]
+}
+
 /** What the shell says once at start about where its admin token came from, if anything. */
 export function adminTokenWarnings(args: Pick<ShellArgs, 'adminTokenFrom' | 'adminTokenWarnings'>): string[] {
   return [

@@ -288,7 +288,10 @@ export interface IssuedTokenView {
 export interface ReaderAddressView {
   /** The Readers' page, e.g. http://192.168.1.20:4711/ — this machine's LAN address when the endpoint is bound to it. */
   url: string
-  /** The same with the token in its fragment (never sent to the server): opening it signs the Reader in. */
+  /**
+   * The same with a one-time sign-in code in its fragment (never sent as part of the address): opening it within
+   * 10 minutes signs the Reader in once; the page exchanges the code for the token (docs/adr/0087).
+   */
   signInUrl: string
   /** Whether another device can reach it (the endpoint listens on the local network). */
   reachableFromOtherDevices: boolean

@@ -126,10 +126,11 @@ describe('New Chapters', () => {
 })
 
 describe('a new token', () => {
-  it('comes with the address to open, and the address with the token to scan', async () => {
+  it('comes with the address to open, and the address with a one-time code to scan (not the token)', async () => {
     const issued = await app.api.addReader({ name: 'Scanner' })
     expect(issued.address.url).toBe(`http://127.0.0.1:${app.port}/`)
-    expect(issued.address.signInUrl).toBe(`http://127.0.0.1:${app.port}/#token=${issued.token}`)
+    expect(issued.address.signInUrl).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${app.port}/#code=[A-Za-z0-9_-]{43}$`))
+    expect(issued.address.signInUrl).not.toContain(issued.token)
     expect(issued.address.reachableFromOtherDevices).toBe(false)
   })
 })

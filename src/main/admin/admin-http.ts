@@ -1,7 +1,8 @@
 /**
  * The owner's window over loopback HTTP (docs/design.md#shells-and-commands), on a listener of its own
  * (docs/adr/0042-the-admin-on-its-own-listener.md): `/admin/` serves the built renderer; `POST
- * /admin/rpc/<method>` is one route per admin method. Opening `/admin/?token=…` starts a session — a signed
+ * /admin/rpc/<method>` is one route per admin method. Opening `/admin/?token=…` (tools) or the one-time
+ * `/admin/?code=…` the shell prints (docs/adr/0087-sign-in-links-that-end.md) starts a session — a signed
  * cookie that outlives a restart, 12 hours from its last use (docs/adr/0076-an-owners-address-that-lasts.md) — sets it as an HttpOnly, SameSite=Strict cookie named for
  * this port and scoped to `/admin`, and redirects to `/admin/`, dropping the token from the address. Wrong
  * tokens are throttled. Every RPC checks the session, the Host (against DNS rebinding) and the Origin
@@ -13,6 +14,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { IMPORT_MAX_BASE64_CHARS, IMPORT_MAX_FILE_BYTES } from '../../shared/library'
 import type { Clock } from '../clock'
 import type { AdminCaller } from './validated'
+import type { SignInCodes } from './sign-in-codes'
 import { AppError, ERROR_STATUS } from '../../shared/errors'
 import { pageHeaders } from '../server/pages'
 
@@ -112,15 +114,18 @@ export interface AdminHttpOptions {
   port(): number
   html: string
   clock: Pick<Clock, 'now'>
+  /** One-time admin sign-in codes (`/admin/?code=…`, docs/adr/0087-sign-in-links-that-end.md): the link the shell prints. */
+  codes: SignInCodes
 }
+
+/** What an admin sign-in code stands for. */
+export const ADMIN_CODE_VALUE = 'admin-session'
 
 export async function registerAdminHttp(app: FastifyInstance, options: AdminHttpOptions): Promise<void> {
   await app.register(cookie)
-  const tokenBuffer = Buffer.from(options.adminToken)
   const sessions = new AdminSessions(options.sessionKey, options.clock)
   const throttle = new TokenThrottle(options.clock)
 
-  const sameBytes = (a: Buffer, b: Buffer) => a.length === b.length && timingSafeEqual(a, b)
   const setSession = (reply: FastifyReply, value: string) =>
     reply.setCookie(sessionCookieName(options.port()), value, { httpOnly: true, sameSite: 'strict', path: '/admin', secure: false })
   const allowedHosts = () => {
@@ -137,31 +142,19 @@ export async function registerAdminHttp(app: FastifyInstance, options: AdminHttp
 
   const page = (reply: FastifyReply) => pageHeaders(reply).type('text/html; charset=utf-8').send(options.html)
 
+  const signIn: SignInDeps = {
+    throttle,
+    sessions,
+    codes: options.codes,
+    token: Buffer.from(options.adminToken),
+    cookieName: () => sessionCookieName(options.port()),
+    setSession,
+  }
+
   app.get('/admin', async (_request, reply) => reply.redirect('/admin/', 302))
   app.get('/admin/', async (request, reply) => {
     guard(request, false)
-    const token = (request.query as { token?: unknown }).token
-    if (typeof token === 'string') {
-      const wait = throttle.waitMs()
-      if (wait > 0) {
-        void reply.header('retry-after', String(Math.ceil(wait / 1000)))
-        return signInProblem(reply, 429, 'Too many wrong admin tokens', [
-          `This address was tried with too many wrong tokens. Wait ${Math.ceil(wait / 1000)} seconds, then open the admin URL the app printed.`,
-          ...WHERE_THE_URL_IS,
-        ])
-      }
-      if (!sameBytes(Buffer.from(token), tokenBuffer)) {
-        throttle.failed()
-        return signInProblem(reply, 401, 'That admin link is not valid', [
-          'The token in this address is not the one the app is using now: it may be from an earlier start, or cut short when it was copied.',
-          ...WHERE_THE_URL_IS,
-        ])
-      }
-      throttle.succeeded()
-      void setSession(reply, sessions.start())
-      return reply.header('cache-control', 'no-store').redirect('/admin/', 303)
-    }
-    return page(reply)
+    return answerSignIn(request, reply, signIn) ?? page(reply)
   })
 
   // The session, Host and Origin are checked when a request arrives, before its body is read.
@@ -197,6 +190,57 @@ export async function registerAdminHttp(app: FastifyInstance, options: AdminHttp
     },
     rpc,
   )
+}
+
+interface SignInDeps {
+  throttle: TokenThrottle
+  sessions: AdminSessions
+  codes: SignInCodes
+  token: Buffer
+  cookieName(): string
+  setSession(reply: FastifyReply, value: string): unknown
+}
+
+const sameBytes = (a: Buffer, b: Buffer) => a.length === b.length && timingSafeEqual(a, b)
+
+/**
+ * `/admin/?code=…` (a one-time sign-in code, docs/adr/0087-sign-in-links-that-end.md) or `/admin/?token=…`: a
+ * session and a redirect that drops it from the address, or a page that says what went wrong. Undefined when the
+ * address carries neither: the window itself.
+ */
+function answerSignIn(request: FastifyRequest, reply: FastifyReply, deps: SignInDeps): FastifyReply | undefined {
+  const { token, code } = request.query as { token?: unknown; code?: unknown }
+  if (typeof code !== 'string' && typeof token !== 'string') return undefined
+  const wait = deps.throttle.waitMs()
+  if (wait > 0) {
+    void reply.header('retry-after', String(Math.ceil(wait / 1000)))
+    return signInProblem(reply, 429, 'Too many wrong admin tokens', [
+      `This address was tried with too many wrong tokens or sign-in links. Wait ${Math.ceil(wait / 1000)} seconds, then open the sign-in link the app printed.`,
+      ...WHERE_THE_URL_IS,
+    ])
+  }
+  const toWindow = () => reply.header('cache-control', 'no-store').redirect('/admin/', 303)
+  const right =
+    typeof code === 'string' ? deps.codes.redeem(code) === ADMIN_CODE_VALUE : sameBytes(Buffer.from(token as string), deps.token)
+  if (right) {
+    deps.throttle.succeeded()
+    void deps.setSession(reply, deps.sessions.start())
+    return toWindow()
+  }
+  // A browser already signed in (the link opened twice) goes to the window: the spent code gave it nothing, and
+  // it is no guess to count.
+  if (typeof code === 'string' && deps.sessions.use(request.cookies[deps.cookieName()])) return toWindow()
+  deps.throttle.failed()
+  if (typeof token === 'string')
+    return signInProblem(reply, 401, 'That admin link is not valid', [
+      'The token in this address is not the one the app is using now: it may be from an earlier start, or cut short when it was copied.',
+      ...WHERE_THE_URL_IS,
+    ])
+  return signInProblem(reply, 401, 'This sign-in link was already used or has expired', [
+    'A sign-in link works once, within 10 minutes of the start that printed it. Nothing was changed.',
+    'Restart the app for a new one (the line that begins “manga-bookmark: sign in:”), or open the admin URL with its token (“manga-bookmark: admin:”).',
+    ...WHERE_THE_URL_IS.slice(1),
+  ])
 }
 
 /** Where the owner finds the right admin URL, for the page a wrong one answers with. */

@@ -20,6 +20,7 @@ import { seriesWaiting, type SeriesWaitingView } from '../../shared/series-state
 import { fetcherFor } from '../fetch/fetcher'
 import { cadenceWords } from '../lanes/cadence'
 import { readerAddress } from '../server/addresses'
+import type { SignInCodes } from './sign-in-codes'
 import type { Settings } from '../../shared/settings'
 import { newChapterCount, newChapterUpdates } from '../store/updates'
 import { chapterList } from '../store/chapters'
@@ -56,6 +57,11 @@ export interface AdminContext {
    * server). Throws, leaving it where it was, when the new address cannot be had.
    */
   moveSyncEndpoint?(bind: Settings['syncBind'], port: number | undefined): Promise<void>
+  /**
+   * One-time codes the Readers' page exchanges for a token (docs/adr/0087-sign-in-links-that-end.md): a new or
+   * rotated token's sign-in link carries one. Absent (a core without its HTTP server): the link is the token's own.
+   */
+  readerCodes?: SignInCodes
 }
 
 /** How many stored chapters the Series detail shows, newest first. */
@@ -203,7 +209,10 @@ export function createAdmin(ctx: AdminContext): AdminApi {
       bookmarks: (await bookmarkCounts(db)).get(result.reader.id) ?? 0,
     },
     token: result.token,
-    address: readerAddress(ctx.listening(), result.token),
+    address: readerAddress(
+      ctx.listening(),
+      ctx.readerCodes ? `code=${ctx.readerCodes.issue(result.token).code}` : `token=${encodeURIComponent(result.token)}`,
+    ),
   })
 
   return {

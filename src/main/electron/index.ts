@@ -11,13 +11,16 @@ import { drain } from './policy/drain'
 import { noticeFor, rendersMarkup } from './policy/notifications'
 import { powerSequencer } from './policy/power'
 import { createLog, logToDirectory } from '../log'
-import { parseShellArgs, USAGE, type ShellArgs } from '../shell-args'
+import { parseShellArgs, scrubSecrets, USAGE, type ShellArgs } from '../shell-args'
 import { electronLauncher } from './browser-session'
 import { registerAdminIpc } from './ipc'
 import { findNativeBinding, MISSING_NATIVE_MESSAGE } from './native'
 import { createAppTray, type AppTray } from './tray'
 import { createOwnerWindow, type OwnerWindow } from './window'
 
+// The Electron shell uses no secret from its environment; its renderers and the browser fetcher's hidden windows
+// (hostile Sites) inherit none (docs/adr/0088-no-secrets-in-child-processes.md).
+scrubSecrets(process.env)
 const log = createLog()
 const QUIT_WITHIN_MS = 5_000
 const TRAY_EVERY_MS = 15_000

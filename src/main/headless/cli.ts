@@ -8,7 +8,7 @@
 import { join } from 'node:path'
 import { createLog, logToDirectory } from '../log'
 import { resolveChromium } from '../fetch/browser/playwright-launcher'
-import { adminTokenWarnings, DEFAULT_ADMIN_PORT, parseHeadlessArgs, USAGE, type HeadlessArgs } from '../shell-args'
+import { adminTokenWarnings, DEFAULT_ADMIN_PORT, parseHeadlessArgs, scrubSecrets, USAGE, type HeadlessArgs } from '../shell-args'
 import { startHeadlessShell } from './shell'
 import { startLines } from './start-lines'
 import { stopDeadlineMs, stopOnSignals } from './signals'
@@ -20,6 +20,9 @@ async function main(): Promise<void> {
   } catch (error) {
     console.error(`headless: ${(error as Error).message}`)
     process.exit(2)
+  } finally {
+    // Read: no child process this one starts inherits the admin token (docs/adr/0088).
+    scrubSecrets(process.env)
   }
   if (args.help) {
     console.log(USAGE.headless)

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
 import { tempDir } from '../testing/store'
-import { adminTokenWarnings, DEFAULT_ADMIN_PORT, parseHeadlessArgs, parseShellArgs } from '../shell-args'
+import { adminTokenWarnings, DEFAULT_ADMIN_PORT, parseHeadlessArgs, parseShellArgs, scrubSecrets } from '../shell-args'
 
 const dirs: Array<{ remove(): void }> = []
 afterEach(() => dirs.splice(0).forEach((d) => d.remove()))
@@ -91,6 +91,15 @@ describe('the admin token, kept off the command line', () => {
   })
 })
 
+describe('secrets read from the environment', () => {
+  it('are removed once read, so no child process started afterwards inherits the admin token', () => {
+    const env: NodeJS.ProcessEnv = { MB_ADMIN_TOKEN: 'from-the-environment-0123', MB_LOG_LEVEL: 'warn', PATH: '/usr/bin' }
+    expect(parseHeadlessArgs([], env).adminToken).toBe('from-the-environment-0123')
+    scrubSecrets(env)
+    expect(env).toEqual({ MB_LOG_LEVEL: 'warn', PATH: '/usr/bin' })
+  })
+})
+
 describe('headless shell process', () => {
   it('creates the database, answers /api/v1/health on loopback and stops on SIGTERM; the terminal gets plain lines, no JSON', async () => {
     const d = tempDir()
@@ -113,7 +122,10 @@ describe('headless shell process', () => {
     const adminPort = Number(/admin: http:\/\/127\.0\.0\.1:(\d+)\/admin\/\?token=/.exec(out)![1])
     if (adminPort !== DEFAULT_ADMIN_PORT)
       expect(out).toContain(`port ${DEFAULT_ADMIN_PORT} for the owner's window is taken by another program`)
-    else expect(out).toContain("it is the owner's window, the same at every start")
+    else expect(out).not.toContain('is taken by another program')
+    // A one-time sign-in link for the person, on the same port (docs/adr/0087).
+    expect(out).toMatch(new RegExp(`sign in: http://127\\.0\\.0\\.1:${adminPort}/admin/\\?code=[A-Za-z0-9_-]{43}\n`))
+    expect(out).toContain("open the sign-in link above in a browser on this computer: it is the owner's window")
     expect(out).toMatch(/Readers open http:\/\/127\.0\.0\.1:\d+\/ — on this computer only/)
     // Info lines go to the log file only: every line here is a plain one.
     expect(out.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('manga-bookmark: '))).toEqual([])

@@ -20,6 +20,8 @@ export interface HeadlessOptions extends Omit<AppOptions, 'shell' | 'browser' | 
 
 export type HeadlessShell = RunningApp & {
   readonly adminUrl: string
+  /** The one-time sign-in link printed for a person (docs/adr/0087-sign-in-links-that-end.md). */
+  readonly adminSignInUrl: string
   readonly adminPort: number
   /** The default admin port, when another program had it and a free one was taken for this start. */
   readonly adminPortTaken?: number

@@ -1,8 +1,9 @@
 /**
  * What the headless shell tells the person at the terminal once it runs (docs/adr/0076-an-owners-address-that-lasts.md):
- * a few plain lines — where the data is, the admin URL and what it is for, where Readers go, what the browser
- * Sites use, where the log is. The first two keep their shape: tools outside the app read them
- * (`data FILE · serving ORIGIN (port N)`, `admin: http://127.0.0.1:M/admin/?token=…`). Pure.
+ * a few plain lines — where the data is, the admin URL and what it is for, the one-time sign-in link for a person
+ * (docs/adr/0087-sign-in-links-that-end.md), where Readers go, what the browser Sites use, where the log is. The
+ * first two keep their shape: tools outside the app read them (`data FILE · serving ORIGIN (port N)`,
+ * `admin: http://127.0.0.1:M/admin/?token=…`). Pure.
  */
 import { join } from 'node:path'
 import { LOG_FILE } from '../log'
@@ -11,7 +12,7 @@ import type { HeadlessShell } from './shell'
 
 type Started = Pick<
   HeadlessShell,
-  'dataFile' | 'origin' | 'port' | 'adminUrl' | 'adminPortTaken' | 'adminPort' | 'demoOrigin' | 'demoReaders'
+  'dataFile' | 'origin' | 'port' | 'adminUrl' | 'adminSignInUrl' | 'adminPortTaken' | 'adminPort' | 'demoOrigin' | 'demoReaders'
 > & {
   core: { siteProblems: readonly string[] }
 }
@@ -21,10 +22,15 @@ export function startLines(shell: Started, context: { chromium?: string | undefi
   return [
     `data ${shell.dataFile} · serving ${shell.origin} (port ${shell.port})`,
     `admin: ${shell.adminUrl}`,
-    shell.adminPortTaken !== undefined
-      ? `warning: port ${shell.adminPortTaken} for the owner's window is taken by another program, so this start uses ${shell.adminPort}: ` +
-        `the admin URL above works until the next start (choose a port with --admin-port N).`
-      : "open the admin URL above in a browser on this computer: it is the owner's window, the same at every start.",
+    `sign in: ${shell.adminSignInUrl}`,
+    "open the sign-in link above in a browser on this computer: it is the owner's window. It works once, within 10 minutes, " +
+      "so the browser's history keeps nothing that signs in; the admin URL with the token is the same at every start, for tools.",
+    ...(shell.adminPortTaken !== undefined
+      ? [
+          `warning: port ${shell.adminPortTaken} for the owner's window is taken by another program, so this start uses ${shell.adminPort}: ` +
+            `the admin URL above works until the next start (choose a port with --admin-port N).`,
+        ]
+      : []),
     readers.reachableFromOtherDevices
       ? `Readers open ${readers.url} on their phones and laptops (the local network).`
       : `Readers open ${readers.url} — on this computer only, until you let the local network in (Readers page, or Settings).`,

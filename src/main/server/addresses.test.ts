@@ -13,11 +13,11 @@ const wifi = { ...lo, address: '192.168.1.20', netmask: '255.255.255.0', interna
 const linkLocal = { ...wifi, address: '169.254.3.4', cidr: '169.254.3.4/16' } as const
 
 describe('the address a Reader opens', () => {
-  it('an endpoint on every interface is opened at this machine’s LAN address, and the token rides in the fragment', () => {
-    const address = readerAddress('http://0.0.0.0:4711', 'tok-en_1', { lo: [lo], wlan0: [linkLocal, wifi] })
+  it('an endpoint on every interface is opened at this machine’s LAN address, and the sign-in code rides in the fragment', () => {
+    const address = readerAddress('http://0.0.0.0:4711', 'code=co-de_1', { lo: [lo], wlan0: [linkLocal, wifi] })
     expect(address).toEqual({
       url: 'http://192.168.1.20:4711/',
-      signInUrl: 'http://192.168.1.20:4711/#token=tok-en_1',
+      signInUrl: 'http://192.168.1.20:4711/#code=co-de_1',
       reachableFromOtherDevices: true,
     })
   })

@@ -1,7 +1,8 @@
 /**
  * Where a Reader opens the Readers' page (docs/adr/0057-sign-in-by-scanning.md): the sync endpoint's address as
  * another device on the network reaches it — this machine's LAN address when the endpoint listens on every
- * interface — and the same address with a token in its fragment, which the page reads and the browser never sends.
+ * interface — and the same address with a one-time sign-in code in its fragment (docs/adr/0087-sign-in-links-that-end.md),
+ * which the page reads and exchanges, and the browser never sends.
  */
 import { networkInterfaces, type NetworkInterfaceInfo } from 'node:os'
 import type { ReaderAddressView } from '../../shared/admin-api'
@@ -19,10 +20,10 @@ export function lanAddress(interfaces: Interfaces = networkInterfaces()): string
 }
 
 /**
- * The Readers' page address for an endpoint listening at `listening` (`http://host:port`), with `token` in the
- * sign-in link's fragment.
+ * The Readers' page address for an endpoint listening at `listening` (`http://host:port`), with `fragment`
+ * (`code=…`) in the sign-in link's fragment.
  */
-export function readerAddress(listening: string, token: string, interfaces?: Interfaces): ReaderAddressView {
+export function readerAddress(listening: string, fragment: string, interfaces?: Interfaces): ReaderAddressView {
   let bound: URL
   try {
     bound = new URL(listening)
@@ -37,7 +38,7 @@ export function readerAddress(listening: string, token: string, interfaces?: Int
   const url = `http://${host}:${bound.port}/`
   return {
     url,
-    signInUrl: `${url}#token=${encodeURIComponent(token)}`,
+    signInUrl: `${url}#${fragment}`,
     reachableFromOtherDevices: lan !== undefined || (!everywhere && !loopback),
   }
 }

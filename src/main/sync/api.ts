@@ -14,9 +14,10 @@ import { updateBookmark } from '../store/bookmarks'
 import { groupCommit } from '../store/group-commit'
 import { SYNC_ROUTES, type BookmarkWrite, type SyncDeps } from './routes'
 import { NOTIFY_ROUTES } from './notify-routes'
+import { SIGN_IN_ROUTE } from './sign-in-route'
 
-/** The endpoint's route table: the bookmark routes and the notification routes (docs/adr/0074-…). */
-const ROUTES = [...SYNC_ROUTES, ...NOTIFY_ROUTES]
+/** The endpoint's route table: the bookmark routes, the notification routes (docs/adr/0074-…) and sign-in (0087). */
+const ROUTES = [...SYNC_ROUTES, ...NOTIFY_ROUTES, SIGN_IN_ROUTE]
 
 export interface SyncOptions {
   /** Requests per token (or per address without one) per window. */
@@ -71,7 +72,9 @@ export async function registerSyncApi(app: FastifyInstance, given: SyncDeps, opt
     app.route({
       method: r.method,
       url: r.path,
-      config: { rateLimit: { max: limit.max, timeWindow: limit.windowMs } },
+      config: {
+        rateLimit: { max: Math.min(r.rateLimit?.max ?? limit.max, limit.max), timeWindow: r.rateLimit?.windowMs ?? limit.windowMs },
+      },
       handler: async (request, reply) => {
         void reply.header('cache-control', 'no-store')
         const reader = r.auth ? authenticated(request) : (undefined as unknown as ReaderRow)

@@ -358,6 +358,7 @@ describe('OpenAPI', () => {
       '/api/v1/me/notifications',
       '/api/v1/me/notifications/test',
       '/api/v1/sightings',
+      '/api/v1/sign-in',
       '/api/v1/updates',
     ])
     const patch = r.json.paths['/api/v1/bookmarks/{site}/{seriesId}'].patch

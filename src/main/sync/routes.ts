@@ -20,6 +20,7 @@ import { chapterKey, chapterList, readerChapterFacts, readerUpdates } from '../s
 import type { ReaderBookmark } from '../store/bookmarks'
 import { presentBookmark, presentChapter, presentReader, presentSighting, presentUpdate } from './present'
 import * as S from '../../shared/sync-schemas'
+import type { SignInCodes } from '../admin/sign-in-codes'
 
 export interface SyncDeps {
   db: Db
@@ -29,6 +30,8 @@ export interface SyncDeps {
   writes?: GroupCommit<BookmarkWrite, unknown>
   /** New Chapters to the Readers' devices (docs/adr/0074-…): the notifier and the install's VAPID public key. */
   notify?: { notifier: Notifier; vapidPublicKey(): string }
+  /** One-time sign-in codes the owner's window made for Readers' tokens (docs/adr/0087-sign-in-links-that-end.md). */
+  readerCodes?: SignInCodes
 }
 
 /** A status or Progress write. Its time is read when the write is applied, inside its transaction. */
@@ -62,6 +65,8 @@ export interface SyncRoute<P = unknown, Q = unknown, B = unknown> {
   path: string
   summary: string
   auth: boolean
+  /** A tighter limit than the endpoint's, per address (the sign-in route). */
+  rateLimit?: { max: number; windowMs: number }
   params?: ZodType<P>
   query?: ZodType<Q>
   body?: ZodType<B>

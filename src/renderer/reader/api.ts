@@ -31,6 +31,8 @@ export function createApi(token: () => string | null) {
 
   return {
     me: () => call<Reader>('GET', '/api/v1/me'),
+    /** A sign-in link's one-time code exchanged for the Reader's token (docs/adr/0087-sign-in-links-that-end.md). */
+    exchangeCode: (code: string) => call<{ token: string }>('POST', '/api/v1/sign-in', { code }),
     /** Every bookmark, or with `since` (the `now` of the previous answer) what changed and was removed since. */
     bookmarks: (since?: number) =>
       call<BookmarksAnswer>('GET', since === undefined ? '/api/v1/bookmarks' : `/api/v1/bookmarks?since=${since}`),

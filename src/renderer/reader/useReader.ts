@@ -118,6 +118,26 @@ export function useReader(storage: Storage = window.localStorage) {
     }
   }
 
+  /**
+   * Signs in with a sign-in link's one-time code (the QR code): exchanged once for the token, which is kept as a
+   * typed one is. A used or expired code says so and leaves whoever is signed in signed in.
+   */
+  async function signInWithCode(code: string): Promise<boolean> {
+    let exchanged: string
+    try {
+      exchanged = (await api.exchangeCode(code)).token
+    } catch (error) {
+      signInError.value = !(error instanceof ApiError)
+        ? 'Could not reach the app. Is it running, and is this the address the owner gave you?'
+        : error.status === 422
+          ? 'This sign-in link is not whole: scan the QR code again, or type your token.'
+          : error.message.charAt(0).toUpperCase() + error.message.slice(1)
+      if (token.value && reader.value) problem.value = signInError.value
+      return false
+    }
+    return signIn(exchanged)
+  }
+
   function forgetList(): void {
     storage.removeItem(LIST_KEY)
     reader.value = null
@@ -352,6 +372,7 @@ export function useReader(storage: Storage = window.localStorage) {
     seenBefore,
     resort,
     signIn,
+    signInWithCode,
     signOut,
     refresh,
     flush,

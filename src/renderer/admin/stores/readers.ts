@@ -65,7 +65,7 @@ export function useReaders() {
       return undefined
     },
     /**
-     * Turns the local network on from the token screen (no restart: docs/adr/0077) and gives the token just
+     * Turns the local network on from the token screen (no restart: docs/adr/0077) and gives the sign-in link just
      * shown the address a phone can open. False when it could not.
      */
     async letTheNetworkIn() {
@@ -73,7 +73,9 @@ export function useReaders() {
       const shown = issued.value
       if (!view || !shown) return false
       const { url, reachableFromOtherDevices } = view.readersPage
-      issued.value = { ...shown, address: { url, reachableFromOtherDevices, signInUrl: `${url}#token=${encodeURIComponent(shown.token)}` } }
+      // The same one-time code (docs/adr/0087) at the address a phone can open: only the host changed.
+      const fragment = shown.address.signInUrl.split('#')[1]
+      issued.value = { ...shown, address: { url, reachableFromOtherDevices, signInUrl: fragment ? `${url}#${fragment}` : '' } }
       return true
     },
   }
