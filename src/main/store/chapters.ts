@@ -28,9 +28,18 @@ export interface ServedChapter {
  * Always a top slice of the list by number, so any served chapter at or above the lowest kept one is kept.
  */
 export function keptWindow(served: readonly ServedChapter[], floor: number): ServedChapter[] {
+  return windowOf(newestFirst(served), floor)
+}
+
+/** One chapter per number (the first served wins), newest first. */
+function newestFirst(served: readonly ServedChapter[]): ServedChapter[] {
   const byNumber = new Map<number, ServedChapter>()
   for (const c of served) if (Number.isFinite(c.number) && !byNumber.has(c.number)) byNumber.set(c.number, c)
-  const newestFirst = [...byNumber.values()].sort((a, b) => b.number - a.number)
+  return [...byNumber.values()].sort((a, b) => b.number - a.number)
+}
+
+/** keptWindow of a list already one per number, newest first. */
+function windowOf(newestFirst: ServedChapter[], floor: number): ServedChapter[] {
   let n = Math.min(KEEP_NEWEST, newestFirst.length)
   while (n < newestFirst.length && n < KEEP_MAX && newestFirst[n]!.number > floor) n++
   return newestFirst.slice(0, n)
@@ -60,20 +69,15 @@ export async function storeChapters(
   previousLatest: number | null,
 ): Promise<StoredChanges> {
   const changes: StoredChanges = { added: 0, changed: 0, vanished: 0, dropped: 0 }
-  const floor = await lowestProgress(db, key)
-  const kept = keptWindow(served, floor)
-  if (kept.length === 0) return changes
+  const listed = newestFirst(served)
+  if (listed.length === 0) return changes
+  const stored = new Map((await storedRows(db, key)).map((r) => [r.number, r]))
+  // The lowest Progress decides only what lies past the newest KEEP_NEWEST and what stored below the served list
+  // is let go: read when one of them is there, else never (a first list, the steady state of a short list).
+  let low: number | undefined
+  const floor = async () => (low ??= await lowestProgress(db, key))
+  const kept = listed.length > KEEP_NEWEST ? windowOf(listed, await floor()) : listed
   const lowest = kept[kept.length - 1]!.number
-  const stored = new Map(
-    (
-      await db
-        .selectFrom('chapters')
-        .select(['number', 'label', 'url', 'released_at', 'vanished_at'])
-        .where('site', '=', key.site)
-        .where('series_id', '=', key.seriesId)
-        .execute()
-    ).map((r) => [r.number, r]),
-  )
   /** [number, label, url, released_at, arrived] of each chapter not stored yet. */
   const added: Array<[number, string, string, number, 0 | 1]> = []
   for (const c of kept) {
@@ -106,8 +110,9 @@ export async function storeChapters(
   // newest chapters), kept while a Reader has yet to read it, up to KEEP_MAX in all; let go once every Reader has.
   const gone = [...stored.values()].filter((r) => r.number >= lowest && r.vanished_at === 0).map((r) => r.number)
   const below = [...stored.keys()].filter((n) => n < lowest).sort((a, b) => b - a)
-  const needed = below.filter((n) => n > floor)
-  const drop = [...below.filter((n) => n <= floor), ...needed.slice(Math.max(0, KEEP_MAX - kept.length))]
+  const read = below.length > 0 ? await floor() : Infinity
+  const needed = below.filter((n) => n > read)
+  const drop = [...below.filter((n) => n <= read), ...needed.slice(Math.max(0, KEEP_MAX - kept.length))]
   if (gone.length > 0) {
     const result = await db
       .updateTable('chapters')
@@ -132,14 +137,20 @@ export async function storeChapters(
 
 /** The lowest Progress of the Series' Readers (nothing read counts as 0); Infinity when no Reader holds it. */
 async function lowestProgress(db: Db, key: SeriesKey): Promise<number> {
-  const row = await db
-    .selectFrom('bookmarks')
-    .select((eb) => eb.fn.min(sql<number>`COALESCE(progress, 0)`).as('low'))
-    .where('site', '=', key.site)
-    .where('series_id', '=', key.seriesId)
-    .executeTakeFirst()
-  const low = row?.low
+  const result = await sql<{ low: number | null }>`
+    SELECT MIN(COALESCE(progress, 0)) AS low FROM bookmarks WHERE site = ${key.site} AND series_id = ${key.seriesId}`.execute(db)
+  const low = result.rows[0]?.low
   return low === null || low === undefined ? Infinity : Number(low)
+}
+
+type StoredChapter = Pick<ChapterRow, 'number' | 'label' | 'url' | 'released_at' | 'vanished_at'>
+
+/** What storeChapters compares a served list with: a Series' stored chapters, vanished ones included. */
+async function storedRows(db: Db, key: SeriesKey): Promise<StoredChapter[]> {
+  // Raw SQL: read at every check, so no query builder to build and compile each time.
+  const result = await sql<StoredChapter>`
+    SELECT number, label, url, released_at, vanished_at FROM chapters WHERE site = ${key.site} AND series_id = ${key.seriesId}`.execute(db)
+  return result.rows
 }
 
 /**
