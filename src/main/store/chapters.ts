@@ -189,8 +189,13 @@ export interface ChapterFacts {
   next: NextChapter | null
   /** Stored chapters (not vanished) above the Progress. */
   storedUnread: number
-  /** The lowest and highest stored chapters not vanished; null when no list is stored. */
+  /**
+   * Where the stored list starts, as far as the count needs it: the lowest stored chapter not vanished when
+   * nothing is read or every stored chapter is above the Progress; else the highest stored one at or below the
+   * Progress (then none lies below the list unread, whichever is lowest). Null when no list is stored.
+   */
   lowest: number | null
+  /** The highest stored chapter not vanished; null when no list is stored. */
   highest: number | null
 }
 
@@ -199,8 +204,11 @@ export const chapterKey = (site: string, seriesId: string): string => `${site}\u
 
 /**
  * For each of a Reader's bookmarks (only `keys`, when given), what its stored chapters say: the next chapter, the
- * stored ones unread, and the ends of the list. One statement; each bookmark costs a few seeks in the chapters'
- * primary key, and a Reader who is caught up reads no chapter row but the ends.
+ * stored ones unread, and the ends of the list. One statement; each bookmark costs one seek in the chapters'
+ * primary key at its Progress, and the reads beside it stay on the pages that seek found: the stored chapter
+ * just at or below the Progress, rather than the list's first (a page of its own), tells whether any lies below
+ * the list unread (docs/adr/0086-a-cheaper-check-and-sync-with-chapter-lists.md). The bookmarks are read in key
+ * order, so are the Series' lists.
  */
 export async function readerChapterFacts(db: Db, readerId: number, keys?: readonly SeriesKey[]): Promise<Map<string, ChapterFacts>> {
   const live = sql`c.site = b.site AND c.series_id = b.series_id AND c.vanished_at = 0`
@@ -211,16 +219,20 @@ export async function readerChapterFacts(db: Db, readerId: number, keys?: readon
   const result = await sql<{ site: string; series_id: string; next: string; lowest: number | null; highest: number | null }>`
     SELECT b.site, b.series_id,
       (SELECT json_array(MIN(c.number), c.label, c.url, COUNT(*)) FROM chapters c WHERE ${live} AND ${above}) AS next,
-      (SELECT c.number FROM chapters c WHERE ${live} ORDER BY c.number LIMIT 1) AS lowest,
+      CASE WHEN b.progress IS NULL THEN (SELECT c.number FROM chapters c WHERE ${live} ORDER BY c.number LIMIT 1)
+        ELSE (SELECT c.number FROM chapters c WHERE ${live} AND c.number <= b.progress ORDER BY c.number DESC LIMIT 1)
+      END AS lowest,
       (SELECT c.number FROM chapters c WHERE ${live} ORDER BY c.number DESC LIMIT 1) AS highest
-    FROM bookmarks b WHERE b.reader_id = ${readerId} ${restrict}
+    FROM bookmarks b INDEXED BY sqlite_autoindex_bookmarks_1 WHERE b.reader_id = ${readerId} ${restrict}
   `.execute(db)
   return new Map(
     result.rows.map((r) => {
       // One aggregate gives the next chapter (the row of the MIN: SQLite's bare columns) and how many there are.
       const [number, label, url, count] = JSON.parse(r.next) as [number | null, string | null, string | null, number]
       const next = number === null ? null : { number, label: label ?? '', url: url ?? '' }
-      return [chapterKey(r.site, r.series_id), { next, storedUnread: count, lowest: r.lowest, highest: r.highest }]
+      // Nothing stored at or below the Progress: the lowest stored is the next one.
+      const facts = { next, storedUnread: count, lowest: r.lowest ?? number, highest: r.highest }
+      return [chapterKey(r.site, r.series_id), facts]
     }),
   )
 }
