@@ -28,9 +28,18 @@ export interface ServedChapter {
  * Always a top slice of the list by number, so any served chapter at or above the lowest kept one is kept.
  */
 export function keptWindow(served: readonly ServedChapter[], floor: number): ServedChapter[] {
+  return windowOf(newestFirst(served), floor)
+}
+
+/** One chapter per number (the first served wins), newest first. */
+function newestFirst(served: readonly ServedChapter[]): ServedChapter[] {
   const byNumber = new Map<number, ServedChapter>()
   for (const c of served) if (Number.isFinite(c.number) && !byNumber.has(c.number)) byNumber.set(c.number, c)
-  const newestFirst = [...byNumber.values()].sort((a, b) => b.number - a.number)
+  return [...byNumber.values()].sort((a, b) => b.number - a.number)
+}
+
+/** keptWindow of a list already one per number, newest first. */
+function windowOf(newestFirst: ServedChapter[], floor: number): ServedChapter[] {
   let n = Math.min(KEEP_NEWEST, newestFirst.length)
   while (n < newestFirst.length && n < KEEP_MAX && newestFirst[n]!.number > floor) n++
   return newestFirst.slice(0, n)
@@ -60,20 +69,15 @@ export async function storeChapters(
   previousLatest: number | null,
 ): Promise<StoredChanges> {
   const changes: StoredChanges = { added: 0, changed: 0, vanished: 0, dropped: 0 }
-  const floor = await lowestProgress(db, key)
-  const kept = keptWindow(served, floor)
-  if (kept.length === 0) return changes
+  const listed = newestFirst(served)
+  if (listed.length === 0) return changes
+  const stored = new Map((await storedRows(db, key)).map((r) => [r.number, r]))
+  // The lowest Progress decides only what lies past the newest KEEP_NEWEST and what stored below the served list
+  // is let go: read when one of them is there, else never (a first list, the steady state of a short list).
+  let low: number | undefined
+  const floor = async () => (low ??= await lowestProgress(db, key))
+  const kept = listed.length > KEEP_NEWEST ? windowOf(listed, await floor()) : listed
   const lowest = kept[kept.length - 1]!.number
-  const stored = new Map(
-    (
-      await db
-        .selectFrom('chapters')
-        .select(['number', 'label', 'url', 'released_at', 'vanished_at'])
-        .where('site', '=', key.site)
-        .where('series_id', '=', key.seriesId)
-        .execute()
-    ).map((r) => [r.number, r]),
-  )
   /** [number, label, url, released_at, arrived] of each chapter not stored yet. */
   const added: Array<[number, string, string, number, 0 | 1]> = []
   for (const c of kept) {
@@ -106,8 +110,9 @@ export async function storeChapters(
   // newest chapters), kept while a Reader has yet to read it, up to KEEP_MAX in all; let go once every Reader has.
   const gone = [...stored.values()].filter((r) => r.number >= lowest && r.vanished_at === 0).map((r) => r.number)
   const below = [...stored.keys()].filter((n) => n < lowest).sort((a, b) => b - a)
-  const needed = below.filter((n) => n > floor)
-  const drop = [...below.filter((n) => n <= floor), ...needed.slice(Math.max(0, KEEP_MAX - kept.length))]
+  const read = below.length > 0 ? await floor() : Infinity
+  const needed = below.filter((n) => n > read)
+  const drop = [...below.filter((n) => n <= read), ...needed.slice(Math.max(0, KEEP_MAX - kept.length))]
   if (gone.length > 0) {
     const result = await db
       .updateTable('chapters')
@@ -132,14 +137,20 @@ export async function storeChapters(
 
 /** The lowest Progress of the Series' Readers (nothing read counts as 0); Infinity when no Reader holds it. */
 async function lowestProgress(db: Db, key: SeriesKey): Promise<number> {
-  const row = await db
-    .selectFrom('bookmarks')
-    .select((eb) => eb.fn.min(sql<number>`COALESCE(progress, 0)`).as('low'))
-    .where('site', '=', key.site)
-    .where('series_id', '=', key.seriesId)
-    .executeTakeFirst()
-  const low = row?.low
+  const result = await sql<{ low: number | null }>`
+    SELECT MIN(COALESCE(progress, 0)) AS low FROM bookmarks WHERE site = ${key.site} AND series_id = ${key.seriesId}`.execute(db)
+  const low = result.rows[0]?.low
   return low === null || low === undefined ? Infinity : Number(low)
+}
+
+type StoredChapter = Pick<ChapterRow, 'number' | 'label' | 'url' | 'released_at' | 'vanished_at'>
+
+/** What storeChapters compares a served list with: a Series' stored chapters, vanished ones included. */
+async function storedRows(db: Db, key: SeriesKey): Promise<StoredChapter[]> {
+  // Raw SQL: read at every check, so no query builder to build and compile each time.
+  const result = await sql<StoredChapter>`
+    SELECT number, label, url, released_at, vanished_at FROM chapters WHERE site = ${key.site} AND series_id = ${key.seriesId}`.execute(db)
+  return result.rows
 }
 
 /**
@@ -178,8 +189,13 @@ export interface ChapterFacts {
   next: NextChapter | null
   /** Stored chapters (not vanished) above the Progress. */
   storedUnread: number
-  /** The lowest and highest stored chapters not vanished; null when no list is stored. */
+  /**
+   * Where the stored list starts, as far as the count needs it: the lowest stored chapter not vanished when
+   * nothing is read or every stored chapter is above the Progress; else the highest stored one at or below the
+   * Progress (then none lies below the list unread, whichever is lowest). Null when no list is stored.
+   */
   lowest: number | null
+  /** The highest stored chapter not vanished; null when no list is stored. */
   highest: number | null
 }
 
@@ -188,8 +204,11 @@ export const chapterKey = (site: string, seriesId: string): string => `${site}\u
 
 /**
  * For each of a Reader's bookmarks (only `keys`, when given), what its stored chapters say: the next chapter, the
- * stored ones unread, and the ends of the list. One statement; each bookmark costs a few seeks in the chapters'
- * primary key, and a Reader who is caught up reads no chapter row but the ends.
+ * stored ones unread, and the ends of the list. One statement; each bookmark costs one seek in the chapters'
+ * primary key at its Progress, and the reads beside it stay on the pages that seek found: the stored chapter
+ * just at or below the Progress, rather than the list's first (a page of its own), tells whether any lies below
+ * the list unread (docs/adr/0086-a-cheaper-check-and-sync-with-chapter-lists.md). The bookmarks are read in key
+ * order, so are the Series' lists.
  */
 export async function readerChapterFacts(db: Db, readerId: number, keys?: readonly SeriesKey[]): Promise<Map<string, ChapterFacts>> {
   const live = sql`c.site = b.site AND c.series_id = b.series_id AND c.vanished_at = 0`
@@ -200,16 +219,20 @@ export async function readerChapterFacts(db: Db, readerId: number, keys?: readon
   const result = await sql<{ site: string; series_id: string; next: string; lowest: number | null; highest: number | null }>`
     SELECT b.site, b.series_id,
       (SELECT json_array(MIN(c.number), c.label, c.url, COUNT(*)) FROM chapters c WHERE ${live} AND ${above}) AS next,
-      (SELECT c.number FROM chapters c WHERE ${live} ORDER BY c.number LIMIT 1) AS lowest,
+      CASE WHEN b.progress IS NULL THEN (SELECT c.number FROM chapters c WHERE ${live} ORDER BY c.number LIMIT 1)
+        ELSE (SELECT c.number FROM chapters c WHERE ${live} AND c.number <= b.progress ORDER BY c.number DESC LIMIT 1)
+      END AS lowest,
       (SELECT c.number FROM chapters c WHERE ${live} ORDER BY c.number DESC LIMIT 1) AS highest
-    FROM bookmarks b WHERE b.reader_id = ${readerId} ${restrict}
+    FROM bookmarks b INDEXED BY sqlite_autoindex_bookmarks_1 WHERE b.reader_id = ${readerId} ${restrict}
   `.execute(db)
   return new Map(
     result.rows.map((r) => {
       // One aggregate gives the next chapter (the row of the MIN: SQLite's bare columns) and how many there are.
       const [number, label, url, count] = JSON.parse(r.next) as [number | null, string | null, string | null, number]
       const next = number === null ? null : { number, label: label ?? '', url: url ?? '' }
-      return [chapterKey(r.site, r.series_id), { next, storedUnread: count, lowest: r.lowest, highest: r.highest }]
+      // Nothing stored at or below the Progress: the lowest stored is the next one.
+      const facts = { next, storedUnread: count, lowest: r.lowest ?? number, highest: r.highest }
+      return [chapterKey(r.site, r.series_id), facts]
     }),
   )
 }

@@ -176,25 +176,24 @@ async function unforcedSeries(
 /**
  * The Readers holding more than their share of a Site whose eligible Series are more than a rest holds: more
  * than `restCapacity` over the number of Readers holding any of its Series. None while every eligible Series
- * fits in a rest (one row read), or when every Reader is over it (nobody to serve first); else one count per
- * Reader, from the bookmarks' key alone.
+ * fits in a rest (one row read), or when every Reader is over it (nobody to serve first). The counts come from
+ * `reader_site_counts` (one row per Reader holding any Series of the Site, kept by triggers; migration 0014),
+ * so the share costs two reads of a Site's few rows, whatever its bookmarks
+ * (docs/adr/0085-the-fair-share-read-from-a-count.md).
  */
 export async function overShareReaders(db: Db, site: string, restCapacity: number): Promise<number[]> {
   if ((await eligibleCount(db, site)) <= restCapacity) return []
-  // Each Reader's bookmarks of the Site counted only up to one past the share (the rest over the Readers holding
-  // any): the counts cost at most a rest's checks and a step per Reader, however large the library.
-  const result = await sql<{ id: number; held: number; share: number }>`
-    WITH holders AS MATERIALIZED (
-      SELECT r.id FROM readers r WHERE EXISTS (SELECT 1 FROM bookmarks b WHERE b.reader_id = r.id AND b.site = ${site})),
-    fair AS MATERIALIZED (SELECT ${restCapacity} * 1.0 / COUNT(*) AS share FROM holders)
-    SELECT h.id, (SELECT share FROM fair) AS share, (
-      SELECT COUNT(*) FROM (
-        SELECT 1 FROM bookmarks b WHERE b.reader_id = h.id AND b.site = ${site} LIMIT CAST((SELECT share FROM fair) AS INTEGER) + 1)
-    ) AS held
-    FROM holders h`.execute(db)
-  const over = result.rows.filter((r) => r.held > r.share).map((r) => r.id)
-  // Every Reader over their share: nobody to serve first, and the usual order reads fewest rows.
-  return over.length === result.rows.length ? [] : over
+  const result = await sql<{ holders: number; least: number | null; most: number | null }>`
+    SELECT COUNT(*) AS holders, MIN(bookmarks) AS least, MAX(bookmarks) AS most
+    FROM reader_site_counts WHERE site = ${site} AND bookmarks > 0`.execute(db)
+  const { holders = 0, least = null, most = null } = result.rows[0] ?? {}
+  if (holders === 0 || least === null || most === null) return []
+  const share = restCapacity / holders
+  // Nobody over, or every Reader over their share: nobody to serve first, and the usual order reads fewest rows.
+  if (most <= share || least > share) return []
+  const over = await sql<{ reader_id: number }>`
+    SELECT reader_id FROM reader_site_counts WHERE site = ${site} AND bookmarks > ${share} ORDER BY reader_id`.execute(db)
+  return over.rows.map((r) => r.reader_id)
 }
 
 /** dueFigures for an adaptive Site: the same figures, from the two ranges of `series_planned`. */

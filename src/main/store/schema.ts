@@ -140,6 +140,13 @@ export interface SeriesCountsTable {
   eligible: Generated<number>
 }
 
+/** How many bookmarks a Reader holds on a Site, kept by triggers on `bookmarks` (migration 0014). */
+export interface ReaderSiteCountsTable {
+  site: string
+  reader_id: number
+  bookmarks: number
+}
+
 /** A bookmark a Reader removed, and when: what `GET /bookmarks?since=` reports as deleted (migration 0007). */
 export interface BookmarkRemovalsTable {
   reader_id: number
@@ -237,6 +244,7 @@ export interface Database {
   settings: SettingsTable
   import_source_mappings: ImportSourceMappingsTable
   series_counts: SeriesCountsTable
+  reader_site_counts: ReaderSiteCountsTable
   bookmark_removals: BookmarkRemovalsTable
   notify_prefs: NotifyPrefsTable
   notify_channels: NotifyChannelsTable
