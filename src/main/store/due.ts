@@ -177,7 +177,7 @@ async function unforcedSeries(
  * The Readers holding more than their share of a Site whose eligible Series are more than a rest holds: more
  * than `restCapacity` over the number of Readers holding any of its Series. None while every eligible Series
  * fits in a rest (one row read), or when every Reader is over it (nobody to serve first). The counts come from
- * `reader_site_counts` (one row per Reader holding any Series of the Site, kept by triggers; migration 0014),
+ * `reader_site_counts` (one row per Reader holding any Series of the Site, kept by triggers; migration 0011),
  * so the share costs two reads of a Site's few rows, whatever its bookmarks
  * (docs/adr/0085-the-fair-share-read-from-a-count.md).
  */

@@ -140,7 +140,7 @@ export interface SeriesCountsTable {
   eligible: Generated<number>
 }
 
-/** How many bookmarks a Reader holds on a Site, kept by triggers on `bookmarks` (migration 0014). */
+/** How many bookmarks a Reader holds on a Site, kept by triggers on `bookmarks` (migration 0011). */
 export interface ReaderSiteCountsTable {
   site: string
   reader_id: number

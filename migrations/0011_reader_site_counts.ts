@@ -1,12 +1,12 @@
 /**
- * 0014 — each Reader's bookmarks per Site, counted (docs/adr/0085-the-fair-share-read-from-a-count.md). Frozen.
+ * 0011 — each Reader's bookmarks per Site, counted (docs/adr/0085-the-fair-share-read-from-a-count.md). Frozen.
  *
  * `reader_site_counts`: how many bookmarks a Reader holds on a Site, kept by triggers on `bookmarks` (whoever
  * writes them, a cascade from a removed Reader or Series included), a row only while there is one. The Lane's
  * fair share (docs/adr/0081-one-reader-bounded.md) reads who is over their share from a Site's rows — one per
  * Reader holding any of its Series — instead of a count per Reader in the bookmarks.
  */
-export const name = '0014_reader_site_counts'
+export const name = '0011_reader_site_counts'
 
 /** One more (`+ 1`) or one fewer (`- 1`) bookmark of `row`'s Reader on `row`'s Site; a count of 0 goes. */
 const counted = (row: 'NEW' | 'OLD', step: '+ 1' | '- 1') =>
