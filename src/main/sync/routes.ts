@@ -38,9 +38,6 @@ export interface BookmarkWrite {
   change: BookmarkChange
 }
 
-/** How far a client's clock may run ahead of ours for progressAt and Sighting times. */
-export const CLOCK_SKEW_MS = 5 * 60_000
-
 export interface RouteContext<P, Q, B> {
   reader: ReaderRow
   params: P
@@ -118,7 +115,7 @@ export const SYNC_ROUTES: SyncRoute[] = [
     method: 'GET',
     path: '/api/v1/bookmarks',
     summary:
-      "The Reader's bookmarks with their Series and unread flags. With `since` (the `now` of the previous answer), only what changed at or after it, and in `deleted` what was removed since; a `since` older than the app remembers removals (90 days) answers every bookmark with `full: true`.",
+      "The Reader's bookmarks with their Series and unread flags. With `since` (the `now` of the previous answer), only what changed at or after it, and in `deleted` what was removed since; a `since` older than the app remembers removals (90 days), or later than the server's time (its clock was set back since), answers every bookmark with `full: true`.",
     auth: true,
     query: S.BookmarksQuery,
     response: { status: 200, schema: S.BookmarksResponse, description: 'the bookmarks' },
@@ -128,7 +125,9 @@ export const SYNC_ROUTES: SyncRoute[] = [
       const since = query.since
       if (since === undefined)
         return { body: { bookmarks: await presented(deps, reader, await readerBookmarks(deps.db, reader.id), true), now } }
-      if (since < now - RETENTION.removalsMs) {
+      // A `since` later than our now is a `now` we gave while our clock ran fast: changes stamped since the clock
+      // was corrected are earlier than it, so only the whole list is a true answer (docs/adr/0092-…).
+      if (since < now - RETENTION.removalsMs || since > now) {
         const all = await readerBookmarks(deps.db, reader.id)
         return { body: { bookmarks: await presented(deps, reader, all, true), now, deleted: [], full: true } }
       }
@@ -178,7 +177,8 @@ export const SYNC_ROUTES: SyncRoute[] = [
   route({
     method: 'PATCH',
     path: '/api/v1/bookmarks/:site/:seriesId',
-    summary: 'Change a status or Progress. Progress keeps the write with the latest progressAt, so replays and late writes change nothing.',
+    summary:
+      "Change a status or Progress. Progress keeps the write with the latest progressAt, so replays and late writes change nothing. A progressAt later than the server's time is taken as the server's time (a device ahead of a slow server is not refused).",
     auth: true,
     params: S.BookmarkParams,
     body: S.UpdateBookmarkBody,
@@ -190,10 +190,6 @@ export const SYNC_ROUTES: SyncRoute[] = [
       body,
       deps,
     }: RouteContext<z.infer<typeof S.BookmarkParams>, unknown, z.infer<typeof S.UpdateBookmarkBody>>) => {
-      const now = deps.clock.now()
-      if (body.progressAt !== undefined && body.progressAt > now + CLOCK_SKEW_MS) {
-        throw new AppError('invalid-request', 'progressAt is in the future')
-      }
       const key = { site: params.site, seriesId: params.seriesId }
       const write: BookmarkWrite = { readerId: reader.id, key, change: body as BookmarkChange }
       if (deps.writes) await deps.writes.run(write)
@@ -282,8 +278,8 @@ export const SYNC_ROUTES: SyncRoute[] = [
       } else {
         key = { site: body.site!, seriesId: body.seriesId! }
       }
-      if (body.at !== undefined && body.at > now + CLOCK_SKEW_MS) throw new AppError('invalid-request', 'at is in the future')
       if (!(await getBookmark(deps.db, reader.id, key))) throw new AppError('not-found', `no bookmark ${key.site}/${key.seriesId}`)
+      // A time ahead of ours (a device ahead of a slow server) is taken as now, as Progress is (docs/adr/0092-…).
       const sightedAt = Math.min(body.at ?? now, now)
       const report = await recordSighting(deps.db, { ...key, readerId: reader.id, chapter: body.chapter, sightedAt, now })
       return { status: 202, body: presentSighting(report.sighting, report.raised) }
