@@ -174,6 +174,7 @@ export function resultLines(r: ImportResultView): string[] {
   const lines = [
     `Imported: ${n(r.bookmarksAdded)} bookmarks and ${n(r.seriesAdded)} Series added, ${n(r.progressUpdated)} Progress moved, ${n(r.bookmarksPresent)} already present, ${n(r.skipped)} skipped (${r.ms} ms). No request was sent: the Lanes read the new Series at their own pace.`,
   ]
+  if (r.lanesPaused) lines.push(`${n(r.lanesPaused)} Lanes paused again, as the export recorded them.`)
   for (const created of r.readersCreated) lines.push(`Reader "${created.name}" created. Token, shown once:\n${created.token}`)
   return lines
 }
