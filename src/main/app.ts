@@ -21,6 +21,7 @@ import type { Site } from './sites/site'
 import { readSettings } from './store/settings'
 import type { Settings } from '../shared/settings'
 import { registerSyncApi, type SyncOptions } from './sync/api'
+import { startBigReads } from './sync/big-reads'
 
 export interface AppOptions {
   shell: 'electron' | 'headless'
@@ -119,8 +120,18 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     applyLogLevel(log, settings.logLevel)
     let host = options.host ?? bindHost(settings.syncBind)
     let boundPort = 0
+    // Full syncs and the library's export, read in a worker thread of their own (docs/adr/0093-…).
+    const bigReads = startBigReads({
+      file: core.store.file,
+      db: core.store.db,
+      registry: core.registry,
+      log,
+      ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+    })
+    started.push(() => bigReads.close())
     const api = createAdmin({
       core,
+      bigReads,
       shell: options.shell,
       listening: () => `http://${host}:${boundPort}`,
       // Settings → the sync endpoint applies at once (docs/adr/0077-settings-that-apply-at-once.md).
@@ -142,6 +153,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
         clock,
         acquire: core.acquireDeps,
         notify: { notifier: core.notifier, vapidPublicKey: () => core.vapidKeys().publicKey },
+        bigReads,
       },
       options.sync,
     )

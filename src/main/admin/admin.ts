@@ -39,6 +39,9 @@ import { isStorageUnavailable } from '../store/storage'
 import { bookmarkByUrl } from '../use-cases/acquire'
 import { siteProposals } from '../use-cases/add-site'
 import { exportLibrary } from '../use-cases/library-export'
+import type { BigReads } from '../sync/big-reads'
+import type { ExportDocument } from '../../shared/export-format'
+import { JsonText } from './json-text'
 import { ImportJobs } from '../use-cases/library-import'
 import { createReader, deleteReader, rotateToken } from '../use-cases/reader-tokens'
 import { DEFAULT_PACE } from '../sites/site'
@@ -56,6 +59,8 @@ export interface AdminContext {
    * server). Throws, leaving it where it was, when the new address cannot be had.
    */
   moveSyncEndpoint?(bind: Settings['syncBind'], port: number | undefined): Promise<void>
+  /** The library's export read off the main thread (docs/adr/0093-…); absent: read here. */
+  bigReads?: Pick<BigReads, 'exportLibrary'>
 }
 
 /** How many stored chapters the Series detail shows, newest first. */
@@ -352,7 +357,11 @@ export function createAdmin(ctx: AdminContext): AdminApi {
       imports.cancel(jobId)
       return null
     },
-    exportLibrary: () => exportLibrary({ db, registry: core.registry, now: now() }),
+    // Off the main thread, as JSON text the admin listener sends as it is (json-text.ts); typed as the document it holds.
+    exportLibrary: async () =>
+      ctx.bigReads
+        ? (new JsonText(await ctx.bigReads.exportLibrary(now())) as unknown as ExportDocument)
+        : exportLibrary({ db, registry: core.registry, now: now() }),
     async proposeSite({ url }) {
       const proposal = await newSites.propose(url)
       if (!proposal.ok) return proposal

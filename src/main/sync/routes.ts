@@ -18,7 +18,8 @@ import { exportReader, exportReaderCsv } from '../use-cases/library-export'
 import { ExportDocument } from '../../shared/export-format'
 import { chapterKey, chapterList, readerChapterFacts, readerUpdates } from '../store/chapters'
 import type { ReaderBookmark } from '../store/bookmarks'
-import { presentBookmark, presentChapter, presentReader, presentSighting, presentUpdate } from './present'
+import type { BigReads } from './big-reads'
+import { presentAll, presentBookmark, presentChapter, presentReader, presentSighting, presentUpdate } from './present'
 import * as S from '../../shared/sync-schemas'
 
 export interface SyncDeps {
@@ -29,6 +30,8 @@ export interface SyncDeps {
   writes?: GroupCommit<BookmarkWrite, unknown>
   /** New Chapters to the Readers' devices (docs/adr/0074-…): the notifier and the install's VAPID public key. */
   notify?: { notifier: Notifier; vapidPublicKey(): string }
+  /** Full syncs read off the main thread (docs/adr/0093-…); absent: read here. */
+  bigReads?: Pick<BigReads, 'fullSync'>
 }
 
 /** A status or Progress write. Its time is read when the write is applied, inside its transaction. */
@@ -87,6 +90,15 @@ async function presented(deps: SyncDeps, reader: ReaderRow, bookmarks: readonly 
   return bookmarks.map((b) => presentBookmark(b, facts.get(chapterKey(b.site, b.series_id))))
 }
 
+/** Every bookmark of the Reader (`full`: marked so, for a `since` answered in full), read off the main thread when it can be. */
+async function fullList(deps: SyncDeps, reader: ReaderRow, now: number, full: boolean): Promise<Answer> {
+  if (deps.bigReads) {
+    const body = await deps.bigReads.fullSync(reader.id, now, full)
+    return { body, headers: { 'content-type': 'application/json; charset=utf-8' } }
+  }
+  return { body: { bookmarks: await presentAll(deps.db, reader.id), now, ...(full ? { deleted: [], full: true } : {}) } }
+}
+
 /** A page of a stored list, and where the next one starts (absent on the last page). */
 function paged<T>(items: T[], limit: number, next: (last: T) => number): { items: T[]; next?: number } {
   return items.length > limit ? { items: items.slice(0, limit), next: next(items[limit - 1]!) } : { items }
@@ -123,14 +135,10 @@ export const SYNC_ROUTES: SyncRoute[] = [
     handle: async ({ reader, query, deps }: RouteContext<unknown, z.infer<typeof S.BookmarksQuery>, unknown>) => {
       const now = deps.clock.now()
       const since = query.since
-      if (since === undefined)
-        return { body: { bookmarks: await presented(deps, reader, await readerBookmarks(deps.db, reader.id), true), now } }
+      if (since === undefined) return fullList(deps, reader, now, false)
       // A `since` later than our now is a `now` we gave while our clock ran fast: changes stamped since the clock
       // was corrected are earlier than it, so only the whole list is a true answer (docs/adr/0092-…).
-      if (since < now - RETENTION.removalsMs || since > now) {
-        const all = await readerBookmarks(deps.db, reader.id)
-        return { body: { bookmarks: await presented(deps, reader, all, true), now, deleted: [], full: true } }
-      }
+      if (since < now - RETENTION.removalsMs || since > now) return fullList(deps, reader, now, true)
       // Removals are read first, and a client applies them first: a bookmark removed or added again meanwhile
       // ends as it is now (and anything after `now` comes with the next answer).
       const removed = await readerRemovals(deps.db, reader.id, since)

@@ -7,7 +7,7 @@ import type { ExportDocument, ExportedBookmark } from '../../shared/export-forma
 import { EXPORT_FORMAT, EXPORT_VERSION } from '../../shared/library'
 import pkg from '../../../package.json' with { type: 'json' }
 import { toCsv } from '../library/csv'
-import type { SiteRegistry } from '../sites/registry'
+import type { Site } from '../sites/site'
 import { readerBookmarks } from '../store/bookmarks'
 import type { Db } from '../store/database'
 import { libraryForExport } from '../store/library'
@@ -17,7 +17,8 @@ import type { BookmarkRow, SeriesRow } from '../store/schema'
 
 export interface ExportDeps {
   db: Db
-  registry: SiteRegistry
+  /** Only the name and host pin of each Site are read (a worker thread passes just those). */
+  registry: { get(key: string): Pick<Site, 'name' | 'hosts'> | undefined }
   now: number
 }
 
