@@ -80,12 +80,12 @@ async function oneBookmark(deps: SyncDeps, reader: ReaderRow, key: { site: strin
 }
 
 /**
- * Bookmarks as the API shows them, each with its next chapter and unread count from the stored chapters: one
- * statement for the Reader's whole list (`all`), or for just these bookmarks.
+ * These bookmarks as the API shows them, each with its next chapter and unread count from the stored chapters,
+ * in one statement (the whole list: presentAll).
  */
-async function presented(deps: SyncDeps, reader: ReaderRow, bookmarks: readonly ReaderBookmark[], all = false) {
+async function presented(deps: SyncDeps, reader: ReaderRow, bookmarks: readonly ReaderBookmark[]) {
   if (bookmarks.length === 0) return []
-  const keys = all ? undefined : bookmarks.map((b) => ({ site: b.site, seriesId: b.series_id }))
+  const keys = bookmarks.map((b) => ({ site: b.site, seriesId: b.series_id }))
   const facts = await readerChapterFacts(deps.db, reader.id, keys)
   return bookmarks.map((b) => presentBookmark(b, facts.get(chapterKey(b.site, b.series_id))))
 }
