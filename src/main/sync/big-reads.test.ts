@@ -14,8 +14,13 @@ import { silentLog } from '../log'
 import { BUILT_IN_SITES } from '../sites/builtin'
 import { seedBigLibrary } from '../testing/big-library'
 import { adminSessionCookie } from '../testing/admin-session'
-import { tempDir } from '../testing/store'
 import { createReader } from '../use-cases/reader-tokens'
+import { createRegistry } from '../sites/registry'
+import { addBookmark } from '../store/bookmarks'
+import { addSeries } from '../store/series'
+import { openTestStore, seedReader, tempDir } from '../testing/store'
+import { startBigReads } from './big-reads'
+import { presentAll } from './present'
 
 const BOOKMARKS = 50_000
 const TOKEN = 'test-admin-token-0123456789'
@@ -102,5 +107,40 @@ describe('a Reader with 50,000 bookmarks', () => {
     expect(doc.series).toHaveLength(BOOKMARKS)
     expect(doc.sites).toEqual([{ key: 'bench-a', name: 'bench-a', hosts: [] }])
     expect(stallMs).toBeLessThan(1_000)
+  })
+})
+
+describe('the big-read worker', () => {
+  it('answers from its own read-only connection what the main thread would, and a write after its answer comes with the next read', async () => {
+    const store = openTestStore()
+    const reads = startBigReads({ file: store.file, db: store.db, registry: createRegistry([]), log: silentLog })
+    try {
+      const readerId = await seedReader(store.db, 'small')
+      await addSeries(store.db, { site: 'x', seriesId: 'a', seriesUrl: '', now: 1 })
+      await addBookmark(store.db, { site: 'x', seriesId: 'a', readerId, now: 1 })
+      const first = JSON.parse((await reads.fullSync(readerId, 5, true)).toString('utf8'))
+      expect(first).toEqual({ bookmarks: await presentAll(store.db, readerId), now: 5, deleted: [], full: true })
+      await addSeries(store.db, { site: 'x', seriesId: 'b', seriesUrl: '', now: 2 })
+      await addBookmark(store.db, { site: 'x', seriesId: 'b', readerId, now: 2 })
+      const second = JSON.parse((await reads.fullSync(readerId, 6)).toString('utf8'))
+      expect(second.bookmarks.map((b: { seriesId: string }) => b.seriesId)).toEqual(['a', 'b'])
+    } finally {
+      await reads.close()
+      await store.dispose()
+    }
+  })
+  it('where its worker cannot open the file, the read runs on the calling thread, said in the log', async () => {
+    const store = openTestStore()
+    const errors: string[] = []
+    const log = { ...silentLog, error: (_obj: unknown, msg: string) => void errors.push(msg) } as unknown as typeof silentLog
+    const reads = startBigReads({ file: `${store.file}.missing`, db: store.db, registry: createRegistry([]), log })
+    try {
+      const readerId = await seedReader(store.db, 'small')
+      expect(JSON.parse((await reads.fullSync(readerId, 5)).toString('utf8'))).toEqual({ bookmarks: [], now: 5 })
+      expect(errors.some((m) => m.includes('big-read worker'))).toBe(true)
+    } finally {
+      await reads.close()
+      await store.dispose()
+    }
   })
 })
