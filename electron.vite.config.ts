@@ -26,13 +26,14 @@ export default defineConfig({
       // The Electron shell, and the headless shell's entry: `npm run headless` runs the built JavaScript, so
       // its process is the app itself and the signals reach it (docs/adr/0032). The page reader's worker
       // thread is an entry of its own, out/main/read-worker.js (docs/adr/0040), and so is the import reader's,
-      // out/main/import-worker.js (docs/adr/0080).
+      // out/main/import-worker.js (docs/adr/0080), and the big reads', out/main/big-read-worker.js (docs/adr/0093).
       rollupOptions: {
         input: {
           index: resolve('src/main/electron/index.ts'),
           headless: resolve('src/main/headless/cli.ts'),
           'read-worker': resolve('src/main/sites/read-worker.ts'),
           'import-worker': resolve('src/main/library/import-worker.ts'),
+          'big-read-worker': resolve('src/main/sync/big-read-worker.ts'),
         },
       },
     },

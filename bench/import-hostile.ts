@@ -40,7 +40,7 @@ async function call<T>(app: RunningApp, method: string, input: unknown): Promise
 }
 
 /** Asks /health every 10 ms until stopped; answers the slowest reply. */
-function healthProbe(port: number): { stop(): Promise<number> } {
+export function healthProbe(port: number): { stop(): Promise<number> } {
   let slowest = 0
   let running = true
   const loop = (async () => {

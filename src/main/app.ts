@@ -22,6 +22,7 @@ import type { Site } from './sites/site'
 import { readSettings } from './store/settings'
 import type { Settings } from '../shared/settings'
 import { registerSyncApi, type SyncOptions } from './sync/api'
+import { startBigReads } from './sync/big-reads'
 
 export interface AppOptions {
   shell: 'electron' | 'headless'
@@ -127,8 +128,18 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     let boundPort = 0
     // The QR code's one-time codes: made by the owner's window, exchanged on the sync endpoint (docs/adr/0087).
     const readerCodes = new SignInCodes(clock)
+    // Full syncs and the library's export, read in a worker thread of their own (docs/adr/0093-…).
+    const bigReads = startBigReads({
+      file: core.store.file,
+      db: core.store.db,
+      registry: core.registry,
+      log,
+      ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+    })
+    started.push(() => bigReads.close())
     const api = createAdmin({
       core,
+      bigReads,
       shell: options.shell,
       readerCodes,
       listening: () => `http://${host}:${boundPort}`,
@@ -152,6 +163,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
         acquire: core.acquireDeps,
         notify: { notifier: core.notifier, vapidPublicKey: () => core.vapidKeys().publicKey },
         readerCodes,
+        bigReads,
       },
       options.sync,
     )

@@ -7,7 +7,7 @@
 import { readFileSync, statSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { defaultDataDir } from './paths'
+import { defaultDataDir, resolveDataDir } from './paths'
 
 export type ShellKind = 'electron' | 'headless'
 
@@ -108,9 +108,11 @@ export function parseShellArgs(argv: string[], shell: ShellKind): ShellArgs {
   if (adminToken !== undefined && adminToken.length < 16) throw new Error('--admin-token must be at least 16 characters')
   const adminTokenFile = headless ? text('admin-token-file') : undefined
   if (adminToken !== undefined && adminTokenFile !== undefined) throw new Error('give --admin-token or --admin-token-file, not both')
-  const data = text('data')
+  const given = text('data')
+  const data = given === undefined ? undefined : resolveDataDir(given)
+  if (data && 'error' in data) throw new Error(data.error)
   return {
-    ...(data !== undefined ? { dataDir: resolve(data) } : {}),
+    ...(data !== undefined ? { dataDir: data.dir } : {}),
     ...(port !== undefined ? { port } : {}),
     ...(adminToken !== undefined ? { adminToken, adminTokenFrom: 'argv' as const } : {}),
     ...(adminTokenFile !== undefined ? readTokenFile(adminTokenFile) : {}),

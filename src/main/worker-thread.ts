@@ -13,11 +13,11 @@ import { Worker, type ResourceLimits } from 'node:worker_threads'
  * A worker thread from the first of `built` that exists, else from `source` through tsx. `built` and `source`
  * are URLs made by the caller against its own `import.meta.url`.
  */
-export function spawnWorkerThread(built: URL[], source: URL, resourceLimits: ResourceLimits): Worker {
+export function spawnWorkerThread(built: URL[], source: URL, resourceLimits: ResourceLimits, workerData?: unknown): Worker {
   const file = built.find((url) => existsSync(fileURLToPath(url)))
-  if (file) return new Worker(file, { resourceLimits })
+  if (file) return new Worker(file, { resourceLimits, workerData })
   const tsxPackage = createRequire(import.meta.url).resolve('tsx/package.json')
   const tsx = pathToFileURL(join(dirname(tsxPackage), 'dist/esm/api/index.mjs')).href
   const bootstrap = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(source.href)}) })`
-  return new Worker(bootstrap, { eval: true, resourceLimits })
+  return new Worker(bootstrap, { eval: true, resourceLimits, workerData })
 }

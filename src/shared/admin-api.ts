@@ -385,6 +385,8 @@ export interface ImportResultView {
   bookmarksAdded: number
   bookmarksPresent: number
   progressUpdated: number
+  /** Lanes a restored export document paused again, as they were paused when it was written. Absent: none. */
+  lanesPaused?: number
   skipped: number
   /** Readers the import created, each with a token — shown once. */
   readersCreated: Array<{ name: string; token: string }>

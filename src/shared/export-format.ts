@@ -11,7 +11,13 @@ const millis = z.number().int().min(0).max(8_640_000_000_000)
 const chapter = z.number().finite().min(0).max(100_000)
 const text = (max: number) => z.string().max(max)
 
-export const ExportedSite = z.object({ key: text(40), name: text(80), hosts: z.array(text(260)).max(20) })
+export const ExportedSite = z.object({
+  key: text(40),
+  name: text(80),
+  hosts: z.array(text(260)).max(20),
+  /** The owner's pause of the Site's Lane, when it was paused at the export: until when. Absent: not paused. */
+  pausedUntil: millis.optional(),
+})
 
 export const ExportedSeries = z.object({
   site: text(40).min(1),

@@ -173,8 +173,9 @@ export const BookmarksResponse = z.strictObject({
    */
   deleted: z.array(RemovedBookmark).optional(),
   /**
-   * With `since` only, when it is older than the app remembers removals (90 days): `bookmarks` holds every
-   * bookmark, as without `since` — replace the whole list.
+   * With `since` only, when it is older than the app remembers removals (90 days) or later than the server's
+   * `now` (its clock was set back since): `bookmarks` holds every bookmark, as without `since` — replace the
+   * whole list.
    */
   full: z.literal(true).optional(),
 })

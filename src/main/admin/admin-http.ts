@@ -8,6 +8,7 @@
  * tokens are throttled. Every RPC checks the session, the Host (against DNS rebinding) and the Origin
  * (against cross-site requests, the Readers' page on the sync port included), and answers only loopback peers.
  */
+import { JsonText } from './json-text'
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import cookie from '@fastify/cookie'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
@@ -168,6 +169,11 @@ export async function registerAdminHttp(app: FastifyInstance, options: AdminHttp
     const method = (request.params as { method?: string }).method ?? request.url.slice('/admin/rpc/'.length).split('?')[0]!
     const result = await options.caller.call(method, request.body)
     void reply.header('cache-control', 'no-store')
+    if (result.ok && result.value instanceof JsonText) {
+      return reply
+        .type('application/json; charset=utf-8')
+        .send(Buffer.concat([Buffer.from('{"value":'), result.value.bytes, Buffer.from('}')]))
+    }
     if (result.ok) return { value: result.value ?? null }
     return reply.code(ERROR_STATUS[result.error.code]).send({ error: result.error })
   }

@@ -40,6 +40,9 @@ import { isStorageUnavailable } from '../store/storage'
 import { bookmarkByUrl } from '../use-cases/acquire'
 import { siteProposals } from '../use-cases/add-site'
 import { exportLibrary } from '../use-cases/library-export'
+import type { BigReads } from '../sync/big-reads'
+import type { ExportDocument } from '../../shared/export-format'
+import { JsonText } from './json-text'
 import { ImportJobs } from '../use-cases/library-import'
 import { createReader, deleteReader, rotateToken } from '../use-cases/reader-tokens'
 import { DEFAULT_PACE } from '../sites/site'
@@ -62,6 +65,8 @@ export interface AdminContext {
    * rotated token's sign-in link carries one. Absent (a core without its HTTP server): the link is the token's own.
    */
   readerCodes?: SignInCodes
+  /** The library's export read off the main thread (docs/adr/0093-…); absent: read here. */
+  bigReads?: Pick<BigReads, 'exportLibrary'>
 }
 
 /** How many stored chapters the Series detail shows, newest first. */
@@ -361,7 +366,11 @@ export function createAdmin(ctx: AdminContext): AdminApi {
       imports.cancel(jobId)
       return null
     },
-    exportLibrary: () => exportLibrary({ db, registry: core.registry, now: now() }),
+    // Off the main thread, as JSON text the admin listener sends as it is (json-text.ts); typed as the document it holds.
+    exportLibrary: async () =>
+      ctx.bigReads
+        ? (new JsonText(await ctx.bigReads.exportLibrary(now())) as unknown as ExportDocument)
+        : exportLibrary({ db, registry: core.registry, now: now() }),
     async proposeSite({ url }) {
       const proposal = await newSites.propose(url)
       if (!proposal.ok) return proposal

@@ -5,10 +5,10 @@
  * Prints the backup's path.
  */
 import { existsSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import BetterSqlite3 from 'better-sqlite3'
-import { defaultDataDir } from '../paths'
+import { resolveDataDir } from '../paths'
 import { BACKUP_DIR, backupDatabase, pruneBackups } from '../store/backups'
 import { STORE_FILE } from '../store/database'
 import { wantsHelp } from './help'
@@ -41,7 +41,12 @@ export async function runBackupCommand(
     return 2
   }
   const now = options.now ?? Date.now
-  const dataDir = resolve(parsed.values.data ?? defaultDataDir(options.env ?? process.env))
+  const data = resolveDataDir(parsed.values.data, options.env ?? process.env)
+  if ('error' in data) {
+    io.err(`backup: ${data.error}`)
+    return 2
+  }
+  const dataDir = data.dir
   const file = join(dataDir, STORE_FILE)
   if (!existsSync(file)) {
     io.err(`backup: no database at ${file}; give the data directory with --data`)

@@ -6,7 +6,7 @@
 import { chmod, rename, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { defaultDataDir } from '../paths'
+import { resolveDataDir } from '../paths'
 import { BUILT_IN_SITES } from '../sites/builtin'
 import { createRegistry } from '../sites/registry'
 import type { Site } from '../sites/site'
@@ -50,7 +50,12 @@ export async function runExportCommand(
     return 2
   }
   const now = options.now ?? Date.now
-  const dataDir = resolve(parsed.values.data ?? defaultDataDir(options.env ?? process.env))
+  const data = resolveDataDir(parsed.values.data, options.env ?? process.env)
+  if ('error' in data) {
+    io.err(`export: ${data.error}`)
+    return 2
+  }
+  const dataDir = data.dir
   const registry = createRegistry(loadSites(dataDir, options.sites ?? BUILT_IN_SITES).sites)
   const store = openStore(join(dataDir, STORE_FILE), { now: now() })
   try {

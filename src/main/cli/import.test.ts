@@ -9,6 +9,19 @@ import { tempDir } from '../testing/store'
 import { runExportCommand } from './export'
 import { runImportCommand } from './import'
 import { runReaderCommand } from './reader'
+import { LONGEST_PAUSE_MS } from '../../shared/domain'
+import type { ExportDocument } from '../../shared/export-format'
+import type { Db } from '../store/database'
+import { pausedLanes, pauseLane } from '../store/lanes'
+
+async function withStore<T>(dir: string, use: (db: Db) => Promise<T>): Promise<T> {
+  const store = openStore(join(dir, STORE_FILE), { now: 1_700_000_000_000 })
+  try {
+    return await use(store.db)
+  } finally {
+    await store.close()
+  }
+}
 
 const ASURA = '6247824327199706550'
 let fixture: FixtureSite
@@ -173,5 +186,41 @@ describe('npm run export', () => {
     const again = await run(runExportCommand, '--data', empty)
     const first = JSON.parse(await readFile(out, 'utf8'))
     expect(JSON.parse(again.out)).toEqual(first)
+  })
+  it('records Lane pauses, and a restore pauses those Lanes again (a pause never outlasts the longest the app sets, nor shortens a longer one)', async () => {
+    const NOW = 1_700_000_000_000
+    const dir = dataDir()
+    await runReaderCommand(['add', 'Aiko', '--data', dir], { out: () => {}, err: () => {} }, process.env, 1_600_000_000_000)
+    const list = join(dir, 'list.txt')
+    await writeFile(list, `${fixture.origin}/madara/manga/tower/\n`)
+    await run(runImportCommand, list, '--reader', 'Aiko', '--data', dir)
+    const paused = { 'fixture-madara': NOW + 3_600_000, 'fixture-themesia': NOW + 60_000 }
+    await withStore(dir, async (db) => {
+      for (const [site, until] of Object.entries(paused)) await pauseLane(db, site, until, NOW)
+      await pauseLane(db, 'fixture-mangadex', NOW - 5, NOW - 10) // ended by the export's now: not recorded
+    })
+    const out = join(dir, 'library.json')
+    await run(runExportCommand, '--data', dir, '--out', out)
+    const doc = JSON.parse(await readFile(out, 'utf8')) as ExportDocument
+    expect(doc.sites.filter((s) => s.pausedUntil).map((s) => [s.key, s.pausedUntil])).toEqual(Object.entries(paused))
+
+    const empty = dataDir()
+    // A Lane paused longer here already keeps its own pause.
+    await withStore(empty, (db) => pauseLane(db, 'fixture-themesia', NOW + 7_200_000, NOW))
+    const restored = await run(runImportCommand, out, '--data', empty)
+    expect(restored.out).toContain('1 Lanes paused again, as the export recorded them.')
+    expect(await withStore(empty, (db) => pausedLanes(db, NOW))).toEqual([
+      expect.objectContaining({ site: 'fixture-madara', paused_until: NOW + 3_600_000 }),
+      expect.objectContaining({ site: 'fixture-themesia', paused_until: NOW + 7_200_000 }),
+    ])
+    // A document pausing a Lane for a year (a stranger's file) pauses it at most the longest the app sets.
+    const year = { ...doc, sites: doc.sites.map((s) => ({ ...s, pausedUntil: NOW + 365 * 86_400_000 })) }
+    await writeFile(out, JSON.stringify(year))
+    const third = dataDir()
+    await run(runImportCommand, out, '--data', third)
+    expect((await withStore(third, (db) => pausedLanes(db, NOW))).map((l) => l.paused_until)).toEqual([
+      NOW + LONGEST_PAUSE_MS,
+      NOW + LONGEST_PAUSE_MS,
+    ])
   })
 })

@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util'
 import type { ImportPreviewView, ImportResultView } from '../../shared/admin-api'
 import { IMPORT_FORMAT_NAMES, IMPORT_SKIP_WORDS, sitesToAddWords } from '../../shared/library'
 import { readImportFile, readLibrary } from '../library/read'
-import { defaultDataDir } from '../paths'
+import { resolveDataDir } from '../paths'
 import { BUILT_IN_SITES } from '../sites/builtin'
 import { createRegistry } from '../sites/registry'
 import type { Site } from '../sites/site'
@@ -81,7 +81,12 @@ export async function runImportCommand(argv: string[], io: Output, options: Impo
   }
 
   const now = options.now ?? Date.now
-  const dataDir = resolve(parsed.values.data ?? defaultDataDir(options.env ?? process.env))
+  const data = resolveDataDir(parsed.values.data, options.env ?? process.env)
+  if ('error' in data) {
+    io.err(`import: ${data.error}`)
+    return 2
+  }
+  const dataDir = data.dir
   const loaded = loadSites(dataDir, options.sites ?? BUILT_IN_SITES)
   for (const problem of loaded.problems) io.err(`import: ${problem}`)
   const store = openStore(join(dataDir, STORE_FILE), { now: now() })
@@ -169,6 +174,7 @@ export function resultLines(r: ImportResultView): string[] {
   const lines = [
     `Imported: ${n(r.bookmarksAdded)} bookmarks and ${n(r.seriesAdded)} Series added, ${n(r.progressUpdated)} Progress moved, ${n(r.bookmarksPresent)} already present, ${n(r.skipped)} skipped (${r.ms} ms). No request was sent: the Lanes read the new Series at their own pace.`,
   ]
+  if (r.lanesPaused) lines.push(`${n(r.lanesPaused)} Lanes paused again, as the export recorded them.`)
   for (const created of r.readersCreated) lines.push(`Reader "${created.name}" created. Token, shown once:\n${created.token}`)
   return lines
 }

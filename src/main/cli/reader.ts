@@ -4,11 +4,10 @@
  */
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { resolve } from 'node:path'
 import { openStore, STORE_FILE } from '../store/database'
 import { listReaders } from '../store/readers'
 import { createReader, deleteReader, findReader, rotateToken } from '../use-cases/reader-tokens'
-import { defaultDataDir } from '../paths'
+import { resolveDataDir } from '../paths'
 import { wantsHelp } from './help'
 
 export interface Output {
@@ -56,7 +55,12 @@ export async function runReaderCommand(
     io.err(USAGE)
     return 2
   }
-  const dataDir = resolve(parsed.values.data ?? defaultDataDir(env))
+  const data = resolveDataDir(parsed.values.data, env)
+  if ('error' in data) {
+    io.err(`reader: ${data.error}`)
+    return 2
+  }
+  const dataDir = data.dir
   const store = openStore(join(dataDir, STORE_FILE), { now })
   try {
     switch (command) {

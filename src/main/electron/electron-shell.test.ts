@@ -100,6 +100,9 @@ describe(B.ipc, () => {
     expect(added).toMatchObject({ ok: true, value: { reader: { name: 'Aiko' } } })
     const readers = await running!.core.store.db.selectFrom('readers').select('name').execute()
     expect(readers.map((r) => r.name)).toEqual(['Aiko'])
+    // The export, read in the big-read worker as JSON text (docs/adr/0093-…), reaches the window as the document.
+    const exported = await bridge.admin.exportLibrary({})
+    expect(exported).toMatchObject({ ok: true, value: { format: 'manga-bookmark-library', readers: [{ name: 'Aiko', bookmarks: [] }] } })
   })
 })
 

@@ -2,6 +2,7 @@
  * IPC: one `ipcMain.handle` per admin method, each validating its input in main (the renderer is never
  * trusted) and answering plain data. Only the owner's window may call.
  */
+import { JsonText } from '../admin/json-text'
 import { ipcMain, type WebContents } from 'electron'
 import { ADMIN_METHODS, adminChannel } from '../../shared/admin-methods'
 import type { AdminCaller } from '../admin/validated'
@@ -19,7 +20,8 @@ export function registerAdminIpc(
       }
       const result = await caller.call(method, input)
       after?.(method, result.ok)
-      return result
+      // IPC passes plain data only: an answer written as JSON text (json-text.ts) goes as what it holds.
+      return result.ok && result.value instanceof JsonText ? { ok: true, value: result.value.parse() } : result
     })
   }
   return () => {

@@ -58,4 +58,6 @@ export interface ParsedLibrary {
   unreadable: Array<{ ref: string; detail: string }>
   /** Export documents: every Reader they name, with bookmarks or not. */
   readers?: Array<{ name: string; createdAt: number }>
+  /** Export documents: the Lanes the owner had paused, by Site key, until when. */
+  lanePauses?: Array<{ site: string; until: number }>
 }

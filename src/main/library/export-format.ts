@@ -75,6 +75,7 @@ function documentEntries(doc: ExportDocument): ParsedLibrary {
     sourceNames: new Map(),
     unreadable,
     readers: doc.readers.map((r) => ({ name: r.name, createdAt: r.createdAt })),
+    lanePauses: doc.sites.flatMap((s) => (s.pausedUntil ? [{ site: s.key, until: s.pausedUntil }] : [])),
   }
 }
 

@@ -5,6 +5,7 @@
  */
 import { safeText, unsafeIdReason } from '../../shared/ids'
 import type { ImportFormat, ImportSkipReason } from '../../shared/library'
+import { LONGEST_PAUSE_MS } from '../../shared/domain'
 import type { BookmarkStatus } from '../../shared/sync-schemas'
 import type { SiteRegistry } from '../sites/registry'
 import { isPinned, parseUrl, type Site } from '../sites/site'
@@ -88,6 +89,11 @@ export interface ImportPlan {
   mappingsUsed: SourceMapping[]
   /** Known Sites the backup's sources name that the app does not run yet: added when the owner confirms. */
   sitesToAdd: PlannedSite[]
+  /**
+   * Export documents restored whole (no chosen Reader): the Lane pauses they record that have not ended, of
+   * Sites the app runs, each ending at most the longest pause the app sets from now.
+   */
+  lanePauses?: Array<{ site: string; until: number }>
 }
 
 /** A Known Site an import would add, with its sites.json entry. */
@@ -178,7 +184,16 @@ export function planImport(parsed: ParsedLibrary, options: PlanOptions): ImportP
     readers: [...readers.values()],
     mappingsUsed: [...used.values()],
     sitesToAdd: [...proposed.values()].map((p) => p.planned),
+    ...(!options.reader && parsed.lanePauses?.length ? { lanePauses: plannedPauses(parsed.lanePauses, options) } : {}),
   }
+}
+
+/** The pauses a restore keeps: of Sites the app runs, not ended, and no longer from now than the app pauses (docs/export-format.md). */
+function plannedPauses(pauses: NonNullable<ParsedLibrary['lanePauses']>, options: PlanOptions): Array<{ site: string; until: number }> {
+  const now = options.now ?? 0
+  return pauses
+    .filter((p) => options.registry.get(p.site) && p.until > now)
+    .map((p) => ({ site: p.site, until: options.now === undefined ? p.until : Math.min(p.until, now + LONGEST_PAUSE_MS) }))
 }
 
 function resolve(entry: ImportEntry, options: PlanOptions, used: Map<string, SourceMapping>, proposed: Proposed): Resolved {

@@ -64,12 +64,16 @@ export interface BookmarkChange {
  * `progressAt` is later than the stored one (the latest write wins, so late writes and replays change
  * nothing, not even `updated_at`). Returns the row after the write; throws not-found when the Reader holds
  * no such bookmark.
+ *
+ * No stamp is ever later than `now` (docs/adr/0092-sync-across-clock-steps.md): a `progressAt` ahead of it (a
+ * device ahead of a slow server) is stored as `now`, and a stored stamp ahead of it (left while the server ran
+ * fast) is no longer trusted: the next Progress takes its place, after which the latest write wins again.
  */
 export async function updateBookmark(db: Db, readerId: number, key: SeriesKey, change: BookmarkChange, now: number): Promise<BookmarkRow> {
   const status = change.status ?? null
   const progress = change.progress ?? null
-  const progressAt = change.progressAt ?? now
-  const takesProgress = sql<boolean>`(${progress} IS NOT NULL AND ${progressAt} > progress_at)`
+  const progressAt = Math.min(change.progressAt ?? now, now)
+  const takesProgress = sql<boolean>`(${progress} IS NOT NULL AND (${progressAt} > progress_at OR progress_at > ${now}))`
   const updated = await db
     .updateTable('bookmarks')
     .set({

@@ -109,6 +109,8 @@ export interface ImportBatch {
   newReaders: Array<{ name: string; tokenHash: string; createdAt: number }>
   series: ImportSeriesRow[]
   bookmarks: ImportBookmarkRow[]
+  /** Lane pauses an export document recorded; a Lane paused longer already keeps its own. */
+  lanePauses?: Array<{ site: string; until: number }>
 }
 
 export interface ImportCounts {
@@ -118,6 +120,8 @@ export interface ImportCounts {
   bookmarksPresent: number
   /** Present bookmarks whose Progress the import moved (the later write won). */
   progressUpdated: number
+  /** Lanes the import paused (or paused longer); absent: none. */
+  lanesPaused?: number
 }
 
 /**
@@ -251,7 +255,17 @@ export async function writeImport(
         .execute()
       await step(chunk.length)
     }
+    let lanesPaused = 0
+    for (const p of batch.lanePauses ?? []) {
+      const paused = await trx
+        .insertInto('poll_lanes')
+        .values({ site: p.site, paused_until: p.until })
+        .onConflict((oc) => oc.column('site').doUpdateSet({ paused_until: p.until }).where('poll_lanes.paused_until', '<', p.until))
+        .executeTakeFirst()
+      lanesPaused += Number(paused.numInsertedOrUpdatedRows ?? 0)
+    }
     return {
+      ...(lanesPaused ? { lanesPaused } : {}),
       readersCreated,
       seriesAdded: fresh.length,
       bookmarksAdded: newBookmarks.length,

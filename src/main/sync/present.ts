@@ -1,6 +1,7 @@
 /** Store rows as the sync API shows them (camelCase, derived fields computed). */
-import type { ReaderBookmark } from '../store/bookmarks'
-import { unreadCount, type ChapterFacts, type ChapterUpdate } from '../store/chapters'
+import { readerBookmarks, type ReaderBookmark } from '../store/bookmarks'
+import { chapterKey, readerChapterFacts, unreadCount, type ChapterFacts, type ChapterUpdate } from '../store/chapters'
+import type { Db } from '../store/database'
 import type { ChapterRow, ReaderRow, SightingRow } from '../store/schema'
 import type { z } from 'zod'
 import { expectedRelease } from '../lanes/upcoming'
@@ -67,4 +68,12 @@ export function presentUpdate(u: ChapterUpdate): z.infer<typeof UpdateView> {
     seenAt: u.first_seen_at,
     releasedAt: u.released_at,
   }
+}
+
+/** Every bookmark of a Reader as the API shows them: the answer of a full sync. */
+export async function presentAll(db: Db, readerId: number): Promise<Array<z.infer<typeof BookmarkView>>> {
+  const bookmarks = await readerBookmarks(db, readerId)
+  if (bookmarks.length === 0) return []
+  const facts = await readerChapterFacts(db, readerId)
+  return bookmarks.map((b) => presentBookmark(b, facts.get(chapterKey(b.site, b.series_id))))
 }

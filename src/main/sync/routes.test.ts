@@ -211,7 +211,7 @@ describe('PATCH /bookmarks/{site}/{seriesId}', () => {
     ['a progress that is a string', { progress: '5' }],
     ['an infinite-looking progress', { progress: 1e308 }],
     ['progressAt without progress', { status: 'reading', progressAt: 5 }],
-    ['progressAt far in the future', { progress: 1, progressAt: 8_000_000_000_000 }],
+    ['progressAt past the last representable time', { progress: 1, progressAt: 8_640_000_000_001 }],
     ['an unknown field', { progress: 1, readerId: 2 }],
     ['a bad status', { status: 'READING' }],
   ])('refuses %s with 422, changing nothing', async (_name, body) => {

@@ -18,7 +18,8 @@ import { exportReader, exportReaderCsv } from '../use-cases/library-export'
 import { ExportDocument } from '../../shared/export-format'
 import { chapterKey, chapterList, readerChapterFacts, readerUpdates } from '../store/chapters'
 import type { ReaderBookmark } from '../store/bookmarks'
-import { presentBookmark, presentChapter, presentReader, presentSighting, presentUpdate } from './present'
+import type { BigReads } from './big-reads'
+import { presentAll, presentBookmark, presentChapter, presentReader, presentSighting, presentUpdate } from './present'
 import * as S from '../../shared/sync-schemas'
 import type { SignInCodes } from '../admin/sign-in-codes'
 
@@ -32,6 +33,8 @@ export interface SyncDeps {
   notify?: { notifier: Notifier; vapidPublicKey(): string }
   /** One-time sign-in codes the owner's window made for Readers' tokens (docs/adr/0087-sign-in-links-that-end.md). */
   readerCodes?: SignInCodes
+  /** Full syncs read off the main thread (docs/adr/0093-…); absent: read here. */
+  bigReads?: Pick<BigReads, 'fullSync'>
 }
 
 /** A status or Progress write. Its time is read when the write is applied, inside its transaction. */
@@ -40,9 +43,6 @@ export interface BookmarkWrite {
   key: { site: string; seriesId: string }
   change: BookmarkChange
 }
-
-/** How far a client's clock may run ahead of ours for progressAt and Sighting times. */
-export const CLOCK_SKEW_MS = 5 * 60_000
 
 export interface RouteContext<P, Q, B> {
   reader: ReaderRow
@@ -85,14 +85,23 @@ async function oneBookmark(deps: SyncDeps, reader: ReaderRow, key: { site: strin
 }
 
 /**
- * Bookmarks as the API shows them, each with its next chapter and unread count from the stored chapters: one
- * statement for the Reader's whole list (`all`), or for just these bookmarks.
+ * These bookmarks as the API shows them, each with its next chapter and unread count from the stored chapters,
+ * in one statement (the whole list: presentAll).
  */
-async function presented(deps: SyncDeps, reader: ReaderRow, bookmarks: readonly ReaderBookmark[], all = false) {
+async function presented(deps: SyncDeps, reader: ReaderRow, bookmarks: readonly ReaderBookmark[]) {
   if (bookmarks.length === 0) return []
-  const keys = all ? undefined : bookmarks.map((b) => ({ site: b.site, seriesId: b.series_id }))
+  const keys = bookmarks.map((b) => ({ site: b.site, seriesId: b.series_id }))
   const facts = await readerChapterFacts(deps.db, reader.id, keys)
   return bookmarks.map((b) => presentBookmark(b, facts.get(chapterKey(b.site, b.series_id))))
+}
+
+/** Every bookmark of the Reader (`full`: marked so, for a `since` answered in full), read off the main thread when it can be. */
+async function fullList(deps: SyncDeps, reader: ReaderRow, now: number, full: boolean): Promise<Answer> {
+  if (deps.bigReads) {
+    const body = await deps.bigReads.fullSync(reader.id, now, full)
+    return { body, headers: { 'content-type': 'application/json; charset=utf-8' } }
+  }
+  return { body: { bookmarks: await presentAll(deps.db, reader.id), now, ...(full ? { deleted: [], full: true } : {}) } }
 }
 
 /** A page of a stored list, and where the next one starts (absent on the last page). */
@@ -123,7 +132,7 @@ export const SYNC_ROUTES: SyncRoute[] = [
     method: 'GET',
     path: '/api/v1/bookmarks',
     summary:
-      "The Reader's bookmarks with their Series and unread flags. With `since` (the `now` of the previous answer), only what changed at or after it, and in `deleted` what was removed since; a `since` older than the app remembers removals (90 days) answers every bookmark with `full: true`.",
+      "The Reader's bookmarks with their Series and unread flags. With `since` (the `now` of the previous answer), only what changed at or after it, and in `deleted` what was removed since; a `since` older than the app remembers removals (90 days), or later than the server's time (its clock was set back since), answers every bookmark with `full: true`.",
     auth: true,
     query: S.BookmarksQuery,
     response: { status: 200, schema: S.BookmarksResponse, description: 'the bookmarks' },
@@ -131,12 +140,10 @@ export const SYNC_ROUTES: SyncRoute[] = [
     handle: async ({ reader, query, deps }: RouteContext<unknown, z.infer<typeof S.BookmarksQuery>, unknown>) => {
       const now = deps.clock.now()
       const since = query.since
-      if (since === undefined)
-        return { body: { bookmarks: await presented(deps, reader, await readerBookmarks(deps.db, reader.id), true), now } }
-      if (since < now - RETENTION.removalsMs) {
-        const all = await readerBookmarks(deps.db, reader.id)
-        return { body: { bookmarks: await presented(deps, reader, all, true), now, deleted: [], full: true } }
-      }
+      if (since === undefined) return fullList(deps, reader, now, false)
+      // A `since` later than our now is a `now` we gave while our clock ran fast: changes stamped since the clock
+      // was corrected are earlier than it, so only the whole list is a true answer (docs/adr/0092-…).
+      if (since < now - RETENTION.removalsMs || since > now) return fullList(deps, reader, now, true)
       // Removals are read first, and a client applies them first: a bookmark removed or added again meanwhile
       // ends as it is now (and anything after `now` comes with the next answer).
       const removed = await readerRemovals(deps.db, reader.id, since)
@@ -183,7 +190,8 @@ export const SYNC_ROUTES: SyncRoute[] = [
   route({
     method: 'PATCH',
     path: '/api/v1/bookmarks/:site/:seriesId',
-    summary: 'Change a status or Progress. Progress keeps the write with the latest progressAt, so replays and late writes change nothing.',
+    summary:
+      "Change a status or Progress. Progress keeps the write with the latest progressAt, so replays and late writes change nothing. A progressAt later than the server's time is taken as the server's time (a device ahead of a slow server is not refused).",
     auth: true,
     params: S.BookmarkParams,
     body: S.UpdateBookmarkBody,
@@ -195,10 +203,6 @@ export const SYNC_ROUTES: SyncRoute[] = [
       body,
       deps,
     }: RouteContext<z.infer<typeof S.BookmarkParams>, unknown, z.infer<typeof S.UpdateBookmarkBody>>) => {
-      const now = deps.clock.now()
-      if (body.progressAt !== undefined && body.progressAt > now + CLOCK_SKEW_MS) {
-        throw new AppError('invalid-request', 'progressAt is in the future')
-      }
       const key = { site: params.site, seriesId: params.seriesId }
       const write: BookmarkWrite = { readerId: reader.id, key, change: body as BookmarkChange }
       if (deps.writes) await deps.writes.run(write)
@@ -287,8 +291,8 @@ export const SYNC_ROUTES: SyncRoute[] = [
       } else {
         key = { site: body.site!, seriesId: body.seriesId! }
       }
-      if (body.at !== undefined && body.at > now + CLOCK_SKEW_MS) throw new AppError('invalid-request', 'at is in the future')
       if (!(await getBookmark(deps.db, reader.id, key))) throw new AppError('not-found', `no bookmark ${key.site}/${key.seriesId}`)
+      // A time ahead of ours (a device ahead of a slow server) is taken as now, as Progress is (docs/adr/0092-…).
       const sightedAt = Math.min(body.at ?? now, now)
       const report = await recordSighting(deps.db, { ...key, readerId: reader.id, chapter: body.chapter, sightedAt, now })
       return { status: 202, body: presentSighting(report.sighting, report.raised) }

@@ -7,22 +7,25 @@ import type { ExportDocument, ExportedBookmark } from '../../shared/export-forma
 import { EXPORT_FORMAT, EXPORT_VERSION } from '../../shared/library'
 import pkg from '../../../package.json' with { type: 'json' }
 import { toCsv } from '../library/csv'
-import type { SiteRegistry } from '../sites/registry'
+import type { Site } from '../sites/site'
 import { readerBookmarks } from '../store/bookmarks'
 import type { Db } from '../store/database'
 import { libraryForExport } from '../store/library'
+import { pausedLanes } from '../store/lanes'
 import { getReader } from '../store/readers'
 import type { BookmarkRow, SeriesRow } from '../store/schema'
 
 export interface ExportDeps {
   db: Db
-  registry: SiteRegistry
+  /** Only the name and host pin of each Site are read (a worker thread passes just those). */
+  registry: { get(key: string): Pick<Site, 'name' | 'hosts'> | undefined }
   now: number
 }
 
 /** The whole library. */
 export async function exportLibrary(deps: ExportDeps): Promise<ExportDocument> {
   const { series, readers, bookmarks } = await libraryForExport(deps.db)
+  const paused = new Map((await pausedLanes(deps.db, deps.now)).map((l) => [l.site, l.paused_until]))
   const byReader = new Map<number, BookmarkRow[]>()
   for (const b of bookmarks) {
     let list = byReader.get(b.reader_id)
@@ -33,6 +36,7 @@ export async function exportLibrary(deps: ExportDeps): Promise<ExportDocument> {
     deps,
     series,
     readers.map((r) => ({ name: r.name, createdAt: r.created_at, bookmarks: (byReader.get(r.id) ?? []).map(exportedBookmark) })),
+    paused,
   )
 }
 
@@ -68,8 +72,14 @@ export async function exportReaderCsv(deps: Pick<ExportDeps, 'db'>, readerId: nu
   )
 }
 
-function document(deps: ExportDeps, series: SeriesRow[], readers: ExportDocument['readers']): ExportDocument {
-  const siteKeys = [...new Set(series.map((s) => s.site))].sort()
+/** `paused`: the Lanes paused now, by Site, until when (the whole library's export records them; a Site paused with no Series is listed too). */
+function document(
+  deps: ExportDeps,
+  series: SeriesRow[],
+  readers: ExportDocument['readers'],
+  paused: ReadonlyMap<string, number> = new Map(),
+): ExportDocument {
+  const siteKeys = [...new Set([...series.map((s) => s.site), ...paused.keys()])].sort()
   return {
     format: EXPORT_FORMAT,
     version: EXPORT_VERSION,
@@ -78,7 +88,8 @@ function document(deps: ExportDeps, series: SeriesRow[], readers: ExportDocument
     sites: siteKeys.map((key) => {
       const site = deps.registry.get(key)
       // A Site no longer configured still names its Series; its key is all that is known of it.
-      return { key, name: site?.name ?? key, hosts: site ? [...site.hosts] : [] }
+      const until = paused.get(key)
+      return { key, name: site?.name ?? key, hosts: site ? [...site.hosts] : [], ...(until ? { pausedUntil: until } : {}) }
     }),
     series: series.map((s) => ({
       site: s.site,
