@@ -14,6 +14,7 @@ import { openStore, STORE_FILE } from './store/database'
 import { FakeClock } from './testing/clock'
 import { corruptMiddlePage } from './testing/faults'
 import { seedReader, seedSeries, tempDir } from './testing/store'
+import { fixtureSites } from './demo/fixture-sites'
 
 const cleanups: Array<() => unknown> = []
 afterEach(async () => {
@@ -63,6 +64,27 @@ describe('a damaged page in a database that opens', () => {
     expect(await app.admin.call('readers', {})).toMatchObject({ ok: true, value: [{ name: 'aiko' }] })
     const added = await app.admin.call('addReader', { name: 'bo' })
     expect(added).toMatchObject({ ok: false, error: { code: 'storage-unavailable' } })
+  })
+
+  it('with the Lanes on, the app starts all the same: reads answer, writes are 503, the Lanes run', async () => {
+    const { dir } = await damagedDataDir()
+    const app = await startApp({
+      shell: 'headless',
+      dataDir: dir,
+      log: silentLog,
+      clock: new FakeClock(),
+      port: 0,
+      // Nothing listens there: no pass is wanted, only Lanes that start.
+      sites: fixtureSites('127.0.0.1:9'),
+    })
+    cleanups.push(() => app.stop())
+    expect(app.core.lanesRunning).toBe(true)
+    expect(app.core.storage.problem()).toMatchObject({ kind: 'damaged' })
+    expect(await app.admin.call('readers', {})).toMatchObject({ ok: true, value: [{ name: 'aiko' }] })
+    expect(await app.admin.call('pauseLane', { site: 'fixture-madara', duration: '1h' })).toMatchObject({
+      ok: false,
+      error: { code: 'storage-unavailable' },
+    })
   })
 
   it('in a file the start does not wait for, the verdict comes while the app runs', async () => {

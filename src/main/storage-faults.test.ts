@@ -37,7 +37,7 @@ interface Running {
   admin(method: string, input?: unknown): Promise<any>
 }
 
-async function start(dataDir: string, seed?: (r: Running) => Promise<void>): Promise<Running> {
+async function start(dataDir: string, seed?: (r: Running) => Promise<void>, lanes = false): Promise<Running> {
   const clock = new FakeClock()
   const fixture = await startFixtureSite({ now: () => clock.now() })
   cleanups.push(() => fixture.close())
@@ -48,7 +48,7 @@ async function start(dataDir: string, seed?: (r: Running) => Promise<void>): Pro
     clock,
     port: 0,
     sites: fixtureSites(fixture.host),
-    lanes: false,
+    lanes,
     sync: { rateLimit: { max: 1_000_000, windowMs: 60_000 } },
   })
   cleanups.push(() => app.stop())
@@ -151,6 +151,41 @@ describe('a read-only database file under the app', () => {
     const after = await r.call('PATCH', '/api/v1/bookmarks/fixture-madara/two', { progress: 3, progressAt: 5_000 })
     expect(after.status).toBe(200)
     expect((await r.admin('overview')).value.storage.problem).toBeNull()
+  })
+})
+
+describe('a read-only database file at start, with the Lanes on', () => {
+  it('starts (no Lane row is needed to start), serves reads, answers writes 503 read-only, and the Lanes take writes once it is writable', async (ctx) => {
+    const temp = tempDir('mb-app-readonly-lanes-')
+    cleanups.push(() => temp.remove())
+    let r = await start(temp.dir, seedLibrary)
+    const token = r.token
+    await r.app.stop()
+    const file = join(temp.dir, STORE_FILE)
+    const readOnly = makeReadOnly(file)
+    if ('skip' in readOnly) return ctx.skip(readOnly.skip)
+    let undone = false
+    cleanups.push(() => undone || readOnly.undo())
+
+    // A Site the file has no Lane row for yet: its row cannot be written, and the start goes on all the same.
+    r = await start(temp.dir, undefined, true)
+    r.token = token
+    expect(r.app.core.lanesRunning).toBe(true)
+    expect((await r.call('GET', '/api/v1/bookmarks')).json.bookmarks).toHaveLength(3)
+    const answer = await r.call('PATCH', '/api/v1/bookmarks/fixture-madara/one', { progress: 4, progressAt: 5_000 })
+    expect(answer).toMatchObject({
+      status: 503,
+      json: { error: { code: 'storage-unavailable', message: expect.stringMatching(/read-only/) } },
+    })
+    const overview = await r.admin('overview')
+    expect(overview.value.storage.problem).toMatchObject({ kind: 'read-only' })
+    expect(overview.value.storage.problem.message).not.toMatch(/I\/O error/)
+
+    readOnly.undo()
+    undone = true
+    await r.clock.runQuiet(STORAGE_CHECK_MS)
+    const after = await r.call('PATCH', '/api/v1/bookmarks/fixture-madara/one', { progress: 4, progressAt: 5_000 })
+    expect(after.status).toBe(200)
   })
 })
 
