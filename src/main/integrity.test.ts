@@ -55,7 +55,9 @@ describe('a damaged page in a database that opens', () => {
     cleanups.push(() => app.stop())
     const problem = app.core.storage.problem()!
     expect(problem.kind).toBe('damaged')
-    expect(problem.message).toMatch(new RegExp(`^cannot write to ${file}: the database is damaged \\(.+\\); restore a backup`))
+    expect(problem.message).toMatch(
+      new RegExp(`^cannot write to ${file}: the database is damaged \\(.+\\); restore the newest good backup`),
+    )
     expect(problem.message).toContain(`the newest is ${backup}`)
     // The Overview says what to do. Its counts come from small indexes and the per-Site counts
     // (docs/adr/0051-the-owners-list-pages-by-key.md), not from the damaged page, so it still answers.

@@ -8,6 +8,7 @@
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
+import { sizeWords } from '../../shared/format'
 import { defaultDataDir } from '../paths'
 import { BACKUP_DIR } from '../store/backups'
 import { lockDataDir, type DataLock } from '../store/data-lock'
@@ -38,12 +39,6 @@ export function backupLine(b: CheckedBackup): string {
     .replace(/\.\d{3}Z$/, 'Z')
   const verdict = b.verdict.ok ? 'ok' : `damaged (${b.verdict.problems[0]})`
   return `${when}  ${sizeWords(b.bytes).padStart(8)}  ${verdict}  ${b.file}`
-}
-
-export function sizeWords(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`
 }
 
 export async function runRestoreCommand(

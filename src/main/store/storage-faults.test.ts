@@ -133,7 +133,7 @@ describe('the file under a running store', () => {
     await expect(writes.run(2)).rejects.toMatchObject({ code: 'storage-unavailable', message: /file was deleted/ })
     expect(store.health.fault()).toMatchObject({
       kind: 'deleted',
-      message: `cannot write to ${store.file}: the file was deleted while the app ran; restart the app`,
+      message: `cannot write to ${store.file}: the file was deleted while the app ran`,
     })
     await expect(addReader(store.db, { name: 'bob', tokenHash: 'h-bob', now: 2 })).rejects.toMatchObject({ code: 'storage-unavailable' })
     // Reads still answer, from what the app had.
