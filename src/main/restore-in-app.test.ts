@@ -5,9 +5,10 @@
  * again — and the file it replaced is kept aside with everything written after the backup. A database found
  * damaged at start is restored the same way, and takes writes again.
  */
-import { existsSync, writeFileSync } from 'node:fs'
+import { existsSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
+import { pino } from 'pino'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startApp, type RunningApp } from './app'
 import { startFixtureSite } from './demo/fixture-site'
@@ -24,8 +25,8 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
 })
 
-async function start(dataDir: string, sites: Parameters<typeof startApp>[0]['sites'] = []): Promise<RunningApp> {
-  const app = await startApp({ shell: 'headless', dataDir, log: silentLog, clock: new FakeClock(Date.UTC(2026, 2, 1)), port: 0, sites })
+async function start(dataDir: string, sites: Parameters<typeof startApp>[0]['sites'] = [], log = silentLog): Promise<RunningApp> {
+  const app = await startApp({ shell: 'headless', dataDir, log, clock: new FakeClock(Date.UTC(2026, 2, 1)), port: 0, sites })
   cleanups.push(() => app.stop())
   return app
 }
@@ -100,5 +101,30 @@ describe('Restore in the window', () => {
     expect(app.core.storage.problem()).toBeNull()
     expect(await call(app, 'addReader', { name: 'taken' })).toMatchObject({ ok: true })
     expect(existsSync(restored.value.aside[0])).toBe(true)
+  })
+})
+
+describe('a new, empty database beside backups', () => {
+  it('is said at start (an error line) and on the Overview, until a backup is restored', async () => {
+    const temp = tempDir('mb-made-empty-')
+    cleanups.push(() => temp.remove())
+    const first = await start(temp.dir)
+    await call(first, 'addReader', { name: 'aiko' })
+    const made = (await call(first, 'backupNow')).value.lastBackup
+    await first.stop()
+    for (const side of ['', '-wal', '-shm']) rmSync(`${first.dataFile}${side}`, { force: true })
+
+    const lines: string[] = []
+    const app = await start(temp.dir, [], pino({ level: 'info' }, { write: (line: string) => void lines.push(line) }))
+    const said = lines.map((l) => JSON.parse(l) as { level: number; msg: string }).filter((l) => l.level >= 50)
+    expect(said.map((l) => l.msg)).toEqual([
+      expect.stringMatching(
+        /^store: a new, empty database was made at .+, but .+ holds 1 backups, the newest from 2026-.+: if the database was deleted or moved, restore it \(Settings → Backups → Restore, or quit and run npm run restore -- --latest\)$/,
+      ),
+    ])
+    expect((await call(app, 'overview')).value.storage.madeEmpty).toEqual({ backups: 1, newest: made })
+    expect(await call(app, 'restoreBackup', { file: made.file })).toMatchObject({ ok: true })
+    expect((await call(app, 'overview')).value.storage.madeEmpty).toBeNull()
+    expect((await call(app, 'readers')).value.map((r: { name: string }) => r.name)).toEqual(['aiko'])
   })
 })
