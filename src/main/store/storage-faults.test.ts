@@ -5,6 +5,7 @@
  */
 import { renameSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
+import { sql } from 'kysely'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { makeReadOnly, mountExt4Image, mountSmallTmpfs, type SmallTmpfs } from '../testing/faults'
 import { seedReader, seedSeries, tempDir } from '../testing/store'
@@ -99,6 +100,27 @@ describe('a read-only file', () => {
     expect(store.health.check()).toMatchObject({ kind: 'read-only' })
     expect(await writes.run(5)).toMatchObject({ progress: 5 })
     expect(store.health.fault()).toBeNull()
+  })
+})
+
+describe('a file made read-only (immutable for root) under the running store', () => {
+  it('is named read-only, not an I/O error, when SQLite cannot write into it', async (ctx) => {
+    const temp = tempDir('mb-immutable-')
+    cleanups.push(() => temp.remove())
+    const { store } = await storeWithBookmarks(temp.dir)
+    const readOnly = makeReadOnly(store.file)
+    if ('skip' in readOnly) return ctx.skip(readOnly.skip)
+    let undone = false
+    cleanups.push(() => undone || readOnly.undo())
+    // The WAL takes the writes; moving them into the file is where the file refuses (SQLite: SQLITE_IOERR_WRITE).
+    await addReader(store.db, { name: 'bob', tokenHash: 'h-bob', now: 2 })
+    await expect(sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(store.db)).rejects.toMatchObject({ code: 'storage-unavailable' })
+    expect(store.health.fault()).toMatchObject({
+      kind: 'read-only',
+      message: `cannot write to ${store.file}: read-only (the file refuses writes: it is immutable or not writable)`,
+    })
+    readOnly.undo()
+    undone = true
   })
 })
 

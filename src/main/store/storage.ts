@@ -157,14 +157,7 @@ export function guardStore(
     // Stryker disable next-line ConditionalExpression,StringLiteral: a store in memory has no file, so SQLite reports no I/O error for it
     if (inMemory) return 'io'
     const dir = dirname(file)
-    // An immutable file (chattr +i) in a folder that takes files: the file itself refuses, not the disk. (access,
-    // not open: closing a descriptor of the database would drop SQLite's locks on it.)
-    try {
-      accessSync(file, constants.W_OK)
-    } catch (error) {
-      const kind = probeFailure((error as { code?: string }).code)
-      if (kind === 'read-only') return kind
-    }
+    if (fileRefuses()) return 'read-only'
     try {
       if (statfsSync(dir).bavail === 0) return 'full'
     } catch {
@@ -182,8 +175,22 @@ export function guardStore(
     return 'io'
   }
 
+  /**
+   * Whether the database file itself refuses writes (immutable, `chattr +i`, or not writable) in a folder that
+   * takes files. access(2), not open: closing a descriptor of the database would drop SQLite's locks on it.
+   */
+  function fileRefuses(): boolean {
+    try {
+      accessSync(file, constants.W_OK)
+      return false
+    } catch (error) {
+      return probeFailure((error as { code?: string }).code) === 'read-only'
+    }
+  }
+
   function describeProbe(code: string): string {
     const kind = probeKind()
+    if (kind === 'read-only' && fileRefuses()) return 'read-only (the file refuses writes: it is immutable or not writable)'
     if (kind === 'read-only') return 'read-only (the file system or the folder refuses writes)'
     if (kind === 'full') return 'disk full'
     return `I/O error (${code})`
