@@ -84,6 +84,28 @@ async function seedLibrary(r: Running): Promise<void> {
   }
 }
 
+/** A data directory with the library of `seedLibrary`, its database file then made read-only. */
+async function readOnlyLibrary(prefix: string): Promise<{ dir: string; file: string; token: string; undo(): void } | { skip: string }> {
+  const temp = tempDir(prefix)
+  cleanups.push(() => temp.remove())
+  const r = await start(temp.dir, seedLibrary)
+  await r.app.stop()
+  const file = join(temp.dir, STORE_FILE)
+  const readOnly = makeReadOnly(file)
+  if ('skip' in readOnly) return readOnly
+  let undone = false
+  cleanups.push(() => undone || readOnly.undo())
+  return {
+    dir: temp.dir,
+    file,
+    token: r.token,
+    undo() {
+      readOnly.undo()
+      undone = true
+    },
+  }
+}
+
 const WRITES = (r: Running, n: number) => [
   ...Array.from({ length: n }, (_, i) =>
     r.call('PATCH', `/api/v1/bookmarks/fixture-madara/${['one', 'two', 'three'][i % 3]}`, { progress: 100 + i, progressAt: 1_000 + i }),
@@ -123,18 +145,11 @@ describe.skipIf(!mounted)(`a full disk under the running app${skip ? ` (skipped:
 
 describe('a read-only database file under the app', () => {
   it('starts and serves reads, answers writes 503 (read-only), and takes writes once the file is writable again', async (ctx) => {
-    const temp = tempDir('mb-app-readonly-')
-    cleanups.push(() => temp.remove())
-    let r = await start(temp.dir, seedLibrary)
-    const token = r.token
-    await r.app.stop()
-    const file = join(temp.dir, STORE_FILE)
-    const readOnly = makeReadOnly(file)
-    if ('skip' in readOnly) return ctx.skip(readOnly.skip)
-    let undone = false
-    cleanups.push(() => undone || readOnly.undo())
+    const library = await readOnlyLibrary('mb-app-readonly-')
+    if ('skip' in library) return ctx.skip(library.skip)
+    const { dir, file, token } = library
 
-    r = await start(temp.dir)
+    const r = await start(dir)
     r.token = token
     expect((await r.call('GET', '/api/v1/bookmarks')).json.bookmarks).toHaveLength(3)
     const answers = await Promise.all(WRITES(r, 10))
@@ -144,8 +159,7 @@ describe('a read-only database file under the app', () => {
       message: `cannot write to ${file}: read-only`,
     })
 
-    readOnly.undo()
-    undone = true
+    library.undo()
     // Noticed by the periodic look, with no write needed to find out.
     await r.clock.runQuiet(STORAGE_CHECK_MS)
     const after = await r.call('PATCH', '/api/v1/bookmarks/fixture-madara/two', { progress: 3, progressAt: 5_000 })
@@ -156,19 +170,12 @@ describe('a read-only database file under the app', () => {
 
 describe('a read-only database file at start, with the Lanes on', () => {
   it('starts (no Lane row is needed to start), serves reads, answers writes 503 read-only, and the Lanes take writes once it is writable', async (ctx) => {
-    const temp = tempDir('mb-app-readonly-lanes-')
-    cleanups.push(() => temp.remove())
-    let r = await start(temp.dir, seedLibrary)
-    const token = r.token
-    await r.app.stop()
-    const file = join(temp.dir, STORE_FILE)
-    const readOnly = makeReadOnly(file)
-    if ('skip' in readOnly) return ctx.skip(readOnly.skip)
-    let undone = false
-    cleanups.push(() => undone || readOnly.undo())
+    const library = await readOnlyLibrary('mb-app-readonly-lanes-')
+    if ('skip' in library) return ctx.skip(library.skip)
+    const { dir, token } = library
 
     // A Site the file has no Lane row for yet: its row cannot be written, and the start goes on all the same.
-    r = await start(temp.dir, undefined, true)
+    const r = await start(dir, undefined, true)
     r.token = token
     expect(r.app.core.lanesRunning).toBe(true)
     expect((await r.call('GET', '/api/v1/bookmarks')).json.bookmarks).toHaveLength(3)
@@ -181,8 +188,7 @@ describe('a read-only database file at start, with the Lanes on', () => {
     expect(overview.value.storage.problem).toMatchObject({ kind: 'read-only' })
     expect(overview.value.storage.problem.message).not.toMatch(/I\/O error/)
 
-    readOnly.undo()
-    undone = true
+    library.undo()
     await r.clock.runQuiet(STORAGE_CHECK_MS)
     const after = await r.call('PATCH', '/api/v1/bookmarks/fixture-madara/one', { progress: 4, progressAt: 5_000 })
     expect(after.status).toBe(200)
