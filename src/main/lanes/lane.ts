@@ -11,7 +11,7 @@ import type { Site } from '../sites/site'
 import type { Db } from '../store/database'
 import { lastCheckedAt, type DueSeries } from '../store/due'
 import { pruneRemovals } from '../store/bookmarks'
-import { ensureLane } from '../store/lanes'
+import { allLanes, ensureLane } from '../store/lanes'
 import { isStorageUnavailable } from '../store/storage'
 import { optimizeStore, pruneJudgedSightings, pruneOutstandingSightings, RETENTION } from '../store/maintenance'
 import { insertPasses, prunePasses } from '../store/passes'
@@ -183,9 +183,17 @@ export async function startLanes(options: LanesOptions): Promise<Lanes> {
  * every read takes a missing row as a Lane never paused nor refused.
  */
 async function ensureLanes(sites: readonly Site[], db: Db, log: Log): Promise<void> {
+  // Read first: a store that takes no writes (read-only, damaged) still starts the Lanes it has rows for.
+  let present = new Set<string>()
+  try {
+    present = new Set((await allLanes(db)).map((lane) => lane.site))
+  } catch (error) {
+    if (!isStorageUnavailable(error)) throw error
+  }
   const waiting: string[] = []
   let why = ''
   for (const site of sites) {
+    if (present.has(site.key)) continue
     try {
       await ensureLane(db, site.key)
     } catch (error) {

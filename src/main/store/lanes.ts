@@ -9,8 +9,6 @@ import type { LaneRow } from './schema'
 
 /** Makes sure a Site has its Lane row, so one-row-per-Site reads see every Lane. */
 export async function ensureLane(db: Db, site: string): Promise<void> {
-  // Read first: a store that takes no writes (read-only, damaged) still starts the Lanes it has rows for.
-  if (await db.selectFrom('poll_lanes').select('site').where('site', '=', site).executeTakeFirst()) return
   await db
     .insertInto('poll_lanes')
     .values({ site })
