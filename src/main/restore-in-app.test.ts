@@ -85,7 +85,9 @@ describe('Restore in the window', () => {
     const store = openStore(file, { now: 1 })
     await seedReader(store.db, 'aiko')
     // Enough rows that a page in the middle holds them.
-    for (let i = 0; i < 2_000; i++) await seedReader(store.db, `reader-${i}`)
+    await store.db.transaction().execute(async (trx) => {
+      for (let i = 0; i < 2_000; i++) await seedReader(trx, `reader-${i}`)
+    })
     const backup = await backupDatabase(store.sqlite, join(temp.dir, BACKUP_DIR), Date.UTC(2026, 0, 1))
     await store.close()
     corruptMiddlePage(file)

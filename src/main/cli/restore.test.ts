@@ -31,9 +31,13 @@ async function damagedWithBackup(): Promise<{ dir: string; file: string; backup:
   const store = openStore(file, { now: 1 })
   const aiko = await seedReader(store.db, 'aiko')
   await seedReader(store.db, 'bo')
-  for (let i = 0; i < 300; i++) await seedSeries(store.db, { site: 'fixture-madara', id: `series-${i}`, readers: [aiko] })
+  await store.db.transaction().execute(async (trx) => {
+    for (let i = 0; i < 300; i++) await seedSeries(trx, { site: 'fixture-madara', id: `series-${i}`, readers: [aiko] })
+  })
   const backup = await backupDatabase(store.sqlite, join(temp.dir, BACKUP_DIR), AT)
-  for (let i = 300; i < 600; i++) await seedSeries(store.db, { site: 'fixture-madara', id: `series-${i}`, readers: [aiko] })
+  await store.db.transaction().execute(async (trx) => {
+    for (let i = 300; i < 600; i++) await seedSeries(trx, { site: 'fixture-madara', id: `series-${i}`, readers: [aiko] })
+  })
   await store.close()
   corruptMiddlePage(file)
   return { dir: temp.dir, file, backup: backup.file }
