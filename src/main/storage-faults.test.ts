@@ -10,7 +10,8 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { startApp, type RunningApp } from './app'
 import { startFixtureSite, type FixtureSite } from './demo/fixture-site'
 import { fixtureSites } from './demo/fixture-sites'
-import { silentLog } from './log'
+import { pino } from 'pino'
+import { silentLog, type Log } from './log'
 import { STORE_FILE } from './store/database'
 import { STORAGE_CHECK_MS } from './storage-watch'
 import { FakeClock } from './testing/clock'
@@ -37,14 +38,14 @@ interface Running {
   admin(method: string, input?: unknown): Promise<any>
 }
 
-async function start(dataDir: string, seed?: (r: Running) => Promise<void>, lanes = false): Promise<Running> {
+async function start(dataDir: string, seed?: (r: Running) => Promise<void>, lanes = false, log: Log = silentLog): Promise<Running> {
   const clock = new FakeClock()
   const fixture = await startFixtureSite({ now: () => clock.now() })
   cleanups.push(() => fixture.close())
   const app = await startApp({
     shell: 'headless',
     dataDir,
-    log: silentLog,
+    log,
     clock,
     port: 0,
     sites: fixtureSites(fixture.host),
@@ -175,7 +176,9 @@ describe('a read-only database file at start, with the Lanes on', () => {
     const { dir, token } = library
 
     // A Site the file has no Lane row for yet: its row cannot be written, and the start goes on all the same.
-    const r = await start(dir, undefined, true)
+    const lines: Array<{ level: number; msg: string; err?: unknown }> = []
+    const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) })
+    const r = await start(dir, undefined, true, log)
     r.token = token
     expect(r.app.core.lanesRunning).toBe(true)
     expect((await r.call('GET', '/api/v1/bookmarks')).json.bookmarks).toHaveLength(3)
@@ -187,6 +190,16 @@ describe('a read-only database file at start, with the Lanes on', () => {
     const overview = await r.admin('overview')
     expect(overview.value.storage.problem).toMatchObject({ kind: 'read-only' })
     expect(overview.value.storage.problem.message).not.toMatch(/I\/O error/)
+    expect(overview.value.storage.problem.action).toBe(
+      `make ${library.file} writable (chmod u+w, chattr -i, or mount the disk read-write); writes resume by themselves`,
+    )
+    // Ten more refusals: the storage's one error line for the episode, no line a request, no stack.
+    await Promise.all(WRITES(r, 10))
+    const errors = lines.filter((l) => l.level >= 50)
+    expect(errors.map((l) => l.msg)).toEqual([
+      expect.stringMatching(/^store: cannot write to .+: read-only; no write is acknowledged until then: make /),
+    ])
+    expect(errors[0]!.err).toBeUndefined()
 
     library.undo()
     await r.clock.runQuiet(STORAGE_CHECK_MS)
