@@ -14,6 +14,10 @@
  * - no refusal is forgotten: each refusal the log file recorded (written after its commit) is still in
  *   `poll_lanes` (refuse_until at least as late).
  *
+ * Then a restore round: a backup made (`npm run backup`'s code), the database damaged (garbage over a page in its
+ * middle), `npm run restore -- --latest` refused while the shell runs on the directory and taking the backup once
+ * it is stopped — and every acknowledged write checked as above, in the restored file.
+ *
  * The same seed draws the same kill moments and the same writes (what the machine's timing makes of them is
  * its own). Prints the figures; exits 1 on any violation.
  */
@@ -23,6 +27,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { wantsHelp } from '../src/main/cli/help'
+import { runBackupCommand } from '../src/main/cli/backup'
+import { runRestoreCommand } from '../src/main/cli/restore'
+import { corruptMiddlePage } from '../src/main/testing/faults'
 import BetterSqlite3 from 'better-sqlite3'
 import { startFixtureSite } from '../src/main/demo/fixture-site'
 import { openStore, STORE_FILE } from '../src/main/store/database'
@@ -84,6 +91,8 @@ interface Figures {
   passRows: number
   passRowsChecked: number
   integrityChecks: number
+  /** Restore rounds: backup → damage → restore, every acknowledged write checked after. */
+  restores: number
   violations: string[]
   seconds: number
 }
@@ -102,6 +111,7 @@ const figures: Figures = {
   passRows: 0,
   passRowsChecked: 0,
   integrityChecks: 0,
+  restores: 0,
   violations: [],
   seconds: 0,
 }
@@ -257,8 +267,8 @@ function loggedRefusals(): Map<string, number> {
   return latest
 }
 
-function verify(run: number): void {
-  const fail = (what: string) => figures.violations.push(`after kill ${run}: ${what}`)
+function verify(run: number | string): void {
+  const fail = (what: string) => figures.violations.push(`after ${typeof run === 'number' ? `kill ${run}` : run}: ${what}`)
   const db = new BetterSqlite3(join(data, STORE_FILE))
   try {
     const integrity = db.pragma('integrity_check', { simple: true })
@@ -354,9 +364,37 @@ try {
       `kill ${run}/${KILLS} at ${moment} ms: ${figures.progressAcknowledged} Progress and ${figures.sightingsAcknowledged} Sightings acknowledged so far, ${figures.violations.length} violations\n`,
     )
   }
+  await restoreRound()
 } finally {
   await fixture.close()
   rmSync(data, { recursive: true, force: true })
+}
+
+/** Backup → damage → restore (refused while the shell runs) → every acknowledged write present. */
+async function restoreRound(): Promise<void> {
+  const fail = (what: string): void => void figures.violations.push(`restore round: ${what}`)
+  const quiet = { out: () => undefined, err: () => undefined }
+  if ((await runBackupCommand(['--data', data], quiet)) !== 0) return fail('npm run backup failed')
+  const file = join(data, STORE_FILE)
+  corruptMiddlePage(file)
+  const probe = new BetterSqlite3(file, { readonly: true })
+  const damaged = probe.pragma('integrity_check', { simple: true }) !== 'ok'
+  probe.close()
+  if (!damaged) fail('the damage was not found by integrity_check')
+  const app = start()
+  await app.ready
+  const refused: string[] = []
+  const whileRunning = await runRestoreCommand(['--data', data, '--latest'], { out: () => undefined, err: (l) => refused.push(l) })
+  app.child.kill('SIGKILL')
+  await app.exited
+  if (whileRunning !== 1 || !/quit the app first/.test(refused.join('\n')))
+    fail(`restore while the shell ran answered ${whileRunning}: ${refused.join(' ')}`)
+  const errors: string[] = []
+  const code = await runRestoreCommand(['--data', data, '--latest'], { out: () => undefined, err: (l) => errors.push(l) })
+  if (code !== 0) return fail(`npm run restore -- --latest answered ${code}: ${errors.join(' ')}`)
+  figures.restores++
+  verify('the restore round')
+  process.stdout.write(`restore round: backup, damage, restore; ${figures.violations.length} violations\n`)
 }
 
 figures.seconds = Math.round((Date.now() - started) / 100) / 10
@@ -367,5 +405,5 @@ if (figures.violations.length) {
   process.exit(1)
 }
 console.log(
-  `crash suite: ${figures.kills} kills; ${figures.progressKept} of ${acknowledged.size} acknowledged Progress values and ${figures.sightingsKept} of ${sightingIds.size} Sightings kept; ${figures.refusalsKept} refusals kept; integrity ok ${figures.integrityChecks} times; ${figures.passRowsChecked} pass rows checked`,
+  `crash suite: ${figures.kills} kills and ${figures.restores} restore round; ${figures.progressKept} of ${acknowledged.size} acknowledged Progress values and ${figures.sightingsKept} of ${sightingIds.size} Sightings kept; ${figures.refusalsKept} refusals kept; integrity ok ${figures.integrityChecks} times; ${figures.passRowsChecked} pass rows checked`,
 )

@@ -21,6 +21,8 @@ export interface Backups {
   backupNow(): Promise<BackupView>
   /** The newest backup, and why the latest attempt failed (null when it did not). */
   state(): { lastBackup: BackupView | null; backupProblem: string | null }
+  /** Settles once no backup is in progress (a restore waits for it). */
+  idle(): Promise<void>
   stop(): Promise<void>
 }
 
@@ -83,6 +85,11 @@ export function scheduleBackups(options: BackupOptions): Backups {
   return {
     backupNow: () => backup('asked'),
     state: () => ({ lastBackup: listBackups(dir)[0] ?? null, backupProblem: problem }),
+    idle: () =>
+      running.then(
+        () => undefined,
+        () => undefined,
+      ),
     async stop() {
       controller.abort()
       await loop

@@ -21,9 +21,11 @@ import { lockDataDir } from './store/data-lock'
 import { openStore, STORE_FILE, type Store } from './store/database'
 import { watchStorage, type StorageWatch } from './storage-watch'
 import { scheduleBackups, type Backups } from './backup-schedule'
-import { BACKUP_DIR, listBackups } from './store/backups'
+import { BACKUP_DIR, listBackups, type BackupView } from './store/backups'
+import { createRestorer, type Restorer } from './restore-in-app'
 import { startIntegrityCheck, type IntegrityVerdict } from './store/integrity'
 import { ensurePrivateDir } from './store/private-files'
+import { RESTORE_ADVICE } from './store/storage'
 import type { AcquireDeps } from './use-cases/acquire'
 import { createNotifier, type Notifier, type NotifierDeps } from './notify/notifier'
 import { vapidKeys, type VapidKeys } from './notify/vapid'
@@ -108,6 +110,13 @@ export interface Core {
   readonly integrityChecked: Promise<void>
   /** The daily backup and "Back up now" (docs/adr/0048-backups.md). */
   readonly backups: Backups
+  /** Settings → Backups: the backups with their verdict, and a restore while the app runs (docs/adr/0089-…). */
+  readonly restorer: Restorer
+  /**
+   * A new, empty database was made at this start while `<data>/backups/` holds backups (the file was deleted or
+   * moved): how many, and the newest. Null otherwise, and once a backup is restored.
+   */
+  madeEmpty(): { backups: number; newest: BackupView } | null
   /**
    * New Chapters to the Readers' channels (docs/adr/0074-a-durable-outbox-for-notifications.md): digested after
    * each pass; its delivery loop is started by the app (`notifier.start()`), stopped with the core.
@@ -172,9 +181,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     const newest = listBackups(backupDir)[0]
     store.health.markDamaged(
       verdict.problems.slice(0, 2).join('; '),
-      newest
-        ? `restore a backup (see the README, "Restoring a backup"); the newest is ${newest.file}`
-        : `restore a backup (see the README, "Restoring a backup"); there is none in ${backupDir}`,
+      newest ? `${RESTORE_ADVICE}; the newest is ${newest.file}` : `${RESTORE_ADVICE}; there is none in ${backupDir}`,
     )
   }
   const integrityChecked = integrity
@@ -188,10 +195,11 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     : Promise.resolve()
   if (options.awaitIntegrity ?? true) await integrityChecked
   const earlier = listBackups(backupDir)
-  if (store.migration.from === 0 && earlier.length > 0)
+  let madeEmpty = store.migration.from === 0 && earlier.length > 0 ? { backups: earlier.length, newest: earlier[0]! } : null
+  if (madeEmpty)
     log.error(
       { file: store.file, backups: earlier.length, newest: earlier[0]!.file },
-      `store: a new, empty database was made at ${store.file}, but ${backupDir} holds ${earlier.length} backups: if the database was deleted or moved, stop the app and restore the newest (README, "Restoring a backup")`,
+      `store: a new, empty database was made at ${store.file}, but ${backupDir} holds ${earlier.length} backups, the newest from ${new Date(earlier[0]!.at).toISOString()}: if the database was deleted or moved, restore it (Settings → Backups → Restore, or quit and run npm run restore -- --latest)`,
     )
   const backups = scheduleBackups({
     store,
@@ -230,6 +238,24 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     ...(options.onDigest ? { onDigest: options.onDigest } : {}),
   })
 
+  const restorer = createRestorer({
+    store,
+    backupDir,
+    clock,
+    log,
+    ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+    async quiet() {
+      const lanesWere = lanes !== null
+      await core.stopLanes()
+      await backups.idle()
+      await integrity?.cancel()
+      return async () => {
+        if (lanesWere) await core.startLanes()
+      }
+    },
+    restored: () => (madeEmpty = null),
+  })
+
   const core: Core = {
     dataDir: options.dataDir,
     store,
@@ -243,6 +269,8 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     storage,
     integrityChecked,
     backups,
+    restorer,
+    madeEmpty: () => madeEmpty,
     notifier,
     vapidKeys: vapidOnce,
     acquireDeps: {

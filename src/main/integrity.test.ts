@@ -14,6 +14,7 @@ import { openStore, STORE_FILE } from './store/database'
 import { FakeClock } from './testing/clock'
 import { corruptMiddlePage } from './testing/faults'
 import { seedReader, seedSeries, tempDir } from './testing/store'
+import { fixtureSites } from './demo/fixture-sites'
 
 const cleanups: Array<() => unknown> = []
 afterEach(async () => {
@@ -27,7 +28,10 @@ async function damagedDataDir(): Promise<{ dir: string; file: string; backup: st
   const file = join(temp.dir, STORE_FILE)
   const store = openStore(file, { now: 1 })
   const reader = await seedReader(store.db, 'aiko')
-  for (let i = 0; i < 3_000; i++) await seedSeries(store.db, { site: 'fixture-madara', id: `series-${i}`, readers: [reader] })
+  // One transaction: 3,000 commits, each synced, take half a minute on a busy machine.
+  await store.db.transaction().execute(async (trx) => {
+    for (let i = 0; i < 3_000; i++) await seedSeries(trx, { site: 'fixture-madara', id: `series-${i}`, readers: [reader] })
+  })
   const backup = await backupDatabase(store.sqlite, join(temp.dir, BACKUP_DIR), Date.UTC(2026, 0, 1))
   await store.close()
   corruptMiddlePage(file)
@@ -54,7 +58,9 @@ describe('a damaged page in a database that opens', () => {
     cleanups.push(() => app.stop())
     const problem = app.core.storage.problem()!
     expect(problem.kind).toBe('damaged')
-    expect(problem.message).toMatch(new RegExp(`^cannot write to ${file}: the database is damaged \\(.+\\); restore a backup`))
+    expect(problem.message).toMatch(
+      new RegExp(`^cannot write to ${file}: the database is damaged \\(.+\\); restore the newest good backup`),
+    )
     expect(problem.message).toContain(`the newest is ${backup}`)
     // The Overview says what to do. Its counts come from small indexes and the per-Site counts
     // (docs/adr/0051-the-owners-list-pages-by-key.md), not from the damaged page, so it still answers.
@@ -63,6 +69,27 @@ describe('a damaged page in a database that opens', () => {
     expect(await app.admin.call('readers', {})).toMatchObject({ ok: true, value: [{ name: 'aiko' }] })
     const added = await app.admin.call('addReader', { name: 'bo' })
     expect(added).toMatchObject({ ok: false, error: { code: 'storage-unavailable' } })
+  })
+
+  it('with the Lanes on, the app starts all the same: reads answer, writes are 503, the Lanes run', async () => {
+    const { dir } = await damagedDataDir()
+    const app = await startApp({
+      shell: 'headless',
+      dataDir: dir,
+      log: silentLog,
+      clock: new FakeClock(),
+      port: 0,
+      // Nothing listens there: no pass is wanted, only Lanes that start.
+      sites: fixtureSites('127.0.0.1:9'),
+    })
+    cleanups.push(() => app.stop())
+    expect(app.core.lanesRunning).toBe(true)
+    expect(app.core.storage.problem()).toMatchObject({ kind: 'damaged' })
+    expect(await app.admin.call('readers', {})).toMatchObject({ ok: true, value: [{ name: 'aiko' }] })
+    expect(await app.admin.call('pauseLane', { site: 'fixture-madara', duration: '1h' })).toMatchObject({
+      ok: false,
+      error: { code: 'storage-unavailable' },
+    })
   })
 
   it('in a file the start does not wait for, the verdict comes while the app runs', async () => {

@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { applyLogLevel, createLog, LOG_FILE, logToDirectory, plainLine, scrub, silentLog } from './log'
+import { applyLogLevel, createLog, LOG_FILE, logProblem, logToDirectory, plainLine, scrub, silentLog } from './log'
+import { makeReadOnly } from './testing/faults'
 import { tempDir } from './testing/store'
 
 const cleanups: Array<() => unknown> = []
@@ -109,5 +110,29 @@ describe('plain lines for the terminal', () => {
     )
     expect(plainLine('{"level":50,"msg":"failed: EIO","err":{"message":"EIO"}}')).toBe('manga-bookmark: error: failed: EIO\n')
     expect(plainLine('not json')).toBe('not json')
+  })
+})
+
+describe('a log file that cannot be written', () => {
+  it('is said (logProblem, which the Overview shows), and no longer once lines are written again', async (ctx) => {
+    const dir = logDir()
+    const log = createLog('info', { stderr: false })
+    writeFileSync(join(dir, LOG_FILE), '')
+    const readOnly = makeReadOnly(join(dir, LOG_FILE))
+    if ('skip' in readOnly) return ctx.skip(readOnly.skip)
+    let undone = false
+    cleanups.push(() => undone || readOnly.undo())
+    const stop = logToDirectory(log, dir)
+    cleanups.push(stop)
+    log.warn('a line the disk will not take')
+    expect(logProblem(log)).toMatch(
+      new RegExp(`^cannot write the log ${join(dir, LOG_FILE)}: (EPERM|EACCES); its lines are lost until it can$`),
+    )
+    readOnly.undo()
+    undone = true
+    log.warn('a line it takes')
+    expect(logProblem(log)).toBeNull()
+    expect(readFileSync(join(dir, LOG_FILE), 'utf8')).toContain('a line it takes')
+    expect(logProblem(silentLog)).toBeNull()
   })
 })

@@ -56,6 +56,13 @@ export function scrub(line: string): string {
 }
 
 const streams = new WeakMap<Log, MultiStreamRes<string>>()
+/** Why a logger's file cannot be written now (the Overview says so), by logger. */
+const fileProblems = new WeakMap<Log, { now: string | null }>()
+
+/** Why the log file cannot be written now (a full or read-only disk), or null. */
+export function logProblem(log: Log): string | null {
+  return fileProblems.get(log)?.now ?? null
+}
 
 /**
  * A logger for a shell: lines at `level` (default: `MB_LOG_LEVEL`, else info) to stderr — as JSON (`true`, the
@@ -84,7 +91,9 @@ export function createLog(level: string = process.env.MB_LOG_LEVEL ?? 'info', op
 export function logToDirectory(log: Log, dir: string, options: { maxBytes?: number; keep?: number } = {}): () => void {
   const multi = streams.get(log)
   if (!multi) throw new Error('log: only a logger made by createLog can write to a directory')
-  const file = rotatingFile(join(dir, LOG_FILE), options.maxBytes ?? LOG_MAX_BYTES, options.keep ?? LOG_KEEP)
+  const problem = { now: null as string | null }
+  fileProblems.set(log, problem)
+  const file = rotatingFile(join(dir, LOG_FILE), options.maxBytes ?? LOG_MAX_BYTES, options.keep ?? LOG_KEEP, (why) => (problem.now = why))
   multi.add({ level: 'trace', stream: scrubbing(file) })
   return () => file.close()
 }
@@ -127,7 +136,9 @@ interface RotatingFile {
 }
 
 /** Appends lines synchronously (a line logged before a crash is on disk), rotating at `maxBytes`. */
-function rotatingFile(path: string, maxBytes: number, keep: number): RotatingFile {
+function rotatingFile(path: string, maxBytes: number, keep: number, told: (problem: string | null) => void): RotatingFile {
+  const cannot = (error: unknown) =>
+    told(`cannot write the log ${path}: ${(error as { code?: string }).code ?? (error as Error).message}; its lines are lost until it can`)
   let fd: number | null = null
   let size = 0
   let closed = false
@@ -137,8 +148,9 @@ function rotatingFile(path: string, maxBytes: number, keep: number): RotatingFil
       mkdirSync(join(path, '..'), { recursive: true, mode: 0o700 })
       fd = openSync(path, 'a', 0o600)
       size = fstatSync(fd).size
-    } catch {
+    } catch (error) {
       fd = null
+      cannot(error)
     }
   }
   const rotated = (n: number) => path.replace(/\.log$/, `.${n}.log`)
@@ -170,8 +182,10 @@ function rotatingFile(path: string, maxBytes: number, keep: number): RotatingFil
       try {
         writeSync(fd, line)
         size += bytes
-      } catch {
-        // A full or read-only disk: the line is dropped (stderr still has it).
+        told(null)
+      } catch (error) {
+        // A full or read-only disk: the line is dropped (stderr still has it), and the Overview says so.
+        cannot(error)
       }
     },
     close() {

@@ -10,7 +10,8 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { startApp, type RunningApp } from './app'
 import { startFixtureSite, type FixtureSite } from './demo/fixture-site'
 import { fixtureSites } from './demo/fixture-sites'
-import { silentLog } from './log'
+import { pino } from 'pino'
+import { silentLog, type Log } from './log'
 import { STORE_FILE } from './store/database'
 import { STORAGE_CHECK_MS } from './storage-watch'
 import { FakeClock } from './testing/clock'
@@ -37,18 +38,18 @@ interface Running {
   admin(method: string, input?: unknown): Promise<any>
 }
 
-async function start(dataDir: string, seed?: (r: Running) => Promise<void>): Promise<Running> {
+async function start(dataDir: string, seed?: (r: Running) => Promise<void>, lanes = false, log: Log = silentLog): Promise<Running> {
   const clock = new FakeClock()
   const fixture = await startFixtureSite({ now: () => clock.now() })
   cleanups.push(() => fixture.close())
   const app = await startApp({
     shell: 'headless',
     dataDir,
-    log: silentLog,
+    log,
     clock,
     port: 0,
     sites: fixtureSites(fixture.host),
-    lanes: false,
+    lanes,
     sync: { rateLimit: { max: 1_000_000, windowMs: 60_000 } },
   })
   cleanups.push(() => app.stop())
@@ -81,6 +82,28 @@ async function seedLibrary(r: Running): Promise<void> {
   for (const slug of ['one', 'two', 'three']) {
     const added = await r.admin('addBookmark', { readerId: issued.value.reader.id, url: `${r.fixture.origin}/madara/manga/${slug}/` })
     expect(added.ok).toBe(true)
+  }
+}
+
+/** A data directory with the library of `seedLibrary`, its database file then made read-only. */
+async function readOnlyLibrary(prefix: string): Promise<{ dir: string; file: string; token: string; undo(): void } | { skip: string }> {
+  const temp = tempDir(prefix)
+  cleanups.push(() => temp.remove())
+  const r = await start(temp.dir, seedLibrary)
+  await r.app.stop()
+  const file = join(temp.dir, STORE_FILE)
+  const readOnly = makeReadOnly(file)
+  if ('skip' in readOnly) return readOnly
+  let undone = false
+  cleanups.push(() => undone || readOnly.undo())
+  return {
+    dir: temp.dir,
+    file,
+    token: r.token,
+    undo() {
+      readOnly.undo()
+      undone = true
+    },
   }
 }
 
@@ -123,18 +146,11 @@ describe.skipIf(!mounted)(`a full disk under the running app${skip ? ` (skipped:
 
 describe('a read-only database file under the app', () => {
   it('starts and serves reads, answers writes 503 (read-only), and takes writes once the file is writable again', async (ctx) => {
-    const temp = tempDir('mb-app-readonly-')
-    cleanups.push(() => temp.remove())
-    let r = await start(temp.dir, seedLibrary)
-    const token = r.token
-    await r.app.stop()
-    const file = join(temp.dir, STORE_FILE)
-    const readOnly = makeReadOnly(file)
-    if ('skip' in readOnly) return ctx.skip(readOnly.skip)
-    let undone = false
-    cleanups.push(() => undone || readOnly.undo())
+    const library = await readOnlyLibrary('mb-app-readonly-')
+    if ('skip' in library) return ctx.skip(library.skip)
+    const { dir, file, token } = library
 
-    r = await start(temp.dir)
+    const r = await start(dir)
     r.token = token
     expect((await r.call('GET', '/api/v1/bookmarks')).json.bookmarks).toHaveLength(3)
     const answers = await Promise.all(WRITES(r, 10))
@@ -144,13 +160,51 @@ describe('a read-only database file under the app', () => {
       message: `cannot write to ${file}: read-only`,
     })
 
-    readOnly.undo()
-    undone = true
+    library.undo()
     // Noticed by the periodic look, with no write needed to find out.
     await r.clock.runQuiet(STORAGE_CHECK_MS)
     const after = await r.call('PATCH', '/api/v1/bookmarks/fixture-madara/two', { progress: 3, progressAt: 5_000 })
     expect(after.status).toBe(200)
     expect((await r.admin('overview')).value.storage.problem).toBeNull()
+  })
+})
+
+describe('a read-only database file at start, with the Lanes on', () => {
+  it('starts (no Lane row is needed to start), serves reads, answers writes 503 read-only, and the Lanes take writes once it is writable', async (ctx) => {
+    const library = await readOnlyLibrary('mb-app-readonly-lanes-')
+    if ('skip' in library) return ctx.skip(library.skip)
+    const { dir, token } = library
+
+    // A Site the file has no Lane row for yet: its row cannot be written, and the start goes on all the same.
+    const lines: Array<{ level: number; msg: string; err?: unknown }> = []
+    const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) })
+    const r = await start(dir, undefined, true, log)
+    r.token = token
+    expect(r.app.core.lanesRunning).toBe(true)
+    expect((await r.call('GET', '/api/v1/bookmarks')).json.bookmarks).toHaveLength(3)
+    const answer = await r.call('PATCH', '/api/v1/bookmarks/fixture-madara/one', { progress: 4, progressAt: 5_000 })
+    expect(answer).toMatchObject({
+      status: 503,
+      json: { error: { code: 'storage-unavailable', message: expect.stringMatching(/read-only/) } },
+    })
+    const overview = await r.admin('overview')
+    expect(overview.value.storage.problem).toMatchObject({ kind: 'read-only' })
+    expect(overview.value.storage.problem.message).not.toMatch(/I\/O error/)
+    expect(overview.value.storage.problem.action).toBe(
+      `make ${library.file} writable (chmod u+w, chattr -i, or mount the disk read-write); writes resume by themselves`,
+    )
+    // Ten more refusals: the storage's one error line for the episode, no line a request, no stack.
+    await Promise.all(WRITES(r, 10))
+    const errors = lines.filter((l) => l.level >= 50)
+    expect(errors.map((l) => l.msg)).toEqual([
+      expect.stringMatching(/^store: cannot write to .+: read-only; no write is acknowledged until then: make /),
+    ])
+    expect(errors[0]!.err).toBeUndefined()
+
+    library.undo()
+    await r.clock.runQuiet(STORAGE_CHECK_MS)
+    const after = await r.call('PATCH', '/api/v1/bookmarks/fixture-madara/one', { progress: 4, progressAt: 5_000 })
+    expect(after.status).toBe(200)
   })
 })
 

@@ -7,7 +7,8 @@
  */
 import type { Clock } from './clock'
 import type { Log } from './log'
-import type { StorageFault, StorageHealth } from './store/storage'
+import { dirname } from 'node:path'
+import { RESTORE_ADVICE, type StorageFault, type StorageFaultKind, type StorageHealth } from './store/storage'
 
 /** How often the file is looked at when nothing writes. */
 export const STORAGE_CHECK_MS = 5_000
@@ -15,6 +16,23 @@ export const STORAGE_CHECK_MS = 5_000
 export interface StorageProblem extends Pick<StorageFault, 'kind' | 'message'> {
   /** When the app first saw it (wall clock). */
   since: number
+  /** The one thing that fixes it, for the owner. */
+  action: string
+}
+
+/** The one thing that fixes a fault, in the owner's words. Pure. */
+export function actionFor(kind: StorageFaultKind, file: string): string {
+  const resumes = 'writes resume by themselves'
+  const actions: Record<StorageFaultKind, string> = {
+    full: `free space on the disk that holds ${dirname(file)}; ${resumes}`,
+    'read-only': `make ${file} writable (chmod u+w, chattr -i, or mount the disk read-write); ${resumes}`,
+    io: `check the disk that holds ${file}; ${resumes} once it answers`,
+    damaged: RESTORE_ADVICE,
+    deleted: RESTORE_ADVICE,
+    moved: `put the file back at ${file}; ${resumes}`,
+    replaced: `restart the app to open the file now at ${file}, or put back the one it opened; ${resumes} then`,
+  }
+  return actions[kind]
 }
 
 export interface StorageWatch {
@@ -30,10 +48,12 @@ export function watchStorage(options: { health: StorageHealth; clock: Clock; log
 
   const report = (fault: StorageFault | null) => {
     if (fault) {
+      // One line an episode, with no stack: the writes it refuses are not logged one by one.
       since = clock.now()
-      log.error({ file: health.file, kind: fault.kind, code: fault.code }, `store: ${fault.message}`)
-      if (fault.kind === 'deleted' || fault.kind === 'replaced')
-        log.error({ file: health.file }, 'store: no write is acknowledged any more; restart the app (it opens the file now at that path)')
+      log.error(
+        { file: health.file, kind: fault.kind, code: fault.code },
+        `store: ${fault.message}; no write is acknowledged until then: ${actionFor(fault.kind, health.file)}`,
+      )
     } else {
       log.warn({ file: health.file, since }, 'store: writes are stored again')
       since = 0
@@ -56,7 +76,7 @@ export function watchStorage(options: { health: StorageHealth; clock: Clock; log
   return {
     problem() {
       const fault = health.check()
-      return fault ? { kind: fault.kind, message: fault.message, since } : null
+      return fault ? { kind: fault.kind, message: fault.message, since, action: actionFor(fault.kind, health.file) } : null
     },
     async stop() {
       controller.abort()

@@ -101,6 +101,15 @@ export const ADMIN_INPUTS = {
     name: z.string().trim().min(1).max(80).optional(),
   }),
   backupNow: none,
+  backups: none,
+  /** A file `backups` listed: its full path, as listed. */
+  restoreBackup: z.strictObject({
+    file: z
+      .string()
+      .min(1)
+      .max(4_096)
+      .regex(/manga-bookmark-[0-9T-]+Z\.sqlite$/, 'a backup file as listed'),
+  }),
   notifications: none,
   /** The owner's channels (the whole library's New Chapters), replaced as a list, as a Reader's are. */
   setNotificationChannels: z.strictObject({ channels: z.array(ChannelInput).max(10) }),
@@ -240,7 +249,7 @@ export interface CheckFailureView {
 }
 
 /** What keeps the store from taking writes (docs/adr/0045-storage-faults.md). */
-export type StorageProblemKind = 'full' | 'read-only' | 'io' | 'damaged' | 'deleted' | 'replaced'
+export type StorageProblemKind = 'full' | 'read-only' | 'io' | 'damaged' | 'deleted' | 'moved' | 'replaced'
 
 /** A backup file in `<data>/backups/`. */
 export interface BackupView {
@@ -250,11 +259,37 @@ export interface BackupView {
   bytes: number
 }
 
+/** A backup with what `integrity_check` said of it (Settings → Backups). */
+export interface CheckedBackupView extends BackupView {
+  /** True when `integrity_check` said `ok`. */
+  ok: boolean
+  /** What it found, or why it could not run; empty when ok. */
+  problems: string[]
+}
+
+/** What a restore did: the backup now in use, and where the file it replaced was kept (never deleted). */
+export interface RestoredView {
+  from: string
+  file: string
+  aside: string[]
+  storage: StorageView
+}
+
 /** The database file, whether it takes writes, and its backups. */
 export interface StorageView {
   file: string
-  /** `cannot write to <file>: disk full` and since when; null while writes are stored. */
-  problem: { kind: StorageProblemKind; message: string; since: number } | null
+  /**
+   * `cannot write to <file>: disk full` and since when; null while writes are stored. `action` is the one thing
+   * that fixes it, for the owner (free space; make the file writable; restore the newest good backup…).
+   */
+  problem: { kind: StorageProblemKind; message: string; since: number; action: string } | null
+  /**
+   * A new, empty database was made at this start while backups exist (the file was deleted or moved away): how
+   * many, and the newest. Null otherwise.
+   */
+  madeEmpty: { backups: number; newest: BackupView } | null
+  /** Why the log file cannot be written (the Overview says so), or null. */
+  logProblem: string | null
   /** The newest backup, or null when there is none. */
   lastBackup: BackupView | null
   /** Why the latest backup attempt failed; null when it did not. */
@@ -444,6 +479,13 @@ export interface AdminApi {
   exportLibrary(input?: AdminInput<'exportLibrary'>): Promise<ExportDocument>
   /** Makes a backup into `<data>/backups/` now (SQLite's online backup); answers with the storage block. */
   backupNow(input?: AdminInput<'backupNow'>): Promise<StorageView>
+  /** The backups, newest first, each with its `integrity_check` verdict (each file checked once, off the main thread). */
+  backups(input?: AdminInput<'backups'>): Promise<CheckedBackupView[]>
+  /**
+   * Restores a listed backup over the database while the app runs: verified, the current file and its journal
+   * kept aside, the copy renamed into place, the store reopened on it and the Lanes started again.
+   */
+  restoreBackup(input: AdminInput<'restoreBackup'>): Promise<RestoredView>
   /** Add a Site, step one: reads one Series URL of an unknown site and proposes a sites.json entry. Writes nothing. */
   proposeSite(input: AdminInput<'proposeSite'>): Promise<SiteProposalView>
   /** Add a Site, step two: writes the proposed entry to sites.json and starts its Lane, without a restart. */

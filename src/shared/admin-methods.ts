@@ -31,6 +31,8 @@ export const ADMIN_METHODS = [
   'proposeSite',
   'addSite',
   'backupNow',
+  'backups',
+  'restoreBackup',
   'notifications',
   'setNotificationChannels',
   'testNotifications',

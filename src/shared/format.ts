@@ -25,3 +25,10 @@ export function untilWords(at: number, now: number): string {
   const date = `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}`
   return new Date(now).toDateString() === d.toDateString() ? time : `${date} ${time}`
 }
+
+/** A file's size as a person reads it: `512 B`, `4.0 KB`, `1.2 MB`. Pure. */
+export function sizeWords(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`
+}

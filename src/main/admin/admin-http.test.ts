@@ -4,6 +4,7 @@
  * to a foreign Host; wrong tokens throttled. Real HTTP on loopback.
  */
 import { request as httpRequest } from 'node:http'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { ADMIN_METHODS, type AdminMethod } from '../../shared/admin-api'
 import { startFixtureSite, type FixtureSite } from '../demo/fixture-site'
@@ -13,6 +14,7 @@ import { adminSessionCookie } from '../testing/admin-session'
 import { FREE_TOKEN_TRIES, MAX_TOKEN_WAIT_MS, SESSION_IDLE_MS, sessionCookieName } from './admin-http'
 import { silentLog } from '../log'
 import { insertPass } from '../store/passes'
+import { BACKUP_DIR, listBackups } from '../store/backups'
 import { FakeClock } from '../testing/clock'
 import { tachibk } from '../testing/library-files'
 import { seedSeries, tempDir } from '../testing/store'
@@ -267,6 +269,9 @@ describe('every admin method through the headless transport', () => {
       cancelImport: () => ({ jobId: jobs.cancelled }),
       exportLibrary: () => ({}),
       backupNow: () => ({}),
+      backups: () => ({}),
+      // The backup backupNow made just before (the methods are called in the contract's order).
+      restoreBackup: () => ({ file: listBackups(join(dir.dir, BACKUP_DIR))[0]!.file }),
       proposeSite: () => ({ url: `${unknown.origin}/madara/manga/somewhere/` }),
       addSite: () => ({ proposalId }),
       notifications: () => ({}),

@@ -46,7 +46,7 @@ import { JsonText } from './json-text'
 import { ImportJobs } from '../use-cases/library-import'
 import { createReader, deleteReader, rotateToken } from '../use-cases/reader-tokens'
 import { DEFAULT_PACE } from '../sites/site'
-import { applyLogLevel } from '../log'
+import { applyLogLevel, logProblem } from '../log'
 import { ownerNotifications } from '../notify/owner'
 import { upcomingSeries } from '../notify/upcoming'
 
@@ -395,12 +395,25 @@ export function createAdmin(ctx: AdminContext): AdminApi {
       }
       return storageView()
     },
+    async backups() {
+      return (await core.restorer.list()).map(({ verdict, ...b }) => ({ ...b, ok: verdict.ok, problems: verdict.problems }))
+    },
+    async restoreBackup({ file }) {
+      const report = await core.restorer.restore(file)
+      return { ...report, storage: storageView() }
+    },
   }
 }
 
 /** Whether the store takes writes, and the backups: what the Overview, the Settings and the tray say of them. */
 export function storageViewOf(core: Core): StorageView {
-  return { file: core.store.file, problem: core.storage.problem(), ...core.backups.state() }
+  return {
+    file: core.store.file,
+    problem: core.storage.problem(),
+    madeEmpty: core.madeEmpty(),
+    logProblem: logProblem(core.log),
+    ...core.backups.state(),
+  }
 }
 
 /**

@@ -114,7 +114,15 @@ async function refreshTray(): Promise<void> {
     log.warn({ err: error }, 'electron: the tray could not read the Lanes')
     // A database that cannot be read still says why in the tray.
     const problem = running.core.storage.problem()
-    if (problem) tray.update([], Date.now(), { file: running.dataFile, problem, lastBackup: null, backupProblem: null })
+    if (problem)
+      tray.update([], Date.now(), {
+        file: running.dataFile,
+        problem,
+        lastBackup: null,
+        backupProblem: null,
+        madeEmpty: null,
+        logProblem: null,
+      })
   }
 }
 

@@ -11,7 +11,8 @@ import type { Site } from '../sites/site'
 import type { Db } from '../store/database'
 import { lastCheckedAt, type DueSeries } from '../store/due'
 import { pruneRemovals } from '../store/bookmarks'
-import { ensureLane } from '../store/lanes'
+import { allLanes, ensureLane } from '../store/lanes'
+import { isStorageUnavailable } from '../store/storage'
 import { optimizeStore, pruneJudgedSightings, pruneOutstandingSightings, RETENTION } from '../store/maintenance'
 import { insertPasses, prunePasses } from '../store/passes'
 import { pruneOrphanSeries } from '../store/series'
@@ -65,7 +66,7 @@ export async function startLanes(options: LanesOptions): Promise<Lanes> {
   const { clock, log, db } = options
   const health = options.health ?? new BrowserHealth(clock)
   const pacer = options.pacer ?? new SitePacer(clock)
-  for (const site of options.sites) await ensureLane(db, site.key)
+  await ensureLanes(options.sites, db, log)
   const running = new Set(options.sites.map((site) => site.key))
   const loops = options.sites.map((site, index) => runLane(site, index * FIRST_PASS_STAGGER_MS))
   loops.push(retention())
@@ -165,7 +166,7 @@ export async function startLanes(options: LanesOptions): Promise<Lanes> {
     async add(site) {
       if (signal.aborted || running.has(site.key)) return
       running.add(site.key)
-      await ensureLane(db, site.key)
+      await ensureLanes([site], db, log)
       loops.push(runLane(site))
     },
     stop: () =>
@@ -174,4 +175,32 @@ export async function startLanes(options: LanesOptions): Promise<Lanes> {
         await Promise.allSettled(loops)
       })()),
   }
+}
+
+/**
+ * Each Site's Lane row, made where it is missing. A store that takes no writes (damaged, read-only, full) does not
+ * hold the start: the rows are made by the first pass written once it takes writes again (`insertPasses`), and
+ * every read takes a missing row as a Lane never paused nor refused.
+ */
+async function ensureLanes(sites: readonly Site[], db: Db, log: Log): Promise<void> {
+  // Read first: a store that takes no writes (read-only, damaged) still starts the Lanes it has rows for.
+  let present = new Set<string>()
+  try {
+    present = new Set((await allLanes(db)).map((lane) => lane.site))
+  } catch (error) {
+    if (!isStorageUnavailable(error)) throw error
+  }
+  const waiting: string[] = []
+  let why = ''
+  for (const site of sites) {
+    if (present.has(site.key)) continue
+    try {
+      await ensureLane(db, site.key)
+    } catch (error) {
+      if (!isStorageUnavailable(error)) throw error
+      waiting.push(site.key)
+      why = error.message
+    }
+  }
+  if (waiting.length) log.warn({ sites: waiting }, `lanes: started without their rows, made once the store takes writes (${why})`)
 }

@@ -75,7 +75,9 @@ export function createHttpServer(options: ServerOptions): FastifyInstance {
   })
   app.setErrorHandler((error, request, reply) => {
     const answer = toErrorAnswer(error)
-    if (answer.status >= 500) request.log.error({ err: error, url: request.url }, 'http: request failed')
+    // A write the store refuses is said once an episode by the storage watch, not once a request with a stack.
+    if (answer.status >= 500 && answer.code !== 'storage-unavailable')
+      request.log.error({ err: error, url: request.url }, 'http: request failed')
     if (answer.status === 401) void reply.header('www-authenticate', 'Bearer')
     void reply
       .code(answer.status)

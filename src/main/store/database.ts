@@ -22,6 +22,12 @@ export interface Store {
   readonly migration: MigrationReport
   /** Whether the store can take writes, and why not (docs/adr/0045-storage-faults.md). */
   readonly health: StorageHealth
+  /**
+   * Puts another file at the store's path while the app runs (a restore, docs/adr/0089-restore-in-place.md): waits
+   * for the statement or transaction in progress, closes the connection, runs `swap`, opens the file at the path
+   * and migrates it (a backup may be older than the app). The Kysely handle stays the same.
+   */
+  replaceFile(swap: () => void, now: number): Promise<MigrationReport>
   close(): Promise<void>
 }
 
@@ -79,6 +85,14 @@ export function openStore(file: string, options: OpenStoreOptions): Store {
       file,
       migration,
       health: guarded.health,
+      // Kysely's connection is held meanwhile: no statement nor transaction runs on the connection being replaced.
+      replaceFile: (swap, now) =>
+        db.connection().execute(async () => {
+          // Should the swap fail, the same file is opened again, and needs no migration.
+          guarded.swapFile(swap)
+          // The file now at the path is migrated before any statement runs on it.
+          return migrate(guarded.connection, file, now)
+        }),
       close: async () => {
         // Kysely's destroy closes the connection only once a query has run through it; a store closed before
         // its first query would keep its file open.

@@ -35,7 +35,7 @@ const started = Date.now()
 let db
 try {
   db = new Database(workerData.file, { readonly: true, fileMustExist: true, ...(workerData.nativeBinding ? { nativeBinding: workerData.nativeBinding } : {}) })
-  const rows = db.pragma('quick_check(${MAX_PROBLEMS})').map((row) => String(Object.values(row)[0]))
+  const rows = db.pragma(workerData.pragma + '(${MAX_PROBLEMS})').map((row) => String(Object.values(row)[0]))
   parentPort.postMessage({ rows, ms: Date.now() - started })
 } catch (error) {
   parentPort.postMessage({ error: String(error && error.message), code: error && error.code, ms: Date.now() - started })
@@ -48,9 +48,13 @@ try {
  * Starts `quick_check` of `file` in a worker thread. `module` is the better-sqlite3 the worker loads (default: the
  * one this thread resolves); `nativeBinding` its compiled part, where the app is packaged.
  */
-export function startIntegrityCheck(file: string, options: { nativeBinding?: string; module?: string } = {}): IntegrityCheck {
+export function startIntegrityCheck(
+  file: string,
+  options: { nativeBinding?: string; module?: string; pragma?: 'quick_check' | 'integrity_check' } = {},
+): IntegrityCheck {
   const module = options.module ?? createRequire(import.meta.url).resolve('better-sqlite3')
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file, module, nativeBinding: options.nativeBinding } })
+  const pragma = options.pragma ?? 'quick_check'
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file, module, nativeBinding: options.nativeBinding, pragma } })
   const verdict = new Promise<IntegrityVerdict>((resolve) => {
     worker.once('message', (message: { rows?: string[]; error?: string; code?: string; ms: number }) => {
       if (message.rows) {
@@ -65,7 +69,7 @@ export function startIntegrityCheck(file: string, options: { nativeBinding?: str
         // A file SQLite cannot even read is damaged too; anything else (no worker support) is no verdict.
         // Stryker disable next-line Regex: SQLite's codes all begin with SQLITE_, so where the match starts changes nothing
         const damaged = /^SQLITE_(CORRUPT|NOTADB)/.test(String(message.code))
-        resolve({ ok: !damaged, problems: [`${damaged ? 'quick_check' : 'quick_check could not run'}: ${message.error}`], ms: message.ms })
+        resolve({ ok: !damaged, problems: [`${damaged ? pragma : `${pragma} could not run`}: ${message.error}`], ms: message.ms })
       }
     })
     worker.once('error', (error) => resolve({ ok: true, problems: [`quick_check could not run: ${error.message}`], ms: 0 }))

@@ -5,6 +5,7 @@
  */
 import { renameSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
+import { sql } from 'kysely'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { makeReadOnly, mountExt4Image, mountSmallTmpfs, type SmallTmpfs } from '../testing/faults'
 import { seedReader, seedSeries, tempDir } from '../testing/store'
@@ -102,6 +103,27 @@ describe('a read-only file', () => {
   })
 })
 
+describe('a file made read-only (immutable for root) under the running store', () => {
+  it('is named read-only, not an I/O error, when SQLite cannot write into it', async (ctx) => {
+    const temp = tempDir('mb-immutable-')
+    cleanups.push(() => temp.remove())
+    const { store } = await storeWithBookmarks(temp.dir)
+    const readOnly = makeReadOnly(store.file)
+    if ('skip' in readOnly) return ctx.skip(readOnly.skip)
+    let undone = false
+    cleanups.push(() => undone || readOnly.undo())
+    // The WAL takes the writes; moving them into the file is where the file refuses (SQLite: SQLITE_IOERR_WRITE).
+    await addReader(store.db, { name: 'bob', tokenHash: 'h-bob', now: 2 })
+    await expect(sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(store.db)).rejects.toMatchObject({ code: 'storage-unavailable' })
+    expect(store.health.fault()).toMatchObject({
+      kind: 'read-only',
+      message: `cannot write to ${store.file}: read-only (the file refuses writes: it is immutable or not writable)`,
+    })
+    readOnly.undo()
+    undone = true
+  })
+})
+
 describe('a file system the kernel turns read-only under the running store', () => {
   it('refuses writes as storage-unavailable, named read-only from what the file system says; reads answer', async (ctx) => {
     const disk = mountExt4Image(16 * 1024 * 1024)
@@ -133,7 +155,7 @@ describe('the file under a running store', () => {
     await expect(writes.run(2)).rejects.toMatchObject({ code: 'storage-unavailable', message: /file was deleted/ })
     expect(store.health.fault()).toMatchObject({
       kind: 'deleted',
-      message: `cannot write to ${store.file}: the file was deleted while the app ran; restart the app`,
+      message: `cannot write to ${store.file}: the file was deleted while the app ran`,
     })
     await expect(addReader(store.db, { name: 'bob', tokenHash: 'h-bob', now: 2 })).rejects.toMatchObject({ code: 'storage-unavailable' })
     // Reads still answer, from what the app had.

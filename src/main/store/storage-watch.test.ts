@@ -234,14 +234,14 @@ describe('a file the store cannot make beside its database', () => {
     expect(await readerNames(db)).toEqual(['bo'])
   })
 
-  it('moved away under a store writing a rollback journal: SQLite refuses the write, named as the file deleted', async () => {
+  it('moved away under a store writing a rollback journal: SQLite refuses the write, named as the file moved away', async () => {
     const { s: base, file, guarded, db } = await journalStore()
     renameSync(file, join(base.dir, 'aside.sqlite'))
     await expect(addReaderRow(db, 'bo')).rejects.toMatchObject({
       code: 'storage-unavailable',
-      message: /file was deleted while the app ran/,
+      message: /file was moved away while the app ran/,
     })
-    expect(guarded.health.fault()).toMatchObject({ kind: 'deleted', code: 'deleted' })
+    expect(guarded.health.fault()).toMatchObject({ kind: 'moved', code: 'moved' })
   })
 
   it('in a folder that refuses new files is named read-only, from what the file system says', async (ctx) => {
@@ -307,7 +307,7 @@ describe('a damaged file', () => {
     expect(damage).toMatchObject({ code: 'storage-unavailable', message: 'the app cannot read its database now: the database is damaged' })
     expect(s.health.fault()).toMatchObject({
       kind: 'damaged',
-      message: `cannot write to ${s.file}: the database is damaged; restore a backup (see the README, "Restoring a backup")`,
+      message: `cannot write to ${s.file}: the database is damaged; restore the newest good backup (Settings → Backups → Restore, or quit and run npm run restore -- --latest)`,
     })
     expect(s.health.fault()!.code).toMatch(/^SQLITE_CORRUPT/)
     // A write that touches no damaged page is refused all the same: the file is not made worse.
@@ -350,7 +350,7 @@ describe('damage the integrity check found', () => {
     const damaged = {
       kind: 'damaged',
       code: 'integrity-check',
-      message: `cannot write to ${s.file}: the database is damaged (Tree 3 page 113: btreeInitPage() returns error code 11); restore a backup (see the README, "Restoring a backup")`,
+      message: `cannot write to ${s.file}: the database is damaged (Tree 3 page 113: btreeInitPage() returns error code 11); restore the newest good backup (Settings → Backups → Restore, or quit and run npm run restore -- --latest)`,
     }
     expect(s.health.fault()).toEqual(damaged)
     await expect(addReaderRow(s.db, 'bo')).rejects.toMatchObject({
@@ -387,7 +387,7 @@ describe('damage the integrity check found', () => {
 })
 
 describe('the file under a running store', () => {
-  it('deleted: the write is not acknowledged, and the file put back takes writes again', async () => {
+  it('moved away: the write is not acknowledged, and the file put back takes writes again by itself', async () => {
     const s = store()
     const seen = told(s.health)
     await addReaderRow(s.db, 'aiko')
@@ -395,12 +395,12 @@ describe('the file under a running store', () => {
     renameSync(s.file, aside)
     await expect(addReaderRow(s.db, 'bo')).rejects.toMatchObject({
       code: 'storage-unavailable',
-      message: 'the app cannot store writes now: the database file was deleted while the app ran; nothing was kept, try again later',
+      message: 'the app cannot store writes now: the database file was moved away while the app ran; nothing was kept, try again later',
     })
     expect(s.health.fault()).toEqual({
-      kind: 'deleted',
-      code: 'deleted',
-      message: `cannot write to ${s.file}: the file was deleted while the app ran; restart the app`,
+      kind: 'moved',
+      code: 'moved',
+      message: `cannot write to ${s.file}: the file was moved away while the app ran; put it back and writes resume by themselves`,
     })
     // Reads still answer, from what the app had.
     expect(await readerNames(s.db)).toContain('aiko')
@@ -410,15 +410,31 @@ describe('the file under a running store', () => {
     await addReaderRow(s.db, 'cy')
     expect(s.health.fault()).toBeNull()
     expect(await readerNames(s.db)).toEqual(expect.arrayContaining(['aiko', 'cy']))
-    expect(seen.map((f) => f?.kind ?? null)).toEqual(['deleted', null])
+    expect(seen.map((f) => f?.kind ?? null)).toEqual(['moved', null])
   })
 
-  it('once known deleted, takes no later write into the file it lost', async () => {
+  it('deleted: said as deleted, not moved, and the advice is to restore a backup', async () => {
+    const s = store()
+    await addReaderRow(s.db, 'aiko')
+    rmSync(s.file)
+    await expect(addReaderRow(s.db, 'bo')).rejects.toMatchObject({
+      code: 'storage-unavailable',
+      message: /file was deleted while the app ran/,
+    })
+    expect(s.health.fault()).toEqual({
+      kind: 'deleted',
+      code: 'deleted',
+      message: `cannot write to ${s.file}: the file was deleted while the app ran`,
+    })
+  })
+
+  it('once known moved away, takes no later write into the file it lost', async () => {
     const s = store()
     const aside = join(s.dir, 'aside.sqlite')
     renameSync(s.file, aside)
     await expect(addReaderRow(s.db, 'bo')).rejects.toMatchObject({ code: 'storage-unavailable' })
-    await expect(addReaderRow(s.db, 'cy')).rejects.toMatchObject({ code: 'storage-unavailable', message: /file was deleted/ })
+    await expect(addReaderRow(s.db, 'cy')).rejects.toMatchObject({ code: 'storage-unavailable', message: /file was moved away/ })
+    expect(s.health.fault()).toMatchObject({ kind: 'moved' })
     // What the connection holds is what went into the file it lost.
     expect(s.sqlite.prepare('SELECT name FROM readers').pluck().all()).not.toContain('cy')
   })

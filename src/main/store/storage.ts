@@ -15,14 +15,14 @@
  * It keeps the statement cache too: Kysely prepares every query anew, and parsing the SQL again each time
  * costs more than running it; the store's queries are a small fixed set.
  */
-import { accessSync, closeSync, constants, openSync, rmSync, statfsSync, statSync } from 'node:fs'
+import { accessSync, closeSync, constants, fstatSync, openSync, rmSync, statfsSync, statSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import type BetterSqlite3 from 'better-sqlite3'
 import type { SqliteDatabase, SqliteStatement } from 'kysely'
 import { AppError } from '../../shared/errors'
 
 /** What keeps the store from taking writes. */
-export type StorageFaultKind = 'full' | 'read-only' | 'io' | 'damaged' | 'deleted' | 'replaced'
+export type StorageFaultKind = 'full' | 'read-only' | 'io' | 'damaged' | 'deleted' | 'moved' | 'replaced'
 
 export interface StorageFault {
   kind: StorageFaultKind
@@ -48,7 +48,7 @@ export interface StorageHealth {
   onChange(listener: (fault: StorageFault | null) => void): () => void
 }
 
-const RESTORE_ADVICE = 'restore a backup (see the README, "Restoring a backup")'
+export const RESTORE_ADVICE = 'restore the newest good backup (Settings → Backups → Restore, or quit and run npm run restore -- --latest)'
 
 /** SQLite's result codes that are about the storage, not about the statement. */
 const STORAGE_CODE = /^SQLITE_(FULL|READONLY|IOERR|CANTOPEN|CORRUPT|NOTADB)/
@@ -66,6 +66,7 @@ function answerFor(fault: StorageFault, writing = true): AppError {
     io: 'the disk reported an I/O error',
     damaged: 'the database is damaged',
     deleted: 'the database file was deleted while the app ran',
+    moved: 'the database file was moved away while the app ran',
     replaced: 'the database file was replaced while the app ran',
   }
   if (!writing) return new AppError('storage-unavailable', `the app cannot read its database now: ${why[fault.kind]}`)
@@ -78,6 +79,13 @@ export interface GuardedStore {
   /** The connection in use (it changes when a read-only one is reopened). */
   readonly connection: BetterSqlite3.Database
   readonly health: StorageHealth
+  /**
+   * Closes the connection, runs `swap` (which may replace the file at the path), and opens the file at the path
+   * anew: its identity is the one kept from then on, and any fault (damage too) is over. Called with no statement
+   * running (the caller holds Kysely's connection). Should `swap` throw, the file at the path is opened again all
+   * the same and the error rethrown.
+   */
+  swapFile(swap: () => void): void
 }
 
 interface Identity {
@@ -113,7 +121,10 @@ export function guardStore(
   /** Whether the connection was reopened since the read-only fault was seen (a write attempt tries once). */
   let reopenedForFault = false
   const listeners = new Set<(fault: StorageFault | null) => void>()
-  const opened = identityOf(file)
+  let opened = identityOf(file)
+  // A descriptor of the file opened, only to ask whether it still has a name anywhere (moved) or none (deleted).
+  // Closed only once SQLite's connection is: closing a descriptor drops the process's POSIX locks on the file.
+  let held = holdFile(file)
 
   const setFault = (next: StorageFault | null) => {
     // Damage is kept as first told (the integrity check says the most): nothing clears or replaces it.
@@ -146,6 +157,7 @@ export function guardStore(
     // Stryker disable next-line ConditionalExpression,StringLiteral: a store in memory has no file, so SQLite reports no I/O error for it
     if (inMemory) return 'io'
     const dir = dirname(file)
+    if (fileRefuses()) return 'read-only'
     try {
       if (statfsSync(dir).bavail === 0) return 'full'
     } catch {
@@ -163,8 +175,22 @@ export function guardStore(
     return 'io'
   }
 
+  /**
+   * Whether the database file itself refuses writes (immutable, `chattr +i`, or not writable) in a folder that
+   * takes files. access(2), not open: closing a descriptor of the database would drop SQLite's locks on it.
+   */
+  function fileRefuses(): boolean {
+    try {
+      accessSync(file, constants.W_OK)
+      return false
+    } catch (error) {
+      return probeFailure((error as { code?: string }).code) === 'read-only'
+    }
+  }
+
   function describeProbe(code: string): string {
     const kind = probeKind()
+    if (kind === 'read-only' && fileRefuses()) return 'read-only (the file refuses writes: it is immutable or not writable)'
     if (kind === 'read-only') return 'read-only (the file system or the folder refuses writes)'
     if (kind === 'full') return 'disk full'
     return `I/O error (${code})`
@@ -175,7 +201,13 @@ export function guardStore(
     // A store in memory has no identity to lose.
     if (!opened) return null
     const now = identityOf(file)
-    if (!now) return { kind: 'deleted', code: 'deleted', message: cannot('the file was deleted while the app ran; restart the app') }
+    if (!now && stillNamed(held))
+      return {
+        kind: 'moved',
+        code: 'moved',
+        message: cannot('the file was moved away while the app ran; put it back and writes resume by themselves'),
+      }
+    if (!now) return { kind: 'deleted', code: 'deleted', message: cannot('the file was deleted while the app ran') }
     if (now.dev !== opened.dev || now.ino !== opened.ino)
       return {
         kind: 'replaced',
@@ -185,8 +217,9 @@ export function guardStore(
     return null
   }
 
-  /** Deleted, replaced and damaged files take no more writes until the app is restarted (or the file is back). */
-  const refusesWrites = () => fault !== null && (fault.kind === 'deleted' || fault.kind === 'replaced' || fault.kind === 'damaged')
+  /** A file lost (deleted, moved, replaced) or damaged takes no more writes until it is back or restored. */
+  const isLost = (kind: StorageFaultKind | undefined) => kind === 'deleted' || kind === 'moved' || kind === 'replaced'
+  const refusesWrites = () => fault !== null && (isLost(fault.kind) || fault.kind === 'damaged')
 
   /** A connection SQLite opened read-only is replaced, outside any transaction, once the file is writable. */
   function reopenIfWritable(): void {
@@ -214,7 +247,7 @@ export function guardStore(
   function check(): StorageFault | null {
     const lost = identityFault()
     if (lost) setFault(lost)
-    else if (fault && (fault.kind === 'deleted' || fault.kind === 'replaced')) setFault(null)
+    else if (isLost(fault?.kind)) setFault(null)
     reopenIfWritable()
     return fault
   }
@@ -293,12 +326,70 @@ export function guardStore(
     },
   }
 
+  function swapFile(swap: () => void): void {
+    cache = new Map()
+    try {
+      // The journal into the file, so what was written before the swap is in the file kept aside.
+      connection.pragma('wal_checkpoint(TRUNCATE)')
+    } catch {
+      // A damaged or read-only file: its journal is kept beside it as it is.
+    }
+    connection.close()
+    release(held)
+    try {
+      swap()
+    } finally {
+      connection = reconnect()
+      opened = identityOf(file)
+      held = holdFile(file)
+      fault = null
+      reopenedForFault = false
+      for (const listener of listeners) listener(null)
+    }
+  }
+
   return {
-    database: { close: () => connection.close(), prepare },
+    swapFile,
+    database: {
+      close: () => {
+        connection.close()
+        release(held)
+        held = null
+      },
+      prepare,
+    },
     get connection() {
       return connection
     },
     health,
+  }
+}
+
+function holdFile(file: string): number | null {
+  if (file === ':memory:') return null
+  try {
+    return openSync(file, 'r')
+  } catch {
+    return null
+  }
+}
+
+/** Whether the held file still has a name (it was moved) rather than none (it was deleted). */
+function stillNamed(fd: number | null): boolean {
+  if (fd === null) return false
+  try {
+    return fstatSync(fd).nlink > 0
+  } catch {
+    return false
+  }
+}
+
+function release(fd: number | null): void {
+  if (fd === null) return
+  try {
+    closeSync(fd)
+  } catch {
+    // Already closed.
   }
 }
 

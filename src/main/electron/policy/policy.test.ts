@@ -206,7 +206,7 @@ describe('the tray', () => {
 
   it('says first, in the tooltip and the menu, that the database cannot take writes, and why', () => {
     const message = 'cannot write to /home/o/.local/share/manga-bookmark/manga-bookmark.sqlite: disk full'
-    const model = trayModel([lane('a')], NOW, { problem: { kind: 'full', message, since: NOW - 60_000 } })
+    const model = trayModel([lane('a')], NOW, { problem: { kind: 'full', message, since: NOW - 60_000, action: 'free space' } })
     expect(model.tooltip).toBe(`Manga Bookmark — ${message}`)
     expect(model.lanes[0]).toEqual({ label: message, attention: true })
     expect(trayModel([lane('a')], NOW, { problem: null }).tooltip).toBe('Manga Bookmark — 1 Lane working')

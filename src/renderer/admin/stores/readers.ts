@@ -1,6 +1,6 @@
 /** The Readers domain: add (the token shown once), rotate, remove, and bookmark a Series for a Reader. */
 import { ref } from 'vue'
-import type { IssuedTokenView, ReaderView, SeriesRowView, SettingsView } from '../../../shared/admin-api'
+import type { CheckedBackupView, IssuedTokenView, ReaderView, RestoredView, SeriesRowView, SettingsView } from '../../../shared/admin-api'
 import { AppError, type ErrorBody } from '../../../shared/errors'
 import type { Settings } from '../../../shared/settings'
 import { admin } from '../api'
@@ -83,8 +83,21 @@ export function useReaders() {
 
 export function useSettings() {
   const view = ref<SettingsView | null>(null)
+  const backups = ref<CheckedBackupView[] | null>(null)
   return {
     view,
+    /** The backups with their verdict (null until read: each is checked once, which takes a moment). */
+    backups,
+    listBackups: async () => {
+      const value = await attempt(() => admin.backups())
+      if (value) backups.value = value
+    },
+    /** Restores a backup over the database while the app runs; what it did, or undefined when it could not. */
+    restore: async (file: string): Promise<RestoredView | undefined> => {
+      const value = await attempt(() => admin.restoreBackup({ file }))
+      if (value && view.value) view.value = { ...view.value, storage: value.storage }
+      return value
+    },
     refresh: async () => {
       const value = await attempt(() => admin.settings())
       if (value) view.value = value

@@ -1,0 +1,123 @@
+/**
+ * `npm run restore -- [--data DIR] [--from FILE|--latest] [--list]`
+ * Lists the data directory's backups with their time, size and verdict (`PRAGMA integrity_check`), or restores one
+ * over the database: verified, copied, renamed into place, the replaced file and its journal kept aside, never
+ * deleted (docs/adr/0089-restore-in-place.md). Refuses while the app runs on that data directory: the window's
+ * Settings → Backups → Restore does it there.
+ */
+import { existsSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { sizeWords } from '../../shared/format'
+import { defaultDataDir } from '../paths'
+import { BACKUP_DIR } from '../store/backups'
+import { lockDataDir, type DataLock } from '../store/data-lock'
+import { STORE_FILE } from '../store/database'
+import { checkBackups, restoreFile, verifyBackup, type CheckedBackup } from '../store/restore'
+import { wantsHelp } from './help'
+import type { Output } from './reader'
+
+const USAGE = 'usage: npm run restore -- [--data DIR] [--from FILE | --latest] [--list]'
+
+const HELP = [
+  'Usage: npm run restore -- [--data DIR] [--from FILE | --latest] [--list]',
+  '',
+  "Restores a backup over the data directory's database. The backup is verified first (integrity_check); the",
+  'database it replaces is kept beside it as manga-bookmark.sqlite.before-restore-<time>, with its -wal and -shm,',
+  'never deleted. Stop the app first (or use Settings → Backups → Restore in its window).',
+  '  --list        list the backups with their time, size and verdict (the default when nothing else is asked)',
+  '  --latest      restore the newest backup that passes the check',
+  '  --from FILE   restore this backup file',
+  '  --data DIR    the data directory (default: $XDG_DATA_HOME/manga-bookmark, else ~/.local/share/manga-bookmark)',
+].join('\n')
+
+/** One line of `--list`: `2026-03-01 04:00:00Z  1.2 MB  ok  <file>`. */
+export function backupLine(b: CheckedBackup): string {
+  const when = new Date(b.at)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d{3}Z$/, 'Z')
+  const verdict = b.verdict.ok ? 'ok' : `damaged (${b.verdict.problems[0]})`
+  return `${when}  ${sizeWords(b.bytes).padStart(8)}  ${verdict}  ${b.file}`
+}
+
+export async function runRestoreCommand(
+  argv: string[],
+  io: Output,
+  options: { env?: NodeJS.ProcessEnv; now?: () => number } = {},
+): Promise<number> {
+  if (wantsHelp(argv)) {
+    io.out(HELP)
+    return 0
+  }
+  let parsed
+  try {
+    parsed = parseArgs({
+      args: argv,
+      options: { data: { type: 'string' }, from: { type: 'string' }, latest: { type: 'boolean' }, list: { type: 'boolean' } },
+      allowPositionals: false,
+      strict: true,
+    })
+  } catch (error) {
+    io.err(`restore: ${(error as Error).message}\n${USAGE}`)
+    return 2
+  }
+  const { from, latest, list } = parsed.values
+  if ((from !== undefined && latest) || (list && (from !== undefined || latest))) {
+    io.err(`restore: give one of --from FILE, --latest and --list\n${USAGE}`)
+    return 2
+  }
+  const dataDir = resolve(parsed.values.data ?? defaultDataDir(options.env ?? process.env))
+  const backupDir = join(dataDir, BACKUP_DIR)
+  if (!existsSync(dataDir)) {
+    io.err(`restore: no data directory at ${dataDir}; give it with --data`)
+    return 1
+  }
+  const backups = checkBackups(backupDir)
+  if (from === undefined && !latest) {
+    if (!backups.length) io.err(`restore: no backups in ${backupDir}`)
+    for (const b of backups) io.out(backupLine(b))
+    if (!list && backups.length) io.err('restore: give --latest, or --from FILE, to restore one')
+    return 0
+  }
+  const chosen = from !== undefined ? resolve(from) : backups.find((b) => b.verdict.ok)?.file
+  if (!chosen) {
+    io.err(`restore: no backup in ${backupDir} passes integrity_check${backups.length ? ` (${backups.length} looked at)` : ''}`)
+    return 1
+  }
+  return restoreChosen(chosen, dataDir, io, options.now ?? Date.now)
+}
+
+function restoreChosen(backup: string, dataDir: string, io: Output, now: () => number): number {
+  if (!existsSync(backup)) {
+    io.err(`restore: no file at ${backup}`)
+    return 1
+  }
+  const verdict = verifyBackup(backup)
+  if (!verdict.ok) {
+    io.err(`restore: ${backup} does not pass integrity_check (${verdict.problems.slice(0, 2).join('; ')}); nothing was changed`)
+    return 1
+  }
+  let lock: DataLock
+  try {
+    lock = lockDataDir(dataDir)
+  } catch (error) {
+    io.err(
+      `restore: ${(error as Error).message.replace(/; stop it first, or choose another --data$/, '')}; quit the app first, or restore in its window (Settings → Backups → Restore); nothing was changed`,
+    )
+    return 1
+  }
+  try {
+    const report = restoreFile(backup, join(dataDir, STORE_FILE), now(), { verified: true })
+    io.out(report.file)
+    io.err(`restore: ${backup} is now the database ${report.file}`)
+    if (report.aside.length) io.err(`restore: the file it replaced is kept at ${report.aside.join(', ')}`)
+    io.err('restore: start the app as usual; it opens the restored file')
+    return 0
+  } catch (error) {
+    io.err(`restore: ${(error as Error).message}`)
+    return 1
+  } finally {
+    lock.release()
+  }
+}

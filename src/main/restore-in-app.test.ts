@@ -1,0 +1,132 @@
+/**
+ * Settings → Backups → Restore through the admin contract, on a real data directory and a real sync endpoint
+ * (docs/adr/0089-restore-in-place.md): the backups listed with their verdict; a restore while the app runs puts
+ * the backup in place without the process exiting — reads answer from it, writes are taken into it, the Lanes run
+ * again — and the file it replaced is kept aside with everything written after the backup. A database found
+ * damaged at start is restored the same way, and takes writes again.
+ */
+import { existsSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import BetterSqlite3 from 'better-sqlite3'
+import { pino } from 'pino'
+import { afterEach, describe, expect, it } from 'vitest'
+import { startApp, type RunningApp } from './app'
+import { startFixtureSite } from './demo/fixture-site'
+import { fixtureSites } from './demo/fixture-sites'
+import { silentLog } from './log'
+import { BACKUP_DIR, backupDatabase, backupName } from './store/backups'
+import { openStore, STORE_FILE } from './store/database'
+import { FakeClock } from './testing/clock'
+import { corruptMiddlePage } from './testing/faults'
+import { seedReader, tempDir } from './testing/store'
+
+const cleanups: Array<() => unknown> = []
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+})
+
+async function start(dataDir: string, sites: Parameters<typeof startApp>[0]['sites'] = [], log = silentLog): Promise<RunningApp> {
+  const app = await startApp({ shell: 'headless', dataDir, log, clock: new FakeClock(Date.UTC(2026, 2, 1)), port: 0, sites })
+  cleanups.push(() => app.stop())
+  return app
+}
+
+const call = async (app: RunningApp, method: string, input: unknown = {}) => app.admin.call(method as never, input as never) as Promise<any>
+
+const names = (file: string) => {
+  const db = new BetterSqlite3(file, { readonly: true })
+  try {
+    return (db.prepare('SELECT name FROM readers ORDER BY name').all() as Array<{ name: string }>).map((r) => r.name)
+  } finally {
+    db.close()
+  }
+}
+
+describe('Restore in the window', () => {
+  it('puts the backup in place while the app runs; the file it replaced is kept with what came after', async () => {
+    const fixture = await startFixtureSite()
+    cleanups.push(() => fixture.close())
+    const temp = tempDir('mb-restore-app-')
+    cleanups.push(() => temp.remove())
+    const app = await start(temp.dir, fixtureSites(fixture.host))
+    const aiko = (await call(app, 'addReader', { name: 'aiko' })).value
+    await call(app, 'backupNow')
+    await call(app, 'addReader', { name: 'after-the-backup' })
+    // A damaged backup beside it is listed as such, and cannot be restored.
+    const bad = join(temp.dir, BACKUP_DIR, backupName(Date.UTC(2020, 0, 1)))
+    writeFileSync(bad, 'not a database')
+
+    const listed = (await call(app, 'backups')).value
+    expect(listed.map((b: { ok: boolean }) => b.ok)).toEqual([true, false])
+    expect(listed[1]).toMatchObject({ file: bad, ok: false, problems: [expect.stringMatching(/integrity_check/)] })
+    expect(await call(app, 'restoreBackup', { file: bad })).toMatchObject({ ok: false, error: { code: 'invalid' } })
+
+    const restored = await call(app, 'restoreBackup', { file: listed[0].file })
+    expect(restored.ok, JSON.stringify(restored)).toBe(true)
+    expect(restored.value).toMatchObject({ from: listed[0].file, file: app.dataFile, storage: { problem: null } })
+    // The process did not exit: the same app answers from the restored file.
+    expect((await call(app, 'readers')).value.map((r: { name: string }) => r.name)).toEqual(['aiko'])
+    const token = await fetch(`${app.origin}/api/v1/bookmarks`, { headers: { authorization: `Bearer ${aiko.token}` } })
+    expect(token.status).toBe(200)
+    expect(app.core.lanesRunning).toBe(true)
+    // What came after the backup is kept aside, never deleted.
+    const aside = restored.value.aside[0]
+    expect(aside).toMatch(/manga-bookmark\.sqlite\.before-restore-/)
+    expect(names(aside)).toEqual(['after-the-backup', 'aiko'])
+    // Writes go into the restored file, at its path.
+    expect(await call(app, 'addReader', { name: 'bo' })).toMatchObject({ ok: true })
+    expect(names(app.dataFile)).toContain('bo')
+  })
+
+  it('a database found damaged at start is restored from the window and takes writes again', async () => {
+    const temp = tempDir('mb-restore-damaged-')
+    cleanups.push(() => temp.remove())
+    const file = join(temp.dir, STORE_FILE)
+    const store = openStore(file, { now: 1 })
+    await seedReader(store.db, 'aiko')
+    // Enough rows that a page in the middle holds them.
+    await store.db.transaction().execute(async (trx) => {
+      for (let i = 0; i < 2_000; i++) await seedReader(trx, `reader-${i}`)
+    })
+    const backup = await backupDatabase(store.sqlite, join(temp.dir, BACKUP_DIR), Date.UTC(2026, 0, 1))
+    await store.close()
+    corruptMiddlePage(file)
+
+    const app = await start(temp.dir)
+    expect((await call(app, 'overview')).value?.storage.problem ?? app.core.storage.problem()).toMatchObject({
+      kind: 'damaged',
+      action: expect.stringMatching(/^restore the newest good backup/),
+    })
+    expect(await call(app, 'addReader', { name: 'refused' })).toMatchObject({ ok: false, error: { code: 'storage-unavailable' } })
+    const restored = await call(app, 'restoreBackup', { file: backup.file })
+    expect(restored.ok, JSON.stringify(restored)).toBe(true)
+    expect(app.core.storage.problem()).toBeNull()
+    expect(await call(app, 'addReader', { name: 'taken' })).toMatchObject({ ok: true })
+    expect(existsSync(restored.value.aside[0])).toBe(true)
+  })
+})
+
+describe('a new, empty database beside backups', () => {
+  it('is said at start (an error line) and on the Overview, until a backup is restored', async () => {
+    const temp = tempDir('mb-made-empty-')
+    cleanups.push(() => temp.remove())
+    const first = await start(temp.dir)
+    await call(first, 'addReader', { name: 'aiko' })
+    const made = (await call(first, 'backupNow')).value.lastBackup
+    await first.stop()
+    for (const side of ['', '-wal', '-shm']) rmSync(`${first.dataFile}${side}`, { force: true })
+
+    const lines: string[] = []
+    const app = await start(temp.dir, [], pino({ level: 'info' }, { write: (line: string) => void lines.push(line) }))
+    const said = lines.map((l) => JSON.parse(l) as { level: number; msg: string }).filter((l) => l.level >= 50)
+    expect(said.map((l) => l.msg)).toEqual([
+      expect.stringMatching(
+        /^store: a new, empty database was made at .+, but .+ holds 1 backups, the newest from 2026-.+: if the database was deleted or moved, restore it \(Settings → Backups → Restore, or quit and run npm run restore -- --latest\)$/,
+      ),
+    ])
+    expect((await call(app, 'overview')).value.storage.madeEmpty).toEqual({ backups: 1, newest: made })
+    expect(await call(app, 'restoreBackup', { file: made.file })).toMatchObject({ ok: true })
+    expect((await call(app, 'overview')).value.storage.madeEmpty).toBeNull()
+    expect((await call(app, 'readers')).value.map((r: { name: string }) => r.name)).toEqual(['aiko'])
+  })
+})

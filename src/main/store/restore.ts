@@ -1,0 +1,132 @@
+/**
+ * Restoring a backup (docs/adr/0089-restore-in-place.md): the backup is verified (`PRAGMA integrity_check`),
+ * copied beside the database, and renamed over it — one atomic step, so the path always names a whole file. The
+ * file it replaces is never deleted: it is kept aside as `<file>.before-restore-<time>`, with its `-wal` and `-shm`
+ * moved beside it under the same name, so the old journal is never applied to the restored file and the old
+ * file can still be opened with its journal. The database must be closed meanwhile (the CLI holds the data
+ * directory's lock; the running core closes its connection while it swaps).
+ */
+import { closeSync, copyFileSync, existsSync, fsyncSync, linkSync, openSync, renameSync, rmSync } from 'node:fs'
+import { dirname } from 'node:path'
+import BetterSqlite3 from 'better-sqlite3'
+import { AppError } from '../../shared/errors'
+import { listBackups, type BackupView } from './backups'
+import { preparePrivateFile, tightenFile } from './private-files'
+
+/** What `integrity_check` said of a backup: `ok`, or the first problems it found (or why it could not run). */
+export interface BackupVerdict {
+  ok: boolean
+  problems: string[]
+}
+
+export interface CheckedBackup extends BackupView {
+  verdict: BackupVerdict
+}
+
+/** The journal files SQLite keeps beside a database. */
+const SIDES = ['-wal', '-shm', '-journal'] as const
+
+/** Runs `PRAGMA integrity_check` on a backup, read-only. Never throws. */
+export function verifyBackup(file: string, options: { nativeBinding?: string } = {}): BackupVerdict {
+  let db: BetterSqlite3.Database | undefined
+  try {
+    db = new BetterSqlite3(file, {
+      readonly: true,
+      fileMustExist: true,
+      ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+    })
+    const rows = db.pragma('integrity_check(5)') as Array<Record<string, unknown>>
+    const lines = rows.map((row) => String(Object.values(row)[0]))
+    return lines[0] === 'ok' ? { ok: true, problems: [] } : { ok: false, problems: lines }
+  } catch (error) {
+    return { ok: false, problems: [`integrity_check: ${(error as Error).message}`] }
+  } finally {
+    db?.close()
+  }
+}
+
+/** The backups in `dir`, newest first, each with its verdict. */
+export function checkBackups(dir: string, options: { nativeBinding?: string } = {}): CheckedBackup[] {
+  return listBackups(dir).map((b) => ({ ...b, verdict: verifyBackup(b.file, options) }))
+}
+
+/** Where the file a restore replaces is kept: `<file>.before-restore-2026-03-01T04-00-00-000Z`. */
+export function asideName(file: string, at: number): string {
+  return `${file}.before-restore-${new Date(at).toISOString().replace(/:/g, '-').replace('.', '-')}`
+}
+
+export interface RestoreReport {
+  /** The backup restored. */
+  from: string
+  /** The database file, now the backup's copy. */
+  file: string
+  /** Where the replaced file and its journal were kept (absent: there was no file at the path). */
+  aside: string[]
+}
+
+/**
+ * Puts a verified copy of `backup` at `file`, keeping what was there aside. The database must be closed. Throws an
+ * AppError (`invalid`) for a backup that does not pass `integrity_check`, and changes nothing then.
+ */
+export function restoreFile(
+  backup: string,
+  file: string,
+  at: number,
+  options: { nativeBinding?: string; verified?: boolean } = {},
+): RestoreReport {
+  if (!options.verified) {
+    const verdict = verifyBackup(backup, options)
+    if (!verdict.ok)
+      throw new AppError(
+        'invalid',
+        `the backup ${backup} does not pass integrity_check (${verdict.problems.slice(0, 2).join('; ')}); choose another`,
+      )
+  }
+  const restoring = `${file}.restoring`
+  rmSync(restoring, { force: true })
+  preparePrivateFile(restoring)
+  copyFileSync(backup, restoring)
+  tightenFile(restoring)
+  syncFile(restoring)
+  const aside = asideName(file, at)
+  const kept: string[] = []
+  // The old journal goes first, with its file's name: applied to the restored file it would undo the restore.
+  for (const side of SIDES) {
+    if (!existsSync(`${file}${side}`)) continue
+    renameSync(`${file}${side}`, `${aside}${side}`)
+    kept.push(`${aside}${side}`)
+  }
+  if (existsSync(file)) {
+    // A second name for the old file, then one rename over it: the path never names a missing or half file.
+    try {
+      linkSync(file, aside)
+    } catch {
+      renameSync(file, aside)
+    }
+    kept.unshift(aside)
+  }
+  renameSync(restoring, file)
+  syncFile(dirname(file))
+  return { from: backup, file, aside: kept }
+}
+
+/** The newest backup that passes `integrity_check`, or null. */
+export function newestGoodBackup(dir: string, options: { nativeBinding?: string } = {}): CheckedBackup | null {
+  for (const b of listBackups(dir)) {
+    const verdict = verifyBackup(b.file, options)
+    if (verdict.ok) return { ...b, verdict }
+  }
+  return null
+}
+
+function syncFile(path: string): void {
+  let fd: number | undefined
+  try {
+    fd = openSync(path, 'r')
+    fsyncSync(fd)
+  } catch {
+    // A file system that cannot fsync a directory: the rename stands all the same.
+  } finally {
+    if (fd !== undefined) closeSync(fd)
+  }
+}
