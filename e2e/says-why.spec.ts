@@ -13,9 +13,13 @@ import { signInAdmin } from './support/pages'
 import { startShell, tempData, type RunningShell } from './support/shell'
 
 const HOUR = 3_600_000
+/** "until …" as the window words it: HH:MM today, with the date when it falls on another day (e.g. past midnight). */
 const hhmm = (at: number) => {
   const d = new Date(at)
-  return `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`
+  const two = (n: number) => String(n).padStart(2, '0')
+  const time = `${two(d.getHours())}:${two(d.getMinutes())}`
+  if (d.toDateString() === new Date().toDateString()) return time
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${time}`
 }
 
 test.describe('with the demo Sites', () => {
