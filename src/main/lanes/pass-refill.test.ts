@@ -200,6 +200,23 @@ describe('a pass whose due Series go while it works', () => {
     expect(result.row).toMatchObject({ skip: '', due: 3, checked: 2 })
   })
 
+  it('all it read went, and so did every other Series counted due: the row counts none due, not a stall', async () => {
+    await seedDue(5)
+    // The count says 5; the pass reads s0–s2. They go as it reads them, and s3 and s4 go too (an Acquisition
+    // each) before it reads more: the read of more finds nothing due.
+    const { db } = acquiredAsRead(
+      (n) => n === 0,
+      (n) => {
+        if (n === 0) for (const id of ['s3', 's4']) acquire(id)
+      },
+    )
+    const result = await pass(db, site(5))
+    expect(result.requested).toEqual([])
+    // Not "due 2, checked 0": nothing is due, and the Lane idles.
+    expect(result.row).toMatchObject({ skip: '', due: 0, checked: 0 })
+    expect(result.sleepMs).toBe(5 * MIN)
+  })
+
   it('a read of more Series that fails: the due-query skip, nothing sent, not a row that reads as a stall', async () => {
     await seedDue(6)
     let reads = 0

@@ -337,8 +337,12 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
             return finish('due-query', measured(), lane, newChapters)
           }
           // A Series that came due after the count (a Check now, a new Bookmark) is due all the same: the row
-          // never counts fewer due than the pass checked (docs/adr/0064-what-a-refill-counts.md).
-          figures = { ...figures, due: Math.max(figures.due, passedOver + more.length) }
+          // never counts fewer due than the pass checked (docs/adr/0064-what-a-refill-counts.md). A read shorter
+          // than the bound is the whole due set now, as after the first read: the Series counted but gone
+          // meanwhile (read by an Acquisition) are not due, or the row would read as a stall
+          // (docs/adr/0083-a-short-refill-is-the-whole-due-set.md).
+          const dueNow = passedOver + more.length
+          figures = { ...figures, due: more.length < bound ? dueNow : Math.max(figures.due, dueNow) }
           due.push(...more)
         }
         continue

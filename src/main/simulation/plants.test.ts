@@ -10,6 +10,7 @@ import { describe, expect, it, vi } from 'vitest'
 import type { Fetchers } from '../fetch/fetcher'
 import type * as Decisions from '../lanes/decisions'
 import type * as Pacer from '../lanes/pacer'
+import type * as Due from '../store/due'
 import type * as SeriesStore from '../store/series'
 import type * as Acquire from '../use-cases/acquire'
 import type { AcquireDeps } from '../use-cases/acquire'
@@ -17,8 +18,16 @@ import { DAY } from './catalogue'
 import type { RuleName } from './checker'
 import { SIM_START, simulate, type SimulationOptions } from './simulate'
 
-type Bug = '' | 'refusal-backoff-in-seconds' | 'finish-not-kept' | 'fraction-dropped' | 'gap-halved' | 'acquisition-own-turn'
-const plant = vi.hoisted(() => ({ bug: '' as string }))
+type Bug =
+  | ''
+  | 'refusal-backoff-in-seconds'
+  | 'finish-not-kept'
+  | 'fraction-dropped'
+  | 'gap-halved'
+  | 'acquisition-own-turn'
+  | 'check-now-takes-no-gap'
+/** The bug switched on; for check-now-takes-no-gap, how many of each Site's next Lane turns are a Check now'd Series'. */
+const plant = vi.hoisted(() => ({ bug: '' as string, forcedTurns: new Map<string, number>() }))
 
 // The backoff stored in seconds where ms were meant: a thousandth of it.
 vi.mock('../lanes/decisions', async (importOriginal) => {
@@ -47,11 +56,32 @@ vi.mock('../store/series', async (importOriginal) => {
   }
 })
 
-// Every turn waits half the spacing asked for.
+// A pass takes the Series it read in their order, forced first, one Lane turn each: the read says how many of a
+// Site's next Lane turns are a Check now'd Series'.
+vi.mock('../store/due', async (importOriginal) => {
+  const real = await importOriginal<typeof Due>()
+  return {
+    ...real,
+    dueSeries: async (...args: Parameters<typeof real.dueSeries>) => {
+      const rows = await real.dueSeries(...args)
+      plant.forcedTurns.set(args[1], rows.filter((r) => r.forced).length)
+      return rows
+    },
+  }
+})
+
+// Every turn waits half the spacing asked for; or a Check now'd Series is sent at once, without the Lane's gap.
 vi.mock('../lanes/pacer', async (importOriginal) => {
   const real = await importOriginal<typeof Pacer>()
   class PlantedPacer extends real.SitePacer {
     override turn(site: string, spacingMs: number, signal?: AbortSignal) {
+      const forced = plant.forcedTurns.get(site) ?? 0
+      if (forced > 0) plant.forcedTurns.set(site, forced - 1)
+      if (plant.bug === 'check-now-takes-no-gap' && forced > 0) return super.turn(site, 0, signal)
+      return super.turn(site, plant.bug === 'gap-halved' ? spacingMs / 2 : spacingMs, signal)
+    }
+    /** An Acquisition's turn: not one of the Lane's, so it takes none of the forced turns. */
+    acquisitionTurn(site: string, spacingMs: number, signal?: AbortSignal) {
       return super.turn(site, plant.bug === 'gap-halved' ? spacingMs / 2 : spacingMs, signal)
     }
   }
@@ -66,6 +96,12 @@ vi.mock('../use-cases/acquire', async (importOriginal) => {
   return {
     ...real,
     bookmarkByUrl: (deps: AcquireDeps, input: Parameters<typeof real.bookmarkByUrl>[1]) => {
+      if (plant.bug === 'check-now-takes-no-gap') {
+        // The Acquisition's turns kept apart from the Lane's, so only the Lane's count the forced ones.
+        const shared = deps.pacer as AcquireDeps['pacer'] & { acquisitionTurn: AcquireDeps['pacer']['turn'] }
+        const pacer = { turn: shared.acquisitionTurn.bind(shared) } as unknown as AcquireDeps['pacer']
+        return real.bookmarkByUrl({ ...deps, pacer }, input)
+      }
       if (plant.bug !== 'acquisition-own-turn') return real.bookmarkByUrl(deps, input)
       if (!own.has(deps.fetchers)) own.set(deps.fetchers, new SitePacer(deps.clock))
       return real.bookmarkByUrl({ ...deps, pacer: own.get(deps.fetchers)! }, input)
@@ -94,6 +130,7 @@ const NO_WALL_TIME_LIMIT = 0
 
 async function run(bug: Bug) {
   plant.bug = bug
+  plant.forcedTurns.clear()
   try {
     const report = await simulate(options)
     const fired = new Map<RuleName, number>()
@@ -124,6 +161,7 @@ describe('bugs planted in the core, caught from outside', () => {
     ['fraction-dropped', 'latest-recorded'],
     ['gap-halved', 'gap-kept'],
     ['acquisition-own-turn', 'acquisition-paced'],
+    ['check-now-takes-no-gap', 'gap-kept'],
   ] as const)(
     '%s is caught by %s',
     async (bug, rule) => {
