@@ -6,13 +6,10 @@
  */
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { parseArgs } from 'node:util'
 import BetterSqlite3 from 'better-sqlite3'
-import { resolveDataDir } from '../paths'
 import { BACKUP_DIR, backupDatabase, pruneBackups } from '../store/backups'
 import { STORE_FILE } from '../store/database'
-import { wantsHelp } from './help'
-import type { Output } from './reader'
+import { dataDirOf, readCommandLine, type Output } from './help'
 
 const USAGE = 'usage: npm run backup -- [--data DIR]'
 
@@ -29,24 +26,11 @@ export async function runBackupCommand(
   io: Output,
   options: { env?: NodeJS.ProcessEnv; now?: () => number } = {},
 ): Promise<number> {
-  if (wantsHelp(argv)) {
-    io.out(HELP)
-    return 0
-  }
-  let parsed
-  try {
-    parsed = parseArgs({ args: argv, options: { data: { type: 'string' } }, allowPositionals: false, strict: true })
-  } catch (error) {
-    io.err(`backup: ${(error as Error).message}\n${USAGE}`)
-    return 2
-  }
+  const parsed = readCommandLine(argv, io, { name: 'backup', options: { data: { type: 'string' } }, help: HELP, usage: USAGE })
+  if (typeof parsed === 'number') return parsed
   const now = options.now ?? Date.now
-  const data = resolveDataDir(parsed.values.data, options.env ?? process.env)
-  if ('error' in data) {
-    io.err(`backup: ${data.error}`)
-    return 2
-  }
-  const dataDir = data.dir
+  const dataDir = dataDirOf('backup', parsed.values.data, io, options.env ?? process.env)
+  if (dataDir === undefined) return 2
   const file = join(dataDir, STORE_FILE)
   if (!existsSync(file)) {
     io.err(`backup: no database at ${file}; give the data directory with --data`)

@@ -11,6 +11,7 @@ import { runBackupCommand } from './backup'
 import { runExportCommand } from './export'
 import { runImportCommand } from './import'
 import { runReaderCommand } from './reader'
+import { runRestoreCommand } from './restore'
 
 let dir: string
 let file: string
@@ -27,6 +28,7 @@ describe('--data naming a file', () => {
     ['backup', (argv, io) => runBackupCommand(argv, io)],
     ['reader', (argv, io) => runReaderCommand(['list', ...argv], io)],
     ['import', (argv, io) => runImportCommand([join(dir, 'missing.json'), ...argv], io)],
+    ['restore', (argv, io) => runRestoreCommand(['--latest', ...argv], io)],
   ]
   it.each(commands)('npm run %s says it must be a directory, exits 2 and changes nothing', async (name, run) => {
     const lines: string[] = []

@@ -5,8 +5,6 @@
  */
 import { chmod, rename, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import { parseArgs } from 'node:util'
-import { resolveDataDir } from '../paths'
 import { BUILT_IN_SITES } from '../sites/builtin'
 import { createRegistry } from '../sites/registry'
 import type { Site } from '../sites/site'
@@ -14,8 +12,7 @@ import { loadSites } from '../sites/sites-file'
 import { openStore, STORE_FILE } from '../store/database'
 import { PRIVATE_FILE_MODE } from '../store/private-files'
 import { exportLibrary } from '../use-cases/library-export'
-import { wantsHelp } from './help'
-import type { Output } from './reader'
+import { dataDirOf, readCommandLine, type Output } from './help'
 
 const USAGE = 'usage: npm run export -- [--data DIR] [--out FILE]'
 
@@ -33,29 +30,16 @@ export async function runExportCommand(
   io: Output,
   options: { env?: NodeJS.ProcessEnv; now?: () => number; sites?: readonly Site[] } = {},
 ): Promise<number> {
-  if (wantsHelp(argv)) {
-    io.out(HELP)
-    return 0
-  }
-  let parsed
-  try {
-    parsed = parseArgs({
-      args: argv,
-      options: { data: { type: 'string' }, out: { type: 'string' } },
-      allowPositionals: false,
-      strict: true,
-    })
-  } catch (error) {
-    io.err(`export: ${(error as Error).message}\n${USAGE}`)
-    return 2
-  }
+  const parsed = readCommandLine(argv, io, {
+    name: 'export',
+    options: { data: { type: 'string' }, out: { type: 'string' } },
+    help: HELP,
+    usage: USAGE,
+  })
+  if (typeof parsed === 'number') return parsed
   const now = options.now ?? Date.now
-  const data = resolveDataDir(parsed.values.data, options.env ?? process.env)
-  if ('error' in data) {
-    io.err(`export: ${data.error}`)
-    return 2
-  }
-  const dataDir = data.dir
+  const dataDir = dataDirOf('export', parsed.values.data, io, options.env ?? process.env)
+  if (dataDir === undefined) return 2
   const registry = createRegistry(loadSites(dataDir, options.sites ?? BUILT_IN_SITES).sites)
   const store = openStore(join(dataDir, STORE_FILE), { now: now() })
   try {

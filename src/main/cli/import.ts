@@ -5,11 +5,9 @@
  * document without --reader restores each Reader it names. Sends no request: the Lanes read the new Series.
  */
 import { join, resolve } from 'node:path'
-import { parseArgs } from 'node:util'
 import type { ImportPreviewView, ImportResultView } from '../../shared/admin-api'
 import { IMPORT_FORMAT_NAMES, IMPORT_SKIP_WORDS, sitesToAddWords } from '../../shared/library'
 import { readImportFile, readLibrary } from '../library/read'
-import { resolveDataDir } from '../paths'
 import { BUILT_IN_SITES } from '../sites/builtin'
 import { createRegistry } from '../sites/registry'
 import type { Site } from '../sites/site'
@@ -17,8 +15,7 @@ import { loadSites } from '../sites/sites-file'
 import { openStore, STORE_FILE } from '../store/database'
 import { addPlannedSites, applyPlan, importReader, mapSource, planLibrary, previewPlan } from '../use-cases/library-import'
 import { findReader } from '../use-cases/reader-tokens'
-import { wantsHelp } from './help'
-import type { Output } from './reader'
+import { dataDirOf, readCommandLine, type Output } from './help'
 
 const USAGE = 'usage: npm run import -- FILE [--reader NAME] [--data DIR] [--dry-run] [--map SOURCE_ID=SITE|URL …]'
 
@@ -43,27 +40,19 @@ export interface ImportCommandOptions {
 
 /** Runs one import; returns the process exit code. */
 export async function runImportCommand(argv: string[], io: Output, options: ImportCommandOptions = {}): Promise<number> {
-  if (wantsHelp(argv)) {
-    io.out(HELP)
-    return 0
-  }
-  let parsed
-  try {
-    parsed = parseArgs({
-      args: argv,
-      options: {
-        reader: { type: 'string' },
-        data: { type: 'string' },
-        'dry-run': { type: 'boolean', default: false },
-        map: { type: 'string', multiple: true },
-      },
-      allowPositionals: true,
-      strict: true,
-    })
-  } catch (error) {
-    io.err(`import: ${(error as Error).message}\n${USAGE}`)
-    return 2
-  }
+  const parsed = readCommandLine(argv, io, {
+    name: 'import',
+    options: {
+      reader: { type: 'string' },
+      data: { type: 'string' },
+      'dry-run': { type: 'boolean', default: false },
+      map: { type: 'string', multiple: true },
+    },
+    positionals: true,
+    help: HELP,
+    usage: USAGE,
+  })
+  if (typeof parsed === 'number') return parsed
   const [file, ...extra] = parsed.positionals
   if (!file || extra.length) {
     io.err(USAGE)
@@ -81,12 +70,8 @@ export async function runImportCommand(argv: string[], io: Output, options: Impo
   }
 
   const now = options.now ?? Date.now
-  const data = resolveDataDir(parsed.values.data, options.env ?? process.env)
-  if ('error' in data) {
-    io.err(`import: ${data.error}`)
-    return 2
-  }
-  const dataDir = data.dir
+  const dataDir = dataDirOf('import', parsed.values.data, io, options.env ?? process.env)
+  if (dataDir === undefined) return 2
   const loaded = loadSites(dataDir, options.sites ?? BUILT_IN_SITES)
   for (const problem of loaded.problems) io.err(`import: ${problem}`)
   const store = openStore(join(dataDir, STORE_FILE), { now: now() })

@@ -3,17 +3,12 @@
  * Manages Readers without the window. A token is printed once, at `add` and `rotate`, and never stored.
  */
 import { join } from 'node:path'
-import { parseArgs } from 'node:util'
 import { openStore, STORE_FILE } from '../store/database'
 import { listReaders } from '../store/readers'
 import { createReader, deleteReader, findReader, rotateToken } from '../use-cases/reader-tokens'
-import { resolveDataDir } from '../paths'
-import { wantsHelp } from './help'
+import { dataDirOf, readCommandLine, type Output } from './help'
 
-export interface Output {
-  out(line: string): void
-  err(line: string): void
-}
+export type { Output } from './help'
 
 const USAGE = 'usage: npm run reader -- add NAME | rotate NAME | list | remove NAME [--data DIR]'
 
@@ -38,29 +33,22 @@ export async function runReaderCommand(
   env: NodeJS.ProcessEnv = process.env,
   now = Date.now(),
 ): Promise<number> {
-  if (wantsHelp(argv)) {
-    io.out(HELP)
-    return 0
-  }
-  let parsed
-  try {
-    parsed = parseArgs({ args: argv, options: { data: { type: 'string' } }, allowPositionals: true, strict: true })
-  } catch (error) {
-    io.err(`reader: ${(error as Error).message}\n${USAGE}`)
-    return 2
-  }
+  const parsed = readCommandLine(argv, io, {
+    name: 'reader',
+    options: { data: { type: 'string' } },
+    positionals: true,
+    help: HELP,
+    usage: USAGE,
+  })
+  if (typeof parsed === 'number') return parsed
   const [command, ...rest] = parsed.positionals
   const name = rest.join(' ').trim()
   if (!command || !['add', 'rotate', 'list', 'remove'].includes(command) || (command !== 'list' && !name)) {
     io.err(USAGE)
     return 2
   }
-  const data = resolveDataDir(parsed.values.data, env)
-  if ('error' in data) {
-    io.err(`reader: ${data.error}`)
-    return 2
-  }
-  const dataDir = data.dir
+  const dataDir = dataDirOf('reader', parsed.values.data, io, env)
+  if (dataDir === undefined) return 2
   const store = openStore(join(dataDir, STORE_FILE), { now })
   try {
     switch (command) {

@@ -7,15 +7,12 @@
  */
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { parseArgs } from 'node:util'
 import { sizeWords } from '../../shared/format'
-import { defaultDataDir } from '../paths'
 import { BACKUP_DIR } from '../store/backups'
 import { lockDataDir, type DataLock } from '../store/data-lock'
 import { STORE_FILE } from '../store/database'
 import { checkBackups, restoreFile, verifyBackup, type CheckedBackup } from '../store/restore'
-import { wantsHelp } from './help'
-import type { Output } from './reader'
+import { dataDirOf, readCommandLine, type Output } from './help'
 
 const USAGE = 'usage: npm run restore -- [--data DIR] [--from FILE | --latest] [--list]'
 
@@ -46,28 +43,20 @@ export async function runRestoreCommand(
   io: Output,
   options: { env?: NodeJS.ProcessEnv; now?: () => number } = {},
 ): Promise<number> {
-  if (wantsHelp(argv)) {
-    io.out(HELP)
-    return 0
-  }
-  let parsed
-  try {
-    parsed = parseArgs({
-      args: argv,
-      options: { data: { type: 'string' }, from: { type: 'string' }, latest: { type: 'boolean' }, list: { type: 'boolean' } },
-      allowPositionals: false,
-      strict: true,
-    })
-  } catch (error) {
-    io.err(`restore: ${(error as Error).message}\n${USAGE}`)
-    return 2
-  }
+  const parsed = readCommandLine(argv, io, {
+    name: 'restore',
+    options: { data: { type: 'string' }, from: { type: 'string' }, latest: { type: 'boolean' }, list: { type: 'boolean' } },
+    help: HELP,
+    usage: USAGE,
+  })
+  if (typeof parsed === 'number') return parsed
   const { from, latest, list } = parsed.values
   if ((from !== undefined && latest) || (list && (from !== undefined || latest))) {
     io.err(`restore: give one of --from FILE, --latest and --list\n${USAGE}`)
     return 2
   }
-  const dataDir = resolve(parsed.values.data ?? defaultDataDir(options.env ?? process.env))
+  const dataDir = dataDirOf('restore', parsed.values.data, io, options.env ?? process.env)
+  if (dataDir === undefined) return 2
   const backupDir = join(dataDir, BACKUP_DIR)
   if (!existsSync(dataDir)) {
     io.err(`restore: no data directory at ${dataDir}; give it with --data`)
