@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path'
 import { app, dialog, Notification, powerMonitor, shell } from 'electron'
-import { laneViews, storageViewOf } from '../admin/admin'
+import { laneViews, storageViewOf } from '../admin/admin-views'
 import { startApp, type RunningApp } from '../app'
 import { drain } from './policy/drain'
 import { noticeFor, rendersMarkup } from './policy/notifications'
