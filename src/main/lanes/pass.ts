@@ -7,12 +7,12 @@
  */
 import type { Clock } from '../clock'
 import type { BrowserHealth } from '../fetch/browser-health'
-import { fetcherFor, type Fetchers } from '../fetch/fetcher'
+import { fetcherFor, type Fetcher, type Fetchers } from '../fetch/fetcher'
 import type { Log } from '../log'
 import type { PageReader } from '../sites/page-reader'
 import type { Site } from '../sites/site'
 import type { Db } from '../store/database'
-import { dueFigures, dueSeries, eligibleCount, lastCheckedAt, type DueFigures, type DueSeries } from '../store/due'
+import { dueFigures, dueSeries, eligibleCount, lastCheckedAt, type DueCutoffs, type DueFigures, type DueSeries } from '../store/due'
 import { boundLaneTimes, laneRow, recordRefusal } from '../store/lanes'
 import { insertPasses, type PassFigures } from '../store/passes'
 import type { LaneRow, PassRow } from '../store/schema'
@@ -112,32 +112,93 @@ const MAX_REFILLS = 3
 type Counts = Pick<PassFigures, 'checked' | 'refused' | 'unreachable' | 'no_chapter' | 'unfetchable' | 'errors'>
 const ZERO: Counts = { checked: 0, refused: 0, unreachable: 0, no_chapter: 0, unfetchable: 0, errors: 0 }
 
+/** What a pass's row and the sleep after it are made of. */
 interface Figures {
   due: number
   gap: number
   clamped: boolean
   counts: Counts
-  cutShort?: boolean
-  fetched?: boolean
+  cutShort: boolean
+  fetched: boolean
 }
 
-export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<PassResult> {
-  const { db, site, clock, log, health, pacer } = deps
-  const pace = site.pace
-  const startedAt = clock.now()
-  // maxPassMs is measured on the monotonic clock: a pass that began before a wall clock step still ends on time.
-  const startedMono = clock.monotonic()
+/** An exit before the figures are computed: its own gap is 0, so the store carries the last ones forward. */
+const NO_FIGURES: Figures = { due: 0, gap: 0, clamped: false, counts: ZERO, cutShort: false, fetched: false }
 
-  const finish = async (
-    skip: PassSkip,
-    figures: Figures,
-    lane: LaneRow | undefined,
-    newChapters: NewChapter[] = [],
-  ): Promise<PassResult> => {
+/** A Lane row that could not be read at the end of a pass: neither paused nor refusing. */
+const NO_LANE = { paused_until: 0, refuse_until: 0 }
+
+/** A pass that ends with a skip, and the Lane row it read (when it read one). */
+interface Exit {
+  exit: PassSkip
+  lane?: LaneRow
+}
+
+/** Steps 1–6 of the pass and its first read of the due Series: what the loop works from. */
+interface Plan {
+  lane: LaneRow
+  fetcher: Fetcher
+  cutoffs: DueCutoffs
+  gap: number
+  clamped: boolean
+  /** How many due Series the pass reads at a time. */
+  bound: number
+  /** How many the pass found due (docs/adr/0064-what-a-refill-counts.md). */
+  due: number
+  series: DueSeries[]
+}
+
+/**
+ * What one Series leaves the loop to do: take the next, end the loop (its row follows), stop (the app stopped
+ * the Lane), or leave the pass with a skip.
+ */
+type Step = 'next' | 'end' | 'stop' | Exit
+
+/**
+ * One pass as a pipeline (docs/adr/0084-the-pass-as-a-pipeline.md): the plan (steps 1–6) or its exit, each due
+ * Series checked in turn, and one row for whatever ended it.
+ */
+export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<PassResult> {
+  const startedAt = deps.clock.now()
+  // maxPassMs is measured on the monotonic clock: a pass that began before a wall clock step still ends on time.
+  const startedMono = deps.clock.monotonic()
+  const end = new PassEnd(deps, startedAt)
+
+  const plan = await planPass(deps, startedAt)
+  if ('exit' in plan) return end.write(plan.exit, NO_FIGURES, plan.lane)
+
+  // 7. The loop.
+  const tally = new Tally(plan)
+  const queue = new DueQueue(deps, plan, tally)
+  const loop: Loop = { deps, plan, tally, queue, signal, startedMono }
+  for (const series of queue) {
+    const step = await checkOne(loop, series)
+    if (step === 'next') continue
+    if (step === 'end') break
+    return step === 'stop' ? end.stopped(tally) : end.write(step.exit, tally.figures(), step.lane, tally.newChapters)
+  }
+  // Every Series read was taken and more are due: straight on to the next pass, as after maxPassMs.
+  if (!tally.stoppedEarly && queue.length < tally.due) tally.cutShort = true
+
+  // 8. The row.
+  const result = await end.write('', tally.figures(), undefined, tally.newChapters)
+  return tally.unrecordedRefusalMs ? { ...result, sleepMs: Math.max(result.sleepMs, tally.unrecordedRefusalMs) } : result
+}
+
+/** The one writer of a pass's row, and of the sleep after it, for every exit. */
+class PassEnd {
+  constructor(
+    private readonly deps: PassDeps,
+    private readonly startedAt: number,
+  ) {}
+
+  /** The row of a pass that ends here, with `lane` the Lane row the exit read (none: read it now). */
+  async write(skip: PassSkip, figures: Figures, lane: LaneRow | undefined, newChapters: NewChapter[] = []): Promise<PassResult> {
+    const { db, site, clock, log, health } = this.deps
     const now = clock.now()
     const pass: PassFigures = {
       site: site.key,
-      started_at: startedAt,
+      started_at: this.startedAt,
       ended_at: now,
       skip,
       due: figures.due,
@@ -145,57 +206,48 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
       clamped: figures.clamped ? 1 : 0,
       ...figures.counts,
     }
-    const row = await writeRow(deps, pass)
-    let laneNow = lane
-    // Stryker disable next-line all: the sleep reads the Lane row only after 'paused' or 'refusing', whose exits always pass the row they read
-    if (skip === '' || !laneNow) laneNow = await laneRow(db, site.key).catch(() => undefined)
+    const row = await writeRow(this.deps, pass)
+    // A pass that ran its loop reads the row again: a check may have recorded a refusal since.
+    const laneNow = lane ?? (await laneRow(db, site.key).catch(() => undefined))
     const sleepMs = sleepAfter({
       skip,
       now,
-      pace,
-      // Stryker disable next-line ObjectLiteral: as above, no exit without a row reads it
-      lane: laneNow ?? { paused_until: 0, refuse_until: 0 },
+      pace: site.pace,
+      lane: laneNow ?? NO_LANE,
       browserDownForMs: health.downForMs(),
-      // Stryker disable next-line BooleanLiteral: only the empty-skip exit reads it, and its figures always carry it
-      cutShort: figures.cutShort ?? false,
-      // Stryker disable next-line BooleanLiteral: only the empty-skip exit reads it, and its figures always carry it
-      fetched: figures.fetched ?? false,
+      cutShort: figures.cutShort,
+      fetched: figures.fetched,
     })
-    // Stryker disable next-line ConditionalExpression: guards a log line only
     if (skip) log.debug({ site: site.key, skip, sleepMs }, 'lane: pass skipped')
     return { row, sleepMs, newChapters, ...(row ? {} : { unwritten: pass }) }
   }
-  // An exit before the figures are computed: its own gap is 0, so the store carries the last ones forward.
-  const skipped = (skip: PassSkip, lane?: LaneRow) => finish(skip, { due: 0, gap: 0, clamped: false, counts: ZERO }, lane)
 
-  // 1. The owner's pause, then the Site's refusal. A Lane row that cannot be read is a store that cannot
-  // answer the pass's questions: the same exit as a failed due query.
-  let lane: LaneRow
-  try {
-    lane = await laneRow(db, site.key)
-  } catch (error) {
-    log.error({ site: site.key, err: error }, 'lane: the Lane row could not be read')
-    return skipped('due-query')
+  /**
+   * A stop mid-loop keeps what was done: the row of the checks made so far and their New Chapters. A stop
+   * before any check leaves no row at all (it would read as a stall; docs/adr/0012-pass-exits.md).
+   */
+  stopped(tally: Tally): Promise<PassResult> {
+    if (!tally.checksMade()) return Promise.resolve({ row: null, sleepMs: 0, newChapters: tally.newChapters })
+    return this.write('', { ...tally.figures(), cutShort: true }, undefined, tally.newChapters)
   }
-  try {
-    lane = await keepTimesBounded(deps, lane, startedAt)
-  } catch (error) {
-    // The row read says what the owner asked: a paused Lane's exit stays `paused`, not a store fault.
-    log.error({ site: site.key, err: error }, 'lane: the stamps ahead of the clock could not be repaired')
-    return skipped(laneGate(lane, startedAt) ?? 'due-query', lane)
-  }
-  const gate = laneGate(lane, startedAt)
-  if (gate) return skipped(gate, lane)
+}
+
+/** Steps 1–6 of the pass, then the first read of the due Series: a plan, or the pass's one exit. */
+async function planPass(deps: PassDeps, startedAt: number): Promise<Plan | Exit> {
+  const { db, site, log, health } = deps
+  const pace = site.pace
+  const lane = await openLane(deps, startedAt)
+  if ('exit' in lane) return lane
 
   // 2. Browser Sites: the browser went down a moment ago, or there is none and no fallback.
   const fetcher = fetcherFor(site, deps.fetchers)
   const browser = fetcher?.kind === 'browser' ? deps.fetchers.browser : undefined
-  if (browser && health.isDown()) return skipped('sidecar-down', lane)
-  if (!fetcher) return skipped('no-fetcher', lane)
+  if (browser && health.isDown()) return { exit: 'sidecar-down', lane }
+  if (!fetcher) return { exit: 'no-fetcher', lane }
 
   // 3. The due query: first how many are due (the figure), then, once the gap is known, only as many as the
   // pass can check (docs/adr/0050-the-due-query-reads-what-a-pass-can-use.md).
-  const cutoffs = {
+  const cutoffs: DueCutoffs = {
     restCutoff: startedAt - pace.restMs,
     ceilingCutoff: startedAt - pace.ceilingMs,
     // An adaptive Site's Series are due by their planned check (docs/adr/0014-freshness-per-request.md).
@@ -208,12 +260,12 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
     figures = await dueFigures(db, site.key, cutoffs)
   } catch (error) {
     log.error({ site: site.key, err: error }, 'lane: due query failed')
-    return skipped('due-query', lane)
+    return { exit: 'due-query', lane }
   }
   const forced = figures.forced > 0
 
   // 4. A sleeping browser wakes only past the thresholds, or for a forced Series.
-  if (browser && !browser.isAwake() && !wakeDue(pace, figures, startedAt)) return skipped('asleep', lane)
+  if (browser && !browser.isAwake() && !wakeDue(pace, figures, startedAt)) return { exit: 'asleep', lane }
 
   // 5. The eligible count, the pace divisor (deliberately blind to force).
   let eligible: number
@@ -221,219 +273,297 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
     eligible = await eligibleCount(db, site.key)
   } catch (error) {
     log.error({ site: site.key, err: error }, 'lane: eligible count failed')
-    return skipped('eligible-count', lane)
+    return { exit: 'eligible-count', lane }
   }
-  if (eligible === 0 && !forced) return skipped('nothing-eligible', lane)
+  if (eligible === 0 && !forced) return { exit: 'nothing-eligible', lane }
 
   // 6. The gap.
   const { gap, clamped } = computeGap(pace, eligible)
-
-  let due: DueSeries[] = []
   const bound = dueBound(pace, gap)
-  // Stryker disable next-line ConditionalExpression,EqualityOperator: with nothing due the read returns nothing; the guard only saves it
-  if (figures.due > 0) {
-    try {
-      due = await dueSeries(db, site.key, cutoffs, bound, figures)
-    } catch (error) {
-      log.error({ site: site.key, err: error }, 'lane: due query failed')
-      return skipped('due-query', lane)
-    }
-    // Fewer than asked for is the whole due set as it is now: a Series counted a moment ago was checked since
-    // (by an Acquisition), or one came due since (a Check now). The row counts what the pass found due, not what
-    // the count saw; a full read says only that at least that many are due (docs/adr/0064-what-a-refill-counts.md).
-    figures = { ...figures, due: due.length < bound ? due.length : Math.max(figures.due, due.length) }
+  if (figures.due === 0) return { lane, fetcher, cutoffs, gap, clamped, bound, due: 0, series: [] }
+  let series: DueSeries[]
+  try {
+    series = await dueSeries(db, site.key, cutoffs, bound, figures)
+  } catch (error) {
+    log.error({ site: site.key, err: error }, 'lane: due query failed')
+    return { exit: 'due-query', lane }
   }
+  // Fewer than asked for is the whole due set as it is now: a Series counted a moment ago was checked since
+  // (by an Acquisition), or one came due since (a Check now). The row counts what the pass found due, not what
+  // the count saw; a full read says only that at least that many are due (docs/adr/0064-what-a-refill-counts.md).
+  const due = series.length < bound ? series.length : Math.max(figures.due, series.length)
+  return { lane, fetcher, cutoffs, gap, clamped, bound, due, series }
+}
 
-  // 7. The loop.
-  const counts = { ...ZERO }
-  const newChapters: NewChapter[] = []
-  let cutShort = false
-  let fetched = false
-  /** A refusal the store could not take: the Lane still waits it out. */
-  let unrecordedRefusalMs = 0
+/**
+ * 1. The owner's pause, then the Site's refusal. A Lane row that cannot be read is a store that cannot answer
+ * the pass's questions: the same exit as a failed due query.
+ */
+async function openLane(deps: PassDeps, startedAt: number): Promise<LaneRow | Exit> {
+  const { db, site, log } = deps
+  let lane: LaneRow
+  try {
+    lane = await laneRow(db, site.key)
+  } catch (error) {
+    log.error({ site: site.key, err: error }, 'lane: the Lane row could not be read')
+    return { exit: 'due-query' }
+  }
+  try {
+    lane = await keepTimesBounded(deps, lane, startedAt)
+  } catch (error) {
+    // The row read says what the owner asked: a paused Lane's exit stays `paused`, not a store fault.
+    log.error({ site: site.key, err: error }, 'lane: the stamps ahead of the clock could not be repaired')
+    return { exit: laneGate(lane, startedAt) ?? 'due-query', lane }
+  }
+  const gate = laneGate(lane, startedAt)
+  return gate ? { exit: gate, lane } : lane
+}
+
+/** What the pass has done so far: the one place its counts and flags are kept. */
+class Tally {
+  readonly counts: Counts = { ...ZERO }
+  readonly newChapters: NewChapter[] = []
+  /** How many the pass found due; a refill may raise it (docs/adr/0083-a-short-refill-is-the-whole-due-set.md). */
+  due: number
   /**
    * Due Series the loop passed over because they stopped being due (orphaned, emptied, Finished, or checked by
    * an Acquisition since the due query): not counted in the row's `due`, which would otherwise read as a stall.
    */
-  let passedOver = 0
-  let refills = 0
-  const measured = (): Figures => ({ due: figures.due - passedOver, gap, clamped, counts, cutShort, fetched })
-  // Stryker disable next-line ArithmeticOperator: an unreachable browser ends the loop, so `unreachable` is 0 whenever this is asked
-  const checksMade = () => counts.checked + counts.unreachable > 0
-  // A stop mid-loop keeps what was done: the row of the checks made so far and their New Chapters. A stop
-  // before any check leaves no row at all (it would read as a stall; docs/adr/0012-pass-exits.md).
-  const stopped = () =>
-    checksMade()
-      ? // Stryker disable next-line BooleanLiteral: a stopped pass's sleep is never slept (the Lane's loop ends on the same abort)
-        finish('', { ...measured(), cutShort: true }, undefined, newChapters)
-      : Promise.resolve<PassResult>({ row: null, sleepMs: 0, newChapters })
+  passedOver = 0
+  refills = 0
+  /** Series were left due: the Lane goes straight on to its next pass. */
+  cutShort = false
+  /** A request went out: the Lane goes straight on to its next pass. */
+  fetched = false
+  /** The loop ended before taking every due Series it read (an exit, a refusal, an unreachable browser). */
+  stoppedEarly = false
+  /** A refusal the store could not take: the Lane still waits it out. */
+  unrecordedRefusalMs = 0
 
-  /** Whether the loop took every due Series it read (no exit, no maxPassMs). */
-  let ranOut = true
-  for (const series of due) {
-    // Stryker disable next-line ConditionalExpression: the pacer answers an aborted signal with no turn, the same exit just below
-    if (signal.aborted) return stopped()
-    // No new Series once it would start after maxPassMs: the next pass re-reads the due query, so a fresh
-    // Check now waits at most about maxPassMs plus a gap. The first checked is always taken (one passed over
-    // does not count), so a gap longer than maxPassMs still makes progress.
-    if (checksMade() && clock.monotonic() - startedMono + pacer.waitFor(site.key, gap) >= pace.maxPassMs) {
-      cutShort = true
-      // Stryker disable next-line BooleanLiteral: cutShort is already set, which is all ranOut would set
-      ranOut = false
-      break
-    }
-    const turn = await pacer.turn(site.key, gap, signal)
-    if (!turn) return stopped()
-    let report: CheckReport | undefined
-    try {
-      // The gate, read after the wait and just before the request: a Pause pressed or a refusal recorded (by an
-      // Acquisition) during the wait stops the pass before it sends anything.
-      let laneNow: LaneRow
-      try {
-        laneNow = await laneRow(db, site.key)
-        await followWallStep(deps)
-      } catch (error) {
-        log.error({ site: site.key, err: error }, 'lane: the Lane row could not be read mid-pass')
-        if (checksMade()) {
-          ranOut = false
-          break
-        }
-        return finish('due-query', measured(), lane, newChapters)
-      }
-      const closed = laneGate(laneNow, clock.now())
-      if (closed) {
-        if (checksMade()) {
-          ranOut = false
-          break
-        }
-        return finish(closed, measured(), laneNow, newChapters)
-      }
-      // Still due for the reasons the due query gave? A Series orphaned, emptied or Finished since is not fetched.
-      let url: string | null
-      try {
-        url = await stillDue(db, { site: site.key, seriesId: series.series_id }, series.latest_checked_at)
-      } catch (error) {
-        log.error({ site: site.key, err: error }, 'lane: could not re-read a due Series')
-        if (checksMade()) {
-          ranOut = false
-          break
-        }
-        return finish('due-query', measured(), lane, newChapters)
-      }
-      if (url === null) {
-        passedOver++
-        // Every Series read so far went meanwhile and more are due: read the next ones, so the pass checks what
-        // is still due instead of ending with nothing checked (a row that reads as a stall).
-        if (series === due.at(-1) && !checksMade() && due.length < figures.due && refills < MAX_REFILLS) {
-          refills++
-          let more: DueSeries[]
-          try {
-            // Every Series read so far was passed over, so none of them is due again unless pressed Check now
-            // since: then it is taken, like any other (docs/adr/0064-what-a-refill-counts.md).
-            more = await dueSeries(db, site.key, cutoffs, bound)
-          } catch (error) {
-            // Nothing checked yet: the same exit as a failed due query, not a row that reads as a stall.
-            log.error({ site: site.key, err: error }, 'lane: due query failed')
-            return finish('due-query', measured(), lane, newChapters)
-          }
-          // A Series that came due after the count (a Check now, a new Bookmark) is due all the same: the row
-          // never counts fewer due than the pass checked (docs/adr/0064-what-a-refill-counts.md). A read shorter
-          // than the bound is the whole due set now, as after the first read: the Series counted but gone
-          // meanwhile (read by an Acquisition) are not due, or the row would read as a stall
-          // (docs/adr/0083-a-short-refill-is-the-whole-due-set.md).
-          const dueNow = passedOver + more.length
-          figures = { ...figures, due: more.length < bound ? dueNow : Math.max(figures.due, dueNow) }
-          due.push(...more)
-        }
-        continue
-      }
-      report = await checkSeries(
-        { db, clock, log, beforeRequest: () => turn.sent(), ...(deps.reader ? { reader: deps.reader } : {}) },
-        site,
-        fetcher,
-        { site: series.site, series_id: series.series_id, series_url: url, previous_checked_at: series.latest_checked_at },
-        signal,
-      )
-    } finally {
-      turn.skip()
-    }
-    // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: a check ends 'aborted' only when the signal is, so the signal alone decides
-    if (report.outcome === 'aborted' || signal.aborted) return stopped()
-    if (report.fetched) fetched = true
-    deps.onCheck?.(series, report)
-    log.debug({ site: site.key, series: series.series_id, outcome: report.outcome, reason: report.reason }, 'lane: checked')
-    if (report.storageUnavailable) {
-      // The store cannot take a stamp, so no check can be made (nothing was sent): the pass ends here, and its
-      // row waits with the Lane until the store takes writes again.
-      counts.checked++
-      counts.errors++
-      break
-    }
-    if (report.outcome === 'unreachable') {
-      // Not counted in `checked`: the browser, not the Site, failed. The pass returns with an empty skip.
-      counts.unreachable++
-      health.markDown()
-      log.warn({ site: site.key, reason: report.reason }, 'lane: browser unreachable')
-      // Stryker disable next-line BooleanLiteral: a check that reached the fetcher has fetched, so the Lane goes straight on either way
-      ranOut = false
-      break
-    }
-    counts.checked++
-    if (report.outcome === 'refused') {
-      counts.refused++
-      const length = refusalLength(pace, report.retryAfterMs)
-      const until = clock.now() + length.ms
-      try {
-        await recordRefusal(db, site.key, until, length.ms)
-        log.warn(
-          {
-            site: site.key,
-            reason: report.reason,
-            until,
-            backoffMs: length.ms,
-            ...(report.retryAfterMs !== undefined ? { retryAfterMs: report.retryAfterMs } : {}),
-          },
-          length.capped
-            ? `lane: refused; the Site asked for ${Math.round(report.retryAfterMs! / 3_600_000)} h, backing off for the longest the app waits (a day)`
-            : 'lane: refused; backing off',
-        )
-      } catch (error) {
-        // Not recorded, still honoured: this Lane sleeps the refusal out (a restart forgets it).
-        unrecordedRefusalMs = length.ms
-        log.error(
-          { site: site.key, err: error, backoffMs: length.ms },
-          'lane: refused, and the refusal could not be recorded; the Lane sleeps it out',
-        )
-      }
-      // Stryker disable next-line BooleanLiteral: a refusal is an answer to a request, so the Lane goes straight on either way
-      ranOut = false
-      break
-    }
-    if (report.outcome === 'no-chapter') counts.no_chapter++
-    else if (report.outcome === 'unfetchable') counts.unfetchable++
-    else if (report.outcome === 'error') counts.errors++
-    else if (
-      // Stryker disable next-line OptionalChaining: the only outcome left here with a latest move is 'chapter', which always has one
-      report.latest?.newChapter
-    ) {
-      const s = report.latest.series
-      newChapters.push({
-        site: site.key,
-        seriesId: s.series_id,
-        title: s.title,
-        chapter: s.latest_chapter!,
-        label: s.latest_chapter_label,
-        url: s.latest_chapter_url || s.series_url,
-      })
-    }
+  constructor(private readonly plan: Plan) {
+    this.due = plan.due
   }
 
-  // Every Series read was taken and more are due: straight on to the next pass, as after maxPassMs.
-  if (ranOut && due.length < figures.due) cutShort = true
+  figures(): Figures {
+    const { gap, clamped } = this.plan
+    return { due: this.due - this.passedOver, gap, clamped, counts: this.counts, cutShort: this.cutShort, fetched: this.fetched }
+  }
 
-  // 8. The row.
-  const result = await finish('', measured(), undefined, newChapters)
-  return unrecordedRefusalMs ? { ...result, sleepMs: Math.max(result.sleepMs, unrecordedRefusalMs) } : result
+  /** Whether a check was made (an unreachable browser ends the loop, so only `checked` can be asked about). */
+  checksMade(): boolean {
+    return this.counts.checked > 0
+  }
+}
+
+/** The due Series the pass read, in order; passing over all of them reads more (up to MAX_REFILLS times). */
+class DueQueue {
+  readonly #series: DueSeries[]
+
+  constructor(
+    private readonly deps: PassDeps,
+    private readonly plan: Plan,
+    private readonly tally: Tally,
+  ) {
+    this.#series = [...plan.series]
+  }
+
+  get length(): number {
+    return this.#series.length
+  }
+
+  /** Every Series read, those a refill adds during the walk included. */
+  *[Symbol.iterator](): Iterator<DueSeries> {
+    yield* this.#series
+  }
+
+  /**
+   * A Series that is no longer due. When every Series read so far went meanwhile and more are due, the next ones
+   * are read, so the pass checks what is still due instead of ending with nothing checked (a row that reads as
+   * a stall).
+   */
+  async passOver(series: DueSeries): Promise<Step> {
+    const { tally, plan } = this
+    tally.passedOver++
+    if (series !== this.#series.at(-1) || tally.checksMade()) return 'next'
+    if (this.#series.length >= tally.due || tally.refills >= MAX_REFILLS) return 'next'
+    tally.refills++
+    let more: DueSeries[]
+    try {
+      // Every Series read so far was passed over, so none of them is due again unless pressed Check now
+      // since: then it is taken, like any other (docs/adr/0064-what-a-refill-counts.md).
+      more = await dueSeries(this.deps.db, this.deps.site.key, plan.cutoffs, plan.bound)
+    } catch (error) {
+      this.deps.log.error({ site: this.deps.site.key, err: error }, 'lane: due query failed')
+      return readFailed(tally, plan)
+    }
+    // A Series that came due after the count (a Check now, a new Bookmark) is due all the same: the row never
+    // counts fewer due than the pass checked (docs/adr/0064-what-a-refill-counts.md). A read shorter than the
+    // bound is the whole due set now, as after the first read: the Series counted but gone meanwhile (read by an
+    // Acquisition) are not due, or the row would read as a stall (docs/adr/0083-a-short-refill-is-the-whole-due-set.md).
+    const dueNow = tally.passedOver + more.length
+    tally.due = more.length < plan.bound ? dueNow : Math.max(tally.due, dueNow)
+    this.#series.push(...more)
+    return 'next'
+  }
+}
+
+interface Loop {
+  deps: PassDeps
+  plan: Plan
+  tally: Tally
+  queue: DueQueue
+  signal: AbortSignal
+  startedMono: number
+}
+
+/** A store that could not answer mid-pass: the row of the checks made, or (none yet) a `due-query` exit. */
+function readFailed(tally: Tally, plan: Plan): Step {
+  return endOr(tally, { exit: 'due-query', lane: plan.lane })
+}
+
+/** An exit mid-pass once checks were made ends the loop instead: its row keeps them. */
+function endOr(tally: Tally, exit: Exit): Step {
+  if (!tally.checksMade()) return exit
+  tally.stoppedEarly = true
+  return 'end'
+}
+
+/** Checks one due Series, on the pacer's turn. */
+async function checkOne(loop: Loop, series: DueSeries): Promise<Step> {
+  const { deps, plan, tally, signal } = loop
+  const { clock, pacer, site } = deps
+  if (signal.aborted) return 'stop'
+  // No new Series once it would start after maxPassMs: the next pass re-reads the due query, so a fresh
+  // Check now waits at most about maxPassMs plus a gap. The first checked is always taken (one passed over
+  // does not count), so a gap longer than maxPassMs still makes progress.
+  if (tally.checksMade() && clock.monotonic() - loop.startedMono + pacer.waitFor(site.key, plan.gap) >= site.pace.maxPassMs) {
+    tally.cutShort = true
+    return 'end'
+  }
+  const turn = await pacer.turn(site.key, plan.gap, signal)
+  if (!turn) return 'stop'
+  let report: CheckReport
+  try {
+    const url = await stillDueNow(loop, series)
+    if (typeof url !== 'string') return url.step
+    report = await checkSeries(
+      { db: deps.db, clock, log: deps.log, beforeRequest: () => turn.sent(), ...(deps.reader ? { reader: deps.reader } : {}) },
+      site,
+      plan.fetcher,
+      { site: series.site, series_id: series.series_id, series_url: url, previous_checked_at: series.latest_checked_at },
+      signal,
+    )
+  } finally {
+    turn.skip()
+  }
+  return tallyCheck(loop, series, report)
+}
+
+/**
+ * The gate, read after the wait and just before the request (a Pause pressed or a refusal recorded by an
+ * Acquisition during the wait stops the pass before it sends anything), then whether the Series is still due
+ * for the reasons the due query gave: its URL, or what the loop does instead.
+ */
+async function stillDueNow(loop: Loop, series: DueSeries): Promise<string | { step: Step }> {
+  const { deps, plan, tally } = loop
+  const { db, site, log } = deps
+  let laneNow: LaneRow
+  try {
+    laneNow = await laneRow(db, site.key)
+    await followWallStep(deps)
+  } catch (error) {
+    log.error({ site: site.key, err: error }, 'lane: the Lane row could not be read mid-pass')
+    return { step: readFailed(tally, plan) }
+  }
+  const closed = laneGate(laneNow, deps.clock.now())
+  if (closed) return { step: endOr(tally, { exit: closed, lane: laneNow }) }
+  // A Series orphaned, emptied or Finished since is not fetched.
+  let url: string | null
+  try {
+    url = await stillDue(db, { site: site.key, seriesId: series.series_id }, series.latest_checked_at)
+  } catch (error) {
+    log.error({ site: site.key, err: error }, 'lane: could not re-read a due Series')
+    return { step: readFailed(tally, plan) }
+  }
+  return url ?? { step: await loop.queue.passOver(series) }
+}
+
+/** Counts one check's outcome: the next Series, or the end of the loop. */
+async function tallyCheck(loop: Loop, series: DueSeries, report: CheckReport): Promise<Step> {
+  const { deps, tally } = loop
+  const { site, log, health } = deps
+  const { counts } = tally
+  // A check ends 'aborted' only when the signal is, so the signal alone decides.
+  if (loop.signal.aborted) return 'stop'
+  if (report.fetched) tally.fetched = true
+  deps.onCheck?.(series, report)
+  log.debug({ site: site.key, series: series.series_id, outcome: report.outcome, reason: report.reason }, 'lane: checked')
+  if (report.storageUnavailable) {
+    // The store cannot take a stamp, so no check can be made (nothing was sent): the pass ends here, and its
+    // row waits with the Lane until the store takes writes again.
+    counts.checked++
+    counts.errors++
+    return 'end'
+  }
+  if (report.outcome === 'unreachable') {
+    // Not counted in `checked`: the browser, not the Site, failed. The pass returns with an empty skip.
+    counts.unreachable++
+    health.markDown()
+    log.warn({ site: site.key, reason: report.reason }, 'lane: browser unreachable')
+    tally.stoppedEarly = true
+    return 'end'
+  }
+  counts.checked++
+  if (report.outcome === 'refused') {
+    counts.refused++
+    await backOff(deps, tally, report)
+    tally.stoppedEarly = true
+    return 'end'
+  }
+  if (report.outcome === 'no-chapter') counts.no_chapter++
+  else if (report.outcome === 'unfetchable') counts.unfetchable++
+  else if (report.outcome === 'error') counts.errors++
+  else if (report.latest?.newChapter) {
+    const s = report.latest.series
+    tally.newChapters.push({
+      site: site.key,
+      seriesId: s.series_id,
+      title: s.title,
+      chapter: s.latest_chapter!,
+      label: s.latest_chapter_label,
+      url: s.latest_chapter_url || s.series_url,
+    })
+  }
+  return 'next'
+}
+
+/** A refusal: recorded for every Lane and Acquisition, or (the store refused too) slept out by this Lane. */
+async function backOff(deps: PassDeps, tally: Tally, report: CheckReport): Promise<void> {
+  const { db, site, clock, log } = deps
+  const length = refusalLength(site.pace, report.retryAfterMs)
+  const until = clock.now() + length.ms
+  try {
+    await recordRefusal(db, site.key, until, length.ms)
+    log.warn(
+      {
+        site: site.key,
+        reason: report.reason,
+        until,
+        backoffMs: length.ms,
+        ...(report.retryAfterMs !== undefined ? { retryAfterMs: report.retryAfterMs } : {}),
+      },
+      length.capped
+        ? `lane: refused; the Site asked for ${Math.round(report.retryAfterMs! / 3_600_000)} h, backing off for the longest the app waits (a day)`
+        : 'lane: refused; backing off',
+    )
+  } catch (error) {
+    // Not recorded, still honoured: this Lane sleeps the refusal out (a restart forgets it).
+    tally.unrecordedRefusalMs = length.ms
+    log.error(
+      { site: site.key, err: error, backoffMs: length.ms },
+      'lane: refused, and the refusal could not be recorded; the Lane sleeps it out',
+    )
+  }
 }
 
 /**
