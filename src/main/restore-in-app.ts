@@ -10,7 +10,7 @@ import type { Log } from './log'
 import { listBackups, type BackupView } from './store/backups'
 import type { Store } from './store/database'
 import { startIntegrityCheck } from './store/integrity'
-import { restoreFile, type BackupVerdict, type CheckedBackup, type RestoreReport } from './store/restore'
+import { damagedBackup, restoreFile, type BackupVerdict, type CheckedBackup, type RestoreReport } from './store/restore'
 import { AppError } from '../shared/errors'
 
 export interface Restorer {
@@ -61,11 +61,7 @@ export function createRestorer(deps: RestorerDeps): Restorer {
     const backup = listBackups(deps.backupDir).find((b) => b.file === file)
     if (!backup) throw new AppError('not-found', `no backup ${file} in ${deps.backupDir}`)
     const verdict = await verdictOf(backup)
-    if (!verdict.ok)
-      throw new AppError(
-        'invalid',
-        `the backup ${file} does not pass integrity_check (${verdict.problems.slice(0, 2).join('; ')}); choose another`,
-      )
+    if (!verdict.ok) throw damagedBackup(file, verdict)
     const resume = await deps.quiet()
     try {
       let report: RestoreReport | undefined

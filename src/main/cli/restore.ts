@@ -8,10 +8,10 @@
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { sizeWords } from '../../shared/format'
-import { BACKUP_DIR } from '../store/backups'
+import { BACKUP_DIR, listBackups } from '../store/backups'
 import { lockDataDir, type DataLock } from '../store/data-lock'
 import { STORE_FILE } from '../store/database'
-import { checkBackups, restoreFile, verifyBackup, type CheckedBackup } from '../store/restore'
+import { checkBackups, newestGoodBackup, restoreFile, verifyBackup, type BackupVerdict, type CheckedBackup } from '../store/restore'
 import { dataDirOf, readCommandLine, type Output } from './help'
 
 const USAGE = 'usage: npm run restore -- [--data DIR] [--from FILE | --latest] [--list]'
@@ -62,38 +62,42 @@ export async function runRestoreCommand(
     io.err(`restore: no data directory at ${dataDir}; give it with --data`)
     return 1
   }
-  const backups = checkBackups(backupDir)
   if (from === undefined && !latest) {
+    const backups = checkBackups(backupDir)
     if (!backups.length) io.err(`restore: no backups in ${backupDir}`)
     for (const b of backups) io.out(backupLine(b))
     if (!list && backups.length) io.err('restore: give --latest, or --from FILE, to restore one')
     return 0
   }
-  const chosen = from !== undefined ? resolve(from) : backups.find((b) => b.verdict.ok)?.file
-  if (!chosen) {
-    io.err(`restore: no backup in ${backupDir} passes integrity_check${backups.length ? ` (${backups.length} looked at)` : ''}`)
+  const now = options.now ?? Date.now
+  if (from !== undefined) return restoreChosen(resolve(from), dataDir, io, now)
+  // --latest: the backups checked newest first, up to the first good one (which need not be checked again).
+  const newest = newestGoodBackup(backupDir)
+  if (!newest) {
+    const count = listBackups(backupDir).length
+    io.err(`restore: no backup in ${backupDir} passes integrity_check${count ? ` (${count} looked at)` : ''}`)
     return 1
   }
-  return restoreChosen(chosen, dataDir, io, options.now ?? Date.now)
+  return restoreChosen(newest.file, dataDir, io, now, newest.verdict)
 }
 
-function restoreChosen(backup: string, dataDir: string, io: Output, now: () => number): number {
+function restoreChosen(backup: string, dataDir: string, io: Output, now: () => number, checked?: BackupVerdict): number {
   if (!existsSync(backup)) {
     io.err(`restore: no file at ${backup}`)
     return 1
   }
-  const verdict = verifyBackup(backup)
+  const verdict = checked ?? verifyBackup(backup)
   if (!verdict.ok) {
     io.err(`restore: ${backup} does not pass integrity_check (${verdict.problems.slice(0, 2).join('; ')}); nothing was changed`)
     return 1
   }
   let lock: DataLock
   try {
-    lock = lockDataDir(dataDir)
+    lock = lockDataDir(dataDir, {
+      advice: 'quit the app first, or restore in its window (Settings → Backups → Restore); nothing was changed',
+    })
   } catch (error) {
-    io.err(
-      `restore: ${(error as Error).message.replace(/; stop it first, or choose another --data$/, '')}; quit the app first, or restore in its window (Settings → Backups → Restore); nothing was changed`,
-    )
+    io.err(`restore: ${(error as Error).message}`)
     return 1
   }
   try {

@@ -17,8 +17,11 @@ export interface DataLock {
   release(): void
 }
 
-/** Takes the data directory's lock, or throws a `conflict` naming the process that holds it. */
-export function lockDataDir(dir: string, options: { nativeBinding?: string } = {}): DataLock {
+/**
+ * Takes the data directory's lock, or throws a `conflict` naming the process that holds it and what to do
+ * (`advice`; a shell's by default).
+ */
+export function lockDataDir(dir: string, options: { nativeBinding?: string; advice?: string } = {}): DataLock {
   preparePrivateFile(join(dir, LOCK_FILE))
   const lock = new BetterSqlite3(join(dir, LOCK_FILE), {
     timeout: 0,
@@ -30,7 +33,10 @@ export function lockDataDir(dir: string, options: { nativeBinding?: string } = {
   } catch (error) {
     lock.close()
     if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error
-    throw new AppError('conflict', `the data directory ${dir} is in use by ${holderOf(dir)}; stop it first, or choose another --data`)
+    throw new AppError(
+      'conflict',
+      `the data directory ${dir} is in use by ${holderOf(dir)}; ${options.advice ?? 'stop it first, or choose another --data'}`,
+    )
   }
   writeFileSync(join(dir, HOLDER_FILE), `process ${process.pid} on ${hostname()} since ${new Date().toISOString()}\n`, { mode: 0o600 })
   let released = false

@@ -50,6 +50,14 @@ export function checkBackups(dir: string, options: { nativeBinding?: string } = 
   return listBackups(dir).map((b) => ({ ...b, verdict: verifyBackup(b.file, options) }))
 }
 
+/** The refusal of a backup `integrity_check` found damaged (`invalid`): nothing is changed. */
+export function damagedBackup(file: string, verdict: BackupVerdict): AppError {
+  return new AppError(
+    'invalid',
+    `the backup ${file} does not pass integrity_check (${verdict.problems.slice(0, 2).join('; ')}); choose another`,
+  )
+}
+
 /** Where the file a restore replaces is kept: `<file>.before-restore-2026-03-01T04-00-00-000Z`. */
 export function asideName(file: string, at: number): string {
   return `${file}.before-restore-${new Date(at).toISOString().replace(/:/g, '-').replace('.', '-')}`
@@ -76,11 +84,7 @@ export function restoreFile(
 ): RestoreReport {
   if (!options.verified) {
     const verdict = verifyBackup(backup, options)
-    if (!verdict.ok)
-      throw new AppError(
-        'invalid',
-        `the backup ${backup} does not pass integrity_check (${verdict.problems.slice(0, 2).join('; ')}); choose another`,
-      )
+    if (!verdict.ok) throw damagedBackup(backup, verdict)
   }
   const restoring = `${file}.restoring`
   rmSync(restoring, { force: true })
