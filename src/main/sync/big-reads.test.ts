@@ -5,6 +5,7 @@
  * they run: before, each held it for seconds (the issue measured 5 s); now the reads run in a worker thread.
  * The bound is loose (a shared, busy machine); the bench `export-50k` measures `/health` against 100 ms.
  */
+import { rmSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -19,6 +20,8 @@ import { createRegistry } from '../sites/registry'
 import { addBookmark } from '../store/bookmarks'
 import { addSeries } from '../store/series'
 import { openTestStore, seedReader, tempDir } from '../testing/store'
+import { openStore } from '../store/database'
+import { restoreFile } from '../store/restore'
 import { startBigReads } from './big-reads'
 import { presentAll } from './present'
 
@@ -127,6 +130,34 @@ describe('the big-read worker', () => {
     } finally {
       await reads.close()
       await store.dispose()
+    }
+  })
+  it('after a restore renames another file over the store, it reads the restored file, not the one kept aside', async () => {
+    const live = openTestStore()
+    const backup = openTestStore()
+    const reads = startBigReads({ file: live.file, db: live.db, registry: createRegistry([]), log: silentLog })
+    let reopened: Awaited<ReturnType<typeof openStore>> | undefined
+    try {
+      for (const [store, seriesId] of [
+        [live, 'before-restore'],
+        [backup, 'from-backup'],
+      ] as const) {
+        const readerId = await seedReader(store.db, 'same')
+        await addSeries(store.db, { site: 'x', seriesId, seriesUrl: '', now: 1 })
+        await addBookmark(store.db, { site: 'x', seriesId, readerId, now: 1 })
+      }
+      const ids = async () =>
+        JSON.parse((await reads.fullSync(1, 5)).toString('utf8')).bookmarks.map((b: { seriesId: string }) => b.seriesId)
+      expect(await ids()).toEqual(['before-restore'])
+      await backup.close()
+      await live.close()
+      restoreFile(backup.file, live.file, 7)
+      reopened = openStore(live.file, { now: 8 })
+      expect(await ids()).toEqual(['from-backup'])
+    } finally {
+      await reads.close()
+      await reopened?.close()
+      for (const store of [live, backup]) rmSync(store.dir, { recursive: true, force: true })
     }
   })
   it('where its worker cannot open the file, the read runs on the calling thread, said in the log', async () => {

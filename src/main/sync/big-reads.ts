@@ -1,8 +1,9 @@
 /**
  * A Reader's full sync and the library's export, read off the main thread (docs/adr/0093-big-reads-off-the-event-loop.md):
  * 50,000 bookmarks took ~5 s of the thread that answers Readers and runs the Lanes. One worker thread, started
- * at the first big read and kept, reads them on a read-only connection of its own and answers with JSON text,
- * which goes out as it is. Where no worker can start (a build without its file), the read runs here, logged.
+ * at the first big read and kept, reads them on a read-only connection of its own (to the file at the store's
+ * path, reopened after a restore) and answers with JSON text, which goes out as it is. Where no worker can start
+ * (a build without its file), the reads run here, said once in the log.
  */
 import type { Worker } from 'node:worker_threads'
 import type { Log } from '../log'
@@ -63,8 +64,10 @@ export function startBigReads(options: BigReadOptions): BigReads {
         failAll(error)
       })
       w.on('exit', () => {
-        worker = undefined
         failAll(new Error('big read: the worker stopped before it answered'))
+        // One that never got ready stays given up (its reads run here); one that stopped later starts again.
+        if (!ready) return resolve(null)
+        worker = undefined
       })
     })
   const run = async (job: BigReadJob): Promise<Buffer> => {
