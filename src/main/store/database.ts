@@ -95,9 +95,9 @@ export function openStore(file: string, options: OpenStoreOptions): Store {
         }),
       close: async () => {
         // Kysely's destroy closes the connection only once a query has run through it; a store closed before
-        // its first query would keep its file open.
+        // its first query would keep its file (and the descriptor held to tell moved from deleted) open.
         await db.destroy()
-        guarded.connection.close()
+        guarded.database.close()
       },
     }
   } catch (error) {

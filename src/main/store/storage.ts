@@ -336,6 +336,7 @@ export function guardStore(
     }
     connection.close()
     release(held)
+    held = null
     try {
       swap()
     } finally {
