@@ -7,10 +7,9 @@ import { AppError } from '../../shared/errors'
 import * as N from '../../shared/notify-schemas'
 import { putReaderNotifications, readerNotifications } from '../notify/settings'
 import { readSettings } from '../store/settings'
-import type { RouteContext, SyncDeps, SyncRoute } from './routes'
+import { route, type RouteContext, type SyncDeps } from './routes'
 
 // The same cast as routes.ts's: this table is joined to that one in api.ts.
-const route = <P, Q, B>(r: SyncRoute<P, Q, B>) => r as unknown as SyncRoute
 
 function notifyOf(deps: SyncDeps): NonNullable<SyncDeps['notify']> {
   if (!deps.notify) throw new AppError('not-found', 'notifications are not available on this endpoint')

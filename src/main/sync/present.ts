@@ -70,10 +70,23 @@ export function presentUpdate(u: ChapterUpdate): z.infer<typeof UpdateView> {
   }
 }
 
+/**
+ * These bookmarks of a Reader as the API shows them, each with its next chapter and unread count from the stored
+ * chapters, in one statement: the facts of these bookmarks only, or (`whole`) of the Reader's whole list.
+ */
+export async function presentBookmarks(
+  db: Db,
+  readerId: number,
+  bookmarks: readonly ReaderBookmark[],
+  whole = false,
+): Promise<Array<z.infer<typeof BookmarkView>>> {
+  if (bookmarks.length === 0) return []
+  const keys = whole ? undefined : bookmarks.map((b) => ({ site: b.site, seriesId: b.series_id }))
+  const facts = await readerChapterFacts(db, readerId, keys)
+  return bookmarks.map((b) => presentBookmark(b, facts.get(chapterKey(b.site, b.series_id))))
+}
+
 /** Every bookmark of a Reader as the API shows them: the answer of a full sync. */
 export async function presentAll(db: Db, readerId: number): Promise<Array<z.infer<typeof BookmarkView>>> {
-  const bookmarks = await readerBookmarks(db, readerId)
-  if (bookmarks.length === 0) return []
-  const facts = await readerChapterFacts(db, readerId)
-  return bookmarks.map((b) => presentBookmark(b, facts.get(chapterKey(b.site, b.series_id))))
+  return presentBookmarks(db, readerId, await readerBookmarks(db, readerId), true)
 }

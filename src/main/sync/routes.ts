@@ -16,10 +16,10 @@ import { recordSighting } from '../store/sightings'
 import { bookmarkByUrl, type AcquireDeps } from '../use-cases/acquire'
 import { exportReader, exportReaderCsv } from '../use-cases/library-export'
 import { ExportDocument } from '../../shared/export-format'
-import { chapterKey, chapterList, readerChapterFacts, readerUpdates } from '../store/chapters'
+import { chapterList, readerUpdates } from '../store/chapters'
 import type { ReaderBookmark } from '../store/bookmarks'
 import type { BigReads } from './big-reads'
-import { presentAll, presentBookmark, presentChapter, presentReader, presentSighting, presentUpdate } from './present'
+import { presentAll, presentBookmarks, presentChapter, presentReader, presentSighting, presentUpdate } from './present'
 import * as S from '../../shared/sync-schemas'
 import type { SignInCodes } from '../admin/sign-in-codes'
 
@@ -76,7 +76,8 @@ export interface SyncRoute<P = unknown, Q = unknown, B = unknown> {
   handle(ctx: RouteContext<P, Q, B>): Promise<Answer>
 }
 
-const route = <P, Q, B>(r: SyncRoute<P, Q, B>) => r as unknown as SyncRoute
+/** A route literal checked against its own parameter, query and body types, then listed with the others. */
+export const route = <P, Q, B>(r: SyncRoute<P, Q, B>) => r as unknown as SyncRoute
 
 async function oneBookmark(deps: SyncDeps, reader: ReaderRow, key: { site: string; seriesId: string }) {
   const [bookmark] = await readerBookmarks(deps.db, reader.id, { key })
@@ -84,16 +85,9 @@ async function oneBookmark(deps: SyncDeps, reader: ReaderRow, key: { site: strin
   return (await presented(deps, reader, [bookmark]))[0]!
 }
 
-/**
- * These bookmarks as the API shows them, each with its next chapter and unread count from the stored chapters,
- * in one statement (the whole list: presentAll).
- */
-async function presented(deps: SyncDeps, reader: ReaderRow, bookmarks: readonly ReaderBookmark[]) {
-  if (bookmarks.length === 0) return []
-  const keys = bookmarks.map((b) => ({ site: b.site, seriesId: b.series_id }))
-  const facts = await readerChapterFacts(deps.db, reader.id, keys)
-  return bookmarks.map((b) => presentBookmark(b, facts.get(chapterKey(b.site, b.series_id))))
-}
+/** These bookmarks as the API shows them (present.ts). */
+const presented = (deps: SyncDeps, reader: ReaderRow, bookmarks: readonly ReaderBookmark[]) =>
+  presentBookmarks(deps.db, reader.id, bookmarks)
 
 /** Every bookmark of the Reader (`full`: marked so, for a `since` answered in full), read off the main thread when it can be. */
 async function fullList(deps: SyncDeps, reader: ReaderRow, now: number, full: boolean): Promise<Answer> {

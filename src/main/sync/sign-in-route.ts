@@ -7,7 +7,7 @@ import { z } from 'zod'
 import { AppError } from '../../shared/errors'
 import { SIGN_IN_CODE_PATTERN } from '../admin/sign-in-codes'
 import { readerForToken } from '../use-cases/reader-tokens'
-import type { RouteContext, SyncRoute } from './routes'
+import { route, type RouteContext } from './routes'
 
 /** Tries per address per minute: a person scanning twice is well inside it; a 43-character code is not guessed. */
 export const SIGN_IN_TRIES_PER_MINUTE = 10
@@ -18,7 +18,7 @@ const SignInAnswer = z.strictObject({ token: z.string() })
 export const SPENT_CODE =
   'this sign-in link was already used or has expired — a link works once, within 10 minutes. Ask the owner for a new one (Readers → Rotate token shows a new QR code), or type your token.'
 
-export const SIGN_IN_ROUTE = {
+export const SIGN_IN_ROUTE = route({
   method: 'POST',
   path: '/api/v1/sign-in',
   summary:
@@ -34,4 +34,4 @@ export const SIGN_IN_ROUTE = {
     if (token === undefined || !(await readerForToken(deps.db, token))) throw new AppError('unauthorized', SPENT_CODE)
     return { body: { token } }
   },
-} as unknown as SyncRoute
+})
