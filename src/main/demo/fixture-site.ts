@@ -79,179 +79,27 @@ const MANGADEX_FEED = /^\/mangadex\/api\/manga\/([0-9a-f-]{36})\/feed$/
 const MANGADEX_TITLE = /^\/mangadex\/title\/([0-9a-f-]{36})(?:\/([a-z0-9-]+))?$/
 
 export async function startFixtureSite(options: FixtureOptions = {}): Promise<FixtureSite> {
-  const now = options.now ?? Date.now
-  const hits: Hit[] = []
-  const catalogue = new Map<string, FixtureSeries>()
-  const hanging = new Set<ServerResponse>()
-
-  function seriesFor(key: string, slug: string): FixtureSeries {
-    let s = catalogue.get(key)
-    if (!s) {
-      s = { title: titleOf(slug), latest: 10 + (hash(key) % 90) }
-      catalogue.set(key, s)
-    }
-    return s
+  const state: FixtureState = {
+    now: options.now ?? Date.now,
+    hits: [],
+    catalogue: new Map(),
+    hanging: new Set(),
+    hugeBytes: options.hugeBytes ?? 8 * 1024 * 1024,
+    port: () => (server.address() as AddressInfo).port,
   }
-
-  /** The catalogue key of a page path (one Series per family and slug). */
-  function keyOf(path: string): { key: string; slug: string } | null {
-    const url = new URL(path, 'http://fixture')
-    const family = FAMILY_PATH.exec(url.pathname)
-    if (family) return { key: `${family[1] === 'madara-xhr' ? 'madara-xhr' : family[1]}:${family[2]}`, slug: family[2]! }
-    const toon = WEBTOONS_PATH.exec(url.pathname)
-    if (toon) return { key: `webtoons:${url.searchParams.get('title_no') ?? toon[1]}`, slug: toon[1]! }
-    const dex = MANGADEX_FEED.exec(url.pathname) ?? MANGADEX_TITLE.exec(url.pathname)
-    if (dex) return { key: `mangadex:${dex[1]}`, slug: dex[2] ?? 'mangadex-series' }
-    return null
-  }
-
-  const server: Server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://fixture')
-    hits.push({
-      at: now(),
-      method: req.method ?? 'GET',
-      host: req.headers.host ?? '',
-      path: `${url.pathname}${url.search}`,
-      userAgent: req.headers['user-agent'] ?? '',
-    })
-    const delay = Math.min(Number(url.searchParams.get('delay')) || 0, 60_000)
-    const answer = () => route(req, res, url).catch(() => send(res, 500, 'text/plain', 'fixture error'))
-    if (delay > 0) setTimeout(answer, delay)
-    else void answer()
-  })
-
-  async function route(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-    const origin = `http://${req.headers.host}`
-    if (req.method === 'POST' && url.pathname === '/control/publish') {
-      const body = JSON.parse((await readBody(req)) || '{}') as { path?: string }
-      const found = body.path ? keyOf(body.path) : null
-      if (!found) return send(res, 400, 'application/json', JSON.stringify({ error: 'unknown path' }))
-      const s = seriesFor(found.key, found.slug)
-      s.latest += 1
-      return send(res, 200, 'application/json', JSON.stringify({ latest: s.latest }))
-    }
-    if (url.pathname === '/control/hits') return send(res, 200, 'application/json', JSON.stringify(hits))
-    if (url.pathname.startsWith('/hostile/') && !FAMILY_PATH.test(url.pathname)) return hostileHelper(res, url)
-
-    const toon = WEBTOONS_PATH.exec(url.pathname)
-    if (toon) {
-      const titleNo = url.searchParams.get('title_no') ?? ''
-      const base = `${origin}/webtoons/en/fantasy/${toon[1]}/`
-      return send(res, 200, 'text/html', webtoonsPage(base, titleNo, seriesFor(`webtoons:${titleNo || toon[1]}`, toon[1]!)))
-    }
-    const feed = MANGADEX_FEED.exec(url.pathname)
-    if (feed) return send(res, 200, 'application/json', mangaDexFeed(feed[1]!, seriesFor(`mangadex:${feed[1]}`, 'mangadex-series')))
-    const title = MANGADEX_TITLE.exec(url.pathname)
-    if (title) return send(res, 200, 'text/html', `<!DOCTYPE html><title>MangaDex</title><div id="app"></div>`)
-
-    const match = FAMILY_PATH.exec(url.pathname)
-    if (!match) return send(res, 404, 'text/html', '<!DOCTYPE html><title>Not found</title><h1>404</h1>')
-    const [, family, slug, rest] = match as unknown as [string, string, string, string | undefined]
-    const base = `${origin}/${family}/manga/${slug}/`
-    const s = seriesFor(`${family}:${slug}`, slug)
-    if (rest?.startsWith('chapter-')) return send(res, 200, 'text/html', `<!DOCTYPE html><title>${s.title}</title><p>pages</p>`)
-    switch (family) {
-      case 'madara':
-        return send(res, 200, 'text/html', madaraPage(base, s))
-      case 'madara-xhr':
-        if (rest?.startsWith('ajax/chapters') && req.method === 'POST') return send(res, 200, 'text/html', madaraChapterList(base, s))
-        return send(res, 200, 'text/html', madaraPage(base, s, { xhr: true, postId: hash(slug) % 10_000 }))
-      case 'themesia':
-        return send(res, 200, 'text/html', themesiaPage(base, s))
-      case 'js-challenge':
-        if (/(?:^|;\s*)fixture_clearance=ok(?:;|$)/.test(req.headers.cookie ?? '')) return send(res, 200, 'text/html', madaraPage(base, s))
-        return send(res, 503, 'text/html', challengePage(true), { 'cf-mitigated': 'challenge', server: 'cloudflare' })
-      case 'never-clears':
-        return send(res, 403, 'text/html', challengePage(false), { 'cf-mitigated': 'challenge', server: 'cloudflare' })
-      case 'no-chapters':
-        return send(res, 200, 'text/html', noChaptersPage(s))
-      case 'broken':
-        return send(res, 500, 'text/html', '<!DOCTYPE html><title>500 Internal Server Error</title><h1>Internal Server Error</h1>')
-      case 'hang':
-        res.writeHead(200, { 'content-type': 'text/html' })
-        res.write('<!DOCTYPE html><html><head><title>Slow')
-        hanging.add(res)
-        res.on('close', () => hanging.delete(res))
-        return
-      case 'huge': {
-        res.writeHead(200, { 'content-type': 'text/html' })
-        const chunk = `<p>${'x'.repeat(64 * 1024 - 7)}</p>`
-        let sent = 0
-        const total = options.hugeBytes ?? 8 * 1024 * 1024
-        const pump = () => {
-          while (sent < total) {
-            sent += chunk.length
-            if (!res.write(chunk)) return void res.once('drain', pump)
-          }
-          res.end()
-        }
-        res.on('error', () => undefined)
-        return pump()
-      }
-      case 'leaky': {
-        const off = `http://localhost:${(server.address() as AddressInfo).port}`
-        const extras = `<script src="${off}/leak.js"></script><img src="${off}/leak.png" alt=""><iframe src="${off}/leak-frame"></iframe><script>fetch('${off}/leak-xhr').catch(() => {})</script>`
-        return send(res, 200, 'text/html', madaraPage(base, s).replace('</body>', `${extras}</body>`))
-      }
-      case 'busy':
-        return send(
-          res,
-          200,
-          'text/html',
-          madaraPage(base, s).replace('</body>', '<script>setTimeout(function () { for (;;) {} }, 0)</script></body>'),
-        )
-      case 'hostile': {
-        const attack = url.searchParams.get('attack')
-        const to = url.searchParams.get('to')
-        if (!isAttack(attack) || !isDestination(to)) return send(res, 400, 'text/plain', 'hostile: give attack= and to=host:port')
-        return send(res, 200, 'text/html', madaraPage(base, s).replace('</body>', `${hostileExtras(attack, to)}</body>`))
-      }
-      case 'slow-down': {
-        const status = url.searchParams.get('status') === '503' ? 503 : 429
-        const retry = url.searchParams.get('retry')
-        const retryAfter = retry?.startsWith('in-') ? new Date(now() + Number(retry.slice(3)) * 1000).toUTCString() : retry
-        return send(res, status, 'text/html', '<!DOCTYPE html><title>Too Many Requests</title><h1>Slow down</h1>', {
-          date: new Date(now()).toUTCString(),
-          ...(retryAfter ? { 'retry-after': retryAfter } : {}),
-        })
-      }
-      case 'encoded': {
-        const charset = url.searchParams.get('charset') ?? 'windows-1252'
-        if (!isEncodedCharset(charset))
-          return send(res, 400, 'text/plain', `encoded: charset is one of ${Object.keys(ENCODED_TITLES).join(', ')}`)
-        const via = url.searchParams.get('via') ?? 'header'
-        const declared =
-          {
-            meta: `<meta charset="${charset}">`,
-            'http-equiv': `<meta http-equiv="Content-Type" content="text/html; charset=${charset}">`,
-          }[via] ?? ''
-        const html = madaraPage(base, { ...s, title: ENCODED_TITLES[charset] }).replace('<meta charset="utf-8">', declared)
-        const body = encodeAs(charset, html, via === 'bom')
-        res.writeHead(200, {
-          'content-type': via === 'header' ? `text/html; charset=${charset}` : 'text/html',
-          'content-length': body.length,
-        })
-        return void res.end(body)
-      }
-      case 'redirect-off': {
-        const port = (server.address() as AddressInfo).port
-        res.writeHead(302, { location: `http://localhost:${port}/madara/manga/${slug}/` })
-        return void res.end()
-      }
-    }
-  }
+  const server: Server = createServer((req, res) => receive(state, req, res))
 
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve))
   const port = (server.address() as AddressInfo).port
   const series = (path: string): FixtureSeries => {
     const found = keyOf(path)
     if (!found) throw new Error(`fixture: no Series at ${path}`)
-    return seriesFor(found.key, found.slug)
+    return seriesFor(state, found.key, found.slug)
   }
   return {
     origin: `http://127.0.0.1:${port}`,
     host: `127.0.0.1:${port}`,
-    hits,
+    hits: state.hits,
     series,
     publish(path) {
       const s = series(path)
@@ -260,11 +108,221 @@ export async function startFixtureSite(options: FixtureOptions = {}): Promise<Fi
     },
     close: () =>
       new Promise<void>((resolve) => {
-        for (const res of hanging) res.destroy()
+        for (const res of state.hanging) res.destroy()
         server.closeAllConnections()
         server.close(() => resolve())
       }),
   }
+}
+
+/** What the server's routes share: the clock, the hit log, the Series, the responses held open. */
+interface FixtureState {
+  now: () => number
+  hits: Hit[]
+  /** Each Series met, by family and slug (see `keyOf`), made on first sight. */
+  catalogue: Map<string, FixtureSeries>
+  /** The `hang` responses, never ended: destroyed on close. */
+  hanging: Set<ServerResponse>
+  /** Size of the `huge` body, bytes. */
+  hugeBytes: number
+  /** The server's own port, for the pages that point off the pin (`localhost` on it). */
+  port(): number
+}
+
+function seriesFor(state: FixtureState, key: string, slug: string): FixtureSeries {
+  let s = state.catalogue.get(key)
+  if (!s) {
+    s = { title: titleOf(slug), latest: 10 + (hash(key) % 90) }
+    state.catalogue.set(key, s)
+  }
+  return s
+}
+
+/** The catalogue key of a page path (one Series per family and slug). */
+function keyOf(path: string): { key: string; slug: string } | null {
+  const url = new URL(path, 'http://fixture')
+  const family = FAMILY_PATH.exec(url.pathname)
+  if (family) return { key: `${family[1] === 'madara-xhr' ? 'madara-xhr' : family[1]}:${family[2]}`, slug: family[2]! }
+  const toon = WEBTOONS_PATH.exec(url.pathname)
+  if (toon) return { key: `webtoons:${url.searchParams.get('title_no') ?? toon[1]}`, slug: toon[1]! }
+  const dex = MANGADEX_FEED.exec(url.pathname) ?? MANGADEX_TITLE.exec(url.pathname)
+  if (dex) return { key: `mangadex:${dex[1]}`, slug: dex[2] ?? 'mangadex-series' }
+  return null
+}
+
+/** Records the hit, then answers it (late, with `?delay=MS`). */
+function receive(state: FixtureState, req: IncomingMessage, res: ServerResponse): void {
+  const url = new URL(req.url ?? '/', 'http://fixture')
+  state.hits.push({
+    at: state.now(),
+    method: req.method ?? 'GET',
+    host: req.headers.host ?? '',
+    path: `${url.pathname}${url.search}`,
+    userAgent: req.headers['user-agent'] ?? '',
+  })
+  const delay = Math.min(Number(url.searchParams.get('delay')) || 0, 60_000)
+  const answer = () => route(state, req, res, url).catch(() => send(res, 500, 'text/plain', 'fixture error'))
+  if (delay > 0) setTimeout(answer, delay)
+  else void answer()
+}
+
+async function route(state: FixtureState, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  const origin = `http://${req.headers.host}`
+  if (req.method === 'POST' && url.pathname === '/control/publish') return publishRoute(state, req, res)
+  if (url.pathname === '/control/hits') return send(res, 200, 'application/json', JSON.stringify(state.hits))
+  if (url.pathname.startsWith('/hostile/') && !FAMILY_PATH.test(url.pathname)) return hostileHelper(res, url)
+
+  const toon = WEBTOONS_PATH.exec(url.pathname)
+  if (toon) {
+    const titleNo = url.searchParams.get('title_no') ?? ''
+    const base = `${origin}/webtoons/en/fantasy/${toon[1]}/`
+    return send(res, 200, 'text/html', webtoonsPage(base, titleNo, seriesFor(state, `webtoons:${titleNo || toon[1]}`, toon[1]!)))
+  }
+  const feed = MANGADEX_FEED.exec(url.pathname)
+  if (feed) {
+    return send(res, 200, 'application/json', mangaDexFeed(feed[1]!, seriesFor(state, `mangadex:${feed[1]}`, 'mangadex-series')))
+  }
+  const title = MANGADEX_TITLE.exec(url.pathname)
+  if (title) return send(res, 200, 'text/html', `<!DOCTYPE html><title>MangaDex</title><div id="app"></div>`)
+  return familyRoute(state, req, res, url, origin)
+}
+
+/** POST /control/publish: the next chapter of the Series behind `path`. */
+async function publishRoute(state: FixtureState, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const body = JSON.parse((await readBody(req)) || '{}') as { path?: string }
+  const found = body.path ? keyOf(body.path) : null
+  if (!found) return send(res, 400, 'application/json', JSON.stringify({ error: 'unknown path' }))
+  const s = seriesFor(state, found.key, found.slug)
+  s.latest += 1
+  return send(res, 200, 'application/json', JSON.stringify({ latest: s.latest }))
+}
+
+type Family = keyof typeof FAMILY_PAGES
+
+/** A request for a family's Series page (or its chapter list), with what each family's answer needs. */
+interface FamilyRequest {
+  state: FixtureState
+  req: IncomingMessage
+  res: ServerResponse
+  url: URL
+  /** The Series page's URL, e.g. `http://127.0.0.1:PORT/madara/manga/x/`. */
+  base: string
+  slug: string
+  /** What follows the Series path: `ajax/chapters/`, `chapter-N/`, or nothing. */
+  rest: string | undefined
+  series: FixtureSeries
+}
+
+/** The page paths of FAMILY_PATH: a chapter page is the same for all; the rest is each family's own. */
+function familyRoute(state: FixtureState, req: IncomingMessage, res: ServerResponse, url: URL, origin: string): void {
+  const match = FAMILY_PATH.exec(url.pathname)
+  if (!match) return send(res, 404, 'text/html', '<!DOCTYPE html><title>Not found</title><h1>404</h1>')
+  const [, family, slug, rest] = match as unknown as [string, Family, string, string | undefined]
+  const base = `${origin}/${family}/manga/${slug}/`
+  const series = seriesFor(state, `${family}:${slug}`, slug)
+  if (rest?.startsWith('chapter-')) return send(res, 200, 'text/html', `<!DOCTYPE html><title>${series.title}</title><p>pages</p>`)
+  FAMILY_PAGES[family]({ state, req, res, url, base, slug, rest, series })
+}
+
+/** Each family of FAMILY_PATH (an imitation, or what goes wrong with one) and how it answers. */
+const FAMILY_PAGES = {
+  madara: ({ res, base, series }: FamilyRequest) => send(res, 200, 'text/html', madaraPage(base, series)),
+  'madara-xhr': ({ req, res, base, slug, rest, series }: FamilyRequest) => {
+    if (rest?.startsWith('ajax/chapters') && req.method === 'POST') return send(res, 200, 'text/html', madaraChapterList(base, series))
+    return send(res, 200, 'text/html', madaraPage(base, series, { xhr: true, postId: hash(slug) % 10_000 }))
+  },
+  themesia: ({ res, base, series }: FamilyRequest) => send(res, 200, 'text/html', themesiaPage(base, series)),
+  'js-challenge': ({ req, res, base, series }: FamilyRequest) => {
+    if (/(?:^|;\s*)fixture_clearance=ok(?:;|$)/.test(req.headers.cookie ?? '')) return send(res, 200, 'text/html', madaraPage(base, series))
+    return send(res, 503, 'text/html', challengePage(true), { 'cf-mitigated': 'challenge', server: 'cloudflare' })
+  },
+  'never-clears': ({ res }: FamilyRequest) =>
+    send(res, 403, 'text/html', challengePage(false), { 'cf-mitigated': 'challenge', server: 'cloudflare' }),
+  'no-chapters': ({ res, series }: FamilyRequest) => send(res, 200, 'text/html', noChaptersPage(series)),
+  broken: ({ res }: FamilyRequest) =>
+    send(res, 500, 'text/html', '<!DOCTYPE html><title>500 Internal Server Error</title><h1>Internal Server Error</h1>'),
+  hang: hangingPage,
+  huge: hugePage,
+  leaky: ({ state, res, base, series }: FamilyRequest) => {
+    const off = `http://localhost:${state.port()}`
+    const extras = `<script src="${off}/leak.js"></script><img src="${off}/leak.png" alt=""><iframe src="${off}/leak-frame"></iframe><script>fetch('${off}/leak-xhr').catch(() => {})</script>`
+    return send(res, 200, 'text/html', madaraPage(base, series).replace('</body>', `${extras}</body>`))
+  },
+  busy: ({ res, base, series }: FamilyRequest) =>
+    send(
+      res,
+      200,
+      'text/html',
+      madaraPage(base, series).replace('</body>', '<script>setTimeout(function () { for (;;) {} }, 0)</script></body>'),
+    ),
+  hostile: ({ res, url, base, series }: FamilyRequest) => {
+    const attack = url.searchParams.get('attack')
+    const to = url.searchParams.get('to')
+    if (!isAttack(attack) || !isDestination(to)) return send(res, 400, 'text/plain', 'hostile: give attack= and to=host:port')
+    return send(res, 200, 'text/html', madaraPage(base, series).replace('</body>', `${hostileExtras(attack, to)}</body>`))
+  },
+  'slow-down': slowDownPage,
+  encoded: encodedPage,
+  'redirect-off': ({ state, res, slug }: FamilyRequest) => {
+    res.writeHead(302, { location: `http://localhost:${state.port()}/madara/manga/${slug}/` })
+    return void res.end()
+  },
+}
+
+/** A response that never ends: its head and the start of a title, then nothing until the server closes. */
+function hangingPage({ state, res }: FamilyRequest): void {
+  res.writeHead(200, { 'content-type': 'text/html' })
+  res.write('<!DOCTYPE html><html><head><title>Slow')
+  state.hanging.add(res)
+  res.on('close', () => state.hanging.delete(res))
+}
+
+/** A body of `hugeBytes`, written as fast as the client reads it. */
+function hugePage({ state, res }: FamilyRequest): void {
+  res.writeHead(200, { 'content-type': 'text/html' })
+  const chunk = `<p>${'x'.repeat(64 * 1024 - 7)}</p>`
+  let sent = 0
+  const total = state.hugeBytes
+  const pump = () => {
+    while (sent < total) {
+      sent += chunk.length
+      if (!res.write(chunk)) return void res.once('drain', pump)
+    }
+    res.end()
+  }
+  res.on('error', () => undefined)
+  return pump()
+}
+
+/** "Too many requests" (429, or 503 with `?status=503`), with a Retry-After in seconds or as a date. */
+function slowDownPage({ state, res, url }: FamilyRequest): void {
+  const status = url.searchParams.get('status') === '503' ? 503 : 429
+  const retry = url.searchParams.get('retry')
+  const retryAfter = retry?.startsWith('in-') ? new Date(state.now() + Number(retry.slice(3)) * 1000).toUTCString() : retry
+  return send(res, status, 'text/html', '<!DOCTYPE html><title>Too Many Requests</title><h1>Slow down</h1>', {
+    date: new Date(state.now()).toUTCString(),
+    ...(retryAfter ? { 'retry-after': retryAfter } : {}),
+  })
+}
+
+/** A Madara page in `?charset=`, declared `?via=` the header, a `<meta>`, a BOM or not at all. */
+function encodedPage({ res, url, base, series }: FamilyRequest): void {
+  const charset = url.searchParams.get('charset') ?? 'windows-1252'
+  if (!isEncodedCharset(charset))
+    return send(res, 400, 'text/plain', `encoded: charset is one of ${Object.keys(ENCODED_TITLES).join(', ')}`)
+  const via = url.searchParams.get('via') ?? 'header'
+  const declared =
+    {
+      meta: `<meta charset="${charset}">`,
+      'http-equiv': `<meta http-equiv="Content-Type" content="text/html; charset=${charset}">`,
+    }[via] ?? ''
+  const html = madaraPage(base, { ...series, title: ENCODED_TITLES[charset] }).replace('<meta charset="utf-8">', declared)
+  const body = encodeAs(charset, html, via === 'bom')
+  res.writeHead(200, {
+    'content-type': via === 'header' ? `text/html; charset=${charset}` : 'text/html',
+    'content-length': body.length,
+  })
+  return void res.end(body)
 }
 
 /** The title of the `encoded` page in each encoding: words only that encoding can carry. */
@@ -279,6 +337,21 @@ const isEncodedCharset = (value: string): value is EncodedCharset => Object.hasO
 
 let shiftJisTable: Map<string, number[]> | undefined
 
+/** Each character Shift_JIS can carry and its bytes, read off the decoder once. */
+function shiftJis(): Map<string, number[]> {
+  if (shiftJisTable) return shiftJisTable
+  const decoder = new TextDecoder('shift_jis')
+  const table = new Map<string, number[]>()
+  for (let b = 0; b < 0x80; b++) table.set(String.fromCharCode(b), [b])
+  for (let lead = 0x81; lead <= 0xfc; lead++)
+    for (let trail = 0x40; trail <= 0xfc; trail++) {
+      const c = decoder.decode(Uint8Array.of(lead, trail))
+      if (c.length === 1 && c !== '\ufffd' && !table.has(c)) table.set(c, [lead, trail])
+    }
+  shiftJisTable = table
+  return table
+}
+
 /** Text in one of the fixture's encodings (Node encodes only UTF-8 and UTF-16LE itself; the others by their decoder's table). */
 function encodeAs(charset: EncodedCharset, text: string, bom: boolean): Buffer {
   switch (charset) {
@@ -291,17 +364,8 @@ function encodeAs(charset: EncodedCharset, text: string, bom: boolean): Buffer {
         }),
       )
     case 'shift_jis': {
-      if (!shiftJisTable) {
-        const decoder = new TextDecoder('shift_jis')
-        shiftJisTable = new Map()
-        for (let b = 0; b < 0x80; b++) shiftJisTable.set(String.fromCharCode(b), [b])
-        for (let lead = 0x81; lead <= 0xfc; lead++)
-          for (let trail = 0x40; trail <= 0xfc; trail++) {
-            const c = decoder.decode(Uint8Array.of(lead, trail))
-            if (c.length === 1 && c !== '\ufffd' && !shiftJisTable.has(c)) shiftJisTable.set(c, [lead, trail])
-          }
-      }
-      return Buffer.from([...text].flatMap((c) => shiftJisTable!.get(c) ?? [0x3f]))
+      const table = shiftJis()
+      return Buffer.from([...text].flatMap((c) => table.get(c) ?? [0x3f]))
     }
     case 'utf-16le':
       return Buffer.concat([bom ? Buffer.from([0xff, 0xfe]) : Buffer.alloc(0), Buffer.from(text, 'utf16le')])

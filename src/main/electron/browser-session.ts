@@ -6,7 +6,7 @@
  * (docs/adr/0030): every connection through the pin gate, every request of the partition checked, no other
  * window, and the tab blanked before it moves to another Site.
  */
-import { BrowserWindow, session as electronSession } from 'electron'
+import { BrowserWindow, session as electronSession, type WebContents } from 'electron'
 import { USER_AGENT } from '../fetch/user-agent'
 import {
   BodyTooLarge,
@@ -62,127 +62,165 @@ export function electronLauncher(): BrowserLauncher {
   }
 }
 
+/** What the window's listeners and its session share: what it may load, what it blocked, what its document said. */
+interface WindowState {
+  /** The window was closed or its renderer went away. */
+  gone: boolean
+  /** The host pin of the page being read; nothing before the first `goto`. */
+  allowed: (url: URL) => boolean
+  /** The off-pin URL the window's own document was sent to, when one was blocked. */
+  blocked: string | null
+  /** Status of the last main-document response (0 when unknown). */
+  documentStatus: number
+}
+
 function hiddenWindowSession(window: BrowserWindow, gate: PinGate): BrowserSession {
   const contents = window.webContents
-  let gone = false
-  let allowed: (url: URL) => boolean = () => false
-  let blocked: string | null = null
-  let documentStatus = 0
-  gate.pin = (url) => allowed(url)
-  const isAllowed = (raw: string) => {
-    try {
-      // A WebSocket is pinned like the page it talks for: ws→http, wss→https.
-      return allowed(new URL(raw.replace(/^ws(s?):/i, 'http$1:')))
-    } catch {
-      return false
-    }
-  }
-
-  contents.on('render-process-gone', () => {
-    gone = true
-  })
-  window.on('closed', () => {
-    gone = true
-  })
-  contents.setWindowOpenHandler(() => ({ action: 'deny' }))
-  contents.on('will-navigate', (event) => {
-    if (!isAllowed(event.url)) {
-      blocked = event.url
-      event.preventDefault()
-    }
-  })
-  // A server redirect is checked before it is followed.
-  contents.on('will-redirect', (event) => {
-    if (event.isMainFrame && !isAllowed(event.url)) {
-      blocked = event.url
-      event.preventDefault()
-    }
-  })
-  contents.on('did-navigate', (_event, _url, httpResponseCode) => {
-    documentStatus = httpResponseCode
-  })
-  // Nothing off the pin is requested — no document, frame, script, XHR, WebSocket or beacon, from the window or
-  // any of its workers (the handler sees the whole partition) — and no image, media or font.
-  contents.session.webRequest.onBeforeRequest((details, callback) => {
-    const heavy = details.resourceType === 'image' || details.resourceType === 'media' || details.resourceType === 'font'
-    const offPin = !/^(data|blob):/.test(details.url) && !isAllowed(details.url)
-    if (offPin && details.resourceType === 'mainFrame') blocked = details.url
-    callback({ cancel: heavy || offPin })
-  })
-
-  const guard = async <T>(work: () => Promise<T>): Promise<T> => {
-    if (gone || window.isDestroyed()) throw new BrowserGone('the browser window is gone')
-    try {
-      return await work()
-    } catch (error) {
-      if (gone || window.isDestroyed()) throw new BrowserGone((error as Error).message)
-      throw error
-    }
-  }
-  const blockedError = () => new NavigationBlocked(`navigation off the host pin blocked: ${hostOf(blocked!)}`)
+  const state: WindowState = { gone: false, allowed: () => false, blocked: null, documentStatus: 0 }
+  gate.pin = (url) => state.allowed(url)
+  watchWindow(window, state)
+  pinWindow(contents, state)
+  const guard = guardOf(window, state)
 
   return {
     get gone() {
-      return gone || window.isDestroyed()
+      return state.gone || window.isDestroyed()
     },
     goto(url, isPinned, timeoutMs) {
-      allowed = isPinned
-      blocked = null
-      documentStatus = 0
+      state.allowed = isPinned
+      state.blocked = null
+      state.documentStatus = 0
       return guard(async () => {
         await withTimeout(
           contents.loadURL(url).catch((error: unknown) => {
-            if (!blocked) throw error
+            if (!state.blocked) throw error
           }),
           timeoutMs,
         )
-        if (blocked) throw blockedError()
+        if (state.blocked) throw blockedError(state)
       })
     },
-    snapshot: (maxBytes) =>
-      guard(async (): Promise<Snapshot> => {
-        if (blocked) throw blockedError()
-        const size = (await contents.executeJavaScript('document.documentElement.outerHTML.length', true)) as number
-        if (size > maxBytes) throw new BodyTooLarge(maxBytes)
-        const html = (await contents.executeJavaScript('document.documentElement.outerHTML', true)) as string
-        return { url: contents.getURL(), title: contents.getTitle(), html, status: documentStatus }
-      }),
+    snapshot: (maxBytes) => guard(() => snapshotOf(contents, maxBytes, state)),
     fetchInPage: (request: PageRequest, pinned, timeoutMs, maxBytes) =>
       guard(async () => {
-        allowed = pinned
-        if (!isAllowed(request.url)) throw new NavigationBlocked(`request off the host pin blocked: ${hostOf(request.url)}`)
-        const args = JSON.stringify({
-          url: request.url,
-          method: request.method,
-          headers: request.headers ?? {},
-          body: request.body ?? null,
-          timeoutMs,
-          maxBytes,
-        })
-        const answer = (await contents.executeJavaScript(
-          `(async (a) => { const r = await fetch(a.url, { method: a.method, headers: a.headers, body: a.body, credentials: 'include', redirect: 'error', signal: AbortSignal.timeout(a.timeoutMs) });
-             const body = await r.text(); if (body.length > a.maxBytes) return null;
-             return { status: r.status, contentType: r.headers.get('content-type') || '', body } })(${args})`,
-          true,
-        )) as { status: number; contentType: string; body: string } | null
-        if (!answer) throw new BodyTooLarge(maxBytes)
-        return answer
+        state.allowed = pinned
+        if (!isAllowed(state, request.url)) throw new NavigationBlocked(`request off the host pin blocked: ${hostOf(request.url)}`)
+        return fetchFromPage(contents, request, timeoutMs, maxBytes)
       }),
     blank: (timeoutMs) =>
       guard(async () => {
-        allowed = () => false
-        blocked = null
+        state.allowed = () => false
+        state.blocked = null
         await withTimeout(contents.loadURL('about:blank'), timeoutMs)
         gate.dropConnections()
         await contents.session.closeAllConnections()
       }),
     async close() {
-      gone = true
-      allowed = () => false
+      state.gone = true
+      state.allowed = () => false
       if (!window.isDestroyed()) window.destroy()
       await gate.close()
     },
   }
+}
+
+/** Notes the window gone when it closes or its renderer dies, and refuses every other window it would open. */
+function watchWindow(window: BrowserWindow, state: WindowState): void {
+  const contents = window.webContents
+  contents.on('render-process-gone', () => {
+    state.gone = true
+  })
+  window.on('closed', () => {
+    state.gone = true
+  })
+  contents.setWindowOpenHandler(() => ({ action: 'deny' }))
+}
+
+/** Holds the window's navigations, redirects and every request of its partition to the pin. */
+function pinWindow(contents: WebContents, state: WindowState): void {
+  contents.on('will-navigate', (event) => {
+    if (!isAllowed(state, event.url)) {
+      state.blocked = event.url
+      event.preventDefault()
+    }
+  })
+  // A server redirect is checked before it is followed.
+  contents.on('will-redirect', (event) => {
+    if (event.isMainFrame && !isAllowed(state, event.url)) {
+      state.blocked = event.url
+      event.preventDefault()
+    }
+  })
+  contents.on('did-navigate', (_event, _url, httpResponseCode) => {
+    state.documentStatus = httpResponseCode
+  })
+  // Nothing off the pin is requested — no document, frame, script, XHR, WebSocket or beacon, from the window or
+  // any of its workers (the handler sees the whole partition) — and no image, media or font.
+  contents.session.webRequest.onBeforeRequest((details, callback) => {
+    const heavy = details.resourceType === 'image' || details.resourceType === 'media' || details.resourceType === 'font'
+    const offPin = !/^(data|blob):/.test(details.url) && !isAllowed(state, details.url)
+    if (offPin && details.resourceType === 'mainFrame') state.blocked = details.url
+    callback({ cancel: heavy || offPin })
+  })
+}
+
+function isAllowed(state: WindowState, raw: string): boolean {
+  try {
+    // A WebSocket is pinned like the page it talks for: ws→http, wss→https.
+    return state.allowed(new URL(raw.replace(/^ws(s?):/i, 'http$1:')))
+  } catch {
+    return false
+  }
+}
+
+function blockedError(state: WindowState): NavigationBlocked {
+  return new NavigationBlocked(`navigation off the host pin blocked: ${hostOf(state.blocked!)}`)
+}
+
+/** Runs work on the window; a window found gone throws `BrowserGone`. */
+function guardOf(window: BrowserWindow, state: WindowState) {
+  return async <T>(work: () => Promise<T>): Promise<T> => {
+    if (state.gone || window.isDestroyed()) throw new BrowserGone('the browser window is gone')
+    try {
+      return await work()
+    } catch (error) {
+      if (state.gone || window.isDestroyed()) throw new BrowserGone((error as Error).message)
+      throw error
+    }
+  }
+}
+
+async function snapshotOf(contents: WebContents, maxBytes: number, state: WindowState): Promise<Snapshot> {
+  if (state.blocked) throw blockedError(state)
+  const size = (await contents.executeJavaScript('document.documentElement.outerHTML.length', true)) as number
+  if (size > maxBytes) throw new BodyTooLarge(maxBytes)
+  const html = (await contents.executeJavaScript('document.documentElement.outerHTML', true)) as string
+  return { url: contents.getURL(), title: contents.getTitle(), html, status: state.documentStatus }
+}
+
+/** A request made by the page itself (its origin, its cookies), redirects refused, an answer over the cap thrown. */
+async function fetchFromPage(
+  contents: WebContents,
+  request: PageRequest,
+  timeoutMs: number,
+  maxBytes: number,
+): Promise<{ status: number; contentType: string; body: string }> {
+  const args = JSON.stringify({
+    url: request.url,
+    method: request.method,
+    headers: request.headers ?? {},
+    body: request.body ?? null,
+    timeoutMs,
+    maxBytes,
+  })
+  const answer = (await contents.executeJavaScript(
+    `(async (a) => { const r = await fetch(a.url, { method: a.method, headers: a.headers, body: a.body, credentials: 'include', redirect: 'error', signal: AbortSignal.timeout(a.timeoutMs) });
+             const body = await r.text(); if (body.length > a.maxBytes) return null;
+             return { status: r.status, contentType: r.headers.get('content-type') || '', body } })(${args})`,
+    true,
+  )) as { status: number; contentType: string; body: string } | null
+  if (!answer) throw new BodyTooLarge(maxBytes)
+  return answer
 }
 
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {

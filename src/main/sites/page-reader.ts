@@ -72,171 +72,192 @@ interface Pending {
  * at all (a build without its worker file), pages are read on the calling thread, logged once as an error.
  */
 export function createPageReader(options: PageReaderOptions): PageReader {
-  const deadlineMs = options.deadlineMs ?? READ_DEADLINE_MS
-  const { log } = options
-  const queue: Pending[] = []
-  let current: (Pending & { timer: NodeJS.Timeout }) | null = null
-  let worker: Worker | null = null
-  let ready = false
-  /** Resolved when the worker being started is ready, or failed to start. */
-  let started: { promise: Promise<void>; resolve(): void } | null = null
-  let unavailable = false
-  let closed = false
+  const reads = new ReadWorker(options)
   let seq = 0
+  return {
+    read(site, page, seriesUrl, signal) {
+      const recipe = site.adapter.recipe
+      if (!recipe || reads.unavailable) return inlineReader.read(site, page, seriesUrl)
+      if (reads.closed) return Promise.reject(new AdapterError('the page reader is closed'))
+      if (signal?.aborted) return Promise.reject(new AdapterError('stopped'))
+      return reads.submit({ id: ++seq, recipe, page, seriesUrl: seriesUrl.href }, () => site.adapter.read(page, seriesUrl), signal)
+    },
+    recognise(page, url, options, inline) {
+      if (reads.unavailable) return inlineReader.recognise(page, url, options, inline)
+      if (reads.closed) return Promise.reject(new AdapterError('the page reader is closed'))
+      return reads.submit({ id: ++seq, recognise: options, page, url: url.href }, inline)
+    },
+    warm: () => reads.warm(),
+    close: () => reads.close(),
+  }
+}
 
-  function stopWorker(): void {
-    const ending = worker
-    worker = null
-    ready = false
-    started?.resolve()
-    started = null
+/** The one worker thread and the jobs waiting for it: one job at a time, in the order asked, under a deadline. */
+class ReadWorker {
+  /** No worker can start here: jobs are done on the calling thread. */
+  unavailable = false
+  closed = false
+  private readonly log: Log
+  private readonly deadlineMs: number
+  private readonly heapMb: number
+  private readonly queue: Pending[] = []
+  private current: (Pending & { timer: NodeJS.Timeout }) | null = null
+  private worker: Worker | null = null
+  private ready = false
+  /** Resolved when the worker being started is ready, or failed to start. */
+  private started: { promise: Promise<void>; resolve(): void } | null = null
+  /** How each queued job is done on the main thread, for the fallback when no worker can start. */
+  private readonly inlineByJob = new WeakMap<ReadJob, () => unknown>()
+
+  constructor(options: PageReaderOptions) {
+    this.log = options.log
+    this.deadlineMs = options.deadlineMs ?? READ_DEADLINE_MS
+    this.heapMb = options.heapMb ?? READ_HEAP_MB
+  }
+
+  /** Queues a job for the worker; a stop (`signal`) takes it back. */
+  submit<T>(job: ReadJob, inline: () => T, signal?: AbortSignal): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.inlineByJob.set(job, inline)
+      const onAbort = () => this.abort(job)
+      signal?.addEventListener('abort', onAbort, { once: true })
+      const done = () => signal?.removeEventListener('abort', onAbort)
+      this.queue.push({
+        job,
+        resolve: (value) => (done(), resolve(value as T)),
+        reject: (error) => (done(), reject(error)),
+      })
+      this.pump()
+    })
+  }
+
+  async warm(): Promise<void> {
+    if (this.closed || this.unavailable) return
+    this.worker ??= this.start()
+    await this.started?.promise
+  }
+
+  async close(): Promise<void> {
+    this.closed = true
+    const stopped = new AdapterError('the page reader is closed')
+    if (this.current) {
+      clearTimeout(this.current.timer)
+      this.current.reject(stopped)
+      this.current = null
+    }
+    for (const pending of this.queue.splice(0)) pending.reject(stopped)
+    this.stopWorker()
+  }
+
+  /** A read the app stopped: a queued one leaves the queue; the one being read ends the worker with it. */
+  private abort(job: ReadJob): void {
+    const stopped = new AdapterError('stopped')
+    if (this.current?.job === job) {
+      this.stopWorker()
+      this.settle({ error: stopped })
+      return
+    }
+    const at = this.queue.findIndex((pending) => pending.job === job)
+    if (at !== -1) this.queue.splice(at, 1)[0]!.reject(stopped)
+  }
+
+  /** Gives the worker the next job, under its deadline, when it is free. */
+  private pump(): void {
+    if (this.current || this.closed) return
+    const next = this.queue.shift()
+    if (!next) return
+    this.worker ??= this.start()
+    const timer = setTimeout(() => {
+      this.log.warn({ deadlineMs: this.deadlineMs }, 'page reader: a page passed its deadline; the worker was ended')
+      this.stopWorker()
+      this.settle({ error: new AdapterError(`reading the page took longer than ${this.deadlineMs} ms and was stopped`) })
+    }, this.deadlineMs)
+    this.current = { ...next, timer }
+    this.worker.postMessage(next.job)
+  }
+
+  private settle(outcome: { value: unknown } | { error: Error }): void {
+    const done = this.current
+    if (!done) return
+    this.current = null
+    clearTimeout(done.timer)
+    if ('value' in outcome) done.resolve(outcome.value)
+    else done.reject(outcome.error)
+    this.pump()
+  }
+
+  private start(): Worker {
+    let resolveStarted!: () => void
+    this.started = { promise: new Promise<void>((resolve) => (resolveStarted = resolve)), resolve: () => resolveStarted() }
+    const spawned = spawnReadWorker(this.heapMb)
+    // The app's timers and sockets keep the process alive, never this thread.
+    spawned.unref()
+    spawned.on('message', (message: ReadAnswer | { ready: true }) => this.answered(message))
+    spawned.on('error', (error: Error & { code?: string }) => this.failed(error))
+    spawned.on('exit', () => this.exited(spawned))
+    return spawned
+  }
+
+  private answered(message: ReadAnswer | { ready: true }): void {
+    if ('ready' in message) {
+      this.ready = true
+      this.started?.resolve()
+      return
+    }
+    if (!this.current || message.id !== this.current.job.id) return
+    if (message.ok) this.settle({ value: 'step' in message ? message.step : message.recognition })
+    else
+      this.settle({
+        error: message.kind === 'adapter' ? new AdapterError(message.message) : new Error(`the page could not be read: ${message.message}`),
+      })
+  }
+
+  private failed(error: Error & { code?: string }): void {
+    const wasReady = this.ready
+    this.stopWorker()
+    if (!wasReady && error.code !== 'ERR_WORKER_OUT_OF_MEMORY') {
+      this.fallBackInline(error)
+      return
+    }
+    const why = error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? `it needed more than ${this.heapMb} MB` : error.message
+    this.settle({ error: new AdapterError(`the page could not be read: ${why}`) })
+  }
+
+  /** The worker never loaded: no page can be read off the main thread here, so every job is done inline. */
+  private fallBackInline(error: Error): void {
+    this.unavailable = true
+    this.log.error({ err: error }, 'page reader: no worker thread could start; pages are read on the main thread, without a deadline')
+    const pending = this.current
+    this.current = null
+    if (pending) {
+      clearTimeout(pending.timer)
+      this.queue.unshift(pending)
+    }
+    for (const queued of this.queue.splice(0)) {
+      void Promise.resolve().then(this.inlineByJob.get(queued.job)!).then(queued.resolve, queued.reject)
+    }
+  }
+
+  private exited(spawned: Worker): void {
+    if (this.worker !== spawned) return
+    this.worker = null
+    this.ready = false
+    this.started?.resolve()
+    this.settle({ error: new AdapterError('the page could not be read: the reader stopped') })
+  }
+
+  private stopWorker(): void {
+    const ending = this.worker
+    this.worker = null
+    this.ready = false
+    this.started?.resolve()
+    this.started = null
     if (ending) {
       ending.removeAllListeners()
       // Listening still, so a late 'error' from a worker being ended is not an uncaught one.
       ending.on('error', () => undefined)
       void ending.terminate()
     }
-  }
-
-  function settle(outcome: { value: unknown } | { error: Error }): void {
-    const done = current
-    if (!done) return
-    current = null
-    clearTimeout(done.timer)
-    if ('value' in outcome) done.resolve(outcome.value)
-    else done.reject(outcome.error)
-    pump()
-  }
-
-  function start(): Worker {
-    let resolveStarted!: () => void
-    started = { promise: new Promise<void>((resolve) => (resolveStarted = resolve)), resolve: () => resolveStarted() }
-    const spawned = spawnReadWorker(options.heapMb ?? READ_HEAP_MB)
-    // The app's timers and sockets keep the process alive, never this thread.
-    spawned.unref()
-    spawned.on('message', (message: ReadAnswer | { ready: true }) => {
-      if ('ready' in message) {
-        ready = true
-        started?.resolve()
-        return
-      }
-      if (!current || message.id !== current.job.id) return
-      if (message.ok) settle({ value: 'step' in message ? message.step : message.recognition })
-      else
-        settle({
-          error:
-            message.kind === 'adapter' ? new AdapterError(message.message) : new Error(`the page could not be read: ${message.message}`),
-        })
-    })
-    spawned.on('error', (error: Error & { code?: string }) => {
-      const wasReady = ready
-      stopWorker()
-      if (!wasReady && error.code !== 'ERR_WORKER_OUT_OF_MEMORY') {
-        // The worker never loaded: no page can be read off the main thread here.
-        unavailable = true
-        log.error({ err: error }, 'page reader: no worker thread could start; pages are read on the main thread, without a deadline')
-        const pending = current
-        current = null
-        if (pending) {
-          clearTimeout(pending.timer)
-          queue.unshift(pending)
-        }
-        drainInline()
-        return
-      }
-      const why = error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? `it needed more than ${options.heapMb ?? READ_HEAP_MB} MB` : error.message
-      settle({ error: new AdapterError(`the page could not be read: ${why}`) })
-    })
-    spawned.on('exit', () => {
-      if (worker !== spawned) return
-      worker = null
-      ready = false
-      started?.resolve()
-      settle({ error: new AdapterError('the page could not be read: the reader stopped') })
-    })
-    return spawned
-  }
-
-  function pump(): void {
-    if (current || closed) return
-    const next = queue.shift()
-    if (!next) return
-    worker ??= start()
-    const timer = setTimeout(() => {
-      log.warn({ deadlineMs }, 'page reader: a page passed its deadline; the worker was ended')
-      stopWorker()
-      settle({ error: new AdapterError(`reading the page took longer than ${deadlineMs} ms and was stopped`) })
-    }, deadlineMs)
-    current = { ...next, timer }
-    worker.postMessage(next.job)
-  }
-
-  /** A read the app stopped: a queued one leaves the queue; the one being read ends the worker with it. */
-  function abort(job: ReadJob): void {
-    const stopped = new AdapterError('stopped')
-    if (current?.job === job) {
-      stopWorker()
-      settle({ error: stopped })
-      return
-    }
-    const at = queue.findIndex((pending) => pending.job === job)
-    if (at !== -1) queue.splice(at, 1)[0]!.reject(stopped)
-  }
-
-  function drainInline(): void {
-    for (const pending of queue.splice(0)) {
-      void Promise.resolve().then(inlineByJob.get(pending.job)!).then(pending.resolve, pending.reject)
-    }
-  }
-
-  /** How each queued job is done on the main thread, for the fallback when no worker can start. */
-  const inlineByJob = new WeakMap<ReadJob, () => unknown>()
-
-  /** Queues a job for the worker; a stop (`signal`) takes it back. */
-  function submit<T>(job: ReadJob, inline: () => T, signal?: AbortSignal): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      inlineByJob.set(job, inline)
-      const onAbort = () => abort(job)
-      signal?.addEventListener('abort', onAbort, { once: true })
-      const done = () => signal?.removeEventListener('abort', onAbort)
-      queue.push({
-        job,
-        resolve: (value) => (done(), resolve(value as T)),
-        reject: (error) => (done(), reject(error)),
-      })
-      pump()
-    })
-  }
-
-  return {
-    read(site, page, seriesUrl, signal) {
-      const recipe = site.adapter.recipe
-      if (!recipe || unavailable) return inlineReader.read(site, page, seriesUrl)
-      if (closed) return Promise.reject(new AdapterError('the page reader is closed'))
-      if (signal?.aborted) return Promise.reject(new AdapterError('stopped'))
-      return submit({ id: ++seq, recipe, page, seriesUrl: seriesUrl.href }, () => site.adapter.read(page, seriesUrl), signal)
-    },
-    recognise(page, url, options, inline) {
-      if (unavailable) return inlineReader.recognise(page, url, options, inline)
-      if (closed) return Promise.reject(new AdapterError('the page reader is closed'))
-      return submit({ id: ++seq, recognise: options, page, url: url.href }, inline)
-    },
-    async warm() {
-      if (closed || unavailable) return
-      worker ??= start()
-      await started?.promise
-    },
-    async close() {
-      closed = true
-      const stopped = new AdapterError('the page reader is closed')
-      if (current) {
-        clearTimeout(current.timer)
-        current.reject(stopped)
-        current = null
-      }
-      for (const pending of queue.splice(0)) pending.reject(stopped)
-      stopWorker()
-    },
   }
 }
 

@@ -159,6 +159,22 @@ interface PausedRequest {
 /** How long a closing browser may take before its processes are killed. */
 const CLOSE_GRACE_MS = 3_000
 
+/** What the tab's listeners and its session share: what the tab may load, what it blocked, what its document said. */
+interface TabState {
+  /** The browser closed, crashed or disconnected. */
+  gone: boolean
+  /** The host pin of the page being read; nothing before the first `goto`. */
+  allowed: (url: URL) => boolean
+  /** The off-pin URL the tab's own document was sent to, when one was blocked. */
+  blocked: string | null
+  /** Status of the last main-document response (0 when unknown). */
+  documentStatus: number
+  /** That response's `Date` (plus `Age`) as Unix ms. */
+  documentDate: number | undefined
+  /** The tab's main frame in the DevTools Protocol, to tell its document from a frame's. */
+  mainFrameId: string
+}
+
 /**
  * One tab, its every request and redirect hop checked against the host pin through the Chrome DevTools
  * Protocol's Fetch domain (Playwright's `page.route` sees only the first request of a redirect chain, so a
@@ -167,18 +183,56 @@ const CLOSE_GRACE_MS = 3_000
  * WebSocket or beacon — images, media and fonts are never loaded at all, and any other page is closed.
  */
 async function playwrightSession(context: BrowserContext, gate: PinGate): Promise<BrowserSession> {
-  let gone = false
-  let allowed: (url: URL) => boolean = () => false
-  let blocked: string | null = null
-  let documentStatus = 0
-  let documentDate: number | undefined
-  let mainFrameId = ''
-  gate.pin = (url) => allowed(url)
+  const state: TabState = { gone: false, allowed: () => false, blocked: null, documentStatus: 0, documentDate: undefined, mainFrameId: '' }
+  gate.pin = (url) => state.allowed(url)
   context.on('close', () => {
-    gone = true
+    state.gone = true
   })
-
   const tab = context.pages()[0] ?? (await context.newPage())
+  watchTab(context, tab, state)
+  await pinEveryRequest(context, tab, state)
+  const pid = await browserPid(context)
+  const guard = guardOf(tab, state)
+
+  return {
+    get gone() {
+      return state.gone
+    },
+    goto(url, isPinned, timeoutMs) {
+      state.allowed = isPinned
+      state.blocked = null
+      state.documentStatus = 0
+      state.documentDate = undefined
+      return guard((p) => gotoPinned(p, url, timeoutMs, state))
+    },
+    snapshot: (maxBytes) => guard((p) => snapshotOf(p, maxBytes, state)),
+    fetchInPage: (request: PageRequest, pinned, timeoutMs, maxBytes) =>
+      guard(async (p) => {
+        state.allowed = pinned
+        if (!isAllowed(state, request.url)) throw new NavigationBlocked(`request off the host pin blocked: ${hostOf(request.url)}`)
+        return fetchFromPage(p, request, timeoutMs, maxBytes)
+      }),
+    blank: (timeoutMs) =>
+      guard(async (p) => {
+        state.allowed = () => false
+        state.blocked = null
+        await Promise.all(context.pages().map(async (page) => (page === p ? undefined : page.close())))
+        await p.goto('about:blank', { timeout: timeoutMs })
+        // A leftover worker or socket of the previous Site loses its connections with the old pin.
+        gate.dropConnections()
+      }),
+    async close() {
+      state.gone = true
+      state.allowed = () => false
+      gate.dropConnections()
+      await closeBrowser(context, pid)
+      await gate.close()
+    },
+  }
+}
+
+/** Keeps the tab the only page, notes when it crashes, and records its main document's status and date. */
+function watchTab(context: BrowserContext, tab: Page, state: TabState): void {
   // The fetcher reads one tab: a popup, a `target=_blank` link or a page opened any other way is closed at
   // once (the gate has already refused whatever it asked for off the pin).
   const closeStray = (page: Page) => {
@@ -187,18 +241,22 @@ async function playwrightSession(context: BrowserContext, gate: PinGate): Promis
   context.on('page', closeStray)
   context.pages().forEach(closeStray)
   tab.on('crash', () => {
-    gone = true
+    state.gone = true
   })
   tab.on('response', (response) => {
     if (response.request().isNavigationRequest() && response.frame() === tab.mainFrame()) {
-      documentStatus = response.status()
+      state.documentStatus = response.status()
       const headers = response.headers()
-      documentDate = siteDate(headers['date'], headers['age'])
+      state.documentDate = siteDate(headers['date'], headers['age'])
     }
   })
+}
+
+/** Pauses every request of the tab (and every document response, for its redirect) to let only the pin's through. */
+async function pinEveryRequest(context: BrowserContext, tab: Page, state: TabState): Promise<void> {
   const cdp = await context.newCDPSession(tab)
   cdp.on('Fetch.requestPaused', (event: PausedRequest) => {
-    void decide(event)
+    void decide(event, state)
       .then(
         (verdict) =>
           verdict === 'continue'
@@ -214,150 +272,142 @@ async function playwrightSession(context: BrowserContext, gate: PinGate): Promis
       { urlPattern: '*', resourceType: 'Document', requestStage: 'Response' },
     ],
   })
-  mainFrameId = ((await cdp.send('Page.getFrameTree')) as { frameTree: { frame: { id: string } } }).frameTree.frame.id
-  const pid = await browserPid(context)
+  state.mainFrameId = ((await cdp.send('Page.getFrameTree')) as { frameTree: { frame: { id: string } } }).frameTree.frame.id
+}
 
-  async function decide(event: PausedRequest): Promise<'continue' | 'block'> {
-    if (event.resourceType === 'Image' || event.resourceType === 'Media' || event.resourceType === 'Font') return 'block'
-    const location = event.responseHeaders?.find((h) => h.name.toLowerCase() === 'location')?.value
-    const target = event.responseStatusCode && location ? resolve(location, event.request.url) : event.request.url
-    if (isAllowed(target)) return 'continue'
-    // Only the tab's own document makes the fetch fail; an off-pin script or frame is just not loaded.
-    if (event.resourceType === 'Document' && (!event.frameId || event.frameId === mainFrameId)) blocked = target
-    return 'block'
+/**
+ * Whether a paused request (or the redirect its response asks for) may go on; a blocked document is noted.
+ * Async so that a throw is a rejection the listener swallows, never an exception out of it.
+ */
+async function decide(event: PausedRequest, state: TabState): Promise<'continue' | 'block'> {
+  if (event.resourceType === 'Image' || event.resourceType === 'Media' || event.resourceType === 'Font') return 'block'
+  const location = event.responseHeaders?.find((h) => h.name.toLowerCase() === 'location')?.value
+  const target = event.responseStatusCode && location ? resolveLocation(location, event.request.url) : event.request.url
+  if (isAllowed(state, target)) return 'continue'
+  // Only the tab's own document makes the fetch fail; an off-pin script or frame is just not loaded.
+  if (event.resourceType === 'Document' && (!event.frameId || event.frameId === state.mainFrameId)) state.blocked = target
+  return 'block'
+}
+
+function resolveLocation(location: string, base: string): string {
+  try {
+    return new URL(location, base).href
+  } catch {
+    return 'invalid:'
   }
+}
 
-  function resolve(location: string, base: string): string {
-    try {
-      return new URL(location, base).href
-    } catch {
-      return 'invalid:'
-    }
+function isAllowed(state: TabState, raw: string): boolean {
+  try {
+    return state.allowed(new URL(raw))
+  } catch {
+    return false
   }
+}
 
-  function isAllowed(raw: string): boolean {
-    try {
-      return allowed(new URL(raw))
-    } catch {
-      return false
-    }
-  }
+function blockedError(state: TabState): NavigationBlocked {
+  return new NavigationBlocked(`navigation off the host pin blocked: ${hostOf(state.blocked!)}`)
+}
 
-  const blockedError = () => new NavigationBlocked(`navigation off the host pin blocked: ${hostOf(blocked!)}`)
-
-  const guard = async <T>(work: (p: Page) => Promise<T>): Promise<T> => {
-    if (gone) throw new BrowserGone('the browser is gone')
+/** Runs work on the tab; a browser found closed, disconnected or crashed throws `BrowserGone` and stays gone. */
+function guardOf(tab: Page, state: TabState) {
+  return async <T>(work: (p: Page) => Promise<T>): Promise<T> => {
+    if (state.gone) throw new BrowserGone('the browser is gone')
     try {
       return await work(tab)
     } catch (error) {
       if (
-        gone ||
+        state.gone ||
         /Target (page, context or browser )?(has been )?closed|Browser has been closed|browser has disconnected|Page crashed/i.test(
           (error as Error).message,
         )
       ) {
-        gone = true
+        state.gone = true
         throw new BrowserGone((error as Error).message.split('\n')[0])
       }
       throw error
     }
   }
+}
 
-  return {
-    get gone() {
-      return gone
-    },
-    goto(url, isPinned, timeoutMs) {
-      allowed = isPinned
-      blocked = null
-      documentStatus = 0
-      documentDate = undefined
-      return guard(async (p) => {
-        for (let attempt = 0; ; attempt++) {
-          try {
-            await p.goto(url, { waitUntil: 'domcontentloaded', timeout: timeoutMs })
-            break
-          } catch (error) {
-            if (blocked) break
-            // The error page of an earlier blocked navigation can still be arriving: go again once.
-            if (attempt === 0 && /interrupted by another navigation/.test((error as Error).message)) continue
-            throw error
-          }
-        }
-        if (blocked) {
-          // Let the error page settle so it does not interrupt the next navigation.
-          await p.waitForURL(/^chrome-error:/, { timeout: 2_000 }).catch(() => undefined)
-          throw blockedError()
-        }
-      })
-    },
-    snapshot: (maxBytes) =>
-      guard(async (p): Promise<Snapshot> => {
-        if (blocked) throw blockedError()
-        const size = (await p.evaluate('document.documentElement.outerHTML.length')) as number
-        if (size > maxBytes) throw new BodyTooLarge(maxBytes)
-        const [title, html] = [await p.title(), await p.content()]
-        return { url: p.url(), title, html, status: documentStatus, ...(documentDate === undefined ? {} : { date: documentDate }) }
-      }),
-    fetchInPage: (request: PageRequest, pinned, timeoutMs, maxBytes) =>
-      guard(async (p) => {
-        allowed = pinned
-        if (!isAllowed(request.url)) throw new NavigationBlocked(`request off the host pin blocked: ${hostOf(request.url)}`)
-        const answer = await p.evaluate(
-          async ({ url, method, headers, body, timeoutMs, maxBytes }) => {
-            const response = await fetch(url, {
-              method,
-              headers,
-              body,
-              credentials: 'include',
-              redirect: 'error',
-              signal: AbortSignal.timeout(timeoutMs),
-            })
-            const text = await response.text()
-            if (text.length > maxBytes) return null
-            return {
-              status: response.status,
-              contentType: response.headers.get('content-type') ?? '',
-              body: text,
-              date: response.headers.get('date'),
-              age: response.headers.get('age'),
-            }
-          },
-          { url: request.url, method: request.method, headers: request.headers ?? {}, body: request.body ?? null, timeoutMs, maxBytes },
-        )
-        if (!answer) throw new BodyTooLarge(maxBytes)
-        const { date, age, ...rest } = answer
-        const at = siteDate(date, age)
-        return at === undefined ? rest : { ...rest, date: at }
-      }),
-    blank: (timeoutMs) =>
-      guard(async (p) => {
-        allowed = () => false
-        blocked = null
-        await Promise.all(context.pages().map(async (page) => (page === p ? undefined : page.close())))
-        await p.goto('about:blank', { timeout: timeoutMs })
-        // A leftover worker or socket of the previous Site loses its connections with the old pin.
-        gate.dropConnections()
-      }),
-    async close() {
-      gone = true
-      allowed = () => false
-      gate.dropConnections()
-      let timer: ReturnType<typeof setTimeout> | undefined
-      const closed = context.close().then(
-        () => true,
-        () => true,
-      )
-      const late = new Promise<false>((r) => (timer = setTimeout(() => r(false), CLOSE_GRACE_MS)))
-      if (!(await Promise.race([closed, late])) && pid) {
-        // A browser that does not answer (wedged, or stopped) is killed with all its processes.
-        killGroup(pid)
-        await Promise.race([closed, new Promise((r) => setTimeout(r, 1_000))])
-      }
-      clearTimeout(timer)
-      await gate.close()
-    },
+/** Loads a URL in the tab; a navigation the pin blocked throws `NavigationBlocked` once its error page settled. */
+async function gotoPinned(p: Page, url: string, timeoutMs: number, state: TabState): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await p.goto(url, { waitUntil: 'domcontentloaded', timeout: timeoutMs })
+      break
+    } catch (error) {
+      if (state.blocked) break
+      // The error page of an earlier blocked navigation can still be arriving: go again once.
+      if (attempt === 0 && /interrupted by another navigation/.test((error as Error).message)) continue
+      throw error
+    }
   }
+  if (state.blocked) {
+    // Let the error page settle so it does not interrupt the next navigation.
+    await p.waitForURL(/^chrome-error:/, { timeout: 2_000 }).catch(() => undefined)
+    throw blockedError(state)
+  }
+}
+
+async function snapshotOf(p: Page, maxBytes: number, state: TabState): Promise<Snapshot> {
+  if (state.blocked) throw blockedError(state)
+  const size = (await p.evaluate('document.documentElement.outerHTML.length')) as number
+  if (size > maxBytes) throw new BodyTooLarge(maxBytes)
+  const [title, html] = [await p.title(), await p.content()]
+  const dated = state.documentDate === undefined ? {} : { date: state.documentDate }
+  return { url: p.url(), title, html, status: state.documentStatus, ...dated }
+}
+
+/** A request made by the page itself (its origin, its cookies), redirects refused, an answer over the cap thrown. */
+async function fetchFromPage(
+  p: Page,
+  request: PageRequest,
+  timeoutMs: number,
+  maxBytes: number,
+): Promise<{ status: number; contentType: string; body: string; date?: number }> {
+  const answer = await p.evaluate(
+    async ({ url, method, headers, body, timeoutMs, maxBytes }) => {
+      const response = await fetch(url, {
+        method,
+        headers,
+        body,
+        credentials: 'include',
+        redirect: 'error',
+        signal: AbortSignal.timeout(timeoutMs),
+      })
+      const text = await response.text()
+      if (text.length > maxBytes) return null
+      return {
+        status: response.status,
+        contentType: response.headers.get('content-type') ?? '',
+        body: text,
+        date: response.headers.get('date'),
+        age: response.headers.get('age'),
+      }
+    },
+    { url: request.url, method: request.method, headers: request.headers ?? {}, body: request.body ?? null, timeoutMs, maxBytes },
+  )
+  if (!answer) throw new BodyTooLarge(maxBytes)
+  const { date, age, ...rest } = answer
+  const at = siteDate(date, age)
+  return at === undefined ? rest : { ...rest, date: at }
+}
+
+/** Closes the browser; one that does not answer within the grace period (wedged, or stopped) is killed. */
+async function closeBrowser(context: BrowserContext, pid: number | undefined): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const closed = context.close().then(
+    () => true,
+    () => true,
+  )
+  const late = new Promise<false>((r) => (timer = setTimeout(() => r(false), CLOSE_GRACE_MS)))
+  if (!(await Promise.race([closed, late])) && pid) {
+    // A browser that does not answer (wedged, or stopped) is killed with all its processes.
+    killGroup(pid)
+    await Promise.race([closed, new Promise((r) => setTimeout(r, 1_000))])
+  }
+  clearTimeout(timer)
 }
 
 /** The browser's main process id, from the browser itself (undefined when it cannot say). */

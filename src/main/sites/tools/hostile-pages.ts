@@ -50,109 +50,98 @@ function jsonItems(bytes: number, item: (label: string, i: number) => string): s
 
 /** A hostile page of about `bytes` characters for a family (JSON for the API families, HTML for the rest). */
 export function hostilePage(family: HostileFamily, bytes: number): string {
-  const honest = `Chapter ${HOSTILE_LATEST}`
-  // Rows nested in each other: each row's walk would otherwise cover all the rest.
-  const nested = (open: string, close: string, n: number) => open.repeat(n) + close.repeat(n)
-  const unclosedTitle = (tag: string) => `<${tag}>Hostile Series ${'w '.repeat(200_000)}`
-  switch (family) {
-    case 'madara':
-      return (
-        `<div class="post-title"><h1>Hostile <span class="manga-title-badges">END</span> Series</h1></div><ul>` +
-        `<li class="wp-manga-chapter"><a href="/c/honest">${honest}</a></li>` +
-        nested('<div class="wp-manga-chapter"><span>', '</span></div>', 3_000) +
-        rows(bytes, (label, i) => `<li class="wp-manga-chapter"><a href="/c/${i}">${escapeAttr(label)}</a></li>`) +
-        `</ul>${unclosedTitle('h1')}`
-      )
-    case 'mangathemesia':
-      return (
-        `${unclosedTitle('h1 class="entry-title"')}<div id="chapterlist"><ul>` +
-        `<li data-num="${HOSTILE_LATEST}"><a href="/c/honest"><span class="chapternum">${honest}</span></a></li>` +
-        rows(
-          bytes,
-          (label, i) =>
-            `<li data-num="${escapeAttr(label)}"><a href="/c/${i}"><span class="chapternum">${escapeAttr(label)}</span></a></li>`,
-        ) +
-        `</ul></div>`
-      )
-    case 'webtoons':
-      return (
-        `${unclosedTitle('h1 class="subj"')}<ul id="_listUl">` +
-        `<li data-episode-no="${HOSTILE_LATEST}"><a href="/e/honest"><span class="subj"><span>${honest}</span></span></a></li>` +
-        rows(
-          bytes,
-          (label, i) =>
-            `<li data-episode-no="${escapeAttr(label)}"><a href="/e/${i}"><span class="subj"><span>${escapeAttr(label)}</span></span></a></li>`,
-        ) +
-        `</ul>`
-      )
-    case 'selectors':
-      return (
-        `${unclosedTitle('h1')}<ol>` +
-        `<li class="ch"><a href="/c/honest" data-n="${HOSTILE_LATEST}">${honest}</a></li>` +
-        rows(bytes, (label, i) => `<li class="ch"><a href="/c/${i}" data-n="${escapeAttr(label)}">${escapeAttr(label)}</a></li>`) +
-        `</ol>`
-      )
-    case 'keyoapp':
-      return (
-        `<div id="chapters"><a href="/c/honest"><div class="text-sm">${honest}</div></a>` +
-        nested('<a href="/c/n"><div class="text-sm">', '</div></a>', 3_000) +
-        rows(
-          bytes,
-          (label, i) =>
-            `<a href="/c/${i}"><div class="text-sm">${escapeAttr(label)}</div><div class="text-xs">${escapeAttr(label)}</div></a>`,
-        ) +
-        `</div>${unclosedTitle('h1')}`
-      )
-    case 'mangabox':
-      return (
-        `<ul class="row-content-chapter"><li><a href="/c/honest">${honest}</a></li>` +
-        nested('<li><span>', '</span></li>', 3_000) +
-        rows(bytes, (label, i) => `<li><a href="/c/${i}">${escapeAttr(label)}</a></li>`) +
-        `</ul>${unclosedTitle('h1')}`
-      )
-    case 'madtheme':
-      return (
-        `<ul id="chapter-list"><li><a href="/c/honest"><strong class="chapter-title">${honest}</strong></a></li>` +
-        rows(bytes, (label, i) => `<li><a href="/c/${i}"><strong class="chapter-title">${escapeAttr(label)}</strong></a></li>`) +
-        `</ul><div class="detail">${unclosedTitle('h1')}`
-      )
-    case 'pizzareader':
-      return `{"comic":{"title":${JSON.stringify(`Hostile ${'w '.repeat(200_000)}`)},"chapters":[${jsonItems(bytes, (label, i) =>
-        JSON.stringify({ chapter: null, full_title: label, url: `/read/x/${i}` }),
-      )}]}}`
-    case 'mangacatalog':
-      return (
-        `<div class="w-full"><div class="bg-bg-secondary"><div class="grid"><div class="col-span-4"><a href="/c/honest">${honest}</a></div></div>` +
-        rows(bytes, (label, i) => `<div class="grid"><div class="col-span-4"><a href="/c/${i}">${escapeAttr(label)}</a></div></div>`) +
-        `</div></div>${unclosedTitle('h1')}`
-      )
-    case 'zeistmanga':
-      return `{"feed":{"entry":[${jsonItems(bytes, (label, i) =>
-        JSON.stringify({ title: { $t: label }, link: [{ rel: 'alternate', href: `https://blog.example/c/${i}.html` }] }),
-      )}]}}`
-    case 'comiciviewer':
-      return `{"series":{"summary":{"name":${JSON.stringify(`Hostile ${'w '.repeat(200_000)}`)}},"episodes":[${jsonItems(
-        bytes,
-        (label, i) => JSON.stringify({ id: `e${i}`, title: label, datePublished: 1 }),
-      )}]}}`
-    case 'mangadex': {
-      const item = (chapter: string, i: number) =>
-        JSON.stringify({
-          id: `id-${i}`,
-          type: 'chapter',
-          attributes: { volume: chapter, chapter, title: chapter, translatedLanguage: 'en', externalUrl: null, pages: 10 },
-          relationships: [],
-        })
-      const items = [item(String(HOSTILE_LATEST), 0)]
-      let size = 0
-      for (let i = 1; size < bytes; i++) {
-        const part = item(HOSTILE_LABELS[i % HOSTILE_LABELS.length]!, i)
-        items.push(part)
-        size += part.length
-      }
-      return `{"result":"ok","response":"collection","data":[${items.join(',')}]}`
-    }
+  return HOSTILE_PAGES[family](bytes)
+}
+
+const honest = `Chapter ${HOSTILE_LATEST}`
+// Rows nested in each other: each row's walk would otherwise cover all the rest.
+const nested = (open: string, close: string, n: number) => open.repeat(n) + close.repeat(n)
+const unclosedTitle = (tag: string) => `<${tag}>Hostile Series ${'w '.repeat(200_000)}`
+const hugeTitle = () => JSON.stringify(`Hostile ${'w '.repeat(200_000)}`)
+
+/** Each family's hostile page of about `bytes` characters, the honest row first. */
+const HOSTILE_PAGES: Record<HostileFamily, (bytes: number) => string> = {
+  madara: (bytes) =>
+    `<div class="post-title"><h1>Hostile <span class="manga-title-badges">END</span> Series</h1></div><ul>` +
+    `<li class="wp-manga-chapter"><a href="/c/honest">${honest}</a></li>` +
+    nested('<div class="wp-manga-chapter"><span>', '</span></div>', 3_000) +
+    rows(bytes, (label, i) => `<li class="wp-manga-chapter"><a href="/c/${i}">${escapeAttr(label)}</a></li>`) +
+    `</ul>${unclosedTitle('h1')}`,
+  mangathemesia: (bytes) =>
+    `${unclosedTitle('h1 class="entry-title"')}<div id="chapterlist"><ul>` +
+    `<li data-num="${HOSTILE_LATEST}"><a href="/c/honest"><span class="chapternum">${honest}</span></a></li>` +
+    rows(
+      bytes,
+      (label, i) => `<li data-num="${escapeAttr(label)}"><a href="/c/${i}"><span class="chapternum">${escapeAttr(label)}</span></a></li>`,
+    ) +
+    `</ul></div>`,
+  webtoons: (bytes) =>
+    `${unclosedTitle('h1 class="subj"')}<ul id="_listUl">` +
+    `<li data-episode-no="${HOSTILE_LATEST}"><a href="/e/honest"><span class="subj"><span>${honest}</span></span></a></li>` +
+    rows(
+      bytes,
+      (label, i) =>
+        `<li data-episode-no="${escapeAttr(label)}"><a href="/e/${i}"><span class="subj"><span>${escapeAttr(label)}</span></span></a></li>`,
+    ) +
+    `</ul>`,
+  selectors: (bytes) =>
+    `${unclosedTitle('h1')}<ol>` +
+    `<li class="ch"><a href="/c/honest" data-n="${HOSTILE_LATEST}">${honest}</a></li>` +
+    rows(bytes, (label, i) => `<li class="ch"><a href="/c/${i}" data-n="${escapeAttr(label)}">${escapeAttr(label)}</a></li>`) +
+    `</ol>`,
+  keyoapp: (bytes) =>
+    `<div id="chapters"><a href="/c/honest"><div class="text-sm">${honest}</div></a>` +
+    nested('<a href="/c/n"><div class="text-sm">', '</div></a>', 3_000) +
+    rows(
+      bytes,
+      (label, i) => `<a href="/c/${i}"><div class="text-sm">${escapeAttr(label)}</div><div class="text-xs">${escapeAttr(label)}</div></a>`,
+    ) +
+    `</div>${unclosedTitle('h1')}`,
+  mangabox: (bytes) =>
+    `<ul class="row-content-chapter"><li><a href="/c/honest">${honest}</a></li>` +
+    nested('<li><span>', '</span></li>', 3_000) +
+    rows(bytes, (label, i) => `<li><a href="/c/${i}">${escapeAttr(label)}</a></li>`) +
+    `</ul>${unclosedTitle('h1')}`,
+  madtheme: (bytes) =>
+    `<ul id="chapter-list"><li><a href="/c/honest"><strong class="chapter-title">${honest}</strong></a></li>` +
+    rows(bytes, (label, i) => `<li><a href="/c/${i}"><strong class="chapter-title">${escapeAttr(label)}</strong></a></li>`) +
+    `</ul><div class="detail">${unclosedTitle('h1')}`,
+  pizzareader: (bytes) =>
+    `{"comic":{"title":${hugeTitle()},"chapters":[${jsonItems(bytes, (label, i) =>
+      JSON.stringify({ chapter: null, full_title: label, url: `/read/x/${i}` }),
+    )}]}}`,
+  mangacatalog: (bytes) =>
+    `<div class="w-full"><div class="bg-bg-secondary"><div class="grid"><div class="col-span-4"><a href="/c/honest">${honest}</a></div></div>` +
+    rows(bytes, (label, i) => `<div class="grid"><div class="col-span-4"><a href="/c/${i}">${escapeAttr(label)}</a></div></div>`) +
+    `</div></div>${unclosedTitle('h1')}`,
+  zeistmanga: (bytes) =>
+    `{"feed":{"entry":[${jsonItems(bytes, (label, i) =>
+      JSON.stringify({ title: { $t: label }, link: [{ rel: 'alternate', href: `https://blog.example/c/${i}.html` }] }),
+    )}]}}`,
+  comiciviewer: (bytes) =>
+    `{"series":{"summary":{"name":${hugeTitle()}},"episodes":[${jsonItems(bytes, (label, i) =>
+      JSON.stringify({ id: `e${i}`, title: label, datePublished: 1 }),
+    )}]}}`,
+  mangadex: (bytes) => mangadexPage(bytes),
+}
+
+/** MangaDex's chapter feed: the honest chapter first, then hostile ones (volume, number and title alike). */
+function mangadexPage(bytes: number): string {
+  const item = (chapter: string, i: number) =>
+    JSON.stringify({
+      id: `id-${i}`,
+      type: 'chapter',
+      attributes: { volume: chapter, chapter, title: chapter, translatedLanguage: 'en', externalUrl: null, pages: 10 },
+      relationships: [],
+    })
+  const items = [item(String(HOSTILE_LATEST), 0)]
+  let size = 0
+  for (let i = 1; size < bytes; i++) {
+    const part = item(HOSTILE_LABELS[i % HOSTILE_LABELS.length]!, i)
+    items.push(part)
+    size += part.length
   }
+  return `{"result":"ok","response":"collection","data":[${items.join(',')}]}`
 }
 
 /**

@@ -129,24 +129,37 @@ for (const expected of PAGES) {
     continue
   }
   const ms = performance.now() - started
-  const problems: string[] = []
-  if (step.kind === 'follow') {
-    if (!expected.follow) problems.push(`asked for ${step.request.url}`)
-    else {
-      if (step.request.url !== expected.follow.request) problems.push(`request ${step.request.url}`)
-      if (step.fallback?.url !== expected.follow.fallback) problems.push(`fallback ${step.fallback?.url}`)
-    }
-    if (expected.title !== undefined && step.partial?.title !== expected.title)
-      problems.push(`title ${JSON.stringify(step.partial?.title)}`)
-  } else {
-    if (expected.follow) problems.push('read no chapter list request')
-    const latest = highestChapter(step.result.chapters)?.number ?? null
-    if (expected.latest !== undefined && latest !== expected.latest) problems.push(`Latest Chapter ${latest}, expected ${expected.latest}`)
-    if (expected.title !== undefined && step.result.title !== expected.title) problems.push(`title ${JSON.stringify(step.result.title)}`)
-  }
+  const problems = problemsOf(step, expected)
   if (problems.length === 0) right++
   process.stdout.write(
     `${problems.length ? 'WRONG' : 'right'}    ${expected.file} (${ms.toFixed(1)} ms)${problems.length ? `: ${problems.join('; ')}` : ''}\n`,
   )
 }
 process.stdout.write(`${right} of ${PAGES.length} parse right\n`)
+
+/** What the adapter got wrong on a page, against what was read off it by hand (none when it parsed right). */
+function problemsOf(step: AdapterStep, expected: Expectation): string[] {
+  return step.kind === 'follow' ? followProblems(step, expected) : parsedProblems(step, expected)
+}
+
+/** A page that asked for its chapter list: the request, its fallback, and the title it already told. */
+function followProblems(step: Extract<AdapterStep, { kind: 'follow' }>, expected: Expectation): string[] {
+  const problems: string[] = []
+  if (!expected.follow) problems.push(`asked for ${step.request.url}`)
+  else {
+    if (step.request.url !== expected.follow.request) problems.push(`request ${step.request.url}`)
+    if (step.fallback?.url !== expected.follow.fallback) problems.push(`fallback ${step.fallback?.url}`)
+  }
+  if (expected.title !== undefined && step.partial?.title !== expected.title) problems.push(`title ${JSON.stringify(step.partial?.title)}`)
+  return problems
+}
+
+/** A page read to its end: the Latest Chapter and the title. */
+function parsedProblems(step: Extract<AdapterStep, { kind: 'parsed' }>, expected: Expectation): string[] {
+  const problems: string[] = []
+  if (expected.follow) problems.push('read no chapter list request')
+  const latest = highestChapter(step.result.chapters)?.number ?? null
+  if (expected.latest !== undefined && latest !== expected.latest) problems.push(`Latest Chapter ${latest}, expected ${expected.latest}`)
+  if (expected.title !== undefined && step.result.title !== expected.title) problems.push(`title ${JSON.stringify(step.result.title)}`)
+  return problems
+}
