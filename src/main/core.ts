@@ -266,6 +266,7 @@ async function closeData(data: OpenedData, reader: PageReader): Promise<void> {
   data.lock.release()
 }
 
+/** Makes the data directory private (said when it was not), locks it and opens the store; the lock is let go if it fails. */
 function openStore(options: CoreOptions): { lock: DataLock; store: Store } {
   const { log } = options
   const wasOpen = ensurePrivateDir(options.dataDir)
@@ -355,6 +356,7 @@ interface PollingParts {
   reader: PageReader
 }
 
+/** The Sites (built-in or given, and sites.json's, its problems logged), the fetchers, the pacer, the page reader. */
 function pollingParts(options: CoreOptions): PollingParts {
   const { clock, log } = options
   const loaded = loadSites(options.dataDir, [...(options.sites ?? BUILT_IN_SITES), ...(options.extraSites ?? [])])
@@ -371,6 +373,7 @@ function pollingParts(options: CoreOptions): PollingParts {
   return { registry, siteProblems: loaded.problems, fetchers, health, pacer, reader }
 }
 
+/** What an Acquisition checks with: the Lanes' parts, and the signal that stops it with the app. */
 function acquireDeps(options: CoreOptions, store: Store, polling: PollingParts, signal: AbortSignal): AcquireDeps {
   const { registry, fetchers, health, pacer, reader } = polling
   return {
