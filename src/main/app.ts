@@ -9,14 +9,15 @@ import { createAdmin } from './admin/admin'
 import { validatedAdmin, type AdminCaller } from './admin/validated'
 import { systemClock, type Clock } from './clock'
 import { startCore, type Core, type CoreOptions } from './core'
-import { startDemo, type Demo } from './demo/demo'
+import { startDemo } from './demo/demo'
 import { createBrowserFetcher, type BrowserFetcherOptions } from './fetch/browser/browser-fetcher'
 import type { BrowserLauncher } from './fetch/browser/session'
 import { ADMIN_CODE_VALUE, registerAdminHttp } from './admin/admin-http'
 import { loadAdminSecret } from './admin/admin-secret'
 import { SignInCodes } from './admin/sign-in-codes'
 import { applyLogLevel, type Log } from './log'
-import { createHttpServer, listen, relisten } from './server/http'
+import type { FastifyInstance } from 'fastify'
+import { createHttpServer, listen, relisten, type Listening } from './server/http'
 import { defaultRendererDir, registerPages } from './server/pages'
 import type { Site } from './sites/site'
 import { readSettings } from './store/settings'
@@ -85,27 +86,13 @@ export interface RunningApp {
 export async function startApp(options: AppOptions): Promise<RunningApp> {
   const clock = options.clock ?? systemClock
   const { log } = options
-  const started: Array<() => Promise<void>> = []
-  const stopAll = async () => {
-    for (const stop of started.reverse()) await stop().catch((error: unknown) => log.error({ err: error }, 'app: stop failed'))
-  }
+  const started = new Started(log)
   try {
-    let demo: Demo | undefined
-    if (options.demo) {
-      demo = await startDemo({ clock, log })
-      started.push(() => demo!.stop())
-    }
+    const demo = options.demo ? await startDemo({ clock, log }) : undefined
+    if (demo) started.add(() => demo.stop())
     // The demo keeps its catalogue in a database of its own, beside the owner's.
     const dataDir = demo ? join(options.dataDir, 'demo') : options.dataDir
-    // The browser waits for challenges and idles in real time, whatever clock the Lanes keep.
-    const browser = options.browser
-      ? createBrowserFetcher({
-          launcher: options.browser(join(dataDir, 'browser-profile')),
-          clock: systemClock,
-          log,
-          ...options.browserOptions,
-        })
-      : undefined
+    const browser = browserFetcher(options, dataDir)
     const core = await startCore({
       dataDir,
       clock,
@@ -116,7 +103,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       ...(options.onNewChapters ? { onNewChapters: options.onNewChapters } : {}),
       awaitIntegrity: false,
     })
-    started.push(() => core.stop())
+    started.add(() => core.stop())
     // Nothing writes and nothing listens before the integrity check's verdict (or its wait): no write lands in a
     // file found damaged. The servers are built meanwhile, while the check runs in its own thread.
     if (demo) await core.integrityChecked
@@ -124,57 +111,9 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
 
     const settings = await readSettings(core.store.db)
     applyLogLevel(log, settings.logLevel)
-    let host = options.host ?? bindHost(settings.syncBind)
-    let boundPort = 0
-    // The QR code's one-time codes: made by the owner's window, exchanged on the sync endpoint (docs/adr/0087).
-    const readerCodes = new SignInCodes(clock)
-    // Full syncs and the library's export, read in a worker thread of their own (docs/adr/0093-…).
-    const bigReads = startBigReads({
-      file: core.store.file,
-      db: core.store.db,
-      registry: core.registry,
-      log,
-      ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
-    })
-    started.push(() => bigReads.close())
-    const api = createAdmin({
-      core,
-      bigReads,
-      shell: options.shell,
-      readerCodes,
-      listening: () => `http://${host}:${boundPort}`,
-      // Settings → the sync endpoint applies at once (docs/adr/0077-settings-that-apply-at-once.md).
-      moveSyncEndpoint: async (bind, port) => {
-        const moved = await relisten(app, port ?? boundPort, bindHost(bind))
-        host = bindHost(bind)
-        boundPort = moved.port
-        log.info({ host, port: boundPort }, 'app: the sync endpoint moved')
-      },
-    })
-    const admin = validatedAdmin(api, log)
-
-    const app = createHttpServer({ log })
-    started.push(() => app.close())
-    await registerSyncApi(
-      app,
-      {
-        db: core.store.db,
-        clock,
-        acquire: core.acquireDeps,
-        notify: { notifier: core.notifier, vapidPublicKey: () => core.vapidKeys().publicKey },
-        readerCodes,
-        bigReads,
-      },
-      options.sync,
-    )
-    const rendererDir = options.rendererDir ?? defaultRendererDir()
-    await registerPages(app, { rendererDir })
-    let adminListening: AdminListening | undefined
-    if (options.adminHttp)
-      adminListening = await adminListener({ wanted: options.adminHttp, dataDir, log, admin, clock, rendererDir, started, core })
+    const served = await serve({ options, core, clock, dataDir, started, host: options.host ?? bindHost(settings.syncBind) })
     await core.integrityChecked
-    const bound = await listen(app, options.port ?? settings.syncPort, host)
-    boundPort = bound.port
+    const bound = await served.endpoint.listen(options.port ?? settings.syncPort)
     // Digests what a crash left before any pass can add to it, then delivers each pass's digests (docs/adr/0074-…).
     core.notifier.start()
     if (options.lanes ?? true) await core.startLanes()
@@ -182,22 +121,15 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     let stopping: Promise<void> | undefined
     return {
       core,
-      admin,
-      api,
+      admin: served.admin,
+      api: served.api,
       dataDir,
       dataFile: core.store.file,
       origin: bound.origin,
       port: bound.port,
       demoReaders,
       ...(demo ? { demoOrigin: demo.fixture.origin } : {}),
-      ...(adminListening
-        ? {
-            adminUrl: `http://127.0.0.1:${adminListening.port}/admin/?token=${adminListening.token}`,
-            adminSignInUrl: `http://127.0.0.1:${adminListening.port}/admin/?code=${adminListening.codes.issue(ADMIN_CODE_VALUE).code}`,
-            adminPort: adminListening.port,
-            ...(adminListening.taken !== undefined ? { adminPortTaken: adminListening.taken } : {}),
-          }
-        : {}),
+      ...(served.adminListening ? adminLinks(served.adminListening) : {}),
       // Whatever sends requests stops first — the Lanes and Acquisitions, then the browser (ending a check or a
       // launch in flight) — so nothing reaches a Site once a stop is asked; then the server drains and the
       // store closes.
@@ -205,12 +137,140 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
         (stopping ??= (async () => {
           await core.stopSending().catch((error: unknown) => log.error({ err: error }, 'app: stopping the Lanes failed'))
           await browser?.close().catch((error: unknown) => log.error({ err: error }, 'app: closing the browser failed'))
-          await stopAll()
+          await started.stopAll()
         })()),
     }
   } catch (error) {
-    await stopAll()
+    await started.stopAll()
     throw error
+  }
+}
+
+/** What the app started, stopped in reverse order; a stop that fails is logged and the others still run. */
+class Started {
+  readonly #stops: Array<() => Promise<void>> = []
+  readonly #log: Log
+
+  constructor(log: Log) {
+    this.#log = log
+  }
+
+  add(stop: () => Promise<void>): void {
+    this.#stops.push(stop)
+  }
+
+  async stopAll(): Promise<void> {
+    for (const stop of this.#stops.reverse()) await stop().catch((error: unknown) => this.#log.error({ err: error }, 'app: stop failed'))
+  }
+}
+
+/** The shell's browser as a fetcher: it waits for challenges and idles in real time, whatever clock the Lanes keep. */
+function browserFetcher(options: AppOptions, dataDir: string) {
+  if (!options.browser) return undefined
+  return createBrowserFetcher({
+    launcher: options.browser(join(dataDir, 'browser-profile')),
+    clock: systemClock,
+    log: options.log,
+    ...options.browserOptions,
+  })
+}
+
+/**
+ * The sync endpoint's address: where it listens, and moved there by the owner's Settings at once
+ * (docs/adr/0077-settings-that-apply-at-once.md).
+ */
+class SyncEndpoint {
+  readonly #server: FastifyInstance
+  readonly #log: Log
+  #host: string
+  #port = 0
+
+  constructor(server: FastifyInstance, host: string, log: Log) {
+    this.#server = server
+    this.#host = host
+    this.#log = log
+  }
+
+  get origin(): string {
+    return `http://${this.#host}:${this.#port}`
+  }
+
+  async listen(port: number): Promise<Listening> {
+    const bound = await listen(this.#server, port, this.#host)
+    this.#port = bound.port
+    return bound
+  }
+
+  async move(bind: Settings['syncBind'], port: number | undefined): Promise<void> {
+    const moved = await relisten(this.#server, port ?? this.#port, bindHost(bind))
+    this.#host = bindHost(bind)
+    this.#port = moved.port
+    this.#log.info({ host: this.#host, port: this.#port }, 'app: the sync endpoint moved')
+  }
+}
+
+/**
+ * Builds what the app serves, listening on nothing yet: the big reads' worker, the admin contract, the sync
+ * endpoint's server with the Readers' page, and (headless) the owner's window on its own listener.
+ */
+async function serve(context: {
+  options: AppOptions
+  core: Core
+  clock: Clock
+  dataDir: string
+  started: Started
+  host: string
+}): Promise<{ endpoint: SyncEndpoint; api: AdminApi; admin: AdminCaller; adminListening?: AdminListening }> {
+  const { options, core, clock, started } = context
+  const { log } = options
+  // The QR code's one-time codes: made by the owner's window, exchanged on the sync endpoint (docs/adr/0087).
+  const readerCodes = new SignInCodes(clock)
+  // Full syncs and the library's export, read in a worker thread of their own (docs/adr/0093-…).
+  const bigReads = startBigReads({
+    file: core.store.file,
+    db: core.store.db,
+    registry: core.registry,
+    log,
+    ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+  })
+  started.add(() => bigReads.close())
+  const app = createHttpServer({ log })
+  started.add(() => app.close())
+  const endpoint = new SyncEndpoint(app, context.host, log)
+  const api = createAdmin({
+    core,
+    bigReads,
+    shell: options.shell,
+    readerCodes,
+    listening: () => endpoint.origin,
+    moveSyncEndpoint: (bind, port) => endpoint.move(bind, port),
+  })
+  const admin = validatedAdmin(api, log)
+  const notify = { notifier: core.notifier, vapidPublicKey: () => core.vapidKeys().publicKey }
+  await registerSyncApi(app, { db: core.store.db, clock, acquire: core.acquireDeps, notify, readerCodes, bigReads }, options.sync)
+  const rendererDir = options.rendererDir ?? defaultRendererDir()
+  await registerPages(app, { rendererDir })
+  if (!options.adminHttp) return { endpoint, api, admin }
+  const adminListening = await adminListener({
+    wanted: options.adminHttp,
+    dataDir: context.dataDir,
+    log,
+    admin,
+    clock,
+    rendererDir,
+    started,
+    core,
+  })
+  return { endpoint, api, admin, adminListening }
+}
+
+/** The owner's window's links (headless): the admin URL with its token, and a one-time sign-in link. */
+function adminLinks(listening: AdminListening) {
+  return {
+    adminUrl: `http://127.0.0.1:${listening.port}/admin/?token=${listening.token}`,
+    adminSignInUrl: `http://127.0.0.1:${listening.port}/admin/?code=${listening.codes.issue(ADMIN_CODE_VALUE).code}`,
+    adminPort: listening.port,
+    ...(listening.taken !== undefined ? { adminPortTaken: listening.taken } : {}),
   }
 }
 
@@ -237,7 +297,7 @@ async function adminListener(context: {
   admin: AdminCaller
   clock: Clock
   rendererDir: string
-  started: Array<() => Promise<void>>
+  started: Started
   core: Core
 }): Promise<AdminListening> {
   const { wanted, log, admin, clock } = context
@@ -246,7 +306,7 @@ async function adminListener(context: {
   const adminToken = wanted.token ?? secret.token
   const codes = new SignInCodes(clock)
   const adminApp = createHttpServer({ log })
-  context.started.push(() => adminApp.close())
+  context.started.add(() => adminApp.close())
   let adminPort = 0
   await registerPages(adminApp, {
     rendererDir: context.rendererDir,

@@ -7,7 +7,7 @@ import type { Clock } from './clock'
 import { BrowserHealth } from './fetch/browser-health'
 import type { BrowserFetcher, Fetcher, Fetchers } from './fetch/fetcher'
 import { createHttpFetcher } from './fetch/http-fetcher'
-import { startLanes, type Lanes } from './lanes/lane'
+import { startLanes, type Lanes, type LanesOptions } from './lanes/lane'
 import type { CheckReport } from './lanes/check'
 import { SitePacer } from './lanes/pacer'
 import type { NewChapter, PassResult } from './lanes/pass'
@@ -17,13 +17,13 @@ import { createPageReader, type PageReader } from './sites/page-reader'
 import { createRegistry, type SiteRegistry } from './sites/registry'
 import type { Site } from './sites/site'
 import { loadSites } from './sites/sites-file'
-import { lockDataDir } from './store/data-lock'
-import { openStore, STORE_FILE, type Store } from './store/database'
+import { lockDataDir, type DataLock } from './store/data-lock'
+import { openStore as openStoreFile, STORE_FILE, type Store } from './store/database'
 import { watchStorage, type StorageWatch } from './storage-watch'
 import { scheduleBackups, type Backups } from './backup-schedule'
 import { BACKUP_DIR, listBackups, type BackupView } from './store/backups'
 import { createRestorer, type Restorer } from './restore-in-app'
-import { startIntegrityCheck, type IntegrityVerdict } from './store/integrity'
+import { startIntegrityCheck, type IntegrityCheck, type IntegrityVerdict } from './store/integrity'
 import { ensurePrivateDir } from './store/private-files'
 import { RESTORE_ADVICE } from './store/storage'
 import type { AcquireDeps } from './use-cases/acquire'
@@ -140,6 +140,135 @@ export interface Core {
 
 export async function startCore(options: CoreOptions): Promise<Core> {
   const { clock, log } = options
+  const data = await openData(options)
+  const { store, backups, integrity } = data
+  const polling = pollingParts(options)
+  const stopping = new AbortController()
+  let vapid: VapidKeys | undefined
+  const vapidOnce = () => (vapid ??= vapidKeys(options.dataDir))
+  const notifier = createNotifier({
+    db: store.db,
+    clock,
+    log,
+    vapid: vapidOnce,
+    policy: async () => (await readSettings(store.db)).notifyTargets,
+    ...(options.onDigest ? { onDigest: options.onDigest } : {}),
+  })
+  const lanes = new LaneSwitch(() => startLanes(laneOptions(options, store, polling, notifier)))
+  const restorer = createRestorer({
+    store,
+    backupDir: data.backupDir,
+    clock,
+    log,
+    ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+    async quiet() {
+      const lanesWere = lanes.running
+      await lanes.stop()
+      await backups.idle()
+      await integrity.check?.cancel()
+      return async () => {
+        if (lanesWere) await lanes.start()
+      }
+    },
+    restored: () => (data.madeEmpty = null),
+  })
+  let closed = false
+  const core: Core = {
+    dataDir: options.dataDir,
+    store,
+    registry: polling.registry,
+    fetchers: polling.fetchers,
+    health: polling.health,
+    pacer: polling.pacer,
+    siteProblems: polling.siteProblems,
+    clock,
+    log,
+    storage: data.storage,
+    integrityChecked: integrity.checked,
+    backups,
+    restorer,
+    madeEmpty: () => data.madeEmpty,
+    notifier,
+    vapidKeys: vapidOnce,
+    acquireDeps: acquireDeps(options, store, polling, stopping.signal),
+    async addSite(site) {
+      polling.registry.add(site)
+      await lanes.add(site)
+    },
+    get lanesRunning() {
+      return lanes.running
+    },
+    startLanes: () => lanes.start(),
+    stopLanes: () => lanes.stop(),
+    async stopSending() {
+      lanes.refuseStarts()
+      stopping.abort()
+      await lanes.stop()
+    },
+    async stop() {
+      if (closed) return
+      closed = true
+      await core.stopSending()
+      await notifier.stop()
+      await options.browser?.close()
+      await closeData(data, polling.reader)
+    },
+  }
+  // Ready to read before the first check (about a tenth of a second, beside the rest of the start).
+  await polling.reader.warm()
+  return core
+}
+
+/** The data directory opened: its lock, the store and its watches, the backups, what the start found. */
+interface OpenedData {
+  lock: DataLock
+  store: Store
+  storage: StorageWatch
+  backupDir: string
+  integrity: IntegrityWatch
+  backups: Backups
+  /** See `Core.madeEmpty`; forgotten once a backup is restored. */
+  madeEmpty: { backups: number; newest: BackupView } | null
+}
+
+/** Makes the data directory private, locks it, opens the store and starts its watches and the backups. */
+async function openData(options: CoreOptions): Promise<OpenedData> {
+  const { clock, log } = options
+  const { lock, store } = openStore(options)
+  const storage = watchStorage({
+    health: store.health,
+    clock,
+    log,
+    ...(options.storageCheckMs ? { everyMs: options.storageCheckMs } : {}),
+  })
+  const backupDir = join(options.dataDir, BACKUP_DIR)
+  const integrity = watchIntegrity(store, backupDir, options)
+  if (options.awaitIntegrity ?? true) await integrity.checked
+  const madeEmpty = madeEmptyBesideBackups(store, backupDir, log)
+  const backups = scheduleBackups({
+    store,
+    dir: backupDir,
+    clock,
+    log,
+    ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+    ...(options.dailyBackups === false ? { daily: false } : {}),
+  })
+  return { lock, store, storage, backupDir, integrity, backups, madeEmpty }
+}
+
+/** Closes what `openData` opened, after the page reader, and lets the data directory go. */
+async function closeData(data: OpenedData, reader: PageReader): Promise<void> {
+  await data.integrity.check?.cancel()
+  await data.backups.stop()
+  await data.storage.stop()
+  await reader.close()
+  await data.store.close()
+  data.lock.release()
+}
+
+/** Makes the data directory private (said when it was not), locks it and opens the store; the lock is let go if it fails. */
+function openStore(options: CoreOptions): { lock: DataLock; store: Store } {
+  const { log } = options
   const wasOpen = ensurePrivateDir(options.dataDir)
   if (wasOpen?.error)
     log.warn({ dir: options.dataDir, mode: wasOpen.from.toString(8), err: wasOpen.error }, 'data directory: other users can read it')
@@ -151,8 +280,8 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   const lock = lockDataDir(options.dataDir, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {})
   let store: Store
   try {
-    const opened = openStore(join(options.dataDir, STORE_FILE), {
-      now: clock.now(),
+    const opened = openStoreFile(join(options.dataDir, STORE_FILE), {
+      now: options.clock.now(),
       ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
     })
     store = options.wrapDb ? { ...opened, db: options.wrapDb(opened.db) } : opened
@@ -161,14 +290,22 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     throw error
   }
   if (store.migration.backup) log.info({ backup: store.migration.backup }, 'store: copied aside before migrating')
-  const storage = watchStorage({
-    health: store.health,
-    clock,
-    log,
-    ...(options.storageCheckMs ? { everyMs: options.storageCheckMs } : {}),
-  })
-  const backupDir = join(options.dataDir, BACKUP_DIR)
-  const integrity =
+  return { lock, store }
+}
+
+/** The integrity check of the file opened (none for a store in memory), and when the start has its verdict. */
+interface IntegrityWatch {
+  check: IntegrityCheck | null
+  checked: Promise<void>
+}
+
+/**
+ * Starts the integrity check; its verdict, when it comes, marks a damaged store with the newest backup to restore.
+ * `checked` settles with the verdict or after the start's wait, whichever is first.
+ */
+function watchIntegrity(store: Store, backupDir: string, options: CoreOptions): IntegrityWatch {
+  const { log } = options
+  const check =
     store.file === ':memory:'
       ? null
       : startIntegrityCheck(store.file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {})
@@ -184,31 +321,44 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       newest ? `${RESTORE_ADVICE}; the newest is ${newest.file}` : `${RESTORE_ADVICE}; there is none in ${backupDir}`,
     )
   }
-  const integrityChecked = integrity
-    ? Promise.race([integrity.verdict, realDelay(options.integrityWaitMs ?? INTEGRITY_WAIT_MS)]).then((early) => {
+  const waitMs = options.integrityWaitMs ?? INTEGRITY_WAIT_MS
+  const checked = check
+    ? Promise.race([check.verdict, realDelay(waitMs)]).then((early) => {
         if (early) applyVerdict(early)
         else {
-          log.info({ waitedMs: options.integrityWaitMs ?? INTEGRITY_WAIT_MS }, 'store: the integrity check goes on while the app runs')
-          void integrity.verdict.then(applyVerdict)
+          log.info({ waitedMs: waitMs }, 'store: the integrity check goes on while the app runs')
+          void check.verdict.then(applyVerdict)
         }
       })
     : Promise.resolve()
-  if (options.awaitIntegrity ?? true) await integrityChecked
+  return { check, checked }
+}
+
+/** A new, empty database made while the backup folder holds backups: the file was deleted or moved (said loudly). */
+function madeEmptyBesideBackups(store: Store, backupDir: string, log: Log): OpenedData['madeEmpty'] {
   const earlier = listBackups(backupDir)
-  let madeEmpty = store.migration.from === 0 && earlier.length > 0 ? { backups: earlier.length, newest: earlier[0]! } : null
-  if (madeEmpty)
-    log.error(
-      { file: store.file, backups: earlier.length, newest: earlier[0]!.file },
-      `store: a new, empty database was made at ${store.file}, but ${backupDir} holds ${earlier.length} backups, the newest from ${new Date(earlier[0]!.at).toISOString()}: if the database was deleted or moved, restore it (Settings → Backups → Restore, or quit and run npm run restore -- --latest)`,
-    )
-  const backups = scheduleBackups({
-    store,
-    dir: backupDir,
-    clock,
-    log,
-    ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
-    ...(options.dailyBackups === false ? { daily: false } : {}),
-  })
+  if (store.migration.from !== 0 || earlier.length === 0) return null
+  const newest = earlier[0]!
+  log.error(
+    { file: store.file, backups: earlier.length, newest: newest.file },
+    `store: a new, empty database was made at ${store.file}, but ${backupDir} holds ${earlier.length} backups, the newest from ${new Date(newest.at).toISOString()}: if the database was deleted or moved, restore it (Settings → Backups → Restore, or quit and run npm run restore -- --latest)`,
+  )
+  return { backups: earlier.length, newest }
+}
+
+/** What the Lanes and Acquisitions poll with: the Sites, the fetchers, the browser's health, the pacer, the reader. */
+interface PollingParts {
+  registry: SiteRegistry
+  siteProblems: readonly string[]
+  fetchers: Fetchers
+  health: BrowserHealth
+  pacer: SitePacer
+  reader: PageReader
+}
+
+/** The Sites (built-in or given, and sites.json's, its problems logged), the fetchers, the pacer, the page reader. */
+function pollingParts(options: CoreOptions): PollingParts {
+  const { clock, log } = options
   const loaded = loadSites(options.dataDir, [...(options.sites ?? BUILT_IN_SITES), ...(options.extraSites ?? [])])
   for (const problem of loaded.problems) log.warn(problem)
   const registry = createRegistry(loaded.sites)
@@ -220,136 +370,95 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   const pacer = new SitePacer(clock)
   // Pages are read off the main thread, each under a deadline (docs/adr/0040-…).
   const reader = options.reader ?? createPageReader({ log, ...(options.readDeadlineMs ? { deadlineMs: options.readDeadlineMs } : {}) })
-  const stopping = new AbortController()
-  let lanes: Promise<Lanes> | null = null
-  /** Settles when every stop of the Lanes asked so far has ended. */
-  let lanesStopping: Promise<void> = Promise.resolve()
-  /** Nothing may send any more. */
-  let stopped = false
-  let closed = false
-  let vapid: VapidKeys | undefined
-  const vapidOnce = () => (vapid ??= vapidKeys(options.dataDir))
-  const notifier = createNotifier({
+  return { registry, siteProblems: loaded.problems, fetchers, health, pacer, reader }
+}
+
+/** What an Acquisition checks with: the Lanes' parts, and the signal that stops it with the app. */
+function acquireDeps(options: CoreOptions, store: Store, polling: PollingParts, signal: AbortSignal): AcquireDeps {
+  const { registry, fetchers, health, pacer, reader } = polling
+  return {
     db: store.db,
-    clock,
-    log,
-    vapid: vapidOnce,
-    policy: async () => (await readSettings(store.db)).notifyTargets,
-    ...(options.onDigest ? { onDigest: options.onDigest } : {}),
-  })
-
-  const restorer = createRestorer({
-    store,
-    backupDir,
-    clock,
-    log,
-    ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
-    async quiet() {
-      const lanesWere = lanes !== null
-      await core.stopLanes()
-      await backups.idle()
-      await integrity?.cancel()
-      return async () => {
-        if (lanesWere) await core.startLanes()
-      }
-    },
-    restored: () => (madeEmpty = null),
-  })
-
-  const core: Core = {
-    dataDir: options.dataDir,
-    store,
     registry,
     fetchers,
     health,
     pacer,
-    siteProblems: loaded.problems,
+    clock: options.clock,
+    log: options.log,
+    signal,
+    reader,
+    ...(options.onCheck ? { onCheck: (key, report) => options.onCheck!(key.site, key.seriesId, report) } : {}),
+  }
+}
+
+/** The Lanes' options: New Chapters logged, told to the shell and digested for the Readers' channels. */
+function laneOptions(options: CoreOptions, store: Store, polling: PollingParts, notifier: Notifier): LanesOptions {
+  const { clock, log } = options
+  return {
+    db: store.db,
+    sites: polling.registry.sites,
+    fetchers: polling.fetchers,
     clock,
     log,
-    storage,
-    integrityChecked,
-    backups,
-    restorer,
-    madeEmpty: () => madeEmpty,
-    notifier,
-    vapidKeys: vapidOnce,
-    acquireDeps: {
-      db: store.db,
-      registry,
-      fetchers,
-      health,
-      pacer,
-      clock,
-      log,
-      signal: stopping.signal,
-      reader,
-      ...(options.onCheck ? { onCheck: (key, report) => options.onCheck!(key.site, key.seriesId, report) } : {}),
-    },
-    async addSite(site) {
-      registry.add(site)
-      if (lanes) await (await lanes).add(site)
-    },
-    get lanesRunning() {
-      return lanes !== null
-    },
-    async startLanes() {
-      if (stopped) return
-      // The promise is kept before anything is awaited, so a second call at once joins the first; and the Lanes
-      // of a stop still in progress finish their passes first, so two passes of one Site never overlap.
-      const previous = lanesStopping
-      lanes ??= previous.then(() =>
-        startLanes({
-          db: store.db,
-          sites: registry.sites,
-          fetchers,
-          clock,
-          log,
-          health,
-          pacer,
-          reader,
-          onNewChapters: (site, chapters) => {
-            log.info(
-              { site: site.key, chapters: chapters.map((c) => `${c.title} ${c.label}`) },
-              `${chapters.length} New Chapter${chapters.length === 1 ? '' : 's'}`,
-            )
-            options.onNewChapters?.(site, chapters)
-            void notifier.digest(site.key).then(() => notifier.wake())
-          },
-          ...(options.onPass ? { onPass: options.onPass } : {}),
-          ...(options.onCheck ? { onCheck: (site, series, report) => options.onCheck!(site.key, series.series_id, report) } : {}),
-        }),
+    health: polling.health,
+    pacer: polling.pacer,
+    reader: polling.reader,
+    onNewChapters: (site, chapters) => {
+      log.info(
+        { site: site.key, chapters: chapters.map((c) => `${c.title} ${c.label}`) },
+        `${chapters.length} New Chapter${chapters.length === 1 ? '' : 's'}`,
       )
-      await lanes
+      options.onNewChapters?.(site, chapters)
+      void notifier.digest(site.key).then(() => notifier.wake())
     },
-    async stopLanes() {
-      const running = lanes
-      lanes = null
-      const stoppingNow = (async () => (await running)?.stop())()
-      lanesStopping = lanesStopping.then(() => stoppingNow).catch(() => undefined)
-      await stoppingNow
-    },
-    async stopSending() {
-      stopped = true
-      stopping.abort()
-      await core.stopLanes()
-    },
-    async stop() {
-      if (closed) return
-      closed = true
-      await core.stopSending()
-      await notifier.stop()
-      await options.browser?.close()
-      await integrity?.cancel()
-      await backups.stop()
-      await storage.stop()
-      await reader.close()
-      await store.close()
-      lock.release()
-    },
+    ...(options.onPass ? { onPass: options.onPass } : {}),
+    ...(options.onCheck ? { onCheck: (site, series, report) => options.onCheck!(site.key, series.series_id, report) } : {}),
   }
-  // Ready to read before the first check (about a tenth of a second, beside the rest of the start).
-  await reader.warm()
-  return core
+}
+
+/**
+ * Starts and stops the Lanes. A start is kept before anything is awaited, so a second call at once joins the first;
+ * and the Lanes of a stop still in progress finish their passes first, so two passes of one Site never overlap.
+ */
+class LaneSwitch {
+  readonly #start: () => Promise<Lanes>
+  #lanes: Promise<Lanes> | null = null
+  /** Settles when every stop of the Lanes asked so far has ended. */
+  #stopping: Promise<void> = Promise.resolve()
+  /** Nothing may send any more. */
+  #refused = false
+
+  constructor(start: () => Promise<Lanes>) {
+    this.#start = start
+  }
+
+  get running(): boolean {
+    return this.#lanes !== null
+  }
+
+  async start(): Promise<void> {
+    if (this.#refused) return
+    const previous = this.#stopping
+    this.#lanes ??= previous.then(() => this.#start())
+    await this.#lanes
+  }
+
+  async stop(): Promise<void> {
+    const running = this.#lanes
+    this.#lanes = null
+    const stoppingNow = (async () => (await running)?.stop())()
+    this.#stopping = this.#stopping.then(() => stoppingNow).catch(() => undefined)
+    await stoppingNow
+  }
+
+  /** A Site added while the Lanes run gets its Lane at once. */
+  async add(site: Site): Promise<void> {
+    if (this.#lanes) await (await this.#lanes).add(site)
+  }
+
+  /** From now on no start runs (the app is stopping). */
+  refuseStarts(): void {
+    this.#refused = true
+  }
 }
 
 /** Resolves undefined after `ms` of real time, without keeping the process alive. */

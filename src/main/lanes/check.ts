@@ -7,7 +7,7 @@ import { highestChapter } from '../../shared/chapter-number'
 import type { Clock } from '../clock'
 import type { Fetcher } from '../fetch/fetcher'
 import type { Log } from '../log'
-import { AdapterError, chapterLink, type Chapter, isPinned, parseUrl, type PageRequest, type Site } from '../sites/site'
+import { type AdapterStep, AdapterError, chapterLink, type Chapter, isPinned, parseUrl, type PageRequest, type Site } from '../sites/site'
 import { inlineReader, type PageReader } from '../sites/page-reader'
 import type { Db } from '../store/database'
 import type { SeriesKey, SeriesRow } from '../store/schema'
@@ -111,95 +111,143 @@ async function recorded(ctx: CheckContext, key: SeriesKey, report: CheckReport):
   return report
 }
 
+/** The check's stamps: when it began, the Sightings it judges, and the check before it. */
+interface Stamps {
+  stampedAt: number
+  judgeUpTo: number
+  previousCheckAt: number
+  checkedBefore: number
+}
+
+/** What one check learns as it reads a Series' pages. */
+interface Reading {
+  stampedAt: number
+  /** Whether a request went out (every report says so). */
+  fetched: boolean
+  title?: string
+  /** How far the Site's clock is ahead of ours, from the newest response that gave its Date. */
+  siteOffsetMs?: number
+}
+
+type Parsed = Extract<AdapterStep, { kind: 'parsed' }>
+
+/** Reads the Series' pages to the chapter they list (recorded), or to the exit that ends the check. */
 async function readSeries(
   ctx: CheckContext,
   site: Site,
   fetcher: Fetcher,
   key: SeriesKey,
   url: URL,
-  stamps: { stampedAt: number; judgeUpTo: number; previousCheckAt: number; checkedBefore: number },
+  stamps: Stamps,
   signal: AbortSignal | undefined,
 ): Promise<CheckReport> {
-  const { stampedAt, judgeUpTo, previousCheckAt } = stamps
-  let fetched = false
-  let title: string | undefined
-  // How far the Site's clock is ahead of ours, from the newest response that gave its Date.
-  let siteOffsetMs: number | undefined
+  const reading: Reading = { stampedAt: stamps.stampedAt, fetched: false }
   try {
-    let request: PageRequest = site.adapter.request(url)
-    let fallback: PageRequest | undefined
-    for (let n = 0; ; n++) {
-      if (n >= MAX_REQUESTS) return report('error', `the adapter asked for more than ${MAX_REQUESTS} pages`, stampedAt, fetched)
-      const next = parseUrl(request.url)
-      if (!next || !isPinned(site, next)) return report('unfetchable', `the host pin refused ${request.url}`, stampedAt, fetched)
-      if (!fetched) ctx.beforeRequest?.()
-      fetched = true
-      const result = await fetcher.fetch(request, site, signal)
-      if (signal?.aborted) return report('aborted', 'stopped', stampedAt, fetched)
-      // Stryker disable next-line LogicalOperator,ConditionalExpression: only a refusal carries retryAfterMs, and a refusal without one reads the same with the key undefined
-      if (result.kind === 'refused' && result.retryAfterMs !== undefined)
-        return { ...report('refused', result.reason, stampedAt, fetched), retryAfterMs: result.retryAfterMs }
-      if (result.kind !== 'page') return report(result.kind, result.reason, stampedAt, fetched)
-      const { page } = result
-      siteOffsetMs = siteClockOffset(page.date, ctx.clock.now()) ?? siteOffsetMs
-      if (page.status !== 200 && page.status !== 204) {
-        if (fallback) {
-          request = fallback
-          fallback = undefined
-          continue
-        }
-        return report('error', `HTTP ${page.status} from ${next.host}`, stampedAt, fetched)
-      }
-      const step = await (ctx.reader ?? inlineReader).read(site, page, url, signal)
-      if (signal?.aborted) return report('aborted', 'stopped', stampedAt, fetched)
-      if (step.kind === 'follow') {
-        title ??= step.partial?.title
-        request = step.request
-        fallback = step.fallback
-        continue
-      }
-      title = step.result.title ?? title
-      const highest = highestChapter(step.result.chapters)
-      if (!highest) return { ...report('no-chapter', 'a real page with no chapter found', stampedAt, fetched), ...(title ? { title } : {}) }
-      const now = ctx.clock.now()
-      // The outcome, the Latest Chapter and the verdicts on the Sightings made before the check: one
-      // transaction, in the steady state one read and one write.
-      const latest = await ctx.db.transaction().execute(async (trx) => {
-        const moved = await recordCheckResult(trx, {
-          ...key,
-          found: { chapter: highest.number, label: highest.label, url: chapterLink(site, highest.url, url.href) },
-          ...(title ? { title } : {}),
-          now,
-          outcome: true,
-          ...(site.pace.cadence === 'adaptive'
-            ? {
-                plan: (row: SeriesRow, newChapter: boolean) =>
-                  planAfterCheck({
-                    row,
-                    pageReleases: step.result.chapters.flatMap((c) => (c.released ? [c.released] : [])),
-                    newChapter,
-                    previousCheckAt,
-                    now: stampedAt,
-                    // Stryker disable next-line ConditionalExpression: an undefined offset is no offset to planAfterCheck (it reads it with ??)
-                    ...(siteOffsetMs === undefined ? {} : { siteOffsetMs }),
-                    pace: site.pace,
-                  }),
-              }
-            : {}),
-        })
-        if (judgeUpTo > 0) await judgeSightings(trx, key, highest.number, now, judgeUpTo)
-        await storeChapters(trx, key, servedChapters(site, step.result.chapters, url.href), now, moved.previous)
-        // Kept for the pass's digest in the same transaction: a crash after it loses no message (docs/adr/0074-…).
-        if (moved.newChapter) await recordNewChapterEvent(trx, newChapterEvent(moved.series, stamps.checkedBefore, now))
-        return moved
-      })
-      return { ...report('chapter', `chapter ${highest.number}`, stampedAt, fetched), latest, ...(title ? { title } : {}) }
-    }
+    const read = await readPages(ctx, site, fetcher, url, reading, signal)
+    if ('outcome' in read) return read
+    reading.title = read.result.title ?? reading.title
+    const { title } = reading
+    const highest = highestChapter(read.result.chapters)
+    if (!highest) return { ...exit(reading, 'no-chapter', 'a real page with no chapter found'), ...(title ? { title } : {}) }
+    const latest = await recordChapter(ctx, site, key, url, stamps, reading, read.result.chapters, highest)
+    return { ...exit(reading, 'chapter', `chapter ${highest.number}`), latest, ...(title ? { title } : {}) }
   } catch (error) {
-    if (signal?.aborted) return report('aborted', 'stopped', stampedAt, fetched)
+    if (signal?.aborted) return exit(reading, 'aborted', 'stopped')
     const reason = error instanceof AdapterError ? `adapter: ${error.message}` : `check failed: ${(error as Error).message}`
-    return report('error', reason, stampedAt, fetched)
+    return exit(reading, 'error', reason)
   }
+}
+
+/**
+ * Fetches the Series' page and the pages its adapter follows (at most MAX_REQUESTS, a fallback taken instead of a
+ * follow that answers with another status than 200 or 204), to the parsed result or a report that ends the check.
+ */
+async function readPages(
+  ctx: CheckContext,
+  site: Site,
+  fetcher: Fetcher,
+  url: URL,
+  reading: Reading,
+  signal: AbortSignal | undefined,
+): Promise<Parsed | CheckReport> {
+  let request: PageRequest = site.adapter.request(url)
+  let fallback: PageRequest | undefined
+  for (let n = 0; ; n++) {
+    if (n >= MAX_REQUESTS) return exit(reading, 'error', `the adapter asked for more than ${MAX_REQUESTS} pages`)
+    const next = parseUrl(request.url)
+    if (!next || !isPinned(site, next)) return exit(reading, 'unfetchable', `the host pin refused ${request.url}`)
+    if (!reading.fetched) ctx.beforeRequest?.()
+    reading.fetched = true
+    const result = await fetcher.fetch(request, site, signal)
+    if (signal?.aborted) return exit(reading, 'aborted', 'stopped')
+    // A refusal says how long the Site asked to be left alone, when it said (undefined otherwise).
+    if (result.kind === 'refused') return { ...exit(reading, 'refused', result.reason), retryAfterMs: result.retryAfterMs }
+    if (result.kind !== 'page') return exit(reading, result.kind, result.reason)
+    const { page } = result
+    reading.siteOffsetMs = siteClockOffset(page.date, ctx.clock.now()) ?? reading.siteOffsetMs
+    if (page.status !== 200 && page.status !== 204) {
+      if (!fallback) return exit(reading, 'error', `HTTP ${page.status} from ${next.host}`)
+      request = fallback
+      fallback = undefined
+      continue
+    }
+    const step = await (ctx.reader ?? inlineReader).read(site, page, url, signal)
+    if (signal?.aborted) return exit(reading, 'aborted', 'stopped')
+    if (step.kind === 'parsed') return step
+    reading.title ??= step.partial?.title
+    request = step.request
+    fallback = step.fallback
+  }
+}
+
+/**
+ * The outcome, the Latest Chapter and the verdicts on the Sightings made before the check: one transaction, in
+ * the steady state one read and one write.
+ */
+async function recordChapter(
+  ctx: CheckContext,
+  site: Site,
+  key: SeriesKey,
+  url: URL,
+  stamps: Stamps,
+  reading: Reading,
+  chapters: readonly Chapter[],
+  highest: Chapter,
+): Promise<CheckResultReport> {
+  const now = ctx.clock.now()
+  const { title } = reading
+  return ctx.db.transaction().execute(async (trx) => {
+    const moved = await recordCheckResult(trx, {
+      ...key,
+      found: { chapter: highest.number, label: highest.label, url: chapterLink(site, highest.url, url.href) },
+      ...(title ? { title } : {}),
+      now,
+      outcome: true,
+      ...(site.pace.cadence === 'adaptive' ? { plan: adaptivePlan(site, chapters, stamps, reading.siteOffsetMs) } : {}),
+    })
+    if (stamps.judgeUpTo > 0) await judgeSightings(trx, key, highest.number, now, stamps.judgeUpTo)
+    await storeChapters(trx, key, servedChapters(site, chapters, url.href), now, moved.previous)
+    // Kept for the pass's digest in the same transaction: a crash after it loses no message (docs/adr/0074-…).
+    if (moved.newChapter) await recordNewChapterEvent(trx, newChapterEvent(moved.series, stamps.checkedBefore, now))
+    return moved
+  })
+}
+
+/**
+ * An adaptive Site's next check, planned from the release dates the page gave and the Site's clock
+ * (docs/adr/0014-freshness-per-request.md); an offset not known is none to planAfterCheck.
+ */
+function adaptivePlan(site: Site, chapters: readonly Chapter[], stamps: Stamps, siteOffsetMs: number | undefined) {
+  return (row: SeriesRow, newChapter: boolean) =>
+    planAfterCheck({
+      row,
+      pageReleases: chapters.flatMap((c) => (c.released ? [c.released] : [])),
+      newChapter,
+      previousCheckAt: stamps.previousCheckAt,
+      now: stamps.stampedAt,
+      siteOffsetMs,
+      pace: site.pace,
+    })
 }
 
 /** The chapters a page listed, as stored: each link checked against the Site's pin (docs/adr/0072). */
@@ -214,6 +262,11 @@ function servedChapters(site: Site, chapters: readonly Chapter[], seriesUrl: str
 
 function report(outcome: CheckOutcome, reason: string, stampedAt: number, fetched: boolean): CheckReport {
   return { outcome, reason, stampedAt, fetched }
+}
+
+/** The report of a check that ends while reading, saying whether a request went out. */
+function exit(reading: Reading, outcome: CheckOutcome, reason: string): CheckReport {
+  return report(outcome, reason, reading.stampedAt, reading.fetched)
 }
 
 function newChapterEvent(s: SeriesRow, previousCheckAt: number, at: number): NewChapterEvent {

@@ -63,117 +63,152 @@ export interface Lanes {
 export async function startLanes(options: LanesOptions): Promise<Lanes> {
   const controller = new AbortController()
   const { signal } = controller
-  const { clock, log, db } = options
-  const health = options.health ?? new BrowserHealth(clock)
-  const pacer = options.pacer ?? new SitePacer(clock)
-  await ensureLanes(options.sites, db, log)
+  const shared: LaneShared = {
+    options,
+    signal,
+    health: options.health ?? new BrowserHealth(options.clock),
+    pacer: options.pacer ?? new SitePacer(options.clock),
+  }
+  await ensureLanes(options.sites, options.db, options.log)
   const running = new Set(options.sites.map((site) => site.key))
-  const loops = options.sites.map((site, index) => runLane(site, index * FIRST_PASS_STAGGER_MS))
-  loops.push(retention())
-
-  async function runLane(site: Site, startAfterMs = 0): Promise<void> {
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: a sleep of 0 ends at once; the guard only skips it
-    if (startAfterMs > 0) await clock.sleep(startAfterMs, signal)
-    // Stryker disable next-line ConditionalExpression: a Lane stopped during its stagger also ends at its loop's own test, before any pass
-    if (signal.aborted) return
-    // Stryker disable BlockStatement: the catch holds a log line only
-    try {
-      // The gap holds across a restart: the newest stamp is this app's last request to the Site.
-      pacer.seed(site.key, await lastCheckedAt(db, site.key))
-    } catch (error) {
-      log.error({ site: site.key, err: error }, 'lane: cannot read the last check stamp')
-    }
-    // Stryker restore BlockStatement
-    const unwritten = new UnwrittenPasses()
-    const deps = {
-      db,
-      site,
-      unwritten,
-      wallWatch: new WallWatch(),
-      fetchers: options.fetchers,
-      health,
-      pacer,
-      clock,
-      log,
-      ...(options.reader ? { reader: options.reader } : {}),
-      ...(options.onCheck ? { onCheck: (series: DueSeries, report: CheckReport) => options.onCheck!(site, series, report) } : {}),
-    }
-    while (!signal.aborted) {
-      let sleepMs = site.pace.idleRequeryMs
-      try {
-        const result = await runPass(deps, signal)
-        sleepMs = result.sleepMs
-        options.onPass?.(site, result)
-        // Stryker disable next-line OptionalChaining: without a listener the TypeError is caught just below, after the sleep was taken from the result
-        if (result.newChapters.length) options.onNewChapters?.(site, result.newChapters)
-      } catch (error) {
-        if (signal.aborted) break
-        log.error({ site: site.key, err: error }, 'lane: pass failed')
-      }
-      // Stryker disable next-line ConditionalExpression,EqualityOperator: a sleep of 0 ends at once; the guard only skips it
-      if (sleepMs > 0) await clock.sleep(sleepMs, signal)
-    }
-    // Stopping with rows held: one more try, so a store that came back keeps them.
-    // Stryker disable next-line ConditionalExpression: writing no rows writes nothing; the guard only skips the transaction
-    if (unwritten.rows.length) {
-      await insertPasses(db, unwritten.rows).then(
-        // Stryker disable next-line ArrowFunction: after the stop nothing reads the holder again
-        () => unwritten.clear(),
-        // Stryker disable next-line ArrowFunction: the failure is a log line
-        (error: unknown) =>
-          // Stryker disable next-line ObjectLiteral,StringLiteral: a log line's fields and words
-          log.error({ site: site.key, err: error, lost: unwritten.rows.length }, 'lane: held pass rows could not be written at stop'),
-      )
-    }
-  }
-
-  /**
-   * Hourly, and first a minute after the start: retention (docs/adr/0053-retention-and-statistics.md) and the
-   * planner's statistics. Each step stands alone, so one failing leaves the others to run.
-   */
-  async function retention(): Promise<void> {
-    await clock.sleep(FIRST_PRUNE_AFTER_MS, signal)
-    while (!signal.aborted) {
-      const now = clock.now()
-      // Stryker disable StringLiteral: a step's name is only for the log
-      const steps: Array<[string, () => Promise<number | void>]> = [
-        ['old pass rows', () => prunePasses(db, now - (options.retentionMs ?? PASS_RETENTION_MS))],
-        ['Series no Reader has held for a long time', () => pruneOrphanSeries(db, now - ORPHAN_RETENTION_MS)],
-        ['Sightings judged long ago', () => pruneJudgedSightings(db, now - RETENTION.judgedSightingsMs)],
-        ['Sightings no check judged', () => pruneOutstandingSightings(db, now - RETENTION.outstandingSightingsMs)],
-        ['bookmark removals every Reader has long synced', () => pruneRemovals(db, now - RETENTION.removalsMs)],
-        ['statistics', () => optimizeStore(db)],
-      ]
-      // Stryker restore StringLiteral
-      for (const [what, step] of steps) {
-        if (signal.aborted) break
-        try {
-          const pruned = await step()
-          // Stryker disable next-line ConditionalExpression: guards a log line only
-          if (pruned) log.info({ pruned }, `lanes: pruned ${what}`)
-        } catch (error) {
-          if (signal.aborted) break
-          log.error({ err: error }, `lanes: pruning ${what} failed`)
-        }
-      }
-      await clock.sleep(PRUNE_EVERY_MS, signal)
-    }
-  }
+  const loops = options.sites.map((site, index) => runLane(shared, site, index * FIRST_PASS_STAGGER_MS))
+  loops.push(retention(options, signal))
 
   let stopping: Promise<void> | undefined
   return {
-    health,
+    health: shared.health,
     async add(site) {
       if (signal.aborted || running.has(site.key)) return
       running.add(site.key)
-      await ensureLanes([site], db, log)
-      loops.push(runLane(site))
+      await ensureLanes([site], options.db, options.log)
+      loops.push(runLane(shared, site))
     },
     stop: () =>
       (stopping ??= (async () => {
         controller.abort()
         await Promise.allSettled(loops)
       })()),
+  }
+}
+
+/** What the Lanes of one start share: their options, the stop signal, the browser's health and the pacer. */
+interface LaneShared {
+  options: LanesOptions
+  signal: AbortSignal
+  health: BrowserHealth
+  pacer: SitePacer
+}
+
+/** One Site's Lane: after its stagger, pass after pass until the stop, then one more try at rows held. */
+async function runLane(shared: LaneShared, site: Site, startAfterMs = 0): Promise<void> {
+  const { options, signal } = shared
+  const { clock, log } = options
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: a sleep of 0 ends at once; the guard only skips it
+  if (startAfterMs > 0) await clock.sleep(startAfterMs, signal)
+  // Stryker disable next-line ConditionalExpression: a Lane stopped during its stagger also ends at its loop's own test, before any pass
+  if (signal.aborted) return
+  await seedPacer(shared, site)
+  const unwritten = new UnwrittenPasses()
+  const deps = passDeps(shared, site, unwritten)
+  while (!signal.aborted) {
+    let sleepMs = site.pace.idleRequeryMs
+    try {
+      const result = await runPass(deps, signal)
+      sleepMs = result.sleepMs
+      options.onPass?.(site, result)
+      // Stryker disable next-line OptionalChaining: without a listener the TypeError is caught just below, after the sleep was taken from the result
+      if (result.newChapters.length) options.onNewChapters?.(site, result.newChapters)
+    } catch (error) {
+      if (signal.aborted) break
+      log.error({ site: site.key, err: error }, 'lane: pass failed')
+    }
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: a sleep of 0 ends at once; the guard only skips it
+    if (sleepMs > 0) await clock.sleep(sleepMs, signal)
+  }
+  await writeHeldRows(options, site, unwritten)
+}
+
+/** The gap holds across a restart: the newest stamp is this app's last request to the Site. */
+async function seedPacer(shared: LaneShared, site: Site): Promise<void> {
+  // Stryker disable BlockStatement: the catch holds a log line only
+  try {
+    shared.pacer.seed(site.key, await lastCheckedAt(shared.options.db, site.key))
+  } catch (error) {
+    shared.options.log.error({ site: site.key, err: error }, 'lane: cannot read the last check stamp')
+  }
+  // Stryker restore BlockStatement
+}
+
+/** What one Lane's passes are given. */
+function passDeps(shared: LaneShared, site: Site, unwritten: UnwrittenPasses) {
+  const { options, health, pacer } = shared
+  return {
+    db: options.db,
+    site,
+    unwritten,
+    wallWatch: new WallWatch(),
+    fetchers: options.fetchers,
+    health,
+    pacer,
+    clock: options.clock,
+    log: options.log,
+    ...(options.reader ? { reader: options.reader } : {}),
+    ...(options.onCheck ? { onCheck: (series: DueSeries, report: CheckReport) => options.onCheck!(site, series, report) } : {}),
+  }
+}
+
+/** Stopping with rows held: one more try, so a store that came back keeps them. */
+async function writeHeldRows({ db, log }: LanesOptions, site: Site, unwritten: UnwrittenPasses): Promise<void> {
+  // Stryker disable next-line ConditionalExpression: writing no rows writes nothing; the guard only skips the transaction
+  if (!unwritten.rows.length) return
+  await insertPasses(db, unwritten.rows).then(
+    // Stryker disable next-line ArrowFunction: after the stop nothing reads the holder again
+    () => unwritten.clear(),
+    // Stryker disable next-line ArrowFunction: the failure is a log line
+    (error: unknown) =>
+      // Stryker disable next-line ObjectLiteral,StringLiteral: a log line's fields and words
+      log.error({ site: site.key, err: error, lost: unwritten.rows.length }, 'lane: held pass rows could not be written at stop'),
+  )
+}
+
+/**
+ * Hourly, and first a minute after the start: retention (docs/adr/0053-retention-and-statistics.md) and the
+ * planner's statistics. Each step stands alone, so one failing leaves the others to run.
+ */
+async function retention(options: LanesOptions, signal: AbortSignal): Promise<void> {
+  const { clock, db, log } = options
+  await clock.sleep(FIRST_PRUNE_AFTER_MS, signal)
+  while (!signal.aborted) {
+    for (const [what, step] of retentionSteps(db, clock.now(), options.retentionMs ?? PASS_RETENTION_MS)) {
+      if (signal.aborted) break
+      await retentionStep(what, step, signal, log)
+    }
+    await clock.sleep(PRUNE_EVERY_MS, signal)
+  }
+}
+
+/** The retention task's steps, each named for the log. */
+function retentionSteps(db: Db, now: number, passRetentionMs: number): Array<[string, () => Promise<number | void>]> {
+  // Stryker disable StringLiteral: a step's name is only for the log
+  return [
+    ['old pass rows', () => prunePasses(db, now - passRetentionMs)],
+    ['Series no Reader has held for a long time', () => pruneOrphanSeries(db, now - ORPHAN_RETENTION_MS)],
+    ['Sightings judged long ago', () => pruneJudgedSightings(db, now - RETENTION.judgedSightingsMs)],
+    ['Sightings no check judged', () => pruneOutstandingSightings(db, now - RETENTION.outstandingSightingsMs)],
+    ['bookmark removals every Reader has long synced', () => pruneRemovals(db, now - RETENTION.removalsMs)],
+    ['statistics', () => optimizeStore(db)],
+  ]
+  // Stryker restore StringLiteral
+}
+
+/** One retention step; a failure is logged (not once the Lanes stop) and the next step runs. */
+async function retentionStep(what: string, step: () => Promise<number | void>, signal: AbortSignal, log: Log): Promise<void> {
+  try {
+    const pruned = await step()
+    // Stryker disable next-line ConditionalExpression: guards a log line only
+    if (pruned) log.info({ pruned }, `lanes: pruned ${what}`)
+  } catch (error) {
+    if (!signal.aborted) log.error({ err: error }, `lanes: pruning ${what} failed`)
   }
 }
 

@@ -32,14 +32,14 @@ export function parseCsv(text: string, delimiter = ','): string[][] {
   while (i < text.length) {
     const c = text[i]!
     if (quoted) {
-      if (c === '"') {
-        if (text[i + 1] === '"') {
-          field += '"'
-          i += 2
-          continue
-        }
-        quoted = false
-      } else field += c
+      // Inside quotes a doubled quote is one quote; a single one ends the quoted part.
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"'
+        i += 2
+        continue
+      }
+      if (c === '"') quoted = false
+      else field += c
       i++
       continue
     }

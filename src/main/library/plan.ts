@@ -130,12 +130,7 @@ export function planImport(parsed: ParsedLibrary, options: PlanOptions): ImportP
     const resolved = resolve(entry, options, used, proposed)
     if (!resolved.ok) {
       skipped.push({ ref: entry.ref, ...resolved.skip })
-      if (resolved.skip.reason === 'unmapped-source' && entry.target.kind === 'source') {
-        const { sourceId, path } = entry.target
-        const known = unknown.get(sourceId)
-        if (known) known.count++
-        else unknown.set(sourceId, { sourceId, name: parsed.sourceNames.get(sourceId) || `source ${sourceId}`, count: 1, example: path })
-      }
+      if (resolved.skip.reason === 'unmapped-source') countUnknownSource(unknown, entry, parsed.sourceNames)
       continue
     }
     const key = `${resolved.site.key}\u0000${resolved.seriesId}`
@@ -186,6 +181,15 @@ export function planImport(parsed: ParsedLibrary, options: PlanOptions): ImportP
     sitesToAdd: [...proposed.values()].map((p) => p.planned),
     ...(!options.reader && parsed.lanePauses?.length ? { lanePauses: plannedPauses(parsed.lanePauses, options) } : {}),
   }
+}
+
+/** A backup source no mapping names, counted with its name and one example path for the owner to map it. */
+function countUnknownSource(unknown: Map<string, UnknownSource>, entry: ImportEntry, sourceNames: ReadonlyMap<string, string>): void {
+  if (entry.target.kind !== 'source') return
+  const { sourceId, path } = entry.target
+  const known = unknown.get(sourceId)
+  if (known) known.count++
+  else unknown.set(sourceId, { sourceId, name: sourceNames.get(sourceId) || `source ${sourceId}`, count: 1, example: path })
 }
 
 /** The pauses a restore keeps: of Sites the app runs, not ended, and no longer from now than the app pauses (docs/export-format.md). */

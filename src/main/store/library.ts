@@ -137,142 +137,199 @@ export async function writeImport(
   now: number,
   onProgress?: (done: number, total: number) => void | Promise<void>,
 ): Promise<ImportCounts> {
-  const total = batch.series.length + batch.bookmarks.length
-  let done = 0
-  const step = async (n: number) => {
-    done += n
-    await onProgress?.(done, total)
-  }
+  const step = progressSteps(batch.series.length + batch.bookmarks.length, onProgress)
   return db.transaction().execute(async (trx) => {
-    const readersCreated: string[] = []
-    const readerIds = new Map<string, number>()
-    const names = [...new Set([...batch.bookmarks.map((b) => b.reader), ...batch.newReaders.map((r) => r.name)])]
-    for (const chunk of chunks(names)) {
-      for (const r of await trx.selectFrom('readers').select(['id', 'name']).where('name', 'in', chunk).execute())
-        readerIds.set(r.name, r.id)
-    }
-    for (const r of batch.newReaders) {
-      if (readerIds.has(r.name)) continue
-      const row: ReaderRow = await trx
-        .insertInto('readers')
-        .values({ name: r.name, token_hash: r.tokenHash, created_at: r.createdAt })
-        .returningAll()
-        .executeTakeFirstOrThrow()
-      readerIds.set(r.name, row.id)
-      readersCreated.push(r.name)
-    }
-
+    const readers = await writeReaders(trx, batch)
     for (const b of batch.bookmarks) {
-      if (!readerIds.has(b.reader)) throw new AppError('not-found', `no Reader "${b.reader}"`)
+      if (!readers.ids.has(b.reader)) throw new AppError('not-found', `no Reader "${b.reader}"`)
     }
-
-    const known = await existingSeries(trx, batch.series)
-    const fresh = batch.series.filter((s) => !known.has(keyOf(s.site, s.seriesId)))
-    for (const chunk of chunks(fresh)) {
-      await trx
-        .insertInto('series')
-        .values(
-          chunk.map((s) => ({
-            site: s.site,
-            series_id: s.seriesId,
-            title: s.title,
-            series_url: s.seriesUrl,
-            latest_chapter: s.snapshot?.latest_chapter ?? null,
-            ...(s.snapshot
-              ? {
-                  latest_chapter_label: s.snapshot.latest_chapter_label,
-                  latest_chapter_url: s.snapshot.latest_chapter_url,
-                  latest_source: s.snapshot.latest_source,
-                  latest_changed_at: s.snapshot.latest_changed_at,
-                  latest_checked_at: s.snapshot.latest_checked_at,
-                  finished_at: s.snapshot.finished_at,
-                }
-              : {}),
-            created_at: s.snapshot?.created_at || now,
-          })),
-        )
-        .onConflict((oc) => oc.columns(['site', 'series_id']).doNothing())
-        .execute()
-      await step(chunk.length)
-    }
-    // A known Series keeps what it has; only an empty URL or title is filled in.
-    for (const s of batch.series) {
-      const was = known.get(keyOf(s.site, s.seriesId))
-      if (!was) continue
-      const fill = {
-        ...(!was.series_url && s.seriesUrl ? { series_url: s.seriesUrl } : {}),
-        ...(!was.title && s.title ? { title: s.title } : {}),
-      }
-      if (Object.keys(fill).length === 0) continue
-      await trx.updateTable('series').set(fill).where('site', '=', s.site).where('series_id', '=', s.seriesId).execute()
-      await trx.updateTable('bookmarks').set({ updated_at: now }).where('site', '=', s.site).where('series_id', '=', s.seriesId).execute()
-    }
-    await step(batch.series.length - fresh.length)
-
-    const present = await existingBookmarks(trx, [...readerIds.values()], batch.bookmarks)
-    const newBookmarks: ImportBookmarkRow[] = []
-    let progressUpdated = 0
-    for (const b of batch.bookmarks) {
-      const readerId = readerIds.get(b.reader)!
-      const was = present.get(`${readerId}\u0000${keyOf(b.site, b.seriesId)}`)
-      if (!was) {
-        newBookmarks.push(b)
-        continue
-      }
-      if (b.progress === undefined) continue
-      const at = b.progressAt ?? 0
-      // Stryker disable next-line all: the UPDATE's own condition below decides (it must: a batch may name a bookmark twice); this only saves a statement
-      const later = at > 0 ? at > was.progress_at : was.progress === null
-      // Stryker disable next-line ConditionalExpression: as above
-      if (!later) continue
-      const updated = await trx
-        .updateTable('bookmarks')
-        .set({ progress: b.progress, progress_at: at, updated_at: now })
-        .where('reader_id', '=', readerId)
-        .where('site', '=', b.site)
-        .where('series_id', '=', b.seriesId)
-        .where(sql<boolean>`(${at} > progress_at OR (${at} = 0 AND progress IS NULL))`)
-        .executeTakeFirst()
-      progressUpdated += Number(updated.numUpdatedRows)
-    }
-    await step(batch.bookmarks.length - newBookmarks.length)
-    for (const chunk of chunks(newBookmarks)) {
-      await trx
-        .insertInto('bookmarks')
-        .values(
-          chunk.map((b) => ({
-            reader_id: readerIds.get(b.reader)!,
-            site: b.site,
-            series_id: b.seriesId,
-            status: b.status,
-            progress: b.progress ?? null,
-            progress_at: b.progress === undefined ? 0 : (b.progressAt ?? 0),
-            created_at: b.createdAt || now,
-            updated_at: now,
-          })),
-        )
-        .onConflict((oc) => oc.columns(['reader_id', 'site', 'series_id']).doNothing())
-        .execute()
-      await step(chunk.length)
-    }
-    let lanesPaused = 0
-    for (const p of batch.lanePauses ?? []) {
-      const paused = await trx
-        .insertInto('poll_lanes')
-        .values({ site: p.site, paused_until: p.until })
-        .onConflict((oc) => oc.column('site').doUpdateSet({ paused_until: p.until }).where('poll_lanes.paused_until', '<', p.until))
-        .executeTakeFirst()
-      lanesPaused += Number(paused.numInsertedOrUpdatedRows ?? 0)
-    }
+    const seriesAdded = await writeSeries(trx, batch.series, now, step)
+    const bookmarks = await writeBookmarks(trx, batch.bookmarks, readers.ids, now, step)
+    const lanesPaused = await writeLanePauses(trx, batch.lanePauses ?? [])
     return {
       ...(lanesPaused ? { lanesPaused } : {}),
-      readersCreated,
-      seriesAdded: fresh.length,
-      bookmarksAdded: newBookmarks.length,
-      bookmarksPresent: batch.bookmarks.length - newBookmarks.length,
-      progressUpdated,
+      readersCreated: readers.created,
+      seriesAdded,
+      bookmarksAdded: bookmarks.added,
+      bookmarksPresent: batch.bookmarks.length - bookmarks.added,
+      progressUpdated: bookmarks.progressUpdated,
     }
   })
+}
+
+/**
+ * Whether an import's Progress (dated `at`, 0 for undated) is the later write than the bookmark's: an undated
+ * one only fills a bookmark with nothing read. The preview counts by it; the import's UPDATE says the same in SQL.
+ */
+export function importProgressWins(at: number, was: Pick<BookmarkRow, 'progress' | 'progress_at'>): boolean {
+  return at > 0 ? at > was.progress_at : was.progress === null
+}
+
+/** Rows written so far, told with the rows to write. */
+type ProgressStep = (rows: number) => Promise<void>
+
+function progressSteps(total: number, onProgress?: (done: number, total: number) => void | Promise<void>): ProgressStep {
+  let done = 0
+  return async (rows) => {
+    done += rows
+    await onProgress?.(done, total)
+  }
+}
+
+/** The Readers a batch names, by name: those that exist, and the new ones it creates. */
+async function writeReaders(trx: Db, batch: ImportBatch): Promise<{ ids: Map<string, number>; created: string[] }> {
+  const ids = new Map<string, number>()
+  const names = [...new Set([...batch.bookmarks.map((b) => b.reader), ...batch.newReaders.map((r) => r.name)])]
+  for (const chunk of chunks(names)) {
+    for (const r of await trx.selectFrom('readers').select(['id', 'name']).where('name', 'in', chunk).execute()) ids.set(r.name, r.id)
+  }
+  const created: string[] = []
+  for (const r of batch.newReaders) {
+    if (ids.has(r.name)) continue
+    const row: ReaderRow = await trx
+      .insertInto('readers')
+      .values({ name: r.name, token_hash: r.tokenHash, created_at: r.createdAt })
+      .returningAll()
+      .executeTakeFirstOrThrow()
+    ids.set(r.name, row.id)
+    created.push(r.name)
+  }
+  return { ids, created }
+}
+
+/** Inserts the Series that do not exist and fills what a known one lacks; returns how many were added. */
+async function writeSeries(trx: Db, series: readonly ImportSeriesRow[], now: number, step: ProgressStep): Promise<number> {
+  const known = await existingSeries(trx, series)
+  const fresh = series.filter((s) => !known.has(keyOf(s.site, s.seriesId)))
+  for (const chunk of chunks(fresh)) {
+    await trx
+      .insertInto('series')
+      .values(chunk.map((s) => newSeriesRow(s, now)))
+      .onConflict((oc) => oc.columns(['site', 'series_id']).doNothing())
+      .execute()
+    await step(chunk.length)
+  }
+  await fillKnownSeries(trx, series, known, now)
+  await step(series.length - fresh.length)
+  return fresh.length
+}
+
+function newSeriesRow(s: ImportSeriesRow, now: number) {
+  return {
+    site: s.site,
+    series_id: s.seriesId,
+    title: s.title,
+    series_url: s.seriesUrl,
+    latest_chapter: s.snapshot?.latest_chapter ?? null,
+    ...(s.snapshot
+      ? {
+          latest_chapter_label: s.snapshot.latest_chapter_label,
+          latest_chapter_url: s.snapshot.latest_chapter_url,
+          latest_source: s.snapshot.latest_source,
+          latest_changed_at: s.snapshot.latest_changed_at,
+          latest_checked_at: s.snapshot.latest_checked_at,
+          finished_at: s.snapshot.finished_at,
+        }
+      : {}),
+    created_at: s.snapshot?.created_at || now,
+  }
+}
+
+/** A known Series keeps what it has; only an empty URL or title is filled in. */
+async function fillKnownSeries(
+  trx: Db,
+  series: readonly ImportSeriesRow[],
+  known: Map<string, Pick<SeriesRow, 'title' | 'series_url'>>,
+  now: number,
+): Promise<void> {
+  for (const s of series) {
+    const was = known.get(keyOf(s.site, s.seriesId))
+    if (!was) continue
+    const fill = {
+      ...(!was.series_url && s.seriesUrl ? { series_url: s.seriesUrl } : {}),
+      ...(!was.title && s.title ? { title: s.title } : {}),
+    }
+    if (Object.keys(fill).length === 0) continue
+    await trx.updateTable('series').set(fill).where('site', '=', s.site).where('series_id', '=', s.seriesId).execute()
+    await trx.updateTable('bookmarks').set({ updated_at: now }).where('site', '=', s.site).where('series_id', '=', s.seriesId).execute()
+  }
+}
+
+/** Moves the Progress of present bookmarks where the import's is the later write, then inserts the new ones. */
+async function writeBookmarks(
+  trx: Db,
+  bookmarks: readonly ImportBookmarkRow[],
+  readerIds: Map<string, number>,
+  now: number,
+  step: ProgressStep,
+): Promise<{ added: number; progressUpdated: number }> {
+  const present = await existingBookmarks(trx, [...readerIds.values()], bookmarks)
+  const fresh: ImportBookmarkRow[] = []
+  let progressUpdated = 0
+  for (const b of bookmarks) {
+    const readerId = readerIds.get(b.reader)!
+    const was = present.get(`${readerId}\u0000${keyOf(b.site, b.seriesId)}`)
+    if (was) progressUpdated += await moveProgress(trx, b, readerId, was, now)
+    else fresh.push(b)
+  }
+  await step(bookmarks.length - fresh.length)
+  for (const chunk of chunks(fresh)) {
+    await trx
+      .insertInto('bookmarks')
+      .values(
+        chunk.map((b) => ({
+          reader_id: readerIds.get(b.reader)!,
+          site: b.site,
+          series_id: b.seriesId,
+          status: b.status,
+          progress: b.progress ?? null,
+          progress_at: b.progress === undefined ? 0 : (b.progressAt ?? 0),
+          created_at: b.createdAt || now,
+          updated_at: now,
+        })),
+      )
+      .onConflict((oc) => oc.columns(['reader_id', 'site', 'series_id']).doNothing())
+      .execute()
+    await step(chunk.length)
+  }
+  return { added: fresh.length, progressUpdated }
+}
+
+/** A present bookmark's Progress, moved when the import's is the later write; returns the rows moved (0 or 1). */
+async function moveProgress(
+  trx: Db,
+  b: ImportBookmarkRow,
+  readerId: number,
+  was: Pick<BookmarkRow, 'progress' | 'progress_at'>,
+  now: number,
+): Promise<number> {
+  if (b.progress === undefined) return 0
+  const at = b.progressAt ?? 0
+  // Stryker disable next-line ConditionalExpression: the UPDATE's own condition below decides (it must: a batch may name a bookmark twice); this only saves a statement
+  if (!importProgressWins(at, was)) return 0
+  const updated = await trx
+    .updateTable('bookmarks')
+    .set({ progress: b.progress, progress_at: at, updated_at: now })
+    .where('reader_id', '=', readerId)
+    .where('site', '=', b.site)
+    .where('series_id', '=', b.seriesId)
+    .where(sql<boolean>`(${at} > progress_at OR (${at} = 0 AND progress IS NULL))`)
+    .executeTakeFirst()
+  return Number(updated.numUpdatedRows)
+}
+
+/** The Lane pauses an export document recorded; a Lane paused longer keeps its own. Returns the Lanes paused. */
+async function writeLanePauses(trx: Db, pauses: ReadonlyArray<{ site: string; until: number }>): Promise<number> {
+  let lanesPaused = 0
+  for (const p of pauses) {
+    const paused = await trx
+      .insertInto('poll_lanes')
+      .values({ site: p.site, paused_until: p.until })
+      .onConflict((oc) => oc.column('site').doUpdateSet({ paused_until: p.until }).where('poll_lanes.paused_until', '<', p.until))
+      .executeTakeFirst()
+    lanesPaused += Number(paused.numInsertedOrUpdatedRows ?? 0)
+  }
+  return lanesPaused
 }
 
 /** Everything an export holds, in a stable order. */

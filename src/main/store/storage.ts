@@ -114,256 +114,307 @@ export function guardStore(
   reconnect: () => BetterSqlite3.Database,
   cacheLimit = 256,
 ): GuardedStore {
-  const inMemory = file === ':memory:'
-  let connection = first
-  let cache = new Map<string, SqliteStatement>()
-  let fault: StorageFault | null = null
-  /** Whether the connection was reopened since the read-only fault was seen (a write attempt tries once). */
-  let reopenedForFault = false
-  const listeners = new Set<(fault: StorageFault | null) => void>()
-  let opened = identityOf(file)
-  // A descriptor of the file opened, only to ask whether it still has a name anywhere (moved) or none (deleted).
-  // Closed only once SQLite's connection is: closing a descriptor drops the process's POSIX locks on the file.
-  let held = holdFile(file)
+  return new StoreGuard(file, first, reconnect, cacheLimit)
+}
 
-  const setFault = (next: StorageFault | null) => {
-    // Damage is kept as first told (the integrity check says the most): nothing clears or replaces it.
-    if (fault?.kind === 'damaged') return
-    // The message names the kind (and SQLite's code where it says more): the same message is the same fault.
-    if (next?.message === fault?.message) return
-    fault = next
-    reopenedForFault = false
-    for (const listener of listeners) listener(next)
+/** Every statement through one connection, its faults named, its writes acknowledged only into the file opened. */
+class StoreGuard implements GuardedStore {
+  readonly database: SqliteDatabase
+  readonly health: StorageHealth
+  #connection: BetterSqlite3.Database
+  #cache = new Map<string, SqliteStatement>()
+  readonly #faults = new FaultState()
+  readonly #file: OpenedFile
+  readonly #reconnect: () => BetterSqlite3.Database
+  readonly #cacheLimit: number
+
+  constructor(file: string, first: BetterSqlite3.Database, reconnect: () => BetterSqlite3.Database, cacheLimit: number) {
+    this.#connection = first
+    this.#reconnect = reconnect
+    this.#cacheLimit = cacheLimit
+    this.#file = new OpenedFile(file)
+    this.database = {
+      close: () => {
+        this.#connection.close()
+        this.#file.release()
+      },
+      prepare: (sql) => this.#prepare(sql),
+    }
+    this.health = {
+      file,
+      fault: () => this.#faults.current,
+      check: () => this.#check(),
+      markDamaged: (detail, advice = RESTORE_ADVICE) =>
+        this.#faults.set({
+          kind: 'damaged',
+          code: 'integrity-check',
+          message: cannot(file, `the database is damaged (${detail}); ${advice}`),
+        }),
+      onChange: (listener) => this.#faults.onChange(listener),
+    }
   }
-  const cannot = (what: string) => `cannot write to ${file}: ${what}`
 
-  /** A storage error of SQLite's as a fault, or null for an error about the statement itself. */
-  function faultOf(error: unknown): StorageFault | null {
-    // What SQLite throws is an object with a string code; anything else reads as "undefined" and is no fault.
-    const code = String((error as { code?: unknown }).code)
-    if (!STORAGE_CODE.test(code)) return null
-    if (code === 'SQLITE_FULL') return { kind: 'full', code, message: cannot('disk full') }
-    if (code === 'SQLITE_READONLY_DBMOVED')
-      return identityFault() ?? { kind: 'deleted', code, message: cannot('the file was moved or deleted') }
-    if (code.startsWith('SQLITE_READONLY')) return { kind: 'read-only', code, message: cannot('read-only') }
-    if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB')
-      return { kind: 'damaged', code, message: cannot(`the database is damaged; ${RESTORE_ADVICE}`) }
-    // An I/O error: say what the file system says, when it says something plainer.
-    return { kind: probeKind(), code, message: cannot(describeProbe(code)) }
+  get connection(): BetterSqlite3.Database {
+    return this.#connection
   }
 
-  /** Asks the file system what an I/O error was: no free blocks is a full disk; a file it will not create, read-only. */
-  function probeKind(): StorageFaultKind {
-    // Stryker disable next-line ConditionalExpression,StringLiteral: a store in memory has no file, so SQLite reports no I/O error for it
-    if (inMemory) return 'io'
-    const dir = dirname(file)
-    if (fileRefuses()) return 'read-only'
+  swapFile(swap: () => void): void {
+    this.#cache = new Map()
     try {
-      if (statfsSync(dir).bavail === 0) return 'full'
+      // The journal into the file, so what was written before the swap is in the file kept aside.
+      this.#connection.pragma('wal_checkpoint(TRUNCATE)')
     } catch {
-      // No answer: see below.
+      // A damaged or read-only file: its journal is kept beside it as it is.
     }
-    // access(2) does not see a file system the kernel made read-only after an error; creating a file does.
-    const probe = join(dir, `.mb-write-probe-${process.pid}`)
+    this.#connection.close()
+    this.#file.release()
     try {
-      closeSync(openSync(probe, 'wx'))
-      // Stryker disable next-line ObjectLiteral,BooleanLiteral: the probe was just made; force matters only for a file that is not there
-      rmSync(probe, { force: true })
-    } catch (error) {
-      return probeFailure((error as { code?: string }).code)
-    }
-    return 'io'
-  }
-
-  /**
-   * Whether the database file itself refuses writes (immutable, `chattr +i`, or not writable) in a folder that
-   * takes files. access(2), not open: closing a descriptor of the database would drop SQLite's locks on it.
-   */
-  function fileRefuses(): boolean {
-    try {
-      accessSync(file, constants.W_OK)
-      return false
-    } catch (error) {
-      return probeFailure((error as { code?: string }).code) === 'read-only'
+      swap()
+    } finally {
+      this.#connection = this.#reconnect()
+      this.#file.adopt()
+      this.#faults.reset()
     }
   }
 
-  function describeProbe(code: string): string {
-    const kind = probeKind()
-    if (kind === 'read-only' && fileRefuses()) return 'read-only (the file refuses writes: it is immutable or not writable)'
-    if (kind === 'read-only') return 'read-only (the file system or the folder refuses writes)'
-    if (kind === 'full') return 'disk full'
-    return `I/O error (${code})`
+  #check(): StorageFault | null {
+    const lost = this.#file.lost()
+    if (lost) this.#faults.set(lost)
+    else if (isLost(this.#faults.current?.kind)) this.#faults.set(null)
+    this.#reopenIfWritable()
+    return this.#faults.current
   }
-
-  /** Whether the file at the path is still the one opened; a fault when it is not. */
-  function identityFault(): StorageFault | null {
-    // A store in memory has no identity to lose.
-    if (!opened) return null
-    const now = identityOf(file)
-    if (!now && stillNamed(held))
-      return {
-        kind: 'moved',
-        code: 'moved',
-        message: cannot('the file was moved away while the app ran; put it back and writes resume by themselves'),
-      }
-    if (!now) return { kind: 'deleted', code: 'deleted', message: cannot('the file was deleted while the app ran') }
-    if (now.dev !== opened.dev || now.ino !== opened.ino)
-      return {
-        kind: 'replaced',
-        code: 'replaced',
-        message: cannot('the file was replaced by another while the app ran; restart the app to open the new one'),
-      }
-    return null
-  }
-
-  /** A file lost (deleted, moved, replaced) or damaged takes no more writes until it is back or restored. */
-  const isLost = (kind: StorageFaultKind | undefined) => kind === 'deleted' || kind === 'moved' || kind === 'replaced'
-  const refusesWrites = () => fault !== null && (isLost(fault.kind) || fault.kind === 'damaged')
 
   /** A connection SQLite opened read-only is replaced, outside any transaction, once the file is writable. */
-  function reopenIfWritable(): void {
+  #reopenIfWritable(): void {
     // A connection in memory is never opened read-only: the fault is always a file's.
-    if (fault?.code !== 'SQLITE_READONLY' || connection.inTransaction) return
+    if (this.#faults.current?.code !== 'SQLITE_READONLY' || this.#connection.inTransaction) return
     try {
-      accessSync(file, constants.W_OK)
+      accessSync(this.#file.path, constants.W_OK)
     } catch {
       return
     }
-    reopenedForFault = true
+    this.#faults.reopened = true
     let next: BetterSqlite3.Database
     try {
-      next = reconnect()
+      next = this.#reconnect()
     } catch {
       return
     }
-    const previous = connection
-    connection = next
-    cache = new Map()
+    const previous = this.#connection
+    this.#connection = next
+    this.#cache = new Map()
     previous.close()
     // Whether it writes now is known at the next write.
   }
 
-  function check(): StorageFault | null {
-    const lost = identityFault()
-    if (lost) setFault(lost)
-    else if (isLost(fault?.kind)) setFault(null)
-    reopenIfWritable()
-    return fault
-  }
-
-  /** Runs a prepared statement; `verb` is its first word (`commit`, `rollback`, `insert`…). */
-  function execute<T>(verb: string, statement: BetterSqlite3.Statement, run: () => T): T {
-    // SQLite rolls a transaction back itself on some errors (a full disk): there is nothing left to roll back.
-    if (verb === 'rollback' && !connection.inTransaction) return { changes: 0, lastInsertRowid: 0 } as T
-    const writes = !statement.readonly
-    if ((writes || verb === 'commit') && refusesWrites()) {
-      check()
-      if (refusesWrites()) throw answerFor(fault!)
-    }
-    let result: T
-    try {
-      result = run()
-    } catch (error) {
-      const found = faultOf(error)
-      if (!found) throw error
-      setFault(found)
-      throw answerFor(found, writes || verb === 'commit')
-    }
-    // A write is durable once it is committed: before it is acknowledged, the file must still be the one opened.
-    if (verb === 'commit' || (writes && !connection.inTransaction)) {
-      const lost = identityFault()
-      if (lost) {
-        setFault(lost)
-        throw answerFor(lost)
-      }
-      // Damage stays (setFault keeps it); any other fault is over once a write is taken.
-      setFault(null)
-    }
-    return result
-  }
-
-  function prepare(sql: string): SqliteStatement {
-    if (fault?.code === 'SQLITE_READONLY' && !reopenedForFault) reopenIfWritable()
-    const cached = cache.get(sql)
+  #prepare(sql: string): SqliteStatement {
+    if (this.#faults.current?.code === 'SQLITE_READONLY' && !this.#faults.reopened) this.#reopenIfWritable()
+    const cached = this.#cache.get(sql)
     if (cached) return cached
     let statement: BetterSqlite3.Statement
     try {
-      statement = connection.prepare(sql)
+      statement = this.#connection.prepare(sql)
     } catch (error) {
-      const found = faultOf(error)
-      if (!found) throw error
-      setFault(found)
-      throw answerFor(found, !/^\s*select\b/i.test(sql))
+      throw this.#answer(error, !/^\s*select\b/i.test(sql))
     }
     // Stryker disable next-line Regex,OptionalChaining,StringLiteral: the SQL Kysely sends begins with its verb, so the first word is found at the start
     const verb = /^\s*(\w+)/.exec(sql)?.[1]?.toLowerCase() ?? ''
     const guarded: SqliteStatement = {
       reader: statement.reader,
-      all: (parameters) => execute(verb, statement, () => statement.all(parameters as unknown[])),
-      run: (parameters) => execute(verb, statement, () => statement.run(parameters as unknown[])),
-      iterate: (parameters) => execute(verb, statement, () => statement.iterate(parameters as unknown[])),
+      all: (parameters) => this.#execute(verb, statement, () => statement.all(parameters as unknown[])),
+      run: (parameters) => this.#execute(verb, statement, () => statement.run(parameters as unknown[])),
+      iterate: (parameters) => this.#execute(verb, statement, () => statement.iterate(parameters as unknown[])),
     }
-    if (cache.size >= cacheLimit) cache.delete(cache.keys().next().value!)
-    cache.set(sql, guarded)
+    if (this.#cache.size >= this.#cacheLimit) this.#cache.delete(this.#cache.keys().next().value!)
+    this.#cache.set(sql, guarded)
     return guarded
   }
 
-  const health: StorageHealth = {
-    file,
-    fault: () => fault,
-    check,
-    markDamaged(detail, advice = RESTORE_ADVICE) {
-      setFault({
-        kind: 'damaged',
-        code: 'integrity-check',
-        message: cannot(`the database is damaged (${detail}); ${advice}`),
-      })
-    },
-    onChange(listener) {
-      listeners.add(listener)
-      return () => listeners.delete(listener)
-    },
+  /** Runs a prepared statement; `verb` is its first word (`commit`, `rollback`, `insert`…). */
+  #execute<T>(verb: string, statement: BetterSqlite3.Statement, run: () => T): T {
+    // SQLite rolls a transaction back itself on some errors (a full disk): there is nothing left to roll back.
+    if (verb === 'rollback' && !this.#connection.inTransaction) return { changes: 0, lastInsertRowid: 0 } as T
+    const writes = !statement.readonly
+    if ((writes || verb === 'commit') && this.#faults.refusesWrites()) {
+      this.#check()
+      if (this.#faults.refusesWrites()) throw answerFor(this.#faults.current!)
+    }
+    let result: T
+    try {
+      result = run()
+    } catch (error) {
+      throw this.#answer(error, writes || verb === 'commit')
+    }
+    // A write is durable once it is committed: before it is acknowledged, the file must still be the one opened.
+    if (verb === 'commit' || (writes && !this.#connection.inTransaction)) {
+      const lost = this.#file.lost()
+      if (lost) {
+        this.#faults.set(lost)
+        throw answerFor(lost)
+      }
+      // Damage stays (the fault state keeps it); any other fault is over once a write is taken.
+      this.#faults.set(null)
+    }
+    return result
   }
 
-  function swapFile(swap: () => void): void {
-    cache = new Map()
-    try {
-      // The journal into the file, so what was written before the swap is in the file kept aside.
-      connection.pragma('wal_checkpoint(TRUNCATE)')
-    } catch {
-      // A damaged or read-only file: its journal is kept beside it as it is.
-    }
-    connection.close()
-    release(held)
-    held = null
-    try {
-      swap()
-    } finally {
-      connection = reconnect()
-      opened = identityOf(file)
-      held = holdFile(file)
-      fault = null
-      reopenedForFault = false
-      for (const listener of listeners) listener(null)
-    }
+  /** What a statement's error is answered with: SQLite's own error, or the storage fault it is (then kept). */
+  #answer(error: unknown, writing: boolean): unknown {
+    const found = faultOf(error, this.#file)
+    if (!found) return error
+    this.#faults.set(found)
+    return answerFor(found, writing)
+  }
+}
+
+/** Why the store cannot take writes now, and who hears when that changes. */
+class FaultState {
+  current: StorageFault | null = null
+  /** Whether the connection was reopened since the read-only fault was seen (a write attempt tries once). */
+  reopened = false
+  readonly #listeners = new Set<(fault: StorageFault | null) => void>()
+
+  set(next: StorageFault | null): void {
+    // Damage is kept as first told (the integrity check says the most): nothing clears or replaces it.
+    if (this.current?.kind === 'damaged') return
+    // The message names the kind (and SQLite's code where it says more): the same message is the same fault.
+    if (next?.message === this.current?.message) return
+    this.current = next
+    this.reopened = false
+    for (const listener of this.#listeners) listener(next)
   }
 
-  return {
-    swapFile,
-    database: {
-      close: () => {
-        connection.close()
-        release(held)
-        held = null
-      },
-      prepare,
-    },
-    get connection() {
-      return connection
-    },
-    health,
+  /** Another file was opened at the path: no fault, whatever it was (damage too). */
+  reset(): void {
+    this.current = null
+    this.reopened = false
+    for (const listener of this.#listeners) listener(null)
   }
+
+  onChange(listener: (fault: StorageFault | null) => void): () => void {
+    this.#listeners.add(listener)
+    return () => this.#listeners.delete(listener)
+  }
+
+  /** A file lost (deleted, moved, replaced) or damaged takes no more writes until it is back or restored. */
+  refusesWrites(): boolean {
+    return this.current !== null && (isLost(this.current.kind) || this.current.kind === 'damaged')
+  }
+}
+
+const isLost = (kind: StorageFaultKind | undefined) => kind === 'deleted' || kind === 'moved' || kind === 'replaced'
+
+/**
+ * The file the store opened: its identity, and a descriptor of it held only to ask whether it still has a name
+ * anywhere (moved) or none (deleted). The descriptor is closed only once SQLite's connection is: closing a
+ * descriptor drops the process's POSIX locks on the file.
+ */
+class OpenedFile {
+  readonly path: string
+  #identity: Identity | null
+  #held: number | null
+
+  constructor(path: string) {
+    this.path = path
+    this.#identity = identityOf(path)
+    this.#held = holdFile(path)
+  }
+
+  /** Whether the file at the path is still the one opened; a fault when it is not. */
+  lost(): StorageFault | null {
+    // A store in memory has no identity to lose.
+    if (!this.#identity) return null
+    const now = identityOf(this.path)
+    if (!now && stillNamed(this.#held))
+      return {
+        kind: 'moved',
+        code: 'moved',
+        message: cannot(this.path, 'the file was moved away while the app ran; put it back and writes resume by themselves'),
+      }
+    if (!now) return { kind: 'deleted', code: 'deleted', message: cannot(this.path, 'the file was deleted while the app ran') }
+    if (now.dev !== this.#identity.dev || now.ino !== this.#identity.ino)
+      return {
+        kind: 'replaced',
+        code: 'replaced',
+        message: cannot(this.path, 'the file was replaced by another while the app ran; restart the app to open the new one'),
+      }
+    return null
+  }
+
+  /** Lets the descriptor go (the connection is closed). */
+  release(): void {
+    release(this.#held)
+    this.#held = null
+  }
+
+  /** The file now at the path is the one opened from now on. */
+  adopt(): void {
+    this.#identity = identityOf(this.path)
+    this.#held = holdFile(this.path)
+  }
+}
+
+const cannot = (file: string, what: string) => `cannot write to ${file}: ${what}`
+
+/** A storage error of SQLite's as a fault, or null for an error about the statement itself. */
+function faultOf(error: unknown, opened: OpenedFile): StorageFault | null {
+  const file = opened.path
+  // What SQLite throws is an object with a string code; anything else reads as "undefined" and is no fault.
+  const code = String((error as { code?: unknown }).code)
+  if (!STORAGE_CODE.test(code)) return null
+  if (code === 'SQLITE_FULL') return { kind: 'full', code, message: cannot(file, 'disk full') }
+  if (code === 'SQLITE_READONLY_DBMOVED')
+    return opened.lost() ?? { kind: 'deleted', code, message: cannot(file, 'the file was moved or deleted') }
+  if (code.startsWith('SQLITE_READONLY')) return { kind: 'read-only', code, message: cannot(file, 'read-only') }
+  if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB')
+    return { kind: 'damaged', code, message: cannot(file, `the database is damaged; ${RESTORE_ADVICE}`) }
+  // An I/O error: say what the file system says, when it says something plainer.
+  return { kind: probeKind(file), code, message: cannot(file, describeProbe(file, code)) }
+}
+
+/** Asks the file system what an I/O error was: no free blocks is a full disk; a file it will not create, read-only. */
+function probeKind(file: string): StorageFaultKind {
+  // Stryker disable next-line ConditionalExpression,StringLiteral: a store in memory has no file, so SQLite reports no I/O error for it
+  if (file === ':memory:') return 'io'
+  const dir = dirname(file)
+  if (fileRefuses(file)) return 'read-only'
+  try {
+    if (statfsSync(dir).bavail === 0) return 'full'
+  } catch {
+    // No answer: see below.
+  }
+  // access(2) does not see a file system the kernel made read-only after an error; creating a file does.
+  const probe = join(dir, `.mb-write-probe-${process.pid}`)
+  try {
+    closeSync(openSync(probe, 'wx'))
+    // Stryker disable next-line ObjectLiteral,BooleanLiteral: the probe was just made; force matters only for a file that is not there
+    rmSync(probe, { force: true })
+  } catch (error) {
+    return probeFailure((error as { code?: string }).code)
+  }
+  return 'io'
+}
+
+/**
+ * Whether the database file itself refuses writes (immutable, `chattr +i`, or not writable) in a folder that
+ * takes files. access(2), not open: closing a descriptor of the database would drop SQLite's locks on it.
+ */
+function fileRefuses(file: string): boolean {
+  try {
+    accessSync(file, constants.W_OK)
+    return false
+  } catch (error) {
+    return probeFailure((error as { code?: string }).code) === 'read-only'
+  }
+}
+
+function describeProbe(file: string, code: string): string {
+  const kind = probeKind(file)
+  if (kind === 'read-only' && fileRefuses(file)) return 'read-only (the file refuses writes: it is immutable or not writable)'
+  if (kind === 'read-only') return 'read-only (the file system or the folder refuses writes)'
+  if (kind === 'full') return 'disk full'
+  return `I/O error (${code})`
 }
 
 function holdFile(file: string): number | null {

@@ -19,7 +19,7 @@ import { FAMILY_NAMES } from '../sites/known-sites'
 import { parseUrl, type Site } from '../sites/site'
 import { addSiteEntry } from '../sites/sites-writer'
 import type { Db } from '../store/database'
-import { existingBookmarks, existingSeries, saveSourceMapping, sourceMappings, writeImport } from '../store/library'
+import { existingBookmarks, existingSeries, importProgressWins, saveSourceMapping, sourceMappings, writeImport } from '../store/library'
 import { getReader, readerByName } from '../store/readers'
 import { hashToken, newToken, READER_NAME } from './reader-tokens'
 
@@ -81,66 +81,18 @@ export async function previewPlan(
     const row = await readerByName(db, r.name)
     if (row) readerIds.set(r.name, row.id)
   }
-  const series = await existingSeries(db, plan.series)
-  const bookmarks = await existingBookmarks(db, [...readerIds.values()], plan.bookmarks)
-  const sites = new Map<string, ImportPreviewView['sites'][number]>()
-  const adding = new Map(plan.sitesToAdd.map((s) => [s.entry.key, s.entry.name]))
-  const siteView = (key: string) => {
-    let view = sites.get(key)
-    if (!view) {
-      // Stryker disable next-line OptionalChaining: equivalent: every Site a plan names was resolved through this registry, which only grows
-      view = {
-        site: key,
-        name: registry.get(key)?.name ?? adding.get(key) ?? key,
-        add: 0,
-        present: 0,
-        progress: 0,
-        newSeries: 0,
-        skipped: 0,
-      }
-      sites.set(key, view)
-    }
-    return view
-  }
-  for (const s of plan.series) if (!series.has(`${s.site}\u0000${s.seriesId}`)) siteView(s.site).newSeries++
-  for (const b of plan.bookmarks) {
-    const view = siteView(b.site)
-    const readerId = readerIds.get(b.reader)
-    // Stryker disable next-line ConditionalExpression: equivalent: no bookmark's key starts with "undefined"; the guard only says so
-    const was = readerId === undefined ? undefined : bookmarks.get(`${readerId}\u0000${b.site}\u0000${b.seriesId}`)
-    if (!was) {
-      view.add++
-      continue
-    }
-    view.present++
-    const at = b.progressAt ?? 0
-    if (b.progress !== undefined && (at > 0 ? at > was.progress_at : was.progress === null)) view.progress++
-  }
-  for (const skip of plan.skipped) if (skip.site) siteView(skip.site).skipped++
-
-  const reasons = new Map<ImportSkipReason, { reason: ImportSkipReason; count: number; examples: string[] }>()
-  const hosts = new Map<string, number>()
-  for (const skip of plan.skipped) {
-    let r = reasons.get(skip.reason)
-    if (!r) reasons.set(skip.reason, (r = { reason: skip.reason, count: 0, examples: [] }))
-    r.count++
-    if (r.examples.length < 3) r.examples.push(`${skip.ref}: ${skip.detail.slice(0, 160)}`)
-    if (skip.reason === 'unknown-host' && skip.host) hosts.set(skip.host, (hosts.get(skip.host) ?? 0) + 1)
-  }
-  const siteList = [...sites.values()].sort((a, b) => a.name.localeCompare(b.name))
-  const sum = (pick: (s: ImportPreviewView['sites'][number]) => number) => siteList.reduce((n, s) => n + pick(s), 0)
+  const sites = await previewSites(db, registry, plan, readerIds)
+  const sum = (pick: (s: SiteView) => number) => sites.reduce((n, s) => n + pick(s), 0)
+  const skips = skipsByReason(plan.skipped)
   return {
     fileName,
     format: plan.format,
     reader: reader ?? null,
     entries: plan.entries,
-    sites: siteList,
-    skipped: [...reasons.values()].sort((a, b) => b.count - a.count),
+    sites,
+    skipped: skips.skipped,
     unknownSources: plan.unknownSources,
-    unknownHosts: [...hosts]
-      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-      .slice(0, 10)
-      .map(([host, count]) => ({ host, count })),
+    unknownHosts: skips.unknownHosts,
     sitesToAdd: plan.sitesToAdd
       .map((s) => ({
         key: s.entry.key,
@@ -161,6 +113,67 @@ export async function previewPlan(
       newSeries: sum((s) => s.newSeries),
       skipped: plan.skipped.length,
     },
+  }
+}
+
+type SiteView = ImportPreviewView['sites'][number]
+
+/** Per Site, by name: bookmarks to add, present ones and their Progress to move, new Series, entries skipped. */
+async function previewSites(db: Db, registry: SiteRegistry, plan: ImportPlan, readerIds: Map<string, number>): Promise<SiteView[]> {
+  const series = await existingSeries(db, plan.series)
+  const bookmarks = await existingBookmarks(db, [...readerIds.values()], plan.bookmarks)
+  const views = new Map<string, SiteView>()
+  const adding = new Map(plan.sitesToAdd.map((s) => [s.entry.key, s.entry.name]))
+  const viewOf = (key: string) => {
+    let view = views.get(key)
+    if (!view) {
+      // Stryker disable next-line OptionalChaining: equivalent: every Site a plan names was resolved through this registry, which only grows
+      view = {
+        site: key,
+        name: registry.get(key)?.name ?? adding.get(key) ?? key,
+        add: 0,
+        present: 0,
+        progress: 0,
+        newSeries: 0,
+        skipped: 0,
+      }
+      views.set(key, view)
+    }
+    return view
+  }
+  for (const s of plan.series) if (!series.has(`${s.site}\u0000${s.seriesId}`)) viewOf(s.site).newSeries++
+  for (const b of plan.bookmarks) {
+    const view = viewOf(b.site)
+    // A Reader not yet created holds no bookmark: its key ("undefined…") names none.
+    const was = bookmarks.get(`${readerIds.get(b.reader)}\u0000${b.site}\u0000${b.seriesId}`)
+    if (!was) {
+      view.add++
+      continue
+    }
+    view.present++
+    if (b.progress !== undefined && importProgressWins(b.progressAt ?? 0, was)) view.progress++
+  }
+  for (const skip of plan.skipped) if (skip.site) viewOf(skip.site).skipped++
+  return [...views.values()].sort((a, b) => a.name.localeCompare(b.name))
+}
+
+/** The skipped entries by reason (the commonest first, three examples each) and the ten commonest unknown hosts. */
+function skipsByReason(skipped: ImportPlan['skipped']): Pick<ImportPreviewView, 'skipped' | 'unknownHosts'> {
+  const reasons = new Map<ImportSkipReason, { reason: ImportSkipReason; count: number; examples: string[] }>()
+  const hosts = new Map<string, number>()
+  for (const skip of skipped) {
+    let r = reasons.get(skip.reason)
+    if (!r) reasons.set(skip.reason, (r = { reason: skip.reason, count: 0, examples: [] }))
+    r.count++
+    if (r.examples.length < 3) r.examples.push(`${skip.ref}: ${skip.detail.slice(0, 160)}`)
+    if (skip.reason === 'unknown-host' && skip.host) hosts.set(skip.host, (hosts.get(skip.host) ?? 0) + 1)
+  }
+  return {
+    skipped: [...reasons.values()].sort((a, b) => b.count - a.count),
+    unknownHosts: [...hosts]
+      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+      .slice(0, 10)
+      .map(([host, count]) => ({ host, count })),
   }
 }
 
