@@ -2,8 +2,8 @@
  * Registers the sync endpoint on a Fastify server (docs/adr/0100-…): one scope of its own holding bearer-token
  * auth (matched by SHA-256), per-token rate limiting, the zod type provider — every route's schemas validate its
  * params, query and body and serialise its replies — and the OpenAPI document written from the routes as
- * registered. The routes come in groups, each a plugin: the Reader's bookmarks (routes.ts), their notifications
- * (notify-routes.ts), and the routes open to anyone (health, sign-in).
+ * registered. The routes come in groups, each a plugin: the Reader, their bookmarks, changes and chapters
+ * (routes.ts), their notifications (notify-routes.ts), and the routes open to anyone (health, sign-in).
  */
 import rateLimit from '@fastify/rate-limit'
 import swagger from '@fastify/swagger'
@@ -15,7 +15,7 @@ import { authenticated, readerOfToken } from './auth'
 import { NO_BODY, NO_QUERY, OPENAPI_PATH, swaggerOptions } from './openapi'
 import { updateBookmark } from '../store/bookmarks'
 import { groupCommit } from '../store/group-commit'
-import { bookmarkRoutes, chapterRoutes, openRoutes, readerRoutes, type BookmarkWrite, type SyncDeps } from './routes'
+import { bookmarkRoutes, changeRoutes, chapterRoutes, openRoutes, readerRoutes, type BookmarkWrite, type SyncDeps } from './routes'
 import { notifyRoutes } from './notify-routes'
 import { signInRoute } from './sign-in-route'
 
@@ -59,6 +59,7 @@ export async function registerSyncApi(app: FastifyInstance, given: SyncDeps, opt
       })
       await readers.register(readerRoutes, { deps })
       await readers.register(bookmarkRoutes, { deps })
+      await readers.register(changeRoutes, { deps })
       await readers.register(chapterRoutes, { deps })
       await readers.register(notifyRoutes, { deps })
     })

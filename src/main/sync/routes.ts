@@ -1,6 +1,6 @@
 /**
- * The Reader's bookmark routes of the sync endpoint (docs/design.md#the-sync-endpoint), one Fastify plugin, and
- * the routes open to anyone (health). Handlers are thin: inputs arrive validated and typed from their schemas,
+ * The sync endpoint's routes for a Reader (docs/design.md#the-sync-endpoint) and the ones open to anyone
+ * (health), a Fastify plugin per group. Handlers are thin: inputs arrive validated and typed from their schemas,
  * one use-case runs, plain data goes back through the response schemas (docs/adr/0100-…).
  */
 import type { FastifyReply } from 'fastify'
@@ -135,7 +135,7 @@ export const readerRoutes: RoutesOf = async (app, { deps }) => {
   )
 }
 
-/** The Reader's bookmarks: the list (whole, or what changed since), a new one by URL, a change, a removal. */
+/** The Reader's bookmarks: the list (whole, or what changed since), and a new one by URL. */
 export const bookmarkRoutes: RoutesOf = async (app, { deps }) => {
   app.get(
     '/api/v1/bookmarks',
@@ -200,6 +200,10 @@ export const bookmarkRoutes: RoutesOf = async (app, { deps }) => {
         .send({ bookmark, ...(result.acquisition ? { acquisition: result.acquisition } : {}) })
     },
   )
+}
+
+/** A change to one of the Reader's bookmarks: its status or Progress, or its removal. */
+export const changeRoutes: RoutesOf = async (app, { deps }) => {
   app.patch(
     '/api/v1/bookmarks/:site/:seriesId',
     {
