@@ -1,7 +1,7 @@
 /**
  * What the sync endpoint's OpenAPI document says beside its routes' schemas (docs/adr/0100-…): the document's
  * head, and the answers routes declare — a usual answer (`answer`), an empty one (`nothing`) and the error shape
- * for each status a route may refuse with (`refusals`). `@fastify/swagger` writes the document from the routes
+ * for each status a route may refuse with (`REFUSAL`). `@fastify/swagger` writes the document from the routes
  * as registered, their zod schemas turned into JSON Schema by the type provider's `jsonSchemaTransform`; the same
  * schemas validate each request and serialise each reply, so the document cannot drift from what is answered.
  */
