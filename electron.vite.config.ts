@@ -21,6 +21,8 @@ export default defineConfig({
           '@fastify/static',
           '@fastify/rate-limit',
           '@fastify/cookie',
+          '@fastify/swagger',
+          'fastify-type-provider-zod',
         ],
       },
       // The Electron shell, and the headless shell's entry: `npm run headless` runs the built JavaScript, so

@@ -65,3 +65,14 @@ export function errorBody(error: unknown): ErrorBody {
   if (error instanceof AppError) return { code: error.code, message: error.message }
   return { code: 'internal', message: INTERNAL_MESSAGE }
 }
+
+/**
+ * Schema issues as one `invalid-request` message: the first three, each with where it is (`channels.0.url:
+ * Invalid URL`). The one wording of a refused input, for every surface that validates with zod.
+ */
+export function describeIssues(issues: ReadonlyArray<{ path: readonly PropertyKey[]; message: string }>): string {
+  return issues
+    .slice(0, 3)
+    .map((i) => `${i.path.length ? `${i.path.map(String).join('.')}: ` : ''}${i.message}`)
+    .join('; ')
+}

@@ -3,7 +3,7 @@
  * calls this, never the implementation directly, so the renderer is never trusted.
  */
 import { ADMIN_INPUTS, ADMIN_METHODS, type AdminApi, type AdminMethod, type AdminResult } from '../../shared/admin-api'
-import { errorBody } from '../../shared/errors'
+import { describeIssues, errorBody } from '../../shared/errors'
 
 export interface AdminCaller {
   /** Validates `input` for `method` and calls it; never throws. */
@@ -21,11 +21,7 @@ export function validatedAdmin(admin: AdminApi, log?: { error(obj: object, msg: 
         return { ok: false, error: { code: 'not-found', message: `no admin method "${String(method).slice(0, 60)}"` } }
       const parsed = ADMIN_INPUTS[method].safeParse(input ?? undefined)
       if (!parsed.success) {
-        const message = parsed.error.issues
-          .slice(0, 3)
-          .map((i) => `${i.path.length ? `${i.path.join('.')}: ` : ''}${i.message}`)
-          .join('; ')
-        return { ok: false, error: { code: 'invalid-request', message: `${method}: ${message}` } }
+        return { ok: false, error: { code: 'invalid-request', message: `${method}: ${describeIssues(parsed.error.issues)}` } }
       }
       try {
         const fn = admin[method] as (input: unknown) => Promise<unknown>

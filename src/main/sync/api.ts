@@ -1,23 +1,23 @@
 /**
- * Registers the sync endpoint on a Fastify server: bearer-token auth (matched by SHA-256), per-token rate
- * limiting, zod validation of params, query and body, and the OpenAPI document.
+ * Registers the sync endpoint on a Fastify server (docs/adr/0100-…): one scope of its own holding bearer-token
+ * auth (matched by SHA-256), per-token rate limiting, the zod type provider — every route's schemas validate its
+ * params, query and body and serialise its replies — and the OpenAPI document written from the routes as
+ * registered. The routes come in groups, each a plugin: the Reader, their bookmarks, changes and chapters
+ * (routes.ts), their notifications (notify-routes.ts), and the routes open to anyone (health, sign-in).
  */
 import rateLimit from '@fastify/rate-limit'
-import type { FastifyInstance, FastifyRequest } from 'fastify'
-import type { ZodType } from 'zod'
+import swagger from '@fastify/swagger'
+import type { FastifyInstance, FastifyRequest, FastifySchemaValidationError } from 'fastify'
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod'
 import pkg from '../../../package.json' with { type: 'json' }
-import { AppError } from '../../shared/errors'
-import type { ReaderRow } from '../store/schema'
-import { readerForToken } from '../use-cases/reader-tokens'
-import { openApiDocument } from './openapi'
+import { AppError, describeIssues } from '../../shared/errors'
+import { authenticated, readerOfToken } from './auth'
+import { NO_BODY, NO_QUERY, OPENAPI_PATH, swaggerOptions } from './openapi'
 import { updateBookmark } from '../store/bookmarks'
 import { groupCommit } from '../store/group-commit'
-import { SYNC_ROUTES, type BookmarkWrite, type SyncDeps } from './routes'
-import { NOTIFY_ROUTES } from './notify-routes'
-import { SIGN_IN_ROUTE } from './sign-in-route'
-
-/** The endpoint's route table: the bookmark routes, the notification routes (docs/adr/0074-…) and sign-in (0087). */
-const ROUTES = [...SYNC_ROUTES, ...NOTIFY_ROUTES, SIGN_IN_ROUTE]
+import { bookmarkRoutes, changeRoutes, chapterRoutes, openRoutes, readerRoutes, type BookmarkWrite, type SyncDeps } from './routes'
+import { notifyRoutes } from './notify-routes'
+import { signInRoute } from './sign-in-route'
 
 export interface SyncOptions {
   /** Requests per token (or per address without one) per window. */
@@ -25,13 +25,6 @@ export interface SyncOptions {
 }
 
 export const DEFAULT_RATE_LIMIT = { max: 600, windowMs: 60_000 }
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The Reader whose token came with the request, read once when it arrives (null: none, or unknown). */
-    syncReader: ReaderRow | null
-  }
-}
 
 export async function registerSyncApi(app: FastifyInstance, given: SyncDeps, options: SyncOptions = {}): Promise<void> {
   const limit = options.rateLimit ?? DEFAULT_RATE_LIMIT
@@ -42,79 +35,88 @@ export async function registerSyncApi(app: FastifyInstance, given: SyncDeps, opt
     writes:
       given.writes ?? groupCommit(given.db, (trx, w: BookmarkWrite) => updateBookmark(trx, w.readerId, w.key, w.change, given.clock.now())),
   }
-  // The token is read once, before rate limiting: a known Reader has a budget of their own; anything else —
-  // no token, or an invented one — shares the budget of its address, so guessing tokens is limited too.
-  app.decorateRequest('syncReader', null)
-  app.addHook('onRequest', async (request) => {
-    if (!request.url.startsWith('/api/')) return
-    const token = bearerToken(request)
-    request.syncReader = token ? ((await readerForToken(deps.db, token)) ?? null) : null
+  // A scope of its own: the compilers, hooks and document below reach the sync routes and nothing else the
+  // server holds (the Readers' page, the owner's admin surface).
+  await app.register(async (scope) => {
+    const api = scope.withTypeProvider<ZodTypeProvider>()
+    useZodSchemas(api)
+    await api.register(swagger, swaggerOptions(pkg.version))
+    // What a route takes no part of, it refuses (validation, so after the limit and the token).
+    api.addHook('onRoute', (route) => {
+      if (route.schema?.hide) return
+      route.schema = { ...route.schema, querystring: route.schema?.querystring ?? NO_QUERY, body: route.schema?.body ?? NO_BODY }
+    })
+    await limitRequests(api, deps, limit)
+    api.get(OPENAPI_PATH, { schema: { hide: true } }, async () => api.swagger())
+    await api.register(openRoutes)
+    await api.register(signInRoute, { deps })
+    await api.register(async (readers) => {
+      // A route here answers only a Reader with a token, and the document says so. The check runs after the rate
+      // limit (so an invented token is counted) and before validation (an unknown caller learns nothing more).
+      readers.addHook('onRoute', (route) => {
+        route.preValidation = [...hooks(route.preValidation), requireReader]
+        route.schema = { ...route.schema, security: [{ bearer: [] }] }
+      })
+      await readers.register(readerRoutes, { deps })
+      await readers.register(bookmarkRoutes, { deps })
+      await readers.register(changeRoutes, { deps })
+      await readers.register(chapterRoutes, { deps })
+      await readers.register(notifyRoutes, { deps })
+    })
   })
-  await app.register(rateLimit, {
+}
+
+/**
+ * The token is read once, before rate limiting: a known Reader has a budget of their own; anything else — no
+ * token, or an invented one — shares the budget of its address, so guessing tokens is limited too. Each route
+ * has a budget of its own of the endpoint's limit (or the tighter one it asks, as sign-in does). The limit runs
+ * before validation: a flood of invalid requests is refused like any other.
+ */
+async function limitRequests(api: FastifyInstance, deps: SyncDeps, limit: { max: number; windowMs: number }): Promise<void> {
+  api.decorateRequest('syncReader', null)
+  api.addHook('onRequest', async (request, reply) => {
+    void reply.header('cache-control', 'no-store')
+    request.syncReader = await readerOfToken(deps.db, request)
+  })
+  api.addHook('onRoute', (route) => {
+    const asked = route.config?.rateLimit
+    const max = asked && typeof asked.max === 'number' ? Math.min(asked.max, limit.max) : limit.max
+    const timeWindow = asked && typeof asked.timeWindow === 'number' ? asked.timeWindow : limit.windowMs
+    route.config = { ...route.config, rateLimit: { max, timeWindow } }
+  })
+  await api.register(rateLimit, {
     global: false,
-    hook: 'preHandler',
-    max: limit.max,
-    timeWindow: limit.windowMs,
+    hook: 'preValidation',
     keyGenerator: (request) => (request.syncReader ? `reader:${request.syncReader.id}` : `ip:${request.ip}`),
     errorResponseBuilder: (_request, context) => {
       const error = new AppError('rate-limited', `too many requests; retry in ${Math.ceil(context.ttl / 1000)} s`)
       return Object.assign(error, { statusCode: 429 })
     },
   })
-
-  const document = openApiDocument(ROUTES, pkg.version)
-  app.get('/api/v1/openapi.json', { config: { rateLimit: { max: limit.max, timeWindow: limit.windowMs } } }, async (_request, reply) => {
-    void reply.header('cache-control', 'no-store')
-    return document
-  })
-
-  for (const r of ROUTES) {
-    app.route({
-      method: r.method,
-      url: r.path,
-      config: {
-        rateLimit: { max: Math.min(r.rateLimit?.max ?? limit.max, limit.max), timeWindow: r.rateLimit?.windowMs ?? limit.windowMs },
-      },
-      handler: async (request, reply) => {
-        void reply.header('cache-control', 'no-store')
-        const reader = r.auth ? authenticated(request) : (undefined as unknown as ReaderRow)
-        const answer = await r.handle({
-          reader,
-          params: validate(r.params, request.params, 'path'),
-          query: validate(r.query, request.query, 'query'),
-          body: validate(r.body, request.body, 'body'),
-          deps,
-        })
-        void reply.code(answer.status ?? r.response.status)
-        for (const [name, value] of Object.entries(answer.headers ?? {})) void reply.header(name, value)
-        return answer.status === 204 ? reply.send() : answer.body
-      },
-    })
-  }
 }
 
-function bearerToken(request: FastifyRequest): string | null {
-  const header = request.headers.authorization
-  const match = typeof header === 'string' ? /^Bearer ([A-Za-z0-9._~+/=-]{1,200})$/.exec(header) : null
-  return match ? match[1]! : null
+const hooks = <T>(given: T | T[] | undefined): T[] => (given === undefined ? [] : Array.isArray(given) ? given : [given])
+
+async function requireReader(request: FastifyRequest): Promise<void> {
+  authenticated(request)
 }
 
-function authenticated(request: FastifyRequest): ReaderRow {
-  if (request.syncReader) return request.syncReader
-  throw new AppError('unauthorized', bearerToken(request) ? 'unknown token' : 'send Authorization: Bearer <token>')
+/**
+ * Routes in this scope are validated and serialised by their zod schemas: a request they refuse is
+ * `invalid-request`; a reply they refuse (a field the schema does not name, a value out of its range) is a fault
+ * of ours, answered 500 `internal` and logged, so nothing the contract does not name leaves the server.
+ */
+export function useZodSchemas(api: FastifyInstance): void {
+  api.setValidatorCompiler(validatorCompiler)
+  api.setSerializerCompiler(serializerCompiler)
+  api.setSchemaErrorFormatter(invalidRequest)
 }
 
-function validate<T>(schema: ZodType<T> | undefined, value: unknown, where: 'path' | 'query' | 'body'): T {
-  if (!schema) {
-    const present = where === 'body' ? value !== undefined && value !== null : Object.keys((value as object) ?? {}).length > 0
-    if (present) throw new AppError('invalid-request', `${where}: this route takes none`)
-    return undefined as T
-  }
-  const parsed = schema.safeParse(where === 'body' ? (value ?? undefined) : { ...(value as object) })
-  if (parsed.success) return parsed.data
-  const issues = parsed.error.issues
-    .slice(0, 3)
-    .map((i) => `${i.path.length ? `${i.path.join('.')}: ` : ''}${i.message}`)
-    .join('; ')
-  throw new AppError('invalid-request', `${where}: ${issues}`)
+/** The part of the request as the refusal names it. */
+const PART: Record<string, string> = { params: 'path', querystring: 'query', body: 'body', headers: 'headers' }
+
+/** A request its route's schemas refuse: `invalid-request`, with the first issues and where they are. */
+function invalidRequest(errors: FastifySchemaValidationError[], part: string): Error {
+  const issues = errors.map((e) => ({ path: e.instancePath.split('/').filter(Boolean), message: e.message ?? 'invalid' }))
+  return new AppError('invalid-request', `${PART[part] ?? part}: ${describeIssues(issues)}`)
 }

@@ -115,7 +115,12 @@ describe('GET /bookmarks/{site}/{seriesId}/chapters', () => {
   it('is in the OpenAPI document with its query', async () => {
     const doc = (await s.call(null, 'GET', '/api/v1/openapi.json')).json
     const get = doc.paths['/api/v1/bookmarks/{site}/{seriesId}/chapters'].get
-    expect(get.parameters.map((p: { name: string }) => p.name)).toEqual(['site', 'seriesId', 'before', 'limit'])
+    expect(get.parameters.map((p: { in: string; name: string }) => `${p.in}:${p.name}`).sort()).toEqual([
+      'path:seriesId',
+      'path:site',
+      'query:before',
+      'query:limit',
+    ])
     expect(Object.keys(get.responses['200'].content['application/json'].schema.properties)).toEqual(['chapters', 'next'])
     const bookmarkView = doc.paths['/api/v1/bookmarks'].get.responses['200'].content['application/json'].schema
     expect(JSON.stringify(bookmarkView)).toContain('nextChapter')

@@ -1,15 +1,15 @@
 /**
- * The sync API's notification routes (docs/adr/0074-a-durable-outbox-for-notifications.md): a Reader reads and
- * replaces their channels and rules, and sends themselves a test message. Part of the one route table.
+ * The sync API's notification routes (docs/adr/0074-a-durable-outbox-for-notifications.md), one plugin: a Reader
+ * reads and replaces their channels and rules, and sends themselves a test message.
  */
-import type { z } from 'zod'
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { AppError } from '../../shared/errors'
 import * as N from '../../shared/notify-schemas'
 import { putReaderNotifications, readerNotifications } from '../notify/settings'
 import { readSettings } from '../store/settings'
-import { route, type RouteContext, type SyncDeps } from './routes'
-
-// The same cast as routes.ts's: this table is joined to that one in api.ts.
+import { authenticated } from './auth'
+import { answer, REFUSAL, WITH_A_BODY } from './openapi'
+import type { SyncDeps } from './routes'
 
 function notifyOf(deps: SyncDeps): NonNullable<SyncDeps['notify']> {
   if (!deps.notify) throw new AppError('not-found', 'notifications are not available on this endpoint')
@@ -22,39 +22,48 @@ async function view(deps: SyncDeps, readerId: number) {
   return readerNotifications(deps.db, readerId, { vapidPublicKey: notify.vapidPublicKey(), targets: notifyTargets })
 }
 
-export const NOTIFY_ROUTES = [
-  route({
-    method: 'GET',
-    path: '/api/v1/me/notifications',
-    summary:
-      "The Reader's notification channels (Web Push, ntfy, webhook; secrets are never shown, a failing channel says why), their threshold, quiet hours and muted Series, and the VAPID public key to subscribe with.",
-    auth: true,
-    response: { status: 200, schema: N.NotificationsView, description: 'the settings' },
-    errors: [401, 429],
-    handle: async ({ reader, deps }) => ({ body: await view(deps, reader.id) }),
-  }),
-  route({
-    method: 'PUT',
-    path: '/api/v1/me/notifications',
-    summary:
-      'Replace the notification settings. A channel sent back with its `id` keeps its secret when none is given; a channel left out is removed. Target URLs must be public addresses unless the owner allowed local-network targets.',
-    auth: true,
-    body: N.NotificationsBody,
-    response: { status: 200, schema: N.NotificationsView, description: 'the settings as written' },
-    errors: [400, 401, 413, 415, 422, 429],
-    handle: async ({ reader, body, deps }: RouteContext<unknown, unknown, z.infer<typeof N.NotificationsBody>>) => {
-      const { notifyTargets } = await readSettings(deps.db)
-      await putReaderNotifications(deps.db, reader.id, body, deps.clock.now(), notifyTargets)
-      return { body: await view(deps, reader.id) }
+const PATH = '/api/v1/me/notifications'
+
+export const notifyRoutes: FastifyPluginAsyncZod<{ deps: SyncDeps }> = async (app, { deps }) => {
+  app.get(
+    PATH,
+    {
+      schema: {
+        summary:
+          "The Reader's notification channels (Web Push, ntfy, webhook; secrets are never shown, a failing channel says why), their threshold, quiet hours and muted Series, and the VAPID public key to subscribe with.",
+        response: { 200: answer(N.NotificationsView, 'the settings'), 401: REFUSAL[401], 429: REFUSAL[429] },
+      },
     },
-  }),
-  route({
-    method: 'POST',
-    path: '/api/v1/me/notifications/test',
-    summary: "Send a test message to each of the Reader's channels now, and say how each went.",
-    auth: true,
-    response: { status: 200, schema: N.TestResponse, description: 'one result per channel' },
-    errors: [401, 429],
-    handle: async ({ reader, deps }) => ({ body: { results: await notifyOf(deps).notifier.sendTest(reader.id, reader.name) } }),
-  }),
-]
+    async (request) => view(deps, authenticated(request).id),
+  )
+  app.put(
+    PATH,
+    {
+      schema: {
+        summary:
+          'Replace the notification settings. A channel sent back with its `id` keeps its secret when none is given; a channel left out is removed. Target URLs must be public addresses unless the owner allowed local-network targets.',
+        body: N.NotificationsBody,
+        response: { 200: answer(N.NotificationsView, 'the settings as written'), ...WITH_A_BODY, 401: REFUSAL[401], 429: REFUSAL[429] },
+      },
+    },
+    async (request) => {
+      const reader = authenticated(request)
+      const { notifyTargets } = await readSettings(deps.db)
+      await putReaderNotifications(deps.db, reader.id, request.body, deps.clock.now(), notifyTargets)
+      return view(deps, reader.id)
+    },
+  )
+  app.post(
+    `${PATH}/test`,
+    {
+      schema: {
+        summary: "Send a test message to each of the Reader's channels now, and say how each went.",
+        response: { 200: answer(N.TestResponse, 'one result per channel'), 401: REFUSAL[401], 429: REFUSAL[429] },
+      },
+    },
+    async (request) => {
+      const reader = authenticated(request)
+      return { results: await notifyOf(deps).notifier.sendTest(reader.id, reader.name) }
+    },
+  )
+}

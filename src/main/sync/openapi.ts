@@ -1,63 +1,62 @@
-/** The OpenAPI document of the sync endpoint, generated from the same route table and zod schemas. */
+/**
+ * What the sync endpoint's OpenAPI document says beside its routes' schemas (docs/adr/0100-…): the document's
+ * head, and the answers routes declare — a usual answer (`answer`), an empty one (`nothing`) and the error shape
+ * for each status a route may refuse with (`REFUSAL`). `@fastify/swagger` writes the document from the routes
+ * as registered, their zod schemas turned into JSON Schema by the type provider's `jsonSchemaTransform`; the same
+ * schemas validate each request and serialise each reply, so the document cannot drift from what is answered.
+ */
+import type { FastifyDynamicSwaggerOptions, SwaggerTransform } from '@fastify/swagger'
+import type { FastifySchema } from 'fastify'
+import { jsonSchemaTransform } from 'fastify-type-provider-zod'
 import { z, type ZodType } from 'zod'
 import { ErrorBody } from '../../shared/sync-schemas'
-import type { SyncRoute } from './routes'
 
-const ERROR_TEXT: Record<number, string> = {
-  400: 'malformed JSON or a bad request line',
-  401: 'no token, or an unknown one',
-  404: 'not found (or not yours)',
-  413: 'the body is larger than 64 KiB',
-  415: 'the body is not application/json',
-  422: 'the request is well-formed but invalid (types, unknown fields, ranges, a URL off every pin)',
-  429: 'too many requests for this token; retry later',
+export const OPENAPI_PATH = '/api/v1/openapi.json'
+
+/** A JSON answer with its schema: it serialises the reply and describes it. */
+export const answer = <T extends ZodType>(schema: T, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+})
+
+/** An answer with no body (204). */
+export const nothing = (description: string) => z.null().describe(description)
+
+/** The error shape, for each status a route may refuse with: a route lists its own (`401: REFUSAL[401]`). */
+export const REFUSAL = {
+  400: answer(ErrorBody, 'malformed JSON or a bad request line'),
+  401: answer(ErrorBody, 'no token, or an unknown one'),
+  404: answer(ErrorBody, 'not found (or not yours)'),
+  413: answer(ErrorBody, 'the body is larger than 64 KiB'),
+  415: answer(ErrorBody, 'the body is not application/json'),
+  422: answer(ErrorBody, 'the request is well-formed but invalid (types, unknown fields, ranges, a URL off every pin)'),
+  429: answer(ErrorBody, 'too many requests for this token; retry later'),
 }
 
-const schema = (s: ZodType) => z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' })
+/** What a route that takes a JSON body may be refused with, besides its own refusals. */
+export const WITH_A_BODY = { 400: REFUSAL[400], 413: REFUSAL[413], 415: REFUSAL[415], 422: REFUSAL[422] }
 
-export function openApiDocument(routes: readonly SyncRoute[], version: string): object {
-  const paths: Record<string, Record<string, object>> = {}
-  for (const r of routes) {
-    const path = r.path.replace(/:([A-Za-z]+)/g, '{$1}')
-    const parameters = [
-      ...objectFields(r.params).map(([name, s]) => ({ name, in: 'path', required: true, schema: s })),
-      ...objectFields(r.query).map(([name, s]) => ({ name, in: 'query', required: false, schema: s })),
-    ]
-    const responses: Record<string, object> = {
-      [r.response.status]: {
-        description: r.response.description,
-        ...(r.response.schema
-          ? { content: { 'application/json': { schema: z.toJSONSchema(r.response.schema, { io: 'output', unrepresentable: 'any' }) } } }
-          : {}),
-      },
-    }
-    for (const status of r.errors) {
-      responses[status] = { description: ERROR_TEXT[status] ?? 'error', content: { 'application/json': { schema: schema(ErrorBody) } } }
-    }
-    ;(paths[path] ??= {})[r.method.toLowerCase()] = {
-      summary: r.summary,
-      ...(r.auth ? { security: [{ bearer: [] }] } : { security: [] }),
-      ...(parameters.length ? { parameters } : {}),
-      ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: schema(r.body) } } } } : {}),
-      responses,
-    }
-  }
+/** A route that takes no query refuses one; one that takes no body refuses one (a DELETE with a body changes nothing). */
+export const NO_QUERY = z.strictObject({}, 'this route takes none')
+export const NO_BODY = z.null('this route takes none')
+
+/** The provider's transform, without the body a route does not take (NO_BODY is a refusal, not a request body). */
+const transform: SwaggerTransform<FastifySchema> = (route) =>
+  jsonSchemaTransform(route.schema?.body === NO_BODY ? { ...route, schema: { ...route.schema, body: undefined } } : route)
+
+export function swaggerOptions(version: string): FastifyDynamicSwaggerOptions {
   return {
-    openapi: '3.1.0',
-    info: {
-      title: 'Manga Bookmark sync API',
-      version,
-      description:
-        'Readers keep bookmarks and Progress in sync. Every route but /health needs `Authorization: Bearer <token>`; a Reader sees only their own bookmarks.',
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Manga Bookmark sync API',
+        version,
+        description:
+          'Readers keep bookmarks and Progress in sync. Every route but /health needs `Authorization: Bearer <token>`; a Reader sees only their own bookmarks.',
+      },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
     },
-    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-    security: [{ bearer: [] }],
-    paths,
+    transform,
   }
-}
-
-function objectFields(s: ZodType | undefined): Array<[string, object]> {
-  if (!s) return []
-  const json = schema(s) as { properties?: Record<string, object> }
-  return Object.entries(json.properties ?? {})
 }

@@ -1,0 +1,85 @@
+/**
+ * The OpenAPI document is written from the routes as the server registers them: every sync route is in it, with
+ * the parameters, body and answers its own schemas declare — found from the server, not from a list kept here.
+ */
+import type { RouteOptions } from 'fastify'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { ZodObject } from 'zod'
+import { SitePacer } from '../lanes/pacer'
+import { BrowserHealth } from '../fetch/browser-health'
+import { createHttpFetcher } from '../fetch/http-fetcher'
+import { silentLog } from '../log'
+import { createHttpServer, listen } from '../server/http'
+import { createRegistry } from '../sites/registry'
+import { FakeClock } from '../testing/clock'
+import { openTestStore, type TestStore } from '../testing/store'
+import { registerSyncApi } from './api'
+import { NO_BODY, NO_QUERY, OPENAPI_PATH } from './openapi'
+
+let store: TestStore
+let origin: string
+let close: () => Promise<void>
+const routes: RouteOptions[] = []
+
+beforeAll(async () => {
+  store = openTestStore()
+  const clock = new FakeClock()
+  const app = createHttpServer({ log: silentLog })
+  // Every route the server is given, as it is given: what the document must describe.
+  app.addHook('onRoute', (route) => void routes.push(route))
+  const acquire = {
+    db: store.db,
+    registry: createRegistry([]),
+    fetchers: { http: createHttpFetcher({ timeoutMs: 2_000 }) },
+    health: new BrowserHealth(clock),
+    pacer: new SitePacer(clock),
+    clock,
+    log: silentLog,
+  }
+  await registerSyncApi(app, { db: store.db, clock, acquire })
+  origin = (await listen(app, 0)).origin
+  close = async () => {
+    await app.close()
+    await store.dispose()
+  }
+})
+afterAll(() => close())
+
+const methods = (route: RouteOptions) => (Array.isArray(route.method) ? route.method : [route.method]).filter((m) => m !== 'HEAD')
+const keysOf = (schema: unknown) => Object.keys((schema as ZodObject).shape)
+
+describe('the OpenAPI document', () => {
+  it('lists every registered sync route, each with the parameters, body and answers of its schemas', async () => {
+    const response = await fetch(`${origin}${OPENAPI_PATH}`)
+    expect(response.status).toBe(200)
+    expect(response.headers.get('cache-control')).toBe('no-store')
+    const doc = (await response.json()) as { paths: Record<string, Record<string, any>> }
+    const described = routes.filter((r) => r.url.startsWith('/api/v1/') && r.url !== OPENAPI_PATH && methods(r).length > 0)
+    // The server holds the 14 routes of the sync API; each is in the document, and nothing else is.
+    expect(described.length).toBe(14)
+    const listed = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`))
+    const registered = described.flatMap((r) => methods(r).map((m) => `${m} ${r.url.replace(/:([A-Za-z]+)/g, '{$1}')}`))
+    expect(listed.sort()).toEqual(registered.sort())
+    for (const route of described) {
+      const op = doc.paths[route.url.replace(/:([A-Za-z]+)/g, '{$1}')]![methods(route)[0]!.toLowerCase()]
+      const schema = route.schema!
+      const where = `${methods(route)[0]} ${route.url}`
+      const parameters = (op.parameters ?? []).map((p: { in: string; name: string }) => `${p.in}:${p.name}`).sort()
+      const params = schema.params ? keysOf(schema.params).map((k) => `path:${k}`) : []
+      const query = schema.querystring === NO_QUERY ? [] : keysOf(schema.querystring).map((k) => `query:${k}`)
+      expect(parameters, where).toEqual([...params, ...query].sort())
+      expect(op.requestBody !== undefined, where).toBe(schema.body !== NO_BODY)
+      expect(Object.keys(op.responses).sort(), where).toEqual(Object.keys(schema.response as object).sort())
+      expect(op.summary, where).toEqual(expect.any(String))
+    }
+  })
+
+  it('says which routes need a token', async () => {
+    const doc = (await (await fetch(`${origin}${OPENAPI_PATH}`)).json()) as { paths: Record<string, Record<string, any>> }
+    const open = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.entries(ops).flatMap(([method, op]) => (op.security.length === 0 ? [`${method} ${path}`] : [])),
+    )
+    expect(open.sort()).toEqual(['get /api/v1/health', 'post /api/v1/sign-in'])
+    expect(doc.paths['/api/v1/me']!.get.security).toEqual([{ bearer: [] }])
+  })
+})
