@@ -10,6 +10,7 @@
 import { RETRY_AFTER_CAP_MS } from '../lanes/decisions'
 import type { Pace } from '../sites/site'
 import { KEEP_NEWEST } from '../store/chapters'
+import type { PassRow } from '../store/schema'
 import {
   DB_FAULT_MARK,
   FAULT_OUTCOME,
@@ -125,18 +126,8 @@ class Index {
     this.steps = events.filter((e): e is ActionEvent => e.type === 'action' && e.action === 'clock-step')
     let stoppedAt: number | null = null
     for (const e of events) {
-      if (e.type === 'action') {
-        if (e.action === 'lanes-stop' && stoppedAt === null) stoppedAt = e.mono
-        if (e.action === 'lanes-start' && stoppedAt !== null) {
-          this.lanesStopped.push([stoppedAt, e.mono])
-          stoppedAt = null
-        }
-        if (e.result === 'ok' && e.series) {
-          if (e.action === 'check-now') push(this.pressesBySeries, e.series, e)
-          if (e.action === 'sighting') push(this.sightingsBySeries, e.series, e)
-          if (e.action === 'finish') push(this.finishes, e.series, e)
-        }
-      } else if (e.type === 'lane') push(this.laneEvents, e.site, e)
+      if (e.type === 'action') stoppedAt = this.#indexAction(e, stoppedAt)
+      else if (e.type === 'lane') push(this.laneEvents, e.site, e)
       else if (e.type === 'request' && e.first) push(this.firstRequests, e.series, e)
       else if (e.type === 'check') {
         push(this.checksBySeries, e.series, e)
@@ -146,6 +137,21 @@ class Index {
       else if (e.type === 'db-fault') this.dbFaults.push(e)
     }
     if (stoppedAt !== null) this.lanesStopped.push([stoppedAt, Infinity])
+  }
+
+  /** Files one action: the Lanes stopped (returns since when) or started again, and a press, Sighting or Finish that worked. */
+  #indexAction(e: ActionEvent, stoppedAt: number | null): number | null {
+    if (e.result === 'ok' && e.series) {
+      if (e.action === 'check-now') push(this.pressesBySeries, e.series, e)
+      if (e.action === 'sighting') push(this.sightingsBySeries, e.series, e)
+      if (e.action === 'finish') push(this.finishes, e.series, e)
+    }
+    if (e.action === 'lanes-stop' && stoppedAt === null) return e.mono
+    if (e.action === 'lanes-start' && stoppedAt !== null) {
+      this.lanesStopped.push([stoppedAt, e.mono])
+      return null
+    }
+    return stoppedAt
   }
 
   /** Whether a database fault was injected from `mono` up to the event `seq`. */
@@ -294,40 +300,50 @@ const countsAddUp: Rule = (index, out) => {
     open.delete(e.site)
     const row = e.row
     if (!row) continue
-    const v = (message: string) => out.push({ rule: 'counts-add-up', ...at(e), site: e.site, message: `row ${row.id}: ${message}` })
-    if (row.skip) {
-      if (checks.length) v(`skip "${row.skip}" but the pass made ${checks.length} check(s)`)
-      if (row.refused + row.unreachable + row.no_chapter + row.unfetchable + row.errors > 0) v(`skip "${row.skip}" with outcome counts`)
-      // Carried forward from the row before, or measured by this pass before it met the skip (a pause found by
-      // the gate mid-pass): then it checked nothing, and says so.
-      const prev = previous.get(e.site)?.row
-      const carried = prev && row.due === prev.due && row.gap === prev.gap && row.clamped === prev.clamped && row.checked === prev.checked
-      const measured = row.gap > 0 && row.checked === 0
-      if (prev && !carried && !measured)
-        v(
-          `skip "${row.skip}" with due/gap/clamped/checked ${row.due}/${row.gap}/${row.clamped}/${row.checked}: neither the previous row's ${prev.due}/${prev.gap}/${prev.clamped}/${prev.checked} nor its own (checked 0)`,
-        )
-    } else {
-      const count = (o: string) => checks.filter((c) => c.outcome === o).length
-      const expected = {
-        checked: checks.filter((c) => c.outcome !== 'unreachable').length,
-        refused: count('refused'),
-        unreachable: count('unreachable'),
-        no_chapter: count('no-chapter'),
-        unfetchable: count('unfetchable'),
-        errors: count('error'),
-      }
-      for (const [field, n] of Object.entries(expected)) {
-        const stored = row[field as keyof typeof expected]
-        if (stored !== n) v(`${field} is ${stored}, the pass's checks say ${n}`)
-      }
-      if (row.checked > row.due) v(`checked ${row.checked} > due ${row.due}`)
-      // A worked pass takes the first due Series it reads, so due with nothing tried is a stall (or a due figure
-      // that counted Series the pass passed over).
-      if (row.due > 0 && row.checked + row.unreachable === 0) v(`due ${row.due} but nothing checked or tried`)
-    }
+    const problems = row.skip ? skippedRowProblems(row, checks, previous.get(e.site)?.row) : workedRowProblems(row, checks)
+    for (const message of problems) out.push({ rule: 'counts-add-up', ...at(e), site: e.site, message: `row ${row.id}: ${message}` })
     previous.set(e.site, e)
   }
+}
+
+/** counts-add-up for a skipped row: no checks, no outcome counts, and its figures carried or measured. */
+function skippedRowProblems(row: PassRow, checks: readonly CheckEvent[], prev: PassRow | null | undefined): string[] {
+  const problems: string[] = []
+  if (checks.length) problems.push(`skip "${row.skip}" but the pass made ${checks.length} check(s)`)
+  if (row.refused + row.unreachable + row.no_chapter + row.unfetchable + row.errors > 0)
+    problems.push(`skip "${row.skip}" with outcome counts`)
+  // Carried forward from the row before, or measured by this pass before it met the skip (a pause found by
+  // the gate mid-pass): then it checked nothing, and says so.
+  const carried = prev && row.due === prev.due && row.gap === prev.gap && row.clamped === prev.clamped && row.checked === prev.checked
+  const measured = row.gap > 0 && row.checked === 0
+  if (prev && !carried && !measured)
+    problems.push(
+      `skip "${row.skip}" with due/gap/clamped/checked ${row.due}/${row.gap}/${row.clamped}/${row.checked}: neither the previous row's ${prev.due}/${prev.gap}/${prev.clamped}/${prev.checked} nor its own (checked 0)`,
+    )
+  return problems
+}
+
+/** counts-add-up for a worked row: each outcome count is its pass's checks', and something due was tried. */
+function workedRowProblems(row: PassRow, checks: readonly CheckEvent[]): string[] {
+  const problems: string[] = []
+  const count = (o: string) => checks.filter((c) => c.outcome === o).length
+  const expected = {
+    checked: checks.filter((c) => c.outcome !== 'unreachable').length,
+    refused: count('refused'),
+    unreachable: count('unreachable'),
+    no_chapter: count('no-chapter'),
+    unfetchable: count('unfetchable'),
+    errors: count('error'),
+  }
+  for (const [field, n] of Object.entries(expected)) {
+    const stored = row[field as keyof typeof expected]
+    if (stored !== n) problems.push(`${field} is ${stored}, the pass's checks say ${n}`)
+  }
+  if (row.checked > row.due) problems.push(`checked ${row.checked} > due ${row.due}`)
+  // A worked pass takes the first due Series it reads, so due with nothing tried is a stall (or a due figure
+  // that counted Series the pass passed over).
+  if (row.due > 0 && row.checked + row.unreachable === 0) problems.push(`due ${row.due} but nothing checked or tried`)
+  return problems
 }
 
 /** A check fails only where a fault was injected into its requests, and a row counts no more failures than its pass met. */
@@ -537,9 +553,9 @@ const detectionBound = (index: Index, out: Violation[], detections: Detection[])
         .reduce((sum, s) => sum + Math.min(-s.stepMs!, s.mono - from + pace.maxPassMs + gap + facts.checkSlackMs), 0)
       // A Sighting counts as the Series' check: it puts the Series' turn a rest after it. The time the Lane could
       // not work, steps back and presses delay whichever turn is the later one, so they come on top of it.
-      let turnFrom = release.mono
-      for (const s of sightings)
-        if (s.mono >= release.mono - pace.restMs && s.mono <= deadline) turnFrom = Math.max(turnFrom, s.mono + pace.restMs + gap - cycle)
+      const turnFrom = sightings
+        .filter((s) => s.mono >= release.mono - pace.restMs && s.mono <= deadline)
+        .reduce((latest, s) => Math.max(latest, s.mono + pace.restMs + gap - cycle), release.mono)
       let next =
         turnFrom +
         base +
@@ -843,7 +859,8 @@ function laneRequestGaps(index: Index): Map<number, number> {
     else if (e.type === 'pass-failed') open.delete(e.site)
     else if (e.type === 'pass') {
       const gap = e.row?.gap ?? 0
-      if (gap > 0) for (const r of open.get(e.site) ?? []) gaps.set(r.seq, gap)
+      const requests = gap > 0 ? (open.get(e.site) ?? []) : []
+      for (const r of requests) gaps.set(r.seq, gap)
       open.delete(e.site)
     }
   }
