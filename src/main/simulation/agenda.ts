@@ -30,6 +30,7 @@ const ACTION_RATES = {
 const SIGHTING_OF_RELEASE = 0.12
 const DISTURBANCE_RATES = { 'clock-step': 0.3, 'machine-sleep': 0.25, outage: 0.1, 'challenge-episode': 0.07 } as const
 
+/** One thing on the agenda, due at `at` (monotonic): something the world does, or the owner or a Reader. */
 export type Item =
   | { at: number; kind: 'release'; series: SimSeries; chapter: SimChapter }
   | { at: number; kind: 'sighting'; flavour: 'real' | 'bogus' | 'stale'; series?: SimSeries; chapter?: number }
