@@ -534,7 +534,6 @@ const detectionBound = (index: Index, out: Violation[], detections: Detection[])
     const cycle = Math.max(turn, release.eligible * pace.minGapMs)
     const gap = Math.min(pace.maxGapMs, Math.max(pace.minGapMs, Math.round(pace.restMs / Math.max(1, release.eligible))))
     const base = cycle + pace.maxPassMs + facts.checkSlackMs + (facts.browser ? pace.wakeOldestMs : 0)
-    const unavailable = index.unavailable(release.site)
     const sightings = release.readers === 1 ? (index.sightingsBySeries.get(release.series) ?? []) : []
     const forced = pressesBySite.get(release.site) ?? []
     const checks = index.checksBySeries.get(release.series) ?? []
@@ -546,41 +545,11 @@ const detectionBound = (index: Index, out: Violation[], detections: Detection[])
       ...checks.filter((c) => c.seq < release.seq).map((c) => c.startMono),
     )
     const from = Number.isFinite(lastCheck) ? lastCheck : release.mono - cycle
-    let deadline = release.mono + base
-    for (let round = 0; round < 10_000; round++) {
-      const wentBack = index.steps
-        .filter((s) => (s.stepMs ?? 0) < 0 && s.mono >= from && s.mono <= deadline)
-        .reduce((sum, s) => sum + Math.min(-s.stepMs!, s.mono - from + pace.maxPassMs + gap + facts.checkSlackMs), 0)
-      // A Sighting counts as the Series' check: it puts the Series' turn a rest after it. The time the Lane could
-      // not work, steps back and presses delay whichever turn is the later one, so they come on top of it.
-      const turnFrom = sightings
-        .filter((s) => s.mono >= release.mono - pace.restMs && s.mono <= deadline)
-        .reduce((latest, s) => Math.max(latest, s.mono + pace.restMs + gap - cycle), release.mono)
-      let next =
-        turnFrom +
-        base +
-        overlapLength(unavailable, from, deadline) +
-        wentBack +
-        forced.filter((p) => p.mono >= from && p.mono <= deadline).length * gap
-      // A failed check comes on top of whatever made the Series wait for it.
-      next += failedChecks.filter((c) => c.startMono >= release.mono && c.startMono <= deadline).length * cycle
-      if (next <= deadline) break
-      deadline = next
-    }
+    let deadline = delayedDeadline(index, { release, facts, cycle, gap, base, from, sightings, forced, failedChecks })
     const found = checks.find(
       (c) => c.outcome === 'chapter' && c.startMono >= release.mono && c.served !== null && c.served >= release.chapter,
     )
-    // The due query puts Series with more Readers (then the oldest stamps) first: a Series that comes due
-    // while others wait is checked after them, a gap each — across as many passes as that takes (a pass ends at
-    // maxPassMs and the next reads the due query again). The backlog is the most any pass saw due between the
-    // release and the finding check (never found: up to the deadline).
-    const passes = index.passesBySite.get(release.site) ?? []
-    const until = found && found.caller === 'lane' ? found.mono : deadline
-    const backlog = Math.max(
-      1,
-      found && found.caller === 'lane' ? (passes[lastBefore(passes, found.seq) + 1]?.row?.due ?? 1) : 1,
-      ...passes.filter((p) => p.mono >= release.mono && p.mono <= until && p.row && !p.row.skip).map((p) => p.row!.due),
-    )
+    const backlog = dueBacklog(index, release, found, deadline)
     deadline += Math.max(0, backlog - 1) * gap
     const finishedSoon = (index.finishes.get(release.series) ?? []).some((f) => f.mono >= release.mono && f.mono <= deadline)
     const judged = deadline <= index.config.end && !finishedSoon
@@ -603,6 +572,71 @@ const detectionBound = (index: Index, out: Violation[], detections: Detection[])
         message: `chapter ${release.chapter} ${found ? `found after ${minutes(detectedAt - release.mono)}` : 'never found'}; allowed ${minutes(deadline - release.mono)}`,
       })
   }
+}
+
+/** What one release's detection bound is counted from (see detectionBound). */
+interface ReleaseTurn {
+  release: ReleaseEvent
+  facts: SiteFacts
+  /** The Series' turn, stretched to the time its Lane takes to go round its eligible Series. */
+  cycle: number
+  gap: number
+  /** The bound on a healthy Lane. */
+  base: number
+  /** The Series' last check before the release (or a cycle before it). */
+  from: number
+  sightings: readonly ActionEvent[]
+  /** The Check nows pressed on the release's Site. */
+  forced: readonly ActionEvent[]
+  failedChecks: readonly CheckEvent[]
+}
+
+/**
+ * The deadline with what delayed the Series on top of the healthy bound. A fixpoint: each delay counts up to the
+ * deadline, and the delays it adds may move the deadline past more of them.
+ */
+function delayedDeadline(index: Index, t: ReleaseTurn): number {
+  const { release, facts, cycle, gap, base, from } = t
+  const pace = facts.pace
+  const unavailable = index.unavailable(release.site)
+  let deadline = release.mono + base
+  for (let round = 0; round < 10_000; round++) {
+    const wentBack = index.steps
+      .filter((s) => (s.stepMs ?? 0) < 0 && s.mono >= from && s.mono <= deadline)
+      .reduce((sum, s) => sum + Math.min(-s.stepMs!, s.mono - from + pace.maxPassMs + gap + facts.checkSlackMs), 0)
+    // A Sighting counts as the Series' check: it puts the Series' turn a rest after it. The time the Lane could
+    // not work, steps back and presses delay whichever turn is the later one, so they come on top of it.
+    const turnFrom = t.sightings
+      .filter((s) => s.mono >= release.mono - pace.restMs && s.mono <= deadline)
+      .reduce((latest, s) => Math.max(latest, s.mono + pace.restMs + gap - cycle), release.mono)
+    let next =
+      turnFrom +
+      base +
+      overlapLength(unavailable, from, deadline) +
+      wentBack +
+      t.forced.filter((p) => p.mono >= from && p.mono <= deadline).length * gap
+    // A failed check comes on top of whatever made the Series wait for it.
+    next += t.failedChecks.filter((c) => c.startMono >= release.mono && c.startMono <= deadline).length * cycle
+    if (next <= deadline) break
+    deadline = next
+  }
+  return deadline
+}
+
+/**
+ * The due query puts Series with more Readers (then the oldest stamps) first: a Series that comes due while
+ * others wait is checked after them, a gap each — across as many passes as that takes (a pass ends at maxPassMs
+ * and the next reads the due query again). The backlog is the most any pass saw due between the release and the
+ * finding check (never found: up to the deadline).
+ */
+function dueBacklog(index: Index, release: ReleaseEvent, found: CheckEvent | undefined, deadline: number): number {
+  const passes = index.passesBySite.get(release.site) ?? []
+  const until = found && found.caller === 'lane' ? found.mono : deadline
+  return Math.max(
+    1,
+    found && found.caller === 'lane' ? (passes[lastBefore(passes, found.seq) + 1]?.row?.due ?? 1) : 1,
+    ...passes.filter((p) => p.mono >= release.mono && p.mono <= until && p.row && !p.row.skip).map((p) => p.row!.due),
+  )
 }
 
 /** A New Chapter only for a Series whose Site shows a chapter it had not shown to an earlier successful check. */
