@@ -10,6 +10,7 @@
 import { RETRY_AFTER_CAP_MS } from '../lanes/decisions'
 import type { Pace } from '../sites/site'
 import { KEEP_NEWEST } from '../store/chapters'
+import type { PassRow } from '../store/schema'
 import {
   DB_FAULT_MARK,
   FAULT_OUTCOME,
@@ -125,18 +126,8 @@ class Index {
     this.steps = events.filter((e): e is ActionEvent => e.type === 'action' && e.action === 'clock-step')
     let stoppedAt: number | null = null
     for (const e of events) {
-      if (e.type === 'action') {
-        if (e.action === 'lanes-stop' && stoppedAt === null) stoppedAt = e.mono
-        if (e.action === 'lanes-start' && stoppedAt !== null) {
-          this.lanesStopped.push([stoppedAt, e.mono])
-          stoppedAt = null
-        }
-        if (e.result === 'ok' && e.series) {
-          if (e.action === 'check-now') push(this.pressesBySeries, e.series, e)
-          if (e.action === 'sighting') push(this.sightingsBySeries, e.series, e)
-          if (e.action === 'finish') push(this.finishes, e.series, e)
-        }
-      } else if (e.type === 'lane') push(this.laneEvents, e.site, e)
+      if (e.type === 'action') stoppedAt = this.#indexAction(e, stoppedAt)
+      else if (e.type === 'lane') push(this.laneEvents, e.site, e)
       else if (e.type === 'request' && e.first) push(this.firstRequests, e.series, e)
       else if (e.type === 'check') {
         push(this.checksBySeries, e.series, e)
@@ -146,6 +137,21 @@ class Index {
       else if (e.type === 'db-fault') this.dbFaults.push(e)
     }
     if (stoppedAt !== null) this.lanesStopped.push([stoppedAt, Infinity])
+  }
+
+  /** Files one action: the Lanes stopped (returns since when) or started again, and a press, Sighting or Finish that worked. */
+  #indexAction(e: ActionEvent, stoppedAt: number | null): number | null {
+    if (e.result === 'ok' && e.series) {
+      if (e.action === 'check-now') push(this.pressesBySeries, e.series, e)
+      if (e.action === 'sighting') push(this.sightingsBySeries, e.series, e)
+      if (e.action === 'finish') push(this.finishes, e.series, e)
+    }
+    if (e.action === 'lanes-stop' && stoppedAt === null) return e.mono
+    if (e.action === 'lanes-start' && stoppedAt !== null) {
+      this.lanesStopped.push([stoppedAt, e.mono])
+      return null
+    }
+    return stoppedAt
   }
 
   /** Whether a database fault was injected from `mono` up to the event `seq`. */
@@ -294,40 +300,50 @@ const countsAddUp: Rule = (index, out) => {
     open.delete(e.site)
     const row = e.row
     if (!row) continue
-    const v = (message: string) => out.push({ rule: 'counts-add-up', ...at(e), site: e.site, message: `row ${row.id}: ${message}` })
-    if (row.skip) {
-      if (checks.length) v(`skip "${row.skip}" but the pass made ${checks.length} check(s)`)
-      if (row.refused + row.unreachable + row.no_chapter + row.unfetchable + row.errors > 0) v(`skip "${row.skip}" with outcome counts`)
-      // Carried forward from the row before, or measured by this pass before it met the skip (a pause found by
-      // the gate mid-pass): then it checked nothing, and says so.
-      const prev = previous.get(e.site)?.row
-      const carried = prev && row.due === prev.due && row.gap === prev.gap && row.clamped === prev.clamped && row.checked === prev.checked
-      const measured = row.gap > 0 && row.checked === 0
-      if (prev && !carried && !measured)
-        v(
-          `skip "${row.skip}" with due/gap/clamped/checked ${row.due}/${row.gap}/${row.clamped}/${row.checked}: neither the previous row's ${prev.due}/${prev.gap}/${prev.clamped}/${prev.checked} nor its own (checked 0)`,
-        )
-    } else {
-      const count = (o: string) => checks.filter((c) => c.outcome === o).length
-      const expected = {
-        checked: checks.filter((c) => c.outcome !== 'unreachable').length,
-        refused: count('refused'),
-        unreachable: count('unreachable'),
-        no_chapter: count('no-chapter'),
-        unfetchable: count('unfetchable'),
-        errors: count('error'),
-      }
-      for (const [field, n] of Object.entries(expected)) {
-        const stored = row[field as keyof typeof expected]
-        if (stored !== n) v(`${field} is ${stored}, the pass's checks say ${n}`)
-      }
-      if (row.checked > row.due) v(`checked ${row.checked} > due ${row.due}`)
-      // A worked pass takes the first due Series it reads, so due with nothing tried is a stall (or a due figure
-      // that counted Series the pass passed over).
-      if (row.due > 0 && row.checked + row.unreachable === 0) v(`due ${row.due} but nothing checked or tried`)
-    }
+    const problems = row.skip ? skippedRowProblems(row, checks, previous.get(e.site)?.row) : workedRowProblems(row, checks)
+    for (const message of problems) out.push({ rule: 'counts-add-up', ...at(e), site: e.site, message: `row ${row.id}: ${message}` })
     previous.set(e.site, e)
   }
+}
+
+/** counts-add-up for a skipped row: no checks, no outcome counts, and its figures carried or measured. */
+function skippedRowProblems(row: PassRow, checks: readonly CheckEvent[], prev: PassRow | null | undefined): string[] {
+  const problems: string[] = []
+  if (checks.length) problems.push(`skip "${row.skip}" but the pass made ${checks.length} check(s)`)
+  if (row.refused + row.unreachable + row.no_chapter + row.unfetchable + row.errors > 0)
+    problems.push(`skip "${row.skip}" with outcome counts`)
+  // Carried forward from the row before, or measured by this pass before it met the skip (a pause found by
+  // the gate mid-pass): then it checked nothing, and says so.
+  const carried = prev && row.due === prev.due && row.gap === prev.gap && row.clamped === prev.clamped && row.checked === prev.checked
+  const measured = row.gap > 0 && row.checked === 0
+  if (prev && !carried && !measured)
+    problems.push(
+      `skip "${row.skip}" with due/gap/clamped/checked ${row.due}/${row.gap}/${row.clamped}/${row.checked}: neither the previous row's ${prev.due}/${prev.gap}/${prev.clamped}/${prev.checked} nor its own (checked 0)`,
+    )
+  return problems
+}
+
+/** counts-add-up for a worked row: each outcome count is its pass's checks', and something due was tried. */
+function workedRowProblems(row: PassRow, checks: readonly CheckEvent[]): string[] {
+  const problems: string[] = []
+  const count = (o: string) => checks.filter((c) => c.outcome === o).length
+  const expected = {
+    checked: checks.filter((c) => c.outcome !== 'unreachable').length,
+    refused: count('refused'),
+    unreachable: count('unreachable'),
+    no_chapter: count('no-chapter'),
+    unfetchable: count('unfetchable'),
+    errors: count('error'),
+  }
+  for (const [field, n] of Object.entries(expected)) {
+    const stored = row[field as keyof typeof expected]
+    if (stored !== n) problems.push(`${field} is ${stored}, the pass's checks say ${n}`)
+  }
+  if (row.checked > row.due) problems.push(`checked ${row.checked} > due ${row.due}`)
+  // A worked pass takes the first due Series it reads, so due with nothing tried is a stall (or a due figure
+  // that counted Series the pass passed over).
+  if (row.due > 0 && row.checked + row.unreachable === 0) problems.push(`due ${row.due} but nothing checked or tried`)
+  return problems
 }
 
 /** A check fails only where a fault was injected into its requests, and a row counts no more failures than its pass met. */
@@ -518,7 +534,6 @@ const detectionBound = (index: Index, out: Violation[], detections: Detection[])
     const cycle = Math.max(turn, release.eligible * pace.minGapMs)
     const gap = Math.min(pace.maxGapMs, Math.max(pace.minGapMs, Math.round(pace.restMs / Math.max(1, release.eligible))))
     const base = cycle + pace.maxPassMs + facts.checkSlackMs + (facts.browser ? pace.wakeOldestMs : 0)
-    const unavailable = index.unavailable(release.site)
     const sightings = release.readers === 1 ? (index.sightingsBySeries.get(release.series) ?? []) : []
     const forced = pressesBySite.get(release.site) ?? []
     const checks = index.checksBySeries.get(release.series) ?? []
@@ -530,41 +545,11 @@ const detectionBound = (index: Index, out: Violation[], detections: Detection[])
       ...checks.filter((c) => c.seq < release.seq).map((c) => c.startMono),
     )
     const from = Number.isFinite(lastCheck) ? lastCheck : release.mono - cycle
-    let deadline = release.mono + base
-    for (let round = 0; round < 10_000; round++) {
-      const wentBack = index.steps
-        .filter((s) => (s.stepMs ?? 0) < 0 && s.mono >= from && s.mono <= deadline)
-        .reduce((sum, s) => sum + Math.min(-s.stepMs!, s.mono - from + pace.maxPassMs + gap + facts.checkSlackMs), 0)
-      // A Sighting counts as the Series' check: it puts the Series' turn a rest after it. The time the Lane could
-      // not work, steps back and presses delay whichever turn is the later one, so they come on top of it.
-      let turnFrom = release.mono
-      for (const s of sightings)
-        if (s.mono >= release.mono - pace.restMs && s.mono <= deadline) turnFrom = Math.max(turnFrom, s.mono + pace.restMs + gap - cycle)
-      let next =
-        turnFrom +
-        base +
-        overlapLength(unavailable, from, deadline) +
-        wentBack +
-        forced.filter((p) => p.mono >= from && p.mono <= deadline).length * gap
-      // A failed check comes on top of whatever made the Series wait for it.
-      next += failedChecks.filter((c) => c.startMono >= release.mono && c.startMono <= deadline).length * cycle
-      if (next <= deadline) break
-      deadline = next
-    }
+    let deadline = delayedDeadline(index, { release, facts, cycle, gap, base, from, sightings, forced, failedChecks })
     const found = checks.find(
       (c) => c.outcome === 'chapter' && c.startMono >= release.mono && c.served !== null && c.served >= release.chapter,
     )
-    // The due query puts Series with more Readers (then the oldest stamps) first: a Series that comes due
-    // while others wait is checked after them, a gap each — across as many passes as that takes (a pass ends at
-    // maxPassMs and the next reads the due query again). The backlog is the most any pass saw due between the
-    // release and the finding check (never found: up to the deadline).
-    const passes = index.passesBySite.get(release.site) ?? []
-    const until = found && found.caller === 'lane' ? found.mono : deadline
-    const backlog = Math.max(
-      1,
-      found && found.caller === 'lane' ? (passes[lastBefore(passes, found.seq) + 1]?.row?.due ?? 1) : 1,
-      ...passes.filter((p) => p.mono >= release.mono && p.mono <= until && p.row && !p.row.skip).map((p) => p.row!.due),
-    )
+    const backlog = dueBacklog(index, release, found, deadline)
     deadline += Math.max(0, backlog - 1) * gap
     const finishedSoon = (index.finishes.get(release.series) ?? []).some((f) => f.mono >= release.mono && f.mono <= deadline)
     const judged = deadline <= index.config.end && !finishedSoon
@@ -587,6 +572,71 @@ const detectionBound = (index: Index, out: Violation[], detections: Detection[])
         message: `chapter ${release.chapter} ${found ? `found after ${minutes(detectedAt - release.mono)}` : 'never found'}; allowed ${minutes(deadline - release.mono)}`,
       })
   }
+}
+
+/** What one release's detection bound is counted from (see detectionBound). */
+interface ReleaseTurn {
+  release: ReleaseEvent
+  facts: SiteFacts
+  /** The Series' turn, stretched to the time its Lane takes to go round its eligible Series. */
+  cycle: number
+  gap: number
+  /** The bound on a healthy Lane. */
+  base: number
+  /** The Series' last check before the release (or a cycle before it). */
+  from: number
+  sightings: readonly ActionEvent[]
+  /** The Check nows pressed on the release's Site. */
+  forced: readonly ActionEvent[]
+  failedChecks: readonly CheckEvent[]
+}
+
+/**
+ * The deadline with what delayed the Series on top of the healthy bound. A fixpoint: each delay counts up to the
+ * deadline, and the delays it adds may move the deadline past more of them.
+ */
+function delayedDeadline(index: Index, t: ReleaseTurn): number {
+  const { release, facts, cycle, gap, base, from } = t
+  const pace = facts.pace
+  const unavailable = index.unavailable(release.site)
+  let deadline = release.mono + base
+  for (let round = 0; round < 10_000; round++) {
+    const wentBack = index.steps
+      .filter((s) => (s.stepMs ?? 0) < 0 && s.mono >= from && s.mono <= deadline)
+      .reduce((sum, s) => sum + Math.min(-s.stepMs!, s.mono - from + pace.maxPassMs + gap + facts.checkSlackMs), 0)
+    // A Sighting counts as the Series' check: it puts the Series' turn a rest after it. The time the Lane could
+    // not work, steps back and presses delay whichever turn is the later one, so they come on top of it.
+    const turnFrom = t.sightings
+      .filter((s) => s.mono >= release.mono - pace.restMs && s.mono <= deadline)
+      .reduce((latest, s) => Math.max(latest, s.mono + pace.restMs + gap - cycle), release.mono)
+    let next =
+      turnFrom +
+      base +
+      overlapLength(unavailable, from, deadline) +
+      wentBack +
+      t.forced.filter((p) => p.mono >= from && p.mono <= deadline).length * gap
+    // A failed check comes on top of whatever made the Series wait for it.
+    next += t.failedChecks.filter((c) => c.startMono >= release.mono && c.startMono <= deadline).length * cycle
+    if (next <= deadline) break
+    deadline = next
+  }
+  return deadline
+}
+
+/**
+ * The due query puts Series with more Readers (then the oldest stamps) first: a Series that comes due while
+ * others wait is checked after them, a gap each — across as many passes as that takes (a pass ends at maxPassMs
+ * and the next reads the due query again). The backlog is the most any pass saw due between the release and the
+ * finding check (never found: up to the deadline).
+ */
+function dueBacklog(index: Index, release: ReleaseEvent, found: CheckEvent | undefined, deadline: number): number {
+  const passes = index.passesBySite.get(release.site) ?? []
+  const until = found && found.caller === 'lane' ? found.mono : deadline
+  return Math.max(
+    1,
+    found && found.caller === 'lane' ? (passes[lastBefore(passes, found.seq) + 1]?.row?.due ?? 1) : 1,
+    ...passes.filter((p) => p.mono >= release.mono && p.mono <= until && p.row && !p.row.skip).map((p) => p.row!.due),
+  )
 }
 
 /** A New Chapter only for a Series whose Site shows a chapter it had not shown to an earlier successful check. */
@@ -843,7 +893,8 @@ function laneRequestGaps(index: Index): Map<number, number> {
     else if (e.type === 'pass-failed') open.delete(e.site)
     else if (e.type === 'pass') {
       const gap = e.row?.gap ?? 0
-      if (gap > 0) for (const r of open.get(e.site) ?? []) gaps.set(r.seq, gap)
+      const requests = gap > 0 ? (open.get(e.site) ?? []) : []
+      for (const r of requests) gaps.set(r.seq, gap)
       open.delete(e.site)
     }
   }

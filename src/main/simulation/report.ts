@@ -94,112 +94,144 @@ export interface ReportInput {
 /** The label the report gives a pass row that reached its loop (an empty skip). */
 export const WORKED = '(worked)'
 
+/** The figures counted over the event log in one walk (each map's keys in the order the log first met them). */
+interface Tally {
+  perSitePerDay: Record<string, number[]>
+  byCaller: { lane: number; acquisition: number }
+  checksByCaller: { lane: number; acquisition: number }
+  byOutcome: Record<string, number>
+  errorsByCause: Record<string, number>
+  passRowsBySkip: Record<string, number>
+  actions: SimulationReport['actions']
+  newChapters: number
+  untracked: number
+  faultsOnAcquisitions: number
+  refusals: SimulationReport['refusals']
+}
+
 export function buildReport(input: ReportInput): SimulationReport {
   const { world, events, checked } = input
-  const days = Math.ceil(input.options.days)
-  const perSitePerDay: Record<string, number[]> = Object.fromEntries(world.sites.map((s) => [s.site.key, Array<number>(days).fill(0)]))
-  const byCaller = { lane: 0, acquisition: 0 }
-  const checksByCaller = { lane: 0, acquisition: 0 }
-  const byOutcome: Record<string, number> = {}
-  const errorsByCause: Record<string, number> = {}
-  const passRowsBySkip: Record<string, number> = {}
-  const actions: SimulationReport['actions'] = {}
-  let newChapters = 0
-  let untracked = 0
-  let faultsOnAcquisitions = 0
-  const refusals: SimulationReport['refusals'] = { byForm: {}, withRetryAfter: 0 }
-  for (const e of events) {
-    switch (e.type) {
-      case 'request': {
-        byCaller[e.caller]++
-        if (e.fault && e.caller === 'acquisition') faultsOnAcquisitions++
-        const day = Math.min(days - 1, Math.max(0, Math.floor((e.mono - world.start) / DAY)))
-        const row = perSitePerDay[e.site]
-        if (row) row[day]!++
-        break
-      }
-      case 'check':
-        checksByCaller[e.caller]++
-        byOutcome[e.outcome] = (byOutcome[e.outcome] ?? 0) + 1
-        if (e.outcome !== 'chapter' && e.outcome !== 'aborted') {
-          const cause = causeOf(e.outcome, e.reason)
-          errorsByCause[cause] = (errorsByCause[cause] ?? 0) + 1
-        }
-        break
-      case 'pass':
-        if (e.row) passRowsBySkip[e.row.skip || WORKED] = (passRowsBySkip[e.row.skip || WORKED] ?? 0) + 1
-        newChapters += e.newChapters.length
-        break
-      case 'release':
-        if (!e.tracked) untracked++
-        break
-      case 'refusal':
-        refusals.byForm[e.form] = (refusals.byForm[e.form] ?? 0) + 1
-        if (e.retryAfter !== null) refusals.withRetryAfter++
-        break
-      case 'action': {
-        const tally = (actions[e.action] ??= { ok: 0, failed: 0 })
-        if (e.result === 'ok') tally.ok++
-        else tally.failed++
-        break
-      }
-    }
-  }
+  const t = tallyEvents(events, world, Math.ceil(input.options.days))
   const detections = checked.detections
   const delays = detections.filter((d) => d.detectedAt !== null).map((d) => d.detectedAt! - d.publishedAt)
   const violationsByRule = Object.fromEntries(RULES.map((r) => [r, 0])) as Record<RuleName, number>
   for (const v of checked.violations) violationsByRule[v.rule]++
-  const totalRequests = byCaller.lane + byCaller.acquisition
+  const totalRequests = t.byCaller.lane + t.byCaller.acquisition
   return {
     options: input.options,
-    sites: world.sites.map((s) => ({
-      key: s.site.key,
-      name: s.site.name,
-      fetcher: s.site.fetcher,
-      restMs: s.site.pace.restMs,
-      series: world.series.filter((x) => x.site === s.site.key).length,
-      eligibleAtStart: world.series.filter((x) => x.site === s.site.key && x.initiallyHeld && !x.initiallyFinished).length,
-    })),
+    sites: siteFigures(world),
     requests: {
       total: totalRequests,
-      byCaller,
-      perSitePerDay,
-      perNewChapter: newChapters ? round(totalRequests / newChapters, 1) : null,
+      byCaller: t.byCaller,
+      perSitePerDay: t.perSitePerDay,
+      perNewChapter: t.newChapters ? round(totalRequests / t.newChapters, 1) : null,
     },
     chaptersPublished: detections.length,
-    chaptersPublishedUntracked: untracked,
+    chaptersPublishedUntracked: t.untracked,
     chaptersDetected: delays.length,
     chaptersMissed: detections.filter((d) => d.deadline !== null && (d.detectedAt === null || d.detectedAt > d.deadline)).length,
     chaptersPendingAtEnd: detections.filter((d) => d.deadline === null).length,
-    newChaptersDetected: newChapters,
+    newChaptersDetected: t.newChapters,
     detectionDelayMs: {
       p50: percentile(delays, 0.5),
       p95: percentile(delays, 0.95),
       max: delays.length ? Math.max(...delays) : null,
       count: delays.length,
     },
-    passRowsBySkip,
-    checks: { total: checksByCaller.lane + checksByCaller.acquisition, byOutcome, byCaller: checksByCaller },
-    errorsByCause,
+    passRowsBySkip: t.passRowsBySkip,
+    checks: { total: t.checksByCaller.lane + t.checksByCaller.acquisition, byOutcome: t.byOutcome, byCaller: t.checksByCaller },
+    errorsByCause: t.errorsByCause,
     faultsInjected: input.faultsInjected,
-    faultsOnAcquisitions,
-    refusals,
+    faultsOnAcquisitions: t.faultsOnAcquisitions,
+    refusals: t.refusals,
     browserLaunches: input.browserLaunches,
-    actions,
+    actions: t.actions,
     notifications: notificationCounts(events),
     invariantViolations: checked.violations,
     violationsByRule,
     unexplainedErrors: checked.unexplainedErrors,
     logProblems: input.logProblems,
     detections,
-    series: world.series.map((s) => ({
-      key: s.key,
-      site: s.site,
-      schedule: s.schedule.map((p) => ({ from: p.from, cadence: p.cadence })),
-      releases: s.chapters.filter((c) => c.at >= world.start && c.at < world.end).map((c) => ({ chapter: c.number, at: c.at })),
-    })),
+    series: seriesModels(world),
     runtime: input.runtime,
   }
+}
+
+/** Requests per caller and day, checks by outcome and cause, pass rows by skip, releases, refusals and actions. */
+function tallyEvents(events: readonly SimEvent[], world: World, days: number): Tally {
+  const t: Tally = {
+    perSitePerDay: Object.fromEntries(world.sites.map((s) => [s.site.key, Array<number>(days).fill(0)])),
+    byCaller: { lane: 0, acquisition: 0 },
+    checksByCaller: { lane: 0, acquisition: 0 },
+    byOutcome: {},
+    errorsByCause: {},
+    passRowsBySkip: {},
+    actions: {},
+    newChapters: 0,
+    untracked: 0,
+    faultsOnAcquisitions: 0,
+    refusals: { byForm: {}, withRetryAfter: 0 },
+  }
+  for (const e of events) {
+    switch (e.type) {
+      case 'request': {
+        t.byCaller[e.caller]++
+        if (e.fault && e.caller === 'acquisition') t.faultsOnAcquisitions++
+        const day = Math.min(days - 1, Math.max(0, Math.floor((e.mono - world.start) / DAY)))
+        const row = t.perSitePerDay[e.site]
+        if (row) row[day]!++
+        break
+      }
+      case 'check':
+        t.checksByCaller[e.caller]++
+        t.byOutcome[e.outcome] = (t.byOutcome[e.outcome] ?? 0) + 1
+        if (e.outcome !== 'chapter' && e.outcome !== 'aborted') {
+          const cause = causeOf(e.outcome, e.reason)
+          t.errorsByCause[cause] = (t.errorsByCause[cause] ?? 0) + 1
+        }
+        break
+      case 'pass':
+        if (e.row) t.passRowsBySkip[e.row.skip || WORKED] = (t.passRowsBySkip[e.row.skip || WORKED] ?? 0) + 1
+        t.newChapters += e.newChapters.length
+        break
+      case 'release':
+        if (!e.tracked) t.untracked++
+        break
+      case 'refusal':
+        t.refusals.byForm[e.form] = (t.refusals.byForm[e.form] ?? 0) + 1
+        if (e.retryAfter !== null) t.refusals.withRetryAfter++
+        break
+      case 'action': {
+        const tally = (t.actions[e.action] ??= { ok: 0, failed: 0 })
+        if (e.result === 'ok') tally.ok++
+        else tally.failed++
+        break
+      }
+    }
+  }
+  return t
+}
+
+/** Each Site as the run had it: its rest, its Series, and how many its Lane had to check at the start. */
+function siteFigures(world: World): SimulationReport['sites'] {
+  return world.sites.map((s) => ({
+    key: s.site.key,
+    name: s.site.name,
+    fetcher: s.site.fetcher,
+    restMs: s.site.pace.restMs,
+    series: world.series.filter((x) => x.site === s.site.key).length,
+    eligibleAtStart: world.series.filter((x) => x.site === s.site.key && x.initiallyHeld && !x.initiallyFinished).length,
+  }))
+}
+
+/** Each Series' release model and the chapters it released within the run. */
+function seriesModels(world: World): SimulationReport['series'] {
+  return world.series.map((s) => ({
+    key: s.key,
+    site: s.site,
+    schedule: s.schedule.map((p) => ({ from: p.from, cadence: p.cadence })),
+    releases: s.chapters.filter((c) => c.at >= world.start && c.at < world.end).map((c) => ({ chapter: c.number, at: c.at })),
+  }))
 }
 
 /** A failed check's cause: its outcome and reason with the numbers, hosts and quoted titles taken out. */

@@ -137,21 +137,23 @@ export class SimSites {
       await clock.sleep(BROWSER_LAUNCH_MS, signal)
       this.#awake = true
     }
-    const [min, max] = via === 'browser' ? BROWSER_LATENCY_MS : HTTP_LATENCY_MS
-    const latency =
-      fault === 'timeout'
-        ? via === 'browser'
-          ? BROWSER_DEFAULTS.navigationTimeoutMs
-          : HTTP_DEFAULTS.timeoutMs
-        : fault === 'challenge' && via === 'browser'
-          ? BROWSER_DEFAULTS.challengeTimeoutMs
-          : Math.round(min + latencyDraw * (max - min))
+    const latency = latencyOf(via, fault, latencyDraw)
     await clock.sleep(latency, signal)
     if (via === 'browser') this.#keepAwake()
     if (signal?.aborted) return { kind: 'error', reason: 'aborted' }
     if (!url || !sim || !route.series)
       return page(request.url, 404, 'text/html', '<!DOCTYPE html><title>Not Found</title><h1>404</h1>', clock.monotonic())
+    const faulted = fault && this.#faultAnswer(fault, { url, sim, series: route.series, via, draw, latency, caller })
+    if (faulted) return faulted
+    if (route.kind === 'list') return page(url.href, 200, 'text/html', madaraList(route.series, released), clock.monotonic())
+    const body = seriesPage(sim.family, route.series, released)
+    return page(url.href, 200, sim.family === 'mangadex' ? 'application/json' : 'text/html', body, clock.monotonic())
+  }
 
+  /** The answer a request meets when a fault was drawn for it (null for one that does not change the answer). */
+  #faultAnswer(fault: FaultKind, r: FaultedRequest): FetchResult | null {
+    const { url, sim, via, draw, latency } = r
+    const clock = this.o.clock
     switch (fault) {
       case 'timeout':
         return { kind: 'error', reason: via === 'browser' ? `navigation timed out after ${latency} ms` : `timed out after ${latency} ms` }
@@ -169,7 +171,7 @@ export class SimSites {
         )
       }
       case 'challenge':
-        return this.#refuse(url, via, draw, latency, { site: sim.site.key, series: route.series.key, caller })
+        return this.#refuse(url, via, draw, latency, { site: sim.site.key, series: r.series.key, caller: r.caller })
       case 'empty':
         return page(url.href, 200, sim.family === 'mangadex' ? 'application/json' : 'text/html', '', clock.monotonic())
       case 'no-chapter':
@@ -177,15 +179,12 @@ export class SimSites {
           url.href,
           200,
           sim.family === 'mangadex' ? 'application/json' : 'text/html',
-          pageWithoutChapters(sim.family, route.series),
+          pageWithoutChapters(sim.family, r.series),
           clock.monotonic(),
         )
-      case null:
-        break
+      case 'database':
+        return null
     }
-    if (route.kind === 'list') return page(url.href, 200, 'text/html', madaraList(route.series, released), clock.monotonic())
-    const body = seriesPage(sim.family, route.series, released)
-    return page(url.href, 200, sim.family === 'mangadex' ? 'application/json' : 'text/html', body, clock.monotonic())
   }
 
   /**
@@ -286,6 +285,25 @@ export class SimSites {
       if (!idle.signal.aborted) this.#awake = false
     })
   }
+}
+
+/** How long a request takes: a timeout's or an unclearing challenge's full wait, else a draw within the fetcher's range. */
+function latencyOf(via: 'http' | 'browser', fault: FaultKind | null, draw: number): number {
+  if (fault === 'timeout') return via === 'browser' ? BROWSER_DEFAULTS.navigationTimeoutMs : HTTP_DEFAULTS.timeoutMs
+  if (fault === 'challenge' && via === 'browser') return BROWSER_DEFAULTS.challengeTimeoutMs
+  const [min, max] = via === 'browser' ? BROWSER_LATENCY_MS : HTTP_LATENCY_MS
+  return Math.round(min + draw * (max - min))
+}
+
+/** A request a fault was drawn for, as #faultAnswer needs it. */
+interface FaultedRequest {
+  url: URL
+  sim: SimSite
+  series: SimSeries
+  via: 'http' | 'browser'
+  draw: number
+  latency: number
+  caller: Caller
 }
 
 /** A page as a simulated Site serves it, dated by the Site's clock: the true (monotonic) time, which no wall-clock step moves. */

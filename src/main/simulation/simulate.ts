@@ -4,32 +4,35 @@
  * clock against simulated Sites served in process, with faults, the owner's and Readers' actions and
  * wall-clock steps; every request, check, pass, release and action goes into an event log, and the
  * invariants are checked over it.
+ *
+ * A run goes in stages, each handed the one object that carries the run's state (`Run`): the world set up
+ * (catalogue, Sites, faults), the core started on it (its log, store and passes watched), the household seeded
+ * and the agenda made, the clock run with the agenda's items coming due, then the log judged and reported.
  */
-import { inlineReader } from '../sites/page-reader'
-import type { Cadence, Pace } from '../sites/site'
-import { carryForward } from '../store/passes'
-import type { PassRow } from '../store/schema'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { storedChapterNumbers } from '../store/chapters'
 import type { KyselyPlugin } from 'kysely'
 import { pino, type Logger } from 'pino'
-import { PAUSE_DURATIONS, type PauseDuration } from '../../shared/admin-api'
 import { createAdmin } from '../admin/admin'
-import type { CheckOutcome } from '../lanes/check'
 import { startCore, type Core } from '../core'
-import type { Db, Store } from '../store/database'
-import { addBookmark } from '../store/bookmarks'
-import { laneRow } from '../store/lanes'
-import { addSeries, finishSeries, getSeries, markLatestChecked, recordCheckResult } from '../store/series'
-import { recordSighting } from '../store/sightings'
-import type { Site } from '../sites/site'
-import type { AcquireDeps } from '../use-cases/acquire'
+import type { CheckOutcome } from '../lanes/check'
+import type { PassResult } from '../lanes/pass'
 import type { Digest } from '../notify/digest'
-import { bookmarkByUrl } from '../use-cases/acquire'
+import { inlineReader } from '../sites/page-reader'
+import type { Cadence, Pace, Site } from '../sites/site'
+import { addBookmark } from '../store/bookmarks'
+import { storedChapterNumbers } from '../store/chapters'
+import type { Db, Store } from '../store/database'
+import { laneRow } from '../store/lanes'
+import { carryForward } from '../store/passes'
+import type { PassRow } from '../store/schema'
+import { addSeries, finishSeries, getSeries, markLatestChecked, recordCheckResult } from '../store/series'
 import { FakeClock } from '../testing/clock'
-import { buildWorld, DAY, HOUR, releasedBy, type SimChapter, type SimSeries, type World } from './catalogue'
+import type { AcquireDeps } from '../use-cases/acquire'
+import { Actor } from './actions'
+import { agendaInsert, makeAgenda, makeEpisodes, scenarioItems, type Household, type Item, type Level, type ScenarioStep } from './agenda'
+import { buildWorld, DAY, releasedBy, type World } from './catalogue'
 import { checkInvariants, type CheckerConfig } from './checker'
 import {
   DB_FAULT_MARK,
@@ -43,10 +46,9 @@ import {
 } from './events'
 import { Random } from './random'
 import { buildReport, type SimulationReport } from './report'
-import { LONGEST_REQUEST_MS, SimSites, type FaultEpisode, type FaultRates } from './sim-sites'
+import { LONGEST_REQUEST_MS, SimSites, type FaultRates } from './sim-sites'
 
-export type Level = 'none' | 'some' | 'many'
-export const LEVELS: readonly Level[] = ['none', 'some', 'many']
+export { LEVELS, type Level, type ScenarioStep } from './agenda'
 
 export interface SimulationOptions {
   /** How long to run; a fraction of a day is fine (tests). */
@@ -87,67 +89,70 @@ const FAULT_RATES: Record<Level, FaultRates> = {
   some: { '5xx': 0.01, timeout: 0.004, challenge: 0.002, empty: 0.003, 'no-chapter': 0.003, 'browser-dies': 0.01, database: 0.00002 },
   many: { '5xx': 0.04, timeout: 0.015, challenge: 0.008, empty: 0.012, 'no-chapter': 0.012, 'browser-dies': 0.04, database: 0.0001 },
 }
-const FAULT_SCALE: Record<Level, number> = { none: 0, some: 1, many: 4 }
-const ACTION_SCALE: Record<Level, number> = { none: 0, some: 1, many: 3 }
 
-/** Per day, at level `some`. */
-const ACTION_RATES = {
-  'check-now': 6,
-  pause: 0.4,
-  finish: 0.3,
-  unfinish: 0.1,
-  bookmark: 1.5,
-  'bookmark-burst': 0.25,
-  'bookmark-second': 0.5,
-  'sighting-bogus': 0.3,
-  'sighting-stale': 0.3,
-} as const
-/** The chance a Reader reports a tracked release shortly after it comes out. */
-const SIGHTING_OF_RELEASE = 0.12
-const DISTURBANCE_RATES = { 'clock-step': 0.3, 'machine-sleep': 0.25, outage: 0.1, 'challenge-episode': 0.07 } as const
+/** What a run carries from stage to stage. */
+interface Run {
+  readonly options: SimulationOptions
+  readonly faults: Level
+  readonly actions: Level
+  /** The seeded stream each part of the run forks its own from. */
+  readonly root: Random
+  readonly world: World
+  readonly clock: FakeClock
+  readonly log: EventLog
+  readonly sites: SimSites
+  /** Requests are grouped into checks by who asked and for which Series; a check's report closes its group. */
+  readonly openChecks: Map<string, RequestEvent[]>
+  /** Warnings and errors the app logged, by message. */
+  readonly logProblems: Map<string, number>
+  readonly dbFaults: DbFaults
+  /** Each Site's newest pass row, as the store has it or will (a held row). */
+  readonly lastRows: Map<string, PassRow>
+  /** Work started by the agenda's items, until it settles. */
+  readonly inflight: Set<Promise<unknown>>
+  /** The handle as opened, for the simulation's own reads (never faulted); the core uses the faulting one. */
+  rawDb?: Db
+  core?: Core
+  timersFired: number
+}
 
-type Item =
-  | { at: number; kind: 'release'; series: SimSeries; chapter: SimChapter }
-  | { at: number; kind: 'sighting'; flavour: 'real' | 'bogus' | 'stale'; series?: SimSeries; chapter?: number }
-  | { at: number; kind: 'pause'; site: string; duration: PauseDuration; resumeAfter: number | null }
-  | { at: number; kind: 'resume'; site: string }
-  | { at: number; kind: 'finish' | 'unfinish' | 'bookmark' | 'bookmark-second' }
-  | { at: number; kind: 'check-now'; site?: string }
-  | { at: number; kind: 'bookmark-burst'; site?: string; count?: number; reader?: number }
-  | { at: number; kind: 'clock-step'; stepMs: number }
-  | { at: number; kind: 'machine-sleep' | 'machine-wake' }
-  | { at: number; kind: 'database-locked'; forMs: number }
-
-/**
- * One step of a scripted scenario, `at` ms after the start; a Site is given by its index in the run's
- * Sites. Scenarios add to the seeded agenda (run them with `faults: 'none', actions: 'none'` for a minimal
- * reproduction).
- */
-export type ScenarioStep =
-  | { at: number; do: 'clock-step'; stepMs: number }
-  | { at: number; do: 'machine-sleep'; forMs: number }
-  | { at: number; do: 'pause'; site: number; duration: PauseDuration }
-  | { at: number; do: 'resume'; site: number }
-  /** Check now on a Series of the Site a Reader holds. */
-  | { at: number; do: 'check-now'; site: number }
-  /** A Reader (`reader`: its index among the Readers; else any) bookmarks `count` new Series of the Site at once. */
-  | { at: number; do: 'bookmark-burst'; site: number; count: number; reader?: number }
-  /** Another process holds the database's lock: every store query fails for `forMs`. */
-  | { at: number; do: 'database-locked'; forMs: number }
+/** The store's injected faults: at `rate` per query while `active`, and every query while another process holds the lock. */
+interface DbFaults {
+  active: boolean
+  rng: Random
+  rate: number
+  injected: number
+  lockedUntil: number
+}
 
 export async function simulate(options: SimulationOptions): Promise<SimulationReport> {
   const realStart = performance.now()
+  const run = setUpWorld(options)
+  const dir = mkdtempSync(join(options.tmpDir ?? (existsSync('/dev/shm') ? '/dev/shm' : tmpdir()), 'mb-sim-'))
+  try {
+    const core = await startRunCore(run, dir)
+    const { agenda, actor } = await seedRun(run, core)
+    await runClock(run, core, agenda, actor)
+    options.onEvents?.(run.log.events)
+    await options.inspect?.(core.store)
+    return judge(run, realStart)
+  } finally {
+    await run.core?.stop()
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/** The world (Sites, Series, their releases), its clock and event log, the fault episodes and the Sites that serve it. */
+function setUpWorld(options: SimulationOptions): Run {
   const faults = options.faults ?? 'some'
   const rates: FaultRates = { ...FAULT_RATES[faults], ...options.faultRates }
-  const actions = options.actions ?? 'some'
   const root = new Random(options.seed)
   const start = SIM_START
-  const end = start + options.days * DAY
   const world = buildWorld(root.fork('world'), {
     sites: options.sites,
     series: options.series,
     start,
-    end,
+    end: start + options.days * DAY,
     cadence: options.cadence ?? 'fixed',
     ...(options.pace ? { pace: options.pace } : {}),
     ...(options.held !== undefined ? { held: options.held } : {}),
@@ -155,8 +160,6 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
   const clock = new FakeClock(start)
   const log = new EventLog(clock)
   const episodes = makeEpisodes(root.fork('episodes'), world, faults)
-
-  // Requests are grouped into checks by who asked and for which Series; a check's report closes its group.
   const openChecks = new Map<string, RequestEvent[]>()
   const sites = new SimSites({
     world,
@@ -172,12 +175,147 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
       else openChecks.set(key, [event])
     },
   })
-  const logProblems = new Map<string, number>()
-  let core: Core | undefined
-  // The handle as opened, for the simulation's own reads (never faulted), and the faulting one the core uses.
-  let rawDb: Db | undefined
-  const dbFaults = { active: false, rng: root.fork('database'), rate: rates.database, injected: 0, lockedUntil: 0 }
-  const dbFaultPlugin: KyselyPlugin = {
+  return {
+    options,
+    faults,
+    actions: options.actions ?? 'some',
+    root,
+    world,
+    clock,
+    log,
+    sites,
+    openChecks,
+    logProblems: new Map(),
+    dbFaults: { active: false, rng: root.fork('database'), rate: rates.database, injected: 0, lockedUntil: 0 },
+    lastRows: new Map(),
+    inflight: new Set(),
+    timersFired: 0,
+  }
+}
+
+/** The real core on a fresh store in `dir`, fetching from the simulated Sites; its log, queries, passes and digests watched. */
+async function startRunCore(run: Run, dir: string): Promise<Core> {
+  const { world, clock, log, sites } = run
+  const faulting = dbFaultPlugin(run)
+  run.core = await startCore({
+    dataDir: dir,
+    clock,
+    log: appLogger(run),
+    sites: world.sites.map((s) => s.site),
+    http: sites.http('lane'),
+    browser: sites.browser('lane'),
+    // Pages are read in process: a worker thread would read in real time while the clock is fake.
+    reader: inlineReader,
+    wrapDb: (db) => {
+      run.rawDb = db
+      return db.withPlugin(faulting)
+    },
+    onDigest: (site, digests) => log.add(notifyEvent(run.core!, site, digests)),
+    onPass: (site, result) => observePass(run, site, result),
+  })
+  return run.core
+}
+
+/** The household's Readers, bookmarks and Series as the run finds them, the agenda, and the actor that carries it out. */
+async function seedRun(run: Run, core: Core): Promise<{ agenda: Item[]; actor: Actor }> {
+  const { world, log, root } = run
+  const admin = createAdmin({ core, shell: 'headless', listening: () => 'simulation' })
+  // Acquisitions get the same Sites through their own view, so each request says who asked.
+  const acquireDeps: AcquireDeps = {
+    ...core.acquireDeps,
+    fetchers: { http: run.sites.http('acquisition'), browser: run.sites.browser('acquisition') },
+  }
+  const readers: number[] = []
+  for (const name of READERS) readers.push((await admin.addReader({ name })).reader.id)
+  const household = await seedHousehold(core, world, readers, root.fork('household'), log)
+
+  const agenda = makeAgenda(root.fork('agenda'), world, run.faults, run.actions, household)
+  for (const step of run.options.scenario ?? []) for (const item of scenarioItems(step, world)) agendaInsert(agenda, item)
+  const actor = new Actor({
+    world,
+    clock: run.clock,
+    log,
+    core,
+    db: core.store.db,
+    admin,
+    acquireDeps,
+    household,
+    readers,
+    rng: root.fork('actions'),
+    openChecks: run.openChecks,
+    dbFaults: run.dbFaults,
+    snapshotLatest: (site, seriesId, after) => snapshotLatest(run, site, seriesId, after),
+    track: (work) => track(run, work),
+  })
+  return { agenda, actor }
+}
+
+/**
+ * The clock run a day at a time with the Lanes working, the store's faults on and the agenda's items coming
+ * due; then the Lanes stopped, the faults off and the work in flight let finish.
+ */
+async function runClock(run: Run, core: Core, agenda: Item[], actor: Actor): Promise<void> {
+  const { clock, log, options } = run
+  log.add({ type: 'action', action: 'lanes-start', result: 'ok' })
+  await core.startLanes()
+  run.dbFaults.active = true
+  const driver = driveAgenda(run, agenda, actor)
+  for (let day = 1; day <= Math.ceil(options.days); day++) {
+    run.timersFired += await clock.runQuiet(Math.min(DAY, run.world.end - clock.monotonic()))
+    options.onDay?.(day)
+  }
+
+  log.add({ type: 'action', action: 'lanes-stop', result: 'ok' })
+  await core.stopLanes()
+  run.dbFaults.active = false
+  await clock.runQuiet(10 * 60_000)
+  await Promise.allSettled([...run.inflight])
+  void driver
+  // Let the last snapshots fill in.
+  await clock.runQuiet(0)
+}
+
+/** Walks the agenda on the clock, starting each item when it comes due (a pause the owner ends early adds its resume). */
+async function driveAgenda(run: Run, agenda: Item[], actor: Actor): Promise<void> {
+  const { clock } = run
+  for (const item of agenda) {
+    const wait = item.at - clock.monotonic()
+    if (wait > 0) await clock.sleep(wait)
+    if (item.kind === 'pause' && item.resumeAfter !== null) {
+      agendaInsert(agenda, { at: item.at + item.resumeAfter, kind: 'resume', site: item.site })
+    }
+    track(run, actor.run(item))
+  }
+}
+
+function track(run: Run, work: Promise<unknown>): void {
+  const p = work.finally(() => run.inflight.delete(p))
+  run.inflight.add(p)
+}
+
+/** The invariants checked over the event log, and the run's report. */
+function judge(run: Run, realStart: number): SimulationReport {
+  const { world, log, options } = run
+  const siteOf = (key: string) => world.sites.find((s) => s.site.key === key)!.site
+  const config = checkerConfig(world, siteOf)
+  const checked = checkInvariants(log.events, config)
+  return buildReport({
+    options: { ...options, faults: run.faults, actions: run.actions },
+    world,
+    events: log.events,
+    checked,
+    config,
+    faultsInjected: { ...run.sites.faultsInjected, database: run.dbFaults.injected },
+    browserLaunches: run.sites.browserLaunches.count,
+    logProblems: Object.fromEntries(run.logProblems),
+    runtime: { realMs: Math.round(performance.now() - realStart), timersFired: run.timersFired, events: log.events.length },
+  })
+}
+
+/** Fails the core's queries as the run's database faults say: by chance while active, and all of them while locked. */
+function dbFaultPlugin(run: Run): KyselyPlugin {
+  const { dbFaults, clock, log } = run
+  return {
     transformQuery(args) {
       const locked = dbFaults.lockedUntil > clock.monotonic()
       if (dbFaults.active && (locked || (dbFaults.rate > 0 && dbFaults.rng.next() < dbFaults.rate))) {
@@ -190,63 +328,12 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     },
     transformResult: async (args) => args.result,
   }
+}
 
-  const onCheck = (caller: Caller, site: string, seriesId: string, outcome: CheckOutcome, reason: string) => {
-    const series = `${site}/${seriesId}`
-    const key = `${caller}|${series}`
-    const requests = openChecks.get(key) ?? []
-    openChecks.delete(key)
-    const served = requests.reduce<number | null>(
-      (max, r) => (r.served !== null && (max === null || r.served > max) ? r.served : max),
-      null,
-    )
-    const reported = outcome === 'chapter' ? Number(/^chapter (.+)$/.exec(reason)?.[1]) : null
-    const first = requests[0]
-    const listed = requests.reduce<number[] | null>((last, r) => r.listed ?? last, null)
-    const event = log.add({
-      type: 'check',
-      site,
-      series,
-      caller,
-      outcome,
-      reason,
-      startMono: first?.mono ?? clock.monotonic(),
-      startWall: first?.wall ?? clock.now(),
-      requests: requests.length,
-      faults: [
-        ...requests.flatMap((r) => (r.fault ? [r.fault] : [])),
-        ...(reason.includes(DB_FAULT_MARK) ? ['database' as FaultKind] : []),
-      ],
-      served,
-      reported: reported !== null && Number.isFinite(reported) ? reported : null,
-      listed,
-      stored: null as number[] | null,
-    } satisfies Omit<CheckEvent, 'seq' | 'mono' | 'wall'>)
-    if (outcome === 'chapter') snapshotLatest(site, seriesId, 'check')
-    // The chapter list as stored once the check is recorded (read after the queries queued before it).
-    if (outcome === 'chapter') void storedChapterNumbers(rawDb!, { site, seriesId }).then((numbers) => (event.stored = numbers))
-    // An Acquisition records its refusal before it logs; a Lane logs its check first (see the log hook).
-    if (outcome === 'refused' && caller === 'acquisition') snapshotLane(site)
-  }
-
-  /** The Series row as it is once the queries queued before this one have run (the order they were made in). */
-  const snapshotLatest = (site: string, seriesId: string, after: 'check' | 'sighting') => {
-    const event = log.add({ type: 'latest', site, series: `${site}/${seriesId}`, chapter: null as number | null, source: '', after })
-    void getSeries(rawDb!, { site, seriesId }).then((row) => {
-      event.chapter = row?.latest_chapter ?? null
-      event.source = row?.latest_source ?? ''
-    })
-  }
-  const snapshotLane = (site: string) => {
-    const event = log.add({ type: 'lane', site, pausedUntil: 0, refuseUntil: 0 })
-    void laneRow(rawDb!, site).then((row) => {
-      event.pausedUntil = row.paused_until
-      event.refuseUntil = row.refuse_until
-    })
-  }
-
-  // The core logs every check it makes; the simulation reads those calls (never their JSON) through a hook.
-  const appLog: Logger = pino({
+/** The core logs every check it makes; the simulation reads those calls (never their JSON) through a hook. */
+function appLogger(run: Run): Logger {
+  const { log, logProblems } = run
+  return pino({
     level: 'debug',
     hooks: {
       logMethod(args, _method, level) {
@@ -254,284 +341,85 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
         const fields = typeof first === 'object' && first !== null ? (first as Record<string, unknown>) : {}
         const message = typeof first === 'string' ? first : typeof second === 'string' ? second : ''
         const site = String(fields.site ?? '')
-        if (message === 'lane: checked') onCheck('lane', site, String(fields.series), fields.outcome as CheckOutcome, String(fields.reason))
+        if (message === 'lane: checked')
+          observeCheck(run, 'lane', site, String(fields.series), fields.outcome as CheckOutcome, String(fields.reason))
         else if (message === 'acquire: read a new Series')
-          onCheck('acquisition', site, String(fields.series), fields.outcome as CheckOutcome, String(fields.reason))
-        else if (message === 'lane: refused; backing off') snapshotLane(site)
+          observeCheck(run, 'acquisition', site, String(fields.series), fields.outcome as CheckOutcome, String(fields.reason))
+        else if (message === 'lane: refused; backing off') snapshotLane(run, site)
         else if (message === 'lane: pass failed')
           log.add({ type: 'pass-failed', site, message: String((fields.err as Error | undefined)?.message ?? fields.err) })
         if (level >= 40) logProblems.set(message, (logProblems.get(message) ?? 0) + 1)
       },
     },
   })
+}
 
-  /** Each Site's newest pass row, as the store has it or will (a held row). */
-  const lastRows = new Map<string, PassRow>()
-  const dir = mkdtempSync(join(options.tmpDir ?? (existsSync('/dev/shm') ? '/dev/shm' : tmpdir()), 'mb-sim-'))
-  let timersFired = 0
-  try {
-    core = await startCore({
-      dataDir: dir,
-      clock,
-      log: appLog,
-      sites: world.sites.map((s) => s.site),
-      http: sites.http('lane'),
-      browser: sites.browser('lane'),
-      // Pages are read in process: a worker thread would read in real time while the clock is fake.
-      reader: inlineReader,
-      wrapDb: (db) => {
-        rawDb = db
-        return db.withPlugin(dbFaultPlugin)
-      },
-      onDigest: (site, digests) => log.add(notifyEvent(core!, site, digests)),
-      onPass: (site, result) => {
-        // A row the store could not take is held by the Lane and written later with these very figures, carried
-        // forward from the row before it as the store does (docs/adr/0045-storage-faults.md): it is this pass's row.
-        const row = result.row ?? (result.unwritten ? { id: 0, ...carryForward(result.unwritten, lastRows.get(site.key)) } : null)
-        if (row) lastRows.set(site.key, row)
-        log.add({
-          type: 'pass',
-          site: site.key,
-          row,
-          newChapters: result.newChapters.map((c) => ({ series: `${c.site}/${c.seriesId}`, chapter: c.chapter })),
-        })
-        // The Lane may have bounded its own pause or refusal (a clock set back): read the row it acted on.
-        if (result.row?.skip === 'paused' || result.row?.skip === 'refusing') snapshotLane(site.key)
-      },
-    })
-    const db = core.store.db
-    const admin = createAdmin({ core, shell: 'headless', listening: () => 'simulation' })
-    // Acquisitions get the same Sites through their own view, so each request says who asked.
-    const acquireDeps: AcquireDeps = {
-      ...core.acquireDeps,
-      fetchers: { http: sites.http('acquisition'), browser: sites.browser('acquisition') },
-    }
+/** A check the core logged, entered with the requests it made (closing their group) and what they served. */
+function observeCheck(run: Run, caller: Caller, site: string, seriesId: string, outcome: CheckOutcome, reason: string): void {
+  const { log, clock, openChecks } = run
+  const series = `${site}/${seriesId}`
+  const key = `${caller}|${series}`
+  const requests = openChecks.get(key) ?? []
+  openChecks.delete(key)
+  const served = requests.reduce<number | null>((max, r) => (r.served !== null && (max === null || r.served > max) ? r.served : max), null)
+  const reported = outcome === 'chapter' ? Number(/^chapter (.+)$/.exec(reason)?.[1]) : null
+  const first = requests[0]
+  const listed = requests.reduce<number[] | null>((last, r) => r.listed ?? last, null)
+  const event = log.add({
+    type: 'check',
+    site,
+    series,
+    caller,
+    outcome,
+    reason,
+    startMono: first?.mono ?? clock.monotonic(),
+    startWall: first?.wall ?? clock.now(),
+    requests: requests.length,
+    faults: [...requests.flatMap((r) => (r.fault ? [r.fault] : [])), ...(reason.includes(DB_FAULT_MARK) ? ['database' as FaultKind] : [])],
+    served,
+    reported: reported !== null && Number.isFinite(reported) ? reported : null,
+    listed,
+    stored: null as number[] | null,
+  } satisfies Omit<CheckEvent, 'seq' | 'mono' | 'wall'>)
+  if (outcome === 'chapter') snapshotLatest(run, site, seriesId, 'check')
+  // The chapter list as stored once the check is recorded (read after the queries queued before it).
+  if (outcome === 'chapter') void storedChapterNumbers(run.rawDb!, { site, seriesId }).then((numbers) => (event.stored = numbers))
+  // An Acquisition records its refusal before it logs; a Lane logs its check first (see the log hook).
+  if (outcome === 'refused' && caller === 'acquisition') snapshotLane(run, site)
+}
 
-    const readers: number[] = []
-    for (const name of READERS) readers.push((await admin.addReader({ name })).reader.id)
-    const state = await seedHousehold(core, world, readers, root.fork('household'), log)
+/** A pass the core reported, entered with its row (or the one it holds to write later) and its New Chapters. */
+function observePass(run: Run, site: Site, result: PassResult): void {
+  // A row the store could not take is held by the Lane and written later with these very figures, carried
+  // forward from the row before it as the store does (docs/adr/0045-storage-faults.md): it is this pass's row.
+  const row = result.row ?? (result.unwritten ? { id: 0, ...carryForward(result.unwritten, run.lastRows.get(site.key)) } : null)
+  if (row) run.lastRows.set(site.key, row)
+  run.log.add({
+    type: 'pass',
+    site: site.key,
+    row,
+    newChapters: result.newChapters.map((c) => ({ series: `${c.site}/${c.seriesId}`, chapter: c.chapter })),
+  })
+  // The Lane may have bounded its own pause or refusal (a clock set back): read the row it acted on.
+  if (result.row?.skip === 'paused' || result.row?.skip === 'refusing') snapshotLane(run, site.key)
+}
 
-    const agenda = makeAgenda(root.fork('agenda'), world, faults, actions, state)
-    for (const step of options.scenario ?? []) for (const item of scenarioItems(step, world)) agendaInsert(agenda, item)
-    const rng = root.fork('actions')
-    let asleep = false
-    const inflight = new Set<Promise<unknown>>()
-    const track = (work: Promise<unknown>) => {
-      const p = work.finally(() => inflight.delete(p))
-      inflight.add(p)
-    }
-    const siteOf = (key: string) => world.sites.find((s) => s.site.key === key)!.site
-    const heldSeries = () => world.series.filter((s) => state.held.get(s.key)?.size)
-    const eligible = (site: string) =>
-      world.series.filter((s) => s.site === site && state.held.get(s.key)?.size && !state.finished.has(s.key)).length
+/** The Series row as it is once the queries queued before this one have run (the order they were made in). */
+function snapshotLatest(run: Run, site: string, seriesId: string, after: 'check' | 'sighting'): void {
+  const event = run.log.add({ type: 'latest', site, series: `${site}/${seriesId}`, chapter: null as number | null, source: '', after })
+  void getSeries(run.rawDb!, { site, seriesId }).then((row) => {
+    event.chapter = row?.latest_chapter ?? null
+    event.source = row?.latest_source ?? ''
+  })
+}
 
-    const record = async (
-      action: Parameters<typeof log.add>[0] & { type: 'action' },
-      work: () => Promise<Record<string, unknown> | void>,
-    ) => {
-      try {
-        const extra = (await work()) ?? {}
-        log.add({ ...action, ...extra, result: 'ok' })
-      } catch (error) {
-        log.add({ ...action, result: (error as Error).message || String(error) })
-      }
-    }
-
-    const bookmark = (series: SimSeries, readerId: number) => {
-      const acquired = !state.held.get(series.key)?.size && !state.known.has(series.key)
-      const pasted = rng.chance(0.25) && /\/$/.test(series.url) ? `${series.url}chapter-1/` : series.url
-      state.known.add(series.key)
-      const holders = state.held.get(series.key) ?? new Set<number>()
-      holders.add(readerId)
-      state.held.set(series.key, holders)
-      return record(
-        { type: 'action', action: 'bookmark', site: series.site, series: series.key, reader: readerId, result: '' },
-        async () => {
-          await bookmarkByUrl(acquireDeps, { readerId, url: pasted })
-          return { acquired }
-        },
-      )
-    }
-
-    const run = async (item: Item): Promise<void> => {
-      switch (item.kind) {
-        case 'release': {
-          const holders = state.held.get(item.series.key)?.size ?? 0
-          log.add({
-            type: 'release',
-            site: item.series.site,
-            series: item.series.key,
-            chapter: item.chapter.number,
-            tracked: holders > 0 && !state.finished.has(item.series.key),
-            readers: holders,
-            eligible: eligible(item.series.site),
-          })
-          return
-        }
-        case 'clock-step':
-          clock.stepWall(item.stepMs)
-          log.add({ type: 'action', action: 'clock-step', stepMs: item.stepMs, result: 'ok' })
-          return
-        case 'machine-sleep':
-          if (asleep) return
-          asleep = true
-          log.add({ type: 'action', action: 'lanes-stop', result: 'ok' })
-          await core!.stopLanes()
-          for (const key of openChecks.keys()) if (key.startsWith('lane|')) openChecks.delete(key)
-          return
-        case 'machine-wake':
-          if (!asleep) return
-          asleep = false
-          log.add({ type: 'action', action: 'lanes-start', result: 'ok' })
-          await core!.startLanes()
-          return
-        case 'database-locked':
-          dbFaults.lockedUntil = clock.monotonic() + item.forMs
-          return
-      }
-      // Nobody uses the app while the machine sleeps.
-      if (asleep) return
-      switch (item.kind) {
-        case 'check-now': {
-          const held = heldSeries().filter((x) => !item.site || x.site === item.site)
-          if (!held.length) return
-          const series = rng.pick(held)
-          return record({ type: 'action', action: 'check-now', site: series.site, series: series.key, result: '' }, async () => {
-            const row = await admin.forceSeriesPoll({ site: series.site, seriesId: series.seriesId })
-            return { pending: row.pending }
-          })
-        }
-        case 'pause':
-          // The duration the simulation chose goes in the log: the pause is judged from the press, not the store.
-          await record(
-            { type: 'action', action: 'pause', site: item.site, durationMs: PAUSE_DURATIONS[item.duration], result: '' },
-            async () => {
-              const lane = await admin.pauseLane({ site: item.site, duration: item.duration })
-              log.add({ type: 'lane', site: item.site, pausedUntil: lane.pausedUntil, refuseUntil: lane.refuseUntil })
-            },
-          )
-          return
-        case 'resume':
-          await record({ type: 'action', action: 'resume', site: item.site, result: '' }, async () => {
-            const lane = await admin.resumeLane({ site: item.site })
-            log.add({ type: 'lane', site: item.site, pausedUntil: lane.pausedUntil, refuseUntil: lane.refuseUntil })
-          })
-          return
-        case 'finish':
-        case 'unfinish': {
-          const finishing = item.kind === 'finish'
-          // The owner shelves Series that stopped coming out (and now and then one that had not).
-          const candidates = heldSeries().filter(
-            (s) =>
-              state.finished.has(s.key) !== finishing &&
-              (!finishing || ['finished', 'hiatus'].includes(s.schedule[s.schedule.length - 1]!.cadence) || rng.chance(0.1)),
-          )
-          if (!candidates.length) return
-          const series = rng.pick(candidates)
-          if (finishing) state.finished.add(series.key)
-          else state.finished.delete(series.key)
-          return record({ type: 'action', action: item.kind, site: series.site, series: series.key, result: '' }, async () => {
-            await (finishing ? admin.finishSeries : admin.unfinishSeries)({ site: series.site, seriesId: series.seriesId })
-          })
-        }
-        case 'bookmark': {
-          const fresh = world.series.filter((s) => !state.known.has(s.key))
-          if (!fresh.length) return
-          track(bookmark(rng.pick(fresh), rng.pick(readers)))
-          return
-        }
-        case 'bookmark-burst': {
-          // A Reader imports a handful of Series of one Site at once.
-          const site = item.site ?? rng.pick(world.sites).site.key
-          const fresh = world.series.filter((s) => s.site === site && !state.known.has(s.key))
-          const readerId = item.reader !== undefined ? readers[item.reader]! : rng.pick(readers)
-          for (const series of fresh.slice(0, item.count ?? rng.int(3, 6))) track(bookmark(series, readerId))
-          return
-        }
-        case 'bookmark-second': {
-          const held = heldSeries().filter((s) => state.held.get(s.key)!.size < readers.length)
-          if (!held.length) return
-          const series = rng.pick(held)
-          const readerId = rng.pick(readers.filter((r) => !state.held.get(series.key)!.has(r)))
-          track(bookmark(series, readerId))
-          return
-        }
-        case 'sighting': {
-          let series = item.series
-          let chapter = item.chapter
-          if (!series) {
-            const held = heldSeries()
-            if (!held.length) return
-            series = rng.pick(held)
-            const highest = releasedBy(series, clock.monotonic()).at(-1)?.number ?? 1
-            chapter = item.flavour === 'bogus' ? Math.floor(highest) + rng.int(2, 20) : Math.max(1, Math.floor(highest) - rng.int(1, 3))
-          }
-          const holders = [...(state.held.get(series.key) ?? [])]
-          if (!holders.length || chapter === undefined) return
-          const target = series
-          const readerId = rng.pick(holders)
-          await record({ type: 'action', action: 'sighting', site: target.site, series: target.key, chapter, result: '' }, async () => {
-            await recordSighting(db, {
-              site: target.site,
-              seriesId: target.seriesId,
-              readerId,
-              chapter: chapter!,
-              sightedAt: clock.now(),
-              now: clock.now(),
-            })
-          })
-          snapshotLatest(target.site, target.seriesId, 'sighting')
-          return
-        }
-      }
-    }
-
-    log.add({ type: 'action', action: 'lanes-start', result: 'ok' })
-    await core.startLanes()
-    dbFaults.active = true
-    const driver = (async () => {
-      for (const item of agenda) {
-        const wait = item.at - clock.monotonic()
-        if (wait > 0) await clock.sleep(wait)
-        if (item.kind === 'pause' && item.resumeAfter !== null) {
-          agendaInsert(agenda, { at: item.at + item.resumeAfter, kind: 'resume', site: item.site })
-        }
-        track(run(item))
-      }
-    })()
-    for (let day = 1; day <= Math.ceil(options.days); day++) {
-      timersFired += await clock.runQuiet(Math.min(DAY, end - clock.monotonic()))
-      options.onDay?.(day)
-    }
-
-    log.add({ type: 'action', action: 'lanes-stop', result: 'ok' })
-    await core.stopLanes()
-    dbFaults.active = false
-    await clock.runQuiet(10 * 60_000)
-    await Promise.allSettled([...inflight])
-    void driver
-    // Let the last snapshots fill in.
-    await clock.runQuiet(0)
-
-    options.onEvents?.(log.events)
-    await options.inspect?.(core.store)
-    const config = checkerConfig(world, siteOf)
-    const checked = checkInvariants(log.events, config)
-    return buildReport({
-      options: { ...options, faults, actions },
-      world,
-      events: log.events,
-      checked,
-      config,
-      faultsInjected: { ...sites.faultsInjected, database: dbFaults.injected },
-      browserLaunches: sites.browserLaunches.count,
-      logProblems: Object.fromEntries(logProblems),
-      runtime: { realMs: Math.round(performance.now() - realStart), timersFired, events: log.events.length },
-    })
-  } finally {
-    await core?.stop()
-    rmSync(dir, { recursive: true, force: true })
-  }
+/** The Lane row of `site` as it is once the queries queued before this one have run. */
+function snapshotLane(run: Run, site: string): void {
+  const event = run.log.add({ type: 'lane', site, pausedUntil: 0, refuseUntil: 0 })
+  void laneRow(run.rawDb!, site).then((row) => {
+    event.pausedUntil = row.paused_until
+    event.refuseUntil = row.refuse_until
+  })
 }
 
 /** The checker's view of each Site: its pace, whether it is a browser Site, and how long one check may take. */
@@ -551,14 +439,6 @@ export function checkerConfig(world: World, siteOf: (key: string) => Site): Chec
       ]),
     ),
   }
-}
-
-interface Household {
-  /** Readers holding each Series. */
-  held: Map<string, Set<number>>
-  finished: Set<string>
-  /** Series the app has a row for (held now or once). */
-  known: Set<string>
 }
 
 /**
@@ -610,115 +490,6 @@ async function seedHousehold(core: Core, world: World, readers: number[], rng: R
     })
   }
   return { held, finished, known }
-}
-
-function poisson(rng: Random, perDay: number, from: number, to: number): number[] {
-  const out: number[] = []
-  if (perDay <= 0) return out
-  for (let t = from + rng.exponential(DAY / perDay); t < to; t += rng.exponential(DAY / perDay)) out.push(Math.round(t))
-  return out
-}
-
-function makeEpisodes(rng: Random, world: World, faults: Level): FaultEpisode[] {
-  const scale = FAULT_SCALE[faults]
-  const episodes: FaultEpisode[] = []
-  for (const { site } of world.sites) {
-    for (const at of poisson(rng, DISTURBANCE_RATES.outage * scale, world.start, world.end))
-      episodes.push({ site: site.key, from: at, to: at + rng.between(10 * 60_000, 2 * HOUR), fault: rng.chance(0.7) ? '5xx' : 'timeout' })
-    for (const at of poisson(rng, DISTURBANCE_RATES['challenge-episode'] * scale, world.start, world.end))
-      episodes.push({ site: site.key, from: at, to: at + rng.between(30 * 60_000, 6 * HOUR), fault: 'challenge' })
-  }
-  return episodes
-}
-
-function makeAgenda(rng: Random, world: World, faults: Level, actions: Level, household: Household): Item[] {
-  const { start, end } = world
-  const items: Item[] = []
-  for (const series of world.series) {
-    for (const chapter of series.chapters) {
-      if (chapter.at < start || chapter.at >= end) continue
-      items.push({ at: chapter.at, kind: 'release', series, chapter })
-      // A Reader reading on the Site reports what they saw, often before the app has checked.
-      if (ACTION_SCALE[actions] && household.held.get(series.key)?.size && rng.chance(SIGHTING_OF_RELEASE))
-        items.push({
-          at: chapter.at + Math.round(rng.between(60_000, 45 * 60_000)),
-          kind: 'sighting',
-          flavour: 'real',
-          series,
-          chapter: chapter.number,
-        })
-    }
-  }
-  const a = ACTION_SCALE[actions]
-  for (const kind of ['check-now', 'finish', 'unfinish', 'bookmark', 'bookmark-burst', 'bookmark-second'] as const)
-    for (const at of poisson(rng, ACTION_RATES[kind] * a, start, end)) items.push({ at, kind })
-  for (const at of poisson(rng, ACTION_RATES['sighting-bogus'] * a, start, end)) items.push({ at, kind: 'sighting', flavour: 'bogus' })
-  for (const at of poisson(rng, ACTION_RATES['sighting-stale'] * a, start, end)) items.push({ at, kind: 'sighting', flavour: 'stale' })
-  for (const at of poisson(rng, ACTION_RATES.pause * a, start, end)) {
-    const duration = rng.weighted<PauseDuration>([
-      ['1h', 70],
-      ['6h', 25],
-      ['24h', 5],
-    ])
-    // Half the time the owner resumes before the pause runs out.
-    const resumeAfter = rng.chance(0.5) ? Math.round(rng.between(5 * 60_000, PAUSE_DURATIONS[duration])) : null
-    items.push({ at, kind: 'pause', site: rng.pick(world.sites).site.key, duration, resumeAfter })
-  }
-  const f = FAULT_SCALE[faults]
-  for (const at of poisson(rng, DISTURBANCE_RATES['clock-step'] * f, start, end))
-    items.push({ at, kind: 'clock-step', stepMs: (rng.chance(0.5) ? -1 : 1) * rng.int(1, 6) * HOUR })
-  let awakeFrom = start
-  for (const at of poisson(rng, DISTURBANCE_RATES['machine-sleep'] * f, start, end)) {
-    if (at < awakeFrom) continue
-    const wake = Math.round(at + rng.between(HOUR, 8 * HOUR))
-    items.push({ at, kind: 'machine-sleep' }, { at: wake, kind: 'machine-wake' })
-    awakeFrom = wake + HOUR
-  }
-  return items.sort((x, y) => x.at - y.at)
-}
-
-/** The agenda items of one scenario step. */
-function scenarioItems(step: ScenarioStep, world: World): Item[] {
-  const at = world.start + step.at
-  const site = (index: number) => {
-    const found = world.sites[index]
-    if (!found) throw new Error(`simulation: scenario step at ${step.at} ms names Site ${index}; there are ${world.sites.length}`)
-    return found.site.key
-  }
-  switch (step.do) {
-    case 'clock-step':
-      return [{ at, kind: 'clock-step', stepMs: step.stepMs }]
-    case 'machine-sleep':
-      return [
-        { at, kind: 'machine-sleep' },
-        { at: at + step.forMs, kind: 'machine-wake' },
-      ]
-    case 'pause':
-      return [{ at, kind: 'pause', site: site(step.site), duration: step.duration, resumeAfter: null }]
-    case 'resume':
-      return [{ at, kind: 'resume', site: site(step.site) }]
-    case 'check-now':
-      return [{ at, kind: 'check-now', site: site(step.site) }]
-    case 'bookmark-burst':
-      return [
-        {
-          at,
-          kind: 'bookmark-burst',
-          site: site(step.site),
-          count: step.count,
-          ...(step.reader !== undefined ? { reader: step.reader } : {}),
-        },
-      ]
-    case 'database-locked':
-      return [{ at, kind: 'database-locked', forMs: step.forMs }]
-  }
-}
-
-function agendaInsert(agenda: Item[], item: Item): void {
-  // The driver is walking the agenda with for…of; inserting after the current position is seen in order.
-  let index = agenda.length
-  while (index > 0 && agenda[index - 1]!.at > item.at) index--
-  agenda.splice(index, 0, item)
 }
 
 /** What a query is, in a few words ("insert into poll_passes"), from its operation tree. */

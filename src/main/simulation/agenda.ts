@@ -1,0 +1,181 @@
+/**
+ * The simulation's agenda: what happens when over a run — releases, the owner's and Readers' actions, the wall
+ * clock's steps and the machine's sleeps, seeded from the run's random streams, plus a scenario's scripted steps —
+ * and the Sites' fault episodes.
+ */
+import { PAUSE_DURATIONS, type PauseDuration } from '../../shared/admin-api'
+import { DAY, HOUR, type SimChapter, type SimSeries, type World } from './catalogue'
+import type { Random } from './random'
+import type { FaultEpisode } from './sim-sites'
+
+export type Level = 'none' | 'some' | 'many'
+export const LEVELS: readonly Level[] = ['none', 'some', 'many']
+
+const FAULT_SCALE: Record<Level, number> = { none: 0, some: 1, many: 4 }
+const ACTION_SCALE: Record<Level, number> = { none: 0, some: 1, many: 3 }
+
+/** Per day, at level `some`. */
+const ACTION_RATES = {
+  'check-now': 6,
+  pause: 0.4,
+  finish: 0.3,
+  unfinish: 0.1,
+  bookmark: 1.5,
+  'bookmark-burst': 0.25,
+  'bookmark-second': 0.5,
+  'sighting-bogus': 0.3,
+  'sighting-stale': 0.3,
+} as const
+/** The chance a Reader reports a tracked release shortly after it comes out. */
+const SIGHTING_OF_RELEASE = 0.12
+const DISTURBANCE_RATES = { 'clock-step': 0.3, 'machine-sleep': 0.25, outage: 0.1, 'challenge-episode': 0.07 } as const
+
+/** One thing on the agenda, due at `at` (monotonic): something the world does, or the owner or a Reader. */
+export type Item =
+  | { at: number; kind: 'release'; series: SimSeries; chapter: SimChapter }
+  | { at: number; kind: 'sighting'; flavour: 'real' | 'bogus' | 'stale'; series?: SimSeries; chapter?: number }
+  | { at: number; kind: 'pause'; site: string; duration: PauseDuration; resumeAfter: number | null }
+  | { at: number; kind: 'resume'; site: string }
+  | { at: number; kind: 'finish' | 'unfinish' | 'bookmark' | 'bookmark-second' }
+  | { at: number; kind: 'check-now'; site?: string }
+  | { at: number; kind: 'bookmark-burst'; site?: string; count?: number; reader?: number }
+  | { at: number; kind: 'clock-step'; stepMs: number }
+  | { at: number; kind: 'machine-sleep' | 'machine-wake' }
+  | { at: number; kind: 'database-locked'; forMs: number }
+
+/**
+ * One step of a scripted scenario, `at` ms after the start; a Site is given by its index in the run's
+ * Sites. Scenarios add to the seeded agenda (run them with `faults: 'none', actions: 'none'` for a minimal
+ * reproduction).
+ */
+export type ScenarioStep =
+  | { at: number; do: 'clock-step'; stepMs: number }
+  | { at: number; do: 'machine-sleep'; forMs: number }
+  | { at: number; do: 'pause'; site: number; duration: PauseDuration }
+  | { at: number; do: 'resume'; site: number }
+  /** Check now on a Series of the Site a Reader holds. */
+  | { at: number; do: 'check-now'; site: number }
+  /** A Reader (`reader`: its index among the Readers; else any) bookmarks `count` new Series of the Site at once. */
+  | { at: number; do: 'bookmark-burst'; site: number; count: number; reader?: number }
+  /** Another process holds the database's lock: every store query fails for `forMs`. */
+  | { at: number; do: 'database-locked'; forMs: number }
+
+/** The items of one kind. */
+export type ItemOf<K extends Item['kind']> = Extract<Item, { kind: K }>
+
+export interface Household {
+  /** Readers holding each Series. */
+  held: Map<string, Set<number>>
+  finished: Set<string>
+  /** Series the app has a row for (held now or once). */
+  known: Set<string>
+}
+
+function poisson(rng: Random, perDay: number, from: number, to: number): number[] {
+  const out: number[] = []
+  if (perDay <= 0) return out
+  for (let t = from + rng.exponential(DAY / perDay); t < to; t += rng.exponential(DAY / perDay)) out.push(Math.round(t))
+  return out
+}
+
+export function makeEpisodes(rng: Random, world: World, faults: Level): FaultEpisode[] {
+  const scale = FAULT_SCALE[faults]
+  const episodes: FaultEpisode[] = []
+  for (const { site } of world.sites) {
+    for (const at of poisson(rng, DISTURBANCE_RATES.outage * scale, world.start, world.end))
+      episodes.push({ site: site.key, from: at, to: at + rng.between(10 * 60_000, 2 * HOUR), fault: rng.chance(0.7) ? '5xx' : 'timeout' })
+    for (const at of poisson(rng, DISTURBANCE_RATES['challenge-episode'] * scale, world.start, world.end))
+      episodes.push({ site: site.key, from: at, to: at + rng.between(30 * 60_000, 6 * HOUR), fault: 'challenge' })
+  }
+  return episodes
+}
+
+export function makeAgenda(rng: Random, world: World, faults: Level, actions: Level, household: Household): Item[] {
+  const { start, end } = world
+  const items: Item[] = []
+  for (const series of world.series) {
+    for (const chapter of series.chapters) {
+      if (chapter.at < start || chapter.at >= end) continue
+      items.push({ at: chapter.at, kind: 'release', series, chapter })
+      // A Reader reading on the Site reports what they saw, often before the app has checked.
+      if (ACTION_SCALE[actions] && household.held.get(series.key)?.size && rng.chance(SIGHTING_OF_RELEASE))
+        items.push({
+          at: chapter.at + Math.round(rng.between(60_000, 45 * 60_000)),
+          kind: 'sighting',
+          flavour: 'real',
+          series,
+          chapter: chapter.number,
+        })
+    }
+  }
+  const a = ACTION_SCALE[actions]
+  for (const kind of ['check-now', 'finish', 'unfinish', 'bookmark', 'bookmark-burst', 'bookmark-second'] as const)
+    for (const at of poisson(rng, ACTION_RATES[kind] * a, start, end)) items.push({ at, kind })
+  for (const at of poisson(rng, ACTION_RATES['sighting-bogus'] * a, start, end)) items.push({ at, kind: 'sighting', flavour: 'bogus' })
+  for (const at of poisson(rng, ACTION_RATES['sighting-stale'] * a, start, end)) items.push({ at, kind: 'sighting', flavour: 'stale' })
+  for (const at of poisson(rng, ACTION_RATES.pause * a, start, end)) {
+    const duration = rng.weighted<PauseDuration>([
+      ['1h', 70],
+      ['6h', 25],
+      ['24h', 5],
+    ])
+    // Half the time the owner resumes before the pause runs out.
+    const resumeAfter = rng.chance(0.5) ? Math.round(rng.between(5 * 60_000, PAUSE_DURATIONS[duration])) : null
+    items.push({ at, kind: 'pause', site: rng.pick(world.sites).site.key, duration, resumeAfter })
+  }
+  const f = FAULT_SCALE[faults]
+  for (const at of poisson(rng, DISTURBANCE_RATES['clock-step'] * f, start, end))
+    items.push({ at, kind: 'clock-step', stepMs: (rng.chance(0.5) ? -1 : 1) * rng.int(1, 6) * HOUR })
+  let awakeFrom = start
+  for (const at of poisson(rng, DISTURBANCE_RATES['machine-sleep'] * f, start, end)) {
+    if (at < awakeFrom) continue
+    const wake = Math.round(at + rng.between(HOUR, 8 * HOUR))
+    items.push({ at, kind: 'machine-sleep' }, { at: wake, kind: 'machine-wake' })
+    awakeFrom = wake + HOUR
+  }
+  return items.sort((x, y) => x.at - y.at)
+}
+
+/** The agenda items of one scenario step. */
+export function scenarioItems(step: ScenarioStep, world: World): Item[] {
+  const at = world.start + step.at
+  const site = (index: number) => {
+    const found = world.sites[index]
+    if (!found) throw new Error(`simulation: scenario step at ${step.at} ms names Site ${index}; there are ${world.sites.length}`)
+    return found.site.key
+  }
+  switch (step.do) {
+    case 'clock-step':
+      return [{ at, kind: 'clock-step', stepMs: step.stepMs }]
+    case 'machine-sleep':
+      return [
+        { at, kind: 'machine-sleep' },
+        { at: at + step.forMs, kind: 'machine-wake' },
+      ]
+    case 'pause':
+      return [{ at, kind: 'pause', site: site(step.site), duration: step.duration, resumeAfter: null }]
+    case 'resume':
+      return [{ at, kind: 'resume', site: site(step.site) }]
+    case 'check-now':
+      return [{ at, kind: 'check-now', site: site(step.site) }]
+    case 'bookmark-burst':
+      return [
+        {
+          at,
+          kind: 'bookmark-burst',
+          site: site(step.site),
+          count: step.count,
+          ...(step.reader !== undefined ? { reader: step.reader } : {}),
+        },
+      ]
+    case 'database-locked':
+      return [{ at, kind: 'database-locked', forMs: step.forMs }]
+  }
+}
+
+export function agendaInsert(agenda: Item[], item: Item): void {
+  // The driver is walking the agenda with for…of; inserting after the current position is seen in order.
+  let index = agenda.length
+  while (index > 0 && agenda[index - 1]!.at > item.at) index--
+  agenda.splice(index, 0, item)
+}
