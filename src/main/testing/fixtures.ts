@@ -8,6 +8,9 @@ import { test as base } from 'vitest'
 import { startFixtureSite } from '../demo/fixture-site'
 import { openTestStore, tempDir } from './store'
 
+/** Runs a cleanup after the test (the last deferred first), whether it passed or not. */
+export type Defer = (cleanup: () => unknown) => void
+
 export const test = base
   // eslint-disable-next-line no-empty-pattern -- a fixture with no fixtures of its own
   .extend('defer', async ({}, { onCleanup }) => {
@@ -15,8 +18,8 @@ export const test = base
     onCleanup(async () => {
       for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
     })
-    /** Runs `cleanup` after the test (last deferred first), whether it passed or not. */
-    return (cleanup: () => unknown): void => void cleanups.push(cleanup)
+    const defer: Defer = (cleanup) => void cleanups.push(cleanup)
+    return defer
   })
   /** A fresh temporary directory with the given name prefix, removed after the test. */
   .extend('makeDir', ({ defer }) => (prefix?: string): string => {
