@@ -57,9 +57,13 @@ export const test = base.extend<{ shellOptions: ShellOptions; shell: RunningShel
     },
     { scope: 'worker' },
   ],
-  shell: async ({ shells, shellOptions }, use) => {
-    await use(await shells.current(shellOptions))
-  },
+  // A timeout of its own: the start of the spec's shell is not charged to the test that happens to come first.
+  shell: [
+    async ({ shells, shellOptions }, use) => {
+      await use(await shells.current(shellOptions))
+    },
+    { timeout: 60_000 },
+  ],
   adminPage: async ({ page, shell, shellOptions }, use) => {
     if (!shellOptions.adminToken) throw new Error('adminPage needs useShell({ adminToken })')
     await page.goto(`${shell.adminOrigin}/admin/?token=${shellOptions.adminToken}`)
