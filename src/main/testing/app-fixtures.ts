@@ -5,9 +5,12 @@
  */
 import { startApp, type AppOptions, type RunningApp } from '../app'
 import { startCore, type Core, type CoreOptions } from '../core'
+import { startFixtureSite } from '../demo/fixture-site'
+import { fixtureSites } from '../demo/fixture-sites'
 import { silentLog } from '../log'
 import { FakeClock } from './clock'
 import { test as base } from './fixtures'
+import { tempDir } from './store'
 
 /** The app's options a test gives: the data directory, and whatever differs from a quiet headless app. */
 export type TestAppOptions = Partial<AppOptions> & Pick<AppOptions, 'dataDir'>
@@ -29,6 +32,37 @@ export const test = base
     defer(() => core.stop())
     return core
   })
+
+/**
+ * One app for all the tests of a file, as the owner's window meets it: the fixture site (`site`) and the headless app
+ * on it with the Lanes off (`app`, its store's handle `db`), both on one fake clock (`clock`); stopped after the file's
+ * last test. The tests of such a file share what they write.
+ */
+export const fileAppTest = test
+  .extend('clock', { scope: 'file' }, () => new FakeClock())
+  .extend('site', { scope: 'file' }, async ({ clock }, { onCleanup }) => {
+    const site = await startFixtureSite({ now: () => clock.now() })
+    onCleanup(() => site.close())
+    return site
+  })
+  .extend('app', { scope: 'file' }, async ({ clock, site }, { onCleanup }) => {
+    const dir = tempDir()
+    const app = await startApp({
+      shell: 'headless',
+      dataDir: dir.dir,
+      port: 0,
+      log: silentLog,
+      clock,
+      sites: fixtureSites(site.host),
+      lanes: false,
+    })
+    onCleanup(async () => {
+      await app.stop()
+      dir.remove()
+    })
+    return app
+  })
+  .extend('db', ({ app }) => app.core.store.db)
 
 export { describe, expect } from 'vitest'
 export const it = test
