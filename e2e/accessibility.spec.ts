@@ -3,21 +3,11 @@
  * dark scheme, in real Chromium against the demo: axe-core finds no violation at all (docs/adr/0058), nothing
  * scrolls sideways at 360 px, each page names its tab, and no hint lives only in a tooltip.
  */
-import { expect, test, type Page } from '@playwright/test'
+import { type Page } from '@playwright/test'
+import { expect, test, useShell } from './support/fixtures'
 import { axeViolations, PHONE, sidewaysScroll, signInAdmin, signInReader, WIDE } from './support/pages'
-import { startShell, tempData, type RunningShell } from './support/shell'
 
-let shell: RunningShell
-let data: { dir: string; remove(): void }
-
-test.beforeAll(async () => {
-  data = tempData()
-  shell = await startShell({ dataDir: data.dir, args: ['--demo'], env: { CHROMIUM_PATH: '/nonexistent' } })
-})
-test.afterAll(async () => {
-  await shell?.stop()
-  data?.remove()
-})
+useShell({ args: ['--demo'] })
 
 /** The owner's pages, each with what shows it is drawn and the tab title it names. */
 const ADMIN_PAGES = [
@@ -45,7 +35,7 @@ for (const scheme of ['light', 'dark'] as const) {
     test.describe(`${scheme}, ${width} width`, () => {
       test.use({ viewport, colorScheme: scheme })
 
-      test("every page of the owner's window", async ({ page }) => {
+      test("every page of the owner's window", async ({ page, shell }) => {
         const origin = await signInAdmin(page, shell)
         // Let the Lanes read the catalogue once, so the pages show checks, failures and charts.
         await expect(page.locator('[data-lane="fixture-madara"]')).toContainText('working', { timeout: 30_000 })
@@ -58,7 +48,7 @@ for (const scheme of ['light', 'dark'] as const) {
         }
       })
 
-      test("the Readers' page, signed out, refused and signed in", async ({ page }) => {
+      test("the Readers' page, signed out, refused and signed in", async ({ page, shell }) => {
         await page.goto(shell.origin)
         await expect(page).toHaveTitle('Sign in · Manga Bookmark')
         await meetsTheBar(page, width === 'phone')
@@ -74,7 +64,7 @@ for (const scheme of ['light', 'dark'] as const) {
   }
 }
 
-test('a wrong admin link answers a page that says what to do, and it meets the bar too', async ({ page }) => {
+test('a wrong admin link answers a page that says what to do, and it meets the bar too', async ({ page, shell }) => {
   const response = await page.goto(`${shell.adminOrigin}/admin/?token=not-the-right-token-at-all`)
   expect(response?.status()).toBe(401)
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('That admin link is not valid')
@@ -84,7 +74,7 @@ test('a wrong admin link answers a page that says what to do, and it meets the b
   await meetsTheBar(page, false)
 })
 
-test('the check is live: the list item posing as a row that the issue found on the Overview is a violation', async ({ page }) => {
+test('the check is live: the list item posing as a row that the issue found on the Overview is a violation', async ({ page, shell }) => {
   await signInAdmin(page, shell)
   await page.evaluate(() => {
     const li = document.createElement('li')

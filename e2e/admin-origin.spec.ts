@@ -3,24 +3,14 @@
  * owner signed in to the admin listener, a script on the Readers' page — or on any other page on this machine
  * — cannot make an admin call, though the browser holds the session.
  */
-import { expect, test, type Page } from '@playwright/test'
+import { type Page } from '@playwright/test'
+import { expect, test, useShell } from './support/fixtures'
+import type { RunningShell } from './support/shell'
 import { withDb } from './support/db'
-import { startShell, tempData, type RunningShell } from './support/shell'
 
-const ADMIN_TOKEN = 'e2e-admin-token-0123456789'
-let shell: RunningShell
-let data: { dir: string; remove(): void }
+useShell({ args: ['--demo'], adminToken: 'e2e-admin-token-0123456789' })
 
-test.beforeAll(async () => {
-  data = tempData()
-  shell = await startShell({ dataDir: data.dir, args: ['--demo', '--admin-token', ADMIN_TOKEN], env: { CHROMIUM_PATH: '/nonexistent' } })
-})
-test.afterAll(async () => {
-  await shell?.stop()
-  data?.remove()
-})
-
-const readerNames = () =>
+const readerNames = (shell: RunningShell) =>
   withDb(shell.dataFile, (db) => db.prepare('SELECT name FROM readers ORDER BY name').all()) as Array<{ name: string }>
 
 /** What a script on the current page gets from one admin call, sent with the browser's cookies. */
@@ -43,9 +33,7 @@ function callAdmin(page: Page, url: string, name: string) {
   )
 }
 
-test('a script on the Readers’ page cannot call the admin RPC while the owner is signed in', async ({ page }) => {
-  await page.goto(`${shell.adminOrigin}/admin/?token=${ADMIN_TOKEN}`)
-  await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible()
+test('a script on the Readers’ page cannot call the admin RPC while the owner is signed in', async ({ adminPage: page, shell }) => {
   // The session works from the window itself.
   expect(await callAdmin(page, '/admin/rpc/addReader', 'Owner Added')).toBe('HTTP 200')
 
@@ -55,13 +43,11 @@ test('a script on the Readers’ page cannot call the admin RPC while the owner 
   // The admin's own origin: the page's CSP does not let it connect, and the admin would refuse its Origin.
   expect(await callAdmin(page, `${shell.adminOrigin}/admin/rpc/addReader`, 'Mallory')).toMatch(/^refused/)
 
-  expect(readerNames().map((r) => r.name)).toContain('Owner Added')
-  expect(readerNames().map((r) => r.name)).not.toContain('Mallory')
+  expect(readerNames(shell).map((r) => r.name)).toContain('Owner Added')
+  expect(readerNames(shell).map((r) => r.name)).not.toContain('Mallory')
 })
 
-test('a page on another loopback port (same site, its cookies sent) is refused by the Origin check', async ({ page }) => {
-  await page.goto(`${shell.adminOrigin}/admin/?token=${ADMIN_TOKEN}`)
-  await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible()
+test('a page on another loopback port (same site, its cookies sent) is refused by the Origin check', async ({ adminPage: page, shell }) => {
   // The demo Sites' server: another service on 127.0.0.1, with no CSP of ours.
   await page.goto(`${shell.demoOrigin}/madara/manga/the-tower-climber/`)
   const answer = await page.evaluate(async (target) => {
@@ -70,5 +56,5 @@ test('a page on another loopback port (same site, its cookies sent) is refused b
     return 'sent'
   }, `${shell.adminOrigin}/admin/rpc/addReader`)
   expect(answer).toBe('sent')
-  expect(readerNames().map((r) => r.name)).not.toContain('Mallory Two')
+  expect(readerNames(shell).map((r) => r.name)).not.toContain('Mallory Two')
 })

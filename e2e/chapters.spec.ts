@@ -4,28 +4,19 @@
  * bookmark that started caught up can start from the beginning. Real Chromium, the real headless shell, the demo
  * Sites; a chapter published on the fixture site and checked through the owner's Check now (a database stamp).
  */
-import { expect, test, type Locator, type Page } from '@playwright/test'
+import { type Locator, type Page } from '@playwright/test'
+import { expect, test, useShell } from './support/fixtures'
+import type { RunningShell } from './support/shell'
 import { withDb } from './support/db'
 import { sidewaysScroll, signInReader } from './support/pages'
-import { startShell, tempData, type RunningShell } from './support/shell'
 
-let shell: RunningShell
-let data: { dir: string; remove(): void }
 const PHONE_390 = { width: 390, height: 844 }
 const TOWER = '/madara/manga/the-tower-climber/'
 
 test.use({ viewport: PHONE_390, isMobile: true, hasTouch: true })
+useShell({ args: ['--demo'] })
 
-test.beforeAll(async () => {
-  data = tempData()
-  shell = await startShell({ dataDir: data.dir, args: ['--demo'], env: { CHROMIUM_PATH: '/nonexistent' } })
-})
-test.afterAll(async () => {
-  await shell?.stop()
-  data?.remove()
-})
-
-function row(reader: string, seriesId: string): { progress: number | null; latest_chapter: number | null } {
+function row(shell: RunningShell, reader: string, seriesId: string): { progress: number | null; latest_chapter: number | null } {
   return withDb(shell.dataFile, (db) =>
     db
       .prepare(
@@ -51,10 +42,10 @@ async function inView(locator: Locator): Promise<void> {
   expect(box.x + box.width).toBeLessThanOrEqual(PHONE_390.width)
 }
 
-test('Continue opens the next unread chapter; a tap on a chapter reads up to it', async ({ page, context }) => {
+test('Continue opens the next unread chapter; a tap on a chapter reads up to it', async ({ page, context, shell }) => {
   await signInReader(page, shell, shell.tokens.Ben!)
   const card = page.locator('li.card', { hasText: 'The Tower Climber' })
-  const progress = row('Ben', 'the-tower-climber').progress!
+  const progress = row(shell, 'Ben', 'the-tower-climber').progress!
   const next = `${shell.demoOrigin}${TOWER}chapter-${progress + 1}/`
   const cont = card.locator('[data-continue]')
   await until(page, () => expect(cont).toHaveText(`Continue · Ch ${progress + 1}`, { timeout: 1_000 }))
@@ -78,21 +69,23 @@ test('Continue opens the next unread chapter; a tap on a chapter reads up to it'
   await expect(card).toContainText(`read up to chapter ${progress + 2}`)
   await expect(cont).toHaveText(`Continue · Ch ${progress + 3}`)
   await expect(tapped).toHaveAttribute('aria-pressed', 'true')
-  await expect.poll(() => row('Ben', 'the-tower-climber').progress, { timeout: 15_000 }).toBe(progress + 2)
+  await expect.poll(() => row(shell, 'Ben', 'the-tower-climber').progress, { timeout: 15_000 }).toBe(progress + 2)
   expect(await sidewaysScroll(page)).toBeLessThanOrEqual(0)
 })
 
-test('a New Chapter is in Updates under Today and opens its chapter; Mark all read clears the list', async ({ page }) => {
+test('a New Chapter is in Updates under Today and opens its chapter; Mark all read clears the list', async ({ page, shell }) => {
   await signInReader(page, shell, shell.tokens.Ben!)
   // Wait for the Lane's first check, then publish a chapter and ask for a check now.
-  await expect.poll(() => row('Ben', 'the-tower-climber').latest_chapter, { timeout: 45_000 }).not.toBeNull()
+  await expect.poll(() => row(shell, 'Ben', 'the-tower-climber').latest_chapter, { timeout: 45_000 }).not.toBeNull()
   const published = (await (
     await fetch(`${shell.demoOrigin}/control/publish`, { method: 'POST', body: JSON.stringify({ path: TOWER }) })
   ).json()) as { latest: number }
   withDb(shell.dataFile, (db) =>
     db.prepare("UPDATE series SET force_poll_at = latest_checked_at + 1 WHERE series_id = 'the-tower-climber'").run(),
   )
-  await expect.poll(() => row('Ben', 'the-tower-climber').latest_chapter, { timeout: 45_000 }).toBeGreaterThanOrEqual(published.latest)
+  await expect
+    .poll(() => row(shell, 'Ben', 'the-tower-climber').latest_chapter, { timeout: 45_000 })
+    .toBeGreaterThanOrEqual(published.latest)
 
   await page.reload()
   await page.getByRole('button', { name: /^Updates/ }).tap()
@@ -104,13 +97,13 @@ test('a New Chapter is in Updates under Today and opens its chapter; Mark all re
 
   await page.getByRole('button', { name: 'Mark all read' }).tap()
   await expect(page.locator('[data-update]')).toHaveCount(0)
-  await expect.poll(() => row('Ben', 'the-tower-climber').progress, { timeout: 15_000 }).toBeGreaterThanOrEqual(published.latest)
+  await expect.poll(() => row(shell, 'Ben', 'the-tower-climber').progress, { timeout: 15_000 }).toBeGreaterThanOrEqual(published.latest)
   await page.getByRole('button', { name: 'Bookmarks' }).tap()
   await expect(page.locator('li.card.unread')).toHaveCount(0)
   expect(await sidewaysScroll(page)).toBeLessThanOrEqual(0)
 })
 
-test('a bookmark made with nothing read starts caught up; one tap starts it from the beginning', async ({ page }) => {
+test('a bookmark made with nothing read starts caught up; one tap starts it from the beginning', async ({ page, shell }) => {
   await signInReader(page, shell, shell.tokens.Aiko!)
   const card = page.locator('li.card', { hasText: 'Star Harbor' })
   await until(page, () => expect(card).toContainText('caught up', { timeout: 1_000 }))
@@ -119,8 +112,8 @@ test('a bookmark made with nothing read starts caught up; one tap starts it from
   const start = card.getByRole('button', { name: 'Start from the beginning' })
   await inView(start)
   await start.tap()
-  await expect.poll(() => row('Aiko', 'star-harbor').progress, { timeout: 15_000 }).toBe(0)
-  const latest = row('Aiko', 'star-harbor').latest_chapter!
+  await expect.poll(() => row(shell, 'Aiko', 'star-harbor').progress, { timeout: 15_000 }).toBe(0)
+  const latest = row(shell, 'Aiko', 'star-harbor').latest_chapter!
   await until(page, () => expect(card.locator('.badge')).toHaveText(`${latest} unread`, { timeout: 1_000 }))
   // The fixture page lists the newest 12: Continue is the oldest the app has (the Site does not list chapter 1).
   await expect(card.locator('[data-continue]')).toHaveText(`Continue · Ch ${latest - 11}`)

@@ -6,34 +6,17 @@
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { expect, test, type Page } from '@playwright/test'
+import { expect, test, useShell } from './support/fixtures'
 import { FAMILY_NAMES } from '../src/main/sites/known-sites'
 import { knownSourcesBackup } from '../src/main/testing/known-backup'
 import { tachibk } from '../src/main/testing/library-files'
 import { withDb } from './support/db'
-import { startShell, tempData, type RunningShell } from './support/shell'
 
-const ADMIN_TOKEN = 'e2e-admin-token-0123456789'
-
-let shell: RunningShell
-let data: { dir: string; remove(): void }
-
-test.beforeAll(async () => {
-  data = tempData()
-  shell = await startShell({ dataDir: data.dir, args: ['--demo', '--admin-token', ADMIN_TOKEN], env: { CHROMIUM_PATH: '/nonexistent' } })
-})
-test.afterAll(async () => {
-  await shell?.stop()
-  data?.remove()
-})
-
-async function signIn(page: Page) {
-  await page.goto(`${shell.adminOrigin}/admin/?token=${ADMIN_TOKEN}`)
-  await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible()
-}
+useShell({ args: ['--demo'], adminToken: 'e2e-admin-token-0123456789' })
 
 test('a backup of 50 manga over Known Sites imports whole: every entry resolved, its 10 Sites added after one confirm', async ({
-  page,
+  adminPage: page,
+  shell,
 }) => {
   const { backup, sites } = knownSourcesBackup(50, 10)
   const keys = sites.map((s) => s.key)
@@ -48,7 +31,6 @@ test('a backup of 50 manga over Known Sites imports whole: every entry resolved,
         .all(...keys),
     ) as Array<{ site: string; progress: number | null; series_url: string }>
 
-  await signIn(page)
   await page.getByRole('link', { name: 'Readers' }).click()
   const panel = page.getByRole('region', { name: 'Import' })
   await panel.getByLabel('Import for').selectOption({ label: 'Aiko' })

@@ -4,32 +4,16 @@
  * Settings, and a Reader downloads their own bookmarks.
  */
 import { readFileSync } from 'node:fs'
-import { expect, test, type Page } from '@playwright/test'
+import { expect, test, useShell } from './support/fixtures'
+import type { RunningShell } from './support/shell'
 import { MANGADEX_EN, tachibk } from '../src/main/testing/library-files'
 import { withDb } from './support/db'
-import { startShell, tempData, type RunningShell } from './support/shell'
 
-const ADMIN_TOKEN = 'e2e-admin-token-0123456789'
 const SOURCE = '7005862379394557410'
 
-let shell: RunningShell
-let data: { dir: string; remove(): void }
+useShell({ args: ['--demo'], adminToken: 'e2e-admin-token-0123456789' })
 
-test.beforeAll(async () => {
-  data = tempData()
-  shell = await startShell({ dataDir: data.dir, args: ['--demo', '--admin-token', ADMIN_TOKEN], env: { CHROMIUM_PATH: '/nonexistent' } })
-})
-test.afterAll(async () => {
-  await shell?.stop()
-  data?.remove()
-})
-
-async function signIn(page: Page) {
-  await page.goto(`${shell.adminOrigin}/admin/?token=${ADMIN_TOKEN}`)
-  await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible()
-}
-
-const aikoBookmarks = () =>
+const aikoBookmarks = (shell: RunningShell) =>
   withDb(shell.dataFile, (db) =>
     db
       .prepare(
@@ -38,10 +22,12 @@ const aikoBookmarks = () =>
       .all(),
   ) as Array<{ series_id: string; status: string; progress: number | null; series_url: string; title: string }>
 
-test('the owner imports a Mihon backup through the window: preview, map the unknown source, confirm', async ({ page }) => {
-  await signIn(page)
+test('the owner imports a Mihon backup through the window: preview, map the unknown source, confirm', async ({
+  adminPage: page,
+  shell,
+}) => {
   await page.getByRole('link', { name: 'Readers' }).click()
-  const before = aikoBookmarks()
+  const before = aikoBookmarks(shell)
   expect(before.map((b) => b.series_id)).toContain('the-tower-climber')
 
   const backup = tachibk({
@@ -76,11 +62,11 @@ test('the owner imports a Mihon backup through the window: preview, map the unkn
   await expect(preview.locator('li[data-source]')).toHaveCount(0)
   await expect(preview.locator('[data-mapping]')).toContainText(`Fixture Scans EN is read as Fixture Scans (Madara) on ${shell.demoOrigin}`)
   // Nothing is written before the owner confirms.
-  expect(aikoBookmarks()).toEqual(before)
+  expect(aikoBookmarks(shell)).toEqual(before)
 
   await preview.getByRole('button', { name: 'Import 2 bookmarks' }).click()
   await expect(panel.getByRole('status')).toContainText('Imported: 2 bookmarks and 2 Series added')
-  const after = aikoBookmarks()
+  const after = aikoBookmarks(shell)
   expect(after.filter((b) => b.series_id.startsWith('e2e-'))).toEqual([
     {
       series_id: 'e2e-glass-garden',
@@ -101,11 +87,11 @@ test('the owner imports a Mihon backup through the window: preview, map the unkn
   expect(withDb(shell.dataFile, (db) => db.prepare('SELECT source_id, site FROM import_source_mappings').all())).toEqual([
     { source_id: SOURCE, site: 'fixture-madara' },
   ])
-  await expect(page.locator('tr[data-reader="Aiko"] td').first()).toHaveText(String(before.length + 2 + countOthers()))
+  await expect(page.locator('tr[data-reader="Aiko"] td').first()).toHaveText(String(before.length + 2 + countOthers(shell)))
 })
 
 /** Aiko's bookmarks on Sites other than fixture-madara (the demo's), which the table counts too. */
-function countOthers(): number {
+function countOthers(shell: RunningShell): number {
   return (
     withDb(shell.dataFile, (db) =>
       db
@@ -117,8 +103,7 @@ function countOthers(): number {
   ).n
 }
 
-test('Settings → Export downloads the library as one document, with no token in it', async ({ page }) => {
-  await signIn(page)
+test('Settings → Export downloads the library as one document, with no token in it', async ({ adminPage: page, shell }) => {
   await page.getByRole('link', { name: 'Settings' }).click()
   const downloading = page.waitForEvent('download')
   await page.getByRole('button', { name: 'Export the library' }).click()
@@ -130,7 +115,7 @@ test('Settings → Export downloads the library as one document, with no token i
   expect(JSON.stringify(doc)).not.toContain(shell.tokens.Aiko!)
 })
 
-test("a Reader downloads their own bookmarks from the Readers' page, as CSV and JSON", async ({ page }) => {
+test("a Reader downloads their own bookmarks from the Readers' page, as CSV and JSON", async ({ page, shell }) => {
   await page.goto(shell.origin)
   await page.getByLabel('Your Reader token').fill(shell.tokens.Ben!)
   await page.getByRole('button', { name: 'Sign in' }).click()

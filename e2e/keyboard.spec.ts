@@ -3,21 +3,11 @@
  * to — the sensible control after Check now, Pause, Resume, Remove and Add Reader, every result said in a polite
  * live region, and a confirmation that takes focus and cancels on Escape. Real Chromium, the real headless shell.
  */
-import { expect, test, type Page } from '@playwright/test'
+import { type Page } from '@playwright/test'
+import { expect, test, useShell } from './support/fixtures'
 import { signInAdmin } from './support/pages'
-import { startShell, tempData, type RunningShell } from './support/shell'
 
-let shell: RunningShell
-let data: { dir: string; remove(): void }
-
-test.beforeAll(async () => {
-  data = tempData()
-  shell = await startShell({ dataDir: data.dir, args: ['--demo'], env: { CHROMIUM_PATH: '/nonexistent' } })
-})
-test.afterAll(async () => {
-  await shell?.stop()
-  data?.remove()
-})
+useShell({ args: ['--demo'] })
 
 const announced = (page: Page) => page.locator('[data-announcer]')
 /** The focused element's outline, as drawn. */
@@ -27,7 +17,7 @@ const ring = (page: Page) =>
     return { style: style.outlineStyle, width: parseFloat(style.outlineWidth) }
   })
 
-test('Tab shows a focus ring; the skip link leads to the page', async ({ page }) => {
+test('Tab shows a focus ring; the skip link leads to the page', async ({ page, shell }) => {
   await signInAdmin(page, shell)
   await page.keyboard.press('Tab')
   await expect(page.getByRole('link', { name: 'Skip to the page' })).toBeFocused()
@@ -37,7 +27,7 @@ test('Tab shows a focus ring; the skip link leads to the page', async ({ page })
   expect(await ring(page)).toEqual({ style: 'solid', width: 3 })
 })
 
-test('Check now keeps the focus and says what it did', async ({ page }) => {
+test('Check now keeps the focus and says what it did', async ({ page, shell }) => {
   const origin = await signInAdmin(page, shell)
   await page.goto(`${origin}/admin/#/series?site=fixture-madara`)
   const button = page.locator('[role="row"][data-series="fixture-madara/moonlit-bakery"]').getByRole('button', { name: 'Check now' })
@@ -48,7 +38,7 @@ test('Check now keeps the focus and says what it did', async ({ page }) => {
   await expect(announced(page)).toHaveText(/^Check requested for Moonlit Bakery: /)
 })
 
-test('Pause moves focus to Resume and Resume back to Pause, each said', async ({ page }) => {
+test('Pause moves focus to Resume and Resume back to Pause, each said', async ({ page, shell }) => {
   const origin = await signInAdmin(page, shell)
   await page.goto(`${origin}/admin/#/lanes`)
   const lane = page.locator('tr[data-lane="fixture-webtoons"]')
@@ -63,6 +53,7 @@ test('Pause moves focus to Resume and Resume back to Pause, each said', async ({
 
 test('Add a Reader moves focus to the token; Remove asks with focus on Cancel, Escape cancels, Yes moves focus to the page', async ({
   page,
+  shell,
 }) => {
   const origin = await signInAdmin(page, shell)
   await page.goto(`${origin}/admin/#/readers`)
@@ -91,7 +82,7 @@ test('Add a Reader moves focus to the token; Remove asks with focus on Cancel, E
   await expect(announced(page)).toHaveText('Removed Dana and their bookmarks.')
 })
 
-test("Remove a Reader's bookmark on a Series' page moves focus to its Readers", async ({ page }) => {
+test("Remove a Reader's bookmark on a Series' page moves focus to its Readers", async ({ page, shell }) => {
   const origin = await signInAdmin(page, shell)
   await page.goto(`${origin}/admin/#/series/fixture-themesia/star-harbor`)
   await page.getByRole('button', { name: 'Remove bookmark' }).first().press('Enter')

@@ -3,40 +3,33 @@
  * the Overview's card counts it and leads to the `new` filter, the Updates page lists what arrived newest first,
  * and the Series list sorts by latest change, last check or title. Real Chromium, the real headless shell.
  */
-import { expect, test } from '@playwright/test'
+import { expect, test, useShell } from './support/fixtures'
+import type { RunningShell } from './support/shell'
 import { withDb } from './support/db'
 import { signInAdmin } from './support/pages'
-import { startShell, tempData, type RunningShell } from './support/shell'
 
-let shell: RunningShell
-let data: { dir: string; remove(): void }
+useShell({ args: ['--demo'] })
 
-test.beforeAll(async () => {
-  data = tempData()
-  shell = await startShell({ dataDir: data.dir, args: ['--demo'], env: { CHROMIUM_PATH: '/nonexistent' } })
-})
-test.afterAll(async () => {
-  await shell?.stop()
-  data?.remove()
-})
-
-const latestOf = (seriesId: string) =>
+const latestOf = (shell: RunningShell, seriesId: string) =>
   (
     withDb(shell.dataFile, (db) => db.prepare('SELECT latest_chapter FROM series WHERE series_id = ?').get(seriesId)) as {
       latest_chapter: number | null
     }
   ).latest_chapter
 
-test('a published chapter found by Check now: the Overview card, the new filter, the Updates page and the sorts', async ({ page }) => {
+test('a published chapter found by Check now: the Overview card, the new filter, the Updates page and the sorts', async ({
+  page,
+  shell,
+}) => {
   const origin = await signInAdmin(page, shell)
   // The Lanes have read Night Lantern once: a chapter found now moves it forward, a New Chapter.
-  await expect.poll(() => latestOf('night-lantern'), { timeout: 30_000 }).not.toBeNull()
-  const before = latestOf('night-lantern')!
+  await expect.poll(() => latestOf(shell, 'night-lantern'), { timeout: 30_000 }).not.toBeNull()
+  const before = latestOf(shell, 'night-lantern')!
   const counted = Number(await page.locator('[data-new-chapters] .value').textContent())
   await fetch(`${shell.demoOrigin}/control/publish`, { method: 'POST', body: JSON.stringify({ path: '/madara-xhr/manga/night-lantern/' }) })
   await page.goto(`${origin}/admin/#/series?q=night`)
   await page.locator('[role="row"][data-series="fixture-madara-xhr/night-lantern"]').getByRole('button', { name: 'Check now' }).click()
-  await expect.poll(() => latestOf('night-lantern'), { timeout: 60_000 }).toBe(before + 1)
+  await expect.poll(() => latestOf(shell, 'night-lantern'), { timeout: 60_000 }).toBe(before + 1)
 
   // The Overview's card counts it and leads to the new filter, latest change first.
   await page.getByRole('link', { name: 'Overview' }).click()

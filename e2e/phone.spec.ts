@@ -3,23 +3,12 @@
  * on screen, Series and Lane rows are cards whose Check now, Pause and Resume are in view and work, and no page
  * scrolls sideways. Real Chromium, the real headless shell.
  */
-import { expect, test, type Locator } from '@playwright/test'
+import { type Locator } from '@playwright/test'
+import { expect, test, useShell } from './support/fixtures'
 import { PHONE, sidewaysScroll, signInAdmin, signInReader } from './support/pages'
-import { startShell, tempData, type RunningShell } from './support/shell'
-
-let shell: RunningShell
-let data: { dir: string; remove(): void }
 
 test.use({ viewport: PHONE, isMobile: true, hasTouch: true })
-
-test.beforeAll(async () => {
-  data = tempData()
-  shell = await startShell({ dataDir: data.dir, args: ['--demo'], env: { CHROMIUM_PATH: '/nonexistent' } })
-})
-test.afterAll(async () => {
-  await shell?.stop()
-  data?.remove()
-})
+useShell({ args: ['--demo'] })
 
 /** Wholly inside the 360 px width (asked again while the list re-renders the card under the locator). */
 async function inView(locator: Locator): Promise<void> {
@@ -32,7 +21,7 @@ async function inView(locator: Locator): Promise<void> {
   }).toPass({ timeout: 10_000 })
 }
 
-test("the owner's navigation fits, Settings included", async ({ page }) => {
+test("the owner's navigation fits, Settings included", async ({ page, shell }) => {
   await signInAdmin(page, shell)
   for (const name of ['Overview', 'Updates', 'Series', 'Lanes', 'Readers', 'Settings'])
     await inView(page.getByRole('link', { name, exact: true }))
@@ -41,7 +30,7 @@ test("the owner's navigation fits, Settings included", async ({ page }) => {
   await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible()
 })
 
-test('a Series is a card with Check now in view, and it works', async ({ page }) => {
+test('a Series is a card with Check now in view, and it works', async ({ page, shell }) => {
   const origin = await signInAdmin(page, shell)
   // The demo's pace serves a Check now within a second or two, taking the marker with it before it can be seen:
   // the Series' Lane is paused for the test, so the request stays pending (a paused Lane keeps it, ADR 0001).
@@ -64,7 +53,7 @@ test('a Series is a card with Check now in view, and it works', async ({ page })
   await expect(lane.getByRole('button', { name: 'Pause' })).toBeVisible()
 })
 
-test('a Lane is a card with Pause and Resume in view, and they work', async ({ page }) => {
+test('a Lane is a card with Pause and Resume in view, and they work', async ({ page, shell }) => {
   const origin = await signInAdmin(page, shell)
   await page.goto(`${origin}/admin/#/lanes`)
   const lane = page.locator('tr[data-lane="fixture-dex"], tr[data-lane="fixture-mangadex"]').first()
@@ -77,7 +66,7 @@ test('a Lane is a card with Pause and Resume in view, and they work', async ({ p
   expect(await sidewaysScroll(page)).toBeLessThanOrEqual(0)
 })
 
-test("the Readers page of the owner's window fits, the new token's address and code included", async ({ page }) => {
+test("the Readers page of the owner's window fits, the new token's address and code included", async ({ page, shell }) => {
   const origin = await signInAdmin(page, shell)
   await page.goto(`${origin}/admin/#/readers`)
   await page.getByLabel('New Reader').fill('Eve')
@@ -92,7 +81,7 @@ test("the Readers page of the owner's window fits, the new token's address and c
   expect(await sidewaysScroll(page)).toBeLessThanOrEqual(0)
 })
 
-test("the Readers' page: Mark read in view on every card", async ({ page }) => {
+test("the Readers' page: Mark read in view on every card", async ({ page, shell }) => {
   await signInReader(page, shell, shell.tokens.Aiko!)
   for (const card of await page.locator('li.card').all()) await inView(card.getByRole('button', { name: 'Mark read' }))
   expect(await sidewaysScroll(page)).toBeLessThanOrEqual(0)

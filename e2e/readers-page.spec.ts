@@ -1,10 +1,11 @@
 /** The Readers' web page in real Chromium against the real headless shell with the demo Sites. */
-import { expect, test, type Locator, type Page } from '@playwright/test'
+import { type Locator, type Page } from '@playwright/test'
+import { expect, test, useShell } from './support/fixtures'
+import type { RunningShell } from './support/shell'
 import { withDb } from './support/db'
-import { startShell, tempData, type RunningShell } from './support/shell'
 
 /** A Reader's Progress on a Series, beside its Latest Chapter, read from the shell's database. */
-function progressOf(reader: string, seriesId: string): { progress: number | null; latest_chapter: number } {
+function progressOf(shell: RunningShell, reader: string, seriesId: string): { progress: number | null; latest_chapter: number } {
   return withDb(shell.dataFile, (db) =>
     db
       .prepare(
@@ -22,29 +23,19 @@ async function waitUntilReadable(page: Page, card: Locator): Promise<void> {
   }).toPass({ timeout: 30_000 })
 }
 
-async function signIn(page: Page, token: string): Promise<void> {
+async function signIn(shell: RunningShell, page: Page, token: string): Promise<void> {
   await page.goto(shell.origin)
   await page.getByLabel('Your Reader token').fill(token)
   await page.getByRole('button', { name: 'Sign in' }).click()
   await expect(page.getByRole('heading', { name: /Your bookmarks/ })).toBeVisible()
 }
 
-let shell: RunningShell
-let data: { dir: string; remove(): void }
+useShell({ args: ['--demo'] })
 
-test.beforeAll(async () => {
-  data = tempData()
-  shell = await startShell({ dataDir: data.dir, args: ['--demo'], env: { CHROMIUM_PATH: '/nonexistent' } })
-})
-test.afterAll(async () => {
-  await shell?.stop()
-  data?.remove()
-})
-
-test('a Reader signs in, sees a bookmark, marks it read and adds one by URL', async ({ page }) => {
+test('a Reader signs in, sees a bookmark, marks it read and adds one by URL', async ({ page, shell }) => {
   const token = shell.tokens.Ben!
   expect(token).toBeTruthy()
-  await signIn(page, token)
+  await signIn(shell, page, token)
   await expect(page.getByText('Ben', { exact: true })).toBeVisible()
   await expect(page).toHaveTitle("Ben's bookmarks · Manga Bookmark")
   // Signing in moves focus to the list.
@@ -59,7 +50,7 @@ test('a Reader signs in, sees a bookmark, marks it read and adds one by URL', as
   await expect(page.getByRole('status')).toHaveCount(0)
 
   // Sent once its few seconds of Undo have passed: Progress is the Latest Chapter the card showed.
-  await expect.poll(() => progressOf('Ben', 'the-tower-climber').progress, { timeout: 15_000 }).toBe(latest)
+  await expect.poll(() => progressOf(shell, 'Ben', 'the-tower-climber').progress, { timeout: 15_000 }).toBe(latest)
 
   // Add by URL: listed at once, and filled in when the Acquisition has read it (in its Lane's turn, up to a gap).
   await page.getByLabel('Series URL').fill(`${shell.demoOrigin}/themesia/manga/brand-new-saga/`)
@@ -78,7 +69,7 @@ test('a Reader signs in, sees a bookmark, marks it read and adds one by URL', as
   await expect(page.getByText('Ben', { exact: true })).toBeVisible()
 })
 
-test('a wrong token says so on the sign-in form, and focus stays in the token field', async ({ page }) => {
+test('a wrong token says so on the sign-in form, and focus stays in the token field', async ({ page, shell }) => {
   await page.goto(shell.origin)
   await expect(page).toHaveTitle('Sign in · Manga Bookmark')
   await page.getByLabel('Your Reader token').fill('not-a-token-anyone-was-given')
@@ -88,14 +79,17 @@ test('a wrong token says so on the sign-in form, and focus stays in the token fi
   await expect(page.getByLabel('Your Reader token')).toHaveAttribute('aria-invalid', 'true')
 })
 
-test('the sign-in link signs in from the address and drops the token from it', async ({ page }) => {
+test('the sign-in link signs in from the address and drops the token from it', async ({ page, shell }) => {
   await page.goto(`${shell.origin}/#token=${encodeURIComponent(shell.tokens.Aiko!)}`)
   await expect(page.getByText('Aiko', { exact: true })).toBeVisible()
   expect(new URL(page.url()).hash).toBe('')
   expect(await page.evaluate(() => localStorage.getItem('mb.token'))).toBe(shell.tokens.Aiko)
 })
 
-test('a sign-in link opened in a tab that already shows the page signs in too, and drops the token from the address', async ({ page }) => {
+test('a sign-in link opened in a tab that already shows the page signs in too, and drops the token from the address', async ({
+  page,
+  shell,
+}) => {
   await page.goto(shell.origin)
   await expect(page.getByLabel('Your Reader token')).toBeVisible()
   // Only the fragment changes: no load, as when a scanned link opens in the tab the phone had open.
@@ -105,11 +99,11 @@ test('a sign-in link opened in a tab that already shows the page signs in too, a
   expect(new URL(page.url()).hash).toBe('')
 })
 
-test('Mark read offers Undo for a few seconds; Undo takes it back before anything is written', async ({ page }) => {
-  await signIn(page, shell.tokens.Aiko!)
+test('Mark read offers Undo for a few seconds; Undo takes it back before anything is written', async ({ page, shell }) => {
+  await signIn(shell, page, shell.tokens.Aiko!)
   const card = page.locator('li.card', { hasText: 'Quiet Swordsmith' })
   await waitUntilReadable(page, card)
-  const before = progressOf('Aiko', 'quiet-swordsmith').progress
+  const before = progressOf(shell, 'Aiko', 'quiet-swordsmith').progress
   const position = async () => (await page.locator('li.card').allTextContents()).findIndex((t) => t.includes('Quiet Swordsmith'))
   const at = await position()
 
@@ -123,12 +117,12 @@ test('Mark read offers Undo for a few seconds; Undo takes it back before anythin
   await expect(card.getByRole('button', { name: 'Mark read' })).toBeEnabled()
   await expect(card.getByRole('button', { name: 'Mark read' })).toBeFocused()
   await page.waitForTimeout(7_000)
-  expect(progressOf('Aiko', 'quiet-swordsmith').progress).toBe(before)
+  expect(progressOf(shell, 'Aiko', 'quiet-swordsmith').progress).toBe(before)
   expect(await page.evaluate(() => JSON.parse(localStorage.getItem('mb.outbox') ?? '[]').length)).toBe(0)
 })
 
-test('read up to a chapter of the Reader’s choosing; search and sort the list', async ({ page }) => {
-  await signIn(page, shell.tokens.Aiko!)
+test('read up to a chapter of the Reader’s choosing; search and sort the list', async ({ page, shell }) => {
+  await signIn(shell, page, shell.tokens.Aiko!)
   const card = page.locator('li.card', { hasText: 'Tidal Hearts' })
   await waitUntilReadable(page, card)
   const latest = Number(/Latest (\d+)/.exec((await card.textContent()) ?? '')?.[1])
@@ -136,7 +130,7 @@ test('read up to a chapter of the Reader’s choosing; search and sort the list'
   await card.locator(`li[data-chapter="${latest - 2}"] button`).click()
   await expect(card).toContainText(`read up to chapter ${latest - 2}`)
   await expect(card.locator('.badge')).toHaveText('2 unread')
-  await expect.poll(() => progressOf('Aiko', '5150').progress, { timeout: 15_000 }).toBe(latest - 2)
+  await expect.poll(() => progressOf(shell, 'Aiko', '5150').progress, { timeout: 15_000 }).toBe(latest - 2)
 
   await page.getByPlaceholder('Search your bookmarks').fill('tidal')
   await expect(page.locator('li.card')).toHaveCount(1)
@@ -147,8 +141,8 @@ test('read up to a chapter of the Reader’s choosing; search and sort the list'
   expect(titles).toEqual([...titles].sort((a, b) => a.localeCompare(b)))
 })
 
-test('a write made offline waits in the outbox and is sent when the page is back online', async ({ page, context }) => {
-  await signIn(page, shell.tokens.Aiko!)
+test('a write made offline waits in the outbox and is sent when the page is back online', async ({ page, context, shell }) => {
+  await signIn(shell, page, shell.tokens.Aiko!)
   const card = page.locator('li.card', { hasText: 'Moonlit Bakery' })
   await waitUntilReadable(page, card)
 
@@ -159,12 +153,16 @@ test('a write made offline waits in the outbox and is sent when the page is back
   await page.evaluate(() => window.dispatchEvent(new Event('online')))
   await expect(page.getByRole('status')).toHaveCount(0)
 
-  const bakery = progressOf('Aiko', 'moonlit-bakery')
+  const bakery = progressOf(shell, 'Aiko', 'moonlit-bakery')
   expect(bakery.progress).toBe(bakery.latest_chapter)
 })
 
-test('the page opens offline after a reload: the service worker serves it, the list is the one last synced', async ({ page, context }) => {
-  await signIn(page, shell.tokens.Ben!)
+test('the page opens offline after a reload: the service worker serves it, the list is the one last synced', async ({
+  page,
+  context,
+  shell,
+}) => {
+  await signIn(shell, page, shell.tokens.Ben!)
   await expect(page.locator('li.card').first()).toBeVisible()
   const shown = await page.locator('li.card').count()
   await page.evaluate(async () => {
@@ -182,8 +180,12 @@ test('the page opens offline after a reload: the service worker serves it, the l
   await context.setOffline(false)
 })
 
-test('a change made offline is drawn over the list after an offline reload, and sent once back online', async ({ page, context }) => {
-  await signIn(page, shell.tokens.Aiko!)
+test('a change made offline is drawn over the list after an offline reload, and sent once back online', async ({
+  page,
+  context,
+  shell,
+}) => {
+  await signIn(shell, page, shell.tokens.Aiko!)
   const card = page.locator('li.card', { hasText: 'Paper Dragon' })
   await waitUntilReadable(page, card)
   await page.evaluate(async () => {
@@ -205,10 +207,10 @@ test('a change made offline is drawn over the list after an offline reload, and 
 
   await context.setOffline(false)
   await page.evaluate(() => window.dispatchEvent(new Event('online')))
-  await expect.poll(() => progressOf('Aiko', 'paper-dragon').progress, { timeout: 20_000 }).toBe(latest)
+  await expect.poll(() => progressOf(shell, 'Aiko', 'paper-dragon').progress, { timeout: 20_000 }).toBe(latest)
 })
 
-test('the page is installable on a phone’s home screen: a manifest, icons and a worker that Chromium accepts', async ({ page }) => {
+test('the page is installable on a phone’s home screen: a manifest, icons and a worker that Chromium accepts', async ({ page, shell }) => {
   await page.goto(shell.origin)
   await page.evaluate(async () => {
     await navigator.serviceWorker.ready
@@ -228,13 +230,16 @@ test('the page is installable on a phone’s home screen: a manifest, icons and 
   await expect.poll(errors).toEqual([])
 })
 
-test('the page is served with a CSP that forbids framing', async ({ request }) => {
+test('the page is served with a CSP that forbids framing', async ({ request, shell }) => {
   const response = await request.get(shell.origin)
   expect(response.headers()['content-security-policy']).toContain("frame-ancestors 'none'")
   expect(response.headers()['x-frame-options']).toBe('DENY')
 })
 
-test('after the first sync the page asks only for what changed: a removal and a change made elsewhere reach it', async ({ page }) => {
+test('after the first sync the page asks only for what changed: a removal and a change made elsewhere reach it', async ({
+  page,
+  shell,
+}) => {
   const asked: string[] = []
   page.on('request', (request) => {
     const url = new URL(request.url())

@@ -6,22 +6,10 @@
  */
 import { existsSync } from 'node:fs'
 import BetterSqlite3 from 'better-sqlite3'
-import { expect, test, type Page } from '@playwright/test'
-import { startShell, tempData, type RunningShell } from './support/shell'
+import type { Page } from '@playwright/test'
+import { expect, test, useShell } from './support/fixtures'
 
-const ADMIN_TOKEN = 'e2e-restore-token-0123456789'
-
-let shell: RunningShell
-let data: { dir: string; remove(): void }
-
-test.beforeAll(async () => {
-  data = tempData()
-  shell = await startShell({ dataDir: data.dir, args: ['--admin-token', ADMIN_TOKEN], env: { CHROMIUM_PATH: '/nonexistent' } })
-})
-test.afterAll(async () => {
-  await shell?.stop()
-  data?.remove()
-})
+useShell({ adminToken: 'e2e-restore-token-0123456789' })
 
 async function addReader(page: Page, name: string) {
   await page.getByRole('link', { name: 'Readers' }).click()
@@ -32,9 +20,7 @@ async function addReader(page: Page, name: string) {
   await expect(page.locator(`tr[data-reader="${name}"]`)).toBeVisible()
 }
 
-test('Restore puts a sound backup in place while the app runs, and keeps the file it replaced', async ({ page }) => {
-  await page.goto(`${shell.adminOrigin}/admin/?token=${ADMIN_TOKEN}`)
-  await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible()
+test('Restore puts a sound backup in place while the app runs, and keeps the file it replaced', async ({ adminPage: page }) => {
   await addReader(page, 'Aiko')
   await page.getByRole('link', { name: 'Settings' }).click()
   await page.getByRole('button', { name: 'Back up now' }).click()

@@ -7,7 +7,7 @@
  */
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { expect, test } from '@playwright/test'
+import { expect, test, useShell } from './support/fixtures'
 import { withDb } from './support/db'
 import { signInAdmin } from './support/pages'
 import { startShell, tempData, type RunningShell } from './support/shell'
@@ -23,19 +23,11 @@ const hhmm = (at: number) => {
 }
 
 test.describe('with the demo Sites', () => {
-  let shell: RunningShell
-  let data: { dir: string; remove(): void }
-  test.beforeAll(async () => {
-    data = tempData()
-    shell = await startShell({ dataDir: data.dir, args: ['--demo'], env: { CHROMIUM_PATH: '/nonexistent' } })
-  })
-  test.afterAll(async () => {
-    await shell?.stop()
-    data?.remove()
-  })
+  useShell({ args: ['--demo'] })
 
   test('Check now on a refusing Site: the marker, and beside it that the Site refuses until when and the check will wait', async ({
     page,
+    shell,
   }) => {
     const origin = await signInAdmin(page, shell)
     const refuseUntil = () =>
@@ -64,7 +56,7 @@ test.describe('with the demo Sites', () => {
     )
   })
 
-  test('a paused Lane: its Series say until when, and a Check now that it will wait', async ({ page }) => {
+  test('a paused Lane: its Series say until when, and a Check now that it will wait', async ({ page, shell }) => {
     const origin = await signInAdmin(page, shell)
     await page.goto(`${origin}/admin/#/lanes`)
     const lane = page.locator('tr[data-lane="fixture-themesia"]')
@@ -86,7 +78,7 @@ test.describe('with the demo Sites', () => {
     await expect(row.locator('[data-waiting]')).not.toContainText('paused')
   })
 
-  test('each Lane says what its recent passes came to, naming the latest cause', async ({ page }) => {
+  test('each Lane says what its recent passes came to, naming the latest cause', async ({ page, shell }) => {
     const origin = await signInAdmin(page, shell)
     await page.goto(`${origin}/admin/#/lanes`)
     await expect(page.locator('tr[data-lane="fixture-refusing"] [data-history]')).toHaveText(
@@ -96,7 +88,7 @@ test.describe('with the demo Sites', () => {
     await expect(page.locator('tr[data-lane="fixture-madara"] [data-history]')).toHaveText(/^Last (pass|\d+ passes): \d+ ok/)
   })
 
-  test('the "cannot reach the app" banner says how old the page is, and clears itself once calls answer again', async ({ page }) => {
+  test('the "cannot reach the app" banner says how old the page is, and clears itself once calls answer again', async ({ page, shell }) => {
     const origin = await signInAdmin(page, shell)
     await page.goto(`${origin}/admin/#/lanes`)
     await expect(page.locator('tr[data-lane="fixture-madara"]')).toBeVisible()

@@ -5,25 +5,15 @@
  * answers on this computer only, the code is replaced by one button that lets the local network in, at once
  * (issue #27). Real Chromium, the real headless shell; jsQR decodes as a phone's camera would. The LAN address is only decoded: the phone opens the same link on loopback.
  */
-import { expect, test } from '@playwright/test'
+import { expect, test, useShell } from './support/fixtures'
 import { decodeQr, historyAddresses, signInAdmin } from './support/pages'
-import { startShell, tempData, type RunningShell } from './support/shell'
 
-let shell: RunningShell
-let data: { dir: string; remove(): void }
-
-test.beforeAll(async () => {
-  data = tempData()
-  shell = await startShell({ dataDir: data.dir, args: ['--demo'], env: { CHROMIUM_PATH: '/nonexistent' } })
-})
-test.afterAll(async () => {
-  await shell?.stop()
-  data?.remove()
-})
+useShell({ args: ['--demo'] })
 
 test('the QR code of a new token is the address with a one-time code, and opening it signs the Reader in, once', async ({
   page,
   browser,
+  shell,
 }) => {
   const origin = await signInAdmin(page, shell)
   await page.goto(`${origin}/admin/#/readers`)

@@ -4,23 +4,12 @@
  * or the token; the same link again is refused with a page that says what happened and what to do. The token URL
  * tools use still signs in. Real Chromium, the real headless shell.
  */
-import { expect, test } from '@playwright/test'
+import { expect, test, useShell } from './support/fixtures'
 import { historyAddresses } from './support/pages'
-import { startShell, tempData, type RunningShell } from './support/shell'
 
-let shell: RunningShell
-let data: { dir: string; remove(): void }
+useShell({})
 
-test.beforeAll(async () => {
-  data = tempData()
-  shell = await startShell({ dataDir: data.dir, env: { CHROMIUM_PATH: '/nonexistent' } })
-})
-test.afterAll(async () => {
-  await shell?.stop()
-  data?.remove()
-})
-
-test('the printed sign-in link signs in once and leaves no code in the address or the history', async ({ page, browser }) => {
+test('the printed sign-in link signs in once and leaves no code in the address or the history', async ({ page, browser, shell }) => {
   const link = shell.signInUrl!
   expect(link).toMatch(/\/admin\/\?code=[A-Za-z0-9_-]{43}$/)
   const code = new URL(link).searchParams.get('code')!
@@ -53,7 +42,7 @@ test('the printed sign-in link signs in once and leaves no code in the address o
   await other.close()
 })
 
-test('the terminal prints the sign-in link for a person and the token URL for tools', () => {
+test('the terminal prints the sign-in link for a person and the token URL for tools', ({ shell }) => {
   const out = shell.output()
   expect(out).toContain(`sign in: ${shell.signInUrl}`)
   expect(out).toMatch(/admin: http:\/\/127\.0\.0\.1:\d+\/admin\/\?token=\S+/)

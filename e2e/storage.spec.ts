@@ -5,41 +5,21 @@
  */
 import { existsSync, readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { expect, test, type Page } from '@playwright/test'
-import { startShell, tempData, type RunningShell } from './support/shell'
+import { expect, test, useShell } from './support/fixtures'
 
-const ADMIN_TOKEN = 'e2e-storage-token-0123456789'
+useShell({ adminToken: 'e2e-storage-token-0123456789' })
 
-let shell: RunningShell
-let data: { dir: string; remove(): void }
-
-test.beforeAll(async () => {
-  data = tempData()
-  shell = await startShell({ dataDir: data.dir, args: ['--admin-token', ADMIN_TOKEN], env: { CHROMIUM_PATH: '/nonexistent' } })
-})
-test.afterAll(async () => {
-  await shell?.stop()
-  data?.remove()
-})
-
-async function signIn(page: Page) {
-  await page.goto(`${shell.adminOrigin}/admin/?token=${ADMIN_TOKEN}`)
-  await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible()
-}
-
-test('Settings → Back up now makes a backup in the backups folder and shows it', async ({ page }) => {
-  await signIn(page)
+test('Settings → Back up now makes a backup in the backups folder and shows it', async ({ adminPage: page, shell }) => {
   await page.getByRole('link', { name: 'Settings' }).click()
   await expect(page.getByTestId('last-backup')).toHaveText('No backup yet.')
   await page.getByRole('button', { name: 'Back up now' }).click()
   await expect(page.getByRole('status').filter({ hasText: 'Backed up.' })).toBeVisible()
-  const backups = readdirSync(join(data.dir, 'backups'))
+  const backups = readdirSync(join(shell.dataDir, 'backups'))
   expect(backups).toHaveLength(1)
-  await expect(page.getByTestId('last-backup')).toContainText(join(data.dir, 'backups', backups[0]!))
+  await expect(page.getByTestId('last-backup')).toContainText(join(shell.dataDir, 'backups', backups[0]!))
 })
 
-test('the database deleted under the running app: the Overview says it cannot write to the file', async ({ page }) => {
-  await signIn(page)
+test('the database deleted under the running app: the Overview says it cannot write to the file', async ({ adminPage: page, shell }) => {
   await expect(page.getByTestId('storage-problem')).toHaveCount(0)
   rmSync(shell.dataFile)
   expect(existsSync(shell.dataFile)).toBe(false)

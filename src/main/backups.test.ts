@@ -5,39 +5,26 @@
  */
 import { copyFileSync, existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
-import { startApp, type RunningApp } from './app'
 import { FIRST_BACKUP_DELAY_MS } from './backup-schedule'
 import { runBackupCommand } from './cli/backup'
-import { startCore } from './core'
-import { startFixtureSite, type FixtureSite } from './demo/fixture-site'
+import { startFixtureSite } from './demo/fixture-site'
 import { fixtureSites } from './demo/fixture-sites'
-import { silentLog } from './log'
 import { BACKUP_DIR, listBackups } from './store/backups'
 import { STORE_FILE } from './store/database'
+import { describe, expect, it } from './testing/app-fixtures'
 import { FakeClock } from './testing/clock'
-import { tempDir } from './testing/store'
 
 const DAY = 86_400_000
-const cleanups: Array<() => unknown> = []
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-})
-
-function dir(prefix: string): string {
-  const d = tempDir(prefix)
-  cleanups.push(() => d.remove())
-  return d.dir
-}
 
 describe('the daily backup', () => {
-  it('is made a minute after the start and then once a day; retention keeps the last 7 and one per week for a month', async () => {
+  it('is made a minute after the start and then once a day; retention keeps the last 7 and one per week for a month', async ({
+    dataDir: data,
+    startTestCore,
+  }) => {
     const clock = new FakeClock(Date.UTC(2026, 2, 1, 3, 0, 0))
     const started = clock.now()
-    const data = dir('mb-daily-')
     // The file is looked at once a year here: only the backup schedule sleeps on the fake clock.
-    const core = await startCore({ dataDir: data, clock, log: silentLog, sites: [], storageCheckMs: 365 * DAY })
-    cleanups.push(() => core.stop())
+    await startTestCore({ dataDir: data, clock, storageCheckMs: 365 * DAY })
     const backups = () => listBackups(join(data, BACKUP_DIR))
     // A backup is real I/O: while one is written, the schedule has no timer and the test waits in real time;
     // otherwise it moves the fake clock to the schedule's next wake.
@@ -67,29 +54,19 @@ describe('the daily backup', () => {
 })
 
 describe('restore', () => {
-  let fixture: FixtureSite
-  async function start(dataDir: string, clock = new FakeClock()): Promise<RunningApp> {
-    fixture ??= await startFixtureSite({ now: () => clock.now() })
-    const app = await startApp({
-      shell: 'headless',
-      dataDir,
-      log: silentLog,
-      clock,
-      port: 0,
-      sites: fixtureSites(fixture.host),
-      lanes: false,
-    })
-    cleanups.push(() => app.stop())
-    return app
-  }
-  afterEach(async () => {
-    await fixture?.close()
-    fixture = undefined as unknown as FixtureSite
-  })
-
-  it('a backup copied into a fresh data directory starts with every Reader, token, bookmark, Progress, Sighting and setting', async () => {
-    const original = dir('mb-original-')
-    const app = await start(original)
+  it('a backup copied into a fresh data directory starts with every Reader, token, bookmark, Progress, Sighting and setting', async ({
+    makeDir,
+    defer,
+    startTestApp,
+  }) => {
+    // The fixture site on the first app's clock; each app on a fake clock of its own.
+    const clock = new FakeClock()
+    const fixture = await startFixtureSite({ now: () => clock.now() })
+    defer(() => fixture.close())
+    const start = (dataDir: string, appClock = new FakeClock()) =>
+      startTestApp({ dataDir, clock: appClock, sites: fixtureSites(fixture.host), lanes: false })
+    const original = makeDir('mb-original-')
+    const app = await start(original, clock)
     const reader = (await app.admin.call('addReader', { name: 'aiko' })) as { ok: true; value: { token: string; reader: { id: number } } }
     const token = reader.value.token
     for (const slug of ['one', 'two'])
@@ -116,7 +93,7 @@ describe('restore', () => {
     await call(app.origin, 'PATCH', '/api/v1/bookmarks/fixture-madara/one', { progress: 13, progressAt: 2_000 })
 
     // The README's steps: a fresh data directory, the backup copied in as the database, start.
-    const fresh = dir('mb-restored-')
+    const fresh = makeDir('mb-restored-')
     copyFileSync(backup, join(fresh, STORE_FILE))
     const restored = await start(fresh)
     const bookmarks = await call(restored.origin, 'GET', '/api/v1/bookmarks')
@@ -141,9 +118,8 @@ describe('restore', () => {
     })
   })
 
-  it('npm run backup says what is wrong when there is no database', async () => {
+  it('npm run backup says what is wrong when there is no database', async ({ dataDir: empty }) => {
     const errors: string[] = []
-    const empty = dir('mb-empty-')
     expect(await runBackupCommand(['--data', empty], { out: () => undefined, err: (l) => errors.push(l) })).toBe(1)
     expect(errors[0]).toBe(`backup: no database at ${join(empty, STORE_FILE)}; give the data directory with --data`)
     expect(await runBackupCommand(['--nope'], { out: () => undefined, err: (l) => errors.push(l) })).toBe(2)

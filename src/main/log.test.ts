@@ -1,23 +1,8 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
 import { applyLogLevel, createLog, LOG_FILE, logProblem, logToDirectory, plainLine, scrub, silentLog } from './log'
 import { makeReadOnly } from './testing/faults'
-import { tempDir } from './testing/store'
-
-const cleanups: Array<() => unknown> = []
-afterEach(() =>
-  cleanups
-    .splice(0)
-    .reverse()
-    .forEach((c) => c()),
-)
-
-function logDir() {
-  const d = tempDir('mb-logs-')
-  cleanups.push(() => d.remove())
-  return d.dir
-}
+import { describe, expect, it } from './testing/fixtures'
 
 const everything = (dir: string) =>
   readdirSync(dir)
@@ -45,11 +30,10 @@ describe('secrets never reach a log line', () => {
     expect(scrub(line)).toBe(expected)
   })
 
-  it('fields, messages and errors: the log file holds none of them, and still says what happened', () => {
-    const dir = logDir()
+  it('fields, messages and errors: the log file holds none of them, and still says what happened', ({ dataDir: dir, defer }) => {
     const log = createLog('debug', { stderr: false })
     const stop = logToDirectory(log, dir)
-    cleanups.push(stop)
+    defer(stop)
     const secrets = ['reader-token-AAAA1111', 'admin-token-BBBB2222', 'cookie-value-CCCC3333', 'bearer-DDDD4444']
     log.info({ token: secrets[0], headers: { authorization: `Bearer ${secrets[3]}`, cookie: `mb_admin=${secrets[2]}` } }, 'reader: added')
     log.info(
@@ -67,10 +51,9 @@ describe('secrets never reach a log line', () => {
 })
 
 describe('the log file', () => {
-  it('rotates by size, keeping a bounded number of files, none over the size', () => {
-    const dir = logDir()
+  it('rotates by size, keeping a bounded number of files, none over the size', ({ dataDir: dir, defer }) => {
     const log = createLog('info', { stderr: false })
-    cleanups.push(logToDirectory(log, dir, { maxBytes: 4_096, keep: 3 }))
+    defer(logToDirectory(log, dir, { maxBytes: 4_096, keep: 3 }))
     for (let i = 0; i < 400; i++) log.info({ i }, `line ${i} ${'x'.repeat(40)}`)
     const files = readdirSync(dir).sort()
     expect(files).toEqual([LOG_FILE, 'manga-bookmark.1.log', 'manga-bookmark.2.log', 'manga-bookmark.3.log'].sort())
@@ -80,11 +63,10 @@ describe('the log file', () => {
     expect(everything(dir)).not.toContain('"i":0,')
   })
 
-  it('a file that cannot be written drops its lines and never throws', () => {
-    const dir = logDir()
+  it('a file that cannot be written drops its lines and never throws', ({ dataDir: dir, defer }) => {
     const log = createLog('info', { stderr: false })
     // A directory where the file should be: every open fails.
-    cleanups.push(logToDirectory(log, join(dir, LOG_FILE, 'inside', '..'), { maxBytes: 1_000 }))
+    defer(logToDirectory(log, join(dir, LOG_FILE, 'inside', '..'), { maxBytes: 1_000 }))
     expect(() => log.info('still logging')).not.toThrow()
   })
 })
@@ -114,16 +96,19 @@ describe('plain lines for the terminal', () => {
 })
 
 describe('a log file that cannot be written', () => {
-  it('is said (logProblem, which the Overview shows), and no longer once lines are written again', async (ctx) => {
-    const dir = logDir()
+  it('is said (logProblem, which the Overview shows), and no longer once lines are written again', async ({
+    skip,
+    dataDir: dir,
+    defer,
+  }) => {
     const log = createLog('info', { stderr: false })
     writeFileSync(join(dir, LOG_FILE), '')
     const readOnly = makeReadOnly(join(dir, LOG_FILE))
-    if ('skip' in readOnly) return ctx.skip(readOnly.skip)
+    if ('skip' in readOnly) return skip(readOnly.skip)
     let undone = false
-    cleanups.push(() => undone || readOnly.undo())
+    defer(() => undone || readOnly.undo())
     const stop = logToDirectory(log, dir)
-    cleanups.push(stop)
+    defer(stop)
     log.warn('a line the disk will not take')
     expect(logProblem(log)).toMatch(
       new RegExp(`^cannot write the log ${join(dir, LOG_FILE)}: (EPERM|EACCES); its lines are lost until it can$`),

@@ -9,27 +9,16 @@ import { existsSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import { pino } from 'pino'
-import { afterEach, describe, expect, it } from 'vitest'
-import { startApp, type RunningApp } from './app'
-import { startFixtureSite } from './demo/fixture-site'
+import { type RunningApp } from './app'
 import { fixtureSites } from './demo/fixture-sites'
-import { silentLog } from './log'
-import { BACKUP_DIR, backupDatabase, backupName } from './store/backups'
-import { openStore, STORE_FILE } from './store/database'
+import { BACKUP_DIR, backupName } from './store/backups'
 import { FakeClock } from './testing/clock'
-import { corruptMiddlePage } from './testing/faults'
-import { seedReader, tempDir } from './testing/store'
+import { describe, expect, it, type TestAppOptions } from './testing/app-fixtures'
+import { damagedLibrary, inOneTransaction } from './testing/damaged-library'
+import { seedReader } from './testing/store'
 
-const cleanups: Array<() => unknown> = []
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-})
-
-async function start(dataDir: string, sites: Parameters<typeof startApp>[0]['sites'] = [], log = silentLog): Promise<RunningApp> {
-  const app = await startApp({ shell: 'headless', dataDir, log, clock: new FakeClock(Date.UTC(2026, 2, 1)), port: 0, sites })
-  cleanups.push(() => app.stop())
-  return app
-}
+/** The app's options here: its fake clock starts on 1 March 2026. */
+const on = (options: TestAppOptions): TestAppOptions => ({ clock: new FakeClock(Date.UTC(2026, 2, 1)), ...options })
 
 const call = async (app: RunningApp, method: string, input: unknown = {}) => app.admin.call(method as never, input as never) as Promise<any>
 
@@ -43,17 +32,17 @@ const names = (file: string) => {
 }
 
 describe('Restore in the window', () => {
-  it('puts the backup in place while the app runs; the file it replaced is kept with what came after', async () => {
-    const fixture = await startFixtureSite()
-    cleanups.push(() => fixture.close())
-    const temp = tempDir('mb-restore-app-')
-    cleanups.push(() => temp.remove())
-    const app = await start(temp.dir, fixtureSites(fixture.host))
+  it('puts the backup in place while the app runs; the file it replaced is kept with what came after', async ({
+    dataDir,
+    fixtureSite,
+    startTestApp,
+  }) => {
+    const app = await startTestApp(on({ dataDir, sites: fixtureSites(fixtureSite.host) }))
     const aiko = (await call(app, 'addReader', { name: 'aiko' })).value
     await call(app, 'backupNow')
     await call(app, 'addReader', { name: 'after-the-backup' })
     // A damaged backup beside it is listed as such, and cannot be restored.
-    const bad = join(temp.dir, BACKUP_DIR, backupName(Date.UTC(2020, 0, 1)))
+    const bad = join(dataDir, BACKUP_DIR, backupName(Date.UTC(2020, 0, 1)))
     writeFileSync(bad, 'not a database')
 
     const listed = (await call(app, 'backups')).value
@@ -78,27 +67,23 @@ describe('Restore in the window', () => {
     expect(names(app.dataFile)).toContain('bo')
   })
 
-  it('a database found damaged at start is restored from the window and takes writes again', async () => {
-    const temp = tempDir('mb-restore-damaged-')
-    cleanups.push(() => temp.remove())
-    const file = join(temp.dir, STORE_FILE)
-    const store = openStore(file, { now: 1 })
-    await seedReader(store.db, 'aiko')
-    // Enough rows that a page in the middle holds them.
-    await store.db.transaction().execute(async (trx) => {
-      for (let i = 0; i < 2_000; i++) await seedReader(trx, `reader-${i}`)
+  it('a database found damaged at start is restored from the window and takes writes again', async ({ dataDir, startTestApp }) => {
+    const { backup } = await damagedLibrary(dataDir, {
+      backupAt: Date.UTC(2026, 0, 1),
+      before: async (db) => {
+        await seedReader(db, 'aiko')
+        // Enough rows that a page in the middle holds them.
+        await inOneTransaction(db, 2_000, (trx, i) => seedReader(trx, `reader-${i}`))
+      },
     })
-    const backup = await backupDatabase(store.sqlite, join(temp.dir, BACKUP_DIR), Date.UTC(2026, 0, 1))
-    await store.close()
-    corruptMiddlePage(file)
 
-    const app = await start(temp.dir)
+    const app = await startTestApp(on({ dataDir }))
     expect((await call(app, 'overview')).value?.storage.problem ?? app.core.storage.problem()).toMatchObject({
       kind: 'damaged',
       action: expect.stringMatching(/^restore the newest good backup/),
     })
     expect(await call(app, 'addReader', { name: 'refused' })).toMatchObject({ ok: false, error: { code: 'storage-unavailable' } })
-    const restored = await call(app, 'restoreBackup', { file: backup.file })
+    const restored = await call(app, 'restoreBackup', { file: backup })
     expect(restored.ok, JSON.stringify(restored)).toBe(true)
     expect(app.core.storage.problem()).toBeNull()
     expect(await call(app, 'addReader', { name: 'taken' })).toMatchObject({ ok: true })
@@ -107,17 +92,15 @@ describe('Restore in the window', () => {
 })
 
 describe('a new, empty database beside backups', () => {
-  it('is said at start (an error line) and on the Overview, until a backup is restored', async () => {
-    const temp = tempDir('mb-made-empty-')
-    cleanups.push(() => temp.remove())
-    const first = await start(temp.dir)
+  it('is said at start (an error line) and on the Overview, until a backup is restored', async ({ dataDir, startTestApp }) => {
+    const first = await startTestApp(on({ dataDir }))
     await call(first, 'addReader', { name: 'aiko' })
     const made = (await call(first, 'backupNow')).value.lastBackup
     await first.stop()
     for (const side of ['', '-wal', '-shm']) rmSync(`${first.dataFile}${side}`, { force: true })
 
     const lines: string[] = []
-    const app = await start(temp.dir, [], pino({ level: 'info' }, { write: (line: string) => void lines.push(line) }))
+    const app = await startTestApp(on({ dataDir, log: pino({ level: 'info' }, { write: (line: string) => void lines.push(line) }) }))
     const said = lines.map((l) => JSON.parse(l) as { level: number; msg: string }).filter((l) => l.level >= 50)
     expect(said.map((l) => l.msg)).toEqual([
       expect.stringMatching(

@@ -2,60 +2,39 @@
  * The owner's chapters (issue #25): Updates with each chapter's link and a filter by Reader, and the Series detail
  * led by the stored list — through the admin API of the real app, a real SQLite file, checks of the fixture site.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startApp, type RunningApp } from '../app'
-import { startFixtureSite, type FixtureSite } from '../demo/fixture-site'
 import { fixtureSites } from '../demo/fixture-sites'
 import { createHttpFetcher } from '../fetch/http-fetcher'
 import { checkSeries } from '../lanes/check'
 import { silentLog } from '../log'
 import { createRegistry } from '../sites/registry'
-import { FakeClock } from '../testing/clock'
-import { seedReader, seedSeries, tempDir } from '../testing/store'
+import { describe, expect, fileAppTest } from '../testing/app-fixtures'
+import { seedReader, seedSeries } from '../testing/store'
 
-let app: RunningApp
-let fixture: FixtureSite
-let dir: { dir: string; remove(): void }
-const clock = new FakeClock()
 const PATH = '/madara/manga/owner-view/'
 const key = { site: 'fixture-madara', seriesId: 'owner-view' }
 
-beforeAll(async () => {
-  dir = tempDir()
-  fixture = await startFixtureSite({ now: () => clock.now() })
-  app = await startApp({
-    shell: 'headless',
-    dataDir: dir.dir,
-    port: 0,
-    log: silentLog,
-    clock,
-    sites: fixtureSites(fixture.host),
-    lanes: false,
-  })
-})
-afterAll(async () => {
-  await app.stop()
-  await fixture.close()
-  dir.remove()
-})
-
-const db = () => app.core.store.db
-async function check(): Promise<void> {
+/** `check()`: a minute on, the Series checked on the fixture site, where it finds a chapter. */
+const it = fileAppTest.extend('check', ({ clock, site: fixture, db }) => async (): Promise<void> => {
   await clock.advance(60_000)
   const site = createRegistry(fixtureSites(fixture.host)).get(key.site)!
-  const report = await checkSeries({ db: db(), clock, log: silentLog }, site, createHttpFetcher({ timeoutMs: 2_000 }), {
+  const report = await checkSeries({ db, clock, log: silentLog }, site, createHttpFetcher({ timeoutMs: 2_000 }), {
     site: key.site,
     series_id: key.seriesId,
     series_url: `${fixture.origin}${PATH}`,
   })
   expect(report.outcome).toBe('chapter')
-}
+})
 
 describe("the owner's chapters", () => {
-  it('Updates: each New Chapter links to it on its Site; filtered by a Reader, only the Series they hold', async () => {
-    const aiko = await seedReader(db(), 'Aiko')
-    const ben = await seedReader(db(), 'Ben')
-    await seedSeries(db(), { site: key.site, id: key.seriesId, title: 'Owner View', url: `${fixture.origin}${PATH}`, readers: [aiko] })
+  it('Updates: each New Chapter links to it on its Site; filtered by a Reader, only the Series they hold', async ({
+    app,
+    db,
+    site: fixture,
+    check,
+  }) => {
+    const aiko = await seedReader(db, 'Aiko')
+    const ben = await seedReader(db, 'Ben')
+    await seedSeries(db, { site: key.site, id: key.seriesId, title: 'Owner View', url: `${fixture.origin}${PATH}`, readers: [aiko] })
     await check()
     const released = fixture.publish(PATH)
     await check()
@@ -65,7 +44,7 @@ describe("the owner's chapters", () => {
     expect((await app.api.updates({ readerId: ben })).items).toEqual([])
   })
 
-  it('the Series detail carries the stored list, newest first, with first-seen times and arrivals', async () => {
+  it('the Series detail carries the stored list, newest first, with first-seen times and arrivals', async ({ app, site: fixture }) => {
     const detail = await app.api.seriesDetail(key)
     const latest = fixture.series(PATH).latest
     expect(detail.chapters).toHaveLength(12)

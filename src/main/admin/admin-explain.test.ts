@@ -4,64 +4,34 @@
  * lists them newest first, and a new token comes with the address a Reader opens. The real app on a real
  * store, no Lanes running.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startApp, type RunningApp } from '../app'
-import { startFixtureSite, type FixtureSite } from '../demo/fixture-site'
-import { fixtureSites } from '../demo/fixture-sites'
-import { silentLog } from '../log'
 import { recordRefusal } from '../store/lanes'
 import { markLatestChecked, recordCheckOutcome, recordCheckResult } from '../store/series'
 import { recordSighting } from '../store/sightings'
-import { FakeClock } from '../testing/clock'
-import { seedReader, seedSeries, tempDir } from '../testing/store'
+import { describe, expect, fileAppTest as it } from '../testing/app-fixtures'
+import { seedReader, seedSeries } from '../testing/store'
 
 const MIN = 60_000
 const HOUR = 60 * MIN
-let app: RunningApp
-let fixture: FixtureSite
-let dir: { dir: string; remove(): void }
-const clock = new FakeClock()
-
-beforeAll(async () => {
-  dir = tempDir()
-  fixture = await startFixtureSite({ now: () => clock.now() })
-  app = await startApp({
-    shell: 'headless',
-    dataDir: dir.dir,
-    port: 0,
-    log: silentLog,
-    clock,
-    sites: fixtureSites(fixture.host),
-    lanes: false,
-  })
-})
-afterAll(async () => {
-  await app.stop()
-  await fixture.close()
-  dir.remove()
-})
-
-const db = () => app.core.store.db
 
 describe('what a Series waits for', () => {
-  it('a Check now on a refusing Site says the Site refuses until when, and that the check will wait', async () => {
-    const reader = await seedReader(db())
-    await seedSeries(db(), { site: 'fixture-refusing', id: 'grump', readers: [reader], checkedAt: clock.now() - 5 * MIN })
-    await recordRefusal(db(), 'fixture-refusing', clock.now() + 15 * MIN)
+  it('a Check now on a refusing Site says the Site refuses until when, and that the check will wait', async ({ app, clock, db }) => {
+    const reader = await seedReader(db)
+    await seedSeries(db, { site: 'fixture-refusing', id: 'grump', readers: [reader], checkedAt: clock.now() - 5 * MIN })
+    await recordRefusal(db, 'fixture-refusing', clock.now() + 15 * MIN)
     const row = await app.api.forceSeriesPoll({ site: 'fixture-refusing', seriesId: 'grump' })
     expect(row.pending).toBe(true)
     expect(row.waiting).toEqual({ kind: 'refusing', until: clock.now() + 15 * MIN })
   })
 
-  it('a paused Lane, and a Series checked within its rest, say so in the list', async () => {
-    const reader = await seedReader(db())
-    await seedSeries(db(), {
+  it('a paused Lane, and a Series checked within its rest, say so in the list', async ({ app, clock, db }) => {
+    const reader = await seedReader(db)
+    await seedSeries(db, {
       site: 'fixture-madara',
       id: 'calm',
-      readers: [reader, await seedReader(db())],
+      readers: [reader, await seedReader(db)],
       checkedAt: clock.now() - 10 * MIN,
     })
-    await seedSeries(db(), { site: 'fixture-themesia', id: 'held', readers: [reader], checkedAt: clock.now() - 10 * MIN })
+    await seedSeries(db, { site: 'fixture-themesia', id: 'held', readers: [reader], checkedAt: clock.now() - 10 * MIN })
     await app.api.pauseLane({ site: 'fixture-themesia', duration: '1h' })
     const page = await app.api.listSeries({ search: 'l' })
     const waiting = Object.fromEntries(page.rows.map((r) => [r.seriesId, r.waiting]))
@@ -71,35 +41,39 @@ describe('what a Series waits for', () => {
     expect((await app.api.seriesDetail({ site: 'fixture-themesia', seriesId: 'held' })).row.waiting.kind).toBe('next-check')
   })
 
-  it('a browser Site with no browser waits for one', async () => {
-    const reader = await seedReader(db())
-    await seedSeries(db(), { site: 'fixture-challenge', id: 'cloud', readers: [reader] })
+  it('a browser Site with no browser waits for one', async ({ app, db }) => {
+    const reader = await seedReader(db)
+    await seedSeries(db, { site: 'fixture-challenge', id: 'cloud', readers: [reader] })
     expect((await app.api.seriesDetail({ site: 'fixture-challenge', seriesId: 'cloud' })).row.waiting).toEqual({ kind: 'no-fetcher' })
   })
 
-  it('a failed check keeps its outcome and reason on the row', async () => {
-    const reader = await seedReader(db())
-    await seedSeries(db(), { site: 'fixture-madara', id: 'sick', readers: [reader] })
+  it('a failed check keeps its outcome and reason on the row', async ({ app, clock, db }) => {
+    const reader = await seedReader(db)
+    await seedSeries(db, { site: 'fixture-madara', id: 'sick', readers: [reader] })
     const key = { site: 'fixture-madara', seriesId: 'sick' }
-    await markLatestChecked(db(), key, clock.now())
-    await recordCheckOutcome(db(), key, { outcome: 'error', reason: 'HTTP 503', at: clock.now() })
+    await markLatestChecked(db, key, clock.now())
+    await recordCheckOutcome(db, key, { outcome: 'error', reason: 'HTTP 503', at: clock.now() })
     const row = (await app.api.seriesDetail(key)).row
     expect(row).toMatchObject({ lastOutcome: 'error', lastError: 'HTTP 503', latestChapter: null })
   })
 })
 
 describe('New Chapters', () => {
-  it('the Updates page lists moves past a known chapter, newest first, in pages — not first reads, Sightings or corrections', async () => {
-    const reader = await seedReader(db())
+  it('the Updates page lists moves past a known chapter, newest first, in pages — not first reads, Sightings or corrections', async ({
+    app,
+    clock,
+    db,
+  }) => {
+    const reader = await seedReader(db)
     const key = { site: 'fixture-webtoons', seriesId: '77' }
-    await seedSeries(db(), { site: key.site, id: key.seriesId, title: 'Seventy Seven', readers: [reader] })
+    await seedSeries(db, { site: key.site, id: key.seriesId, title: 'Seventy Seven', readers: [reader] })
     const found = (chapter: number) => ({ chapter, label: `Episode ${chapter}`, url: '' })
     const before = (await app.api.updates({})).items.length
-    await recordCheckResult(db(), { ...key, found: found(10), now: clock.now() })
-    await recordCheckResult(db(), { ...key, found: found(11), now: clock.now() + 1 })
-    await recordSighting(db(), { ...key, readerId: reader, chapter: 14, sightedAt: clock.now() + 2, now: clock.now() + 2 })
-    await recordCheckResult(db(), { ...key, found: found(12), now: clock.now() + 3 })
-    await recordCheckResult(db(), { ...key, found: found(13), now: clock.now() + 4 })
+    await recordCheckResult(db, { ...key, found: found(10), now: clock.now() })
+    await recordCheckResult(db, { ...key, found: found(11), now: clock.now() + 1 })
+    await recordSighting(db, { ...key, readerId: reader, chapter: 14, sightedAt: clock.now() + 2, now: clock.now() + 2 })
+    await recordCheckResult(db, { ...key, found: found(12), now: clock.now() + 3 })
+    await recordCheckResult(db, { ...key, found: found(13), now: clock.now() + 4 })
 
     const all = await app.api.updates({})
     expect(all.items.length - before).toBe(2)
@@ -113,12 +87,12 @@ describe('New Chapters', () => {
     expect(second.items.map((u) => u.chapter)).toEqual([11])
   })
 
-  it('the Overview counts the Series whose Latest Chapter moved forward within a day', async () => {
+  it('the Overview counts the Series whose Latest Chapter moved forward within a day', async ({ app, clock, db }) => {
     const start = (await app.api.overview()).counts.newChapters
-    const reader = await seedReader(db())
+    const reader = await seedReader(db)
     const key = { site: 'fixture-webtoons', seriesId: '88' }
-    await seedSeries(db(), { site: key.site, id: key.seriesId, readers: [reader], latest: 4 })
-    await recordCheckResult(db(), { ...key, found: { chapter: 5, label: '', url: '' }, now: clock.now() })
+    await seedSeries(db, { site: key.site, id: key.seriesId, readers: [reader], latest: 4 })
+    await recordCheckResult(db, { ...key, found: { chapter: 5, label: '', url: '' }, now: clock.now() })
     expect((await app.api.overview()).counts.newChapters).toBe(start + 1)
     await clock.advance(25 * HOUR)
     expect((await app.api.overview()).counts.newChapters).toBe(0)
@@ -126,7 +100,7 @@ describe('New Chapters', () => {
 })
 
 describe('a new token', () => {
-  it('comes with the address to open, and the address with a one-time code to scan (not the token)', async () => {
+  it('comes with the address to open, and the address with a one-time code to scan (not the token)', async ({ app }) => {
     const issued = await app.api.addReader({ name: 'Scanner' })
     expect(issued.address.url).toBe(`http://127.0.0.1:${app.port}/`)
     expect(issued.address.signInUrl).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${app.port}/#code=[A-Za-z0-9_-]{43}$`))

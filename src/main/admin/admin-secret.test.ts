@@ -4,34 +4,23 @@
  */
 import { readFileSync, statSync, writeFileSync, chmodSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
 import { startHeadlessShell, type HeadlessShell } from '../headless/shell'
 import { silentLog } from '../log'
 import { adminSessionCookie } from '../testing/admin-session'
-import { tempDir } from '../testing/store'
+import { describe, expect, it } from '../testing/fixtures'
 import { ADMIN_SECRET_FILE, loadAdminSecret } from './admin-secret'
 
-const cleanups: Array<() => unknown> = []
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c()
-})
-const dir = () => {
-  const d = tempDir()
-  cleanups.push(() => d.remove())
-  return d.dir
-}
-
 describe('the admin secret file', () => {
-  it('is made once, 0600, and read back the same at the next start', () => {
-    const d = dir()
+  it('is made once, 0600, and read back the same at the next start', ({ makeDir }) => {
+    const d = makeDir()
     const first = loadAdminSecret(d)
     expect(first.token.length).toBeGreaterThanOrEqual(43)
     expect(statSync(join(d, ADMIN_SECRET_FILE)).mode & 0o777).toBe(0o600)
     expect(loadAdminSecret(d)).toEqual(first)
   })
 
-  it('a file others can read is tightened; one that is not a secret is replaced, and says so', () => {
-    const d = dir()
+  it('a file others can read is tightened; one that is not a secret is replaced, and says so', ({ makeDir }) => {
+    const d = makeDir()
     const file = join(d, ADMIN_SECRET_FILE)
     const first = loadAdminSecret(d)
     chmodSync(file, 0o644)
@@ -56,8 +45,8 @@ describe('a restart of the headless shell', () => {
     })
   }
 
-  it('keeps the admin URL and the session: the window opened before it still works after', async () => {
-    const d = dir()
+  it('keeps the admin URL and the session: the window opened before it still works after', async ({ makeDir, defer }) => {
+    const d = makeDir()
     const before = await start(d)
     const token = new URL(before.adminUrl).searchParams.get('token')!
     const cookie = await adminSessionCookie(before.adminPort, token)
@@ -65,17 +54,17 @@ describe('a restart of the headless shell', () => {
     await before.stop()
 
     const after = await start(d, before.adminPort)
-    cleanups.push(() => after.stop())
+    defer(() => after.stop())
     expect(after.adminUrl).toBe(before.adminUrl)
     expect((await overview(after, cookie)).status).toBe(200)
     // A token given for a start is used for that start; the session key stays the data directory's.
     expect((await overview(after, `${cookie.split('=')[0]}=forged.forged.forged`)).status).toBe(401)
   })
 
-  it('a default admin port that another program holds: a free one, said, instead of no start', async () => {
-    const d = dir()
-    const holder = await start(dir())
-    cleanups.push(() => holder.stop())
+  it('a default admin port that another program holds: a free one, said, instead of no start', async ({ makeDir, defer }) => {
+    const d = makeDir()
+    const holder = await start(makeDir())
+    defer(() => holder.stop())
     const shell = await startHeadlessShell({
       dataDir: d,
       port: 0,
@@ -84,9 +73,9 @@ describe('a restart of the headless shell', () => {
       adminPort: holder.adminPort,
       adminPortOrFree: true,
     })
-    cleanups.push(() => shell.stop())
+    defer(() => shell.stop())
     expect(shell.adminPortTaken).toBe(holder.adminPort)
     expect(shell.adminPort).not.toBe(holder.adminPort)
-    await expect(start(dir(), holder.adminPort)).rejects.toThrow(/for the owner's window, is in use .*--admin-port N/)
+    await expect(start(makeDir(), holder.adminPort)).rejects.toThrow(/for the owner's window, is in use .*--admin-port N/)
   })
 })

@@ -4,30 +4,26 @@
  * Real HTTP on loopback (the LAN address is only named, never sent to).
  */
 import { createServer, type Server } from 'node:net'
-import { afterEach, describe, expect, it } from 'vitest'
 import { startHeadlessShell, type HeadlessShell } from '../headless/shell'
 import { silentLog } from '../log'
 import { lanAddress } from '../server/addresses'
-import { tempDir } from '../testing/store'
+import { describe, expect, it, type Defer } from '../testing/fixtures'
 
-const cleanups: Array<() => unknown> = []
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c()
-})
-
-async function started(): Promise<HeadlessShell> {
-  const d = tempDir()
-  cleanups.push(() => d.remove())
-  const shell = await startHeadlessShell({ dataDir: d.dir, port: 0, log: silentLog, lanes: false, adminPort: 0 })
-  cleanups.push(() => shell.stop())
+/** A quiet headless shell on `dataDir`, stopped after the test. */
+async function started({ dataDir, defer }: { dataDir: string; defer: Defer }): Promise<HeadlessShell> {
+  const shell = await startHeadlessShell({ dataDir, port: 0, log: silentLog, lanes: false, adminPort: 0 })
+  defer(() => shell.stop())
   return shell
 }
 
 const health = (port: number) => fetch(`http://127.0.0.1:${port}/api/v1/health`).then((r) => r.status)
 
 describe('the sync endpoint in Settings', () => {
-  it('"the local network too" applies at once: it listens on every interface, same port, and names the LAN address', async () => {
-    const shell = await started()
+  it('"the local network too" applies at once: it listens on every interface, same port, and names the LAN address', async ({
+    defer,
+    dataDir,
+  }) => {
+    const shell = await started({ dataDir, defer })
     const before = await shell.api.settings()
     expect(before.listening).toBe(`http://127.0.0.1:${shell.port}`)
     expect(before.readersPage.reachableFromOtherDevices).toBe(false)
@@ -45,11 +41,14 @@ describe('the sync endpoint in Settings', () => {
     expect(await health(shell.port)).toBe(200)
   })
 
-  it('a new port applies at once; a port in use is refused, and the endpoint and the setting stay as they were', async () => {
-    const shell = await started()
+  it('a new port applies at once; a port in use is refused, and the endpoint and the setting stay as they were', async ({
+    defer,
+    dataDir,
+  }) => {
+    const shell = await started({ dataDir, defer })
     const holder: Server = createServer()
     await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve))
-    cleanups.push(() => new Promise((resolve) => holder.close(resolve)))
+    defer(() => new Promise((resolve) => holder.close(resolve)))
     const taken = (holder.address() as { port: number }).port
 
     const refused = await shell.admin.call('updateSettings', { syncPort: taken })

@@ -6,41 +6,29 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
-import { afterEach, describe, expect, it } from 'vitest'
-import { startCore } from '../core'
-import { silentLog } from '../log'
-import { BACKUP_DIR, backupDatabase, backupName } from '../store/backups'
-import { openStore, STORE_FILE } from '../store/database'
-import { FakeClock } from '../testing/clock'
-import { corruptMiddlePage } from '../testing/faults'
-import { seedReader, seedSeries, tempDir } from '../testing/store'
+import { BACKUP_DIR, backupName } from '../store/backups'
+import { STORE_FILE } from '../store/database'
+import { describe, expect, it } from '../testing/app-fixtures'
+import { damagedLibrary, inOneTransaction } from '../testing/damaged-library'
+import { seedReader, seedSeries } from '../testing/store'
 import { runRestoreCommand } from './restore'
-
-const cleanups: Array<() => unknown> = []
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-})
 
 const AT = Date.UTC(2026, 2, 1, 4)
 
-/** A data directory with a good backup of 2 Readers and 300 Series, then more written, then the file damaged. */
-async function damagedWithBackup(): Promise<{ dir: string; file: string; backup: string }> {
-  const temp = tempDir('mb-restore-cli-')
-  cleanups.push(() => temp.remove())
-  const file = join(temp.dir, STORE_FILE)
-  const store = openStore(file, { now: 1 })
-  const aiko = await seedReader(store.db, 'aiko')
-  await seedReader(store.db, 'bo')
-  await store.db.transaction().execute(async (trx) => {
-    for (let i = 0; i < 300; i++) await seedSeries(trx, { site: 'fixture-madara', id: `series-${i}`, readers: [aiko] })
+/** In `dir`: a good backup of 2 Readers and 300 Series, then more written, then the file damaged. */
+async function damagedWithBackup(dir: string): Promise<{ file: string; backup: string }> {
+  let aiko = 0
+  const series = (from: number) => (trx: Parameters<typeof seedSeries>[0], i: number) =>
+    seedSeries(trx, { site: 'fixture-madara', id: `series-${from + i}`, readers: [aiko] })
+  return damagedLibrary(dir, {
+    backupAt: AT,
+    before: async (db) => {
+      aiko = await seedReader(db, 'aiko')
+      await seedReader(db, 'bo')
+      await inOneTransaction(db, 300, series(0))
+    },
+    after: (db) => inOneTransaction(db, 300, series(300)),
   })
-  const backup = await backupDatabase(store.sqlite, join(temp.dir, BACKUP_DIR), AT)
-  await store.db.transaction().execute(async (trx) => {
-    for (let i = 300; i < 600; i++) await seedSeries(trx, { site: 'fixture-madara', id: `series-${i}`, readers: [aiko] })
-  })
-  await store.close()
-  corruptMiddlePage(file)
-  return { dir: temp.dir, file, backup: backup.file }
 }
 
 async function run(argv: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
@@ -60,8 +48,11 @@ const count = (file: string, table: string) => {
 }
 
 describe('npm run restore', () => {
-  it('--latest puts the newest good backup in place, keeps the damaged file and its journal aside, and the app opens it', async () => {
-    const { dir, file, backup } = await damagedWithBackup()
+  it('--latest puts the newest good backup in place, keeps the damaged file and its journal aside, and the app opens it', async ({
+    dataDir: dir,
+    startTestCore,
+  }) => {
+    const { file, backup } = await damagedWithBackup(dir)
     // A damaged copy made later sorts first: --latest passes over it.
     const bad = join(dir, BACKUP_DIR, backupName(AT + 60_000))
     writeFileSync(bad, readFileSync(file))
@@ -83,15 +74,14 @@ describe('npm run restore', () => {
     expect(readFileSync(`${aside}-wal`, 'utf8')).toBe('not a journal of the backup')
     expect(existsSync(`${file}-wal`)).toBe(false)
 
-    const core = await startCore({ dataDir: dir, clock: new FakeClock(), log: silentLog, sites: [] })
-    cleanups.push(() => core.stop())
+    const core = await startTestCore({ dataDir: dir })
     expect(core.storage.problem()).toBeNull()
     expect(count(file, 'readers')).toBe(2)
     expect(count(file, 'series')).toBe(300)
   })
 
-  it('refuses a damaged backup and changes nothing', async () => {
-    const { dir, file } = await damagedWithBackup()
+  it('refuses a damaged backup and changes nothing', async ({ dataDir: dir }) => {
+    const { file } = await damagedWithBackup(dir)
     const before = readFileSync(file)
     const bad = join(dir, 'copy.sqlite')
     writeFileSync(bad, before)
@@ -101,29 +91,24 @@ describe('npm run restore', () => {
     expect(readFileSync(file).equals(before)).toBe(true)
   })
 
-  it('refuses while the app runs on the data directory, and says where to restore instead', async () => {
-    const temp = tempDir('mb-restore-running-')
-    cleanups.push(() => temp.remove())
-    const core = await startCore({ dataDir: temp.dir, clock: new FakeClock(), log: silentLog, sites: [] })
-    cleanups.push(() => core.stop())
+  it('refuses while the app runs on the data directory, and says where to restore instead', async ({ dataDir, startTestCore }) => {
+    const core = await startTestCore({ dataDir })
     await seedReader(core.store.db, 'aiko')
     await core.backups.backupNow()
-    const answer = await run(['--data', temp.dir, '--latest'])
+    const answer = await run(['--data', dataDir, '--latest'])
     expect(answer.code).toBe(1)
     expect(answer.err[0]).toMatch(
       /^restore: the data directory .+ is in use by process \d+ on .+; quit the app first, or restore in its window \(Settings → Backups → Restore\); nothing was changed$/,
     )
-    expect(existsSync(join(temp.dir, `${STORE_FILE}.restoring`))).toBe(false)
+    expect(existsSync(join(dataDir, `${STORE_FILE}.restoring`))).toBe(false)
   })
 
-  it('says what is wrong with its arguments', async () => {
+  it('says what is wrong with its arguments', async ({ dataDir: empty }) => {
     expect((await run(['--latest', '--from', 'x'])).code).toBe(2)
     expect((await run(['--nope'])).code).toBe(2)
-    const empty = tempDir('mb-restore-empty-')
-    cleanups.push(() => empty.remove())
-    expect(await run(['--data', empty.dir, '--latest'])).toMatchObject({
+    expect(await run(['--data', empty, '--latest'])).toMatchObject({
       code: 1,
-      err: [`restore: no backup in ${join(empty.dir, BACKUP_DIR)} passes integrity_check`],
+      err: [`restore: no backup in ${join(empty, BACKUP_DIR)} passes integrity_check`],
     })
   })
 })

@@ -7,10 +7,9 @@
 import { spawn, spawnSync } from 'node:child_process'
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { startFixtureSite } from '../demo/fixture-site'
+import { beforeAll, vi } from 'vitest'
 import { openStore, STORE_FILE } from '../store/database'
-import { tempDir } from '../testing/store'
+import { describe, expect, it } from '../testing/fixtures'
 import { createReader } from '../use-cases/reader-tokens'
 
 const ROOT = join(import.meta.dirname, '../../..')
@@ -21,19 +20,10 @@ beforeAll(() => {
   expect(built.status).toBe(0)
 }, 120_000)
 
-const cleanups: Array<() => unknown> = []
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-})
-
 describe('the log file of the headless shell', () => {
-  it('has what happened, at the level asked, and no token, cookie or admin URL token', async () => {
-    const fixture = await startFixtureSite()
-    cleanups.push(() => fixture.close())
-    const data = tempDir('mb-logfile-')
-    cleanups.push(() => data.remove())
+  it('has what happened, at the level asked, and no token, cookie or admin URL token', async ({ fixtureSite: fixture, dataDir, defer }) => {
     writeFileSync(
-      join(data.dir, 'sites.json'),
+      join(dataDir, 'sites.json'),
       JSON.stringify({
         sites: [
           {
@@ -47,7 +37,7 @@ describe('the log file of the headless shell', () => {
         ],
       }),
     )
-    const store = openStore(join(data.dir, STORE_FILE), { now: Date.now() })
+    const store = openStore(join(dataDir, STORE_FILE), { now: Date.now() })
     const readerToken = (await createReader(store.db, 'aiko', Date.now())).token
     await store.close()
     const adminToken = 'admin-token-for-the-log-test-0123456789'
@@ -56,7 +46,7 @@ describe('the log file of the headless shell', () => {
 
     const child = spawn(
       process.execPath,
-      [join(ROOT, 'out/main/headless.js'), '--data', data.dir, '--port', '0', '--admin-token', adminToken],
+      [join(ROOT, 'out/main/headless.js'), '--data', dataDir, '--port', '0', '--admin-token', adminToken],
       {
         cwd: ROOT,
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -64,7 +54,7 @@ describe('the log file of the headless shell', () => {
       },
     )
     const ended = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
-    cleanups.push(() => child.exitCode === null && child.kill('SIGKILL'))
+    defer(() => child.exitCode === null && child.kill('SIGKILL'))
     let stdout = ''
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()))
     child.stderr.resume()
@@ -99,7 +89,7 @@ describe('the log file of the headless shell', () => {
     expect((await fetch(`${origin}/api/v1/bookmarks`, { headers: { authorization: `Bearer ${guessed}` } })).status).toBe(401)
     expect((await fetch(`${origin}/api/v1/me?token=${inQuery}`)).status).toBe(401)
     // The Series is read in the background: wait for its check, a debug line.
-    const logDir = join(data.dir, 'logs')
+    const logDir = join(dataDir, 'logs')
     const text = () =>
       readdirSync(logDir)
         .map((f) => readFileSync(join(logDir, f), 'utf8'))

@@ -1,5 +1,5 @@
-import { afterEach, beforeEach, expect, it } from 'vitest'
-import { openTestStore, seedReader, seedSeries, type TestStore } from '../testing/store'
+import { expect, it } from '../testing/fixtures'
+import { seedReader, seedSeries } from '../testing/store'
 import { upcomingSeries } from './upcoming'
 
 const HOUR = 3_600_000
@@ -7,14 +7,8 @@ const DAY = 24 * HOUR
 const now = Date.UTC(2026, 0, 5, 12)
 const weekly = { kind: 'periodic', periodMs: 7 * DAY, offsetMs: 5 * DAY + 15 * HOUR, spreadMs: 600_000, timeKnown: true }
 const belief = (at: number) => JSON.stringify({ rhythm: weekly, hits: 2, window: { at, halfWidthMs: HOUR, timeKnown: true } })
-let store: TestStore
 
-beforeEach(() => {
-  store = openTestStore()
-})
-afterEach(() => store.dispose())
-
-it("lists the owner's held, unfinished Series expected within the week, soonest first", async () => {
+it("lists the owner's held, unfinished Series expected within the week, soonest first", async ({ store }) => {
   const reader = await seedReader(store.db)
   await seedSeries(store.db, { id: 'tue', title: 'Tuesday Series', readers: [reader] })
   await seedSeries(store.db, { id: 'soon', title: 'Soon', readers: [reader] })

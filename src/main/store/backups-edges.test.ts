@@ -7,30 +7,13 @@ import { closeSync, existsSync, mkdirSync, openSync, readdirSync, statSync, writ
 import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import { sql } from 'kysely'
-import { afterEach, describe, expect, it } from 'vitest'
-import { openTestStore, seedReader, tempDir, type TestStore } from '../testing/store'
+import { describe, expect, it } from '../testing/fixtures'
+import { seedReader } from '../testing/store'
 import { backupDatabase, backupName, backupsToKeep, backupTime, KEEP_WEEKLY_MS, listBackups, pruneBackups } from './backups'
 
 const DAY = 86_400_000
 const WEEK = 7 * DAY
 const NOW = Date.UTC(2026, 2, 31, 4, 0, 0)
-
-const cleanups: Array<() => unknown> = []
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-})
-
-function folder(): string {
-  const temp = tempDir('mb-backups-')
-  cleanups.push(() => temp.remove())
-  return temp.dir
-}
-
-function store(): TestStore {
-  const s = openTestStore()
-  cleanups.push(() => s.dispose())
-  return s
-}
 
 describe('a backup name', () => {
   it('without milliseconds is a backup of the whole second', () => {
@@ -49,8 +32,8 @@ describe('a backup name', () => {
 })
 
 describe('the backups in a folder', () => {
-  it('are the backup files only, newest first, each with its size', () => {
-    const dir = folder()
+  it('are the backup files only, newest first, each with its size', ({ makeDir }) => {
+    const dir = makeDir()
     writeFileSync(join(dir, backupName(NOW - DAY)), 'a'.repeat(10))
     writeFileSync(join(dir, backupName(NOW)), 'b'.repeat(20))
     writeFileSync(join(dir, backupName(NOW - 2 * DAY)), 'c'.repeat(30))
@@ -62,8 +45,8 @@ describe('the backups in a folder', () => {
     ])
   })
 
-  it('of a folder that does not exist are none, and pruning it deletes nothing', () => {
-    const missing = join(folder(), 'backups')
+  it('of a folder that does not exist are none, and pruning it deletes nothing', ({ makeDir }) => {
+    const missing = join(makeDir(), 'backups')
     expect(listBackups(missing)).toEqual([])
     expect(pruneBackups(missing, NOW)).toEqual([])
   })
@@ -105,8 +88,8 @@ describe('retention', () => {
 })
 
 describe('pruning', () => {
-  it('deletes half-made copies and their sides, and leaves every other file alone', () => {
-    const dir = folder()
+  it('deletes half-made copies and their sides, and leaves every other file alone', ({ makeDir }) => {
+    const dir = makeDir()
     const partial = `${backupName(NOW)}.partial`
     const leftovers = [partial, `${partial}-wal`, `${partial}-shm`, `${partial}-journal`]
     const others = ['manga-bookmark.sqlite', 'notes.txt', `${partial}-old`, `${partial}.txt`]
@@ -118,22 +101,24 @@ describe('pruning', () => {
 })
 
 describe('making a backup', () => {
-  it('is one self-contained file, not in WAL mode, holding writes still in the WAL; the folder is private', async () => {
-    const s = store()
+  it('is one self-contained file, not in WAL mode, holding writes still in the WAL; the folder is private', async ({
+    makeDir,
+    defer,
+    store: s,
+  }) => {
     await seedReader(s.db, 'aiko')
-    const dir = join(folder(), 'nested', 'backups')
+    const dir = join(makeDir(), 'nested', 'backups')
     const made = await backupDatabase(s.sqlite, dir, NOW)
     expect(readdirSync(dir)).toEqual([backupName(NOW)])
     expect(made.bytes).toBe(statSync(made.file).size)
     expect(statSync(dir).mode & 0o777).toBe(0o700)
     const copy = new BetterSqlite3(made.file, { readonly: true })
-    cleanups.push(() => copy.close())
+    defer(() => copy.close())
     expect(copy.pragma('journal_mode', { simple: true })).toBe('delete')
     expect(copy.prepare('SELECT name FROM readers').all()).toEqual([{ name: 'aiko' }])
   })
 
-  it('of a damaged database is refused, and nothing is left that could pass for a backup', async () => {
-    const s = store()
+  it('of a damaged database is refused, and nothing is left that could pass for a backup', async ({ makeDir, defer, store: s }) => {
     await sql`INSERT INTO readers (name, token_hash, created_at)
       WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300)
       SELECT printf('reader-%0100d', i), 'h' || i, 1 FROM n`.execute(s.db)
@@ -145,17 +130,19 @@ describe('making a backup', () => {
     closeSync(fd)
     // A connection that has not read the page before: the backup copies the damage as it is on disk.
     const damaged = new BetterSqlite3(s.file)
-    cleanups.push(() => damaged.close())
-    const dir = join(folder(), 'backups')
+    defer(() => damaged.close())
+    const dir = join(makeDir(), 'backups')
     await expect(backupDatabase(damaged, dir, NOW)).rejects.toThrow(
       new RegExp(`^store: backup into ${dir} failed: the copy does not pass quick_check: `),
     )
     expect(readdirSync(dir)).toEqual([])
   })
 
-  it("with a native module that cannot load fails as a backup, saying why, and leaves nothing behind, not even an earlier crash's", async () => {
-    const s = store()
-    const dir = folder()
+  it("with a native module that cannot load fails as a backup, saying why, and leaves nothing behind, not even an earlier crash's", async ({
+    makeDir,
+    store: s,
+  }) => {
+    const dir = makeDir()
     mkdirSync(join(dir, 'backups'))
     const partial = join(dir, 'backups', `${backupName(NOW)}.partial`)
     for (const side of ['-wal', '-shm', '-journal']) writeFileSync(`${partial}${side}`, '')

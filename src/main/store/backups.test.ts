@@ -1,17 +1,12 @@
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
-import { afterEach, describe, expect, it } from 'vitest'
-import { openTestStore, seedReader, seedSeries, tempDir, type TestStore } from '../testing/store'
+import { describe, expect, it } from '../testing/fixtures'
+import { seedReader, seedSeries } from '../testing/store'
 import { backupDatabase, backupName, backupsToKeep, backupTime, listBackups, pruneBackups } from './backups'
 
 const DAY = 86_400_000
 const NOW = Date.UTC(2026, 2, 31, 4, 0, 0)
-
-const cleanups: Array<() => unknown> = []
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-})
 
 describe('backup names', () => {
   it('carry their time, sortable, with no colon; anything else is not a backup', () => {
@@ -55,16 +50,12 @@ describe('retention', () => {
 })
 
 describe('a backup', () => {
-  async function store(): Promise<TestStore> {
-    const s = openTestStore()
-    cleanups.push(() => s.dispose())
-    const reader = await seedReader(s.db, 'aiko')
-    await seedSeries(s.db, { id: 's1', readers: [reader], latest: 12 })
-    return s
-  }
+  it.beforeEach(async ({ store }) => {
+    const reader = await seedReader(store.db, 'aiko')
+    await seedSeries(store.db, { id: 's1', readers: [reader], latest: 12 })
+  })
 
-  it('is a whole, checked copy of the open database, made while it stays open', async () => {
-    const s = await store()
+  it('is a whole, checked copy of the open database, made while it stays open', async ({ store: s }) => {
     const dir = join(s.dir, 'backups')
     const made = await backupDatabase(s.sqlite, dir, NOW)
     expect(made).toMatchObject({ file: join(dir, backupName(NOW)), at: NOW })
@@ -77,8 +68,7 @@ describe('a backup', () => {
     await seedReader(s.db, 'bo')
   })
 
-  it('is 0600 under the usual umask 022, as every file of the library is', async () => {
-    const s = await store()
+  it('is 0600 under the usual umask 022, as every file of the library is', async ({ store: s }) => {
     const umask = process.umask(0o022)
     try {
       const made = await backupDatabase(s.sqlite, join(s.dir, 'backups'), NOW)
@@ -88,18 +78,15 @@ describe('a backup', () => {
     }
   })
 
-  it('that cannot be written leaves no file behind and says where it failed', async () => {
-    const s = await store()
-    const blocker = tempDir('mb-backup-blocked-')
-    cleanups.push(() => blocker.remove())
+  it('that cannot be written leaves no file behind and says where it failed', async ({ makeDir, store: s }) => {
+    const blocker = makeDir('mb-backup-blocked-')
     // A file where the backups folder should be: the folder cannot be made.
-    writeFileSync(join(blocker.dir, 'backups'), 'not a folder')
-    await expect(backupDatabase(s.sqlite, join(blocker.dir, 'backups'), NOW)).rejects.toThrow(/^store: backup into .* failed: /)
-    expect(readdirSync(blocker.dir)).toEqual(['backups'])
+    writeFileSync(join(blocker, 'backups'), 'not a folder')
+    await expect(backupDatabase(s.sqlite, join(blocker, 'backups'), NOW)).rejects.toThrow(/^store: backup into .* failed: /)
+    expect(readdirSync(blocker)).toEqual(['backups'])
   })
 
-  it('pruning deletes what retention does not keep, and copies left half-made', async () => {
-    const s = await store()
+  it('pruning deletes what retention does not keep, and copies left half-made', async ({ store: s }) => {
     const dir = join(s.dir, 'backups')
     for (let d = 0; d < 12; d++) await backupDatabase(s.sqlite, dir, NOW - d * DAY)
     writeFileSync(join(dir, `${backupName(NOW + 1)}.partial`), 'half')

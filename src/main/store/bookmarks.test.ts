@@ -1,21 +1,18 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openTestStore, seedReader, seedSeries, type TestStore } from '../testing/store'
+import { describe, expect, it } from '../testing/fixtures'
+import { seedReader, seedSeries } from '../testing/store'
 import { addBookmark, bookmarkCounts, isUnread, readerBookmarks, removeBookmark, seriesReaders, updateBookmark } from './bookmarks'
 
-let store: TestStore
 let aiko: number
 let bo: number
 const x = { site: 'a', seriesId: 'x' }
 const y = { site: 'a', seriesId: 'y' }
 
-beforeEach(async () => {
-  store = openTestStore()
+it.beforeEach(async ({ store }) => {
   aiko = await seedReader(store.db, 'aiko')
   bo = await seedReader(store.db, 'bo')
   await seedSeries(store.db, { id: 'x', title: 'Xylo', latest: 10 })
   await seedSeries(store.db, { id: 'y', title: 'Yarrow', latest: 3 })
 })
-afterEach(() => store.dispose())
 
 describe('unread: the Latest Chapter is past the Reader’s Progress', () => {
   it.each([
@@ -32,7 +29,7 @@ describe('unread: the Latest Chapter is past the Reader’s Progress', () => {
 })
 
 describe("a Reader's bookmarks", () => {
-  it('are the bookmark’s own row and times, with its Series beside it', async () => {
+  it('are the bookmark’s own row and times, with its Series beside it', async ({ store }) => {
     await addBookmark(store.db, { ...x, readerId: aiko, status: 'waiting', now: 500 })
     const [row] = await readerBookmarks(store.db, aiko)
     expect(row).toMatchObject({
@@ -50,14 +47,14 @@ describe("a Reader's bookmarks", () => {
     })
   })
 
-  it('one of them by its Series', async () => {
+  it('one of them by its Series', async ({ store }) => {
     await addBookmark(store.db, { ...x, readerId: aiko, now: 5 })
     await addBookmark(store.db, { ...y, readerId: aiko, now: 5 })
     expect((await readerBookmarks(store.db, aiko, { key: y })).map((b) => b.series_id)).toEqual(['y'])
     expect((await readerBookmarks(store.db, aiko)).map((b) => b.series_id)).toEqual(['x', 'y'])
   })
 
-  it('a change that changes nothing returns the row as it is', async () => {
+  it('a change that changes nothing returns the row as it is', async ({ store }) => {
     await addBookmark(store.db, { ...x, readerId: aiko, now: 5 })
     await updateBookmark(store.db, aiko, x, { status: 'waiting', progress: 4, progressAt: 50 }, 60)
     expect(await updateBookmark(store.db, aiko, x, { status: 'waiting', progress: 4, progressAt: 50 }, 70)).toMatchObject({
@@ -68,7 +65,7 @@ describe("a Reader's bookmarks", () => {
     })
   })
 
-  it('not held: updating or removing it is not-found, and says whose', async () => {
+  it('not held: updating or removing it is not-found, and says whose', async ({ store }) => {
     const message = `no bookmark a/x for Reader ${bo}`
     await expect(updateBookmark(store.db, bo, x, { status: 'dropped' }, 1)).rejects.toMatchObject({ code: 'not-found', message })
     await expect(removeBookmark(store.db, bo, x, 6)).rejects.toMatchObject({ code: 'not-found', message })
@@ -76,7 +73,7 @@ describe("a Reader's bookmarks", () => {
 })
 
 describe('counts and holders', () => {
-  it('how many bookmarks each Reader holds; a Reader with none is absent', async () => {
+  it('how many bookmarks each Reader holds; a Reader with none is absent', async ({ store }) => {
     await addBookmark(store.db, { ...x, readerId: aiko, now: 5 })
     await addBookmark(store.db, { ...y, readerId: aiko, now: 5 })
     await addBookmark(store.db, { ...x, readerId: bo, now: 5 })
@@ -90,7 +87,7 @@ describe('counts and holders', () => {
     expect(await bookmarkCounts(store.db)).toEqual(new Map([[aiko, 2]]))
   })
 
-  it('the Readers holding a Series, by name, with their Progress', async () => {
+  it('the Readers holding a Series, by name, with their Progress', async ({ store }) => {
     await addBookmark(store.db, { ...x, readerId: bo, status: 'waiting', now: 5 })
     await addBookmark(store.db, { ...x, readerId: aiko, now: 5 })
     await addBookmark(store.db, { ...y, readerId: aiko, now: 5 })

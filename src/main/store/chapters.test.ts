@@ -1,6 +1,6 @@
 /** The stored chapter lists (docs/adr/0072, 0073): what a check keeps, and what a Reader's Progress makes of it. A real SQLite file. */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openTestStore, seedReader, seedSeries, type TestStore } from '../testing/store'
+import { describe, expect, test } from '../testing/fixtures'
+import { seedReader, seedSeries } from '../testing/store'
 import { addBookmark, updateBookmark } from './bookmarks'
 import {
   KEEP_MAX,
@@ -16,7 +16,6 @@ import {
   type ServedChapter,
 } from './chapters'
 
-let store: TestStore
 let alice: number
 const key = { site: 'a', seriesId: 'x' }
 const ch = (n: number, extra: Partial<ServedChapter> = {}): ServedChapter => ({
@@ -26,17 +25,21 @@ const ch = (n: number, extra: Partial<ServedChapter> = {}): ServedChapter => ({
   ...extra,
 })
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => ch(from + i))
-const rows = async () => (await chapterList(store.db, key, { limit: 5_000 })).map((r) => r.number)
+/** `rows()`: the numbers of the Series' stored chapters, newest first. */
+const it = test.extend(
+  'rows',
+  ({ store }) =>
+    async () =>
+      (await chapterList(store.db, key, { limit: 5_000 })).map((r) => r.number),
+)
 
-beforeEach(async () => {
-  store = openTestStore()
+it.beforeEach(async ({ store }) => {
   alice = await seedReader(store.db, 'alice')
   await seedSeries(store.db, { id: 'x', latest: 10, readers: [alice], progress: 10 })
 })
-afterEach(() => store.dispose())
 
 describe('what a check keeps', () => {
-  it('the first list is stored whole, none of it arrived; a chapter above the Latest Chapter arrives', async () => {
+  it('the first list is stored whole, none of it arrived; a chapter above the Latest Chapter arrives', async ({ store, rows }) => {
     expect(await storeChapters(store.db, key, range(1, 10), 1_000, 10)).toMatchObject({ added: 10 })
     expect(await rows()).toEqual([10, 9, 8, 7, 6, 5, 4, 3, 2, 1])
     expect(await storeChapters(store.db, key, range(1, 11), 2_000, 10)).toEqual({ added: 1, changed: 0, vanished: 0, dropped: 0 })
@@ -45,12 +48,12 @@ describe('what a check keeps', () => {
     expect(ten).toMatchObject({ number: 10, arrived: 0, first_seen_at: 1_000 })
   })
 
-  it('the same list again writes nothing', async () => {
+  it('the same list again writes nothing', async ({ store }) => {
     await storeChapters(store.db, key, range(1, 10), 1_000, 10)
     expect(await storeChapters(store.db, key, range(1, 10), 2_000, 10)).toEqual({ added: 0, changed: 0, vanished: 0, dropped: 0 })
   })
 
-  it('a re-labelled chapter takes its new label and URL, keeping when it was first seen', async () => {
+  it('a re-labelled chapter takes its new label and URL, keeping when it was first seen', async ({ store }) => {
     await storeChapters(store.db, key, range(1, 10), 1_000, 10)
     const served = range(1, 10).map((c) => (c.number === 7 ? ch(7, { label: 'Ch. 7 — The Bridge', url: 'https://a.example/x/7b' }) : c))
     expect(await storeChapters(store.db, key, served, 2_000, 10)).toMatchObject({ changed: 1 })
@@ -62,7 +65,7 @@ describe('what a check keeps', () => {
     })
   })
 
-  it('a chapter gone from the Site is kept as vanished; listed again, it is back — never arrived anew', async () => {
+  it('a chapter gone from the Site is kept as vanished; listed again, it is back — never arrived anew', async ({ store }) => {
     await storeChapters(store.db, key, range(1, 11), 1_000, 10)
     const without = range(1, 11).filter((c) => c.number !== 11 && c.number !== 5)
     expect(await storeChapters(store.db, key, without, 2_000, 11)).toMatchObject({ vanished: 2 })
@@ -74,7 +77,7 @@ describe('what a check keeps', () => {
     expect(back[0]).toMatchObject({ number: 11, vanished_at: 0, first_seen_at: 1_000, arrived: 1 })
   })
 
-  it('one row per number: a number served twice keeps the first; a release date is kept', async () => {
+  it('one row per number: a number served twice keeps the first; a release date is kept', async ({ store }) => {
     await storeChapters(store.db, key, [ch(3, { released: 5_000 }), ch(3, { label: 'dupe' }), ch(2)], 1_000, null)
     expect(await chapterList(store.db, key, { limit: 5 })).toMatchObject([
       { number: 3, label: 'Chapter 3', released_at: 5_000 },
@@ -84,14 +87,14 @@ describe('what a check keeps', () => {
 })
 
 describe('the window kept (a Series with thousands of chapters)', () => {
-  it('the newest 100 when every Reader is caught up; rows below the window go', async () => {
+  it('the newest 100 when every Reader is caught up; rows below the window go', async ({ store, rows }) => {
     await updateBookmark(store.db, alice, key, { progress: 3_000, progressAt: 5 }, 5)
     await storeChapters(store.db, key, range(1, 3_000), 1_000, 3_000)
     expect(await rows()).toHaveLength(KEEP_NEWEST)
     expect((await rows()).at(-1)).toBe(2_901)
   })
 
-  it('everything above the lowest Progress, at most 1,000; a Reader catching up lets the rest go', async () => {
+  it('everything above the lowest Progress, at most 1,000; a Reader catching up lets the rest go', async ({ store, rows }) => {
     await updateBookmark(store.db, alice, key, { progress: 2_500, progressAt: 5 }, 5)
     await storeChapters(store.db, key, range(1, 3_000), 1_000, 3_000)
     expect(await rows()).toHaveLength(500)
@@ -105,7 +108,7 @@ describe('the window kept (a Series with thousands of chapters)', () => {
     })
   })
 
-  it('a Site listing only its newest 12: chapters a Reader has yet to read stay when they scroll off the page', async () => {
+  it('a Site listing only its newest 12: chapters a Reader has yet to read stay when they scroll off the page', async ({ store, rows }) => {
     await updateBookmark(store.db, alice, key, { progress: 30, progressAt: 5 }, 5)
     await storeChapters(store.db, key, range(29, 40), 1_000, 40)
     await storeChapters(store.db, key, range(35, 46), 2_000, 40)
@@ -115,7 +118,7 @@ describe('the window kept (a Series with thousands of chapters)', () => {
     expect((await chapterList(store.db, key, { limit: 100 })).every((r) => r.vanished_at === 0)).toBe(true)
   })
 
-  it('a bookmark added with no Progress, however it is added (an import writes rows itself), starts caught up', async () => {
+  it('a bookmark added with no Progress, however it is added (an import writes rows itself), starts caught up', async ({ store }) => {
     const bob = await seedReader(store.db, 'bob')
     await store.db
       .insertInto('bookmarks')
@@ -155,7 +158,7 @@ describe('the window kept (a Series with thousands of chapters)', () => {
 })
 
 describe('what a Reader makes of it', () => {
-  it('counts stored chapters one by one: fractional ones count, missing numbers do not', async () => {
+  it('counts stored chapters one by one: fractional ones count, missing numbers do not', async ({ store }) => {
     const served = [ch(1), ch(2), ch(3), ch(4), ch(5), ch(5.1), ch(5.2), ch(5.5), ch(6), ch(10)]
     await storeChapters(store.db, key, served, 1_000, null)
     await store.db.updateTable('series').set({ latest_chapter: 10 }).execute()
@@ -176,7 +179,7 @@ describe('what a Reader makes of it', () => {
     expect(unreadCount(null, 3, undefined)).toBe(0)
   })
 
-  it('the next chapter skips vanished ones; nothing above Progress is none', async () => {
+  it('the next chapter skips vanished ones; nothing above Progress is none', async ({ store }) => {
     await storeChapters(store.db, key, range(1, 12), 1_000, 10)
     await storeChapters(
       store.db,
@@ -190,7 +193,7 @@ describe('what a Reader makes of it', () => {
     expect(await nextChapterFor(store.db, alice, key)).toBeNull()
   })
 
-  it("a Reader's Updates: chapters that arrived after the bookmark, above Progress, newest first", async () => {
+  it("a Reader's Updates: chapters that arrived after the bookmark, above Progress, newest first", async ({ store }) => {
     await storeChapters(store.db, key, range(1, 10), 1_000, 10)
     await storeChapters(store.db, key, range(1, 11), 2_000, 10)
     await storeChapters(store.db, key, range(1, 12), 3_000, 11)

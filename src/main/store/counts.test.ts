@@ -1,5 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openTestStore, seedReader, type TestStore } from '../testing/store'
+import { describe, expect, it } from '../testing/fixtures'
+import { seedReader, type TestStore } from '../testing/store'
 import { addBookmark, removeBookmark } from './bookmarks'
 import { eligibleCount } from './due'
 import { addReader, removeReader } from './readers'
@@ -10,14 +10,9 @@ import { addSeries, finishSeries, pruneOrphanSeries, setSeriesUrl, unfinishSerie
  * store function, a cascade, and a tool writing SQL of its own. After any sequence of writes they equal what
  * counting the tables says.
  */
-let store: TestStore
-beforeEach(() => {
-  store = openTestStore()
-})
-afterEach(() => store.dispose())
 
 /** What the triggers keep, counted from the tables themselves. */
-function recount() {
+function recount(store: TestStore) {
   const readers = store.sqlite
     .prepare(
       `SELECT s.site, s.series_id, s.reader_count AS kept,
@@ -50,7 +45,7 @@ function prng(seed: number) {
 }
 
 describe('the counts kept by triggers', () => {
-  it('equal a recount after 400 random writes through the store, cascades and plain SQL', async () => {
+  it('equal a recount after 400 random writes through the store, cascades and plain SQL', async ({ store }) => {
     const random = prng(42)
     const pick = <T>(xs: T[]) => xs[Math.floor(random() * xs.length)]!
     const readers = [await seedReader(store.db), await seedReader(store.db), await seedReader(store.db)]
@@ -90,13 +85,13 @@ describe('the counts kept by triggers', () => {
         if (!/no bookmark/.test(String(error))) throw error
       }
     }
-    const { wrongReaderCounts, sites, kept } = recount()
+    const { wrongReaderCounts, sites, kept } = recount(store)
     expect(wrongReaderCounts).toEqual([])
     expect(kept).toEqual(sites)
     for (const s of sites as Array<{ site: string; eligible: number }>) expect(await eligibleCount(store.db, s.site)).toBe(s.eligible)
   })
 
-  it('a deleted Series takes its bookmarks with it, and its Site counts one fewer', async () => {
+  it('a deleted Series takes its bookmarks with it, and its Site counts one fewer', async ({ store }) => {
     const alice = await seedReader(store.db)
     await addSeries(store.db, { site: 'a', seriesId: 'x', seriesUrl: 'https://x/1', now: 1 })
     await addBookmark(store.db, { site: 'a', seriesId: 'x', readerId: alice, now: 1 })

@@ -5,37 +5,25 @@
 import { chmodSync, existsSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
-import { afterEach, describe, expect, it } from 'vitest'
-import { tempDir } from '../testing/store'
+import { describe, expect, it } from '../testing/fixtures'
 import { openStore, STORE_FILE } from './database'
 
-const cleanups: Array<() => unknown> = []
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-})
-
-function folder(): string {
-  const temp = tempDir('mb-open-')
-  cleanups.push(() => temp.remove())
-  return temp.dir
-}
-
 describe('opening the store', () => {
-  it('waits as long as it is told for a lock another connection holds, five seconds unless told', async () => {
-    const dir = folder()
+  it('waits as long as it is told for a lock another connection holds, five seconds unless told', async ({ makeDir, defer }) => {
+    const dir = makeDir()
     const told = openStore(join(dir, STORE_FILE), { now: 1, busyTimeoutMs: 1234 })
-    cleanups.push(() => told.close())
+    defer(() => told.close())
     expect(Number(told.sqlite.pragma('busy_timeout', { simple: true }))).toBe(1234)
-    const plain = openStore(join(folder(), STORE_FILE), { now: 1 })
-    cleanups.push(() => plain.close())
+    const plain = openStore(join(makeDir(), STORE_FILE), { now: 1 })
+    defer(() => plain.close())
     expect(Number(plain.sqlite.pragma('busy_timeout', { simple: true }))).toBe(5000)
     expect(plain.sqlite.pragma('journal_mode', { simple: true })).toBe('wal')
     expect(plain.sqlite.pragma('foreign_keys', { simple: true })).toBe(1)
     expect(plain.sqlite.pragma('synchronous', { simple: true })).toBe(2)
   })
 
-  it('refuses a file a newer app wrote, and lets go of it: no connection is left open on it', () => {
-    const dir = folder()
+  it('refuses a file a newer app wrote, and lets go of it: no connection is left open on it', ({ makeDir }) => {
+    const dir = makeDir()
     const file = join(dir, STORE_FILE)
     const newer = new BetterSqlite3(file)
     newer.pragma('journal_mode = WAL')
@@ -49,45 +37,45 @@ describe('opening the store', () => {
     expect(readdirSync(dir).sort()).toEqual([STORE_FILE])
   })
 
-  it('with a native module that cannot load fails, and leaves only the empty private file', () => {
-    const dir = folder()
+  it('with a native module that cannot load fails, and leaves only the empty private file', ({ makeDir }) => {
+    const dir = makeDir()
     expect(() => openStore(join(dir, STORE_FILE), { now: 1, nativeBinding: join(dir, 'missing.node') })).toThrow()
     expect(readdirSync(dir)).toEqual([STORE_FILE])
   })
 
-  it('of a file that is no database fails with what SQLite says, and leaves the file as it was', () => {
-    const dir = folder()
+  it('of a file that is no database fails with what SQLite says, and leaves the file as it was', ({ makeDir }) => {
+    const dir = makeDir()
     const file = join(dir, STORE_FILE)
     writeFileSync(file, 'not a database '.repeat(512), { mode: 0o600 })
     expect(() => openStore(file, { now: 1 })).toThrow(expect.objectContaining({ code: 'SQLITE_NOTADB' }))
     expect(readdirSync(dir)).toEqual([STORE_FILE])
   })
 
-  it('takes the bits of others off a WAL and shm an older version left open', async () => {
-    const dir = folder()
+  it('takes the bits of others off a WAL and shm an older version left open', async ({ makeDir, defer }) => {
+    const dir = makeDir()
     const file = join(dir, STORE_FILE)
     const older = new BetterSqlite3(file)
     older.pragma('journal_mode = WAL')
     older.exec('CREATE TABLE t (x); INSERT INTO t VALUES (1)')
     for (const side of ['', '-wal', '-shm']) chmodSync(`${file}${side}`, 0o644)
     const store = openStore(file, { now: 1 })
-    cleanups.push(() => store.close())
+    defer(() => store.close())
     older.close()
     expect(['', '-wal', '-shm'].map((side) => (statSync(`${file}${side}`).mode & 0o777).toString(8))).toEqual(['600', '600', '600'])
   })
 
-  it('in memory touches no file', async () => {
+  it('in memory touches no file', async ({ defer }) => {
     const before = readdirSync(process.cwd()).sort()
     const store = openStore(':memory:', { now: 1 })
-    cleanups.push(() => store.close())
+    defer(() => store.close())
     expect(store.file).toBe(':memory:')
     expect(existsSync(join(process.cwd(), ':memory:'))).toBe(false)
     expect(readdirSync(process.cwd()).sort()).toEqual(before)
     expect(store.sqlite.pragma('foreign_keys', { simple: true })).toBe(1)
   })
 
-  it('closed, lets go of its file, even before its first query', async () => {
-    const dir = folder()
+  it('closed, lets go of its file, even before its first query', async ({ makeDir }) => {
+    const dir = makeDir()
     const store = openStore(join(dir, STORE_FILE), { now: 1 })
     await store.close()
     expect(store.sqlite.open).toBe(false)

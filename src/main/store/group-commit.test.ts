@@ -1,19 +1,16 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openTestStore, seedReader, seedSeries, type TestStore } from '../testing/store'
+import { describe, expect, it } from '../testing/fixtures'
+import { seedReader, seedSeries } from '../testing/store'
 import { getBookmark, updateBookmark } from './bookmarks'
 import { groupCommit } from './group-commit'
 
-let store: TestStore
 let alice: number
-beforeEach(async () => {
-  store = openTestStore()
+it.beforeEach(async ({ store }) => {
   alice = await seedReader(store.db, 'alice')
   for (const id of ['a', 'b', 'c']) await seedSeries(store.db, { id, readers: [alice] })
 })
-afterEach(() => store.dispose())
 
 describe('group commit', () => {
-  it('writes that arrive together share one transaction; each caller gets its own answer', async () => {
+  it('writes that arrive together share one transaction; each caller gets its own answer', async ({ store }) => {
     const writes = groupCommit(store.db, (trx, id: string) =>
       updateBookmark(trx, alice, { site: 'a', seriesId: id }, { progress: 5, progressAt: 10 }, 100),
     )
@@ -26,7 +23,7 @@ describe('group commit', () => {
     for (const id of ['a', 'b', 'c']) expect((await getBookmark(store.db, alice, { site: 'a', seriesId: id }))?.progress).toBe(5)
   })
 
-  it('a write that fails, fails alone', async () => {
+  it('a write that fails, fails alone', async ({ store }) => {
     const writes = groupCommit(store.db, (trx, id: string) =>
       updateBookmark(trx, alice, { site: 'a', seriesId: id }, { progress: 7, progressAt: 10 }, 100),
     )
@@ -37,7 +34,7 @@ describe('group commit', () => {
     expect((await getBookmark(store.db, alice, { site: 'a', seriesId: 'c' }))?.progress).toBe(7)
   })
 
-  it('batches concurrent writes: many writes, few transactions', async () => {
+  it('batches concurrent writes: many writes, few transactions', async ({ store }) => {
     let transactions = 0
     const writes = groupCommit(store.db, (trx, n: number) =>
       updateBookmark(trx, alice, { site: 'a', seriesId: 'a' }, { progress: n, progressAt: n }, 100),
@@ -54,7 +51,7 @@ describe('group commit', () => {
 })
 
 describe('group commit at its bounds', () => {
-  it('beyond its batch size, commits in several transactions in arrival order, and takes later writes too', async () => {
+  it('beyond its batch size, commits in several transactions in arrival order, and takes later writes too', async ({ store }) => {
     const transactions: unknown[] = []
     const writes = groupCommit(
       store.db,
@@ -73,7 +70,7 @@ describe('group commit at its bounds', () => {
     expect(await writes.run(6)).toMatchObject({ progress: 6 })
   })
 
-  it('writes that arrive while a batch is being written wait, and share the next transaction', async () => {
+  it('writes that arrive while a batch is being written wait, and share the next transaction', async ({ store }) => {
     const transactions: unknown[] = []
     const arrivedLate: Array<Promise<unknown>> = []
     const tick = () => new Promise((resolve) => setImmediate(resolve))
@@ -95,7 +92,7 @@ describe('group commit at its bounds', () => {
     expect((await getBookmark(store.db, alice, { site: 'a', seriesId: 'a' }))?.progress).toBe(3)
   })
 
-  it('a write the storage cannot take fails its whole batch, keeps nothing of it, and the next batch still runs', async () => {
+  it('a write the storage cannot take fails its whole batch, keeps nothing of it, and the next batch still runs', async ({ store }) => {
     const writes = groupCommit(
       store.db,
       async (trx, id: string) => {

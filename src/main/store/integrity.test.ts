@@ -6,25 +6,13 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
-import { afterEach, describe, expect, it } from 'vitest'
 import { corruptMiddlePage } from '../testing/faults'
-import { tempDir } from '../testing/store'
+import { describe, expect, it } from '../testing/fixtures'
 import { startIntegrityCheck } from './integrity'
 
-const cleanups: Array<() => unknown> = []
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-})
-
-function folder(): string {
-  const temp = tempDir('mb-integrity-')
-  cleanups.push(() => temp.remove())
-  return temp.dir
-}
-
 /** A closed SQLite file with a table and an index over many pages (the check reads any SQLite file alike). */
-function closedDatabase(): string {
-  const file = join(folder(), 'manga-bookmark.sqlite')
+function closedDatabase(dir: string): string {
+  const file = join(dir, 'manga-bookmark.sqlite')
   const db = new BetterSqlite3(file)
   db.exec(`CREATE TABLE t(id INTEGER PRIMARY KEY, x TEXT); CREATE INDEX tx ON t(x);
     WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000) INSERT INTO t SELECT i, printf('%0200d', i) FROM n`)
@@ -33,15 +21,15 @@ function closedDatabase(): string {
 }
 
 describe('the integrity check', () => {
-  it('passes a sound database with no problems', async () => {
-    const file = closedDatabase()
+  it('passes a sound database with no problems', async ({ makeDir }) => {
+    const file = closedDatabase(makeDir())
     const verdict = await startIntegrityCheck(file).verdict
     expect(verdict).toMatchObject({ ok: true, problems: [] })
     expect(verdict.ms).toBeGreaterThanOrEqual(0)
   })
 
-  it('fails a database with a damaged page, saying what it found in a few plain lines', async () => {
-    const file = closedDatabase()
+  it('fails a database with a damaged page, saying what it found in a few plain lines', async ({ makeDir }) => {
+    const file = closedDatabase(makeDir())
     corruptMiddlePage(file)
     const verdict = await startIntegrityCheck(file).verdict
     expect(verdict.ok).toBe(false)
@@ -52,37 +40,37 @@ describe('the integrity check', () => {
     ])
   })
 
-  it('fails a file that is not a database at all: SQLite cannot read it, so it is damaged', async () => {
-    const file = join(folder(), 'manga-bookmark.sqlite')
+  it('fails a file that is not a database at all: SQLite cannot read it, so it is damaged', async ({ makeDir }) => {
+    const file = join(makeDir(), 'manga-bookmark.sqlite')
     writeFileSync(file, 'not a database '.repeat(512))
     const verdict = await startIntegrityCheck(file).verdict
     expect(verdict.ok).toBe(false)
     expect(verdict.problems).toEqual([expect.stringMatching(/^quick_check: file is not a database/)])
   })
 
-  it('that cannot run (no file to check) gives no verdict against the file, and says why', async () => {
-    const verdict = await startIntegrityCheck(join(folder(), 'missing.sqlite')).verdict
+  it('that cannot run (no file to check) gives no verdict against the file, and says why', async ({ makeDir }) => {
+    const verdict = await startIntegrityCheck(join(makeDir(), 'missing.sqlite')).verdict
     expect(verdict.ok).toBe(true)
     expect(verdict.problems).toEqual([expect.stringMatching(/^quick_check could not run: \S/)])
   })
 
-  it('with a native module that cannot load gives no verdict against the file, and says why', async () => {
-    const dir = folder()
-    const file = closedDatabase()
+  it('with a native module that cannot load gives no verdict against the file, and says why', async ({ makeDir }) => {
+    const dir = makeDir()
+    const file = closedDatabase(makeDir())
     const verdict = await startIntegrityCheck(file, { nativeBinding: join(dir, 'missing.node') }).verdict
     expect(verdict.ok).toBe(true)
     expect(verdict.problems).toEqual([expect.stringMatching(/^quick_check could not run: .*missing\.node/)])
   })
 
-  it('whose worker fails before it can check (a broken install) gives no verdict against the file, and says why', async () => {
-    const broken = join(folder(), 'broken-sqlite.js')
+  it('whose worker fails before it can check (a broken install) gives no verdict against the file, and says why', async ({ makeDir }) => {
+    const broken = join(makeDir(), 'broken-sqlite.js')
     writeFileSync(broken, "throw new Error('this install is broken')\n")
-    const verdict = await startIntegrityCheck(closedDatabase(), { module: broken }).verdict
+    const verdict = await startIntegrityCheck(closedDatabase(makeDir()), { module: broken }).verdict
     expect(verdict).toEqual({ ok: true, problems: ['quick_check could not run: this install is broken'], ms: 0 })
   })
 
-  it('stopped before it ends, says so and condemns nothing', async () => {
-    const file = closedDatabase()
+  it('stopped before it ends, says so and condemns nothing', async ({ makeDir }) => {
+    const file = closedDatabase(makeDir())
     const check = startIntegrityCheck(file)
     await check.cancel()
     expect(await check.verdict).toEqual({ ok: true, problems: ['quick_check was stopped'], ms: 0 })

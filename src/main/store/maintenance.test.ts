@@ -3,19 +3,13 @@
  * the edge of the Sightings' retention, and the hourly statistics of a table that grew.
  */
 import { sql } from 'kysely'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openTestStore, seedReader, seedSeries, type TestStore } from '../testing/store'
+import { describe, expect, it } from '../testing/fixtures'
+import { seedReader, seedSeries } from '../testing/store'
 import { optimizeStore, pruneJudgedSightings } from './maintenance'
 import { judgeSightings, recordSighting } from './sightings'
 
-let store: TestStore
-beforeEach(() => {
-  store = openTestStore()
-})
-afterEach(() => store.dispose())
-
 describe('the retention of judged Sightings', () => {
-  it('keeps one judged exactly at the edge, deletes one judged before it, and says how many went', async () => {
+  it('keeps one judged exactly at the edge, deletes one judged before it, and says how many went', async ({ store }) => {
     const alice = await seedReader(store.db, 'alice')
     const key = { site: 'a', seriesId: 'x' }
     await seedSeries(store.db, { id: 'x', readers: [alice], latest: 1 })
@@ -30,7 +24,7 @@ describe('the retention of judged Sightings', () => {
 })
 
 describe("the planner's statistics", () => {
-  it('are brought up to date for a table that grew since it was last looked at', async () => {
+  it('are brought up to date for a table that grew since it was last looked at', async ({ store }) => {
     const stats = () =>
       store.sqlite
         .prepare("SELECT stat FROM sqlite_stat1 WHERE tbl = 'series' AND idx IS NULL OR tbl = 'series' AND stat LIKE '2000 %'")

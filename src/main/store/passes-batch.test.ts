@@ -2,15 +2,8 @@
  * Pass rows written as a Lane writes them after the store refused some (docs/adr/0045-storage-faults.md): in
  * order, in one transaction, each carrying forward from the row before it; and read back newest first.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openTestStore, type TestStore } from '../testing/store'
+import { describe, expect, it } from '../testing/fixtures'
 import { insertPass, insertPasses, latestPass, latestPassPerSite, prunePasses, recentPasses, type PassFigures } from './passes'
-
-let store: TestStore
-beforeEach(() => {
-  store = openTestStore()
-})
-afterEach(() => store.dispose())
 
 const pass = (over: Partial<PassFigures>): PassFigures => ({
   site: 'a',
@@ -30,7 +23,7 @@ const pass = (over: Partial<PassFigures>): PassFigures => ({
 })
 
 describe('rows written together', () => {
-  it('are stored in the order given, each skipped one carrying the figures of the row just before it', async () => {
+  it('are stored in the order given, each skipped one carrying the figures of the row just before it', async ({ store }) => {
     await insertPass(store.db, pass({ due: 1, gap: 10, checked: 1 }))
     const rows = await insertPasses(store.db, [
       pass({ skip: 'paused', started_at: 10 }),
@@ -48,12 +41,12 @@ describe('rows written together', () => {
     expect(rows[0]!.id).toBeLessThan(rows[1]!.id)
   })
 
-  it('none is no write at all', async () => {
+  it('none is no write at all', async ({ store }) => {
     expect(await insertPasses(store.db, [])).toEqual([])
     expect(await latestPassPerSite(store.db)).toEqual([])
   })
 
-  it('rows of two Sites are refused, and none of them is written', async () => {
+  it('rows of two Sites are refused, and none of them is written', async ({ store }) => {
     await expect(insertPasses(store.db, [pass({ site: 'a', gap: 1 }), pass({ site: 'b', gap: 1 })])).rejects.toThrow(
       'store: pass rows of one Site at a time (a, b)',
     )
@@ -62,14 +55,14 @@ describe('rows written together', () => {
 })
 
 describe('reading them back', () => {
-  it("a Site's recent rows come newest first, as many as asked, none of another Site's", async () => {
+  it("a Site's recent rows come newest first, as many as asked, none of another Site's", async ({ store }) => {
     for (let i = 1; i <= 4; i++) await insertPass(store.db, pass({ started_at: i, gap: 1 }))
     await insertPass(store.db, pass({ site: 'b', started_at: 9, gap: 1 }))
     expect((await recentPasses(store.db, 'a', 3)).map((r) => r.started_at)).toEqual([4, 3, 2])
     expect((await latestPass(store.db, 'b'))?.started_at).toBe(9)
   })
 
-  it('retention keeps a row that ended exactly at the cut-off', async () => {
+  it('retention keeps a row that ended exactly at the cut-off', async ({ store }) => {
     await insertPass(store.db, pass({ ended_at: 100, gap: 1 }))
     await insertPass(store.db, pass({ ended_at: 200, gap: 1 }))
     await insertPass(store.db, pass({ ended_at: 300, gap: 1 }))

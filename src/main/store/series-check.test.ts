@@ -2,8 +2,8 @@
  * What a check writes on its Series, as a Reader syncing with `since` and the owner's list see it: the Latest
  * Chapter, its history and source, the title, the outcome, and which checks touch the Readers' bookmarks.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openTestStore, seedReader, seedSeries, type SeedSeries, type TestStore } from '../testing/store'
+import { describe, expect, test } from '../testing/fixtures'
+import { seedReader, seedSeries, type SeedSeries } from '../testing/store'
 import { readerBookmarks } from './bookmarks'
 import { recordSighting } from './sightings'
 import {
@@ -20,24 +20,42 @@ import {
 } from './series'
 import { getSeriesListRow } from './series-list'
 
-let store: TestStore
 let alice: number
 const key = { site: 'a', seriesId: 'x' }
 const found = (chapter: number) => ({ chapter, label: `Chapter ${chapter}`, url: `https://a.example/c/${chapter}` })
 
-beforeEach(async () => {
-  store = openTestStore()
+/** `seed(over)`: Series x, held by Alice; `synced(since)`: what Alice syncing with `since` receives; `history()`: x's Latest Chapter history. */
+const it = test
+  .extend(
+    'seed',
+    ({ store }) =>
+      (s: Partial<SeedSeries> = {}) =>
+        seedSeries(store.db, { id: 'x', readers: [alice], ...s }),
+  )
+  .extend(
+    'synced',
+    ({ store }) =>
+      async (since: number) =>
+        (await readerBookmarks(store.db, alice, { since })).map((b) => b.series_id),
+  )
+  .extend(
+    'history',
+    ({ store }) =>
+      async () =>
+        (await latestChapterHistory(store.db, key)).map((h) => ({ chapter: h.chapter, source: h.source, at: h.at })),
+  )
+
+it.beforeEach(async ({ store }) => {
   alice = await seedReader(store.db, 'alice')
 })
-afterEach(() => store.dispose())
-
-const seed = (s: Partial<SeedSeries> = {}) => seedSeries(store.db, { id: 'x', readers: [alice], ...s })
-/** What a Reader syncing with `since` receives. */
-const synced = async (since: number) => (await readerBookmarks(store.db, alice, { since })).map((b) => b.series_id)
-const history = async () => (await latestChapterHistory(store.db, key)).map((h) => ({ chapter: h.chapter, source: h.source, at: h.at }))
 
 describe('a check and the Latest Chapter', () => {
-  it('a check that finds a lower chapter than an earlier check changes nothing: no move down, no history, nothing to sync', async () => {
+  it('a check that finds a lower chapter than an earlier check changes nothing: no move down, no history, nothing to sync', async ({
+    store,
+    seed,
+    synced,
+    history,
+  }) => {
     await seed({ latest: 10 })
     const before = await requireSeries(store.db, key)
     const report = await recordCheckResult(store.db, { ...key, found: found(8), title: 'x', now: 500 })
@@ -48,7 +66,12 @@ describe('a check and the Latest Chapter', () => {
     expect(await synced(2)).toEqual([])
   })
 
-  it("a check that confirms a sighted chapter makes it the check's, with no New Chapter and no history row, and Readers sync it", async () => {
+  it("a check that confirms a sighted chapter makes it the check's, with no New Chapter and no history row, and Readers sync it", async ({
+    store,
+    seed,
+    synced,
+    history,
+  }) => {
     await seed({ latest: 10 })
     await recordSighting(store.db, { ...key, readerId: alice, chapter: 12, sightedAt: 100, now: 100 })
     const report = await recordCheckResult(store.db, { ...key, found: found(12), now: 500 })
@@ -68,7 +91,12 @@ describe('a check and the Latest Chapter', () => {
     expect(await synced(500)).toEqual(['x'])
   })
 
-  it('a correction down is written in the history as a correction, is no New Chapter, and Readers sync it', async () => {
+  it('a correction down is written in the history as a correction, is no New Chapter, and Readers sync it', async ({
+    store,
+    seed,
+    synced,
+    history,
+  }) => {
     await seed({ latest: 10 })
     await recordSighting(store.db, { ...key, readerId: alice, chapter: 20, sightedAt: 100, now: 100 })
     const report = await recordCheckResult(store.db, { ...key, found: found(11), now: 500 })
@@ -81,7 +109,12 @@ describe('a check and the Latest Chapter', () => {
     expect(await synced(500)).toEqual(['x'])
   })
 
-  it('a New Chapter is written in the history as a check, and Readers see it through the latest change, their bookmarks untouched', async () => {
+  it('a New Chapter is written in the history as a check, and Readers see it through the latest change, their bookmarks untouched', async ({
+    store,
+    seed,
+    synced,
+    history,
+  }) => {
     await seed({ latest: 10 })
     const report = await recordCheckResult(store.db, { ...key, found: found(11), now: 500 })
     expect(report.newChapter).toBe(true)
@@ -91,13 +124,13 @@ describe('a check and the Latest Chapter', () => {
     expect(bookmark.updated_at).toBe(1)
   })
 
-  it('the first chapter found is written in the history as a check', async () => {
+  it('the first chapter found is written in the history as a check', async ({ store, seed, history }) => {
     await seed()
     await recordCheckResult(store.db, { ...key, found: found(3), now: 500 })
     expect(await history()).toEqual([{ chapter: 3, source: 'check', at: 500 }])
   })
 
-  it('never moves the Latest Chapter down after a check, over a run of checks', async () => {
+  it('never moves the Latest Chapter down after a check, over a run of checks', async ({ store, seed, history }) => {
     await seed()
     const latest: Array<number | null> = []
     for (const [i, chapter] of [5, 3, 7, 7, 6, 2, 9].entries()) {
@@ -110,7 +143,12 @@ describe('a check and the Latest Chapter', () => {
 })
 
 describe('a check and the title', () => {
-  it('a new title is stored and synced; the same title, or none, changes nothing a Reader syncs', async () => {
+  it('a new title is stored and synced; the same title, or none, changes nothing a Reader syncs', async ({
+    store,
+    seed,
+    synced,
+    history,
+  }) => {
     await seed({ latest: 10, title: 'Old' })
     await recordCheckResult(store.db, { ...key, found: found(10), title: 'Old', now: 300 })
     await recordCheckResult(store.db, { ...key, found: found(10), now: 310 })
@@ -124,14 +162,14 @@ describe('a check and the title', () => {
 })
 
 describe("a check's outcome", () => {
-  it('a check found a chapter: the outcome says so, clears the last error and is dated', async () => {
+  it('a check found a chapter: the outcome says so, clears the last error and is dated', async ({ store, seed }) => {
     await seed({ latest: 10 })
     await recordCheckOutcome(store.db, key, { outcome: 'no-chapter', reason: 'nothing on the page', at: 100 })
     await recordCheckResult(store.db, { ...key, found: found(10), now: 200, outcome: true })
     expect(await requireSeries(store.db, key)).toMatchObject({ last_outcome: 'chapter', last_error: '', last_outcome_at: 200 })
   })
 
-  it('without the outcome, a result leaves the last outcome as it was', async () => {
+  it('without the outcome, a result leaves the last outcome as it was', async ({ store, seed }) => {
     await seed({ latest: 10 })
     await recordCheckOutcome(store.db, key, { outcome: 'no-chapter', reason: 'nothing on the page', at: 100 })
     await recordCheckResult(store.db, { ...key, found: found(11), now: 200 })
@@ -142,7 +180,7 @@ describe("a check's outcome", () => {
     })
   })
 
-  it('a failure keeps its reason, cut to 300 characters; a chapter keeps none', async () => {
+  it('a failure keeps its reason, cut to 300 characters; a chapter keeps none', async ({ store, seed }) => {
     await seed()
     await recordCheckOutcome(store.db, key, { outcome: 'error', reason: 'e'.repeat(400), at: 100 })
     expect((await requireSeries(store.db, key)).last_error).toBe('e'.repeat(300))
@@ -152,7 +190,7 @@ describe("a check's outcome", () => {
 })
 
 describe('a Series added or asked for', () => {
-  it('added with no title or URL has empty ones, unchecked and with no Latest Chapter', async () => {
+  it('added with no title or URL has empty ones, unchecked and with no Latest Chapter', async ({ store }) => {
     expect(await addSeries(store.db, { ...key, now: 7 })).toMatchObject({
       title: '',
       series_url: '',
@@ -162,20 +200,20 @@ describe('a Series added or asked for', () => {
     })
   })
 
-  it('that does not exist is refused, naming it', async () => {
+  it('that does not exist is refused, naming it', async ({ store }) => {
     await expect(requireSeries(store.db, { site: 'a', seriesId: 'nope' })).rejects.toThrow('no Series a/nope')
     await expect(finishSeries(store.db, { site: 'b', seriesId: 'gone' }, 1)).rejects.toThrow('no Series b/gone')
   })
 })
 
 describe('the check stamp', () => {
-  it('is refused for a Series that does not exist', async () => {
+  it('is refused for a Series that does not exist', async ({ store, seed }) => {
     expect(await markLatestChecked(store.db, { site: 'a', seriesId: 'nope' }, 10)).toBe(false)
     await seed()
     expect(await markLatestChecked(store.db, key, 10)).toBe(true)
   })
 
-  it("a never-checked, never-forced Series is not pending in the owner's list", async () => {
+  it("a never-checked, never-forced Series is not pending in the owner's list", async ({ store, seed }) => {
     await seed()
     expect((await getSeriesListRow(store.db, key))?.pending).toBe(false)
     await seed({ id: 'forced', forcedAt: 5 })
@@ -185,7 +223,7 @@ describe('the check stamp', () => {
 
 describe('still due, read just before the request', () => {
   const at = 1_000
-  it.each<[string, Partial<SeedSeries>, number, boolean]>([
+  it.for<[string, Partial<SeedSeries>, number, boolean]>([
     ['as the due query saw it', {}, at, true],
     ['checked since the due query read it', {}, at - 1, false],
     ['checked since, but a Check now asks again', { forcedAt: at + 5 }, at - 1, true],
@@ -194,18 +232,18 @@ describe('still due, read just before the request', () => {
     ['forced at the very stamp of its check (served)', { finishedAt: 50, forcedAt: at }, at, false],
     ['without a URL', { url: '' }, at, false],
     ['held by no Reader', { readers: [] }, at, false],
-  ])('%s', async (_name, over, seen, due) => {
+  ])('%s', async ([_name, over, seen, due], { store, seed }) => {
     await seed({ checkedAt: at, ...over })
     expect(await stillDue(store.db, key, seen)).toBe(due ? 'https://a.example/manga/x' : null)
   })
 
-  it('a Series that no longer exists is not due', async () => {
+  it('a Series that no longer exists is not due', async ({ store }) => {
     expect(await stillDue(store.db, { site: 'a', seriesId: 'gone' }, 0)).toBeNull()
   })
 })
 
 describe('the history', () => {
-  it('is read newest first, 50 by default, fewer when asked', async () => {
+  it('is read newest first, 50 by default, fewer when asked', async ({ store, seed }) => {
     await seed()
     for (let chapter = 1; chapter <= 60; chapter++) await recordCheckResult(store.db, { ...key, found: found(chapter), now: chapter })
     const all = await latestChapterHistory(store.db, key)
@@ -217,7 +255,7 @@ describe('the history', () => {
 })
 
 describe('orphans and stamps ahead of the clock', () => {
-  it("an orphan created or checked at the retention's boundary stays", async () => {
+  it("an orphan created or checked at the retention's boundary stays", async ({ store }) => {
     await seedSeries(store.db, { id: 'checked-late', checkedAt: 100 })
     await seedSeries(store.db, { id: 'old', checkedAt: 99 })
     // Both were created at 1.
@@ -226,7 +264,7 @@ describe('orphans and stamps ahead of the clock', () => {
     expect(store.sqlite.prepare('SELECT series_id FROM series').all()).toEqual([{ series_id: 'checked-late' }])
   })
 
-  it('Sighting and change stamps ahead of the clock come back to it; a Site with none ahead is left alone', async () => {
+  it('Sighting and change stamps ahead of the clock come back to it; a Site with none ahead is left alone', async ({ store, seed }) => {
     const now = 10_000_000
     await seed({ checkedAt: now - 10, sightedAt: now + 5_000 })
     await store.db
@@ -242,7 +280,7 @@ describe('orphans and stamps ahead of the clock', () => {
     })
     expect(await repairFutureStamps(store.db, 'a', now)).toBe(0)
   })
-  it('a step back the Lane saw moves every planned check still ahead by the step; unseen, only those checked ahead', async () => {
+  it('a step back the Lane saw moves every planned check still ahead by the step; unseen, only those checked ahead', async ({ store }) => {
     const now = 50 * 3_600_000
     const hour = 3_600_000
     await seedSeries(store.db, { id: 'resting', checkedAt: now - 3 * hour })

@@ -1,5 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openTestStore, seedReader, seedSeries, type TestStore } from '../testing/store'
+import { describe, expect, it } from '../testing/fixtures'
+import { seedReader, seedSeries, type TestStore } from '../testing/store'
 import { readerBookmarks } from './bookmarks'
 import { recordSighting, judgeSightings } from './sightings'
 import {
@@ -17,18 +17,15 @@ import {
 } from './series'
 import { getSeriesListRow, overviewCounts } from './series-list'
 
-let store: TestStore
 let alice: number
 const key = { site: 'a', seriesId: 'x' }
 
-beforeEach(async () => {
-  store = openTestStore()
+it.beforeEach(async ({ store }) => {
   alice = await seedReader(store.db, 'alice')
 })
-afterEach(() => store.dispose())
 
 describe('Check now and pending', () => {
-  it('pending is derived and clears when the check stamp passes the force stamp', async () => {
+  it('pending is derived and clears when the check stamp passes the force stamp', async ({ store }) => {
     await seedSeries(store.db, { id: 'x', checkedAt: 100, readers: [alice] })
     await forceSeriesPoll(store.db, key, 200)
     expect((await getSeriesListRow(store.db, key))?.pending).toBe(true)
@@ -37,18 +34,18 @@ describe('Check now and pending', () => {
     expect((await requireSeries(store.db, key)).force_poll_at).toBe(200)
   })
 
-  it('forcing twice re-stamps the request time', async () => {
+  it('forcing twice re-stamps the request time', async ({ store }) => {
     await seedSeries(store.db, { id: 'x', readers: [alice] })
     await forceSeriesPoll(store.db, key, 200)
     await forceSeriesPoll(store.db, key, 500)
     expect((await requireSeries(store.db, key)).force_poll_at).toBe(500)
   })
 
-  it('refuses to force an unknown Series', async () => {
+  it('refuses to force an unknown Series', async ({ store }) => {
     await expect(forceSeriesPoll(store.db, { site: 'a', seriesId: 'nope' }, 1)).rejects.toThrow(/no Series a\/nope/)
   })
 
-  it('a force never touches the check stamp, so unchecked and stale counts stay true', async () => {
+  it('a force never touches the check stamp, so unchecked and stale counts stay true', async ({ store }) => {
     await seedSeries(store.db, { id: 'x', readers: [alice] })
     await forceSeriesPoll(store.db, key, 200)
     const counts = await overviewCounts(store.db, 0)
@@ -57,7 +54,7 @@ describe('Check now and pending', () => {
 })
 
 describe('Finished and URL', () => {
-  it('finish and unfinish write finished_at', async () => {
+  it('finish and unfinish write finished_at', async ({ store }) => {
     await seedSeries(store.db, { id: 'x' })
     await finishSeries(store.db, key, 77)
     expect((await requireSeries(store.db, key)).finished_at).toBe(77)
@@ -65,13 +62,13 @@ describe('Finished and URL', () => {
     expect((await requireSeries(store.db, key)).finished_at).toBe(0)
   })
 
-  it('setSeriesUrl stores the URL', async () => {
+  it('setSeriesUrl stores the URL', async ({ store }) => {
     await seedSeries(store.db, { id: 'x', url: '' })
     await setSeriesUrl(store.db, key, 'https://a.example/manga/x', 79)
     expect((await requireSeries(store.db, key)).series_url).toBe('https://a.example/manga/x')
   })
 
-  it('addSeries keeps an existing Series as it is', async () => {
+  it('addSeries keeps an existing Series as it is', async ({ store }) => {
     await addSeries(store.db, { ...key, title: 'First', seriesUrl: 'https://a.example/1', now: 5 })
     const again = await addSeries(store.db, { ...key, title: 'Second', now: 6 })
     expect(again).toMatchObject({ title: 'First', series_url: 'https://a.example/1', created_at: 5 })
@@ -92,7 +89,7 @@ describe('Latest Chapter moves', () => {
     expect(latestMove(current, chapter)).toBe(move)
   })
 
-  it('a higher chapter is a New Chapter with latest_changed_at = now and a history row', async () => {
+  it('a higher chapter is a New Chapter with latest_changed_at = now and a history row', async ({ store }) => {
     await seedSeries(store.db, { id: 'x', latest: 10 })
     const report = await recordCheckResult(store.db, { ...key, found: found(11), title: 'X!', now: 900 })
     expect(report).toMatchObject({ move: 'up', newChapter: true, previous: 10 })
@@ -106,7 +103,7 @@ describe('Latest Chapter moves', () => {
     expect((await latestChapterHistory(store.db, key))[0]).toMatchObject({ chapter: 11, source: 'check', at: 900 })
   })
 
-  it('a second check that finds the same chapter is recorded as a success and changes nothing a Reader syncs', async () => {
+  it('a second check that finds the same chapter is recorded as a success and changes nothing a Reader syncs', async ({ store }) => {
     await seedSeries(store.db, { id: 'x', readers: [alice] })
     await recordCheckResult(store.db, { ...key, found: found(7), title: 'X', now: 100 })
     const before = await requireSeries(store.db, key)
@@ -127,7 +124,7 @@ describe('Latest Chapter moves', () => {
     expect(sighting).toMatchObject({ verdict: 'confirmed', judged_at: 200 })
   })
 
-  it('the first chapter ever found is not a New Chapter, but a since-sync still sees it', async () => {
+  it('the first chapter ever found is not a New Chapter, but a since-sync still sees it', async ({ store }) => {
     await seedSeries(store.db, { id: 'x', readers: [alice] })
     const report = await recordCheckResult(store.db, { ...key, found: found(3), now: 900 })
     expect(report).toMatchObject({ move: 'first', newChapter: false, series: { latest_chapter: 3, latest_changed_at: 0 } })
@@ -135,7 +132,7 @@ describe('Latest Chapter moves', () => {
     expect(bookmark.updated_at).toBe(900)
   })
 
-  it('a check corrects down a suspicious Sighting raise and judges it', async () => {
+  it('a check corrects down a suspicious Sighting raise and judges it', async ({ store }) => {
     await seedSeries(store.db, { id: 'x', latest: 10, readers: [alice] })
     const sighting = await recordSighting(store.db, { ...key, readerId: alice, chapter: 20, sightedAt: 100, now: 100 })
     expect(sighting.raised).toBe(true)
@@ -146,7 +143,7 @@ describe('Latest Chapter moves', () => {
     expect(await judgeSightings(store.db, key, 11, 200)).toEqual({ confirmed: 0, suspicious: 1 })
   })
 
-  it('a Sighting the check reaches is confirmed; a lower Sighting raises nothing', async () => {
+  it('a Sighting the check reaches is confirmed; a lower Sighting raises nothing', async ({ store }) => {
     const bo = await seedReader(store.db, 'bo')
     await seedSeries(store.db, { id: 'x', latest: 10, readers: [alice, bo] })
     expect((await recordSighting(store.db, { ...key, readerId: alice, chapter: 9, sightedAt: 50, now: 50 })).raised).toBe(false)
@@ -156,7 +153,7 @@ describe('Latest Chapter moves', () => {
     expect(await judgeSightings(store.db, key, 1, 80)).toEqual({ confirmed: 0, suspicious: 0 })
   })
 
-  it('latest_sighted_at never moves backwards', async () => {
+  it('latest_sighted_at never moves backwards', async ({ store }) => {
     await seedSeries(store.db, { id: 'x', latest: 10, readers: [alice] })
     await recordSighting(store.db, { ...key, readerId: alice, chapter: 9, sightedAt: 500, now: 500 })
     await recordSighting(store.db, { ...key, readerId: alice, chapter: 9, sightedAt: 300, now: 600 })
@@ -165,7 +162,7 @@ describe('Latest Chapter moves', () => {
 })
 
 describe('Sightings judged by a check', () => {
-  it('only those made before the check began', async () => {
+  it('only those made before the check began', async ({ store }) => {
     const { judgeSightings, lastSightingId, recordSighting } = await import('./sightings')
     const { seedReader } = await import('../testing/store')
     const reader = await seedReader(store.db, 'judge')
@@ -191,7 +188,7 @@ describe('Sightings judged by a check', () => {
 })
 
 describe('retention (docs/adr/0053-retention-and-statistics.md)', () => {
-  it('a Series keeps its newest 100 Latest Chapter moves, whoever writes them', async () => {
+  it('a Series keeps its newest 100 Latest Chapter moves, whoever writes them', async ({ store }) => {
     await seedSeries(store.db, { id: 'x', readers: [alice] })
     for (let chapter = 1; chapter <= 130; chapter++) {
       await recordCheckResult(store.db, { ...key, found: { chapter, label: `Chapter ${chapter}`, url: '' }, now: chapter })
@@ -203,7 +200,7 @@ describe('retention (docs/adr/0053-retention-and-statistics.md)', () => {
     expect((await latestChapterHistory(store.db, key)).map((h) => h.chapter).slice(0, 2)).toEqual([130, 129])
   })
 
-  it('judged Sightings go after the retention; outstanding ones stay until a check judges them', async () => {
+  it('judged Sightings go after the retention; outstanding ones stay until a check judges them', async ({ store }) => {
     const { pruneJudgedSightings } = await import('./maintenance')
     await seedSeries(store.db, { id: 'x', readers: [alice], latest: 1 })
     await recordSighting(store.db, { ...key, readerId: alice, chapter: 2, sightedAt: 10, now: 10 })
@@ -219,7 +216,7 @@ describe('retention (docs/adr/0053-retention-and-statistics.md)', () => {
     ])
   })
 
-  it('an orphan goes after the retention, a held Series never', async () => {
+  it('an orphan goes after the retention, a held Series never', async ({ store }) => {
     const { pruneOrphanSeries } = await import('./series')
     await seedSeries(store.db, { id: 'orphan' })
     await seedSeries(store.db, { id: 'held', readers: [alice] })
@@ -230,50 +227,50 @@ describe('retention (docs/adr/0053-retention-and-statistics.md)', () => {
 })
 
 describe('stamps ahead of a wall clock set back (docs/adr/0011)', () => {
-  const stamps = async () =>
+  const stamps = async (store: TestStore) =>
     Object.fromEntries(
       (await store.db.selectFrom('series').select(['series_id', 'latest_checked_at', 'force_poll_at']).orderBy('series_id').execute()).map(
         (r) => [r.series_id, { checked: r.latest_checked_at, forced: r.force_poll_at }],
       ),
     )
 
-  it('move back by the step, the newest to now, keeping their spacing; stamps already behind now stay', async () => {
+  it('move back by the step, the newest to now, keeping their spacing; stamps already behind now stay', async ({ store }) => {
     const now = 10_000_000
     await seedSeries(store.db, { id: 'a', checkedAt: now + 3_000_000, readers: [alice] })
     await seedSeries(store.db, { id: 'b', checkedAt: now + 2_000_000, readers: [alice] })
     await seedSeries(store.db, { id: 'c', checkedAt: now - 500_000, readers: [alice] })
     expect(await repairFutureStamps(store.db, 'a', now)).toBe(2)
-    const after = await stamps()
+    const after = await stamps(store)
     expect([after.a!.checked, after.b!.checked, after.c!.checked]).toEqual([now, now - 1_000_000, now - 500_000])
   })
 
-  it('a pending Check now stays pending, a served one stays served', async () => {
+  it('a pending Check now stays pending, a served one stays served', async ({ store }) => {
     const now = 10_000_000
     await seedSeries(store.db, { id: 'pending', checkedAt: now + 1_000, forcedAt: now + 2_000, readers: [alice] })
     await seedSeries(store.db, { id: 'served', checkedAt: now + 3_000, forcedAt: now - 10, readers: [alice] })
     await repairFutureStamps(store.db, 'a', now)
-    const after = await stamps()
+    const after = await stamps(store)
     expect(after.pending!.forced).toBeGreaterThan(after.pending!.checked)
     expect(after.served!.forced).toBeLessThanOrEqual(after.served!.checked)
     expect(Math.max(after.pending!.checked, after.served!.checked)).toBeLessThanOrEqual(now)
   })
 
-  it('a press while stamps are ahead is pending at once, and the next check stamp ends it', async () => {
+  it('a press while stamps are ahead is pending at once, and the next check stamp ends it', async ({ store }) => {
     const now = 10_000_000
     await seedSeries(store.db, { id: 'x', checkedAt: now + 3_600_000, readers: [alice] })
     await forceSeriesPoll(store.db, { site: 'a', seriesId: 'x' }, now)
-    const pressed = (await stamps()).x!
+    const pressed = (await stamps(store)).x!
     expect(pressed.forced).toBeGreaterThan(pressed.checked)
     await markLatestChecked(store.db, { site: 'a', seriesId: 'x' }, now + 1)
-    const served = (await stamps()).x!
+    const served = (await stamps(store)).x!
     expect(served.forced).toBeLessThanOrEqual(served.checked)
   })
 
-  it('a press while the stamp is ahead keeps the press time, so the marker ages from it (issue 24)', async () => {
+  it('a press while the stamp is ahead keeps the press time, so the marker ages from it (issue 24)', async ({ store }) => {
     const now = 10_000_000
     await seedSeries(store.db, { id: 'x', checkedAt: now + 3_600_000, readers: [alice] })
     await forceSeriesPoll(store.db, { site: 'a', seriesId: 'x' }, now)
-    const pressed = (await stamps()).x!
+    const pressed = (await stamps(store)).x!
     // 55 minutes later the marker reads 55 minutes, not "0 s" until the clock catches up with the old stamp.
     expect(now + 55 * 60_000 - pressed.forced).toBe(55 * 60_000)
     expect(pressed.checked).toBe(now - 1)

@@ -1,27 +1,35 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openTestStore, seedReader, seedSeries, type TestStore } from '../testing/store'
+import { describe, expect, test } from '../testing/fixtures'
+import { seedReader, seedSeries } from '../testing/store'
 import { latestChapterHistory, requireSeries } from './series'
 import { pruneOutstandingSightings } from './maintenance'
 import { lastSightingId, recordSighting, seriesSightings, SIGHTING_MAX_LEAD } from './sightings'
 
 const key = { site: 'a', seriesId: 's' }
 
-let store: TestStore
+/** `sight(reader, chapter, at)`: a Sighting of the Series; `history()`: its Latest Chapter's history. */
+const it = test
+  .extend(
+    'sight',
+    ({ store }) =>
+      (readerId: number, chapter: number, at: number) =>
+        recordSighting(store.db, { ...key, readerId, chapter, sightedAt: at, now: at }),
+  )
+  .extend(
+    'history',
+    ({ store }) =>
+      async () =>
+        (await latestChapterHistory(store.db, key)).map((h) => ({ chapter: h.chapter, source: h.source, at: h.at })),
+  )
+
 let aiko: number
 let bo: number
-beforeEach(async () => {
-  store = openTestStore()
+it.beforeEach(async ({ store }) => {
   aiko = await seedReader(store.db, 'aiko')
   bo = await seedReader(store.db, 'bo')
 })
-afterEach(() => store.dispose())
-
-const sight = (readerId: number, chapter: number, at: number) =>
-  recordSighting(store.db, { ...key, readerId, chapter, sightedAt: at, now: at })
-const history = async () => (await latestChapterHistory(store.db, key)).map((h) => ({ chapter: h.chapter, source: h.source, at: h.at }))
 
 describe('a Sighting', () => {
-  it('raises a higher chapter provisionally: no label or link of its own, and a history row', async () => {
+  it('raises a higher chapter provisionally: no label or link of its own, and a history row', async ({ store, sight, history }) => {
     await seedSeries(store.db, { id: 's', latest: 5, readers: [aiko] })
     await store.db.updateTable('series').set({ latest_chapter_label: 'Chapter 5', latest_chapter_url: 'https://a.example/c/5' }).execute()
     expect((await sight(aiko, 6, 100)).raised).toBe(true)
@@ -36,14 +44,14 @@ describe('a Sighting', () => {
     expect(await history()).toEqual([{ chapter: 6, source: 'sighting', at: 100 }])
   })
 
-  it('on a Series with nothing known raises even chapter 0', async () => {
+  it('on a Series with nothing known raises even chapter 0', async ({ store, sight, history }) => {
     await seedSeries(store.db, { id: 's', readers: [aiko] })
     expect((await sight(aiko, 0, 100)).raised).toBe(true)
     expect(await requireSeries(store.db, key)).toMatchObject({ latest_chapter: 0, latest_source: 'sighting' })
     expect(await history()).toEqual([{ chapter: 0, source: 'sighting', at: 100 }])
   })
 
-  it('of the Latest Chapter or lower raises nothing and writes no history, but is stamped', async () => {
+  it('of the Latest Chapter or lower raises nothing and writes no history, but is stamped', async ({ store, sight, history }) => {
     await seedSeries(store.db, { id: 's', latest: 5, readers: [aiko] })
     expect((await sight(aiko, 5, 100)).raised).toBe(false)
     expect(await requireSeries(store.db, key)).toMatchObject({
@@ -55,14 +63,14 @@ describe('a Sighting', () => {
     expect(await history()).toEqual([])
   })
 
-  it('of a Series that does not exist is not-found, and nothing is recorded', async () => {
+  it('of a Series that does not exist is not-found, and nothing is recorded', async ({ store, sight }) => {
     await expect(sight(aiko, 3, 100)).rejects.toMatchObject({ code: 'not-found' })
     expect(await store.db.selectFrom('sightings').selectAll().execute()).toEqual([])
   })
 })
 
 describe("a Series' Sightings", () => {
-  it('the newest is the one a check judges up to; none is 0', async () => {
+  it('the newest is the one a check judges up to; none is 0', async ({ store, sight }) => {
     await seedSeries(store.db, { id: 's', readers: [aiko, bo] })
     await seedSeries(store.db, { id: 't', readers: [aiko] })
     expect(await lastSightingId(store.db, key)).toBe(0)
@@ -73,7 +81,7 @@ describe("a Series' Sightings", () => {
     expect(await lastSightingId(store.db, key)).toBe(second.sighting.id)
   })
 
-  it('are listed newest first with the name of the Reader who reported each', async () => {
+  it('are listed newest first with the name of the Reader who reported each', async ({ store, sight }) => {
     await seedSeries(store.db, { id: 's', readers: [aiko, bo] })
     await seedSeries(store.db, { id: 't', readers: [aiko] })
     await sight(aiko, 3, 100)
@@ -88,7 +96,11 @@ describe("a Series' Sightings", () => {
 })
 
 describe('a Sighting cannot mislead the other Readers (docs/adr/0081-one-reader-bounded.md)', () => {
-  it(`more than ${SIGHTING_MAX_LEAD} chapters above the Latest Chapter is held for a check: recorded, shown to nobody`, async () => {
+  it(`more than ${SIGHTING_MAX_LEAD} chapters above the Latest Chapter is held for a check: recorded, shown to nobody`, async ({
+    store,
+    sight,
+    history,
+  }) => {
     await seedSeries(store.db, { id: 's', latest: 12, readers: [aiko, bo] })
     expect(await sight(aiko, 99_999, 100)).toMatchObject({ raised: false, held: true })
     expect(await requireSeries(store.db, key)).toMatchObject({ latest_chapter: 12, latest_source: 'check', latest_sighted_at: 100 })
@@ -98,13 +110,16 @@ describe('a Sighting cannot mislead the other Readers (docs/adr/0081-one-reader-
     expect(await sight(bo, 12 + SIGHTING_MAX_LEAD, 200)).toMatchObject({ raised: true, held: false })
   })
 
-  it('on a Series with nothing known, a far chapter is held as well', async () => {
+  it('on a Series with nothing known, a far chapter is held as well', async ({ store, sight }) => {
     await seedSeries(store.db, { id: 's', readers: [aiko] })
     expect(await sight(aiko, 5_000, 100)).toMatchObject({ raised: false, held: true })
     expect((await requireSeries(store.db, key)).latest_chapter).toBeNull()
   })
 
-  it("a Reader's new Sighting replaces their outstanding one: a Reader leaves at most one per bookmark waiting", async () => {
+  it("a Reader's new Sighting replaces their outstanding one: a Reader leaves at most one per bookmark waiting", async ({
+    store,
+    sight,
+  }) => {
     await seedSeries(store.db, { id: 's', latest: 5, readers: [aiko, bo] })
     for (let at = 1; at <= 50; at++) await sight(aiko, 6, at)
     await sight(bo, 7, 60)
@@ -114,7 +129,7 @@ describe('a Sighting cannot mislead the other Readers (docs/adr/0081-one-reader-
     ])
   })
 
-  it('one no check judged goes after the retention; a judged one is not touched by it', async () => {
+  it('one no check judged goes after the retention; a judged one is not touched by it', async ({ store, sight }) => {
     await seedSeries(store.db, { id: 's', latest: 5, readers: [aiko, bo] })
     await sight(aiko, 6, 100)
     await sight(bo, 7, 900)

@@ -2,28 +2,33 @@
  * The Updates page and the Overview's count: what arrived, read from the Latest Chapter history the checks and
  * Sightings write. Real SQLite file.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openTestStore, seedReader, seedSeries, type TestStore } from '../testing/store'
+import { describe, expect, test } from '../testing/fixtures'
+import { seedReader, seedSeries } from '../testing/store'
 import { recordCheckResult } from './series'
 import { recordSighting } from './sightings'
 import { newChapterCount, newChapterUpdates } from './updates'
 
-let store: TestStore
 let alice: number
 const found = (chapter: number) => ({ chapter, label: `Chapter ${chapter}`, url: `https://a.example/c/${chapter}` })
-const check = (seriesId: string, chapter: number, now: number) =>
-  recordCheckResult(store.db, { site: 'a', seriesId, found: found(chapter), now })
+/** `check(series, chapter, now)`: a check of a Series that found this chapter. */
+const it = test.extend(
+  'check',
+  ({ store }) =>
+    (seriesId: string, chapter: number, now: number) =>
+      recordCheckResult(store.db, { site: 'a', seriesId, found: found(chapter), now }),
+)
 
-beforeEach(async () => {
-  store = openTestStore()
+it.beforeEach(async ({ store }) => {
   alice = await seedReader(store.db, 'alice')
   await seedSeries(store.db, { id: 'x', title: 'Ex', readers: [alice] })
   await seedSeries(store.db, { id: 'y', title: 'Why', readers: [alice] })
 })
-afterEach(() => store.dispose())
 
 describe('the Updates list', () => {
-  it("lists a check's moves past a known chapter, newest first; a first read, a Sighting's raise and a correction are not New Chapters", async () => {
+  it("lists a check's moves past a known chapter, newest first; a first read, a Sighting's raise and a correction are not New Chapters", async ({
+    store,
+    check,
+  }) => {
     await check('x', 10, 100) // the first read: no New Chapter
     await check('y', 3, 110) // the first read
     await check('x', 11, 200) // New Chapter
@@ -39,7 +44,7 @@ describe('the Updates list', () => {
     expect(updates[0]).toMatchObject({ site: 'a', label: 'Chapter 12' })
   })
 
-  it('pages: at most `limit`, and the next page starts before the last row shown', async () => {
+  it('pages: at most `limit`, and the next page starts before the last row shown', async ({ store, check }) => {
     await check('x', 1, 100)
     for (let n = 2; n <= 6; n++) await check('x', n, 100 * n)
     const first = await newChapterUpdates(store.db, { limit: 2 })
@@ -53,7 +58,7 @@ describe('the Updates list', () => {
 })
 
 describe("the Overview's count of New Chapters", () => {
-  it('counts the Series that moved forward at or after a time; none when nothing did', async () => {
+  it('counts the Series that moved forward at or after a time; none when nothing did', async ({ store, check }) => {
     expect(await newChapterCount(store.db, 1)).toBe(0)
     await check('x', 10, 100)
     await check('x', 11, 200)
