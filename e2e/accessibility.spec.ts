@@ -39,6 +39,10 @@ for (const scheme of ['light', 'dark'] as const) {
         const origin = await signInAdmin(page, shell)
         // Let the Lanes read the catalogue once, so the pages show checks, failures and charts.
         await expect(page.locator('[data-lane="fixture-madara"]')).toContainText('working', { timeout: 30_000 })
+        // And a backup, so Settings shows its list of backups (else it appears only once the daily one is made).
+        await page.goto(`${origin}/admin/#/settings`)
+        await page.getByRole('button', { name: 'Back up now' }).click()
+        await expect(page.getByRole('table', { name: 'Backups' })).toBeVisible()
         for (const p of ADMIN_PAGES) {
           await page.goto(`${origin}/admin/#${p.path}`)
           await expect(page.getByRole('heading', { level: 1, name: p.ready })).toBeVisible()
