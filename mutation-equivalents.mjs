@@ -18,6 +18,41 @@ export const equivalentMutants = [
     why: 'chooses which of two log lines an unwritten pass row writes (loud once, then quiet); the row is held either way',
   },
   {
+    file: 'src/main/lanes/pass.ts',
+    code: 'lane ?? (await laneRow(db, site.key).catch(() => undefined))',
+    mutants: ['LogicalOperator: lane && (await laneRow(db, site.key).catch(() => undefined))'],
+    why: 'the sleep reads the Lane row only after a pause or a refusal, whose exits always pass the row they read (the read stays: the simulation faults queries by count)',
+  },
+  {
+    file: 'src/main/lanes/pass.ts',
+    code: 'skip',
+    within: "if (skip) log.debug({ site: site.key, skip, sleepMs }, 'lane: pass skipped')",
+    mutants: ['ConditionalExpression: true', 'ConditionalExpression: false'],
+    why: 'guards a log line only',
+  },
+  {
+    file: 'src/main/lanes/pass.ts',
+    code: 'cutShort: true',
+    within: "this.write('', { ...tally.figures(), cutShort: true }, undefined, tally.newChapters)",
+    mutants: ['BooleanLiteral: false'],
+    why: "a stopped pass's sleep is never slept: the Lane's loop ends on the same abort",
+  },
+  {
+    file: 'src/main/lanes/pass.ts',
+    code: 'true',
+    within:
+      "if (report.outcome === 'refused') { counts.refused++ await backOff(deps, tally, report) tally.stoppedEarly = true return 'end' }",
+    mutants: ['BooleanLiteral: false'],
+    why: 'a refusal answers a request, so the Lane goes straight on whether or not the pass says it stopped early',
+  },
+  {
+    file: 'src/main/lanes/pass.ts',
+    code: 'tally.stoppedEarly = true',
+    within: `if (report.outcome === 'unreachable') { // Not counted in \`checked\`: the browser, not the Site, failed. The pass returns with an empty skip. counts.unreachable++ health.markDown() log.warn({ site: site.key, reason: report.reason }, 'lane: browser unreachable') tally.stoppedEarly = true return 'end' }`,
+    mutants: ['BooleanLiteral: false'],
+    why: 'a check that reached the fetcher has fetched, so after an unreachable browser the Lane goes straight on either way',
+  },
+  {
     file: 'src/main/lanes/pacer.ts',
     code: '{ lastAt: undefined, queue: Promise.resolve() }',
     mutants: ['ObjectLiteral: {}'],
