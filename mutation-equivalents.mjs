@@ -91,6 +91,17 @@ export const equivalentMutants = [
   },
   {
     file: 'src/main/store/series-list.ts',
+    code: "index === 'series_site_checked'",
+    mutants: [
+      'ConditionalExpression: true',
+      'ConditionalExpression: false',
+      "EqualityOperator: index !== 'series_site_checked'",
+      'StringLiteral: ""',
+    ],
+    why: 'whether the page names its index or lets SQLite read the stale ranges through the one each names: the same rows either way (each survived a run that tried them)',
+  },
+  {
+    file: 'src/main/store/series-list.ts',
     code: '`INDEXED BY ${sql.raw(index)}`',
     mutants: ['StringLiteral: ``'],
     why: 'INDEXED BY only names the index SQLite must read through: without it the same rows are read',
