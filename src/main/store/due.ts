@@ -204,8 +204,8 @@ async function plannedFigures(db: Db, site: string, cutoffs: DueCutoffs): Promis
       UNION ALL
       SELECT 0 AS forced, s.latest_checked_at FROM series s INDEXED BY series_planned WHERE ${UNPLANNED(site, cutoffs)})
   `.execute(db)
-  const row = result.rows[0]
-  return { due: row?.due ?? 0, forced: row?.forced ?? 0, oldestCheckedAt: row?.oldest ?? 0 }
+  const row = result.rows[0]! // an aggregate without GROUP BY always returns its one row
+  return { due: row.due, forced: row.forced ?? 0, oldestCheckedAt: row.oldest ?? 0 }
 }
 
 /**
