@@ -106,6 +106,16 @@ export const equivalentMutants = [
     mutants: ['StringLiteral: ``'],
     why: 'INDEXED BY only names the index SQLite must read through: without it the same rows are read',
   },
+  ...[
+    'unforcedSeries(db, site, cutoffs, left, false, sql`AND EXISTS (${heldByOthers(over)})`)',
+    'unforcedSeries(db, site, cutoffs, more, false, sql`AND NOT EXISTS (${heldByOthers(over)})`)',
+  ].map((within) => ({
+    file: 'src/main/store/due.ts',
+    code: 'false',
+    within,
+    mutants: ['BooleanLiteral: true'],
+    why: "a fair share's reads walking the order's index instead of sorting the due range: the same rows, another cost",
+  })),
   {
     file: 'src/main/store/backups.ts',
     code: '{ force: true }',
