@@ -1,4 +1,6 @@
 // @ts-check
+import { equivalentMutants } from './mutation-equivalents.mjs'
+
 /**
  * Mutation testing of the core (`npm run test:mutation [-- --mutate FILE]`): StrykerJS with the vitest runner,
  * per-test coverage so each mutant runs only the tests that reach it, static mutants ignored. Not in CI (too
@@ -18,9 +20,11 @@ export default {
     '!**/*.test.ts',
   ],
   ignoreStatic: true,
-  // Log lines are words for people, not behaviour (docs/mutation.md#log-lines).
-  plugins: ['@stryker-mutator/*', './scripts/stryker-log-ignorer.mjs'],
-  ignorers: ['log-lines'],
+  // Log lines are words for people, not behaviour (docs/mutation.md#log-lines); equivalent mutants are listed
+  // below (docs/mutation.md#equivalent-mutants).
+  plugins: ['@stryker-mutator/*', './scripts/stryker-log-ignorer.mjs', './scripts/stryker-equivalents.mjs'],
+  ignorers: ['log-lines', 'equivalent-mutants'],
+  equivalentMutants,
   coverageAnalysis: 'perTest',
   concurrency: 2,
   timeoutMS: 30_000,

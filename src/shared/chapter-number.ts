@@ -105,7 +105,6 @@ export function collapseWhitespace(text: string, max = Infinity): string {
   let out = ''
   let space = false
   for (let i = 0; i < text.length; i++) {
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: the bound only spares reading the rest of a long label; the cut below keeps the same `max` characters
     if (out.length >= max) break
     if (isSpace(text.charCodeAt(i))) {
       space = out.length > 0
@@ -184,7 +183,6 @@ function isLetter(c: number): boolean {
 function tokenise(text: string): Token[] {
   const tokens: Token[] = []
   let i = 0
-  // Stryker disable next-line EqualityOperator: one step past the end adds only a separator of nothing, which no rule reads
   while (i < text.length) {
     const start = i
     const c = text.charCodeAt(i)
@@ -234,7 +232,6 @@ function isTagOrMarker(word: string): boolean {
 
 /** Every number of the label with its role, in label order. Each token is looked at a bounded number of times. */
 function readNumbers(tokens: Token[]): Candidate[] {
-  // Stryker disable next-line ArrayDeclaration: a stray element has no index and no role, so no rule picks it
   const candidates: Candidate[] = []
   let depth = 0
   let i = 0
@@ -391,7 +388,6 @@ function roleBefore(tokens: Token[], at: number): Candidate['role'] {
   if (text === 'e' && touching) return 'marked'
   // A single Latin letter tag ("s2", "v.2") must be glued, so "it's 5" keeps its 5; "卷2" is a word of its own.
   const singleLetterOk = text.length > 1 || onlyDots || !isLetter(text.charCodeAt(0))
-  // Stryker disable next-line StringLiteral: no rule picks a volume's number, so any other name reads the same
   if ((VOLUME_BEFORE.has(text) || endsWithAny(text, THAI_VOLUME_ENDINGS)) && singleLetterOk) return 'volume'
   if (VERSION_TAGS.has(text) && singleLetterOk) return 'version'
   return 'plain'

@@ -94,9 +94,7 @@ const finite = (value: unknown): value is number => Number.isFinite(value)
 export function readReleases(raw: string): ReleaseObservation[] {
   try {
     const parsed = JSON.parse(raw) as unknown
-    // Stryker disable next-line ConditionalExpression: flatMap on anything JSON gives but an array throws, and the catch returns the same nothing
-    if (!Array.isArray(parsed)) return []
-    return parsed.flatMap((o) => (Array.isArray(o) && finite(o[0]) ? [{ at: o[0], exact: o[1] === 1 }] : []))
+    return Array.isArray(parsed) ? parsed.flatMap((o) => (Array.isArray(o) && finite(o[0]) ? [{ at: o[0], exact: o[1] === 1 }] : [])) : []
   } catch {
     return []
   }

@@ -17,6 +17,10 @@ describe('the gap: rest / eligible, clamped', () => {
   ])('%s', (_name, eligible, expected) => {
     expect(computeGap(pace, eligible)).toEqual(expected)
   })
+
+  it('nothing eligible is maxGapMs whatever the rest, even none (0 / 0 is no number, never a gap)', () => {
+    expect(computeGap({ ...pace, restMs: 0 }, 0)).toEqual({ gap: 5 * MIN, clamped: true })
+  })
 })
 
 describe("a refusal's length: the backoff, or the Site's Retry-After up to a day", () => {

@@ -8,7 +8,6 @@ import type { PassSkip } from '../../shared/skip'
 
 /** gap = clamp(rest / eligible, minGap, maxGap); with nothing eligible (a forced Series only), maxGap. */
 export function computeGap(pace: Pick<Pace, 'restMs' | 'minGapMs' | 'maxGapMs'>, eligible: number): { gap: number; clamped: boolean } {
-  // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent for a count (never negative): rest / 0 is Infinity, which the clamp also turns into maxGapMs, clamped
   if (eligible <= 0) return { gap: pace.maxGapMs, clamped: true }
   const raw = Math.round(pace.restMs / eligible)
   const gap = Math.min(pace.maxGapMs, Math.max(pace.minGapMs, raw))

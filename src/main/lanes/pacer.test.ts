@@ -133,3 +133,12 @@ describe('seeding from the newest check stamp, so a Lane started again never bur
     expect(pacer.waitFor('a', MIN)).toBe(50 * SEC)
   })
 })
+
+describe('a Series never checked', () => {
+  it('asks no wait even on a wall clock seconds after the epoch (stamp 0 is no request, not one at the epoch)', () => {
+    const young = new FakeClock(10 * SEC)
+    const paced = new SitePacer(young)
+    paced.seed('a', 0)
+    expect(paced.waitFor('a', MIN)).toBe(0)
+  })
+})

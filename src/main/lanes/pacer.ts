@@ -30,7 +30,6 @@ export class SitePacer {
 
   #state(site: string): SiteState {
     let state = this.#sites.get(site)
-    // Stryker disable next-line ObjectLiteral: equivalent: an empty state reads as no request known and no turn in progress (awaiting undefined is immediate)
     if (!state) this.#sites.set(site, (state = { lastAt: undefined, queue: Promise.resolve() }))
     return state
   }
@@ -42,7 +41,7 @@ export class SitePacer {
    */
   seed(site: string, lastWallStamp: number): void {
     const state = this.#state(site)
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: a stamp of 0 (never checked) would seed a request decades ago, which asks no wait either
+    // A stamp of 0 is a Series never checked: no request known, whatever the wall clock reads.
     if (lastWallStamp <= 0) return
     const ago = Math.max(0, this.clock.now() - lastWallStamp)
     const at = this.clock.monotonic() - ago

@@ -586,7 +586,6 @@ async function writeRow(deps: PassDeps, pass: PassFigures): Promise<PassRow | nu
   } catch (error) {
     unwritten?.hold(pass)
     // Loud once; every further pass of the outage only adds to what is held.
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: chooses between two log lines
     if (held === 0)
       log.error({ site: pass.site, err: error }, 'lane: the pass row could not be written; the Lane keeps it and writes it later')
     else log.debug({ site: pass.site, held: held + 1 }, 'lane: the pass row is held')
@@ -602,7 +601,6 @@ async function writeRow(deps: PassDeps, pass: PassFigures): Promise<PassRow | nu
 async function keepTimesBounded(deps: PassDeps, lane: LaneRow, now: number): Promise<LaneRow> {
   const { db, site, log } = deps
   const steppedBackMs = wallSteppedBack(deps)
-  // Stryker disable next-line ConditionalExpression,EqualityOperator: repairing with no stamp ahead of now changes nothing (only a log line)
   if (steppedBackMs > 0 || (await lastCheckedAt(db, site.key)) > now) {
     const repaired = await repairFutureStamps(db, site.key, now, steppedBackMs)
     log.warn({ site: site.key, repaired, steppedBackMs }, 'lane: the wall clock was set back; stamps ahead of it were brought back to now')

@@ -39,6 +39,7 @@ describe('release dates as pages print them', () => {
     ['"new"', 'new'],
     ['31 February', 'February 31, 2026'],
     ['a month that is not one', 'Smarch 3, 2026'],
+    ['a day-first month that is not one', '3 Smarch 2026'],
     ['a year out of range', 'November 29, 1900'],
     ['empty', ''],
     ['a long hostile string', `November ${'9'.repeat(5000)}, 2026`],

@@ -46,30 +46,27 @@ export function parseReleaseDate(raw: string | undefined | null): ReleasedAt | n
   // (An empty text matches no pattern below.)
   if (text.length > MAX_DATE_TEXT) return null
   if (ISO_TIME.test(text)) {
-    // Stryker disable next-line MethodExpression: equivalent on V8, which reads a lowercase t and z too; upper case is the form ECMAScript specifies
     const at = Date.parse(text.toUpperCase())
     return Number.isFinite(at) ? { at, exact: true } : null
   }
   let y = 0
   let d = 0
-  let m: number | undefined
+  let m = 0
   let match = MONTH_DAY_YEAR.exec(text)
   if (match) {
-    m = MONTHS[match[1]!]
+    m = MONTHS[match[1]!] ?? -1
     d = Number(match[2])
     y = Number(match[3])
   } else if ((match = DAY_MONTH_YEAR.exec(text))) {
     d = Number(match[1])
-    m = MONTHS[match[2]!]
+    m = MONTHS[match[2]!] ?? -1
     y = Number(match[3])
   } else if ((match = ISO_DAY.exec(text))) {
     y = Number(match[1])
     m = Number(match[2]) - 1
     d = Number(match[3])
   }
-  // No pattern read the text, or its month is no month.
-  // Stryker disable next-line ConditionalExpression: equivalent: Date.UTC reads an undefined month as NaN, which the roll-over check refuses as well
-  if (m === undefined) return null
+  // No pattern read the text (the year stays 0), or its month is no month (-1).
   if (m < 0 || m > 11 || y < 1990 || y > 2200) return null
   const at = Date.UTC(y, m, d)
   // Date.UTC rolls a day past its month's end (31 February, 32 November) or day 0 into the next or the previous

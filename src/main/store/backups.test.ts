@@ -68,15 +68,19 @@ describe('a backup', () => {
     await seedReader(s.db, 'bo')
   })
 
-  it('is 0600 under the usual umask 022, as every file of the library is', async ({ store: s }) => {
-    const umask = process.umask(0o022)
-    try {
-      const made = await backupDatabase(s.sqlite, join(s.dir, 'backups'), NOW)
-      expect(statSync(made.file).mode & 0o777).toBe(0o600)
-    } finally {
-      process.umask(umask)
-    }
-  })
+  // Stryker's vitest runner runs tests in worker threads, where process.umask cannot be set: skipped there.
+  it.skipIf(process.env['MB_MUTATION_RUN'] === '1')(
+    'is 0600 under the usual umask 022, as every file of the library is',
+    async ({ store: s }) => {
+      const umask = process.umask(0o022)
+      try {
+        const made = await backupDatabase(s.sqlite, join(s.dir, 'backups'), NOW)
+        expect(statSync(made.file).mode & 0o777).toBe(0o600)
+      } finally {
+        process.umask(umask)
+      }
+    },
+  )
 
   it('that cannot be written leaves no file behind and says where it failed', async ({ makeDir, store: s }) => {
     const blocker = makeDir('mb-backup-blocked-')

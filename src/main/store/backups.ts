@@ -86,13 +86,11 @@ export function pruneBackups(dir: string, now: number): string[] {
   const removed: string[] = []
   for (const b of backups) {
     if (keep.has(b.file)) continue
-    // Stryker disable next-line ObjectLiteral,BooleanLiteral: the file was just listed; force matters only for one removed meanwhile
     rmSync(b.file, { force: true })
     removed.push(b.file)
   }
   for (const name of safeList(dir)) {
     if (!/\.partial(-wal|-shm|-journal)?$/.test(name)) continue
-    // Stryker disable next-line ObjectLiteral,BooleanLiteral: as above
     rmSync(join(dir, name), { force: true })
     removed.push(join(dir, name))
   }
@@ -122,7 +120,6 @@ export async function backupDatabase(
     // One self-contained file (no -wal beside it), so a restore is copying one file; the app turns WAL on again
     // when it opens it.
     const copy = new BetterSqlite3(partial, {
-      // Stryker disable next-line BooleanLiteral: the backup has just made the file
       fileMustExist: true,
       ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
     })
@@ -144,10 +141,9 @@ export async function backupDatabase(
 
 function removeQuietly(file: string): void {
   try {
-    // Stryker disable next-line ObjectLiteral,BooleanLiteral: a file never made throws ENOENT without force, and the catch takes it all the same
-    rmSync(file, { force: true })
+    rmSync(file)
   } catch {
-    // Never made (the folder itself could not be).
+    // Never made (the folder itself could not be): ENOENT, taken here like any other failure.
   }
 }
 
@@ -155,7 +151,6 @@ function safeList(dir: string): string[] {
   try {
     return readdirSync(dir)
   } catch {
-    // Stryker disable next-line ArrayDeclaration: a name that is no half-made copy is skipped by the caller all the same
     return []
   }
 }

@@ -88,7 +88,6 @@ export async function updateBookmark(db: Db, readerId: number, key: SeriesKey, c
     .where((eb) => eb.or([sql<boolean>`(${status} IS NOT NULL AND status <> ${status})`, takesProgress]))
     .returningAll()
     .executeTakeFirst()
-  // Stryker disable next-line ConditionalExpression: equivalent: reading the row again gives the row just written
   if (updated) return updated
   const current = await getBookmark(db, readerId, key)
   if (!current) throw new AppError('not-found', `no bookmark ${key.site}/${key.seriesId} for Reader ${readerId}`)

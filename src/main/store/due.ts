@@ -104,9 +104,9 @@ export async function dueFigures(db: Db, site: string, cutoffs: DueCutoffs): Pro
       UNION ALL
       SELECT 0 AS forced, s.latest_checked_at FROM series s INDEXED BY series_due WHERE ${UNFORCED(site, cutoffs)})
   `.execute(db)
-  const row = result.rows[0]
-  // Stryker disable next-line OptionalChaining: an aggregate without GROUP BY always returns its one row
-  return { due: row?.due ?? 0, forced: row?.forced ?? 0, oldestCheckedAt: row?.oldest ?? 0 }
+  // An aggregate without GROUP BY always returns its one row.
+  const row = result.rows[0]!
+  return { due: row.due, forced: row.forced ?? 0, oldestCheckedAt: row.oldest ?? 0 }
 }
 
 /**
@@ -129,20 +129,18 @@ export async function dueSeries(
           await sql<DueSeries>`
             SELECT s.*, 1 AS forced FROM series s INDEXED BY series_pending WHERE ${FORCED(site)} ${ORDER} LIMIT ${limit}`.execute(db)
         ).rows
-  // Stryker disable next-line ConditionalExpression: any negative LIMIT is no limit to SQLite, so -1 or -1 less the forced reads the same rows
-  const left = limit < 0 ? -1 : limit - forced.length
-  // Stryker disable next-line ConditionalExpression,LogicalOperator: a read of the rest would find nothing more (LIMIT 0, or none unforced due); the guard only saves it
+  // What is left of the limit (forced rows never outnumber it); any negative LIMIT is no limit to SQLite.
+  const left = limit - forced.length
   if (left === 0 || (figures && figures.due === forced.length)) return forced
   const over = cutoffs.restCapacity === undefined ? [] : await overShareReaders(db, site, cutoffs.restCapacity)
   if (over.length === 0) {
-    // Stryker disable next-line all: the walk and the sorted range read the same rows (the test of both reads compares them); the choice is cost only
     const walk = figures !== undefined && left > 0 && figures.due - figures.forced > left * WALK_ABOVE_PER_ROW
     return [...forced, ...(await unforcedSeries(db, site, cutoffs, left, walk, sql``))]
   }
   // A fair share (docs/adr/0081-one-reader-bounded.md): the Series another Reader holds first, in the usual
   // order; those only over-share Readers hold after them.
   const fair = await unforcedSeries(db, site, cutoffs, left, false, sql`AND EXISTS (${heldByOthers(over)})`)
-  const more = left < 0 ? -1 : left - fair.length
+  const more = left - fair.length
   if (more === 0) return [...forced, ...fair]
   return [...forced, ...fair, ...(await unforcedSeries(db, site, cutoffs, more, false, sql`AND NOT EXISTS (${heldByOthers(over)})`))]
 }
@@ -206,8 +204,8 @@ async function plannedFigures(db: Db, site: string, cutoffs: DueCutoffs): Promis
       UNION ALL
       SELECT 0 AS forced, s.latest_checked_at FROM series s INDEXED BY series_planned WHERE ${UNPLANNED(site, cutoffs)})
   `.execute(db)
-  const row = result.rows[0]
-  return { due: row?.due ?? 0, forced: row?.forced ?? 0, oldestCheckedAt: row?.oldest ?? 0 }
+  const row = result.rows[0]! // an aggregate without GROUP BY always returns its one row
+  return { due: row.due, forced: row.forced ?? 0, oldestCheckedAt: row.oldest ?? 0 }
 }
 
 /**
@@ -255,7 +253,6 @@ export async function lastCheckedAt(db: Db, site: string): Promise<number> {
     .selectFrom('series')
     .select((eb) => eb.fn.max('latest_checked_at').as('at'))
     .where('site', '=', site)
-    .executeTakeFirst()
-  // Stryker disable next-line OptionalChaining: an aggregate without GROUP BY always returns its one row
-  return Number(row?.at ?? 0)
+    .executeTakeFirstOrThrow()
+  return Number(row.at ?? 0)
 }

@@ -67,7 +67,6 @@ export function startIntegrityCheck(
         })
       } else {
         // A file SQLite cannot even read is damaged too; anything else (no worker support) is no verdict.
-        // Stryker disable next-line Regex: SQLite's codes all begin with SQLITE_, so where the match starts changes nothing
         const damaged = /^SQLITE_(CORRUPT|NOTADB)/.test(String(message.code))
         resolve({ ok: !damaged, problems: [`${damaged ? pragma : `${pragma} could not run`}: ${message.error}`], ms: message.ms })
       }

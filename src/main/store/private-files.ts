@@ -42,13 +42,10 @@ export function preparePrivateFile(file: string): void {
 /** Takes group and other bits off a file that exists; a file that does not is left alone. */
 export function tightenFile(file: string): void {
   let mode: number
-  // Stryker disable BlockStatement: without the return an unknown mode reads as 0, and nothing is changed all the same
   try {
     mode = statSync(file).mode & 0o777
   } catch {
     return
   }
-  // Stryker restore BlockStatement
-  // Stryker disable next-line ConditionalExpression: a private file chmod-ed to its own mode is unchanged; the test only saves a call
   if ((mode & 0o077) !== 0) chmodSync(file, mode & 0o700)
 }

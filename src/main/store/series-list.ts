@@ -154,8 +154,7 @@ async function staleCount(db: Db, before: StaleBefore, site: string | undefined)
     const row = await sql<{ stale: number }>`
       SELECT COUNT(*) AS stale FROM series INDEXED BY series_site_checked
       WHERE site = ${s} AND latest_checked_at BETWEEN 1 AND ${cutoffOf(before, s)}`.execute(db)
-    // Stryker disable next-line OptionalChaining: an aggregate without GROUP BY always returns its one row
-    n += row.rows[0]?.stale ?? 0
+    n += row.rows[0]!.stale // an aggregate without GROUP BY always returns its one row
   }
   return n
 }
@@ -207,7 +206,6 @@ export async function listSeries(db: Db, query: SeriesQuery): Promise<SeriesList
   if (query.filter === 'stale') {
     const stale = await staleCount(db, query.staleBefore, query.site)
     if (query.count !== false) total = stale
-    // Stryker disable next-line all: the ranges per Site and the term read the same rows (docs/adr/0051-the-owners-list-pages-by-key.md); the choice is cost only
     if (stale <= STALE_SORTED_UP_TO && !search) {
       terms.push(staleRanges(query.staleBefore, await sitesOf(db, query.site)))
       index = 'series_site_checked'
@@ -221,11 +219,9 @@ export async function listSeries(db: Db, query: SeriesQuery): Promise<SeriesList
     const site = query.site ? sql<boolean>`s.site = ${query.site}` : sql<boolean>`1`
     const counted = await sql<{ n: number }>`
       SELECT COUNT(*) AS n FROM series s INDEXED BY series_changed WHERE ${term} AND ${site}`.execute(db)
-    // Stryker disable next-line OptionalChaining: an aggregate without GROUP BY always returns its one row
-    const fresh = counted.rows[0]?.n ?? 0
+    const fresh = counted.rows[0]!.n
     if (query.count !== false && !search) total = fresh
     terms.push(term)
-    // Stryker disable next-line all: the latest change's index and the order's read the same rows; the choice is cost only
     if (fresh <= STALE_SORTED_UP_TO || query.sort === 'changed') index = 'series_changed'
   } else if (query.filter) {
     terms.push(FILTERS[query.filter].where)
@@ -236,24 +232,21 @@ export async function listSeries(db: Db, query: SeriesQuery): Promise<SeriesList
     const all = [...terms, ...more]
     return all.length ? sql`WHERE ${sql.join(all, sql` AND `)}` : sql``
   }
-  // Stryker disable next-line ConditionalExpression: counting again after stale counts the same rows; the guard only saves the read
-  if (query.count !== false && total === undefined) {
-    // Stryker disable next-line ConditionalExpression: the counts kept per Site and a count of the index agree; the branch is cost only
+  /** The rows the terms select, counted: from the counts kept per Site when nothing narrows them, else the index. */
+  const countAll = async (): Promise<number> => {
     if (!query.filter && !search) {
       const row = await sql<{ n: number | null }>`
         SELECT SUM(series) AS n FROM series_counts ${query.site ? sql`WHERE site = ${query.site}` : sql``}`.execute(db)
-      // Stryker disable next-line OptionalChaining: an aggregate without GROUP BY always returns its one row
-      total = row.rows[0]?.n ?? 0
-    } else {
-      const row = await sql<{ n: number }>`SELECT COUNT(*) AS n FROM series s INDEXED BY ${sql.raw(index)} ${where()}`.execute(db)
-      // Stryker disable next-line OptionalChaining: an aggregate without GROUP BY always returns its one row
-      total = row.rows[0]?.n ?? 0
+      return row.rows[0]!.n ?? 0
     }
+    const row = await sql<{ n: number }>`SELECT COUNT(*) AS n FROM series s INDEXED BY ${sql.raw(index)} ${where()}`.execute(db)
+    return row.rows[0]!.n
   }
+  // The stale and new filters have counted already.
+  if (query.count !== false) total ??= await countAll()
 
   const from = query.after ? sort.after(...decodeCursor(query.sort ?? 'title', query.after)) : null
   // The stale ranges are several index ranges OR'd: SQLite reads each through the index it names itself.
-  // Stryker disable next-line all: which index a read names changes its cost, not its rows
   const indexed = index === 'series_site_checked' ? sql`` : sql`INDEXED BY ${sql.raw(index)}`
   const result = await sql<SeriesRow>`
     SELECT s.* FROM series s ${indexed} ${where(from ? [from] : [])} ${sort.order}
@@ -295,20 +288,18 @@ export async function overviewCounts(db: Db, staleBefore: StaleBefore): Promise<
       (SELECT COUNT(*) FROM series s INDEXED BY series_no_url WHERE ${FILTERS['no-url'].where}) AS noUrl,
       (SELECT COUNT(*) FROM series s INDEXED BY series_finished WHERE ${FILTERS.finished.where}) AS finished
   `.execute(db)
-  const row = result.rows[0]
-  // Stryker disable OptionalChaining: an aggregate without GROUP BY always returns its one row
+  const row = result.rows[0]!
   return {
-    series: row?.series ?? 0,
-    unchecked: row?.unchecked ?? 0,
+    series: row.series ?? 0,
+    unchecked: row.unchecked ?? 0,
     stale: await staleCount(db, staleBefore, undefined),
-    pending: row?.pending ?? 0,
-    orphans: row?.orphans ?? 0,
-    noUrl: row?.noUrl ?? 0,
-    finished: row?.finished ?? 0,
+    pending: row.pending ?? 0,
+    orphans: row.orphans ?? 0,
+    noUrl: row.noUrl ?? 0,
+    finished: row.finished ?? 0,
   }
 }
 
-// Stryker restore OptionalChaining
 /**
  * The Series of a Site whose last check was not a chapter, newest first: why its Lane's checks fail. Read from
  * the small index of failed checks (the term is written as that index's).

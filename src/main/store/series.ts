@@ -133,9 +133,8 @@ export async function repairFutureStamps(db: Db, site: string, now: number, step
     .selectFrom('series')
     .select((eb) => eb.fn.max('latest_checked_at').as('at'))
     .where('site', '=', site)
-    .executeTakeFirst()
-  // Stryker disable next-line OptionalChaining: an aggregate without GROUP BY always returns its one row
-  const step = Math.max(0, steppedBackMs, Number(newest?.at ?? 0) - now)
+    .executeTakeFirstOrThrow()
+  const step = Math.max(0, steppedBackMs, Number(newest.at ?? 0) - now)
   const seen = steppedBackMs > 0 ? 1 : 0
   const back = (column: string) =>
     sql`(CASE WHEN ${sql.ref(column)} > ${now} THEN MAX(${sql.ref(column)} - ${step}, 0) ELSE ${sql.ref(column)} END)`

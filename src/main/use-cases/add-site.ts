@@ -45,7 +45,6 @@ export function siteProposals(
     const probe: Site = {
       hosts: [host],
       name: host,
-      // Stryker disable all: equivalent: a fetcher reads only the host pin of the Site it is given; the rest is for the type
       key: 'new-site',
       fetcher: 'http',
       fallback: 'none',
@@ -53,11 +52,9 @@ export function siteProposals(
       seriesIdOf: () => null,
       pace: DEFAULT_PACE,
       origin: 'sites.json',
-      // Stryker restore all
     }
     const overHttp = await core.fetchers.http.fetch(request, probe)
     if (overHttp.kind !== 'refused' || !core.fetchers.browser) return overHttp
-    // Stryker disable next-line StringLiteral: equivalent: a fetcher reads only the host pin (the kind is for the type)
     const inBrowser = await core.fetchers.browser.fetch(request, { ...probe, fetcher: 'browser' })
     return inBrowser.kind === 'page' ? { ...inBrowser, fetcher: 'browser' as const } : inBrowser
   }

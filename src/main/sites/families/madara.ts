@@ -52,12 +52,10 @@ export function madaraAdapter(): Adapter {
       }
       const chapters = distinctChapters(
         boundedRows(rows).map((row) => {
-          // The first link with a name (a row may start with a thumbnail link); its label is read once.
-          // Stryker disable next-line ObjectLiteral,StringLiteral: equivalent: read only once a link is found, which sets it
-          let name = { text: '', label: '' }
-          const link = findFirst(row, (el) => isLink(el) && (name = labelOf(el, isDate)).text !== '', isDate)
+          // The first link with a name (a row may start with a thumbnail link).
+          const link = findFirst(row, (el) => isLink(el) && labelOf(el, isDate).text !== '', isDate)
           if (!link) return null
-          const { text, label } = name
+          const { text, label } = labelOf(link, isDate)
           const number = parseChapterNumber(text, title)
           if (number === null) return null
           const released = parseReleaseDate(readableText(findFirst(row, isDate), MAX_DATE))

@@ -169,3 +169,20 @@ describe('MangaDex: the title', () => {
     expect(read({ data: [] }, { series: new URL(`https://mangadex.org/title/${ID}/---`) })).toEqual({ chapters: [] })
   })
 })
+
+describe('MangaDex: fields of another JSON type than the feed gives', () => {
+  it('a volume or a name that is a list is left out of the label; the chapter still counts', () => {
+    const result = read({ data: [item({}, { volume: ['12'], title: ['The Long Way'] })] })
+    expect(result.chapters.map((c) => [c.number, c.label])).toEqual([[10, 'Ch. 10']])
+  })
+
+  it("a manga's title that is a list is no title: the title comes from the URL, as with none", () => {
+    const none = read({ data: [item()] }).title
+    expect(none).toBeTruthy()
+    expect(read({ data: [item({ relationships: [manga({ en: ['Komi'] })] })] }).title).toBe(none)
+  })
+
+  it('a language that is a list is no wanted language', () => {
+    expect(read({ data: [item({}, { translatedLanguage: ['en'] })] }).chapters).toEqual([])
+  })
+})

@@ -41,7 +41,6 @@ export function mangaThemesiaAdapter(): Adapter {
             findFirst(li, isLink)
           const { text, label } = labelOf(name)
           // data-num may carry a lock glyph on paid chapters; the parser keeps only the number.
-          // Stryker disable next-line StringLiteral: equivalent: any text without a digit reads as no number
           const number = parseChapterNumber(li.attribs['data-num'] ?? '') ?? parseChapterNumber(text, title)
           if (number === null) return null
           const link = findFirst(li, isLink)

@@ -13,7 +13,6 @@ export interface Selectors {
 }
 
 export function selectorAdapter(selectors: Selectors): Adapter {
-  // Stryker disable next-line StringLiteral: equivalent: "text".slice(5) is '' as well, which reads the text too
   const attribute = selectors.number.startsWith('attr:') ? selectors.number.slice(5) : null
   return {
     recipe: { selectors: { ...selectors } },
@@ -24,7 +23,6 @@ export function selectorAdapter(selectors: Selectors): Adapter {
       const chapters = distinctChapters(
         boundedRows(selectAll($, selectors.chapter)).map((element) => {
           const { text, label } = labelOf(element)
-          // Stryker disable next-line StringLiteral: equivalent: any text without a digit reads as no number
           const number = attribute ? parseChapterNumber(element.attribs[attribute] ?? '') : parseChapterNumber(text, title)
           if (number === null) return null
           const href =

@@ -45,7 +45,6 @@ export function webtoonsAdapter(): Adapter {
           const name = labelOf((subject && findFirst(subject, (el) => el.name === 'span')) ?? subject)
           const tx = labelOf(findFirst(li, (el) => el.name === 'span' && hasClass(el, 'tx')))
           const number =
-            // Stryker disable next-line StringLiteral: equivalent: any text without a digit reads as no number
             parseChapterNumber(li.attribs['data-episode-no'] ?? '') ?? parseChapterNumber(tx.text) ?? parseChapterNumber(name.text, title)
           if (number === null) return null
           const link = findFirst(li, isLink)
