@@ -223,12 +223,6 @@ export const equivalentMutants = [
   },
   {
     file: 'src/main/use-cases/library-import.ts',
-    code: 'registry.get(key)?.name',
-    mutants: ['OptionalChaining: registry.get(key).name'],
-    why: 'every Site a plan names was resolved through this registry, which only grows: the Site is always found',
-  },
-  {
-    file: 'src/main/use-cases/library-import.ts',
     code: "''",
     within: "deps.registry.get(input.site ?? '')",
     mutants: ['StringLiteral: "Stryker was here!"'],
