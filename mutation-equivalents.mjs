@@ -53,6 +53,43 @@ export const equivalentMutants = [
     why: 'a check that reached the fetcher has fetched, so after an unreachable browser the Lane goes straight on either way',
   },
   {
+    file: 'src/main/lanes/lane.ts',
+    code: "{ shared.options.log.error({ site: site.key, err: error }, 'lane: cannot read the last check stamp') }",
+    mutants: ['BlockStatement: {}'],
+    why: 'the catch holds a log line only: an unreadable stamp leaves the pacer unseeded either way',
+  },
+  {
+    file: 'src/main/lanes/lane.ts',
+    code: '() => unwritten.clear()',
+    mutants: ['ArrowFunction: () => undefined'],
+    why: 'the held rows are written at the stop, after which nothing reads the holder again (each run of a Lane makes its own)',
+  },
+  {
+    file: 'src/main/lanes/lane.ts',
+    code: "(error: unknown) => log.error({ site: site.key, err: error, lost: unwritten.rows.length }, 'lane: held pass rows could not be written at stop')",
+    mutants: ['ArrowFunction: () => undefined', 'ObjectLiteral: {}', 'StringLiteral: ""'],
+    why: 'a failure to write the held rows at the stop is a log line only: the rejection is handled either way',
+  },
+  ...[
+    "'Series no Reader has held for a long time'",
+    "'Sightings judged long ago'",
+    "'Sightings no check judged'",
+    "'bookmark removals every Reader has long synced'",
+    "'statistics'",
+  ].map((code) => ({
+    file: 'src/main/lanes/lane.ts',
+    code,
+    mutants: ['StringLiteral: ""'],
+    why: "a retention step's name is read only by its log lines",
+  })),
+  {
+    file: 'src/main/lanes/lane.ts',
+    code: 'pruned',
+    within: 'if (pruned) log.info({ pruned }, `lanes: pruned ${what}`)',
+    mutants: ['ConditionalExpression: true', 'ConditionalExpression: false'],
+    why: 'guards a log line only',
+  },
+  {
     file: 'src/main/lanes/pacer.ts',
     code: '{ lastAt: undefined, queue: Promise.resolve() }',
     mutants: ['ObjectLiteral: {}'],
@@ -144,6 +181,27 @@ export const equivalentMutants = [
     why: 'an unreadable folder lists nothing; a name that is no half-made copy is skipped by the caller all the same',
   },
   {
+    file: 'src/main/store/storage.ts',
+    code: "''",
+    within: "/^\\s*(\\w+)/.exec(sql)?.[1]?.toLowerCase() ?? ''",
+    mutants: ['StringLiteral: "Stryker was here!"'],
+    why: "a statement whose first word is not found: any text that is not 'commit' or 'rollback' is read the same",
+  },
+  {
+    file: 'src/main/store/storage.ts',
+    code: '{ force: true }',
+    within: 'rmSync(probe, { force: true })',
+    mutants: ['ObjectLiteral: {}', 'BooleanLiteral: false'],
+    why: 'the probe was just made: force matters only for a file that is not there',
+  },
+  {
+    file: 'src/main/store/storage.ts',
+    code: '{ return null }',
+    within: 'try { const s = statSync(file) return { dev: s.dev, ino: s.ino } } catch { return null }',
+    mutants: ['BlockStatement: {}'],
+    why: 'a file that cannot be stated has no identity: undefined and null both read as "no file" to the callers',
+  },
+  {
     file: 'src/main/store/private-files.ts',
     code: 'catch { return }',
     mutants: ['BlockStatement: {}'],
@@ -157,6 +215,19 @@ export const equivalentMutants = [
   },
   // The use-cases
   ...probeParts(),
+  {
+    file: 'src/main/use-cases/library-import.ts',
+    code: 'registry.get(m.site)?.name',
+    mutants: ['OptionalChaining: registry.get(m.site).name'],
+    why: 'a plan uses only mappings to Sites of this registry, which only grows: the Site is always found',
+  },
+  {
+    file: 'src/main/use-cases/library-import.ts',
+    code: "''",
+    within: "deps.registry.get(input.site ?? '')",
+    mutants: ['StringLiteral: "Stryker was here!"'],
+    why: 'an empty key and any text a mutant puts here both name no Site',
+  },
   {
     file: 'src/main/use-cases/add-site.ts',
     code: "fetcher: 'browser'",

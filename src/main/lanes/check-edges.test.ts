@@ -86,6 +86,16 @@ describe('what a check costs the store', () => {
     expect(await check({ db })).toMatchObject({ outcome: 'no-chapter' })
     expect(writes).toEqual(['series', 'series'])
   })
+  it("a fixed Site's check stamps the Series first: it plans nothing, so it reads no previous stamp", async () => {
+    http.respond = () => chapterPage(7)
+    const kinds: string[] = []
+    const db = store.db.withPlugin({
+      transformQuery: (args) => (kinds.push(args.node.kind), args.node),
+      transformResult: async (args) => args.result,
+    })
+    expect(await check({ db })).toMatchObject({ outcome: 'chapter' })
+    expect(kinds[0]).toBe('UpdateQueryNode')
+  })
 })
 
 describe('a stop that arrives with an answer in hand', () => {

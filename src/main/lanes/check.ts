@@ -76,7 +76,6 @@ export async function checkSeries(
   let previousCheckAt = 0
   try {
     // An adaptive Site plans from the time since the previous check (docs/adr/0014-freshness-per-request.md).
-    // Stryker disable next-line ConditionalExpression: a fixed Site plans nothing, so the stamp it would read is never used
     if (adaptive) previousCheckAt = (await getSeries(ctx.db, key))?.latest_checked_at ?? 0
     if (!(await markLatestChecked(ctx.db, key, stampedAt, adaptive ? site.pace.restMs : undefined)))
       return report('error', 'the Series no longer exists', 0, false)

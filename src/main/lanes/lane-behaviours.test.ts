@@ -129,6 +129,18 @@ describe('pass after pass', () => {
     expect(passes.length).toBeGreaterThan(2)
   })
 
+  it('finds New Chapters without a listener for them, and logs no failure', async () => {
+    await seed({ id: 'x', latest: 1 })
+    const { log, lines } = keptLog()
+    const passes: PassResult[] = []
+    await lanes({ log, onPass: (_s, r) => passes.push(r) })
+    await clock.runQuiet(MIN)
+    chapter = 2
+    await clock.runQuiet(30 * MIN)
+    expect(passes.flatMap((r) => r.newChapters.map((c) => c.chapter))).toEqual([2])
+    expect(lines).toEqual([])
+  })
+
   it('sleeps what each pass asks: straight on after a check, the idle re-query when nothing is due', async () => {
     await seed({ id: 'x', checkedAt: clock.now() - HOUR })
     await lanes()
@@ -214,6 +226,18 @@ describe('a Site added while the Lanes run', () => {
     expect(await rowsOf('b')).toEqual([])
     await clock.runQuiet(1)
     expect((await rowsOf('b')).map((r) => r.started_at - started)).toEqual([FIRST_PASS_STAGGER_MS])
+  })
+  it('a Lane stopped during its stagger reads nothing', async () => {
+    let queries = 0
+    const db = failingWhen(store.db, () => (queries++, false))
+    const started = await lanes({ db, sites: [site('a'), site('b')] })
+    await clock.runQuiet(FIRST_PASS_STAGGER_MS / 2)
+    expect(await rowsOf('a')).toHaveLength(1)
+    queries = 0
+    await started.stop()
+    await clock.runQuiet(HOUR)
+    expect(queries).toBe(0)
+    expect(await rowsOf('b')).toEqual([])
   })
 })
 
@@ -399,6 +423,16 @@ describe('stopping', () => {
     pruning.release()
     await stopping
     expect(lines).toEqual([])
+  })
+
+  it('a Lane holding no rows sends nothing to the store at its stop', async () => {
+    let queries = 0
+    const db = failingWhen(store.db, () => (queries++, false))
+    const started = await lanes({ db })
+    await clock.runQuiet(10 * MIN)
+    queries = 0
+    await started.stop()
+    expect(queries).toBe(0)
   })
 
   it('stops every Lane and the retention: nothing more is written', async () => {

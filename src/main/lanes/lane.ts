@@ -103,9 +103,7 @@ interface LaneShared {
 async function runLane(shared: LaneShared, site: Site, startAfterMs = 0): Promise<void> {
   const { options, signal } = shared
   const { clock, log } = options
-  // Stryker disable next-line ConditionalExpression,EqualityOperator: a sleep of 0 ends at once; the guard only skips it
   if (startAfterMs > 0) await clock.sleep(startAfterMs, signal)
-  // Stryker disable next-line ConditionalExpression: a Lane stopped during its stagger also ends at its loop's own test, before any pass
   if (signal.aborted) return
   await seedPacer(shared, site)
   const unwritten = new UnwrittenPasses()
@@ -116,13 +114,11 @@ async function runLane(shared: LaneShared, site: Site, startAfterMs = 0): Promis
       const result = await runPass(deps, signal)
       sleepMs = result.sleepMs
       options.onPass?.(site, result)
-      // Stryker disable next-line OptionalChaining: without a listener the TypeError is caught just below, after the sleep was taken from the result
       if (result.newChapters.length) options.onNewChapters?.(site, result.newChapters)
     } catch (error) {
       if (signal.aborted) break
       log.error({ site: site.key, err: error }, 'lane: pass failed')
     }
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: a sleep of 0 ends at once; the guard only skips it
     if (sleepMs > 0) await clock.sleep(sleepMs, signal)
   }
   await writeHeldRows(options, site, unwritten)
@@ -130,13 +126,11 @@ async function runLane(shared: LaneShared, site: Site, startAfterMs = 0): Promis
 
 /** The gap holds across a restart: the newest stamp is this app's last request to the Site. */
 async function seedPacer(shared: LaneShared, site: Site): Promise<void> {
-  // Stryker disable BlockStatement: the catch holds a log line only
   try {
     shared.pacer.seed(site.key, await lastCheckedAt(shared.options.db, site.key))
   } catch (error) {
     shared.options.log.error({ site: site.key, err: error }, 'lane: cannot read the last check stamp')
   }
-  // Stryker restore BlockStatement
 }
 
 /** What one Lane's passes are given. */
@@ -157,16 +151,11 @@ function passDeps(shared: LaneShared, site: Site, unwritten: UnwrittenPasses) {
   }
 }
 
-/** Stopping with rows held: one more try, so a store that came back keeps them. */
+/** Stopping with rows held: one more try, so a store that came back keeps them (none held writes nothing). */
 async function writeHeldRows({ db, log }: LanesOptions, site: Site, unwritten: UnwrittenPasses): Promise<void> {
-  // Stryker disable next-line ConditionalExpression: writing no rows writes nothing; the guard only skips the transaction
-  if (!unwritten.rows.length) return
   await insertPasses(db, unwritten.rows).then(
-    // Stryker disable next-line ArrowFunction: after the stop nothing reads the holder again
     () => unwritten.clear(),
-    // Stryker disable next-line ArrowFunction: the failure is a log line
     (error: unknown) =>
-      // Stryker disable next-line ObjectLiteral,StringLiteral: a log line's fields and words
       log.error({ site: site.key, err: error, lost: unwritten.rows.length }, 'lane: held pass rows could not be written at stop'),
   )
 }
@@ -189,7 +178,6 @@ async function retention(options: LanesOptions, signal: AbortSignal): Promise<vo
 
 /** The retention task's steps, each named for the log. */
 function retentionSteps(db: Db, now: number, passRetentionMs: number): Array<[string, () => Promise<number | void>]> {
-  // Stryker disable StringLiteral: a step's name is only for the log
   return [
     ['old pass rows', () => prunePasses(db, now - passRetentionMs)],
     ['Series no Reader has held for a long time', () => pruneOrphanSeries(db, now - ORPHAN_RETENTION_MS)],
@@ -198,14 +186,12 @@ function retentionSteps(db: Db, now: number, passRetentionMs: number): Array<[st
     ['bookmark removals every Reader has long synced', () => pruneRemovals(db, now - RETENTION.removalsMs)],
     ['statistics', () => optimizeStore(db)],
   ]
-  // Stryker restore StringLiteral
 }
 
 /** One retention step; a failure is logged (not once the Lanes stop) and the next step runs. */
 async function retentionStep(what: string, step: () => Promise<number | void>, signal: AbortSignal, log: Log): Promise<void> {
   try {
     const pruned = await step()
-    // Stryker disable next-line ConditionalExpression: guards a log line only
     if (pruned) log.info({ pruned }, `lanes: pruned ${what}`)
   } catch (error) {
     if (!signal.aborted) log.error({ err: error }, `lanes: pruning ${what} failed`)

@@ -80,7 +80,7 @@ describe('what an import finds present', () => {
     expect(found.get('b\u0000s-1200')).toEqual({ title: 'Far', series_url: 'https://b.example/manga/s-1200' })
   })
 
-  it("finds only the named Readers' bookmarks, and none for no Reader", async () => {
+  it("finds only the named Readers' bookmarks, and none for no Reader, without a read", async () => {
     const aiko = await seedReader(store.db, 'aiko')
     const bo = await seedReader(store.db, 'bo')
     await seedSeries(store.db, { id: 'x', readers: [aiko, bo] })
@@ -90,7 +90,10 @@ describe('what an import finds present', () => {
       { site: 'a', seriesId: 'y' },
     ]
     expect([...(await existingBookmarks(store.db, [aiko], keys)).keys()]).toEqual([`${aiko}\u0000a\u0000x`])
-    expect(await existingBookmarks(store.db, [], keys)).toEqual(new Map())
+    let reads = 0
+    const counted = store.db.withPlugin({ transformQuery: (args) => (reads++, args.node), transformResult: async (args) => args.result })
+    expect(await existingBookmarks(counted, [], keys)).toEqual(new Map())
+    expect(reads).toBe(0)
   })
 })
 

@@ -60,7 +60,6 @@ export async function existingBookmarks(
   keys: readonly SeriesKey[],
 ): Promise<Map<string, Pick<BookmarkRow, 'progress' | 'progress_at'>>> {
   const found = new Map<string, Pick<BookmarkRow, 'progress' | 'progress_at'>>()
-  // Stryker disable next-line ConditionalExpression: with no Reader the read finds nothing; the guard only saves it
   if (readerIds.length === 0) return found
   for (const [site, ids] of bySite(keys)) {
     for (const chunk of chunks(ids)) {
@@ -305,7 +304,6 @@ async function moveProgress(
 ): Promise<number> {
   if (b.progress === undefined) return 0
   const at = b.progressAt ?? 0
-  // Stryker disable next-line ConditionalExpression: the UPDATE's own condition below decides (it must: a batch may name a bookmark twice); this only saves a statement
   if (!importProgressWins(at, was)) return 0
   const updated = await trx
     .updateTable('bookmarks')

@@ -218,7 +218,7 @@ class StoreGuard implements GuardedStore {
     } catch (error) {
       throw this.#answer(error, !/^\s*select\b/i.test(sql))
     }
-    // Stryker disable next-line Regex,OptionalChaining,StringLiteral: the SQL Kysely sends begins with its verb, so the first word is found at the start
+    // Stryker disable next-line Regex,OptionalChaining: the SQL Kysely sends begins with its verb, so the first word is found at the start
     const verb = /^\s*(\w+)/.exec(sql)?.[1]?.toLowerCase() ?? ''
     const guarded: SqliteStatement = {
       reader: statement.reader,
@@ -388,7 +388,6 @@ function probeKind(file: string): StorageFaultKind {
   const probe = join(dir, `.mb-write-probe-${process.pid}`)
   try {
     closeSync(openSync(probe, 'wx'))
-    // Stryker disable next-line ObjectLiteral,BooleanLiteral: the probe was just made; force matters only for a file that is not there
     rmSync(probe, { force: true })
   } catch (error) {
     return probeFailure((error as { code?: string }).code)
@@ -447,12 +446,10 @@ function release(fd: number | null): void {
 
 function identityOf(file: string): Identity | null {
   if (file === ':memory:') return null
-  // Stryker disable BlockStatement: undefined and null both read as "no file" to the callers
   try {
     const s = statSync(file)
     return { dev: s.dev, ino: s.ino }
   } catch {
     return null
   }
-  // Stryker restore BlockStatement
 }
