@@ -181,11 +181,12 @@ async function unforcedSeries(
  */
 export async function overShareReaders(db: Db, site: string, restCapacity: number): Promise<number[]> {
   if ((await eligibleCount(db, site)) <= restCapacity) return []
-  const result = await sql<{ holders: number; least: number | null; most: number | null }>`
-    SELECT COUNT(*) AS holders, MIN(bookmarks) AS least, MAX(bookmarks) AS most
+  // An aggregate answers one row. More eligible Series than a rest holds means some Reader holds them, so
+  // `holders` is at least one here; were it none, the share would be infinite and nobody over it.
+  const result = await sql<{ holders: number; least: number; most: number }>`
+    SELECT COUNT(*) AS holders, COALESCE(MIN(bookmarks), 0) AS least, COALESCE(MAX(bookmarks), 0) AS most
     FROM reader_site_counts WHERE site = ${site} AND bookmarks > 0`.execute(db)
-  const { holders = 0, least = null, most = null } = result.rows[0] ?? {}
-  if (holders === 0 || least === null || most === null) return []
+  const { holders, least, most } = result.rows[0]!
   const share = restCapacity / holders
   // Nobody over, or every Reader over their share: nobody to serve first, and the usual order reads fewest rows.
   if (most <= share || least > share) return []
