@@ -11,6 +11,8 @@ import { silentLog, type Log } from '../log'
 import type { Site } from '../sites/site'
 import type { KyselyPlugin } from 'kysely'
 import type { Db } from '../store/database'
+import { allLanes, ensureLane } from '../store/lanes'
+import { RETENTION } from '../store/maintenance'
 import { insertPass, recentPasses } from '../store/passes'
 import { addSeries, getSeries } from '../store/series'
 import { removeBookmark } from '../store/bookmarks'
@@ -19,6 +21,7 @@ import { inlineReader, type PageReader } from '../sites/page-reader'
 import { FakeClock } from '../testing/clock'
 import { chapterPage, failingOn, failingWhen, testSite } from '../testing/fakes'
 import { openTestStore, seedReader, seedSeries, type SeedSeries, type TestStore } from '../testing/store'
+import { AppError } from '../../shared/errors'
 import type { CheckReport } from './check'
 import { FIRST_PASS_STAGGER_MS, startLanes, type Lanes, type LanesOptions } from './lane'
 import type { NewChapter, PassResult } from './pass'
@@ -241,6 +244,62 @@ describe('a Site added while the Lanes run', () => {
   })
 })
 
+describe("the Lanes' rows", () => {
+  const laneSites = async () => (await allLanes(store.db)).map((lane) => lane.site)
+  const isLaneInsert = (node: string) => node.includes('"kind":"InsertQueryNode"') && node.includes('"poll_lanes"')
+  const isLaneRead = (node: string) => node.includes('"kind":"SelectQueryNode"') && node.includes('"poll_lanes"')
+  const isPassInsert = (node: string) => node.includes('"kind":"InsertQueryNode"') && node.includes('"poll_passes"')
+  const unavailable = () => new AppError('storage-unavailable', 'the app cannot store writes now: the database is read-only')
+
+  it('each Lane has its row from the start, before its first pass', async () => {
+    await lanes({ sites: [site('a'), site('b')] })
+    // "b" waits for its stagger: its row is the start's, not a pass's.
+    expect(await laneSites()).toEqual(['a', 'b'])
+    expect(await rowsOf('b')).toEqual([])
+  })
+
+  it('a Site added while the Lanes run has its row at once, even while no pass row can be written', async () => {
+    const started = await lanes({ db: failingWhen(store.db, isPassInsert) })
+    await started.add(site('b'))
+    await clock.runQuiet(HOUR)
+    expect(await rowsOf('b')).toEqual([])
+    expect(await laneSites()).toEqual(['a', 'b'])
+  })
+
+  it('a store that takes no writes still starts every Lane; the ones without a row are named once in the log', async () => {
+    await ensureLane(store.db, 'a')
+    const { log, lines } = keptLog()
+    let refusing = true
+    const db = failingWhen(store.db, (node) => refusing && isLaneInsert(node), unavailable)
+    await lanes({ db, log, sites: [site('a'), site('b'), site('c')] })
+    expect(lines.map((line) => JSON.parse(line) as { sites: string[]; msg: string })).toEqual([
+      {
+        ...JSON.parse(lines[0]!),
+        sites: ['b', 'c'],
+        msg: 'lanes: started without their rows, made once the store takes writes (the app cannot store writes now: the database is read-only)',
+      },
+    ])
+    expect(await laneSites()).toEqual(['a'])
+    // The store takes writes again: the first pass rows of "b" and "c" make their Lane rows, as the log said.
+    refusing = false
+    await clock.runQuiet(FIRST_PASS_STAGGER_MS * 2)
+    expect(await rowsOf('c')).toHaveLength(1)
+    expect(await laneSites()).toEqual(['a', 'b', 'c'])
+  })
+
+  it('a store that cannot even be read still starts the Lanes', async () => {
+    const { log, lines } = keptLog()
+    const db = failingWhen(store.db, (node) => isLaneRead(node) || isLaneInsert(node), unavailable)
+    await lanes({ db, log, sites: [site('a'), site('b')] })
+    expect(lines.map((line) => (JSON.parse(line) as { sites: string[] }).sites)).toEqual([['a', 'b']])
+  })
+
+  it('any other failure of the store at the start is not swallowed: the Lanes do not start', async () => {
+    await expect(lanes({ db: failingWhen(store.db, isLaneRead) })).rejects.toThrow('injected failure')
+    await expect(lanes({ db: failingWhen(store.db, isLaneInsert) })).rejects.toThrow('injected failure')
+  })
+})
+
 describe('retention', () => {
   /** Two old rows of a quiet Lane and an orphan Series nobody checked for months, beside one a Reader holds. */
   async function oldThings() {
@@ -276,6 +335,9 @@ describe('retention', () => {
       await seed({ id, site: 'c', latest: 1 })
       await recordSighting(store.db, { site: 'c', seriesId: id, readerId: alice, chapter: 2, sightedAt: at, now: at })
       await judgeSightings(store.db, { site: 'c', seriesId: id }, 2, at)
+      // A Sighting no check judged: of a Series never checked, as on a refusing Site.
+      await seed({ id: `${id}-unjudged`, site: 'c', latest: 1 })
+      await recordSighting(store.db, { site: 'c', seriesId: `${id}-unjudged`, readerId: alice, chapter: 2, sightedAt: at, now: at })
       await seed({ id: `${id}-removed`, site: 'c' })
       await removeBookmark(store.db, alice, { site: 'c', seriesId: `${id}-removed` }, at)
     }
@@ -305,16 +367,31 @@ describe('retention', () => {
     expect((await rowsOf())[0]!.started_at).toBe(clock.now() - 2 * HOUR - MIN)
   })
 
-  it('judged Sightings and bookmark removals go after their retention, the recent ones stay', async () => {
+  it('judged and unjudged Sightings and bookmark removals go after their retention, the recent ones stay', async () => {
     await oldRecords()
     await lanes()
     await clock.runQuiet(MIN - 1)
     expect(await left()).toEqual({
-      sightings: [{ series_id: 'long' }, { series_id: 'recent' }],
+      sightings: [{ series_id: 'long' }, { series_id: 'long-unjudged' }, { series_id: 'recent' }, { series_id: 'recent-unjudged' }],
       removals: [{ series_id: 'long-removed' }, { series_id: 'recent-removed' }],
     })
     await clock.runQuiet(1)
-    expect(await left()).toEqual({ sightings: [{ series_id: 'recent' }], removals: [{ series_id: 'recent-removed' }] })
+    expect(await left()).toEqual({
+      sightings: [{ series_id: 'recent' }, { series_id: 'recent-unjudged' }],
+      removals: [{ series_id: 'recent-removed' }],
+    })
+  })
+
+  it('an unjudged Sighting is kept for its week, then goes', async () => {
+    const sightedAt = clock.now() + MIN - RETENTION.outstandingSightingsMs
+    await seed({ id: 'week', site: 'c', latest: 1 })
+    await recordSighting(store.db, { site: 'c', seriesId: 'week', readerId: alice, chapter: 2, sightedAt, now: sightedAt })
+    await lanes()
+    // The first retention, a minute after the start, finds it exactly a week old: kept.
+    await clock.runQuiet(MIN)
+    expect((await left()).sightings).toEqual([{ series_id: 'week' }])
+    await clock.runQuiet(HOUR)
+    expect((await left()).sightings).toEqual([])
   })
 
   it("refreshes the planner's statistics with every retention, after the pruning", async () => {

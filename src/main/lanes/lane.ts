@@ -204,24 +204,31 @@ async function retentionStep(what: string, step: () => Promise<number | void>, s
  * every read takes a missing row as a Lane never paused nor refused.
  */
 async function ensureLanes(sites: readonly Site[], db: Db, log: Log): Promise<void> {
-  // Read first: a store that takes no writes (read-only, damaged) still starts the Lanes it has rows for.
-  let present = new Set<string>()
-  try {
-    present = new Set((await allLanes(db)).map((lane) => lane.site))
-  } catch (error) {
-    if (!isStorageUnavailable(error)) throw error
-  }
-  const waiting: string[] = []
-  let why = ''
+  const present = await lanesPresent(db)
+  const refused: Array<{ site: string; why: string }> = []
   for (const site of sites) {
     if (present.has(site.key)) continue
     try {
       await ensureLane(db, site.key)
     } catch (error) {
       if (!isStorageUnavailable(error)) throw error
-      waiting.push(site.key)
-      why = error.message
+      refused.push({ site: site.key, why: error.message })
     }
   }
-  if (waiting.length) log.warn({ sites: waiting }, `lanes: started without their rows, made once the store takes writes (${why})`)
+  if (refused.length) {
+    log.warn(
+      { sites: refused.map((r) => r.site) },
+      `lanes: started without their rows, made once the store takes writes (${refused[0]!.why})`,
+    )
+  }
+}
+
+/** The Sites with a Lane row. Read first: a store that takes no writes (read-only, damaged) still starts the Lanes it has rows for. */
+async function lanesPresent(db: Db): Promise<Set<string>> {
+  try {
+    return new Set((await allLanes(db)).map((lane) => lane.site))
+  } catch (error) {
+    if (isStorageUnavailable(error)) return new Set()
+    throw error
+  }
 }

@@ -88,12 +88,12 @@ export function failingOn(db: Db, fragment: string): Db {
 
 /**
  * The same database, but a query fails whenever `fails` says so of its syntax tree (as JSON) — e.g. only reads
- * of one table, or only after a switch is thrown.
+ * of one table, or only after a switch is thrown — with `failure` (by default a plain `injected failure`).
  */
-export function failingWhen(db: Db, fails: (node: string) => boolean): Db {
+export function failingWhen(db: Db, fails: (node: string) => boolean, failure: () => Error = () => new Error('injected failure')): Db {
   const plugin: KyselyPlugin = {
     transformQuery(args) {
-      if (fails(JSON.stringify(args.node))) throw new Error('injected failure')
+      if (fails(JSON.stringify(args.node))) throw failure()
       return args.node
     },
     transformResult: async (args) => args.result,
