@@ -12,6 +12,7 @@ import {
   BodyTooLarge,
   BrowserGone,
   NavigationBlocked,
+  onPin,
   type BrowserLauncher,
   type BrowserSession,
   type Snapshot,
@@ -97,14 +98,14 @@ function hiddenWindowSession(window: BrowserWindow, gate: PinGate): BrowserSessi
           }),
           timeoutMs,
         )
-        if (state.blocked) throw blockedError(state)
+        if (state.blocked) throw NavigationBlocked.navigation(state.blocked)
       })
     },
     snapshot: (maxBytes) => guard(() => snapshotOf(contents, maxBytes, state)),
     fetchInPage: (request: PageRequest, pinned, timeoutMs, maxBytes) =>
       guard(async () => {
         state.allowed = pinned
-        if (!isAllowed(state, request.url)) throw new NavigationBlocked(`request off the host pin blocked: ${hostOf(request.url)}`)
+        if (!onPin(state.allowed, request.url)) throw NavigationBlocked.request(request.url)
         return fetchFromPage(contents, request, timeoutMs, maxBytes)
       }),
     blank: (timeoutMs) =>
@@ -139,14 +140,14 @@ function watchWindow(window: BrowserWindow, state: WindowState): void {
 /** Holds the window's navigations, redirects and every request of its partition to the pin. */
 function pinWindow(contents: WebContents, state: WindowState): void {
   contents.on('will-navigate', (event) => {
-    if (!isAllowed(state, event.url)) {
+    if (!onPin(state.allowed, event.url)) {
       state.blocked = event.url
       event.preventDefault()
     }
   })
   // A server redirect is checked before it is followed.
   contents.on('will-redirect', (event) => {
-    if (event.isMainFrame && !isAllowed(state, event.url)) {
+    if (event.isMainFrame && !onPin(state.allowed, event.url)) {
       state.blocked = event.url
       event.preventDefault()
     }
@@ -158,23 +159,10 @@ function pinWindow(contents: WebContents, state: WindowState): void {
   // any of its workers (the handler sees the whole partition) — and no image, media or font.
   contents.session.webRequest.onBeforeRequest((details, callback) => {
     const heavy = details.resourceType === 'image' || details.resourceType === 'media' || details.resourceType === 'font'
-    const offPin = !/^(data|blob):/.test(details.url) && !isAllowed(state, details.url)
+    const offPin = !/^(data|blob):/.test(details.url) && !onPin(state.allowed, details.url)
     if (offPin && details.resourceType === 'mainFrame') state.blocked = details.url
     callback({ cancel: heavy || offPin })
   })
-}
-
-function isAllowed(state: WindowState, raw: string): boolean {
-  try {
-    // A WebSocket is pinned like the page it talks for: ws→http, wss→https.
-    return state.allowed(new URL(raw.replace(/^ws(s?):/i, 'http$1:')))
-  } catch {
-    return false
-  }
-}
-
-function blockedError(state: WindowState): NavigationBlocked {
-  return new NavigationBlocked(`navigation off the host pin blocked: ${hostOf(state.blocked!)}`)
 }
 
 /** Runs work on the window; a window found gone throws `BrowserGone`. */
@@ -191,7 +179,7 @@ function guardOf(window: BrowserWindow, state: WindowState) {
 }
 
 async function snapshotOf(contents: WebContents, maxBytes: number, state: WindowState): Promise<Snapshot> {
-  if (state.blocked) throw blockedError(state)
+  if (state.blocked) throw NavigationBlocked.navigation(state.blocked)
   const size = (await contents.executeJavaScript('document.documentElement.outerHTML.length', true)) as number
   if (size > maxBytes) throw new BodyTooLarge(maxBytes)
   const html = (await contents.executeJavaScript('document.documentElement.outerHTML', true)) as string
@@ -237,12 +225,4 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
       },
     )
   })
-}
-
-function hostOf(raw: string): string {
-  try {
-    return new URL(raw).host
-  } catch {
-    return raw
-  }
 }

@@ -11,7 +11,7 @@ import { siteDate } from '../site-clock'
 import { USER_AGENT } from '../user-agent'
 import { chromiumArgs } from './chromium-flags'
 import { startPinGate, type PinGate } from './pin-gate'
-import { BodyTooLarge, BrowserGone, NavigationBlocked, type BrowserLauncher, type BrowserSession, type Snapshot } from './session'
+import { BodyTooLarge, BrowserGone, NavigationBlocked, onPin, type BrowserLauncher, type BrowserSession, type Snapshot } from './session'
 
 /** `--chromium PATH`, else `$CHROMIUM_PATH`, else /usr/bin/chromium where it exists, else none. */
 export function resolveChromium(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string | undefined {
@@ -209,7 +209,7 @@ async function playwrightSession(context: BrowserContext, gate: PinGate): Promis
     fetchInPage: (request: PageRequest, pinned, timeoutMs, maxBytes) =>
       guard(async (p) => {
         state.allowed = pinned
-        if (!isAllowed(state, request.url)) throw new NavigationBlocked(`request off the host pin blocked: ${hostOf(request.url)}`)
+        if (!onPin(state.allowed, request.url)) throw NavigationBlocked.request(request.url)
         return fetchFromPage(p, request, timeoutMs, maxBytes)
       }),
     blank: (timeoutMs) =>
@@ -283,7 +283,7 @@ async function decide(event: PausedRequest, state: TabState): Promise<'continue'
   if (event.resourceType === 'Image' || event.resourceType === 'Media' || event.resourceType === 'Font') return 'block'
   const location = event.responseHeaders?.find((h) => h.name.toLowerCase() === 'location')?.value
   const target = event.responseStatusCode && location ? resolveLocation(location, event.request.url) : event.request.url
-  if (isAllowed(state, target)) return 'continue'
+  if (onPin(state.allowed, target)) return 'continue'
   // Only the tab's own document makes the fetch fail; an off-pin script or frame is just not loaded.
   if (event.resourceType === 'Document' && (!event.frameId || event.frameId === state.mainFrameId)) state.blocked = target
   return 'block'
@@ -295,18 +295,6 @@ function resolveLocation(location: string, base: string): string {
   } catch {
     return 'invalid:'
   }
-}
-
-function isAllowed(state: TabState, raw: string): boolean {
-  try {
-    return state.allowed(new URL(raw))
-  } catch {
-    return false
-  }
-}
-
-function blockedError(state: TabState): NavigationBlocked {
-  return new NavigationBlocked(`navigation off the host pin blocked: ${hostOf(state.blocked!)}`)
 }
 
 /** Runs work on the tab; a browser found closed, disconnected or crashed throws `BrowserGone` and stays gone. */
@@ -346,12 +334,12 @@ async function gotoPinned(p: Page, url: string, timeoutMs: number, state: TabSta
   if (state.blocked) {
     // Let the error page settle so it does not interrupt the next navigation.
     await p.waitForURL(/^chrome-error:/, { timeout: 2_000 }).catch(() => undefined)
-    throw blockedError(state)
+    throw NavigationBlocked.navigation(state.blocked)
   }
 }
 
 async function snapshotOf(p: Page, maxBytes: number, state: TabState): Promise<Snapshot> {
-  if (state.blocked) throw blockedError(state)
+  if (state.blocked) throw NavigationBlocked.navigation(state.blocked)
   const size = (await p.evaluate('document.documentElement.outerHTML.length')) as number
   if (size > maxBytes) throw new BodyTooLarge(maxBytes)
   const [title, html] = [await p.title(), await p.content()]
@@ -433,13 +421,5 @@ function killGroup(pid: number): void {
     } catch {
       // already gone
     }
-  }
-}
-
-function hostOf(raw: string): string {
-  try {
-    return new URL(raw).host
-  } catch {
-    return raw
   }
 }

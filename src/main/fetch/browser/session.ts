@@ -13,6 +13,34 @@ export class BrowserGone extends Error {
 /** A navigation the host pin blocked (a redirect or script sending the tab off the pinned hosts). */
 export class NavigationBlocked extends Error {
   override readonly name = 'NavigationBlocked'
+  /** The tab's document was sent to `url`: the error names only its host (or the text, if it is no URL). */
+  static navigation(url: string): NavigationBlocked {
+    return new NavigationBlocked(`navigation off the host pin blocked: ${hostOf(url)}`)
+  }
+  /** A request from the page to `url` was refused before it was sent. */
+  static request(url: string): NavigationBlocked {
+    return new NavigationBlocked(`request off the host pin blocked: ${hostOf(url)}`)
+  }
+}
+
+/**
+ * Whether a request's URL is on the pin. A WebSocket is pinned like the page it talks for (ws→http, wss→https);
+ * a text that is no URL never is.
+ */
+export function onPin(allowed: (url: URL) => boolean, raw: string): boolean {
+  try {
+    return allowed(new URL(raw.replace(/^ws(s?):/i, 'http$1:')))
+  } catch {
+    return false
+  }
+}
+
+function hostOf(raw: string): string {
+  try {
+    return new URL(raw).host
+  } catch {
+    return raw
+  }
 }
 
 /** A document or answer larger than the cap: an `error`, read no further. */
