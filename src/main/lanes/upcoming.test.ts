@@ -25,6 +25,11 @@ describe('expectedRelease', () => {
     expect(expectedRelease(row({ rhythm: weekly, hits: 2, window, offsetMs: 60_000 }), monday)?.at).toBe(tuesday(6) - 60_000)
   })
 
+  it('is a whole millisecond when a learnt median falls between two', () => {
+    const window = { at: tuesday(6) + 0.5, halfWidthMs: HOUR, timeKnown: true }
+    expect(expectedRelease(row({ rhythm: weekly, hits: 2, window, offsetMs: -0.25 }), monday)?.at).toBe(tuesday(6) + 1)
+  })
+
   it('is unknown with no rhythm, a dropped one, or a column that does not parse', () => {
     expect(expectedRelease({ rhythm: '', rhythm_misses: 0 }, monday)).toBeNull()
     expect(expectedRelease(row({ rhythm: null, hits: 0 }), monday)).toBeNull()

@@ -8,7 +8,7 @@ import { readBelief } from './cadence'
 import { MISSES_TO_DROP, nextWindow } from './rhythm'
 
 export interface ExpectedRelease {
-  /** The middle of the window the next release is expected in (wall clock, unix ms). */
+  /** The middle of the window the next release is expected in (wall clock, whole unix ms: a learnt median may fall between two). */
   at: number
   /** Whether the hour is known (else only the day). */
   timeKnown: boolean
@@ -27,5 +27,5 @@ export function expectedRelease(row: Pick<SeriesRow, 'rhythm' | 'rhythm_misses'>
   let window = belief.window ?? nextWindow(belief.rhythm, belief.newAt ?? siteNow)
   for (let i = 0; i < MAX_STEPS && window.at + window.halfWidthMs < siteNow; i++) window = nextWindow(belief.rhythm, window.at)
   if (window.at + window.halfWidthMs < siteNow) return null
-  return { at: window.at - offset, timeKnown: window.timeKnown }
+  return { at: Math.round(window.at - offset), timeKnown: window.timeKnown }
 }

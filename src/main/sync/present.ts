@@ -22,7 +22,7 @@ export function presentBookmark(b: ReaderBookmark, facts?: ChapterFacts): z.infe
     unreadCount: unreadCount(latest, b.progress, facts),
     nextChapter: facts?.next ?? null,
     // The release the app expected as of its last check (docs/adr/0075-…): a client shows it while it is ahead.
-    expectedAt: b.series.rhythm ? expectedAt(b.series) : null,
+    expectedAt: b.series.rhythm ? (expectedRelease(b.series, b.series.latest_checked_at)?.at ?? null) : null,
     series: {
       title: b.series.title,
       url: b.series.series_url,
@@ -35,12 +35,6 @@ export function presentBookmark(b: ReaderBookmark, facts?: ChapterFacts): z.infe
       finished: b.series.finished_at > 0,
     },
   }
-}
-
-/** Whole milliseconds, as the schema says: a learnt rhythm's median may fall between two. */
-function expectedAt(series: ReaderBookmark['series']): number | null {
-  const at = expectedRelease(series, series.latest_checked_at)?.at
-  return at === undefined ? null : Math.round(at)
 }
 
 export function presentReader(r: ReaderRow): z.infer<typeof ReaderView> {
