@@ -102,6 +102,16 @@ describe('the Series a pass is given', () => {
     expect(result.checked).toEqual(['forced', 'two-readers', 'old'])
     expect(result.row).toMatchObject({ due: 3, checked: 3 })
   })
+
+  it("one Reader's flood waits behind the other Readers' Series once the Site has more than a rest holds (docs/adr/0081-one-reader-bounded.md)", async () => {
+    // A rest of 10 gaps, shared by two Readers; Alice adds 12 new Series at once.
+    const site = testSite('a', { pace: { restMs: 10 * MIN, minGapMs: MIN, maxPassMs: 24 * HOUR } })
+    await seed({ id: 'bob-1', checkedAt: now() - HOUR, readers: [bob] })
+    for (let i = 0; i < 12; i++) await seed({ id: `alice-${String(i).padStart(2, '0')}` })
+    const result = await pass(site)
+    expect(result.checked.slice(0, 2)).toEqual(['bob-1', 'alice-00'])
+    expect(result.checked).toHaveLength(13)
+  })
 })
 
 describe('when a pass stops taking Series (maxPassMs)', () => {
@@ -316,10 +326,12 @@ describe('a pass and a store in trouble', () => {
 
   it('the Lane row cannot be read before the first request: the due-query skip, nothing sent', async () => {
     await seed({ id: 'x' })
-    let reads = 0
-    const result = await pass(testSite(), {}, undefined, { db: failingWhen(store.db, (node) => isLaneRead(node) && ++reads === 2) })
-    expect(result.row).toMatchObject({ skip: 'due-query', checked: 0 })
-    expect(http.calls).toEqual([])
+    for (const failing of [1, 2]) {
+      let reads = 0
+      const result = await pass(testSite(), {}, undefined, { db: failingWhen(store.db, (node) => isLaneRead(node) && ++reads === failing) })
+      expect(result.row).toMatchObject({ skip: 'due-query', checked: 0 })
+      expect(http.calls).toEqual([])
+    }
   })
 
   it('a paused Lane whose stamps cannot be repaired still exits paused, not as a store fault (issue 24)', async () => {
