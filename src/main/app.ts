@@ -97,10 +97,10 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       dataDir,
       clock,
       log,
-      ...(browser ? { browser } : {}),
-      ...(demo ? { sites: demo.sites } : options.sites ? { sites: options.sites } : {}),
-      ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
-      ...(options.onNewChapters ? { onNewChapters: options.onNewChapters } : {}),
+      browser,
+      sites: demo ? demo.sites : options.sites,
+      nativeBinding: options.nativeBinding,
+      onNewChapters: options.onNewChapters,
       awaitIntegrity: false,
     })
     started.add(() => core.stop())
@@ -128,7 +128,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       origin: bound.origin,
       port: bound.port,
       demoReaders,
-      ...(demo ? { demoOrigin: demo.fixture.origin } : {}),
+      demoOrigin: demo?.fixture.origin,
       ...(served.adminListening ? adminLinks(served.adminListening) : {}),
       // Whatever sends requests stops first — the Lanes and Acquisitions, then the browser (ending a check or a
       // launch in flight) — so nothing reaches a Site once a stop is asked; then the server drains and the
@@ -231,7 +231,7 @@ async function serve(context: {
     db: core.store.db,
     registry: core.registry,
     log,
-    ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+    nativeBinding: options.nativeBinding,
   })
   started.add(() => bigReads.close())
   const app = createHttpServer({ log })
@@ -270,7 +270,7 @@ function adminLinks(listening: AdminListening) {
     adminUrl: `http://127.0.0.1:${listening.port}/admin/?token=${listening.token}`,
     adminSignInUrl: `http://127.0.0.1:${listening.port}/admin/?code=${listening.codes.issue(ADMIN_CODE_VALUE).code}`,
     adminPort: listening.port,
-    ...(listening.taken !== undefined ? { adminPortTaken: listening.taken } : {}),
+    adminPortTaken: listening.taken,
   }
 }
 

@@ -152,7 +152,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     log,
     vapid: vapidOnce,
     policy: async () => (await readSettings(store.db)).notifyTargets,
-    ...(options.onDigest ? { onDigest: options.onDigest } : {}),
+    onDigest: options.onDigest,
   })
   const lanes = new LaneSwitch(() => startLanes(laneOptions(options, store, polling, notifier)))
   const restorer = createRestorer({
@@ -160,7 +160,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     backupDir: data.backupDir,
     clock,
     log,
-    ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+    nativeBinding: options.nativeBinding,
     async quiet() {
       const lanesWere = lanes.running
       await lanes.stop()
@@ -239,7 +239,7 @@ async function openData(options: CoreOptions): Promise<OpenedData> {
     health: store.health,
     clock,
     log,
-    ...(options.storageCheckMs ? { everyMs: options.storageCheckMs } : {}),
+    everyMs: options.storageCheckMs || undefined,
   })
   const backupDir = join(options.dataDir, BACKUP_DIR)
   const integrity = watchIntegrity(store, backupDir, options)
@@ -250,8 +250,8 @@ async function openData(options: CoreOptions): Promise<OpenedData> {
     dir: backupDir,
     clock,
     log,
-    ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
-    ...(options.dailyBackups === false ? { daily: false } : {}),
+    nativeBinding: options.nativeBinding,
+    daily: options.dailyBackups,
   })
   return { lock, store, storage, backupDir, integrity, backups, madeEmpty }
 }
@@ -277,12 +277,12 @@ function openStore(options: CoreOptions): { lock: DataLock; store: Store } {
       { dir: options.dataDir, mode: wasOpen.from.toString(8) },
       'data directory: other users could read it; it is now private (0700)',
     )
-  const lock = lockDataDir(options.dataDir, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {})
+  const lock = lockDataDir(options.dataDir, { nativeBinding: options.nativeBinding })
   let store: Store
   try {
     const opened = openStoreFile(join(options.dataDir, STORE_FILE), {
       now: options.clock.now(),
-      ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+      nativeBinding: options.nativeBinding,
     })
     store = options.wrapDb ? { ...opened, db: options.wrapDb(opened.db) } : opened
   } catch (error) {
@@ -364,18 +364,19 @@ function pollingParts(options: CoreOptions): PollingParts {
   const registry = createRegistry(loaded.sites)
   const fetchers: Fetchers = {
     http: options.http ?? createHttpFetcher({ now: () => clock.now() }),
-    ...(options.browser ? { browser: options.browser } : {}),
+    browser: options.browser,
   }
   const health = new BrowserHealth(clock)
   const pacer = new SitePacer(clock)
   // Pages are read off the main thread, each under a deadline (docs/adr/0040-…).
-  const reader = options.reader ?? createPageReader({ log, ...(options.readDeadlineMs ? { deadlineMs: options.readDeadlineMs } : {}) })
+  const reader = options.reader ?? createPageReader({ log, deadlineMs: options.readDeadlineMs || undefined })
   return { registry, siteProblems: loaded.problems, fetchers, health, pacer, reader }
 }
 
 /** What an Acquisition checks with: the Lanes' parts, and the signal that stops it with the app. */
 function acquireDeps(options: CoreOptions, store: Store, polling: PollingParts, signal: AbortSignal): AcquireDeps {
   const { registry, fetchers, health, pacer, reader } = polling
+  const { onCheck } = options
   return {
     db: store.db,
     registry,
@@ -386,13 +387,13 @@ function acquireDeps(options: CoreOptions, store: Store, polling: PollingParts, 
     log: options.log,
     signal,
     reader,
-    ...(options.onCheck ? { onCheck: (key, report) => options.onCheck!(key.site, key.seriesId, report) } : {}),
+    onCheck: onCheck && ((key, report) => onCheck(key.site, key.seriesId, report)),
   }
 }
 
 /** The Lanes' options: New Chapters logged, told to the shell and digested for the Readers' channels. */
 function laneOptions(options: CoreOptions, store: Store, polling: PollingParts, notifier: Notifier): LanesOptions {
-  const { clock, log } = options
+  const { clock, log, onCheck } = options
   return {
     db: store.db,
     sites: polling.registry.sites,
@@ -410,8 +411,8 @@ function laneOptions(options: CoreOptions, store: Store, polling: PollingParts, 
       options.onNewChapters?.(site, chapters)
       void notifier.digest(site.key).then(() => notifier.wake())
     },
-    ...(options.onPass ? { onPass: options.onPass } : {}),
-    ...(options.onCheck ? { onCheck: (site, series, report) => options.onCheck!(site.key, series.series_id, report) } : {}),
+    onPass: options.onPass,
+    onCheck: onCheck && ((site, series, report) => onCheck(site.key, series.series_id, report)),
   }
 }
 

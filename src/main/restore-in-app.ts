@@ -42,7 +42,7 @@ export function createRestorer(deps: RestorerDeps): Restorer {
     if (!found) {
       const check = startIntegrityCheck(b.file, {
         pragma: 'integrity_check',
-        ...(deps.nativeBinding ? { nativeBinding: deps.nativeBinding } : {}),
+        nativeBinding: deps.nativeBinding,
       })
       // A check that could not run is no verdict of "ok".
       found = check.verdict.then((v) => ({ ok: v.ok && v.problems.length === 0, problems: v.problems }))

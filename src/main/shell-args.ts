@@ -112,13 +112,14 @@ export function parseShellArgs(argv: string[], shell: ShellKind): ShellArgs {
   const data = given === undefined ? undefined : resolveDataDir(given)
   if (data && 'error' in data) throw new Error(data.error)
   return {
-    ...(data !== undefined ? { dataDir: data.dir } : {}),
-    ...(port !== undefined ? { port } : {}),
+    dataDir: data?.dir,
+    port,
+    // A token comes with where it came from, or neither is set.
     ...(adminToken !== undefined ? { adminToken, adminTokenFrom: 'argv' as const } : {}),
     ...(adminTokenFile !== undefined ? readTokenFile(adminTokenFile) : {}),
-    ...(adminPort !== undefined ? { adminPort } : {}),
-    ...(headless && text('chromium') !== undefined ? { chromium: text('chromium')! } : {}),
-    ...(values.verbose === true ? { verbose: true } : {}),
+    adminPort,
+    chromium: headless ? text('chromium') : undefined,
+    verbose: values.verbose === true || undefined,
     demo: values.demo === true,
     help: values.help === true,
   }
@@ -141,7 +142,7 @@ function readTokenFile(file: string): Pick<ShellArgs, 'adminToken' | 'adminToken
   return {
     adminToken: token,
     adminTokenFrom: 'file',
-    ...(open ? { adminTokenWarnings: [`the admin token file ${file} can be read by other users; chmod 600 it`] } : {}),
+    adminTokenWarnings: open ? [`the admin token file ${file} can be read by other users; chmod 600 it`] : undefined,
   }
 }
 

@@ -60,10 +60,10 @@ export function seriesOperations(scope: AdminScope): SeriesOperations {
       })
       const waiting = await scope.waitingFor()
       return {
-        ...(page.total !== undefined ? { total: page.total } : {}),
+        total: page.total,
         offset: input.offset ?? 0,
         rows: page.rows.map((r) => seriesRowView(r, siteOf(r.site), waiting(r))),
-        ...(page.next ? { next: page.next } : {}),
+        next: page.next,
       }
     },
     seriesDetail: (input) => detail(input),
@@ -162,7 +162,7 @@ async function updates(scope: AdminScope, input: Parameters<AdminApi['updates']>
       at: u.at,
       url: u.url,
     })),
-    ...(last && rows.length === limit ? { next: last.id } : {}),
-    ...(input?.before === undefined ? { upcoming: await upcomingSeries(db, now(), (site) => siteOf(site)?.name ?? site) } : {}),
+    next: last && rows.length === limit ? last.id : undefined,
+    upcoming: input?.before === undefined ? await upcomingSeries(db, now(), (site) => siteOf(site)?.name ?? site) : undefined,
   }
 }

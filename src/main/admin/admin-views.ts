@@ -71,18 +71,14 @@ export function laneView(
     refuseUntil: lane.refuse_until,
     latestPass: latest ? passView(latest) : null,
     pace: { restMs: pace.restMs, maxPassMs: pace.maxPassMs, maxGapMs: pace.maxGapMs, idleRequeryMs: pace.idleRequeryMs },
-    ...(recent ? { recent: recent.map(passView).reverse() } : {}),
-    ...(failures
-      ? {
-          recentFailures: failures.map((f) => ({
-            seriesId: f.series_id,
-            title: f.title,
-            outcome: f.last_outcome as CheckFailureView['outcome'],
-            reason: f.last_error,
-            at: f.last_outcome_at,
-          })),
-        }
-      : {}),
+    recent: recent?.map(passView).reverse(),
+    recentFailures: failures?.map((f) => ({
+      seriesId: f.series_id,
+      title: f.title,
+      outcome: f.last_outcome as CheckFailureView['outcome'],
+      reason: f.last_error,
+      at: f.last_outcome_at,
+    })),
   }
 }
 

@@ -66,7 +66,7 @@ async function start(): Promise<void> {
     dataDir,
     log,
     demo: args.demo,
-    ...(args.port !== undefined ? { port: args.port } : {}),
+    port: args.port,
     nativeBinding,
     rendererDir: join(__dirname, '../renderer'),
     browser: () => electronLauncher(),

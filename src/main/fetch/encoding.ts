@@ -46,7 +46,7 @@ const BOM_BYTES = 3
 
 export function decodeBody(bytes: Uint8Array, contentType: string): Decoded {
   const charset = charsetOf(contentType)
-  const sniffer = new Sniffer({ defaultEncoding: 'utf-8', ...(charset ? { transportLayerEncodingLabel: charset } : {}) })
+  const sniffer = new Sniffer({ defaultEncoding: 'utf-8', transportLayerEncodingLabel: charset ?? undefined })
   sniffer.write(/html|xml/i.test(contentType) || contentType.trim() === '' ? bytes : bytes.subarray(0, BOM_BYTES))
   const source = SOURCES[sniffer.resultType]
   // A BOM is stripped by the decoder of its own encoding; one after a declared charset is the page's own text.

@@ -41,11 +41,11 @@ async function main(): Promise<void> {
   say(`starting${args.demo ? ' the demo' : ''}: opening and checking the database in ${args.dataDir}, then the Lanes…`)
   const shell = await startHeadlessShell({
     dataDir: args.dataDir,
-    ...(args.port !== undefined ? { port: args.port } : {}),
+    port: args.port,
     log,
     demo: args.demo,
-    ...(chromium ? { chromium } : {}),
-    ...(args.adminToken ? { adminToken: args.adminToken } : {}),
+    chromium,
+    adminToken: args.adminToken,
     adminPort: args.adminPort ?? DEFAULT_ADMIN_PORT,
     adminPortOrFree: args.adminPort === undefined,
   })

@@ -35,12 +35,12 @@ export async function startHeadlessShell(options: HeadlessOptions): Promise<Head
     ...rest,
     shell: 'headless',
     adminHttp: {
-      ...(adminToken ? { token: adminToken } : {}),
-      ...(adminPort !== undefined ? { port: adminPort } : {}),
-      ...(adminPortOrFree ? { orFree: true } : {}),
+      token: adminToken || undefined,
+      port: adminPort,
+      orFree: adminPortOrFree,
     },
-    ...(chromium ? { browser: (profileDir: string) => playwrightLauncher({ executablePath: chromium, userDataDir: profileDir }) } : {}),
-    ...(browser ? { browserOptions: browser } : {}),
+    browser: chromium ? (profileDir: string) => playwrightLauncher({ executablePath: chromium, userDataDir: profileDir }) : undefined,
+    browserOptions: browser,
   })
   // Whatever sends requests stops first — the Lanes, then the browser (ending a check or a launch in
   // flight) — so nothing reaches a Site once a stop is asked; then the server drains and the store closes.

@@ -77,10 +77,10 @@ export function readBelief(raw: string): Belief {
     return {
       rhythm: parsed.rhythm ?? null,
       hits: parsed.hits ?? 0,
-      ...(parsed.window ? { window: parsed.window } : {}),
-      ...(finite(parsed.readAt) ? { readAt: parsed.readAt } : {}),
-      ...(finite(parsed.offsetMs) ? { offsetMs: parsed.offsetMs } : {}),
-      ...(finite(parsed.newAt) ? { newAt: parsed.newAt } : {}),
+      window: parsed.window || undefined,
+      readAt: finiteOrNone(parsed.readAt),
+      offsetMs: finiteOrNone(parsed.offsetMs),
+      newAt: finiteOrNone(parsed.newAt),
     }
   } catch {
     return { rhythm: null, hits: 0 }
@@ -89,6 +89,7 @@ export function readBelief(raw: string): Belief {
 
 /** Number.isFinite converts nothing: a string of digits is no number. */
 const finite = (value: unknown): value is number => Number.isFinite(value)
+const finiteOrNone = (value: unknown): number | undefined => (finite(value) ? value : undefined)
 
 /** Reads the `releases` column: `[[at, exact 0|1], …]` ('' or bad JSON = none). */
 export function readReleases(raw: string): ReleaseObservation[] {
@@ -155,10 +156,10 @@ export function planAfterCheck(input: PlanAfterCheckInput): PlanColumns {
   const belief: Belief = {
     rhythm,
     hits,
-    ...(plan.window ? { window: plan.window } : {}),
+    // Undefined (no window, no offset known, no New Chapter yet) is left out of the JSON.
+    window: plan.window,
     readAt: siteNow,
     offsetMs,
-    // Undefined (no New Chapter yet) is left out of the JSON.
     newAt,
   }
   return {

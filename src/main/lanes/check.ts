@@ -219,10 +219,10 @@ async function recordChapter(
     const moved = await recordCheckResult(trx, {
       ...key,
       found: { chapter: highest.number, label: highest.label, url: chapterLink(site, highest.url, url.href) },
-      ...(title ? { title } : {}),
+      title,
       now,
       outcome: true,
-      ...(site.pace.cadence === 'adaptive' ? { plan: adaptivePlan(site, chapters, stamps, reading.siteOffsetMs) } : {}),
+      plan: site.pace.cadence === 'adaptive' ? adaptivePlan(site, chapters, stamps, reading.siteOffsetMs) : undefined,
     })
     if (stamps.judgeUpTo > 0) await judgeSightings(trx, key, highest.number, now, stamps.judgeUpTo)
     await storeChapters(trx, key, servedChapters(site, chapters, url.href), now, moved.previous)
@@ -255,7 +255,7 @@ function servedChapters(site: Site, chapters: readonly Chapter[], seriesUrl: str
     number: c.number,
     label: c.label,
     url: chapterLink(site, c.url, seriesUrl),
-    ...(c.released ? { released: c.released.at } : {}),
+    released: c.released?.at,
   }))
 }
 

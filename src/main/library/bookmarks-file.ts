@@ -72,7 +72,7 @@ function entryOf(link: ScannedLink): ImportEntry {
     ref: `link ${link.index}`,
     target: { kind: 'url', url: link.href },
     title: link.title.slice(0, 500),
-    ...(link.status ? { status: link.status } : {}),
+    status: link.status,
   }
 }
 

@@ -144,15 +144,14 @@ export function planImport(parsed: ParsedLibrary, options: PlanOptions): ImportP
         seriesId: resolved.seriesId,
         seriesUrl: resolved.seriesUrl,
         title,
-        ...(entry.series ? { snapshot: revalidated(entry.series, resolved.site, stamp) } : {}),
+        snapshot: entry.series && revalidated(entry.series, resolved.site, stamp),
       })
     } else if (!planned.title && title) planned.title = title
 
     if (entry.bookmark === false) continue
     const reader = options.reader ?? (entry.reader ? { name: entry.reader.name } : undefined)
     if (!reader) continue
-    if (!readers.has(reader.name))
-      readers.set(reader.name, { name: reader.name, ...(entry.reader ? { createdAt: stamp(entry.reader.createdAt) } : {}) })
+    if (!readers.has(reader.name)) readers.set(reader.name, { name: reader.name, createdAt: entry.reader && stamp(entry.reader.createdAt) })
     const bookmarkKey = `${reader.name}\u0000${key}`
     if (bookmarks.has(bookmarkKey)) {
       skipped.push({ ref: entry.ref, reason: 'duplicate', detail: describe(entry), site: resolved.site.key })
@@ -163,14 +162,14 @@ export function planImport(parsed: ParsedLibrary, options: PlanOptions): ImportP
       site: resolved.site.key,
       seriesId: resolved.seriesId,
       status: entry.status ?? 'reading',
-      ...(entry.progress !== undefined ? { progress: entry.progress } : {}),
-      ...(entry.progressAt !== undefined ? { progressAt: stamp(entry.progressAt) } : {}),
-      ...(entry.createdAt !== undefined ? { createdAt: stamp(entry.createdAt) } : {}),
+      progress: entry.progress,
+      progressAt: entry.progressAt === undefined ? undefined : stamp(entry.progressAt),
+      createdAt: entry.createdAt === undefined ? undefined : stamp(entry.createdAt),
     })
   }
   return {
     format: parsed.format,
-    ...(options.reader ? { forReader: options.reader } : {}),
+    forReader: options.reader,
     entries: parsed.entries.length + parsed.unreadable.length,
     series: [...series.values()],
     bookmarks: [...bookmarks.values()],
@@ -179,7 +178,7 @@ export function planImport(parsed: ParsedLibrary, options: PlanOptions): ImportP
     readers: [...readers.values()],
     mappingsUsed: [...used.values()],
     sitesToAdd: [...proposed.values()].map((p) => p.planned),
-    ...(!options.reader && parsed.lanePauses?.length ? { lanePauses: plannedPauses(parsed.lanePauses, options) } : {}),
+    lanePauses: !options.reader && parsed.lanePauses?.length ? plannedPauses(parsed.lanePauses, options) : undefined,
   }
 }
 

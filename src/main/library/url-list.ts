@@ -70,9 +70,9 @@ function readCsv(text: string): ParsedLibrary {
       target: { kind: 'url', url },
       // csvField's spreadsheet guard (a ' before a text that may run as a formula) comes off again.
       title: unguardedField(cell(titleAt)).slice(0, 500),
-      ...(status ? { status } : {}),
-      ...(progress !== undefined && Number.isFinite(progress) && progress >= 0 && progress <= MAX_CHAPTER ? { progress } : {}),
-      ...(readAt !== undefined && Number.isInteger(readAt) && readAt > 0 && readAt <= MAX_MILLIS ? { progressAt: readAt } : {}),
+      status,
+      progress: progress !== undefined && Number.isFinite(progress) && progress >= 0 && progress <= MAX_CHAPTER ? progress : undefined,
+      progressAt: readAt !== undefined && Number.isInteger(readAt) && readAt > 0 && readAt <= MAX_MILLIS ? readAt : undefined,
     })
   })
   return { format: 'csv', entries, sourceNames: new Map(), unreadable }

@@ -117,7 +117,7 @@ export function localMinutes(at: number, timeZone: string): number {
     hour: '2-digit',
     minute: '2-digit',
     hourCycle: 'h23',
-    ...(timeZone ? { timeZone } : {}),
+    timeZone: timeZone || undefined,
   }).formatToParts(new Date(at))
   const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0)
   return get('hour') * 60 + get('minute')

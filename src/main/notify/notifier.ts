@@ -116,7 +116,7 @@ export function createNotifier(deps: NotifierDeps): Notifier {
         const results: TestResult[] = []
         for (const channel of await channelsOf(db, readerId)) {
           const outcome = await sendOne(deps, channel, digest, `test-${clock.now()}-${channel.id}`, policy)
-          results.push({ channelId: channel.id, kind: channel.kind, ok: outcome === null, ...(outcome ? { error: outcome } : {}) })
+          results.push({ channelId: channel.id, kind: channel.kind, ok: outcome === null, error: outcome || undefined })
         }
         return results
       })

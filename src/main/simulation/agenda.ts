@@ -165,7 +165,7 @@ export function scenarioItems(step: ScenarioStep, world: World): Item[] {
           kind: 'bookmark-burst',
           site: site(step.site),
           count: step.count,
-          ...(step.reader !== undefined ? { reader: step.reader } : {}),
+          reader: step.reader,
         },
       ]
     case 'database-locked':

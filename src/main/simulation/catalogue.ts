@@ -194,7 +194,7 @@ function makeSite(index: number, cadence: PaceCadence, over: Partial<Pace> = {})
       }
       break
   }
-  return { site, family: plan.family, host, ...(apiHost ? { apiHost } : {}) }
+  return { site, family: plan.family, host, apiHost }
 }
 
 const WORDS = [

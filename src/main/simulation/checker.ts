@@ -765,8 +765,8 @@ const actionsSucceed: Rule = (index, out) => {
       out.push({
         rule: 'actions-succeed',
         ...at(e),
-        ...(e.site ? { site: e.site } : {}),
-        ...(e.series ? { series: e.series } : {}),
+        site: e.site,
+        series: e.series,
         message: `${e.action} failed: ${e.result}`,
       })
   }
@@ -839,8 +839,7 @@ const finishedNotPolled: Rule = (index, out) => {
 const oneMessagePerReaderPerPass: Rule = (index, out) => {
   const passes = new Map<string, number>()
   const digests = new Map<string, number>()
-  const flag = (e: NotifyEvent, message: string) =>
-    out.push({ rule: 'one-message-per-reader-per-pass', ...at(e), ...(e.site ? { site: e.site } : {}), message })
+  const flag = (e: NotifyEvent, message: string) => out.push({ rule: 'one-message-per-reader-per-pass', ...at(e), site: e.site, message })
   for (const e of index.events) {
     if (e.type === 'pass' && e.newChapters.length > 0) passes.set(e.site, (passes.get(e.site) ?? 0) + 1)
     if (e.type !== 'notify') continue

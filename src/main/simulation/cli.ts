@@ -63,7 +63,7 @@ function main(): void {
   simulate({
     ...options,
     onDay: (day) => process.stderr.write(`simulate: day ${day}/${options.days}\n`),
-    ...(eventsFile ? { onEvents: (events) => writeLines(eventsFile, events) } : {}),
+    onEvents: eventsFile ? (events) => writeLines(eventsFile, events) : undefined,
   }).then(
     (report) => {
       if (values.out) writeFileSync(values.out, `${JSON.stringify(report, null, 1)}\n`)

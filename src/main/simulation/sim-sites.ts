@@ -211,7 +211,7 @@ export class SimSites {
         return {
           kind: 'refused',
           reason: `HTTP ${form} with Retry-After: ${retryAfter}`,
-          ...(asked === undefined ? {} : { retryAfterMs: asked }),
+          retryAfterMs: asked,
         }
       }
       if (via === 'browser') {

@@ -154,8 +154,8 @@ function setUpWorld(options: SimulationOptions): Run {
     start,
     end: start + options.days * DAY,
     cadence: options.cadence ?? 'fixed',
-    ...(options.pace ? { pace: options.pace } : {}),
-    ...(options.held !== undefined ? { held: options.held } : {}),
+    pace: options.pace,
+    held: options.held,
   })
   const clock = new FakeClock(start)
   const log = new EventLog(clock)

@@ -69,8 +69,8 @@ export function recogniseSite(page: Page, url: URL, options: RecogniseOptions = 
   if (step.kind === 'follow') {
     return {
       ...base,
-      preview: { ...(step.partial?.title ? { title: step.partial.title } : {}), chapters: [], chapterCount: 0 },
-      pending: { request: step.request, ...(step.fallback ? { fallback: step.fallback } : {}) },
+      preview: { title: step.partial?.title || undefined, chapters: [], chapterCount: 0 },
+      pending: { request: step.request, fallback: step.fallback },
     }
   }
   if (step.result.chapters.length === 0) return { ok: false, reason: `${found.how}, but no chapter could be read from it` }
@@ -100,7 +100,7 @@ export async function proposeSite(
   const read = async (target: URL): Promise<Recognition> => {
     const fetched = await fetchOne(fetchPage, { url: target.href, method: 'GET' })
     if ('reason' in fetched) return { ok: false, reason: fetched.reason }
-    const recogniseOptions: RecogniseOptions = { takenKeys, ...(fetched.fetcher ? { fetcher: fetched.fetcher } : {}) }
+    const recogniseOptions: RecogniseOptions = { takenKeys, fetcher: fetched.fetcher }
     // In the page reader's worker, under its deadline: a hostile page costs that thread, never the app's.
     return reader
       .recognise(fetched.page, target, recogniseOptions, () => recogniseSite(fetched.page, target, recogniseOptions))
@@ -183,7 +183,7 @@ async function fetchOne(fetchPage: FetchPage, request: PageRequest): Promise<{ p
   if (result.kind === 'refused') return { reason: `${host} answered with an anti-bot challenge that did not clear (${result.reason})` }
   if (result.kind !== 'page') return { reason: `${host} could not be fetched: ${result.reason}` }
   if (result.page.status !== 200) return { reason: `${host} answered HTTP ${result.page.status} for ${request.url}` }
-  return { page: result.page, ...(result.fetcher ? { fetcher: result.fetcher } : {}) }
+  return { page: result.page, fetcher: result.fetcher }
 }
 
 /** The URL one path segment up, when it still has a segment. */
@@ -201,7 +201,7 @@ function urlProblem(url: URL): string | null {
 
 function preview(title: string | undefined, chapters: readonly Chapter[]): SitePreview {
   const sorted = [...chapters].sort((a, b) => b.number - a.number)
-  return { ...(title ? { title } : {}), chapters: sorted.slice(0, PREVIEW_CHAPTERS), chapterCount: chapters.length }
+  return { title: title || undefined, chapters: sorted.slice(0, PREVIEW_CHAPTERS), chapterCount: chapters.length }
 }
 
 type Found = { family: FamilyKey; how: string } | { selector: string; how: string } | { reason: string }

@@ -241,10 +241,8 @@ function buildSite(entry: Entry, base: Site | undefined): Site | string {
     fetcher,
     fallback: entry.fallback ?? base?.fallback ?? 'none',
     adapter,
-    ...(familyKey ? { family: familyKey } : {}),
-    ...(idPattern || !base
-      ? seriesRules(idPattern)
-      : { seriesIdOf: base.seriesIdOf, ...(base.canonicalUrl ? { canonicalUrl: base.canonicalUrl } : {}) }),
+    family: familyKey,
+    ...(idPattern || !base ? seriesRules(idPattern) : { seriesIdOf: base.seriesIdOf, canonicalUrl: base.canonicalUrl }),
     pace,
     origin: 'sites.json',
   }

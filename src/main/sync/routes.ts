@@ -192,12 +192,10 @@ export const bookmarkRoutes: RoutesOf = async (app, { deps }) => {
         readerId: reader.id,
         url,
         maxBookmarks: (await readSettings(deps.db)).bookmarksPerReader,
-        ...(status ? { status } : {}),
+        status,
       })
       const bookmark = (await presented(deps, reader, [result.bookmark]))[0]!
-      return reply
-        .code(result.acquisition ? 202 : result.created ? 201 : 200)
-        .send({ bookmark, ...(result.acquisition ? { acquisition: result.acquisition } : {}) })
+      return reply.code(result.acquisition ? 202 : result.created ? 201 : 200).send({ bookmark, acquisition: result.acquisition })
     },
   )
 }
@@ -273,11 +271,11 @@ export const chapterRoutes: RoutesOf = async (app, { deps }) => {
       const bookmark = await getBookmark(deps.db, reader.id, key)
       if (!bookmark) throw new AppError('not-found', `no bookmark ${key.site}/${key.seriesId}`)
       const limit = query.limit ?? 100
-      const rows = await chapterList(deps.db, key, { limit: limit + 1, ...(query.before !== undefined ? { before: query.before } : {}) })
+      const rows = await chapterList(deps.db, key, { limit: limit + 1, before: query.before })
       const page = paged(rows, limit, (last) => last.number)
       return {
         chapters: page.items.map((c) => presentChapter(c, bookmark.progress)),
-        ...(page.next !== undefined ? { next: page.next } : {}),
+        next: page.next,
       }
     },
   )
@@ -295,9 +293,9 @@ export const chapterRoutes: RoutesOf = async (app, { deps }) => {
       const reader = authenticated(request)
       const limit = request.query.limit ?? 100
       const before = request.query.before
-      const rows = await readerUpdates(deps.db, reader.id, { limit: limit + 1, ...(before !== undefined ? { before } : {}) })
+      const rows = await readerUpdates(deps.db, reader.id, { limit: limit + 1, before })
       const page = paged(rows, limit, (last) => last.first_seen_at)
-      return { updates: page.items.map(presentUpdate), ...(page.next !== undefined ? { next: page.next } : {}) }
+      return { updates: page.items.map(presentUpdate), next: page.next }
     },
   )
   app.post(

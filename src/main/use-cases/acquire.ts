@@ -151,7 +151,7 @@ async function acquire(deps: AcquireDeps, key: SeriesKey): Promise<CheckReport |
     const url = await stillDue(deps.db, key, 0)
     if (url === null) return undefined
     const report = await checkSeries(
-      { db: deps.db, clock: deps.clock, log: deps.log, beforeRequest: () => turn.sent(), ...(deps.reader ? { reader: deps.reader } : {}) },
+      { db: deps.db, clock: deps.clock, log: deps.log, beforeRequest: () => turn.sent(), reader: deps.reader },
       site,
       fetcher,
       { site: key.site, series_id: key.seriesId, series_url: url },

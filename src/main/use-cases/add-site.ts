@@ -63,7 +63,7 @@ export function siteProposals(
     async propose(url) {
       const proposal = await proposeSite(fetchPage, url, {
         sites: core.registry.sites,
-        ...(core.acquireDeps?.reader ? { reader: core.acquireDeps.reader } : {}),
+        reader: core.acquireDeps?.reader,
       })
       if (!proposal.ok) return proposal
       forget()

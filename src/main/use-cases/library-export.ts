@@ -89,7 +89,7 @@ function document(
       const site = deps.registry.get(key)
       // A Site no longer configured still names its Series; its key is all that is known of it.
       const until = paused.get(key)
-      return { key, name: site?.name ?? key, hosts: site ? [...site.hosts] : [], ...(until ? { pausedUntil: until } : {}) }
+      return { key, name: site?.name ?? key, hosts: site ? [...site.hosts] : [], pausedUntil: until || undefined }
     }),
     series: series.map((s) => ({
       site: s.site,

@@ -148,8 +148,9 @@ function entryOf(m: BackupMangaMessage, index: number, categoryNames: Map<number
     ref: `manga ${index + 1}`,
     target: { kind: 'source', sourceId: int64String(m.source), path: m.url },
     title: (m.customTitle || m.title).trim().slice(0, 500),
-    ...(status ? { status } : {}),
-    ...(progress ? { progress: progress.chapter, ...(progress.at ? { progressAt: progress.at } : {}) } : {}),
+    status,
+    progress: progress?.chapter,
+    progressAt: progress?.at || undefined,
     inLibrary: m.favorite,
   }
 }

@@ -38,10 +38,10 @@ export function comiciViewerAdapter(): Adapter {
           const number = parseChapterNumber(label, title)
           if (number === null) return null
           const at = typeof e.datePublished === 'number' && e.datePublished > 0 ? e.datePublished * 1000 : null
-          return { number, label, url: `${seriesUrl.origin}/episodes/${e.id}`, ...(at ? { released: { at, exact: true } } : {}) }
+          return { number, label, url: `${seriesUrl.origin}/episodes/${e.id}`, released: at ? { at, exact: true } : undefined }
         }),
       )
-      return { kind: 'parsed', result: { ...(title ? { title } : {}), chapters } }
+      return { kind: 'parsed', result: { title, chapters } }
     },
   }
 }

@@ -53,8 +53,7 @@ export const FAMILIES: Record<FamilyKey, Family> = {
   mangacatalog: { adapter: mangaCatalogAdapter, idPattern: MANGACATALOG_ID_PATTERN, readsLanguages: false },
   pizzareader: { adapter: pizzaReaderAdapter, idPattern: PIZZAREADER_ID_PATTERN, readsLanguages: false },
   mangadex: {
-    adapter: (options) =>
-      mangaDexAdapter({ apiBase: 'https://api.mangadex.org', ...(options?.languages ? { languages: options.languages } : {}) }),
+    adapter: (options) => mangaDexAdapter({ apiBase: 'https://api.mangadex.org', languages: options?.languages }),
     idPattern: MANGADEX_ID_PATTERN,
     readsLanguages: true,
   },
@@ -70,7 +69,6 @@ export type AdapterRecipe =
 /** The adapter a recipe describes; the same as the one the recipe came from. */
 export function adapterFromRecipe(recipe: AdapterRecipe): Adapter {
   if ('selectors' in recipe) return selectorAdapter(recipe.selectors)
-  if (recipe.family === 'mangadex')
-    return mangaDexAdapter({ apiBase: recipe.apiBase, ...(recipe.languages ? { languages: recipe.languages } : {}) })
+  if (recipe.family === 'mangadex') return mangaDexAdapter({ apiBase: recipe.apiBase, languages: recipe.languages })
   return FAMILIES[recipe.family].adapter()
 }

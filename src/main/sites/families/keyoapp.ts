@@ -30,7 +30,7 @@ export function keyoappAdapter(): Adapter {
           return chapter && /\bupcoming\b/i.test(chapter.label) ? null : chapter
         }),
       )
-      return { kind: 'parsed', result: { ...(title ? { title } : {}), chapters } }
+      return { kind: 'parsed', result: { title, chapters } }
     },
   }
 }

@@ -59,10 +59,10 @@ export function madaraAdapter(): Adapter {
           const number = parseChapterNumber(text, title)
           if (number === null) return null
           const released = parseReleaseDate(readableText(findFirst(row, isDate), MAX_DATE))
-          return { number, label, url: absoluteHref(link.attribs['href'], page.url), ...(released ? { released } : {}) }
+          return { number, label, url: absoluteHref(link.attribs['href'], page.url), released: released ?? undefined }
         }),
       )
-      return { kind: 'parsed', result: { ...(title ? { title } : {}), chapters } }
+      return { kind: 'parsed', result: { title, chapters } }
     },
   }
 }
@@ -98,16 +98,15 @@ function chaptersByXhr(seriesUrl: URL, postId: string | undefined, title: string
   return {
     kind: 'follow',
     request: { url: new URL('ajax/chapters/', base).href, method: 'POST', headers: xhr, body: '' },
-    ...(postId && /^\d{1,20}$/.test(postId)
-      ? {
-          fallback: {
+    fallback:
+      postId && /^\d{1,20}$/.test(postId)
+        ? {
             url: ajaxUrl ?? new URL('/wp-admin/admin-ajax.php', seriesUrl).href,
-            method: 'POST' as const,
+            method: 'POST',
             headers: { ...xhr, 'Content-Type': 'application/x-www-form-urlencoded; charset=UTF-8' },
             body: `action=manga_get_chapters&manga=${postId}`,
-          },
-        }
-      : {}),
-    ...(title ? { partial: { title } } : {}),
+          }
+        : undefined,
+    partial: { title },
   }
 }

@@ -34,7 +34,7 @@ export function madThemeAdapter(): Adapter {
           )
         }),
       )
-      return { kind: 'parsed', result: { ...(title ? { title } : {}), chapters } }
+      return { kind: 'parsed', result: { title, chapters } }
     },
   }
 }

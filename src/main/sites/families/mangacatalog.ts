@@ -26,7 +26,7 @@ export function mangaCatalogAdapter(): Adapter {
           return link ? rowChapter({ name: link, href: link.attribs['href'] }, title, page.url) : null
         }),
       )
-      return { kind: 'parsed', result: { ...(title ? { title } : {}), chapters } }
+      return { kind: 'parsed', result: { title, chapters } }
     },
   }
 }

@@ -29,7 +29,7 @@ export function mangaDexAdapter(options: MangaDexOptions): Adapter {
   // Of unknown: the feed's language is any JSON, and one that is not a string is in no set of strings either.
   const wanted: ReadonlySet<unknown> = new Set(languages)
   return {
-    recipe: { family: 'mangadex', apiBase: options.apiBase, ...(options.languages ? { languages: [...options.languages] } : {}) },
+    recipe: { family: 'mangadex', apiBase: options.apiBase, languages: options.languages && [...options.languages] },
     request(seriesUrl) {
       const id = MANGADEX_ID_PATTERN.exec(seriesUrl.pathname)?.[1]
       if (!id) throw new AdapterError(`not a MangaDex title URL: ${seriesUrl.pathname}`)
@@ -76,10 +76,10 @@ export function mangaDexAdapter(options: MangaDexOptions): Adapter {
         )
         const id = typeof chapter.id === 'string' && chapter.id.length <= 64 ? chapter.id : ''
         const released = parseReleaseDate(typeof a.publishAt === 'string' ? a.publishAt : null)
-        return { number, label, url: id ? `${seriesUrl.origin}/chapter/${encodeURIComponent(id)}` : '', ...(released ? { released } : {}) }
+        return { number, label, url: id ? `${seriesUrl.origin}/chapter/${encodeURIComponent(id)}` : '', released: released ?? undefined }
       })
       title ??= titleFromSlug(seriesUrl)
-      return { kind: 'parsed', result: { ...(title ? { title } : {}), chapters: distinctChapters(chapters) } }
+      return { kind: 'parsed', result: { title, chapters: distinctChapters(chapters) } }
     },
   }
 }

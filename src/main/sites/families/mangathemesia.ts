@@ -54,11 +54,11 @@ export function mangaThemesiaAdapter(): Adapter {
             number,
             label: label || `Chapter ${number}`,
             url: absoluteHref(link?.attribs['href'], page.url),
-            ...(released ? { released } : {}),
+            released: released ?? undefined,
           }
         }),
       )
-      return { kind: 'parsed', result: { ...(title ? { title } : {}), chapters } }
+      return { kind: 'parsed', result: { title, chapters } }
     },
   }
 }

@@ -35,7 +35,7 @@ export function pizzaReaderAdapter(): Adapter {
       if (!Array.isArray(list)) throw new AdapterError('PizzaReader: the comic has no chapters array')
       const title = typeof json?.comic?.title === 'string' ? cleanText(json.comic.title, MAX_TITLE) || undefined : undefined
       const chapters = distinctChapters(boundedRows(list as PizzaChapter[]).map((c) => chapterOf(c, title, seriesUrl)))
-      return { kind: 'parsed', result: { ...(title ? { title } : {}), chapters } }
+      return { kind: 'parsed', result: { title, chapters } }
     },
   }
 }
@@ -51,6 +51,6 @@ function chapterOf(c: PizzaChapter, title: string | undefined, seriesUrl: URL): 
     number,
     label: label || `Chapter ${number}`,
     url: absoluteHref(c.url, seriesUrl.origin),
-    ...(released ? { released } : {}),
+    released: released ?? undefined,
   }
 }

@@ -18,7 +18,7 @@ export function rowChapter(
   const number = parseChapterNumber(text, title)
   if (number === null) return null
   const released = parts.date ? parseReleaseDate(readableText(parts.date, MAX_DATE)) : null
-  return { number, label, url: absoluteHref(parts.href, pageUrl), ...(released ? { released } : {}) }
+  return { number, label, url: absoluteHref(parts.href, pageUrl), released: released ?? undefined }
 }
 
 /** An `<a href>`. */

@@ -32,7 +32,7 @@ export function selectorAdapter(selectors: Selectors): Adapter {
           return { number, label: label || `Chapter ${number}`, url: absoluteHref(href, page.url) }
         }),
       )
-      return { kind: 'parsed', result: { ...(title ? { title } : {}), chapters } }
+      return { kind: 'parsed', result: { title, chapters } }
     },
   }
 }

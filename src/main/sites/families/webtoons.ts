@@ -58,11 +58,11 @@ export function webtoonsAdapter(): Adapter {
             number,
             label: name.label || tx.label || `Episode ${number}`,
             url: absoluteHref(link?.attribs['href'], page.url),
-            ...(released ? { released } : {}),
+            released: released ?? undefined,
           }
         }),
       )
-      return { kind: 'parsed', result: { ...(title ? { title } : {}), chapters } }
+      return { kind: 'parsed', result: { title, chapters } }
     },
   }
 }

@@ -38,7 +38,7 @@ export function zeistMangaAdapter(): Adapter {
       if (!feed) throw new AdapterError('ZeistManga: the page names no chapter feed (#clwd, #myUL or #latest script)')
       const url = new URL(feed, seriesUrl.origin)
       url.search = `alt=json&start-index=1&max-results=${FEED_MAX}`
-      return { kind: 'follow', request: { url: url.href, method: 'GET' }, ...(title ? { partial: { title } } : {}) }
+      return { kind: 'follow', request: { url: url.href, method: 'GET' }, partial: { title } }
     },
   }
 }
@@ -82,7 +82,7 @@ function chaptersOfFeed(body: string): Chapter[] {
       const number = parseChapterNumber(label)
       if (number === null || typeof href !== 'string' || !/^https?:\/\//.test(href)) return null
       const released = typeof entry.published?.$t === 'string' ? parseReleaseDate(entry.published.$t) : null
-      return { number, label: cleanText(label, MAX_LABEL), url: href, ...(released ? { released } : {}) }
+      return { number, label: cleanText(label, MAX_LABEL), url: href, released: released ?? undefined }
     }),
   )
 }

@@ -36,8 +36,8 @@ export function useAddSite(onAdded: () => void) {
     const answer = await attempt(() =>
       admin.addSite({
         proposalId: current.id,
-        ...(changes.key && changes.key !== current.entry.key ? { key: changes.key } : {}),
-        ...(changes.name && changes.name !== current.entry.name ? { name: changes.name } : {}),
+        key: changes.key && changes.key !== current.entry.key ? changes.key : undefined,
+        name: changes.name && changes.name !== current.entry.name ? changes.name : undefined,
       }),
     )
     if (!answer) return

@@ -77,7 +77,7 @@ export function useImport() {
         return
       }
       const base64 = await fileToBase64(file)
-      follow(await refused(() => admin.startImport({ ...(readerId !== null ? { readerId } : {}), file: { fileName: file.name, base64 } })))
+      follow(await refused(() => admin.startImport({ readerId: readerId ?? undefined, file: { fileName: file.name, base64 } })))
     },
     async map(sourceId: string, to: { site: string } | { url: string }) {
       if (job.value) follow(await refused(() => admin.mapImportSource({ jobId: job.value!.id, sourceId, ...to })))

@@ -34,16 +34,15 @@ export function useSeriesList() {
   let generation = 0
 
   const params = (page: number, count: boolean) => {
-    const after = nextOf.get(page - 1)
     return {
       offset: page * PAGE_SIZE,
       limit: PAGE_SIZE,
       count,
-      ...(after ? { after } : {}),
-      ...(query.filter ? { filter: query.filter } : {}),
-      ...(query.site ? { site: query.site } : {}),
-      ...(query.search.trim() ? { search: query.search.trim() } : {}),
-      ...(query.sort !== 'title' ? { sort: query.sort } : {}),
+      after: nextOf.get(page - 1),
+      filter: query.filter || undefined,
+      site: query.site || undefined,
+      search: query.search.trim() || undefined,
+      sort: query.sort === 'title' ? undefined : query.sort,
     }
   }
 
