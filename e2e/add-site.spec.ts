@@ -5,48 +5,44 @@
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { expect, test, type Page } from '@playwright/test'
+import type { Page } from '@playwright/test'
 import { startFixtureSite, type FixtureSite } from '../src/main/demo/fixture-site'
 import { withDb } from './support/db'
-import { startShell, tempData, type RunningShell } from './support/shell'
+import { expect, test, useShell } from './support/fixtures'
+import type { RunningShell } from './support/shell'
 
-const ADMIN_TOKEN = 'e2e-admin-token-add-a-site-0123'
+useShell({ args: ['--demo'], adminToken: 'e2e-admin-token-add-a-site-0123' })
 
-let shell: RunningShell
-let data: { dir: string; remove(): void }
 /** A second fixture server: its host (127.0.0.1:<another port>) is on no Site's pin. */
 let unknown: FixtureSite
 
 test.beforeAll(async () => {
   unknown = await startFixtureSite()
-  data = tempData()
-  shell = await startShell({ dataDir: data.dir, args: ['--demo', '--admin-token', ADMIN_TOKEN], env: { CHROMIUM_PATH: '/nonexistent' } })
 })
 test.afterAll(async () => {
-  await shell?.stop()
   await unknown?.close()
-  data?.remove()
 })
 
+/** From the signed-in window to the Lanes page, where a Site is added. */
 async function lanesPage(page: Page) {
-  await page.goto(`${shell.adminOrigin}/admin/?token=${ADMIN_TOKEN}`)
   await page.getByRole('link', { name: 'Lanes', exact: true }).click()
   await expect(page.getByRole('heading', { name: 'Add a Site' })).toBeVisible()
 }
 
 /** The demo keeps its own data directory, `<data>/demo`. */
-const sitesFile = () => join(data.dir, 'demo', 'sites.json')
+const sitesFile = (shell: RunningShell) => join(shell.dataDir, 'demo', 'sites.json')
 
-test('a page the app cannot read says why, and writes nothing', async ({ page }) => {
+test('a page the app cannot read says why, and writes nothing', async ({ adminPage: page, shell }) => {
   await lanesPage(page)
   await page.getByLabel('Series URL').fill(`${unknown.origin}/no-chapters/manga/empty-shelf/`)
   await page.getByRole('button', { name: 'Read it' }).click()
   await expect(page.getByRole('alert')).toContainText(/no chapter/i)
-  expect(existsSync(sitesFile())).toBe(false)
+  expect(existsSync(sitesFile(shell))).toBe(false)
 })
 
 test('the owner pastes one Series URL of an unknown site: preview, confirm, its Lane runs, and the Series is bookmarked', async ({
-  page,
+  adminPage: page,
+  shell,
 }) => {
   await lanesPage(page)
   const url = `${unknown.origin}/madara/manga/harbor-of-glass/`
@@ -63,7 +59,7 @@ test('the owner pastes one Series URL of an unknown site: preview, confirm, its 
 
   await expect(page.getByRole('status')).toContainText('Added Harbor Scans')
   await expect(page.getByRole('row', { name: /Harbor Scans/ })).toBeVisible()
-  const written = JSON.parse(readFileSync(sitesFile(), 'utf8')) as { sites: Array<{ name: string; hosts: string[]; family: string }> }
+  const written = JSON.parse(readFileSync(sitesFile(shell), 'utf8')) as { sites: Array<{ name: string; hosts: string[]; family: string }> }
   expect(written.sites).toEqual([expect.objectContaining({ name: 'Harbor Scans', hosts: [unknown.host], family: 'madara' })])
 
   await page.getByLabel('Reader').selectOption({ label: 'Aiko' })
@@ -94,7 +90,7 @@ test('the owner pastes one Series URL of an unknown site: preview, confirm, its 
     .toBeGreaterThan(0)
 })
 
-test('a MangaThemesia page on another unknown host is recognised as MangaThemesia and added too', async ({ page }) => {
+test('a MangaThemesia page on another unknown host is recognised as MangaThemesia and added too', async ({ adminPage: page, shell }) => {
   const another = await startFixtureSite()
   try {
     await lanesPage(page)
@@ -105,7 +101,7 @@ test('a MangaThemesia page on another unknown host is recognised as MangaThemesi
     await expect(proposal).toContainText('Iron Bloom')
     await proposal.getByRole('button', { name: 'Add this Site' }).click()
     await expect(page.getByRole('status')).toContainText('Added')
-    const written = JSON.parse(readFileSync(sitesFile(), 'utf8')) as { sites: Array<{ hosts: string[]; family: string }> }
+    const written = JSON.parse(readFileSync(sitesFile(shell), 'utf8')) as { sites: Array<{ hosts: string[]; family: string }> }
     expect(written.sites).toContainEqual(expect.objectContaining({ hosts: [another.host], family: 'mangathemesia' }))
   } finally {
     await another.close()

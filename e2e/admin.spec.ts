@@ -5,8 +5,9 @@
  */
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { expect, test, type Page } from '@playwright/test'
+import type { Page } from '@playwright/test'
 import { seedManySeries, withDb } from './support/db'
+import { expect, test, useShell } from './support/fixtures'
 import { startShell, tempData, type RunningShell } from './support/shell'
 
 const ADMIN_TOKEN = 'e2e-admin-token-0123456789'
@@ -20,6 +21,7 @@ async function signIn(page: Page, shell: RunningShell) {
 }
 
 test.describe('with the demo Sites', () => {
+  // Not on the shell fixture: the first test stops and starts this shell itself, on the same ports (a restart under test).
   let shell: RunningShell
   let data: { dir: string; remove(): void }
   const start = async () =>
@@ -118,29 +120,22 @@ test.describe('with the demo Sites', () => {
 })
 
 test.describe('on a quiet store', () => {
-  let shell: RunningShell
-  let data: { dir: string; remove(): void }
-
-  test.beforeAll(async () => {
-    data = tempData()
+  useShell({
+    adminToken: ADMIN_TOKEN,
     // MangaDex's Lane re-reads hourly here, so the pass rows a test inserts stay the newest.
-    writeFileSync(
-      join(data.dir, 'sites.json'),
-      JSON.stringify({
-        sites: [
-          { key: 'mangadex', pace: { idleRequeryMs: HOUR } },
-          { key: 'webtoons', pace: { idleRequeryMs: HOUR } },
-        ],
-      }),
-    )
-    shell = await startShell({ dataDir: data.dir, args: ['--admin-token', ADMIN_TOKEN], env: { CHROMIUM_PATH: '/nonexistent' } })
-  })
-  test.afterAll(async () => {
-    await shell?.stop()
-    data?.remove()
+    prepare: (dir) =>
+      writeFileSync(
+        join(dir, 'sites.json'),
+        JSON.stringify({
+          sites: [
+            { key: 'mangadex', pace: { idleRequeryMs: HOUR } },
+            { key: 'webtoons', pace: { idleRequeryMs: HOUR } },
+          ],
+        }),
+      ),
   })
 
-  test('the stall rule is rendered from inserted pass rows', async ({ page }) => {
+  test('the stall rule is rendered from inserted pass rows', async ({ page, shell }) => {
     await expect
       .poll(() => withDb(shell.dataFile, (db) => db.prepare("SELECT COUNT(*) AS n FROM poll_passes WHERE site = 'webtoons'").get()))
       .toEqual({ n: 1 })
@@ -159,7 +154,7 @@ test.describe('on a quiet store', () => {
     await expect(page.locator('tr[data-lane="webtoons"]')).toHaveAttribute('data-state', 'declined')
   })
 
-  test('the Series page with 10,000 rows stays responsive', async ({ page }) => {
+  test('the Series page with 10,000 rows stays responsive', async ({ page, shell }) => {
     seedManySeries(shell.dataFile, 'mangadex', 10_000)
     await signIn(page, shell)
     await page.getByRole('link', { name: 'Series', exact: true }).click()
@@ -182,7 +177,7 @@ test.describe('on a quiet store', () => {
     await expect(page.getByRole('status')).toHaveText('1 Series')
   })
 
-  test('the Series page counts once per filter and reads the page after one it holds by key', async ({ page }) => {
+  test('the Series page counts once per filter and reads the page after one it holds by key', async ({ page, shell }) => {
     const asked: Array<{ offset: number; count: boolean; after?: string; filter?: string }> = []
     page.on('request', (request) => {
       if (request.url().endsWith('/admin/rpc/listSeries')) asked.push(request.postDataJSON())

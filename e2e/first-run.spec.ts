@@ -5,6 +5,7 @@
  * shell → the same admin URL, and the window opened before still works. The LAN address is only decoded, never
  * sent to; the Sites are a fixture site on loopback, as the demo's are.
  */
+// Not on the shell fixture (support/fixtures.ts): the test starts the shell itself, reads its output, restarts it on one port.
 import { writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { networkInterfaces } from 'node:os'

@@ -14,12 +14,13 @@ import { writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { networkInterfaces } from 'node:os'
 import { join } from 'node:path'
-import { expect, test, type Page } from '@playwright/test'
+import type { Page } from '@playwright/test'
 import { startFixtureSite, type FixtureSite } from '../src/main/demo/fixture-site'
 import { startReceiver, subscriptionKeys, type Receiver } from '../src/main/testing/receivers'
 import { withDb } from './support/db'
+import { expect, test, useShell } from './support/fixtures'
 import { decodeQr } from './support/pages'
-import { startShell, tempData, type RunningShell } from './support/shell'
+import type { RunningShell } from './support/shell'
 
 const ece = createRequire(import.meta.url)('http_ece') as { decrypt(body: Buffer, params: object): Buffer }
 
@@ -30,35 +31,34 @@ const WATCHABLE = { restMs: 60_000, minGapMs: 3_000, maxGapMs: 20_000, idleReque
 
 let fixture: FixtureSite
 let push: Receiver
-let shell: RunningShell
-let data: { dir: string; remove(): void }
+
+// The fixture site starts in beforeAll, before the test's shell fixture: its host goes into sites.json.
+useShell({
+  prepare: (dir) =>
+    writeFileSync(
+      join(dir, 'sites.json'),
+      JSON.stringify({
+        sites: [
+          {
+            key: 'loopback',
+            name: 'Loopback Scans',
+            hosts: [fixture.host],
+            family: 'madara',
+            idPattern: '^/madara/manga/([^/]+)',
+            pace: WATCHABLE,
+          },
+        ],
+      }),
+    ),
+})
 
 test.beforeAll(async () => {
   fixture = await startFixtureSite()
   push = await startReceiver('/push/dana-phone')
-  data = tempData()
-  writeFileSync(
-    join(data.dir, 'sites.json'),
-    JSON.stringify({
-      sites: [
-        {
-          key: 'loopback',
-          name: 'Loopback Scans',
-          hosts: [fixture.host],
-          family: 'madara',
-          idPattern: '^/madara/manga/([^/]+)',
-          pace: WATCHABLE,
-        },
-      ],
-    }),
-  )
-  shell = await startShell({ dataDir: data.dir, env: { CHROMIUM_PATH: '/nonexistent' } })
 })
 test.afterAll(async () => {
-  await shell?.stop()
   await push?.close()
   await fixture?.close()
-  data?.remove()
 })
 
 const lanAddresses = () =>
@@ -67,7 +67,7 @@ const lanAddresses = () =>
     .filter((i) => i && i.family === 'IPv4' && !i.internal)
     .map((i) => i!.address)
 
-const latestOf = (seriesId: string) =>
+const latestOf = (shell: RunningShell, seriesId: string) =>
   (
     withDb(shell.dataFile, (db) => db.prepare('SELECT latest_chapter FROM series WHERE series_id = ?').get(seriesId)) as
       { latest_chapter: number | null } | undefined
@@ -94,7 +94,7 @@ async function stubPushManager(phone: Page, keys: { p256dh: string; auth: string
   )
 }
 
-test('from npm start to a push on the phone that opens the chapter the Reader reads next', async ({ page, browser }) => {
+test('from npm start to a push on the phone that opens the chapter the Reader reads next', async ({ page, browser, shell }) => {
   test.setTimeout(240_000)
   // The owner: the admin URL from the terminal opens the window, which says what to do first.
   await page.goto(shell.adminUrl!)
@@ -136,8 +136,8 @@ test('from npm start to a push on the phone that opens the chapter the Reader re
   await phone.getByRole('button', { name: 'Add', exact: true }).click()
   const card = phone.locator('li.card').first()
   await expect(card).toBeVisible()
-  await expect.poll(() => latestOf('wolf'), { timeout: 45_000 }).not.toBeNull()
-  const caughtUp = latestOf('wolf')!
+  await expect.poll(() => latestOf(shell, 'wolf'), { timeout: 45_000 }).not.toBeNull()
+  const caughtUp = latestOf(shell, 'wolf')!
   await expect(async () => {
     await phone.reload()
     await expect(card).toContainText(`Latest ${caughtUp}`, { timeout: 1_000 })

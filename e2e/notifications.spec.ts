@@ -4,39 +4,38 @@
  * this test's on loopback (its keys made here, as a browser makes them); everything after — the PUT, the stored
  * channel, the test message signed with the install's VAPID key and encrypted (aes128gcm) — is the app's.
  */
-import { expect, test } from '@playwright/test'
 import { createRequire } from 'node:module'
 import { withDb } from './support/db'
+import { expect, test, useShell } from './support/fixtures'
 import { signInAdmin } from './support/pages'
-import { startShell, tempData, type RunningShell } from './support/shell'
 import { startReceiver, subscriptionKeys, type Receiver } from '../src/main/testing/receivers'
 
 const ece = createRequire(import.meta.url)('http_ece') as { decrypt(body: Buffer, params: object): Buffer }
 
-let shell: RunningShell
-let data: { dir: string; remove(): void }
 let push: Receiver
 
-test.beforeAll(async () => {
-  data = tempData()
-  push = await startReceiver('/push/e2e-device')
-  shell = await startShell({ dataDir: data.dir, args: ['--demo'], env: { CHROMIUM_PATH: '/nonexistent' } })
+useShell({
+  args: ['--demo'],
   // The owner allows local-network targets (the stub push service is on loopback).
-  withDb(shell.dataFile, (db) =>
-    db
-      .prepare(
-        "INSERT INTO settings (key, value) VALUES ('notifyTargets', '\"local-network\"') ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-      )
-      .run(),
-  )
-})
-test.afterAll(async () => {
-  await shell?.stop()
-  await push?.close()
-  data?.remove()
+  started: (shell) => {
+    withDb(shell.dataFile, (db) =>
+      db
+        .prepare(
+          "INSERT INTO settings (key, value) VALUES ('notifyTargets', '\"local-network\"') ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+        )
+        .run(),
+    )
+  },
 })
 
-test('a Reader turns on notifications for this device and receives an encrypted test push', async ({ page, context }) => {
+test.beforeAll(async () => {
+  push = await startReceiver('/push/e2e-device')
+})
+test.afterAll(async () => {
+  await push?.close()
+})
+
+test('a Reader turns on notifications for this device and receives an encrypted test push', async ({ page, context, shell }) => {
   const keys = subscriptionKeys()
   await context.grantPermissions(['notifications'], { origin: shell.origin })
   await page.addInitScript(
@@ -85,7 +84,7 @@ test('a Reader turns on notifications for this device and receives an encrypted 
   expect(withDb(shell.dataFile, (db) => db.prepare('SELECT COUNT(*) AS n FROM notify_channels').get())).toEqual({ n: 0 })
 })
 
-test('Upcoming lists a Series the rhythm expects tomorrow, and a Series can be muted', async ({ page }) => {
+test('Upcoming lists a Series the rhythm expects tomorrow, and a Series can be muted', async ({ page, shell }) => {
   const tomorrow = new Date(Date.now() + 86_400_000)
   tomorrow.setHours(15, 0, 0, 0)
   const window = { at: tomorrow.getTime(), halfWidthMs: 3_600_000, timeKnown: true }
@@ -121,7 +120,10 @@ test('Upcoming lists a Series the rhythm expects tomorrow, and a Series can be m
   expect(JSON.parse(muted.muted)).toEqual([[series.site, series.series_id]])
 })
 
-test("the owner adds a webhook for the whole library in Settings, sends a test, and sees a failing Reader's channel", async ({ page }) => {
+test("the owner adds a webhook for the whole library in Settings, sends a test, and sees a failing Reader's channel", async ({
+  page,
+  shell,
+}) => {
   const owner = await startReceiver('/owner-hook')
   try {
     withDb(shell.dataFile, (db) => {

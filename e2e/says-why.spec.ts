@@ -10,7 +10,6 @@ import { join } from 'node:path'
 import { expect, test, useShell } from './support/fixtures'
 import { withDb } from './support/db'
 import { signInAdmin } from './support/pages'
-import { startShell, tempData, type RunningShell } from './support/shell'
 
 const HOUR = 3_600_000
 /** "until …" as the window words it: HH:MM today, with the date when it falls on another day (e.g. past midnight). */
@@ -102,26 +101,20 @@ test.describe('with the demo Sites', () => {
 })
 
 test.describe('on a quiet store, with pass rows written by the test', () => {
-  let shell: RunningShell
-  let data: { dir: string; remove(): void }
-  test.beforeAll(async () => {
-    data = tempData()
+  useShell({
     // The built-in Lanes re-read hourly here, so the pass rows a test inserts stay the newest.
-    writeFileSync(
-      join(data.dir, 'sites.json'),
-      JSON.stringify({ sites: ['mangadex', 'webtoons'].map((key) => ({ key, pace: { idleRequeryMs: HOUR } })) }),
-    )
-    shell = await startShell({ dataDir: data.dir, env: { CHROMIUM_PATH: '/nonexistent' } })
-    await expect
-      .poll(() => withDb(shell.dataFile, (db) => db.prepare("SELECT COUNT(*) AS n FROM poll_passes WHERE site = 'webtoons'").get()))
-      .toEqual({ n: 1 })
-  })
-  test.afterAll(async () => {
-    await shell?.stop()
-    data?.remove()
+    prepare: (dir) =>
+      writeFileSync(
+        join(dir, 'sites.json'),
+        JSON.stringify({ sites: ['mangadex', 'webtoons'].map((key) => ({ key, pace: { idleRequeryMs: HOUR } })) }),
+      ),
+    started: (shell) =>
+      expect
+        .poll(() => withDb(shell.dataFile, (db) => db.prepare("SELECT COUNT(*) AS n FROM poll_passes WHERE site = 'webtoons'").get()))
+        .toEqual({ n: 1 }),
   })
 
-  test('failure columns that are zero for every Lane are left out, and the chart names only what it draws', async ({ page }) => {
+  test('failure columns that are zero for every Lane are left out, and the chart names only what it draws', async ({ page, shell }) => {
     withDb(shell.dataFile, (db) => {
       const insert = db.prepare(
         'INSERT INTO poll_passes (site, started_at, ended_at, skip, due, gap, clamped, checked, refused, unreachable, no_chapter, unfetchable, errors) VALUES (?, ?, ?, ?, 2, 30000, 0, 2, 0, 0, 0, 0, ?)',

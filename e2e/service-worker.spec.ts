@@ -4,6 +4,7 @@
  * Real Chromium runs the real worker source, versioned as the build versions it; a small loopback server plays
  * two builds one after the other (the app's server reads its files once at start, so it cannot be swapped live).
  */
+// Not on the shell fixture (support/fixtures.ts): no shell runs here, only a small server whose build the test swaps.
 import { expect, test, type Page } from '@playwright/test'
 import { readFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'

@@ -6,7 +6,9 @@
  * in a `describe`), and the tests there share one shell — started for the first test that names `shell`, stopped and
  * its data directory removed after the last (`afterAll`), as each spec's own beforeAll/afterAll did. It is held
  * by a worker fixture (`shells`) so that it outlives a test; with `workers: 1` and the files in turn, no two specs
- * ever share one.
+ * ever share one. `prepare` seeds the data directory before the start and `started` runs once after it, in place of
+ * what a spec's beforeAll did around its start. A spec whose test stops and starts the shell itself (a restart
+ * under test) calls `startShell` by hand instead.
  */
 import { expect, test as base, type Page } from '@playwright/test'
 import { startShell, tempData, type RunningShell } from './shell'
@@ -17,6 +19,10 @@ export interface ShellOptions {
   env?: Record<string, string>
   /** Started with `--admin-token TOKEN`, for `adminPage`. */
   adminToken?: string
+  /** Seeds the empty data directory before the start (a sites.json, a library file). */
+  prepare?: (dataDir: string) => void | Promise<void>
+  /** Runs once after the start, before the first test (a setting written to the store, a first pass awaited). */
+  started?: (shell: RunningShell) => void | Promise<void>
 }
 
 /** The one shell of the spec (or `describe`) running now, if any. */
@@ -27,12 +33,16 @@ class Shells {
     if (this.#running) return this.#running.shell
     const data = tempData()
     const args = [...(options.args ?? []), ...(options.adminToken ? ['--admin-token', options.adminToken] : [])]
+    let shell: RunningShell | undefined
     try {
+      await options.prepare?.(data.dir)
       // No browser: the shell's browser Sites skip, as they do in every spec.
-      const shell = await startShell({ dataDir: data.dir, args, env: { CHROMIUM_PATH: '/nonexistent', ...options.env } })
+      shell = await startShell({ dataDir: data.dir, args, env: { CHROMIUM_PATH: '/nonexistent', ...options.env } })
+      await options.started?.(shell)
       this.#running = { shell, remove: data.remove }
       return shell
     } catch (error) {
+      await shell?.stop()
       data.remove()
       throw error
     }
