@@ -136,6 +136,7 @@ async function seedPacer(shared: LaneShared, site: Site): Promise<void> {
 /** What one Lane's passes are given. */
 function passDeps(shared: LaneShared, site: Site, unwritten: UnwrittenPasses) {
   const { options, health, pacer } = shared
+  const { onCheck } = options
   return {
     db: options.db,
     site,
@@ -146,8 +147,8 @@ function passDeps(shared: LaneShared, site: Site, unwritten: UnwrittenPasses) {
     pacer,
     clock: options.clock,
     log: options.log,
-    ...(options.reader ? { reader: options.reader } : {}),
-    ...(options.onCheck ? { onCheck: (series: DueSeries, report: CheckReport) => options.onCheck!(site, series, report) } : {}),
+    reader: options.reader,
+    onCheck: onCheck && ((series: DueSeries, report: CheckReport) => onCheck(site, series, report)),
   }
 }
 

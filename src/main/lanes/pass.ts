@@ -219,7 +219,7 @@ class PassEnd {
       fetched: figures.fetched,
     })
     if (skip) log.debug({ site: site.key, skip, sleepMs }, 'lane: pass skipped')
-    return { row, sleepMs, newChapters, ...(row ? {} : { unwritten: pass }) }
+    return { row, sleepMs, newChapters, unwritten: row ? undefined : pass }
   }
 
   /**
@@ -251,7 +251,7 @@ async function planPass(deps: PassDeps, startedAt: number): Promise<Plan | Exit>
     restCutoff: startedAt - pace.restMs,
     ceilingCutoff: startedAt - pace.ceilingMs,
     // An adaptive Site's Series are due by their planned check (docs/adr/0014-freshness-per-request.md).
-    ...(pace.cadence === 'adaptive' ? { plannedBy: startedAt } : {}),
+    plannedBy: pace.cadence === 'adaptive' ? startedAt : undefined,
     // One Reader's flood is served after every other Reader's Series (docs/adr/0081-one-reader-bounded.md).
     restCapacity: Math.floor(pace.restMs / pace.minGapMs),
   }
@@ -447,7 +447,7 @@ async function checkOne(loop: Loop, series: DueSeries): Promise<Step> {
     const url = await stillDueNow(loop, series)
     if (typeof url !== 'string') return url.step
     report = await checkSeries(
-      { db: deps.db, clock, log: deps.log, beforeRequest: () => turn.sent(), ...(deps.reader ? { reader: deps.reader } : {}) },
+      { db: deps.db, clock, log: deps.log, beforeRequest: () => turn.sent(), reader: deps.reader },
       site,
       plan.fetcher,
       { site: series.site, series_id: series.series_id, series_url: url, previous_checked_at: series.latest_checked_at },
@@ -550,7 +550,7 @@ async function backOff(deps: PassDeps, tally: Tally, report: CheckReport): Promi
         reason: report.reason,
         until,
         backoffMs: length.ms,
-        ...(report.retryAfterMs !== undefined ? { retryAfterMs: report.retryAfterMs } : {}),
+        retryAfterMs: report.retryAfterMs,
       },
       length.capped
         ? `lane: refused; the Site asked for ${Math.round(report.retryAfterMs! / 3_600_000)} h, backing off for the longest the app waits (a day)`
