@@ -428,6 +428,17 @@ describe('the file under a running store', () => {
     })
   })
 
+  it('moved away and put back: the next write looks again itself and is taken, with no periodic look between', async () => {
+    const s = store()
+    const aside = join(s.dir, 'aside.sqlite')
+    renameSync(s.file, aside)
+    await expect(addReaderRow(s.db, 'bo')).rejects.toMatchObject({ code: 'storage-unavailable' })
+    renameSync(aside, s.file)
+    await addReaderRow(s.db, 'cy')
+    expect(s.health.fault()).toBeNull()
+    expect(await readerNames(s.db)).toContain('cy')
+  })
+
   it('once known moved away, takes no later write into the file it lost', async () => {
     const s = store()
     const aside = join(s.dir, 'aside.sqlite')
