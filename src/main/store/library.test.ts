@@ -363,3 +363,43 @@ describe('an export', () => {
     ])
   })
 })
+
+describe("an import's Lane pauses (from an export document)", () => {
+  const pausedUntil = async () =>
+    Object.fromEntries(
+      (await store.db.selectFrom('poll_lanes').select(['site', 'paused_until']).orderBy('site').execute()).map((l) => [
+        l.site,
+        l.paused_until,
+      ]),
+    )
+
+  it('pauses each Lane as recorded; a Lane paused longer keeps its own pause and is not counted', async () => {
+    await store.db
+      .insertInto('poll_lanes')
+      .values({ site: 'longer', paused_until: NOW + 9_000 })
+      .execute()
+    await store.db
+      .insertInto('poll_lanes')
+      .values({ site: 'shorter', paused_until: NOW + 1_000 })
+      .execute()
+    const lanePauses = [
+      { site: 'new', until: NOW + 5_000 },
+      { site: 'longer', until: NOW + 5_000 },
+      { site: 'shorter', until: NOW + 5_000 },
+    ]
+    const counts = await writeImport(store.db, batch({ lanePauses }), NOW)
+    expect(counts.lanesPaused).toBe(2)
+    expect(await pausedUntil()).toEqual({ longer: NOW + 9_000, new: NOW + 5_000, shorter: NOW + 5_000 })
+  })
+
+  it('no pause recorded, or none taken: no count of Lanes paused in the answer', async () => {
+    expect('lanesPaused' in (await writeImport(store.db, batch({}), NOW))).toBe(false)
+    await store.db
+      .insertInto('poll_lanes')
+      .values({ site: 'longer', paused_until: NOW + 9_000 })
+      .execute()
+    const counts = await writeImport(store.db, batch({ lanePauses: [{ site: 'longer', until: NOW + 1 }] }), NOW)
+    expect('lanesPaused' in counts).toBe(false)
+    expect(await pausedUntil()).toEqual({ longer: NOW + 9_000 })
+  })
+})
