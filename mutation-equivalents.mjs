@@ -190,7 +190,7 @@ export const equivalentMutants = [
   {
     file: 'src/main/store/storage.ts',
     code: '{ force: true }',
-    within: 'rmSync(probe, { force: true })',
+    within: 'rmSync(probeFile, { force: true })',
     mutants: ['ObjectLiteral: {}', 'BooleanLiteral: false'],
     why: 'the probe was just made: force matters only for a file that is not there',
   },

@@ -93,12 +93,15 @@ interface Identity {
   ino: number
 }
 
+/** What asking the file system can tell of an I/O error. */
+type ProbedKind = Extract<StorageFaultKind, 'read-only' | 'full' | 'io'>
+
 /**
  * What the file system's refusal to create the probe file says of an I/O error: a file system mounted read-only,
  * a folder without write permission or an immutable one is read-only; no space or no quota left is a full disk;
  * anything else is an I/O error as it stands.
  */
-export function probeFailure(code: string | undefined): StorageFaultKind {
+export function probeFailure(code: string | undefined): ProbedKind {
   if (code === 'EROFS' || code === 'EACCES' || code === 'EPERM') return 'read-only'
   if (code === 'ENOSPC' || code === 'EDQUOT') return 'full'
   return 'io'
@@ -370,29 +373,20 @@ function faultOf(error: unknown, opened: OpenedFile): StorageFault | null {
   if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB')
     return { kind: 'damaged', code, message: cannot(file, `the database is damaged; ${RESTORE_ADVICE}`) }
   // An I/O error: say what the file system says, when it says something plainer.
-  return { kind: probeKind(file), code, message: cannot(file, describeProbe(file, code)) }
+  const { kind, words } = probe(file, code)
+  return { kind, code, message: cannot(file, words) }
 }
 
-/** Asks the file system what an I/O error was: no free blocks is a full disk; a file it will not create, read-only. */
-function probeKind(file: string): StorageFaultKind {
+/** Asks the file system, once, what an I/O error was, as a fault's kind and its words. */
+function probe(file: string, code: string): { kind: ProbedKind; words: string } {
+  const io = { kind: 'io' as const, words: `I/O error (${code})` }
   // Stryker disable next-line ConditionalExpression,StringLiteral: a store in memory has no file, so SQLite reports no I/O error for it
-  if (file === ':memory:') return 'io'
-  const dir = dirname(file)
-  if (fileRefuses(file)) return 'read-only'
-  try {
-    if (statfsSync(dir).bavail === 0) return 'full'
-  } catch {
-    // No answer: see below.
-  }
-  // access(2) does not see a file system the kernel made read-only after an error; creating a file does.
-  const probe = join(dir, `.mb-write-probe-${process.pid}`)
-  try {
-    closeSync(openSync(probe, 'wx'))
-    rmSync(probe, { force: true })
-  } catch (error) {
-    return probeFailure((error as { code?: string }).code)
-  }
-  return 'io'
+  if (file === ':memory:') return io
+  if (fileRefuses(file)) return { kind: 'read-only', words: 'read-only (the file refuses writes: it is immutable or not writable)' }
+  const kind = askFolder(dirname(file))
+  if (kind === 'read-only') return { kind, words: 'read-only (the file system or the folder refuses writes)' }
+  if (kind === 'full') return { kind, words: 'disk full' }
+  return io
 }
 
 /**
@@ -408,12 +402,22 @@ function fileRefuses(file: string): boolean {
   }
 }
 
-function describeProbe(file: string, code: string): string {
-  const kind = probeKind(file)
-  if (kind === 'read-only' && fileRefuses(file)) return 'read-only (the file refuses writes: it is immutable or not writable)'
-  if (kind === 'read-only') return 'read-only (the file system or the folder refuses writes)'
-  if (kind === 'full') return 'disk full'
-  return `I/O error (${code})`
+/** What the folder's file system says: no free blocks is a full disk; a file it will not create, read-only. */
+function askFolder(dir: string): ProbedKind {
+  try {
+    if (statfsSync(dir).bavail === 0) return 'full'
+  } catch {
+    // No answer: see below.
+  }
+  // access(2) does not see a file system the kernel made read-only after an error; creating a file does.
+  const probeFile = join(dir, `.mb-write-probe-${process.pid}`)
+  try {
+    closeSync(openSync(probeFile, 'wx'))
+    rmSync(probeFile, { force: true })
+  } catch (error) {
+    return probeFailure((error as { code?: string }).code)
+  }
+  return 'io'
 }
 
 function holdFile(file: string): number | null {
