@@ -28,14 +28,11 @@ export interface KnownSitesTable {
 export const KNOWN_SITES = table as KnownSitesTable
 
 /**
- * Series paths of a MangaThemesia install: the theme's `mangaUrlDirectory` is "/manga" by default, and
- * sources set their own ("/comics", "/series", "/komik", …); the table has no column for it, so every usual
- * one is read.
+ * A family's own Series paths are in its module (MangaThemesia's directories: families/mangathemesia.ts), so
+ * every Site of the family reads them, however it was added; an entry names an idPattern only for a family
+ * whose Known Sites need more than the family reads.
  */
-const THEMESIA_DIRECTORIES = 'manga|comics?|series|manhwa|manhua|komik|webtoons?|project|projects|baca|title|obra|mangas'
-const ID_PATTERNS: Partial<Record<FamilyKey, string>> = {
-  mangathemesia: `^/(?:${THEMESIA_DIRECTORIES})/([^/?#]+)`,
-}
+const ID_PATTERNS: Partial<Record<FamilyKey, string>> = {}
 
 let byHost: Map<string, KnownSite> | undefined
 

@@ -166,6 +166,23 @@ export interface IdPattern {
 }
 
 /**
+ * Several built-in patterns read as one: the first that matches answers, its group 1 the id. A family whose
+ * Sites write a Series in more than one shape (MangaBox's `/manga/<slug>`, `/manga-<id>` and `/read-<id>`)
+ * keeps each shape's own pattern, so adding a shape never changes the id an older shape reads.
+ */
+export function firstOf(...patterns: readonly RegExp[]): IdPattern {
+  return {
+    exec(target) {
+      for (const pattern of patterns) {
+        const match = pattern.exec(target)
+        if (match?.[1]) return match
+      }
+      return null
+    },
+  }
+}
+
+/**
  * A series_id rule from a pattern matched against the URL's path and query; group 1 is the id. Without a
  * pattern the id is the path without its surrounding slashes. The id is percent-decoded and must pass the one
  * id rule every entry applies (src/shared/ids.ts): a URL whose id decodes to a control character or a bidi

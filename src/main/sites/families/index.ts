@@ -1,5 +1,5 @@
 /** The built-in Site families: adapters with their own selectors, quirks and series_id rules. */
-import type { Adapter } from '../site'
+import type { Adapter, IdPattern } from '../site'
 import { selectorAdapter, type Selectors } from './selectors'
 import { MADARA_ID_PATTERN, madaraAdapter } from './madara'
 import { MANGADEX_ID_PATTERN, mangaDexAdapter } from './mangadex'
@@ -21,7 +21,7 @@ export interface FamilyOptions {
 
 export interface Family {
   adapter(options?: FamilyOptions): Adapter
-  idPattern: RegExp
+  idPattern: IdPattern
   /** Whether the family reads `languages` (only MangaDex does). */
   readsLanguages: boolean
 }

@@ -1,7 +1,7 @@
 /** Madara pages as small pages: the title, the rows and their links, and the XHR chapter list with its fallback. */
 import { describe, expect, it } from 'vitest'
-import type { AdapterStep, ParsedSeries } from '../site'
-import { madaraAdapter } from './madara'
+import { seriesRules, type AdapterStep, type ParsedSeries } from '../site'
+import { MADARA_ID_PATTERN, madaraAdapter } from './madara'
 
 const SERIES = 'https://lantern.example/manga/night-lantern/'
 
@@ -138,5 +138,33 @@ describe('Madara: the admin-ajax.php a page declares', () => {
   it('the first key that declares one wins', () => {
     const script = '{"ajaxurl":"\\/second\\/wp-admin\\/admin-ajax.php","ajax_url":"\\/first\\/wp-admin\\/admin-ajax.php"}'
     expect(fallbackUrl(script)).toBe('https://lantern.example/first/wp-admin/admin-ajax.php')
+  })
+})
+
+describe("Madara: a Site's own manga slug (the extension's mangaSubString)", () => {
+  const rules = seriesRules(MADARA_ID_PATTERN)
+  // The slugs Madara sources set: "series", "comic(s)", "manhwa", "webtoon", "komik", "truyen", "manhwa-raw",
+  // "manga-list", "hentai", "serie"; a chapter is one segment under its Series.
+  it.each(['series', 'comic', 'comics', 'manhwa', 'webtoon', 'komik', 'truyen', 'manhwa-raw', 'manga-list', 'hentai', 'serie', 'read'])(
+    '/%s/<slug>/ and a chapter under it',
+    (slug) => {
+      const series = new URL(`/${slug}/night-lantern/`, 'https://lantern.example')
+      expect(rules.seriesIdOf(series)).toBe('night-lantern')
+      expect(rules.canonicalUrl!(series)).toBe(series.href)
+      const chapter = new URL(`/${slug}/night-lantern/chapter-12/`, 'https://lantern.example')
+      expect(rules.seriesIdOf(chapter)).toBe('night-lantern')
+      expect(rules.canonicalUrl!(chapter)).toBe(series.href)
+    },
+  )
+
+  it('a subfolder install reads the slug after its type word', () => {
+    expect(rules.seriesIdOf(new URL('https://live.lantern.example/x/manga/manga-17-2/chapter-3/'))).toBe('manga-17-2')
+    expect(rules.canonicalUrl!(new URL('https://live.lantern.example/x/manga/manga-17-2/chapter-3/'))).toBe(
+      'https://live.lantern.example/x/manga/manga-17-2/',
+    )
+  })
+
+  it('a page one segment deep is no Series', () => {
+    expect(rules.seriesIdOf(new URL('https://lantern.example/series/'))).toBeNull()
   })
 })

@@ -1,14 +1,19 @@
 /**
- * MangaBox (Mangakakalot, Manganato, Mangabat and their mirrors). A Series is `/manga/{slug}` (older mirrors:
- * `/manga-{id}`); its page lists the chapters newest first as `div.chapter-list div.row` or
+ * MangaBox (Mangakakalot, Manganato, Mangabat and their mirrors). A Series is `/manga/{slug}` (today's hosts),
+ * `/manga-{id}` (Manganato's older hosts, chapmanganato.com: chapters `/manga-{id}/chapter-{n}`) or `/read-{id}`
+ * (Mangabat's and Mangakakalot's older hosts, readmangabat.com: chapters `/read-{id}-chap-{n}`); its page lists the chapters newest first as `div.chapter-list div.row` or
  * `ul.row-content-chapter li` rows, each one link whose text is the chapter's name. Facts from the extension
  * repository's MangaBox theme, read to write our own pages.
  */
 import { boundedRows, distinctChapters, findFirst, loadHtml, selectAll, titleOf } from '../html'
 import { isLink, rowChapter } from './rows'
-import type { Adapter } from '../site'
+import { firstOf, type Adapter } from '../site'
 
-export const MANGABOX_ID_PATTERN = /^\/manga[/-]([^/?#]+)/
+/**
+ * Each shape its own pattern (site.ts `firstOf`): `/manga/{slug}` and `/manga-{id}` read as they always did; a
+ * `/read-{id}` id ends at its first dash, so a chapter `/read-{id}-chap-{n}` names its Series.
+ */
+export const MANGABOX_ID_PATTERN = firstOf(/^\/manga[/-]([^/?#]+)/, /^\/read-([^/?#-]+)/)
 
 const ROWS = 'div.chapter-list > div.row, ul.row-content-chapter > li'
 

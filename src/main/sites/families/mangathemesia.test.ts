@@ -21,6 +21,28 @@ describe('MangaThemesia', () => {
     expect(idOf(new URL('https://bloom.example/manga/'))).toBeNull()
   })
 
+  it.each([
+    ['/comics/iron-bloom/', 'iron-bloom'],
+    ['/comic/iron-bloom', 'iron-bloom'],
+    ['/series/iron-bloom/', 'iron-bloom'],
+    ['/komik/iron-bloom/', 'iron-bloom'],
+    ['/manhwa/iron-bloom/', 'iron-bloom'],
+    ['/catalogue/iron-bloom/', 'iron-bloom'],
+    ['/library/iron-bloom/', 'iron-bloom'],
+  ])('every Site of the family reads the directory its install keeps Series under: %s', (path, id) => {
+    const rules = seriesRules(MANGATHEMESIA_ID_PATTERN)
+    const url = new URL(path, 'https://bloom.example')
+    expect(rules.seriesIdOf(url)).toBe(id)
+    expect(rules.canonicalUrl!(url)).toBe(url.href)
+  })
+
+  it.each(['/iron-bloom-chapter-61/', '/comicsx/iron-bloom/', '/genres/action/', '/x/comics/iron-bloom/'])(
+    '%s is no Series (a chapter at the root names none)',
+    (path) => {
+      expect(seriesRules(MANGATHEMESIA_ID_PATTERN).seriesIdOf(new URL(path, 'https://bloom.example'))).toBeNull()
+    },
+  )
+
   it('asks for the Series page itself', () => {
     expect(mangaThemesiaAdapter().request(new URL(SERIES))).toEqual({ url: SERIES, method: 'GET' })
     expect(mangaThemesiaAdapter().recipe).toEqual({ family: 'mangathemesia' })

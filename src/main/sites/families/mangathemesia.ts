@@ -21,7 +21,16 @@ import {
 } from '../html'
 import type { Adapter } from '../site'
 
-export const MANGATHEMESIA_ID_PATTERN = /^\/manga\/([^/?#]+)/
+/**
+ * The directories a MangaThemesia install keeps its Series under: the theme's `mangaUrlDirectory` is "/manga"
+ * by default, and sources set their own ("/comics", "/series", "/komik", "/catalogue", "/library", …). Nothing in
+ * a URL says which one a Site chose, so every usual one is read; a Series is `/<directory>/<slug>/`. A chapter
+ * is `/<slug>-chapter-<n>/` at the root, which names no Series: paste the Series' page.
+ */
+export const MANGATHEMESIA_DIRECTORIES =
+  'manga|comics?|series|manhwa|manhua|komik|webtoons?|project|projects|baca|title|obra|mangas|catalogue|library'
+
+export const MANGATHEMESIA_ID_PATTERN = new RegExp(`^/(?:${MANGATHEMESIA_DIRECTORIES})/([^/?#]+)`)
 
 const ROWS = '#chapterlist li[data-num], div.eplister li[data-num]'
 const isLink = (el: Element) => el.name === 'a'
