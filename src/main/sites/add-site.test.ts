@@ -42,6 +42,7 @@ beforeAll(async () => {
   at('/series/moth-lantern/', 'keyoapp.html')
   routes.set('/manga/paper-crane', [200, 'text/html', stored('mangabox-nelo.html').replaceAll('https://box.example', origin)])
   at('/night-orchard', 'madtheme.html')
+  routes.set('/read-oa392319', [200, 'text/html', stored('mangabox-mangabat.html').replaceAll('https://readmangabat.com', origin)])
   routes.set('/manga/iron-tide/', [200, 'text/html', stored('mangacatalog.html').replaceAll('https://tide.example', origin)])
   routes.set('/api/episodes?seriesHash=5f3a9c&episodeFrom=1&episodeTo=9999', [
     200,
@@ -214,6 +215,16 @@ describe('proposeSite (fetching through the real HTTP fetcher)', () => {
     expect(proposal.preview.chapters[0]?.number).toBe(highest)
   })
 
+  it("recognises MangaBox on Mangabat's older shape, from its page under an unknown host, and a chapter URL of it", async () => {
+    for (const pasted of ['/read-oa392319', '/read-oa392319-chap-42']) {
+      const proposal = ok(await proposeSite(fetchPage, `${origin}${pasted}`, { sites: BUILT_IN_SITES }))
+      expect(proposal.entry).toMatchObject({ family: 'mangabox', hosts: [host] })
+      expect(proposal.entry.idPattern).toBeUndefined()
+      expect(proposal.seriesUrl).toBe(`${origin}/read-oa392319`)
+      expect(proposal.preview).toMatchObject({ title: 'Lantern Moth', chapterCount: 3 })
+    }
+  })
+
   it('recognises Keyoapp from one Series URL and previews its chapters', async () => {
     const proposal = ok(await proposeSite(fetchPage, `${origin}/series/moth-lantern/`, { sites: BUILT_IN_SITES }))
     expect(proposal.entry).toMatchObject({ family: 'keyoapp', hosts: [host] })
@@ -266,17 +277,38 @@ describe('proposeSite (fetching through the real HTTP fetcher)', () => {
     expect(hits).toEqual([])
   })
 
-  it('a host of the Known Sites table is recognised at once from its entry, the page read only for the preview', async () => {
+  it("a host of the Known Sites table is recognised from its page's markup; the table only names it", async () => {
     hits.length = 0
-    // A Known Site whose base URL is this server; the page is generic markup, yet the entry is the table's.
     const known = { key: 'asura-scans', name: 'Asura Scans', lang: 'en', family: 'madara' as const, baseUrl: origin }
     const knownSite = (h: string) => (h === host ? known : undefined)
     const proposal = ok(await proposeSite(fetchPage, `${origin}/manga/the-tower-climber/chapter-3/`, { sites: BUILT_IN_SITES, knownSite }))
-    expect(proposal.recognisedBy).toBe('A Known Site: Asura Scans (Madara), from the extension repository Mihon users install')
+    expect(proposal.recognisedBy).toBe('Madara markup: 5 .wp-manga-chapter rows; named by the Known Sites table: Asura Scans')
     expect(proposal.entry).toMatchObject({ key: 'asura-scans', name: 'Asura Scans', family: 'madara', hosts: [host, `www.${host}`] })
     expect(proposal.seriesUrl).toBe(`${origin}/manga/the-tower-climber/`)
     expect(proposal.preview.chapters[0]?.number).toBe(153)
-    expect(hits).toEqual(['GET /manga/the-tower-climber/'])
+    // The chapter page first (no such page here), then its Series one segment up.
+    expect(hits).toEqual(['GET /manga/the-tower-climber/chapter-3/', 'GET /manga/the-tower-climber/'])
+  })
+
+  it("a Known host whose row names another family is read as its page's markup says", async () => {
+    const known = { key: 'box-scans', name: 'Box Scans', lang: 'en', family: 'madara' as const, baseUrl: origin }
+    const knownSite = (h: string) => (h === host ? known : undefined)
+    const proposal = ok(await proposeSite(fetchPage, `${origin}/manga/paper-crane`, { sites: BUILT_IN_SITES, knownSite }))
+    expect(proposal.entry).toMatchObject({ key: 'box-scans', name: 'Box Scans', family: 'mangabox' })
+    expect(proposal.recognisedBy).toBe(
+      "MangaBox markup: 2 chapter-list rows; named by the Known Sites table: Box Scans, which says Madara — the page's markup decides",
+    )
+    expect(proposal.preview.chapters[0]?.number).toBe(1074)
+  })
+
+  it("a Known host whose page shows no family's markup is offered as the chapter list it shows, and says so", async () => {
+    const known = { key: 'moth', name: 'Moth Garden', lang: 'en', family: 'mangathemesia' as const, baseUrl: origin }
+    const knownSite = (h: string) => (h === host ? known : undefined)
+    const proposal = ok(await proposeSite(fetchPage, `${origin}/comic/moth-garden`, { sites: BUILT_IN_SITES, knownSite }))
+    expect(proposal.entry.family).toBeUndefined()
+    expect(proposal.entry.selectors).toBeDefined()
+    expect(proposal.entry).toMatchObject({ key: 'moth', name: 'Moth Garden' })
+    expect(proposal.recognisedBy).toMatch(/^no family's markup on the page \(the Known Sites table says MangaThemesia\): a list of 5 links/)
   })
 
   it("a Known ComiciViewer host is recognised from one Series URL, its preview read from the family's own API", async () => {
@@ -300,22 +332,27 @@ describe('proposeSite (fetching through the real HTTP fetcher)', () => {
     expect(proposal.preview).toMatchObject({ title: 'La Torre di Sale', chapterCount: 3 })
   })
 
-  it('a Known Site whose page cannot be read is still proposed, with an empty preview; a URL of no Series is refused', async () => {
+  it('a Known Site whose page cannot be read is not proposed: the family cannot be told without it', async () => {
     const known = { key: 'cloudy', name: 'Cloudy', lang: 'en', family: 'mangathemesia' as const, baseUrl: origin }
     const knownSite = (h: string) => (h === host ? known : undefined)
-    const proposal = ok(await proposeSite(fetchPage, `${origin}/manga/cloudy/`, { sites: BUILT_IN_SITES, knownSite }))
-    expect(proposal.preview).toEqual({ chapters: [], chapterCount: 0 })
-    const refused = await proposeSite(fetchPage, `${origin}/about`, { sites: BUILT_IN_SITES, knownSite })
-    expect(refused.ok === false && refused.reason).toMatch(/A Known Site: Cloudy \(MangaThemesia\).*paste the URL of one Series/)
+    const challenged = await proposeSite(fetchPage, `${origin}/manga/cloudy/`, { sites: BUILT_IN_SITES, knownSite })
+    expect(challenged.ok === false && challenged.reason).toMatch(/anti-bot challenge that did not clear/)
+    const about = await proposeSite(fetchPage, `${origin}/about`, { sites: BUILT_IN_SITES, knownSite })
+    expect(about.ok === false && about.reason).toMatch(/could not tell the Site's family from the page/)
   })
 
-  it('the real table recognises a known host even when its Series page is unreachable', async () => {
-    const proposal = ok(
-      await proposeSite(async () => ({ kind: 'unreachable', reason: 'offline' }), 'https://comicasura.net/manga/solo/', {
-        sites: BUILT_IN_SITES,
-      }),
-    )
-    expect(proposal.entry).toMatchObject({ name: 'Comic Asura', family: 'mangathemesia' })
+  it('the real table does not recognise a known host whose Series page is unreachable', async () => {
+    const proposal = await proposeSite(async () => ({ kind: 'unreachable', reason: 'offline' }), 'https://comicasura.net/manga/solo/', {
+      sites: BUILT_IN_SITES,
+    })
+    expect(proposal.ok === false && proposal.reason).toMatch(/comicasura\.net could not be fetched: offline/)
+  })
+
+  it('a Known API host whose answer holds no chapter: could not tell', async () => {
+    const known = { key: 'pizza', name: 'Pizza Scans', lang: 'it', family: 'pizzareader' as const, baseUrl: origin }
+    const knownSite = (h: string) => (h === host ? known : undefined)
+    const proposal = await proposeSite(fetchPage, `${origin}/comics/unknown-comic`, { sites: BUILT_IN_SITES, knownSite })
+    expect(proposal.ok === false && proposal.reason).toMatch(/^could not tell whether 127\.0\.0\.1:\d+ is a PizzaReader Site: .*HTTP 404/)
   })
 
   it('confirming writes sites.json; loading it runs the Site, which resolves the pasted Series', async () => {

@@ -12,7 +12,7 @@ import type { Element } from 'domhandler'
 import { parseChapterNumber } from '../../shared/chapter-number'
 import { FAMILIES, type FamilyKey } from './families'
 import { cleanText, labelOf, loadHtml, selectAll, titleOf, type Doc } from './html'
-import { isPinned, parseUrl, type Chapter, type FetcherKind, type Page, type PageRequest, type Site } from './site'
+import { isPinned, parseUrl, seriesRules, type Chapter, type FetcherKind, type Page, type PageRequest, type Site } from './site'
 import { checkSiteEntry, type SiteEntry } from './sites-file'
 import { inlineReader, type PageReader } from './page-reader'
 import { FAMILY_NAMES, knownSiteByHost, knownSiteEntry, type KnownSite } from './known-sites'
@@ -48,14 +48,19 @@ export function recogniseSite(page: Page, url: URL, options: RecogniseOptions = 
   const found = recogniseFamily($, url) ?? describeChapterList($, url)
   if ('reason' in found) return { ok: false, reason: found.reason }
 
+  const takenKeys = options.takenKeys ?? []
+  const known = options.known
+  const named = known && knownSiteEntry(known, new Set(takenKeys))
   const entry: SiteEntry = {
-    key: proposeKey(url, options.takenKeys ?? []),
-    name: siteName($, url),
-    hosts: [url.host.toLowerCase()],
+    key: named?.key ?? proposeKey(url, takenKeys),
+    name: named?.name ?? siteName($, url),
+    hosts: named ? withHost(named.hosts ?? [], url.host.toLowerCase()) : [url.host.toLowerCase()],
     fetcher: options.fetcher ?? 'http',
     ...('family' in found ? { family: found.family } : { selectors: { chapter: found.selector, number: 'text' as const } }),
   }
-  const idPattern = proposeIdPattern(url, 'family' in found ? found.family : undefined)
+  if (known && named?.idPattern && 'family' in found && found.family === known.family) entry.idPattern = named.idPattern
+  found.how = known ? knownHow(found, known) : found.how
+  const idPattern = entry.idPattern ?? proposeIdPattern(url, 'family' in found ? found.family : undefined)
   if (idPattern === null) return { ok: false, reason: 'the URL has no path to read a Series id from; paste the URL of one Series' }
   if (idPattern) entry.idPattern = idPattern
   const checked = checkSiteEntry(entry, new Map())
@@ -77,6 +82,69 @@ export function recogniseSite(page: Page, url: URL, options: RecogniseOptions = 
   return { ...base, preview: preview(step.result.title, step.result.chapters) }
 }
 
+/** The hosts of a Known Site's entry, with the pasted one (a mirror the row may not list) first if missing. */
+function withHost(hosts: readonly string[], host: string): string[] {
+  return hosts.includes(host) ? [...hosts] : [host, ...hosts]
+}
+
+/** How a Known host's page was recognised: the page's markup, and the table only for the name. */
+function knownHow(found: Extract<Found, { how: string }>, known: KnownSite): string {
+  const table = `named by the Known Sites table: ${known.name}`
+  if (!('family' in found))
+    return `no family's markup on the page (the Known Sites table says ${FAMILY_NAMES[known.family]}): ${found.how}; ${table}`
+  if (found.family === known.family) return `${found.how}; ${table}`
+  return `${found.how}; ${table}, which says ${FAMILY_NAMES[known.family]} — the page's markup decides`
+}
+
+/**
+ * The families whose pages say who they are in their markup (`recogniseFamily`). The others are read through
+ * an API their page does not show (ComiciViewer's episode list, PizzaReader's comic API, MangaDex, Webtoons):
+ * on a Known host of one of them, the family's own first request is fetched, and it is recognised only when
+ * the family reads chapters from the answer.
+ */
+const MARKUP_FAMILIES: ReadonlySet<FamilyKey> = new Set([
+  'madara',
+  'mangathemesia',
+  'mangabox',
+  'mangacatalog',
+  'madtheme',
+  'keyoapp',
+  'zeistmanga',
+])
+
+/**
+ * The family a fetched page's markup shows, or why it cannot be told: the same recognition Add a Site makes.
+ * Pure; for a hint wherever a page is at hand.
+ */
+export function familyOfPage(page: Pick<Page, 'body'>, url: URL): { family: FamilyKey; how: string } | { unknown: string } {
+  const found = recogniseFamily(loadHtml(page.body), url)
+  if (found && 'family' in found) return found
+  return {
+    unknown:
+      found && 'reason' in found ? found.reason : `could not tell the family of ${url.host} from its page: no family's markup was found`,
+  }
+}
+
+/**
+ * A hint for a host when no page is read (an import sends no request): the Known Sites table's family for a
+ * Known host, said to come from the table; else that the family cannot be told without reading a page.
+ */
+export function familyHintForHost(
+  host: string,
+  knownSite: (host: string) => KnownSite | undefined = knownSiteByHost,
+): { family: FamilyKey; name: string; how: string } | { unknown: string } {
+  const known = knownSite(host)
+  if (known)
+    return {
+      family: known.family,
+      name: known.name,
+      how: `the Known Sites table names ${host} ${known.name} (${FAMILY_NAMES[known.family]})`,
+    }
+  return {
+    unknown: `could not tell the family of ${host} without reading one of its pages: add it with Add a Site, which reads a Series page`,
+  }
+}
+
 /**
  * Fetches the pasted URL, recognises the Site and reads its chapters as the Lane would: the whole of "Add a
  * Site" but the confirm. `sites` are the running Sites: a URL one of them already pins is refused.
@@ -95,12 +163,12 @@ export async function proposeSite(
   if (known) return { ok: false, reason: `this URL belongs to the Site "${known.name}" already; bookmark the Series there` }
   const takenKeys = options.sites.map((site) => site.key)
   const table = (options.knownSite ?? knownSiteByHost)(url.host)
-  if (table) return proposeKnown(fetchPage, url, table, takenKeys, reader)
+  if (table && !MARKUP_FAMILIES.has(table.family)) return proposeByApi(fetchPage, url, table, takenKeys, reader)
 
   const read = async (target: URL): Promise<Recognition> => {
     const fetched = await fetchOne(fetchPage, { url: target.href, method: 'GET' })
     if ('reason' in fetched) return { ok: false, reason: fetched.reason }
-    const recogniseOptions: RecogniseOptions = { takenKeys, fetcher: fetched.fetcher }
+    const recogniseOptions: RecogniseOptions = { takenKeys, fetcher: fetched.fetcher, ...(table ? { known: table } : {}) }
     // In the page reader's worker, under its deadline: a hostile page costs that thread, never the app's.
     return reader
       .recognise(fetched.page, target, recogniseOptions, () => recogniseSite(fetched.page, target, recogniseOptions))
@@ -111,10 +179,15 @@ export async function proposeSite(
     // A chapter URL was pasted: the Series' own page is the one the Lane reads.
     recognition = await read(new URL(recognition.seriesUrl))
   } else if (!recognition.ok) {
-    // Perhaps a chapter page: its Series page is usually one segment up ("/manga/<id>/chapter-3/").
-    const up = parentUrl(url)
-    const again = up ? await read(up) : recognition
-    if (again.ok) recognition = again
+    // Perhaps a chapter page: its Series page is usually one segment up ("/manga/<id>/chapter-3/"), or where a
+    // family's rule puts it ("/read-<id>-chap-3" → "/read-<id>").
+    for (const up of seriesPagesOf(url)) {
+      const again = await read(up)
+      if (again.ok) {
+        recognition = again
+        break
+      }
+    }
   }
   if (!recognition.ok) return recognition
   const { pending, ...proposal } = recognition
@@ -137,44 +210,47 @@ export async function proposeSite(
 }
 
 /**
- * A host of the Known Sites table is recognised at once: the entry is the table's, whatever the page looks
- * like. The Series page is still read (and a Madara XHR list followed) for the preview; a page that cannot be
- * read leaves the preview empty, since the family is known (docs/adr/0078-known-sites-from-the-extension-repository.md).
+ * A Known host of a family read through an API its page does not show (`MARKUP_FAMILIES`): the family's own
+ * first request (ComiciViewer's episode list, PizzaReader's comic API) is fetched and read, a Madara-style
+ * follow-up too; the family is recognised when it reads chapters from the answer, else it could not be told.
+ * The table names the Site (docs/adr/0111-add-a-site-recognises-from-the-page.md).
  */
-async function proposeKnown(
+async function proposeByApi(
   fetchPage: FetchPage,
   url: URL,
   known: KnownSite,
   takenKeys: readonly string[],
   reader: PageReader,
 ): Promise<SiteProposal> {
-  const recognisedBy = `A Known Site: ${known.name} (${FAMILY_NAMES[known.family]}), from the extension repository Mihon users install`
+  const family = FAMILY_NAMES[known.family]
   const entry = knownSiteEntry(known, new Set(takenKeys))
   const checked = checkSiteEntry(entry, new Map())
   if ('problems' in checked) return { ok: false, reason: checked.problems.join('; ') }
   const site = checked.site
-  if (!site.seriesIdOf(url)) return { ok: false, reason: `${recognisedBy}; paste the URL of one Series on it` }
+  if (!site.seriesIdOf(url))
+    return { ok: false, reason: `${known.name} (a Known Site) reads ${family} Series URLs; paste the URL of one Series on it` }
   const seriesUrl = site.canonicalUrl?.(url) ?? url.href
-  const proposal = { ok: true as const, entry, recognisedBy, seriesUrl }
-  let chapters: Chapter[] = []
+  const couldNotTell = (why: string): SiteProposal => ({
+    ok: false,
+    reason: `could not tell whether ${url.host} is a ${family} Site: ${why}`,
+  })
   let title: string | undefined
   try {
-    // The family's own first request: the Series page, or its API (ComiciViewer's episode list).
     let page = await fetchOne(fetchPage, site.adapter.request(new URL(seriesUrl)))
-    let step = 'page' in page ? await reader.read(site, page.page, new URL(seriesUrl)) : null
-    if (step?.kind === 'follow') {
+    if ('reason' in page) return couldNotTell(page.reason)
+    let step = await reader.read(site, page.page, new URL(seriesUrl))
+    if (step.kind === 'follow') {
       title = step.partial?.title
       page = await fetchOne(fetchPage, step.request)
-      step = 'page' in page ? await reader.read(site, page.page, new URL(seriesUrl)) : null
+      if ('reason' in page) return couldNotTell(page.reason)
+      step = await reader.read(site, page.page, new URL(seriesUrl))
     }
-    if (step?.kind === 'parsed') {
-      chapters = step.result.chapters
-      title = step.result.title ?? title
-    }
-  } catch {
-    // The preview stays empty: the Lane reads the list on its first pass and says why if it cannot.
+    if (step.kind !== 'parsed' || step.result.chapters.length === 0) return couldNotTell(`its ${family} answer held no chapter`)
+    const recognisedBy = `${family}: its answer for this Series read ${step.result.chapters.length} chapters; named by the Known Sites table: ${known.name}`
+    return { ok: true, entry, recognisedBy, seriesUrl, preview: preview(step.result.title ?? title, step.result.chapters) }
+  } catch (error) {
+    return couldNotTell(`its answer could not be read: ${(error as Error).message}`)
   }
-  return { ...proposal, preview: preview(title, chapters) }
 }
 
 async function fetchOne(fetchPage: FetchPage, request: PageRequest): Promise<{ page: Page; fetcher?: FetcherKind } | { reason: string }> {
@@ -184,6 +260,23 @@ async function fetchOne(fetchPage: FetchPage, request: PageRequest): Promise<{ p
   if (result.kind !== 'page') return { reason: `${host} could not be fetched: ${result.reason}` }
   if (result.page.status !== 200) return { reason: `${host} answered HTTP ${result.page.status} for ${request.url}` }
   return { page: result.page, fetcher: result.fetcher }
+}
+
+/**
+ * Where the Series page of a pasted chapter URL may be: what a markup family's rule makes of it, then one path
+ * segment up; at most two, none the URL itself.
+ */
+function seriesPagesOf(url: URL): URL[] {
+  const found = new Map<string, URL>()
+  for (const family of MARKUP_FAMILIES) {
+    const rules = seriesRules(FAMILIES[family].idPattern)
+    const canonical = rules.seriesIdOf(url) ? parseUrl(rules.canonicalUrl!(url)) : null
+    if (canonical && canonical.pathname !== url.pathname && canonical.pathname.length > 1) found.set(canonical.href, canonical)
+  }
+  const up = parentUrl(url)
+  if (up) found.set(up.href, up)
+  found.delete(url.href)
+  return [...found.values()].slice(-2)
 }
 
 /** The URL one path segment up, when it still has a segment. */
@@ -294,7 +387,7 @@ function describeChapterList($: Doc, url: URL): Found {
   }
   return {
     reason:
-      'found no chapter list: no Madara or MangaThemesia markup, and no group of at least two links whose text reads as chapter numbers',
+      "found no chapter list: could not tell the Site's family from the page (no Madara, MangaThemesia, MangaBox, MangaCatalog, MadTheme, Keyoapp or ZeistManga markup), and no group of at least two links whose text reads as chapter numbers",
   }
 }
 
@@ -403,8 +496,9 @@ function proposeIdPattern(url: URL, family: FamilyKey | undefined): string | und
     }
   }
   const own = family && FAMILIES[family].idPattern.exec(url.pathname)?.[1]
-  // A Blogger post's id is its year, month and slug together; the family's own pattern reads it.
-  if (own && (own === segments[idAt] || family === 'zeistmanga')) return undefined
+  // Madara's rule reads any second segment, so it is trusted only where the type word agrees; the other
+  // families' rules are exact (MangaBox's "/read-<id>" reads "<id>", not the whole segment).
+  if (own && (own === segments[idAt] || family !== 'madara')) return undefined
   const prefix = segments.slice(0, idAt).map((s) => `${s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/`)
   return `^/${prefix.join('')}([^/?#]+)`
 }

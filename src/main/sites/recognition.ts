@@ -2,6 +2,7 @@
  * What "Add a Site" makes of one page (add-site.ts), as plain data: it crosses to the page reader's worker
  * (page-reader.ts), where the page is recognised off the main thread and under the read deadline.
  */
+import type { KnownSite } from './known-sites'
 import type { Chapter, FetcherKind, PageRequest } from './site'
 import type { SiteEntry } from './sites-file'
 
@@ -37,4 +38,9 @@ export interface RecogniseOptions {
   takenKeys?: readonly string[]
   /** How the page was fetched; the entry's fetcher. Default 'http'. */
   fetcher?: FetcherKind
+  /**
+   * The Known Sites table's row for the host, if any: it names the Site (key, name, hosts); the family is the
+   * page's own, whatever the row says.
+   */
+  known?: KnownSite
 }

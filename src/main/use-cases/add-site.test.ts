@@ -14,6 +14,7 @@ import { FakeClock } from '../testing/clock'
 import { seedReader, tempDir } from '../testing/store'
 import type { AdminApi } from '../../shared/admin-api'
 import { SITES_FILE } from '../sites/sites-file'
+import { familyHintForHost, familyOfPage } from '../sites/add-site'
 
 let fixture: FixtureSite
 let dir: { dir: string; remove(): void }
@@ -50,6 +51,25 @@ describe('Add a Site', () => {
     expect(numbers).toEqual([...numbers].sort((a, b) => b - a))
     expect(existsSync(join(dir.dir, SITES_FILE))).toBe(false)
     expect(core.registry.resolve(url)).toBeNull()
+  })
+
+  it('recognises the family from the page under a host no table knows; the hint without a page says it could not tell', async () => {
+    const proposal = await admin.proposeSite({ url: `${fixture.origin}/themesia/manga/iron-bloom/chapter-3/` })
+    expect(proposal).toMatchObject({
+      ok: true,
+      recognisedBy: expect.stringMatching(/^MangaThemesia markup: \d+ li\[data-num\] rows$/),
+      seriesUrl: `${fixture.origin}/themesia/manga/iron-bloom/`,
+      entry: { hosts: [fixture.host], family: 'mangathemesia' },
+    })
+    const page = await fetch(`${fixture.origin}/themesia/manga/iron-bloom/`).then((r) => r.text())
+    expect(familyOfPage({ body: page }, new URL(fixture.origin))).toMatchObject({ family: 'mangathemesia' })
+    expect(familyOfPage({ body: '<h1>hello</h1>' }, new URL(fixture.origin))).toEqual({
+      unknown: `could not tell the family of ${fixture.host} from its page: no family's markup was found`,
+    })
+    expect(familyHintForHost(fixture.host)).toEqual({
+      unknown: `could not tell the family of ${fixture.host} without reading one of its pages: add it with Add a Site, which reads a Series page`,
+    })
+    expect(familyHintForHost('www.mangabats.com')).toMatchObject({ family: 'mangabox', name: 'Mangabat' })
   })
 
   it('on confirm: the entry is in sites.json, the Site runs at once, and the Series can be bookmarked', async () => {
