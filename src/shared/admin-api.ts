@@ -71,6 +71,8 @@ export const ADMIN_INPUTS = {
   forceSeriesPoll: SeriesKey,
   pauseLane: z.strictObject({ site: SiteKey, duration: z.enum(Object.keys(PAUSE_DURATIONS) as [PauseDuration, ...PauseDuration[]]) }),
   resumeLane: z.strictObject({ site: SiteKey }),
+  acceptSiteMove: z.strictObject({ site: SiteKey }),
+  dismissSiteMove: z.strictObject({ site: SiteKey }),
   finishSeries: SeriesKey,
   unfinishSeries: SeriesKey,
   setSeriesUrl: z.strictObject({ site: SiteKey, seriesId: SeriesId, url: HttpUrl }),
@@ -237,6 +239,22 @@ export interface LaneView {
   recent?: PassView[]
   /** Why the Site's latest failed checks failed, newest first (only from `lanes()`). */
   recentFailures?: CheckFailureView[]
+  /** The Site's pin today. */
+  hosts?: string[]
+  /**
+   * Its pages answered with a permanent redirect to another host: the move proposed to the owner, until they
+   * accept (the host becomes the first of the pin) or dismiss it (docs/adr/0112-a-permanent-redirect-is-a-proposal.md).
+   */
+  move?: SiteMoveView
+}
+
+export interface SiteMoveView {
+  /** Where to: scheme://host[:port]. */
+  toOrigin: string
+  toHost: string
+  /** The URL that answered with the redirect. */
+  fromUrl: string
+  seenAt: number
 }
 
 /** One Series whose last check was not a chapter, and why. */
@@ -457,6 +475,10 @@ export interface AdminApi {
   forceSeriesPoll(input: AdminInput<'forceSeriesPoll'>): Promise<SeriesRowView>
   pauseLane(input: AdminInput<'pauseLane'>): Promise<LaneView>
   resumeLane(input: AdminInput<'resumeLane'>): Promise<LaneView>
+  /** Moves the Site's pin to the host its pages moved to (sites.json and the running Site); answers the Lane. */
+  acceptSiteMove(input: AdminInput<'acceptSiteMove'>): Promise<LaneView>
+  /** Leaves the pin; the same move is not proposed again. */
+  dismissSiteMove(input: AdminInput<'dismissSiteMove'>): Promise<LaneView>
   finishSeries(input: AdminInput<'finishSeries'>): Promise<SeriesRowView>
   unfinishSeries(input: AdminInput<'unfinishSeries'>): Promise<SeriesRowView>
   /** Host-pinned: the URL must belong to the Series' Site. */

@@ -13,6 +13,8 @@ export const ADMIN_METHODS = [
   'forceSeriesPoll',
   'pauseLane',
   'resumeLane',
+  'acceptSiteMove',
+  'dismissSiteMove',
   'finishSeries',
   'unfinishSeries',
   'setSeriesUrl',

@@ -10,10 +10,14 @@ import { overviewCounts } from '../store/series-list'
 import { isStorageUnavailable } from '../store/storage'
 import { newChapterCount } from '../store/updates'
 import { siteProposals } from '../use-cases/add-site'
+import { acceptSiteMove, dismissSiteMove } from '../use-cases/site-moves'
 import type { AdminScope } from './admin-scope'
 import { laneViews } from './admin-views'
 
-type LaneOperations = Pick<AdminApi, 'overview' | 'lanes' | 'pauseLane' | 'resumeLane' | 'proposeSite' | 'addSite'>
+type LaneOperations = Pick<
+  AdminApi,
+  'overview' | 'lanes' | 'pauseLane' | 'resumeLane' | 'acceptSiteMove' | 'dismissSiteMove' | 'proposeSite' | 'addSite'
+>
 
 export function laneOperations(scope: AdminScope): LaneOperations {
   const { core, db, now, oneLane } = scope
@@ -47,6 +51,14 @@ export function laneOperations(scope: AdminScope): LaneOperations {
     async resumeLane(input) {
       knownSite(input.site)
       await resumeLane(db, input.site)
+      return oneLane(input.site)
+    },
+    async acceptSiteMove(input) {
+      await acceptSiteMove(core, input.site)
+      return oneLane(input.site)
+    },
+    async dismissSiteMove(input) {
+      await dismissSiteMove(core, input.site)
       return oneLane(input.site)
     },
     async proposeSite({ url }) {

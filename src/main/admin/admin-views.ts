@@ -10,7 +10,8 @@ import { logProblem } from '../log'
 import { DEFAULT_PACE, type Site } from '../sites/site'
 import { allLanes } from '../store/lanes'
 import { latestPassPerSite, recentPasses } from '../store/passes'
-import type { LaneRow, PassRow } from '../store/schema'
+import type { LaneRow, PassRow, SiteMoveRow } from '../store/schema'
+import { pendingSiteMoves } from '../store/site-moves'
 import { recentFailures, type SeriesListRow } from '../store/series-list'
 
 /** How many recent passes the Lanes page charts. */
@@ -35,8 +36,9 @@ export function storageViewOf(core: Core): StorageView {
  */
 export async function laneViews(core: Core, withHistory = false): Promise<LaneView[]> {
   const db = core.store.db
-  const [lanes, latest] = await Promise.all([allLanes(db), latestPassPerSite(db)])
+  const [lanes, latest, moves] = await Promise.all([allLanes(db), latestPassPerSite(db), pendingSiteMoves(db)])
   const bySite = new Map(latest.map((p) => [p.site, p]))
+  const moveOf = new Map(moves.map((m) => [m.site, m]))
   // Lanes of Sites that are no longer configured are left out: nothing runs them.
   const known = lanes.filter((l) => core.registry.get(l.site))
   return Promise.all(
@@ -48,8 +50,9 @@ export async function laneViews(core: Core, withHistory = false): Promise<LaneVi
             bySite.get(l.site),
             await recentPasses(db, l.site, CHART_PASSES),
             await recentFailures(db, l.site, FAILURES_SHOWN),
+            moveOf.get(l.site),
           )
-        : laneView(core, l, bySite.get(l.site)),
+        : laneView(core, l, bySite.get(l.site), undefined, undefined, moveOf.get(l.site)),
     ),
   )
 }
@@ -60,6 +63,7 @@ export function laneView(
   latest: PassRow | undefined,
   recent?: PassRow[],
   failures?: Awaited<ReturnType<typeof recentFailures>>,
+  move?: SiteMoveRow,
 ): LaneView {
   const site = core.registry.get(lane.site)
   const pace = site?.pace ?? DEFAULT_PACE
@@ -79,6 +83,10 @@ export function laneView(
       reason: f.last_error,
       at: f.last_outcome_at,
     })),
+    ...(recent && site ? { hosts: [...site.hosts] } : {}),
+    ...(move
+      ? { move: { toOrigin: move.to_origin, toHost: new URL(move.to_origin).host, fromUrl: move.from_url, seenAt: move.seen_at } }
+      : {}),
   }
 }
 

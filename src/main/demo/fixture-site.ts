@@ -15,6 +15,8 @@
  *   GET  /hang/manga/:slug/                   a response that never ends
  *   GET  /huge/manga/:slug/                   an oversized body
  *   GET  /redirect-off/manga/:slug/           a redirect off the pinned host (to localhost)
+ *   GET  /moved/manga/:slug/?status=301|308   a permanent redirect to another host (localhost on this port) that
+ *                                             serves the Series as Madara: the Site moved
  *   GET  /slow-down/manga/:slug/?status=429|503&retry=S|in-S   "too many requests": Retry-After S seconds, or a date S s ahead
  *   GET  /encoded/manga/:slug/?charset=C&via=header|meta|http-equiv|bom|none   a Madara page in encoding C
  *                                             (windows-1252, shift_jis, utf-16le, utf-16be), its title ENCODED_TITLES[C]
@@ -73,7 +75,7 @@ export interface FixtureOptions {
 }
 
 const FAMILY_PATH =
-  /^\/(madara|madara-xhr|themesia|js-challenge|never-clears|no-chapters|broken|hang|huge|redirect-off|leaky|busy|hostile|slow-down|encoded)\/manga\/([a-z0-9-]{1,80})\/?(ajax\/chapters\/?|chapter-\d+\/?)?$/
+  /^\/(madara|madara-xhr|themesia|js-challenge|never-clears|no-chapters|broken|hang|huge|redirect-off|moved|leaky|busy|hostile|slow-down|encoded)\/manga\/([a-z0-9-]{1,80})\/?(ajax\/chapters\/?|chapter-\d+\/?)?$/
 const WEBTOONS_PATH = /^\/webtoons\/en\/[a-z-]+\/([a-z0-9-]{1,80})\/list$/
 const MANGADEX_FEED = /^\/mangadex\/api\/manga\/([0-9a-f-]{36})\/feed$/
 const MANGADEX_TITLE = /^\/mangadex\/title\/([0-9a-f-]{36})(?:\/([a-z0-9-]+))?$/
@@ -263,6 +265,11 @@ const FAMILY_PAGES = {
   },
   'slow-down': slowDownPage,
   encoded: encodedPage,
+  moved: ({ state, res, url, slug }: FamilyRequest) => {
+    const status = url.searchParams.get('status') === '308' ? 308 : 301
+    res.writeHead(status, { location: `http://localhost:${state.port()}/madara/manga/${slug}/` })
+    return void res.end()
+  },
   'redirect-off': ({ state, res, slug }: FamilyRequest) => {
     res.writeHead(302, { location: `http://localhost:${state.port()}/madara/manga/${slug}/` })
     return void res.end()

@@ -10,8 +10,11 @@ export type FetchResult =
   | { kind: 'refused'; reason: string; retryAfterMs?: number }
   /** The browser was interrupted or could not be reached. */
   | { kind: 'unreachable'; reason: string }
-  /** Transport error, timeout, oversized body, a redirect off the host pin, an abort. */
-  | { kind: 'error'; reason: string }
+  /**
+   * Transport error, timeout, oversized body, a redirect off the host pin, an abort. A permanent redirect (301,
+   * 308) off the pin names the origin it leads to in `movedTo`: never followed, proposed to the owner.
+   */
+  | { kind: 'error'; reason: string; movedTo?: string }
 
 export interface Fetcher {
   readonly kind: 'http' | 'browser'

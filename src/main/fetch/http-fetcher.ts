@@ -98,7 +98,12 @@ async function followRedirect(
   await response.body?.cancel()
   const next = parseUrl(response.headers.get('location')!, url)
   if (!next || !isPinned(site, next)) {
-    return { kind: 'error', reason: `redirect off the host pin to ${next?.host ?? 'an invalid URL'}` }
+    const reason = `redirect off the host pin to ${next?.host ?? 'an invalid URL'}`
+    // A permanent one to another http(s) host may be the Site moving: said, never followed (ADR 0112).
+    const permanent = (response.status === 301 || response.status === 308) && next && /^https?:$/.test(next.protocol) && !next.username
+    return permanent
+      ? { kind: 'error', reason: `${reason} (HTTP ${response.status}, permanent)`, movedTo: next.origin }
+      : { kind: 'error', reason }
   }
   if (hop >= maxRedirects) return { kind: 'error', reason: `more than ${maxRedirects} redirects` }
   const keepsMethod = response.status === 307 || response.status === 308

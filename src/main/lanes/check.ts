@@ -18,6 +18,7 @@ import { judgeSightings, lastSightingId } from '../store/sightings'
 import { recordNewChapterEvent, type NewChapterEvent } from '../store/notify'
 import { isStorageUnavailable } from '../store/storage'
 import { storeChapters, type ServedChapter } from '../store/chapters'
+import { recordSiteMove } from '../store/site-moves'
 
 /** The classification of one check (docs/design.md#sites-and-fetching), plus `aborted` for a check the app itself interrupted. */
 export type CheckOutcome = 'chapter' | 'no-chapter' | 'refused' | 'unreachable' | 'unfetchable' | 'error' | 'aborted'
@@ -36,6 +37,10 @@ export interface CheckReport {
   storageUnavailable?: true
   /** A refusal: how long the Site asked to be left alone (Retry-After), when it said. */
   retryAfterMs?: number
+  /** The Series' own page answered 404 or 410: which (docs/adr/0113-a-series-whose-page-is-gone.md). */
+  gone?: number
+  /** A request was answered with a permanent redirect off the pin: the origin and the URL (docs/adr/0112-…). */
+  moved?: { toOrigin: string; fromUrl: string }
 }
 
 export interface CheckContext {
@@ -102,8 +107,10 @@ export async function checkSeries(
  */
 async function recorded(ctx: CheckContext, key: SeriesKey, report: CheckReport): Promise<CheckReport> {
   if (report.outcome === 'chapter' || report.outcome === 'aborted') return report
+  const at = ctx.clock.now()
   try {
-    await recordCheckOutcome(ctx.db, key, { outcome: report.outcome, reason: report.reason, at: ctx.clock.now() })
+    await recordCheckOutcome(ctx.db, key, { outcome: report.outcome, reason: report.reason, at, gone: report.gone })
+    if (report.moved) await recordSiteMove(ctx.db, key.site, { ...report.moved, at })
   } catch (error) {
     ctx.log.warn({ site: key.site, series: key.seriesId, err: error }, 'check: the outcome could not be recorded')
   }
@@ -181,10 +188,15 @@ async function readPages(
     if (signal?.aborted) return exit(reading, 'aborted', 'stopped')
     // A refusal says how long the Site asked to be left alone, when it said (undefined otherwise).
     if (result.kind === 'refused') return { ...exit(reading, 'refused', result.reason), retryAfterMs: result.retryAfterMs }
+    if (result.kind === 'error' && result.movedTo)
+      return { ...exit(reading, 'error', result.reason), moved: { toOrigin: result.movedTo, fromUrl: request.url } }
     if (result.kind !== 'page') return exit(reading, result.kind, result.reason)
     const { page } = result
     reading.siteOffsetMs = siteClockOffset(page.date, ctx.clock.now()) ?? reading.siteOffsetMs
     if (page.status !== 200 && page.status !== 204) {
+      // The Series' own page "not found" or "gone": counted, so a run of them is said in words.
+      if (n === 0 && (page.status === 404 || page.status === 410))
+        return { ...exit(reading, 'error', `HTTP ${page.status} from ${next.host}`), gone: page.status }
       if (!fallback) return exit(reading, 'error', `HTTP ${page.status} from ${next.host}`)
       request = fallback
       fallback = undefined

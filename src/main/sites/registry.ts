@@ -20,6 +20,11 @@ export interface SiteRegistry {
   resolve(rawUrl: string): SiteMatch | null
   /** Adds a Site the owner just added (Add a Site); a key already known is refused. */
   add(site: Site): void
+  /**
+   * Gives a running Site a new host pin (the owner accepted its move, after sites.json was written): the Site
+   * object its Lane holds is changed in place, so the Lane's next check reads it.
+   */
+  repin(key: string, hosts: readonly string[]): Site
 }
 
 export function createRegistry(initial: readonly Site[]): SiteRegistry {
@@ -34,6 +39,12 @@ export function createRegistry(initial: readonly Site[]): SiteRegistry {
       if (byKey.has(site.key)) throw new Error(`registry: a Site "${site.key}" is known already`)
       byKey.set(site.key, site)
       sites = [...sites, site]
+    },
+    repin(key, hosts) {
+      const site = byKey.get(key)
+      if (!site) throw new Error(`registry: no Site "${key}"`)
+      ;(site as { hosts: readonly string[] }).hosts = [...hosts]
+      return site
     },
     resolve(rawUrl) {
       const url = parseUrl(rawUrl)

@@ -179,3 +179,64 @@ async function syncDirectory(dir: string): Promise<void> {
     // Some platforms cannot open or fsync a directory; the rename is still atomic there.
   }
 }
+
+export type MovePinResult = { ok: true; hosts: string[]; file: string } | { ok: false; reason: string }
+
+/**
+ * Moves a running Site's pin to `host` (docs/adr/0112-a-permanent-redirect-is-a-proposal.md): `host` becomes the
+ * first of its hosts in its sites.json entry, the others kept after it, so its older URLs still resolve and a
+ * redirect from them to `host` is followed. A Site with no entry of its own (a built-in) gets one that overrides
+ * its hosts only. Every other byte of the file stays; written atomically, one edit at a time per file. Refused,
+ * with nothing written: a host another Site pins, a file that does not parse, an entry the loader would refuse.
+ */
+export function moveSitePin(dataDir: string, site: Site, host: string, running: readonly Site[]): Promise<MovePinResult> {
+  const file = join(dataDir, SITES_FILE)
+  const previous = queues.get(file) ?? Promise.resolve()
+  const next = previous.then(
+    () => moveNow(file, site, host.toLowerCase(), running),
+    () => moveNow(file, site, host.toLowerCase(), running),
+  )
+  queues.set(file, next)
+  void next.finally(() => {
+    if (queues.get(file) === next) queues.delete(file)
+  })
+  return next
+}
+
+async function moveNow(file: string, site: Site, host: string, running: readonly Site[]): Promise<MovePinResult> {
+  const refuse = (reason: string): MovePinResult => ({ ok: false, reason: `${SITES_FILE}: ${reason}; nothing was written` })
+  const owner = running.find((other) => other.key !== site.key && other.hosts.includes(host))
+  if (owner) return refuse(`the host ${host} is pinned by the Site "${owner.key}" already`)
+  const before = await readIfExists(file)
+  const read = before === null ? null : readSitesJson(before)
+  if (read && !read.ok) return refuse(`the file is not valid JSON (${read.error}); fix it by hand first`)
+  const sites = (read?.value as { sites?: unknown } | null | undefined)?.sites
+  if (read && !Array.isArray(sites)) return refuse('the file is not { "sites": [ … ] }; fix it by hand first')
+  const entries = (sites ?? []) as unknown[]
+  const index = entries.findIndex((raw) => (raw as { key?: unknown } | null)?.key === site.key)
+  const own = index >= 0 ? (entries[index] as { hosts?: unknown }) : undefined
+  const current = Array.isArray(own?.hosts) ? (own.hosts as string[]) : [...site.hosts]
+  const hosts = [host, ...current.filter((h) => h.toLowerCase() !== host)]
+  const entry = index >= 0 ? { ...(entries[index] as SiteEntry), hosts } : { key: site.key, hosts }
+  const checked = checkSiteEntry(entry, new Map([[site.key, site]]))
+  if ('problems' in checked) return refuse(checked.problems.map((p) => p.replace(`${SITES_FILE}: `, '')).join('; '))
+
+  let after: string | null
+  if (before === null) after = freshFile(entry)
+  else if (index < 0) after = withEntry(before, entry)
+  else {
+    const body = withoutBom(before)
+    const edits = modify(body, ['sites', index, 'hosts'], hosts, { formattingOptions: layoutOf(body) })
+    after = before.slice(0, before.length - body.length) + applyEdits(body, edits)
+  }
+  const expected = index >= 0 ? entries.map((raw, i) => (i === index ? entry : raw)) : [...entries, entry]
+  const reread = after === null ? null : readSitesJson(after)
+  if (after === null || !reread?.ok || JSON.stringify((reread.value as { sites: unknown[] }).sites) !== JSON.stringify(expected))
+    return refuse('the file could not be changed in place; change the hosts by hand')
+  try {
+    await writeAtomically(file, after, before)
+  } catch (error) {
+    return refuse(`writing failed: ${(error as Error).message}`)
+  }
+  return { ok: true, hosts, file }
+}

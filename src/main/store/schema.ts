@@ -50,6 +50,10 @@ export interface SeriesTable {
   rhythm: Generated<string>
   releases: Generated<string>
   rhythm_misses: Generated<number>
+  /** Checks in a row whose Series page answered 404 or 410 (migration 0015), since when, and which status; 0 = not gone. */
+  gone_checks: Generated<number>
+  gone_since: Generated<number>
+  gone_status: Generated<number>
 }
 
 /** The classification of one check (docs/design.md#fetch-outcomes). */
@@ -83,6 +87,17 @@ export interface PollLanesTable {
   refuse_until: Generated<number>
   /** How long the current refusal was set for (a Site's Retry-After may ask more than its backoff); 0 = the backoff. */
   refuse_ms: Generated<number>
+}
+
+/** A permanent redirect of a Site's pages to another host, proposed to the owner (migration 0015). */
+export interface SiteMovesTable {
+  site: string
+  /** scheme://host[:port] the pages moved to; '' once accepted or dismissed. */
+  to_origin: Generated<string>
+  from_url: Generated<string>
+  seen_at: Generated<number>
+  /** The origin the owner dismissed: not proposed again. */
+  dismissed: Generated<string>
 }
 
 export interface PollPassesTable {
@@ -238,6 +253,7 @@ export interface Database {
   bookmarks: BookmarksTable
   sightings: SightingsTable
   poll_lanes: PollLanesTable
+  site_moves: SiteMovesTable
   poll_passes: PollPassesTable
   latest_chapter_history: LatestChapterHistoryTable
   chapters: ChaptersTable
@@ -258,6 +274,7 @@ export type NewSeries = Insertable<SeriesTable>
 export type BookmarkRow = Selectable<BookmarksTable>
 export type SightingRow = Selectable<SightingsTable>
 export type LaneRow = Selectable<PollLanesTable>
+export type SiteMoveRow = Selectable<SiteMovesTable>
 export type PassRow = Selectable<PollPassesTable>
 export type LatestChapterHistoryRow = Selectable<LatestChapterHistoryTable>
 export type ChapterRow = Selectable<ChaptersTable>

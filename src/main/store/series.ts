@@ -73,6 +73,9 @@ export async function forceSeriesPoll(db: Db, key: SeriesKey, now: number): Prom
   })
 }
 
+/** A Series whose page answers again: no run of "gone" answers. */
+const NOT_GONE = { gone_checks: 0, gone_since: 0, gone_status: 0 }
+
 /** Why a check was not a chapter, kept short enough for a list row. */
 const MAX_REASON = 300
 
@@ -83,14 +86,24 @@ const MAX_REASON = 300
 export async function recordCheckOutcome(
   db: Db,
   key: SeriesKey,
-  outcome: { outcome: CheckOutcomeName; reason: string; at: number },
+  outcome: { outcome: CheckOutcomeName; reason: string; at: number; gone?: number },
 ): Promise<void> {
+  // A page answering 404 or 410 counts one more check in a row; anything else ends the run
+  // (docs/adr/0113-a-series-whose-page-is-gone.md).
+  const gone = outcome.gone
+    ? {
+        gone_checks: sql<number>`gone_checks + 1`,
+        gone_since: sql<number>`CASE WHEN gone_checks = 0 THEN ${outcome.at} ELSE gone_since END`,
+        gone_status: outcome.gone,
+      }
+    : NOT_GONE
   await db
     .updateTable('series')
     .set({
       last_outcome: outcome.outcome,
       last_error: outcome.outcome === 'chapter' ? '' : outcome.reason.slice(0, MAX_REASON),
       last_outcome_at: outcome.at,
+      ...gone,
     })
     .where('site', '=', key.site)
     .where('series_id', '=', key.seriesId)
@@ -251,7 +264,9 @@ export async function recordCheckResult(
       : {}),
     // Only a move past a known chapter is a New Chapter; the first one found is not (no ember, no notice).
     ...(move === 'up' ? { latest_changed_at: input.now } : {}),
-    ...(input.outcome ? { last_outcome: 'chapter' as const, last_error: '', last_outcome_at: input.now } : {}),
+    ...(input.outcome
+      ? { last_outcome: 'chapter' as const, last_error: '', last_outcome_at: input.now, ...(current.gone_checks ? NOT_GONE : {}) }
+      : {}),
     ...(input.plan ? input.plan(current, move === 'up') : {}),
   }
   // Nothing to set is no statement at all: `UPDATE … SET` with an empty list is a syntax error.
