@@ -12,7 +12,7 @@ import { SettingsSchema, type Settings } from './settings'
 import { BOOKMARK_STATUSES, PAUSE_DURATIONS, SERIES_FILTERS, SERIES_SORTS, type OverviewCounts, type PauseDuration } from './domain'
 import { HttpUrl, SeriesId, SiteKey, StoredSeriesId } from './ids'
 import { ChannelInput, type ChannelView } from './notify-schemas'
-import type { SeriesWaitingView } from './series-state'
+import type { GoneFacts, SeriesWaitingView } from './series-state'
 
 export type { SeriesFilter, SeriesSort } from './domain'
 import type { ErrorBody } from './errors'
@@ -152,6 +152,8 @@ export interface SeriesRowView {
   rhythm?: string
   /** An adaptive Site's Series: when its next check is planned (0 = none yet: a rest after its check). */
   plannedCheckAt?: number
+  /** Its page answered 404/410 on GONE_AFTER_CHECKS checks in a row or more (docs/adr/0113-a-series-whose-page-is-gone.md). */
+  gone?: GoneFacts
 }
 
 /** A check's outcome (docs/design.md#fetch-outcomes); '' for a Series never checked. */

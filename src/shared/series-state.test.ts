@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import {
+  GONE_AFTER_CHECKS,
+  goneWords,
   lastCheckWords,
   nextDueAt,
   seriesWaiting,
@@ -122,5 +124,24 @@ describe('what the last check did', () => {
     expect(unknown({ latestCheckedAt: 0 })).toBe('not read yet')
     expect(unknown({ lastOutcome: 'no-chapter' })).toBe('no chapter found')
     expect(unknown({ lastOutcome: 'error' })).toBe('the check failed')
+  })
+})
+
+describe('a Series whose page is gone (docs/adr/0113-a-series-whose-page-is-gone.md)', () => {
+  const HOUR = 3_600_000
+  const now = 100 * 86_400_000
+  it('is said from the third 404 or 410 in a row, with how long and what the owner can do', () => {
+    expect(GONE_AFTER_CHECKS).toBe(3)
+    expect(goneWords({ goneChecks: 2, goneSince: now - 5 * HOUR, goneStatus: 404 }, now, 'owner')).toBe('')
+    expect(goneWords({ goneChecks: 3, goneSince: now - 5 * HOUR, goneStatus: 404 }, now, 'owner')).toBe(
+      'The Site answers “not found” (HTTP 404) for this page: 3 checks in a row, for 5 h — open the Site to find the Series, then change its URL here, or remove it.',
+    )
+    expect(goneWords({ goneChecks: 7, goneSince: now - 50 * HOUR, goneStatus: 410 }, now, 'reader')).toBe(
+      'The Site answers “gone” (HTTP 410) for this page: 7 checks in a row, for 2 d — open the Site to find the Series; the app’s owner can change its URL.',
+    )
+  })
+
+  it('a run that has not started says nothing', () => {
+    expect(goneWords({ goneChecks: 0, goneSince: 0, goneStatus: 0 }, now, 'owner')).toBe('')
   })
 })

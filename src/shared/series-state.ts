@@ -161,3 +161,38 @@ export function unknownLatestWords(row: LastCheckFacts & { url: string }): strin
   if (row.lastOutcome === '' || row.lastOutcome === 'chapter') return 'being read'
   return 'the check failed'
 }
+
+/**
+ * A Series whose page is gone (docs/adr/0113-a-series-whose-page-is-gone.md): its own page answered 404 or 410
+ * on this many checks in a row. One such answer may be a Site's hiccup; three, a rest or more apart, are not.
+ */
+export const GONE_AFTER_CHECKS = 3
+
+export interface GoneFacts {
+  /** Checks in a row whose page answered 404 or 410 (0: not gone). */
+  goneChecks: number
+  /** When the first of them was. */
+  goneSince: number
+  /** 404 or 410. */
+  goneStatus: number
+}
+
+/** Whether a run of "gone" answers is long enough to tell. */
+export function isGone(facts: GoneFacts): boolean {
+  return facts.goneChecks >= GONE_AFTER_CHECKS
+}
+
+/**
+ * A gone page in words, with what can be done: the owner can open the Site to find the Series, then change its
+ * URL or remove it; a Reader can open the Site, and the owner can change the URL. '' when it is not gone.
+ */
+export function goneWords(facts: GoneFacts, now: number, who: 'owner' | 'reader'): string {
+  if (!isGone(facts)) return ''
+  const answer = facts.goneStatus === 410 ? '“gone” (HTTP 410)' : '“not found” (HTTP 404)'
+  const since = `${facts.goneChecks} checks in a row, for ${ageWords(Math.max(0, now - facts.goneSince))}`
+  const what =
+    who === 'owner'
+      ? 'open the Site to find the Series, then change its URL here, or remove it'
+      : 'open the Site to find the Series; the app’s owner can change its URL'
+  return `The Site answers ${answer} for this page: ${since} — ${what}.`
+}

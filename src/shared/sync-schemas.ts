@@ -70,6 +70,11 @@ export const SeriesView = z.strictObject({
   latestChangedAt: millis,
   latestCheckedAt: millis,
   finished: z.boolean(),
+  /**
+   * The Series' page answered 404/410 on this many checks in a row (at least GONE_AFTER_CHECKS), since when, and
+   * which; absent otherwise (docs/adr/0113-a-series-whose-page-is-gone.md).
+   */
+  gone: z.strictObject({ checks: z.number().int(), since: millis, status: z.number().int() }).optional(),
 })
 
 /** The chapter a Reader reads next: the lowest stored chapter above their Progress. */

@@ -14,6 +14,8 @@ import { adminSessionCookie } from '../testing/admin-session'
 import { FREE_TOKEN_TRIES, MAX_TOKEN_WAIT_MS, SESSION_IDLE_MS, sessionCookieName } from './admin-http'
 import { silentLog } from '../log'
 import { insertPass } from '../store/passes'
+import { ensureLane } from '../store/lanes'
+import { recordSiteMove } from '../store/site-moves'
 import { BACKUP_DIR, listBackups } from '../store/backups'
 import { FakeClock } from '../testing/clock'
 import { tachibk } from '../testing/library-files'
@@ -253,6 +255,8 @@ describe('every admin method through the headless transport', () => {
       forceSeriesPoll: () => key,
       pauseLane: () => ({ site: 'fixture-madara', duration: '6h' }),
       resumeLane: () => ({ site: 'fixture-madara' }),
+      acceptSiteMove: () => ({ site: 'fixture-refusing' }),
+      dismissSiteMove: () => ({ site: 'fixture-webtoons' }),
       finishSeries: () => key,
       unfinishSeries: () => key,
       setSeriesUrl: () => ({ ...key, url: `${fixture.origin}/madara/manga/tower/` }),
@@ -278,6 +282,14 @@ describe('every admin method through the headless transport', () => {
       setNotificationChannels: () => ({ channels: [{ kind: 'ntfy', url: 'https://ntfy.example/owner-topic' }] }),
       testNotifications: () => ({}),
     })
+    // A move to accept and one to dismiss, as a check records them (a permanent redirect to another host).
+    for (const [site, port] of [
+      ['fixture-refusing', 9],
+      ['fixture-webtoons', 10],
+    ] as const) {
+      await ensureLane(shell.core.store.db, site)
+      await recordSiteMove(shell.core.store.db, site, { toOrigin: `http://127.0.0.1:${port}`, fromUrl: `${fixture.origin}/x`, at: 1 })
+    }
     // Add a Site: a proposal for a host no Site pins yet, to confirm.
     unknown = await startFixtureSite()
     const proposed = await rpc('proposeSite', { url: `${unknown.origin}/themesia/manga/iron-bloom/` })

@@ -3,7 +3,7 @@
  * failed checks, the store and its backups. Shared by the admin operations, the tray and the Electron shell.
  */
 import type { CheckFailureView, LaneView, PassView, SeriesRowView, StorageView } from '../../shared/admin-api'
-import type { SeriesWaitingView } from '../../shared/series-state'
+import { isGone, type GoneFacts, type SeriesWaitingView } from '../../shared/series-state'
 import type { Core } from '../core'
 import { cadenceWords } from '../lanes/cadence'
 import { logProblem } from '../log'
@@ -112,7 +112,14 @@ export function seriesRowView(r: SeriesListRow, site: Site | undefined, waiting:
     lastOutcomeAt: r.last_outcome_at,
     waiting,
     ...(site?.pace.cadence === 'adaptive' ? { rhythm: cadenceWords(r, site.pace.restMs), plannedCheckAt: r.next_check_at } : {}),
+    ...goneOf(r),
   }
+}
+
+/** A Series' run of "gone" answers, when it is long enough to tell (docs/adr/0113-a-series-whose-page-is-gone.md). */
+export function goneOf(r: Pick<SeriesListRow, 'gone_checks' | 'gone_since' | 'gone_status'>): { gone?: GoneFacts } {
+  const facts = { goneChecks: r.gone_checks, goneSince: r.gone_since, goneStatus: r.gone_status }
+  return isGone(facts) ? { gone: facts } : {}
 }
 
 export function passView(p: PassRow): PassView {

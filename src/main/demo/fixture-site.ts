@@ -15,6 +15,7 @@
  *   GET  /hang/manga/:slug/                   a response that never ends
  *   GET  /huge/manga/:slug/                   an oversized body
  *   GET  /redirect-off/manga/:slug/           a redirect off the pinned host (to localhost)
+ *   GET  /gone/manga/:slug/?status=404|410     a Series page that is no more (404, or 410 "gone")
  *   GET  /moved/manga/:slug/?status=301|308   a permanent redirect to another host (localhost on this port) that
  *                                             serves the Series as Madara: the Site moved
  *   GET  /slow-down/manga/:slug/?status=429|503&retry=S|in-S   "too many requests": Retry-After S seconds, or a date S s ahead
@@ -75,7 +76,7 @@ export interface FixtureOptions {
 }
 
 const FAMILY_PATH =
-  /^\/(madara|madara-xhr|themesia|js-challenge|never-clears|no-chapters|broken|hang|huge|redirect-off|moved|leaky|busy|hostile|slow-down|encoded)\/manga\/([a-z0-9-]{1,80})\/?(ajax\/chapters\/?|chapter-\d+\/?)?$/
+  /^\/(madara|madara-xhr|themesia|js-challenge|never-clears|no-chapters|broken|hang|huge|redirect-off|moved|gone|leaky|busy|hostile|slow-down|encoded)\/manga\/([a-z0-9-]{1,80})\/?(ajax\/chapters\/?|chapter-\d+\/?)?$/
 const WEBTOONS_PATH = /^\/webtoons\/en\/[a-z-]+\/([a-z0-9-]{1,80})\/list$/
 const MANGADEX_FEED = /^\/mangadex\/api\/manga\/([0-9a-f-]{36})\/feed$/
 const MANGADEX_TITLE = /^\/mangadex\/title\/([0-9a-f-]{36})(?:\/([a-z0-9-]+))?$/
@@ -265,6 +266,8 @@ const FAMILY_PAGES = {
   },
   'slow-down': slowDownPage,
   encoded: encodedPage,
+  gone: ({ res, url }: FamilyRequest) =>
+    send(res, url.searchParams.get('status') === '410' ? 410 : 404, 'text/html', '<!DOCTYPE html><title>Not found</title><h1>Gone</h1>'),
   moved: ({ state, res, url, slug }: FamilyRequest) => {
     const status = url.searchParams.get('status') === '308' ? 308 : 301
     res.writeHead(status, { location: `http://localhost:${state.port()}/madara/manga/${slug}/` })

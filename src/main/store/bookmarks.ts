@@ -149,7 +149,8 @@ const SERIES_JSON = sql<string>`json_object(
   'latest_chapter_url', s.latest_chapter_url, 'latest_source', s.latest_source,
   'latest_changed_at', s.latest_changed_at, 'latest_checked_at', s.latest_checked_at,
   'latest_sighted_at', s.latest_sighted_at, 'force_poll_at', s.force_poll_at,
-  'finished_at', s.finished_at, 'created_at', s.created_at, 'rhythm', s.rhythm, 'rhythm_misses', s.rhythm_misses)`
+  'finished_at', s.finished_at, 'created_at', s.created_at, 'rhythm', s.rhythm, 'rhythm_misses', s.rhythm_misses,
+  'gone_checks', s.gone_checks, 'gone_since', s.gone_since, 'gone_status', s.gone_status)`
 
 /**
  * A Reader's bookmarks with their Series. With `since`, only those whose bookmark changed or whose Latest

@@ -5,6 +5,7 @@
  */
 import { sql, type UpdateObject } from 'kysely'
 import { AppError } from '../../shared/errors'
+import { GONE_AFTER_CHECKS } from '../../shared/series-state'
 import { touchBookmarksOf } from './bookmarks'
 import type { Db } from './database'
 import type { CheckOutcomeName, Database, LatestChapterHistoryRow, SeriesKey, SeriesRow } from './schema'
@@ -90,13 +91,23 @@ export async function recordCheckOutcome(
 ): Promise<void> {
   // A page answering 404 or 410 counts one more check in a row; anything else ends the run
   // (docs/adr/0113-a-series-whose-page-is-gone.md).
+  const before = await db
+    .selectFrom('series')
+    .select('gone_checks')
+    .where('site', '=', key.site)
+    .where('series_id', '=', key.seriesId)
+    .executeTakeFirst()
+  const goneBefore = before?.gone_checks ?? 0
   const gone = outcome.gone
     ? {
-        gone_checks: sql<number>`gone_checks + 1`,
+        gone_checks: goneBefore + 1,
         gone_since: sql<number>`CASE WHEN gone_checks = 0 THEN ${outcome.at} ELSE gone_since END`,
         gone_status: outcome.gone,
       }
     : NOT_GONE
+  // What a Reader's card says changes when the run reaches the count, or ends after it: a sync with `since` sees it.
+  const crossed = outcome.gone ? goneBefore + 1 === GONE_AFTER_CHECKS : goneBefore >= GONE_AFTER_CHECKS
+  if (crossed) await touchBookmarksOf(db, key, outcome.at)
   await db
     .updateTable('series')
     .set({
@@ -273,7 +284,7 @@ export async function recordCheckResult(
   if (Object.keys(changes).length > 0) {
     await db.updateTable('series').set(changes).where('site', '=', input.site).where('series_id', '=', input.seriesId).execute()
   }
-  if (retitled || (moved && move !== 'up') || move === 'confirmed') {
+  if (retitled || (moved && move !== 'up') || move === 'confirmed' || (input.outcome && current.gone_checks >= GONE_AFTER_CHECKS)) {
     // Not a New Chapter, but what the Series shows a Reader changed (a first Latest Chapter, a correction,
     // a confirmation, a title): Readers syncing with `since` must see it. An 'up' move is seen through
     // latest_changed_at.

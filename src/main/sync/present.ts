@@ -5,6 +5,7 @@ import type { Db } from '../store/database'
 import type { ChapterRow, ReaderRow, SightingRow } from '../store/schema'
 import type { z } from 'zod'
 import { expectedRelease } from '../lanes/upcoming'
+import { GONE_AFTER_CHECKS } from '../../shared/series-state'
 import type { BookmarkView, ChapterView, ReaderView, SightingResponse, UpdateView } from '../../shared/sync-schemas'
 
 /** A bookmark, with what its stored chapters say (`facts`; none: no list stored, counted by subtraction). */
@@ -33,6 +34,9 @@ export function presentBookmark(b: ReaderBookmark, facts?: ChapterFacts): z.infe
       latestChangedAt: b.series.latest_changed_at,
       latestCheckedAt: b.series.latest_checked_at,
       finished: b.series.finished_at > 0,
+      ...(b.series.gone_checks >= GONE_AFTER_CHECKS
+        ? { gone: { checks: b.series.gone_checks, since: b.series.gone_since, status: b.series.gone_status } }
+        : {}),
     },
   }
 }

@@ -14,6 +14,8 @@ import { checkSeries } from '../lanes/check'
 import { silentLog } from '../log'
 import { loadSites, SITES_FILE } from '../sites/sites-file'
 import { ensureLane } from '../store/lanes'
+import { readerBookmarks } from '../store/bookmarks'
+import { presentBookmark } from '../sync/present'
 import { FakeClock } from '../testing/clock'
 import { seedReader, seedSeries, tempDir } from '../testing/store'
 import type { AdminApi } from '../../shared/admin-api'
@@ -26,7 +28,7 @@ const clock = new FakeClock()
 const SITES_TEXT = (host: string) => `{
   // The owner's own notes stay.
   "sites": [
-    { "key": "drifting", "name": "Drifting Scans", "hosts": ["${host}"], "family": "madara", "idPattern": "^/(?:moved|madara)/manga/([^/]+)" }
+    { "key": "drifting", "name": "Drifting Scans", "hosts": ["${host}"], "family": "madara", "idPattern": "^/(?:moved|madara|gone)/manga/([^/]+)" }
   ]
 }
 `
@@ -114,5 +116,46 @@ describe('a permanent redirect to another host', () => {
     const temporary = await check('/redirect-off/manga/kelp/')
     expect(temporary.reason).toBe(`redirect off the host pin to ${movedHost()}`)
     expect((await admin.lanes()).find((l) => l.site === 'drifting')!.move).toBeUndefined()
+  })
+})
+
+describe('a Series whose page is gone (docs/adr/0113-a-series-whose-page-is-gone.md)', () => {
+  it("is said on the owner's row and the Reader's card from the third 404 or 410 in a row; a page read again ends it", async () => {
+    const db = core.store.db
+    const readerId = await seedReader(db)
+    await ensureLane(db, 'drifting')
+    await seedSeries(db, { site: 'drifting', id: 'reef', url: `${fixture.origin}/gone/manga/reef/?status=410`, readers: [readerId] })
+    const key = { site: 'drifting', seriesId: 'reef' }
+    const firstAt = clock.now()
+    for (let n = 1; n <= 3; n++) {
+      const report = await check('/gone/manga/reef/?status=410')
+      expect(report).toMatchObject({ outcome: 'error', reason: `HTTP 410 from ${fixture.host}`, gone: 410 })
+      const row = (await admin.seriesDetail(key)).row
+      expect(row.gone).toEqual(n < 3 ? undefined : { goneChecks: 3, goneSince: firstAt, goneStatus: 410 })
+      if (n < 3) await clock.advance(3_600_000)
+    }
+    const sinceBefore = clock.now() - 1
+    const [card] = await readerBookmarks(db, readerId, { since: sinceBefore })
+    expect(card && presentBookmark(card).series.gone).toEqual({ checks: 3, since: firstAt, status: 410 })
+
+    // The page answers again: the run ends, and a Reader syncing since sees it end.
+    await clock.advance(3_600_000)
+    expect((await check('/madara/manga/reef/')).outcome).toBe('chapter')
+    expect((await admin.seriesDetail(key)).row.gone).toBeUndefined()
+    const [again] = await readerBookmarks(db, readerId, { since: clock.now() })
+    expect(again && presentBookmark(again).series.gone).toBeUndefined()
+  })
+
+  it('another failure between two 404s starts the count again', async () => {
+    const db = core.store.db
+    await seedSeries(db, { site: 'drifting', id: 'kelp', url: `${fixture.origin}/gone/manga/kelp/`, readers: [await seedReader(db)] })
+    await check('/gone/manga/kelp/')
+    await check('/gone/manga/kelp/')
+    await check('/moved/manga/kelp/')
+    await check('/gone/manga/kelp/')
+    await check('/gone/manga/kelp/')
+    expect((await admin.seriesDetail({ site: 'drifting', seriesId: 'kelp' })).row.gone).toBeUndefined()
+    await check('/gone/manga/kelp/')
+    expect((await admin.seriesDetail({ site: 'drifting', seriesId: 'kelp' })).row.gone).toMatchObject({ goneChecks: 3, goneStatus: 404 })
   })
 })

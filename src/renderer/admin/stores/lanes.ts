@@ -39,5 +39,18 @@ export function useLanes() {
     replace(fresh)
     await announce(`Resumed ${fresh.name}: its Lane runs at its next pass.`)
   }
-  return { lanes, refresh, pause, resume }
+  const acceptMove = async (site: string) => {
+    const to = lanes.value.find((l) => l.site === site)?.move?.toHost
+    const fresh = await attempt(() => admin.acceptSiteMove({ site }))
+    if (!fresh) return
+    replace(fresh)
+    await announce(`Moved ${fresh.name} to ${to ?? 'its new host'}: its next check reads it there.`)
+  }
+  const dismissMove = async (site: string) => {
+    const fresh = await attempt(() => admin.dismissSiteMove({ site }))
+    if (!fresh) return
+    replace(fresh)
+    await announce(`Left ${fresh.name} where it was; that move is not proposed again.`)
+  }
+  return { lanes, refresh, pause, resume, acceptMove, dismissMove }
 }

@@ -48,3 +48,24 @@ describe("a card's Latest Chapter says who says so (docs/adr/0081-one-reader-bou
     expect(text).not.toContain('reported')
   })
 })
+
+describe('a card whose Series page is gone (docs/adr/0113-a-series-whose-page-is-gone.md)', () => {
+  it('says so in words, with what can be done', () => {
+    const gone = bookmark('check')
+    gone.series.gone = { checks: 3, since: Date.now() - 2 * 86_400_000, status: 404 }
+    const text = mount(BookmarkCard, { props: { bookmark: gone, loadChapters } })
+      .find('[data-gone]')
+      .text()
+    expect(text).toBe(
+      'The Site answers “not found” (HTTP 404) for this page: 3 checks in a row, for 2 d — open the Site to find the Series; the app’s owner can change its URL.',
+    )
+  })
+
+  it('a card with no gone run says nothing of it', () => {
+    expect(
+      mount(BookmarkCard, { props: { bookmark: bookmark('check'), loadChapters } })
+        .find('[data-gone]')
+        .exists(),
+    ).toBe(false)
+  })
+})
