@@ -228,9 +228,16 @@ describe('the requests of one check', () => {
     expect(requested()).toHaveLength(3)
   })
 
-  it('a non-200 with no fallback is an error that names the status and host', async () => {
-    expect(await check(site())).toEqual({ outcome: 'error', reason: 'HTTP 404 from a.example', stampedAt: clock.now(), fetched: true })
+  it('a non-200 with no fallback is an error that names the status and host; a 404 of the Series page counts as gone', async () => {
+    expect(await check(site())).toEqual({
+      outcome: 'error',
+      reason: 'HTTP 404 from a.example',
+      stampedAt: clock.now(),
+      fetched: true,
+      gone: 404,
+    })
     expect(await series()).toMatchObject({ last_outcome: 'error', last_error: 'HTTP 404 from a.example', last_outcome_at: clock.now() })
+    expect(await series()).toMatchObject({ gone_checks: 1, gone_since: clock.now(), gone_status: 404 })
   })
 
   it('a 204 is a page: an empty one is no chapter, not an error', async () => {

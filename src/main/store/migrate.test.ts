@@ -73,6 +73,16 @@ describe('migrations', () => {
       "rhythm TEXT NOT NULL DEFAULT ''",
       "releases TEXT NOT NULL DEFAULT ''",
       'rhythm_misses INTEGER NOT NULL DEFAULT 0',
+      'gone_checks INTEGER NOT NULL DEFAULT 0',
+      'gone_since INTEGER NOT NULL DEFAULT 0',
+      'gone_status INTEGER NOT NULL DEFAULT 0',
+    ])
+    expect(schema.site_moves).toEqual([
+      'site TEXT NOT NULL PK1',
+      "to_origin TEXT NOT NULL DEFAULT ''",
+      "from_url TEXT NOT NULL DEFAULT ''",
+      'seen_at INTEGER NOT NULL DEFAULT 0',
+      "dismissed TEXT NOT NULL DEFAULT ''",
     ])
     expect(schema.readers).toEqual(['id INTEGER PK1', 'name TEXT NOT NULL', 'token_hash TEXT NOT NULL', 'created_at INTEGER NOT NULL'])
     expect(schema.bookmarks).toEqual([
