@@ -6,7 +6,7 @@
 import type { BookmarkStatus } from './sync-schemas'
 
 /** What a file was read as. `export` is this app's own library document. */
-export const IMPORT_FORMATS = ['bookmarks', 'list', 'csv', 'mihon', 'export'] as const
+export const IMPORT_FORMATS = ['bookmarks', 'list', 'csv', 'mihon', 'tachiyomi', 'export'] as const
 export type ImportFormat = (typeof IMPORT_FORMATS)[number]
 
 export const IMPORT_FORMAT_NAMES: Record<ImportFormat, string> = {
@@ -14,6 +14,7 @@ export const IMPORT_FORMAT_NAMES: Record<ImportFormat, string> = {
   list: 'a list of URLs',
   csv: 'a CSV file',
   mihon: 'a Mihon/Tachiyomi backup',
+  tachiyomi: 'a Tachiyomi JSON backup',
   export: 'a Manga Bookmark export',
 }
 
@@ -35,6 +36,7 @@ export const IMPORT_SKIP_REASONS = [
   'unknown-host',
   'not-series',
   'unmapped-source',
+  'not-readable',
   'unknown-site',
   'not-in-library',
   'id-mismatch',
@@ -47,6 +49,7 @@ export const IMPORT_SKIP_WORDS: Record<ImportSkipReason, string> = {
   'unknown-host': 'no Site has this host',
   'not-series': 'not a Series URL of its Site',
   'unmapped-source': 'a backup source not mapped to a Site',
+  'not-readable': 'a known source no family of this app reads yet',
   'unknown-site': 'a Site this app does not have',
   'not-in-library': 'only in the reading history, not in the library',
   'id-mismatch': 'its id is not the one its Site reads from its URL',

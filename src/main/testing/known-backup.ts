@@ -1,11 +1,9 @@
 /**
  * A Mihon backup of a household's library spread over Known Sites of every family the table holds: the
- * sources are named by the ids Mihon computes (name, lang, version 1), the manga by the paths each family's
- * extension stores. Used by the import tests and the e2e.
+ * sources are named by their own ids (the table's), the manga by the paths each family's extension stores. Used by the import tests and the e2e.
  */
 import type { FamilyKey } from '../sites/families'
 import { KNOWN_SITES, type KnownSite } from '../sites/known-sites'
-import { sourceId } from '../library/mihon/sources'
 import type { TestBackup } from './library-files'
 
 /** The path a family's extension stores as a manga's `url` in a backup. */
@@ -31,6 +29,13 @@ export function backupPath(family: FamilyKey, slug: string): string {
   }
 }
 
+/** The id a backup names a Known Site's source by (its first source in the table: explicit ids included). */
+export function sourceIdOf(site: Pick<KnownSite, 'key'>): string {
+  const row = KNOWN_SITES.sources.find((s) => s.site === site.key)
+  if (!row) throw new Error(`no source of the Known Site ${site.key}`)
+  return row.id
+}
+
 /**
  * `entries` manga over `sites` Known Sites, the Sites taken round-robin over the families (so every family
  * is in it), each manga read up to a chapter.
@@ -45,11 +50,11 @@ export function knownSourcesBackup(entries = 50, sites = 10): { backup: TestBack
   const manga = Array.from({ length: entries }, (_, i) => {
     const site = chosen[i % chosen.length]!
     return {
-      source: sourceId(site.name, site.lang),
+      source: sourceIdOf(site),
       url: backupPath(site.family, `series-${i + 1}`),
       title: `Series ${i + 1}`,
       read: [1, 2, (i % 7) + 3],
     }
   })
-  return { backup: { manga, sources: chosen.map((s) => ({ name: s.name, sourceId: sourceId(s.name, s.lang) })) }, sites: chosen }
+  return { backup: { manga, sources: chosen.map((s) => ({ name: s.name, sourceId: sourceIdOf(s) })) }, sites: chosen }
 }

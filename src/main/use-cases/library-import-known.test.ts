@@ -15,7 +15,7 @@ import { createRegistry, type SiteRegistry } from '../sites/registry'
 import { checkSiteEntry, loadSites } from '../sites/sites-file'
 import type { Site } from '../sites/site'
 import { FakeClock } from '../testing/clock'
-import { knownSourcesBackup } from '../testing/known-backup'
+import { knownSourcesBackup, sourceIdOf } from '../testing/known-backup'
 import { tachibk } from '../testing/library-files'
 import { openTestStore, seedReader, tempDir, type TestStore } from '../testing/store'
 import { ImportJobs, mapSource, type LibraryDeps } from './library-import'
@@ -114,7 +114,7 @@ describe('a Mihon backup over Known Sites', () => {
     const own = checkSiteEntry({ ...knownSiteEntry(known, new Set()), key: 'my-own', name: 'Mine' }, new Map())
     if (!('site' in own)) throw new Error(own.problems.join())
     registry.add(own.site)
-    const bytes = tachibk({ manga: [{ source: sourceId(known.name, known.lang), url: '/manga/solo/', title: 'Solo' }] })
+    const bytes = tachibk({ manga: [{ source: sourceIdOf(known), url: '/manga/solo/', title: 'Solo' }] })
     const p = (await preview(new ImportJobs(deps), bytes)).preview!
     expect(p).toMatchObject({ sitesToAdd: [], totals: { add: 1 } })
     expect(p.sites.map((s) => s.site)).toEqual(['my-own'])
@@ -122,7 +122,7 @@ describe('a Mihon backup over Known Sites', () => {
 
   it("an owner's mapping of a known source wins over the table", async () => {
     const known = KNOWN_SITES.sites.find((s) => s.family === 'madara')!
-    const id = sourceId(known.name, known.lang)
+    const id = sourceIdOf(known)
     await mapSource(deps, { sourceId: id, sourceName: known.name, site: 'mangadex' })
     const bytes = tachibk({ manga: [{ source: id, url: '/title/0b3a1e5c-1b1f-4f3e-9d1c-3a1b2c3d4e5f', title: 'Dex' }] })
     const p = (await preview(new ImportJobs(deps), bytes)).preview!
@@ -130,11 +130,14 @@ describe('a Mihon backup over Known Sites', () => {
     expect(p.mappings.map((m) => m.site)).toEqual(['mangadex'])
   })
 
-  it('a source whose extension bumped its version (versionId 2) is known too', async () => {
-    const known = KNOWN_SITES.sites.find((s) => s.family === 'madara')!
-    const bytes = tachibk({ manga: [{ source: sourceId(known.name, known.lang, 2), url: '/manga/a/', title: 'A' }] })
-    const p = (await preview(new ImportJobs(deps), bytes)).preview!
-    expect(p.sitesToAdd.map((s) => s.name)).toEqual([known.name])
+  it('a source whose extension bumped its version is known by its own id and by the ids of its older versions', async () => {
+    const bumped = KNOWN_SITES.sources.find((s) => s.site && (s.versionId ?? 1) >= 2)!
+    const known = KNOWN_SITES.sites.find((s) => s.key === bumped.site)!
+    for (const id of [bumped.id, sourceId(bumped.name, bumped.lang, 1)]) {
+      const bytes = tachibk({ manga: [{ source: id, url: '/manga/a/', title: 'A' }] })
+      const p = (await preview(new ImportJobs(deps), bytes)).preview!
+      expect(p.sitesToAdd.map((s) => s.name)).toEqual([known.name])
+    }
   })
 
   it('a Site written meanwhile under the same key stops the confirm with a reason, and nothing of the import is written', async () => {

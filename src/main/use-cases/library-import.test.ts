@@ -20,7 +20,8 @@ import { openTestStore, seedReader, type TestStore } from '../testing/store'
 import { exportLibrary } from './library-export'
 import { applyPlan, ImportJobs, loadMappings, mapSource, planLibrary, previewPlan, type LibraryDeps } from './library-import'
 
-const ASURA = '6247824327199706550'
+// A source the Known Sites table does not know (the backup names it).
+const ASURA = '1234567890123456789'
 let fixture: FixtureSite
 let registry: SiteRegistry
 const clock = new FakeClock()
