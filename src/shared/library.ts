@@ -78,3 +78,34 @@ export function statusFromLabel(label: string): BookmarkStatus | undefined {
 export function sitesToAddWords(sites: ReadonlyArray<{ name: string; family: string }>): string {
   return sites.map((s) => `${s.name} (${s.family})`).join(', ')
 }
+
+/**
+ * A backup source in a preview, for a person: "Manganato (MangaBox): 146 manga — adds the Site Manganato;
+ * 73 addresses moved from chapmanganato.com to www.natomanga.com", "Bato.to: 12 manga — no family reads this
+ * site yet".
+ */
+export function sourceSummaryWords(s: {
+  name: string
+  outcome: 'site' | 'site-to-add' | 'mapped' | 'not-readable' | 'unknown'
+  count: number
+  resolved: number
+  siteName?: string
+  family?: string
+  moved: ReadonlyArray<{ from: string; to: string; count: number }>
+}): string {
+  const n = (v: number) => v.toLocaleString('en')
+  const head = `${s.name}${s.family && s.outcome !== 'not-readable' ? ` (${s.family})` : ''}: ${n(s.count)} manga`
+  const what = {
+    site: `read on the Site ${s.siteName ?? ''}`,
+    'site-to-add': `adds the Site ${s.siteName ?? ''}`,
+    mapped: `read as ${s.siteName ?? ''}, as you mapped it`,
+    'not-readable': `no family reads this site yet${s.family ? ` (it runs ${s.family})` : ''}; map it to a Site you added, or add it with Add a Site`,
+    unknown: 'a source this app does not know; map it to a Site',
+  }[s.outcome]
+  const parts = [`${head} — ${what}`]
+  const unread = s.count - s.resolved
+  if (unread > 0 && (s.outcome === 'site' || s.outcome === 'site-to-add' || s.outcome === 'mapped'))
+    parts.push(`${n(unread)} not read (see Skipped)`)
+  for (const m of s.moved) parts.push(`${n(m.count)} address${m.count === 1 ? '' : 'es'} moved from ${m.from} to ${m.to}`)
+  return parts.join('; ')
+}

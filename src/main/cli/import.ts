@@ -6,7 +6,7 @@
  */
 import { join, resolve } from 'node:path'
 import type { ImportPreviewView, ImportResultView } from '../../shared/admin-api'
-import { IMPORT_FORMAT_NAMES, IMPORT_SKIP_WORDS, sitesToAddWords } from '../../shared/library'
+import { IMPORT_FORMAT_NAMES, IMPORT_SKIP_WORDS, sitesToAddWords, sourceSummaryWords } from '../../shared/library'
 import { readImportFile, readLibrary } from '../library/read'
 import { BUILT_IN_SITES } from '../sites/builtin'
 import { createRegistry } from '../sites/registry'
@@ -130,6 +130,10 @@ export function previewLines(p: ImportPreviewView): string[] {
       lines.push(
         `  ${s.name.padEnd(width)}  ${[s.add, s.present, s.progress, s.newSeries, s.skipped].map((v) => n(v).padStart(12)).join('')}`,
       )
+  }
+  if (p.sources.length) {
+    lines.push(`Backup sources: ${n(p.sources.length)}`)
+    for (const s of p.sources) lines.push(`  ${sourceSummaryWords(s)}`)
   }
   for (const m of p.mappings) lines.push(`  Source ${m.sourceName} (${m.sourceId}) is read as ${m.siteName} on ${m.origin}.`)
   if (p.skipped.length) {
