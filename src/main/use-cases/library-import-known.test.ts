@@ -15,7 +15,7 @@ import { createRegistry, type SiteRegistry } from '../sites/registry'
 import { checkSiteEntry, loadSites } from '../sites/sites-file'
 import type { Site } from '../sites/site'
 import { FakeClock } from '../testing/clock'
-import { knownSourcesBackup, sourceIdOf } from '../testing/known-backup'
+import { knownSourcesBackup, realLibraryBackup, sourceIdOf } from '../testing/known-backup'
 import { tachibk } from '../testing/library-files'
 import { openTestStore, seedReader, tempDir, type TestStore } from '../testing/store'
 import { ImportJobs, mapSource, type LibraryDeps } from './library-import'
@@ -107,6 +107,36 @@ describe('a Mihon backup over Known Sites', () => {
     // The same backup again: the Sites run now, nothing is proposed, every bookmark is present.
     const again = await preview(jobs, tachibk(backup))
     expect(again.preview).toMatchObject({ sitesToAdd: [], totals: { add: 0, present: 50 } })
+  })
+
+  it('a real library of 300 manga over the table: every readable entry resolves with no mapping, every other source is named', async () => {
+    const library = realLibraryBackup()
+    const readable = [...library.readable.values()].reduce((a, b) => a + b, 0)
+    const unreadable = [...library.unreadable.values()].reduce((a, b) => a + b.count, 0)
+    expect([readable, unreadable, library.elsewhere]).toEqual([240, 60, 120])
+    const jobs = new ImportJobs(deps)
+    const p = (await preview(jobs, tachibk(library.backup))).preview!
+    expect(p.totals).toMatchObject({ add: 240, newSeries: 240, skipped: 60 })
+    expect(p.skipped.map((s) => [s.reason, s.count])).toEqual([['not-readable', 60]])
+    expect(p.unknownHosts).toEqual([])
+    expect(p.sitesToAdd.map((s) => s.key).sort()).toEqual(library.sites.map((s) => s.key).sort())
+    const bySource = new Map(p.sources.map((s) => [s.sourceId, s]))
+    expect(bySource.size).toBe(library.readable.size + library.unreadable.size)
+    for (const [id, count] of library.readable) expect(bySource.get(id)).toMatchObject({ outcome: 'site-to-add', count, resolved: count })
+    for (const [id, { name, count }] of library.unreadable)
+      expect(bySource.get(id)).toMatchObject({ outcome: 'not-readable', name, count, resolved: 0 })
+    const moved = new Map<string, number>()
+    for (const s of p.sources) for (const m of s.moved) moved.set(m.to, (moved.get(m.to) ?? 0) + m.count)
+    const expected = new Map<string, number>()
+    for (const [key, n] of library.moved) {
+      const host = new URL(library.sites.find((s) => s.key === key)!.baseUrl).host
+      expected.set(host, (expected.get(host) ?? 0) + n)
+    }
+    expect(moved).toEqual(expected)
+    expect(bySource.get('1024627298672457456')!.moved).toEqual([
+      expect.objectContaining({ from: 'chapmanganato.com', to: 'www.natomanga.com' }),
+    ])
+    expect(fetches).not.toHaveBeenCalled()
   })
 
   it('reads a source on the Site the owner already runs for its host, and adds none', async () => {
