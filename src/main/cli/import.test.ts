@@ -109,6 +109,10 @@ describe('npm run import', () => {
     expect(unmapped.out).toMatch(new RegExp(`${ASURA}\\s+Asura Scans: 1 manga, e\\.g\\. /madara/manga/solo/`))
     // The fixture Sites have no MangaDex on mangadex.org: that manga's host is unknown here.
     expect(unmapped.out).toContain('Hosts no Site has: mangadex.org × 1')
+    // Every source of the backup, named, with what becomes of its manga (these fixture Sites have no MangaDex).
+    expect(unmapped.out).toContain('Backup sources: 2')
+    expect(unmapped.out).toContain('  Asura Scans: 1 manga — a source this app does not know')
+    expect(unmapped.out).toContain('  MangaDex (MangaDex): 1 manga — read on the Site mangadex; 1 not read (see Skipped)')
 
     const mapped = await run(
       runImportCommand,

@@ -139,6 +139,35 @@ describe('a Mihon backup over Known Sites', () => {
     expect(fetches).not.toHaveBeenCalled()
   })
 
+  it('old Tachiyomi JSON backups (versions 2 and 1) import: read off the thread, resolved by the same ids, written on one confirm', async () => {
+    const id = '1024627298672457456'
+    const v2 = `{"version":2,"mangas":[{"manga":["https://chapmanganato.com/manga/solo","Solo",${id},0,0],"chapters":[{"u":"https://chapmanganato.com/manga/solo/chapter-7","r":1}]}],"extensions":["${id}:Manganelo"]}`
+    const v1 = `{"mangas":[{"manga":{"url":"/manga/night","title":"Night","source":${id}},"chapters":[{"url":"/manga/night/c2","read":true,"chapter_number":2}]}]}`
+    const jobs = new ImportJobs(deps)
+    for (const [text, outcome] of [
+      [v2, 'site-to-add'],
+      [v1, 'site'],
+    ] as const) {
+      const { id: job } = await jobs.start({ readerId: aiko, fileName: 'tachiyomi.json', bytes: Buffer.from(text) })
+      const p = (await until(jobs, job, 'previewed')).preview!
+      expect(p.format).toBe('tachiyomi')
+      expect(p.sources).toEqual([expect.objectContaining({ sourceId: id, name: 'Manganato', outcome, count: 1, resolved: 1 })])
+      jobs.confirm(job)
+      await until(jobs, job, 'done')
+    }
+    const rows = await store.db
+      .selectFrom('bookmarks')
+      .innerJoin('series', (j) => j.onRef('series.site', '=', 'bookmarks.site').onRef('series.series_id', '=', 'bookmarks.series_id'))
+      .select(['series.series_url', 'bookmarks.progress'])
+      .orderBy('series.series_url')
+      .execute()
+    expect(rows).toEqual([
+      { series_url: 'https://www.natomanga.com/manga/night', progress: 2 },
+      { series_url: 'https://www.natomanga.com/manga/solo', progress: 7 },
+    ])
+    expect(fetches).not.toHaveBeenCalled()
+  })
+
   it('reads a source on the Site the owner already runs for its host, and adds none', async () => {
     const known = KNOWN_SITES.sites.find((s) => s.family === 'mangathemesia')!
     const own = checkSiteEntry({ ...knownSiteEntry(known, new Set()), key: 'my-own', name: 'Mine' }, new Map())
