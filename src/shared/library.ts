@@ -100,7 +100,7 @@ export function sourceSummaryWords(s: {
     'site-to-add': `adds the Site ${s.siteName ?? ''}`,
     mapped: `read as ${s.siteName ?? ''}, as you mapped it`,
     'not-readable': `no family reads this site yet${s.family ? ` (it runs ${s.family})` : ''}; map it to a Site you added, or add it with Add a Site`,
-    unknown: 'a source this app does not know; map it to a Site',
+    unknown: 'not a source of the extension repository (its site may have closed); map it to a Site if it is still up',
   }[s.outcome]
   const parts = [`${head} — ${what}`]
   const unread = s.count - s.resolved

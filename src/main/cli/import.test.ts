@@ -111,7 +111,7 @@ describe('npm run import', () => {
     expect(unmapped.out).toContain('Hosts no Site has: mangadex.org × 1')
     // Every source of the backup, named, with what becomes of its manga (these fixture Sites have no MangaDex).
     expect(unmapped.out).toContain('Backup sources: 2')
-    expect(unmapped.out).toContain('  Asura Scans: 1 manga — a source this app does not know')
+    expect(unmapped.out).toContain('  Asura Scans: 1 manga — not a source of the extension repository (its site may have closed)')
     expect(unmapped.out).toContain('  MangaDex (MangaDex): 1 manga — read on the Site mangadex; 1 not read (see Skipped)')
 
     const mapped = await run(

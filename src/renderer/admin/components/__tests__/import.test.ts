@@ -48,7 +48,7 @@ describe('the import preview', () => {
       'Manganato (MangaBox): 146 manga — adds the Site Manganato; 73 addresses moved from chapmanganato.com to www.natomanga.com',
     )
     expect(items[1]!.text()).toMatch(/^Bato\.to: 12 manga — no family reads this site yet/)
-    expect(items[2]!.text()).toMatch(/^source 42: 1 manga — a source this app does not know/)
+    expect(items[2]!.text()).toMatch(/^source 42: 1 manga — not a source of the extension repository/)
     expect(
       mount(ImportPreview, { props: { preview: preview() } })
         .find('[data-sources]')
