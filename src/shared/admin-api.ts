@@ -422,7 +422,7 @@ export interface ImportPreviewView {
    */
   sources: ImportSourceView[]
   /** The hosts of skipped links that no Site has, most frequent first (at most 10). */
-  unknownHosts: Array<{ host: string; count: number }>
+  unknownHosts: Array<{ host: string; count: number; /** What the Known Sites table knows of it, for a person. */ known?: string }>
   /**
    * Known Sites the backup's sources name that the app does not run yet, added when the owner confirms
    * ("adds 9 Sites: Asura Scans (MangaThemesia), …"); `family` is the family's name for a person.

@@ -109,3 +109,8 @@ export function sourceSummaryWords(s: {
   for (const m of s.moved) parts.push(`${n(m.count)} address${m.count === 1 ? '' : 'es'} moved from ${m.from} to ${m.to}`)
   return parts.join('; ')
 }
+
+/** The hosts no Site has, for a person: "asuracomic.net × 3 (Asura Scans, a MangaThemesia site: Add a Site adds it)". */
+export function unknownHostsWords(hosts: ReadonlyArray<{ host: string; count: number; known?: string }>): string {
+  return hosts.map((h) => `${h.host} × ${h.count}${h.known ? ` (${h.known})` : ''}`).join(', ')
+}

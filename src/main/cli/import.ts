@@ -6,7 +6,7 @@
  */
 import { join, resolve } from 'node:path'
 import type { ImportPreviewView, ImportResultView } from '../../shared/admin-api'
-import { IMPORT_FORMAT_NAMES, IMPORT_SKIP_WORDS, sitesToAddWords, sourceSummaryWords } from '../../shared/library'
+import { IMPORT_FORMAT_NAMES, IMPORT_SKIP_WORDS, sitesToAddWords, sourceSummaryWords, unknownHostsWords } from '../../shared/library'
 import { readImportFile, readLibrary } from '../library/read'
 import { BUILT_IN_SITES } from '../sites/builtin'
 import { createRegistry } from '../sites/registry'
@@ -143,7 +143,7 @@ export function previewLines(p: ImportPreviewView): string[] {
       for (const e of s.examples) lines.push(`          e.g. ${e}`)
     }
   }
-  if (p.unknownHosts.length) lines.push(`  Hosts no Site has: ${p.unknownHosts.map((h) => `${h.host} × ${h.count}`).join(', ')}`)
+  if (p.unknownHosts.length) lines.push(`  Hosts no Site has: ${unknownHostsWords(p.unknownHosts)}`)
   if (p.sitesToAdd.length) {
     lines.push(`Adds ${n(p.sitesToAdd.length)} Sites: ${sitesToAddWords(p.sitesToAdd)}.`)
   }

@@ -168,6 +168,19 @@ describe('a Mihon backup over Known Sites', () => {
     expect(fetches).not.toHaveBeenCalled()
   })
 
+  it('a list of links on hosts no Site has: the preview says what the table knows of each host, with no request', async () => {
+    const jobs = new ImportJobs(deps)
+    const text = ['https://www.manganato.gg/manga/x', 'https://asurascans.com/manga/y', 'https://nowhere.example/z'].join('\n')
+    const { id } = await jobs.start({ readerId: aiko, fileName: 'links.txt', bytes: Buffer.from(text) })
+    const p = (await until(jobs, id, 'previewed')).preview!
+    expect(p.unknownHosts).toEqual([
+      { host: 'asurascans.com', count: 1, known: 'Asura Scans: no family reads this site yet' },
+      { host: 'nowhere.example', count: 1 },
+      { host: 'www.manganato.gg', count: 1, known: 'Manganato, a MangaBox site: Add a Site adds it' },
+    ])
+    expect(fetches).not.toHaveBeenCalled()
+  })
+
   it('reads a source on the Site the owner already runs for its host, and adds none', async () => {
     const known = KNOWN_SITES.sites.find((s) => s.family === 'mangathemesia')!
     const own = checkSiteEntry({ ...knownSiteEntry(known, new Set()), key: 'my-own', name: 'Mine' }, new Map())

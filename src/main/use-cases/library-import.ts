@@ -183,8 +183,16 @@ function skipsByReason(skipped: ImportPlan['skipped']): Pick<ImportPreviewView, 
     unknownHosts: [...hosts]
       .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
       .slice(0, 10)
-      .map(([host, count]) => ({ host, count })),
+      .map(([host, count]) => ({ host, count, ...hostHint(host) })),
   }
+}
+
+/** What the Known Sites table knows of a host no Site has, for a person: "Manganato, a MangaBox site". Sends nothing. */
+function hostHint(host: string): { known?: string } {
+  const facts = knownHostFacts(host)
+  if (!facts) return {}
+  if (facts.family) return { known: `${facts.name}, a ${FAMILY_NAMES[facts.family]} site: Add a Site adds it` }
+  return { known: `${facts.name}${facts.theme ? ` (theme ${facts.theme})` : ''}: no family reads this site yet` }
 }
 
 /**
