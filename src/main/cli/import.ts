@@ -22,7 +22,7 @@ const USAGE = 'usage: npm run import -- FILE [--reader NAME] [--data DIR] [--dry
 const HELP = [
   'Usage: npm run import -- FILE [--reader NAME] [--data DIR] [--dry-run] [--map SOURCE_ID=SITE|URL …]',
   '',
-  "Imports a browser's bookmarks file, a list of URLs or a CSV, a Mihon/Tachiyomi backup (.tachibk, .proto.gz) or",
+  "Imports a browser's bookmarks file, a list of URLs or a CSV, a Mihon/Tachiyomi backup (.tachibk, .proto.gz, or an old Tachiyomi .json) or",
   'an export of this app: prints the preview per Site, then writes it in one transaction. Sends no request.',
   '  FILE                     the file to read',
   '  --reader NAME            the Reader the bookmarks go to (an export document without it restores each Reader it names)',
