@@ -141,11 +141,11 @@ describe('planning an import through the Site registry', () => {
       { registry, mappings: new Map(), reader },
     )
     expect(plan.bookmarks.map((b) => b.site)).toEqual(['mangadex', 'webtoons'])
-    expect(plan.sources.map(({ sourceId, moved, ...rest }) => rest)).toEqual([
-      { name: 'Asura Scans', outcome: 'not-readable', count: 2, resolved: 0 },
-      { name: 'Asura Scans (EN)', outcome: 'unknown', count: 1, resolved: 0 },
-      { name: 'MangaDex', outcome: 'site', count: 1, resolved: 1, site: 'mangadex', family: 'mangadex' },
-      { name: 'Webtoons.com', outcome: 'site', count: 1, resolved: 1, site: 'webtoons', family: 'webtoons' },
+    expect(plan.sources).toEqual([
+      { sourceId: ASURA_EN, name: 'Asura Scans', outcome: 'not-readable', count: 2, resolved: 0, moved: [] },
+      { sourceId: ASURA, name: 'Asura Scans (EN)', outcome: 'unknown', count: 1, resolved: 0, moved: [] },
+      { sourceId: MANGADEX_EN, name: 'MangaDex', outcome: 'site', count: 1, resolved: 1, site: 'mangadex', family: 'mangadex', moved: [] },
+      { sourceId: webtoons, name: 'Webtoons.com', outcome: 'site', count: 1, resolved: 1, site: 'webtoons', family: 'webtoons', moved: [] },
     ])
     // The owner may still map a named source to a Site of their own.
     expect(plan.unknownSources.map((s) => [s.name, s.count])).toEqual([
