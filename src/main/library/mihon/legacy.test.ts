@@ -102,6 +102,17 @@ describe('an old Tachiyomi JSON backup', () => {
     expect(plan.skipped.map((s) => s.reason)).toEqual(['unreadable', 'unreadable', 'unreadable', 'unreadable'])
   })
 
+  it('quotes only whole integers of 16 digits or more outside strings: fractions, exponents and strings stay as written', async () => {
+    const text = `{"version":2,"x":-12345678901234567,"y":0.12345678901234567,"z":1e12345678901234567,"mangas":[
+      {"manga":["/m/a","A \\"${MANGANATO}\\"",${MANGANATO},0,0],"chapters":[{"u":"/m/a/chapter-3","r":1,"l":0.12345678901234567}]},
+      {"manga":["/m/b","B",  ${MANGANATO} ,0,0]}]}`
+    const parsed = await parseLegacyBackup(text)
+    expect(parsed.entries.map((e) => [e.target, e.title, e.progress])).toEqual([
+      [{ kind: 'source', sourceId: MANGANATO, path: '/m/a' }, `A "${MANGANATO}"`, 3],
+      [{ kind: 'source', sourceId: MANGANATO, path: '/m/b' }, 'B', undefined],
+    ])
+  })
+
   it('refuses whole what it cannot read: another version, more manga than an import takes, broken JSON', async () => {
     await expect(parseLegacyBackup('{"version":3,"mangas":[]}')).rejects.toThrow(
       new ImportError('Tachiyomi backup: version 3 is not one this app reads (1 and 2)'),
