@@ -408,6 +408,22 @@ export interface ImportSiteView {
   skipped: number
 }
 
+/** A backup source in an import preview. */
+export interface ImportSourceView {
+  sourceId: string
+  name: string
+  /** 'site': read on a running Site; 'site-to-add': on a Known Site the import adds; 'mapped': as the owner mapped it; 'not-readable': named, but no family of this app reads it; 'unknown'. */
+  outcome: 'site' | 'site-to-add' | 'mapped' | 'not-readable' | 'unknown'
+  count: number
+  /** Of them, those read as a Series. */
+  resolved: number
+  /** The Site's name, when they are read on one. */
+  siteName?: string
+  /** The family that reads it, or the theme a source no family reads builds on, for a person. */
+  family?: string
+  moved: Array<{ from: string; to: string; count: number }>
+}
+
 export interface ImportPreviewView {
   fileName: string
   format: ImportFormat
@@ -419,8 +435,14 @@ export interface ImportPreviewView {
   skipped: Array<{ reason: ImportSkipReason; count: number; examples: string[] }>
   /** Backup sources with no Site, each once, for the owner to map. */
   unknownSources: Array<{ sourceId: string; name: string; count: number; example: string }>
+  /**
+   * Every backup source the file names (Mihon and Tachiyomi backups), the commonest first: how many entries,
+   * what happens to them, and the addresses read on a Site's current domain ("moved"). Words:
+   * `sourceSummaryWords` (src/shared/library.ts).
+   */
+  sources: ImportSourceView[]
   /** The hosts of skipped links that no Site has, most frequent first (at most 10). */
-  unknownHosts: Array<{ host: string; count: number }>
+  unknownHosts: Array<{ host: string; count: number; /** What the Known Sites table knows of it, for a person. */ known?: string }>
   /**
    * Known Sites the backup's sources name that the app does not run yet, added when the owner confirms
    * ("adds 9 Sites: Asura Scans (MangaThemesia), …"); `family` is the family's name for a person.

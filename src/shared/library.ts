@@ -6,7 +6,7 @@
 import type { BookmarkStatus } from './sync-schemas'
 
 /** What a file was read as. `export` is this app's own library document. */
-export const IMPORT_FORMATS = ['bookmarks', 'list', 'csv', 'mihon', 'export'] as const
+export const IMPORT_FORMATS = ['bookmarks', 'list', 'csv', 'mihon', 'tachiyomi', 'export'] as const
 export type ImportFormat = (typeof IMPORT_FORMATS)[number]
 
 export const IMPORT_FORMAT_NAMES: Record<ImportFormat, string> = {
@@ -14,6 +14,7 @@ export const IMPORT_FORMAT_NAMES: Record<ImportFormat, string> = {
   list: 'a list of URLs',
   csv: 'a CSV file',
   mihon: 'a Mihon/Tachiyomi backup',
+  tachiyomi: 'a Tachiyomi JSON backup',
   export: 'a Manga Bookmark export',
 }
 
@@ -35,6 +36,7 @@ export const IMPORT_SKIP_REASONS = [
   'unknown-host',
   'not-series',
   'unmapped-source',
+  'not-readable',
   'unknown-site',
   'not-in-library',
   'id-mismatch',
@@ -47,6 +49,7 @@ export const IMPORT_SKIP_WORDS: Record<ImportSkipReason, string> = {
   'unknown-host': 'no Site has this host',
   'not-series': 'not a Series URL of its Site',
   'unmapped-source': 'a backup source not mapped to a Site',
+  'not-readable': 'a known source no family of this app reads yet',
   'unknown-site': 'a Site this app does not have',
   'not-in-library': 'only in the reading history, not in the library',
   'id-mismatch': 'its id is not the one its Site reads from its URL',
@@ -74,4 +77,40 @@ export function statusFromLabel(label: string): BookmarkStatus | undefined {
 /** The Sites an import adds, for a person: "Asura Scans (MangaThemesia), Reaper Scans (Madara)". */
 export function sitesToAddWords(sites: ReadonlyArray<{ name: string; family: string }>): string {
   return sites.map((s) => `${s.name} (${s.family})`).join(', ')
+}
+
+/**
+ * A backup source in a preview, for a person: "Manganato (MangaBox): 146 manga — adds the Site Manganato;
+ * 73 addresses moved from chapmanganato.com to www.natomanga.com", "Bato.to: 12 manga — no family reads this
+ * site yet".
+ */
+export function sourceSummaryWords(s: {
+  name: string
+  outcome: 'site' | 'site-to-add' | 'mapped' | 'not-readable' | 'unknown'
+  count: number
+  resolved: number
+  siteName?: string
+  family?: string
+  moved: ReadonlyArray<{ from: string; to: string; count: number }>
+}): string {
+  const n = (v: number) => v.toLocaleString('en')
+  const head = `${s.name}${s.family && s.outcome !== 'not-readable' ? ` (${s.family})` : ''}: ${n(s.count)} manga`
+  const what = {
+    site: `read on the Site ${s.siteName ?? ''}`,
+    'site-to-add': `adds the Site ${s.siteName ?? ''}`,
+    mapped: `read as ${s.siteName ?? ''}, as you mapped it`,
+    'not-readable': `no family reads this site yet${s.family ? ` (it runs ${s.family})` : ''}; map it to a Site you added, or add it with Add a Site`,
+    unknown: 'not a source of the extension repository (its site may have closed); map it to a Site if it is still up',
+  }[s.outcome]
+  const parts = [`${head} — ${what}`]
+  const unread = s.count - s.resolved
+  if (unread > 0 && (s.outcome === 'site' || s.outcome === 'site-to-add' || s.outcome === 'mapped'))
+    parts.push(`${n(unread)} not read (see Skipped)`)
+  for (const m of s.moved) parts.push(`${n(m.count)} address${m.count === 1 ? '' : 'es'} moved from ${m.from} to ${m.to}`)
+  return parts.join('; ')
+}
+
+/** The hosts no Site has, for a person: "asuracomic.net × 3 (Asura Scans, a MangaThemesia site: Add a Site adds it)". */
+export function unknownHostsWords(hosts: ReadonlyArray<{ host: string; count: number; known?: string }>): string {
+  return hosts.map((h) => `${h.host} × ${h.count}${h.known ? ` (${h.known})` : ''}`).join(', ')
 }

@@ -23,7 +23,8 @@ async function withStore<T>(dir: string, use: (db: Db) => Promise<T>): Promise<T
   }
 }
 
-const ASURA = '6247824327199706550'
+// A source the Known Sites table does not know (the backup names it).
+const ASURA = '1234567890123456789'
 let fixture: FixtureSite
 beforeAll(async () => {
   fixture = await startFixtureSite()
@@ -108,6 +109,10 @@ describe('npm run import', () => {
     expect(unmapped.out).toMatch(new RegExp(`${ASURA}\\s+Asura Scans: 1 manga, e\\.g\\. /madara/manga/solo/`))
     // The fixture Sites have no MangaDex on mangadex.org: that manga's host is unknown here.
     expect(unmapped.out).toContain('Hosts no Site has: mangadex.org × 1')
+    // Every source of the backup, named, with what becomes of its manga (these fixture Sites have no MangaDex).
+    expect(unmapped.out).toContain('Backup sources: 2')
+    expect(unmapped.out).toContain('  Asura Scans: 1 manga — not a source of the extension repository (its site may have closed)')
+    expect(unmapped.out).toContain('  MangaDex (MangaDex): 1 manga — read on the Site mangadex; 1 not read (see Skipped)')
 
     const mapped = await run(
       runImportCommand,

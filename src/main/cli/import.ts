@@ -6,7 +6,7 @@
  */
 import { join, resolve } from 'node:path'
 import type { ImportPreviewView, ImportResultView } from '../../shared/admin-api'
-import { IMPORT_FORMAT_NAMES, IMPORT_SKIP_WORDS, sitesToAddWords } from '../../shared/library'
+import { IMPORT_FORMAT_NAMES, IMPORT_SKIP_WORDS, sitesToAddWords, sourceSummaryWords, unknownHostsWords } from '../../shared/library'
 import { readImportFile, readLibrary } from '../library/read'
 import { BUILT_IN_SITES } from '../sites/builtin'
 import { createRegistry } from '../sites/registry'
@@ -22,7 +22,7 @@ const USAGE = 'usage: npm run import -- FILE [--reader NAME] [--data DIR] [--dry
 const HELP = [
   'Usage: npm run import -- FILE [--reader NAME] [--data DIR] [--dry-run] [--map SOURCE_ID=SITE|URL …]',
   '',
-  "Imports a browser's bookmarks file, a list of URLs or a CSV, a Mihon/Tachiyomi backup (.tachibk, .proto.gz) or",
+  "Imports a browser's bookmarks file, a list of URLs or a CSV, a Mihon/Tachiyomi backup (.tachibk, .proto.gz, or an old Tachiyomi .json) or",
   'an export of this app: prints the preview per Site, then writes it in one transaction. Sends no request.',
   '  FILE                     the file to read',
   '  --reader NAME            the Reader the bookmarks go to (an export document without it restores each Reader it names)',
@@ -131,6 +131,10 @@ export function previewLines(p: ImportPreviewView): string[] {
         `  ${s.name.padEnd(width)}  ${[s.add, s.present, s.progress, s.newSeries, s.skipped].map((v) => n(v).padStart(12)).join('')}`,
       )
   }
+  if (p.sources.length) {
+    lines.push(`Backup sources: ${n(p.sources.length)}`)
+    for (const s of p.sources) lines.push(`  ${sourceSummaryWords(s)}`)
+  }
   for (const m of p.mappings) lines.push(`  Source ${m.sourceName} (${m.sourceId}) is read as ${m.siteName} on ${m.origin}.`)
   if (p.skipped.length) {
     lines.push(`Skipped: ${n(p.totals.skipped)}`)
@@ -139,7 +143,7 @@ export function previewLines(p: ImportPreviewView): string[] {
       for (const e of s.examples) lines.push(`          e.g. ${e}`)
     }
   }
-  if (p.unknownHosts.length) lines.push(`  Hosts no Site has: ${p.unknownHosts.map((h) => `${h.host} × ${h.count}`).join(', ')}`)
+  if (p.unknownHosts.length) lines.push(`  Hosts no Site has: ${unknownHostsWords(p.unknownHosts)}`)
   if (p.sitesToAdd.length) {
     lines.push(`Adds ${n(p.sitesToAdd.length)} Sites: ${sitesToAddWords(p.sitesToAdd)}.`)
   }

@@ -8,18 +8,26 @@ import { EXPORT_FORMAT, EXPORT_VERSION, IMPORT_MAX_ENTRIES } from '../../shared/
 import type { ImportEntry, ParsedLibrary } from './entries'
 import { ImportError } from './errors'
 
-/** Whether a text looks like a JSON document (the only JSON an import reads is an export document). */
+/** Whether a text looks like a JSON document (an export document, or an old Tachiyomi JSON backup). */
 export function isJsonDocument(text: string): boolean {
   return /^\s*\{/.test(text)
 }
 
 export function parseExportDocument(text: string): ParsedLibrary {
-  let json: unknown
+  return exportDocumentOf(parseJsonDocument(text))
+}
+
+/** A JSON document's value; an ImportError when it is not valid JSON. */
+export function parseJsonDocument(text: string): unknown {
   try {
-    json = JSON.parse(text)
+    return JSON.parse(text) as unknown
   } catch (error) {
     throw new ImportError(`export document: not valid JSON (${(error as Error).message})`)
   }
+}
+
+/** An export document already parsed from JSON, read into entries. */
+export function exportDocumentOf(json: unknown): ParsedLibrary {
   const head = z.object({ format: z.unknown(), version: z.unknown() }).safeParse(json)
   if (!head.success || head.data.format !== EXPORT_FORMAT) {
     throw new ImportError(`export document: not a Manga Bookmark export (its "format" is not "${EXPORT_FORMAT}")`)

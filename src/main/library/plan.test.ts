@@ -4,9 +4,11 @@ import { createRegistry } from '../sites/registry'
 import { testSite } from '../testing/fakes'
 import { MANGADEX_EN } from '../testing/library-files'
 import type { ImportEntry, ParsedLibrary, SeriesSnapshot } from './entries'
+import { KNOWN_SITES } from '../sites/known-sites'
 import { defaultOrigin, planImport, type SourceMapping } from './plan'
 
-const ASURA = '6247824327199706550'
+// A source the Known Sites table does not know (the backup names it).
+const ASURA = '1234567890123456789'
 const registry = createRegistry([...BUILT_IN_SITES, testSite('a'), testSite('local', { hosts: ['127.0.0.1:8080'] })])
 const reader = { id: 1, name: 'Aiko' }
 
@@ -20,6 +22,9 @@ const manga = (sourceId: string, path: string, more: Partial<ImportEntry> = {}):
   title: path,
   ...more,
 })
+
+// Named by the Known Sites table; no family of this app reads it (a one-off).
+const ASURA_EN = '6247824327199706550'
 
 describe('planning an import through the Site registry', () => {
   it.each<[string, ImportEntry, object]>([
@@ -42,6 +47,16 @@ describe('planning an import through the Site registry', () => {
     [
       'an unmapped source that keeps whole URLs',
       manga(ASURA, 'https://a.example/manga/whole/'),
+      { series: { site: 'a', seriesId: 'whole' } },
+    ],
+    [
+      'a source the table names, read by no family: skipped by name',
+      manga(ASURA_EN, '/manga/solo/'),
+      { skip: { reason: 'not-readable', sourceId: ASURA_EN, detail: 'Asura Scans: /manga/solo/' } },
+    ],
+    [
+      'a source the table names, with a whole URL on a running Site',
+      manga(ASURA_EN, 'https://a.example/manga/whole/'),
       { series: { site: 'a', seriesId: 'whole' } },
     ],
     ['a manga only in the history', manga(MANGADEX_EN, '/manga/x', { inLibrary: false }), { skip: { reason: 'not-in-library' } }],
@@ -77,6 +92,65 @@ describe('planning an import through the Site registry', () => {
     expect(plan.unknownSources).toEqual([
       { sourceId: ASURA, name: 'Asura Scans (EN)', count: 2, example: '/manga/one/' },
       { sourceId: '42', name: 'source 42', count: 1, example: '/x' },
+    ])
+  })
+
+  it('a Site that moved: whole URLs on a domain it left are read by their path on its base URL, and the summary says so', () => {
+    const manganato = '1024627298672457456'
+    const plan = planImport(
+      library([
+        manga(manganato, 'https://chapmanganato.com/manga/one'),
+        manga(manganato, 'https://chapmanganato.com/manga/two'),
+        manga(manganato, '/manga/three'),
+        manga(manganato, 'https://www.manganato.gg/manga/four'),
+      ]),
+      { registry, mappings: new Map(), reader },
+    )
+    expect(plan.series.map((s) => s.seriesUrl)).toEqual([
+      'https://www.natomanga.com/manga/one',
+      'https://www.natomanga.com/manga/two',
+      'https://www.natomanga.com/manga/three',
+      // A mirror is one of the Site's own hosts: read where it is.
+      'https://www.manganato.gg/manga/four',
+    ])
+    expect(plan.sitesToAdd.map((s) => [s.entry.key, s.count])).toEqual([['manganato', 4]])
+    expect(plan.sources).toEqual([
+      {
+        sourceId: manganato,
+        name: 'Manganato',
+        outcome: 'site-to-add',
+        count: 4,
+        resolved: 4,
+        site: 'manganato',
+        family: 'mangabox',
+        moved: [{ from: 'chapmanganato.com', to: 'www.natomanga.com', count: 2 }],
+      },
+    ])
+  })
+
+  it('names every source with what becomes of its entries: a running Site, a Site to add, not readable, unknown', () => {
+    const webtoons = KNOWN_SITES.sources.find((s) => s.name === 'Webtoons.com' && s.lang === 'en')!.id
+    const plan = planImport(
+      library([
+        manga(MANGADEX_EN, '/manga/a96676e5-8ae2-425e-b549-7f15dd34a6d8'),
+        manga(webtoons, '/en/fantasy/tower-of-god/list?title_no=95'),
+        manga(ASURA_EN, '/manga/one/'),
+        manga(ASURA_EN, '/manga/two/'),
+        manga(ASURA, '/x'),
+      ]),
+      { registry, mappings: new Map(), reader },
+    )
+    expect(plan.bookmarks.map((b) => b.site)).toEqual(['mangadex', 'webtoons'])
+    expect(plan.sources).toEqual([
+      { sourceId: ASURA_EN, name: 'Asura Scans', outcome: 'not-readable', count: 2, resolved: 0, moved: [] },
+      { sourceId: ASURA, name: 'Asura Scans (EN)', outcome: 'unknown', count: 1, resolved: 0, moved: [] },
+      { sourceId: MANGADEX_EN, name: 'MangaDex', outcome: 'site', count: 1, resolved: 1, site: 'mangadex', family: 'mangadex', moved: [] },
+      { sourceId: webtoons, name: 'Webtoons.com', outcome: 'site', count: 1, resolved: 1, site: 'webtoons', family: 'webtoons', moved: [] },
+    ])
+    // The owner may still map a named source to a Site of their own.
+    expect(plan.unknownSources.map((s) => [s.name, s.count])).toEqual([
+      ['Asura Scans', 2],
+      ['Asura Scans (EN)', 1],
     ])
   })
 

@@ -11,7 +11,7 @@ import type { SiteRegistry } from '../sites/registry'
 import { isPinned, parseUrl, type Site } from '../sites/site'
 import type { ImportEntry, ParsedLibrary, SeriesSnapshot } from './entries'
 import { MANGADEX_SOURCE_IDS, mangaDexTitleUrl } from './mihon/sources'
-import { knownSourceById } from './mihon/known-sources'
+import { knownSourceById, type KnownSource } from './mihon/known-sources'
 import { knownHosts, knownSiteEntry, type KnownSite } from '../sites/known-sites'
 import { checkSiteEntry, type SiteEntry } from '../sites/sites-file'
 
@@ -65,12 +65,36 @@ export interface PlannedSkip {
   sourceId?: string
 }
 
+/** A backup source the owner may map: unknown, or named by the table but read by no family of this app. */
 export interface UnknownSource {
   sourceId: string
   name: string
   count: number
   /** One manga `url` of the source, to recognise it by. */
   example: string
+}
+
+/**
+ * What happens to a backup source's entries: read on a running Site; on a Known Site the import adds; read as
+ * the owner mapped it; named by the table but read by no family of this app; or not known at all.
+ */
+export type SourceOutcome = 'site' | 'site-to-add' | 'mapped' | 'not-readable' | 'unknown'
+
+/** A backup source, with how many of the file's entries name it and what happens to them. */
+export interface SourceSummary {
+  sourceId: string
+  name: string
+  outcome: SourceOutcome
+  /** Entries of the library (not only the history) that name it. */
+  count: number
+  /** Of them, those read as a Series. */
+  resolved: number
+  /** The Site they are read on (its key), for 'site', 'site-to-add' and 'mapped'. */
+  site?: string
+  /** The family that reads it (a FamilyKey), or for a source no family reads the theme it builds on. */
+  family?: string
+  /** Addresses on a host the Site no longer has, read by their path on its current one. */
+  moved: Array<{ from: string; to: string; count: number }>
 }
 
 export interface ImportPlan {
@@ -83,6 +107,8 @@ export interface ImportPlan {
   bookmarks: PlannedBookmark[]
   skipped: PlannedSkip[]
   unknownSources: UnknownSource[]
+  /** Every backup source the file names, the commonest first (Mihon and Tachiyomi backups). */
+  sources: SourceSummary[]
   /** The Readers the bookmarks go to, with the time an export document says each was added. */
   readers: Array<{ name: string; createdAt?: number }>
   /** The mappings the plan used. */
@@ -107,7 +133,18 @@ export interface PlannedSite {
 /** The Sites a plan proposes, by Known Site key, with the Site each makes. */
 type Proposed = Map<string, { planned: PlannedSite; site: Site }>
 
-type Resolved = { ok: true; site: Site; seriesId: string; seriesUrl: string } | { ok: false; skip: Omit<PlannedSkip, 'ref'> }
+/** How a backup source's entry was resolved, for the plan's per-source summary. */
+interface Via {
+  outcome: SourceOutcome
+  name?: string
+  site?: string
+  family?: string
+  moved?: { from: string; to: string }
+}
+
+type Resolved = ({ ok: true; site: Site; seriesId: string; seriesUrl: string } | { ok: false; skip: Omit<PlannedSkip, 'ref'> }) & {
+  via?: Via
+}
 
 export function planImport(parsed: ParsedLibrary, options: PlanOptions): ImportPlan {
   const series = new Map<string, PlannedSeries>()
@@ -118,6 +155,7 @@ export function planImport(parsed: ParsedLibrary, options: PlanOptions): ImportP
   const used = new Map<string, SourceMapping>()
   const stamp = (at: number) => Math.min(at, options.now ?? at)
   const proposed: Proposed = new Map()
+  const sources = new Map<string, SourceSummary>()
   if (options.reader) readers.set(options.reader.name, { name: options.reader.name })
   // Every Reader an export names is restored, one with no bookmark too.
   else for (const r of parsed.readers ?? []) readers.set(r.name, { name: r.name, createdAt: stamp(r.createdAt) })
@@ -128,9 +166,15 @@ export function planImport(parsed: ParsedLibrary, options: PlanOptions): ImportP
       continue
     }
     const resolved = resolve(entry, options, used, proposed)
+    if (entry.target.kind === 'source') tallySource(sources, entry.target.sourceId, resolved, parsed.sourceNames)
     if (!resolved.ok) {
       skipped.push({ ref: entry.ref, ...resolved.skip })
-      if (resolved.skip.reason === 'unmapped-source') countUnknownSource(unknown, entry, parsed.sourceNames)
+      if (resolved.skip.reason === 'unmapped-source' || resolved.skip.reason === 'not-readable')
+        countUnknownSource(
+          unknown,
+          entry,
+          resolved.via?.name ? new Map([[resolved.skip.sourceId!, resolved.via.name]]) : parsed.sourceNames,
+        )
       continue
     }
     const key = `${resolved.site.key}\u0000${resolved.seriesId}`
@@ -175,6 +219,7 @@ export function planImport(parsed: ParsedLibrary, options: PlanOptions): ImportP
     bookmarks: [...bookmarks.values()],
     skipped,
     unknownSources: [...unknown.values()].sort((a, b) => b.count - a.count || a.name.localeCompare(b.name)),
+    sources: [...sources.values()].sort((a, b) => b.count - a.count || a.name.localeCompare(b.name)),
     readers: [...readers.values()],
     mappingsUsed: [...used.values()],
     sitesToAdd: [...proposed.values()].map((p) => p.planned),
@@ -189,6 +234,27 @@ function countUnknownSource(unknown: Map<string, UnknownSource>, entry: ImportEn
   const known = unknown.get(sourceId)
   if (known) known.count++
   else unknown.set(sourceId, { sourceId, name: sourceNames.get(sourceId) || `source ${sourceId}`, count: 1, example: path })
+}
+
+/** Counts an entry of a backup source: under the name the table or the backup gives it, with what became of it. */
+function tallySource(sources: Map<string, SourceSummary>, sourceId: string, resolved: Resolved, names: ReadonlyMap<string, string>): void {
+  const via = resolved.via ?? { outcome: 'unknown' }
+  let summary = sources.get(sourceId)
+  if (!summary) {
+    const name = via.name || names.get(sourceId) || `source ${sourceId}`
+    summary = { sourceId, name, outcome: via.outcome, count: 0, resolved: 0, moved: [] }
+    if (via.site) summary.site = via.site
+    if (via.family) summary.family = via.family
+    sources.set(sourceId, summary)
+  }
+  summary.count++
+  if (!resolved.ok) return
+  summary.resolved++
+  if (!via.moved) return
+  const { from, to } = via.moved
+  const move = summary.moved.find((m) => m.from === from && m.to === to)
+  if (move) move.count++
+  else summary.moved.push({ from, to, count: 1 })
 }
 
 /** The pauses a restore keeps: of Sites the app runs, not ended, and no longer from now than the app pauses (docs/export-format.md). */
@@ -226,28 +292,58 @@ function resolve(entry: ImportEntry, options: PlanOptions, used: Map<string, Sou
       if (target.url) return byUrl(registry, target.url)
       return { ok: false, skip: { reason: 'unknown-site', detail: `${target.site}/${target.seriesId}` } }
     }
-    case 'source': {
-      const { sourceId, path } = target
-      if (MANGADEX_SOURCE_IDS.has(sourceId)) {
-        const url = mangaDexTitleUrl(path)
-        if (!url) return { ok: false, skip: { reason: 'not-series', detail: `MangaDex ${path}`, sourceId } }
-        return byUrl(registry, url)
-      }
-      const mapping = options.mappings.get(sourceId)
-      const known = mapping ? undefined : knownSourceById(sourceId)
-      if (known) return byKnownSite(known, path, registry, proposed, sourceId)
-      if (!mapping) {
-        // Some sources keep whole URLs: those resolve by their host like any link.
-        if (/^https?:\/\//i.test(path)) return byUrl(registry, path)
-        return { ok: false, skip: { reason: 'unmapped-source', detail: path, sourceId } }
-      }
-      const site = registry.get(mapping.site)
-      if (!site)
-        return { ok: false, skip: { reason: 'unknown-site', detail: `${mapping.site} (mapped from ${mapping.sourceName})`, sourceId } }
-      used.set(sourceId, mapping)
-      return onSite(site, parseUrl(path, mapping.origin), path, sourceId)
-    }
+    case 'source':
+      return bySource(target.sourceId, target.path, options, used, proposed)
   }
+}
+
+/**
+ * A backup source's manga: the owner's mapping first, then MangaDex, then the source the table names by this
+ * id (docs/adr/0106) — its Known Site, running or proposed; or, for a source no family reads, a running Site
+ * on its host (a built-in one, the owner's own entry), else named and skipped. An id nobody knows resolves
+ * only a whole URL, by its host.
+ */
+function bySource(sourceId: string, path: string, options: PlanOptions, used: Map<string, SourceMapping>, proposed: Proposed): Resolved {
+  const { registry } = options
+  const mapping = options.mappings.get(sourceId)
+  if (MANGADEX_SOURCE_IDS.has(sourceId)) {
+    const url = mangaDexTitleUrl(path)
+    const via: Via = { outcome: 'site', name: 'MangaDex', site: 'mangadex', family: 'mangadex' }
+    if (!url) return { ok: false, skip: { reason: 'not-series', detail: `MangaDex ${path}`, sourceId }, via }
+    return { ...byUrl(registry, url), via }
+  }
+  if (mapping) {
+    const site = registry.get(mapping.site)
+    const via: Via = { outcome: 'mapped', name: mapping.sourceName, site: mapping.site }
+    if (!site)
+      return { ok: false, skip: { reason: 'unknown-site', detail: `${mapping.site} (mapped from ${mapping.sourceName})`, sourceId }, via }
+    used.set(sourceId, mapping)
+    return { ...onSite(site, parseUrl(path, mapping.origin), path, sourceId), via }
+  }
+  const known = knownSourceById(sourceId)
+  if (known?.knownSite) return byKnownSite(known.knownSite, path, registry, proposed, sourceId, known)
+  if (known) return byNamedSource(known, path, registry, sourceId)
+  // Some sources keep whole URLs: those resolve by their host like any link.
+  if (/^https?:\/\//i.test(path)) return { ...byUrl(registry, path), via: { outcome: 'unknown' } }
+  return { ok: false, skip: { reason: 'unmapped-source', detail: path, sourceId }, via: { outcome: 'unknown' } }
+}
+
+/** A source the table names that no family of this app reads: on a running Site of its host, else skipped, by name. */
+function byNamedSource(known: KnownSource, path: string, registry: SiteRegistry, sourceId: string): Resolved {
+  const origins = [known.baseUrl, ...(known.mirrors ?? [])].filter((o): o is string => !!o)
+  const hosts = origins.flatMap((o) => knownHosts({ baseUrl: o }))
+  const running = registry.sites.find((s) => hosts.some((h) => s.hosts.includes(h)))
+  if (running) {
+    const host = hosts.find((h) => running.hosts.includes(h))!
+    const via: Via = { outcome: 'site', name: known.name, site: running.key, ...(running.family ? { family: running.family } : {}) }
+    return { ...readOn(running, `${new URL(origins[0]!).protocol}//${host}`, path, sourceId), via }
+  }
+  const via: Via = { outcome: 'not-readable', name: known.name, ...(known.theme ? { family: known.theme } : {}) }
+  // A whole URL on a Site the owner runs is read there, as any link.
+  const whole = /^https?:\/\//i.test(path) ? byUrl(registry, path) : undefined
+  if (whole?.ok) return { ...whole, via: { ...via, outcome: 'site', site: whole.site.key } }
+  const detail = `${known.name}: ${path}`
+  return { ok: false, skip: { reason: 'not-readable', detail, sourceId }, via }
 }
 
 /** An export document's Series as a stranger might have written it, made safe to store. */
@@ -265,6 +361,19 @@ function revalidated(snapshot: SeriesSnapshot, site: Site, stamp: (at: number) =
   }
 }
 
+/**
+ * A manga's `url` read on a Site whose source the backup names: a path on `base`; a whole URL on a host the
+ * Site does not pin (a domain the site has left) by its path on `base` — the source id says which Site it is.
+ */
+function readOn(site: Site, base: string, path: string, sourceId: string): Resolved {
+  const url = parseUrl(path, base)
+  const away = url && (url.protocol === 'http:' || url.protocol === 'https:') && !isPinned(site, url)
+  if (!away) return onSite(site, url, path, sourceId)
+  const moved = new URL(`${url.pathname}${url.search}`, base)
+  const resolved = onSite(site, moved, path, sourceId)
+  return resolved.ok ? { ...resolved, via: { outcome: 'site', moved: { from: url.host, to: moved.host } } } : resolved
+}
+
 /** A manga's path read on a Site: its Series, or skipped as no Series of it. */
 function onSite(site: Site, url: URL | null, path: string, sourceId: string): Resolved {
   const seriesId = url && isPinned(site, url) ? site.seriesIdOf(url) : null
@@ -276,12 +385,23 @@ function onSite(site: Site, url: URL | null, path: string, sourceId: string): Re
  * A source of the Known Sites table (docs/adr/0078-known-sites-from-the-extension-repository.md): read on the
  * running Site that pins its host, or on the Site the table makes, which the plan proposes to add.
  */
-function byKnownSite(known: KnownSite, path: string, registry: SiteRegistry, proposed: Proposed, sourceId: string): Resolved {
+function byKnownSite(
+  known: KnownSite,
+  path: string,
+  registry: SiteRegistry,
+  proposed: Proposed,
+  sourceId: string,
+  source: KnownSource,
+): Resolved {
   const hosts = knownHosts(known)
   const running = registry.sites.find((s) => hosts.some((h) => s.hosts.includes(h)))
+  const via = (outcome: SourceOutcome, site: string, r: Resolved): Resolved => ({
+    ...r,
+    via: { outcome, name: source.name, site, family: known.family, ...(r.via?.moved ? { moved: r.via.moved } : {}) },
+  })
   if (running) {
     const host = hosts.find((h) => running.hosts.includes(h))!
-    return onSite(running, parseUrl(path, `${new URL(known.baseUrl).protocol}//${host}`), path, sourceId)
+    return via('site', running.key, readOn(running, `${new URL(known.baseUrl).protocol}//${host}`, path, sourceId))
   }
   let held = proposed.get(known.key)
   if (!held) {
@@ -294,7 +414,7 @@ function byKnownSite(known: KnownSite, path: string, registry: SiteRegistry, pro
     proposed.set(known.key, held)
   }
   held.planned.count++
-  return onSite(held.site, parseUrl(path, known.baseUrl), path, sourceId)
+  return via('site-to-add', held.planned.entry.key, readOn(held.site, known.baseUrl, path, sourceId))
 }
 
 function byUrl(registry: SiteRegistry, raw: string): Resolved {

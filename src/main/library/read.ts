@@ -1,6 +1,6 @@
 /**
  * Reads an import file of any supported kind, told apart by its content: a gzip stream is a Mihon/Tachiyomi
- * backup, a JSON object an export document, a Netscape bookmark file a browser's bookmarks, anything else a
+ * backup, a JSON object an export document or (with a "mangas" list) an old Tachiyomi JSON backup, a Netscape bookmark file a browser's bookmarks, anything else a
  * list of URLs (or a CSV with a URL column). Every limit is checked before the work it protects.
  */
 import { open } from 'node:fs/promises'
@@ -8,7 +8,7 @@ import { basename } from 'node:path'
 import { IMPORT_MAX_FILE_BYTES } from '../../shared/library'
 import type { ParsedLibrary } from './entries'
 import { ImportError } from './errors'
-import { isJsonDocument, parseExportDocument } from './export-format'
+import { exportDocumentOf, isJsonDocument, parseJsonDocument } from './export-format'
 import type { BackupReadOptions } from './mihon/backup'
 import { parseUrlList } from './url-list'
 
@@ -33,7 +33,13 @@ export async function readLibrary(bytes: Buffer, fileName: string, options: Back
     )
   }
   if (text.includes('\u0000')) throw new ImportError(`${basename(fileName)}: not a text file`)
-  if (isJsonDocument(text)) return parseExportDocument(text)
+  if (isJsonDocument(text)) {
+    const json = parseJsonDocument(text)
+    const { isLegacyBackup, parseLegacyBackup } = await import('./mihon/legacy')
+    // An old Tachiyomi backup is read again from its text: its source ids are int64, past a double's digits.
+    if (isLegacyBackup(json)) return parseLegacyBackup(text, options)
+    return exportDocumentOf(json)
+  }
   const { isBookmarksFile, parseBookmarksFile } = await import('./bookmarks-file')
   if (isBookmarksFile(text)) return parseBookmarksFile(text)
   return parseUrlList(text)

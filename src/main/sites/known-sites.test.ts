@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest'
 import { knownSourceById } from '../library/mihon/known-sources'
 import { knownSitesTable, formatTable, coverage } from '../../../scripts/known-sites'
 import { FAMILY_KEYS } from './families'
-import { KNOWN_SITES, knownHosts, knownSiteByHost, knownSiteEntry } from './known-sites'
+import { KNOWN_SITES, knownHostFacts, knownHosts, knownSiteByHost, knownSiteEntry } from './known-sites'
 import { checkSiteEntry } from './sites-file'
 
 /** Mihon's `HttpSource.generateId`: MD5 of "name lowercased/lang/version", first 8 bytes big-endian, sign cleared. */
@@ -41,16 +41,55 @@ describe('the Known Sites table', () => {
     }
   })
 
-  it('finds a row by the source id a backup stores (versions 1 to 3) and by its host, with or without www', () => {
-    const sample = KNOWN_SITES.sites.filter((_, i) => i % 37 === 0)
-    for (const known of sample) {
-      for (const v of [1, 2, 3]) expect(knownSourceById(mihonId(known.name, known.lang, v))).toBe(known)
+  it('finds a Site by the source id a backup stores (its own, and older versions of a bumped source) and by its hosts', () => {
+    const sample = KNOWN_SITES.sources.filter((s, i) => s.site && i % 7 === 0)
+    expect(sample.length).toBeGreaterThan(50)
+    for (const row of sample) {
+      const known = KNOWN_SITES.sites.find((s) => s.key === row.site)!
+      expect(knownSourceById(row.id)?.knownSite).toBe(known)
+      for (let v = 1; v <= (row.versionId ?? 1); v++) expect(knownSourceById(mihonId(row.name, row.lang, v))?.knownSite).toBe(known)
+      expect(knownSourceById(mihonId(row.name, row.lang, (row.versionId ?? 1) + 1))).toBeUndefined()
       const host = new URL(known.baseUrl).host
       expect(knownSiteByHost(host.toUpperCase())).toBe(known)
       expect(knownSiteByHost(host.startsWith('www.') ? host.slice(4) : `www.${host}`)).toBe(known)
     }
-    expect(knownSourceById(mihonId(sample[0]!.name, sample[0]!.lang, 4))).toBeUndefined()
     expect(knownSourceById(mihonId(sample[0]!.name, 'xx'))).toBeUndefined()
+  })
+
+  it('every source of the facts is a row, by its own id: explicit ids, bumped versions, one per language', () => {
+    expect(KNOWN_SITES.sources.length).toBeGreaterThan(2000)
+    expect(new Set(KNOWN_SITES.sources.map((s) => s.id)).size).toBe(KNOWN_SITES.sources.length)
+    // Manganato keeps the id of its former name, Manganelo; its Site has the other domains the site is on.
+    const manganato = knownSourceById('1024627298672457456')!
+    expect(manganato).toMatchObject({ name: 'Manganato', lang: 'en', site: 'manganato' })
+    expect(mihonId('Manganelo', 'en')).toBe('1024627298672457456')
+    expect(manganato.knownSite!.mirrors?.length).toBeGreaterThan(0)
+    for (const mirror of manganato.knownSite!.mirrors!) expect(knownSiteByHost(new URL(mirror).host)).toBe(manganato.knownSite)
+    // A source id that is not its name's md5 is stored, never recomputed.
+    const explicit = KNOWN_SITES.sources.filter((s) => s.id !== mihonId(s.name, s.lang, s.versionId ?? 1))
+    expect(explicit.length).toBeGreaterThan(100)
+    for (const row of explicit) expect(knownSourceById(row.id)?.id).toBe(row.id)
+    // An extension of several languages on one host is one Site, every language's source resolving to it.
+    const bySite = new Map<string, Set<string>>()
+    for (const s of KNOWN_SITES.sources) if (s.site) bySite.set(s.site, (bySite.get(s.site) ?? new Set()).add(s.lang))
+    expect([...bySite.values()].some((langs) => langs.size > 3)).toBe(true)
+  })
+
+  it('a source no family reads is named, and is no Site: its host is no Known Site, but its theme is known', () => {
+    const named = KNOWN_SITES.sources.filter((s) => !s.site && s.baseUrl)
+    expect(named.length).toBeGreaterThan(1000)
+    for (const row of named.filter((_, i) => i % 11 === 0)) {
+      expect(knownSourceById(row.id)).toMatchObject({ name: row.name })
+      expect(knownSourceById(row.id)?.knownSite).toBeUndefined()
+      const host = new URL(row.baseUrl!).host
+      expect(knownSiteByHost(host)).toBeUndefined()
+      expect(knownHostFacts(host)?.family).toBeUndefined()
+    }
+    const themed = named.find((s) => s.theme)!
+    expect(knownHostFacts(new URL(themed.baseUrl!).host)).toMatchObject({ theme: themed.theme })
+    const site = KNOWN_SITES.sites.find((s) => s.mirrors)!
+    expect(knownHostFacts(new URL(site.mirrors![0]!).host)).toEqual({ name: site.name, family: site.family })
+    expect(knownHostFacts('no-such-host.example')).toBeUndefined()
   })
 
   it('a Site under a taken key gets the next free one', () => {
@@ -60,26 +99,76 @@ describe('the Known Sites table', () => {
 })
 
 describe('scripts/known-sites.ts', () => {
+  const fact = (extension: string, name: string, lang: string, baseUrl: string | null, theme: string | null, more = {}) => ({
+    extension,
+    name,
+    lang,
+    id: mihonId(name, lang),
+    idFrom: 'md5' as const,
+    versionId: 1,
+    baseUrl,
+    theme,
+    ...more,
+  })
   const facts = [
-    { extension: 'src/en/a', name: 'Alpha Scans', lang: 'en', baseUrl: 'https://alpha.example/', theme: 'madara' },
-    { extension: 'src/es/a', name: 'Alpha Scans', lang: 'es', baseUrl: 'https://es.alpha.example', theme: 'madara' },
-    { extension: 'src/en/b', name: 'Beta', lang: 'en', baseUrl: null, theme: 'mangathemesia' },
-    { extension: 'src/en/c', name: 'Gamma', lang: 'en', baseUrl: 'https://gamma.example/$lang', theme: 'madara' },
-    { extension: 'src/en/d', name: 'Delta', lang: 'en', baseUrl: 'https://delta.example', theme: 'someothertheme' },
-    { extension: 'src/all/mangadex', name: 'MangaDex', lang: 'all', baseUrl: 'https://mangadex.org', theme: null },
+    fact('src/en/a', 'Alpha Scans', 'en', 'https://alpha.example/', 'madara', {
+      mirrors: ['https://alpha.example', 'https://alpha2.example/'],
+    }),
+    fact('src/es/a', 'Alpha Scans', 'es', 'https://es.alpha.example', 'madara'),
+    fact('src/all/m', 'Multi', 'fr', 'https://multi.example', 'mangathemesia'),
+    fact('src/all/m', 'Multi', 'de', 'https://www.multi.example', 'mangathemesia'),
+    fact('src/en/b', 'Beta', 'en', null, 'mangathemesia'),
+    fact('src/en/c', 'Gamma', 'en', 'https://gamma.example/$lang', 'madara'),
+    fact('src/en/d', 'Delta', 'en', 'https://delta.example', 'someothertheme'),
+    { ...fact('src/en/n', 'New Name', 'en', 'https://new.example', 'madara'), id: mihonId('Old Name', 'en'), idFrom: 'gradle' as const },
+    { ...fact('src/en/v', 'Moved', 'en', 'https://moved.example', null), id: mihonId('Moved', 'en', 2), versionId: 2 },
+    fact('src/all/mangadex', 'MangaDex', 'en', 'https://mangadex.org', null),
   ]
 
-  it('keeps only facts: rows of a readable family with a usable base URL, keyed by name (and language when shared)', () => {
+  it('keeps only facts: one Site per host of a readable family, and every source by its own id', () => {
     const table = knownSitesTable(facts, 'a'.repeat(40))
     expect(table.sites).toEqual([
-      { key: 'alpha-scans-en', name: 'Alpha Scans', lang: 'en', family: 'madara', baseUrl: 'https://alpha.example' },
+      { key: 'multi', name: 'Multi', lang: 'all', family: 'mangathemesia', baseUrl: 'https://www.multi.example' },
+      {
+        key: 'alpha-scans-en',
+        name: 'Alpha Scans',
+        lang: 'en',
+        family: 'madara',
+        baseUrl: 'https://alpha.example',
+        mirrors: ['https://alpha2.example'],
+      },
+      { key: 'new-name', name: 'New Name', lang: 'en', family: 'madara', baseUrl: 'https://new.example' },
       { key: 'alpha-scans-es', name: 'Alpha Scans', lang: 'es', family: 'madara', baseUrl: 'https://es.alpha.example' },
     ])
+    expect(table.sources).toHaveLength(facts.length)
+    expect(table.sources.find((s) => s.name === 'New Name')).toEqual({
+      id: mihonId('Old Name', 'en'),
+      name: 'New Name',
+      lang: 'en',
+      site: 'new-name',
+    })
+    expect(table.sources.filter((s) => s.site === 'multi').map((s) => s.lang)).toEqual(['de', 'fr'])
+    expect(table.sources.find((s) => s.name === 'Moved')).toEqual({
+      id: mihonId('Moved', 'en', 2),
+      name: 'Moved',
+      lang: 'en',
+      versionId: 2,
+      baseUrl: 'https://moved.example',
+    })
+    expect(table.sources.find((s) => s.name === 'Delta')).toMatchObject({ theme: 'someothertheme', baseUrl: 'https://delta.example' })
+    expect(table.sources.find((s) => s.name === 'Gamma')).not.toHaveProperty('baseUrl')
     expect(JSON.parse(formatTable(table))).toEqual(table)
-    expect(coverage(facts, table)).toEqual({ total: 6, before: 1, after: 3 })
+    expect(coverage(facts, table)).toEqual({ total: facts.length, before: 1, after: 6 })
   })
 
-  it('the committed table is exactly what the script writes (one row a line)', () => {
-    expect(readFileSync(join(__dirname, 'known-sites.json'), 'utf8')).toBe(formatTable(KNOWN_SITES))
+  it('refuses facts that contradict themselves: a repeated id, an md5 id that is not the md5 of the name', () => {
+    expect(() => knownSitesTable([...facts, { ...facts[0]!, extension: 'src/en/z' }], 'a'.repeat(40))).toThrow(/repeated/)
+    expect(() => knownSitesTable([{ ...facts[0]!, id: '12345' }], 'a'.repeat(40))).toThrow(/not the md5/)
+  })
+
+  it('the committed table is exactly what the script writes (one row a line), and stays small', () => {
+    const text = readFileSync(join(__dirname, 'known-sites.json'), 'utf8')
+    expect(text).toBe(formatTable(KNOWN_SITES))
+    expect(text.length).toBeLessThan(320 * 1024)
   })
 })

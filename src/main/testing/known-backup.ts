@@ -1,7 +1,6 @@
 /**
  * A Mihon backup of a household's library spread over Known Sites of every family the table holds: the
- * sources are named by the ids Mihon computes (name, lang, version 1), the manga by the paths each family's
- * extension stores. Used by the import tests and the e2e.
+ * sources are named by their own ids (the table's), the manga by the paths each family's extension stores. Used by the import tests and the e2e.
  */
 import type { FamilyKey } from '../sites/families'
 import { KNOWN_SITES, type KnownSite } from '../sites/known-sites'
@@ -31,6 +30,13 @@ export function backupPath(family: FamilyKey, slug: string): string {
   }
 }
 
+/** The id a backup names a Known Site's source by (its first source in the table: explicit ids included). */
+export function sourceIdOf(site: Pick<KnownSite, 'key'>): string {
+  const row = KNOWN_SITES.sources.find((s) => s.site === site.key)
+  if (!row) throw new Error(`no source of the Known Site ${site.key}`)
+  return row.id
+}
+
 /**
  * `entries` manga over `sites` Known Sites, the Sites taken round-robin over the families (so every family
  * is in it), each manga read up to a chapter.
@@ -45,11 +51,104 @@ export function knownSourcesBackup(entries = 50, sites = 10): { backup: TestBack
   const manga = Array.from({ length: entries }, (_, i) => {
     const site = chosen[i % chosen.length]!
     return {
-      source: sourceId(site.name, site.lang),
+      source: sourceIdOf(site),
       url: backupPath(site.family, `series-${i + 1}`),
       title: `Series ${i + 1}`,
       read: [1, 2, (i % 7) + 3],
     }
   })
-  return { backup: { manga, sources: chosen.map((s) => ({ name: s.name, sourceId: sourceId(s.name, s.lang) })) }, sites: chosen }
+  return { backup: { manga, sources: chosen.map((s) => ({ name: s.name, sourceId: sourceIdOf(s) })) }, sites: chosen }
+}
+
+export interface RealLibrary {
+  backup: TestBackup
+  /** The Known Sites the readable entries are on (each proposed once). */
+  sites: KnownSite[]
+  /** The readable entries' sources, by id, with how many entries each. */
+  readable: Map<string, number>
+  /** The sources no family reads, by id, with their names and how many entries each. */
+  unreadable: Map<string, { name: string; count: number }>
+  /** Entries whose whole URL is on a host the Site's base URL is not (a former domain or a mirror). */
+  elsewhere: number
+  /** Whole URLs on a former domain (not a mirror): read by their path on the Site's base URL. */
+  moved: Map<string, number>
+}
+
+/**
+ * A real library as the Known Sites table's sources make it, `entries` manga (300): sources with an explicit
+ * id (Manganato's among them), bumped versions named by their own and their older ids, extensions of several
+ * languages, 40 % whole URLs on hosts not the Site's base URL (a former domain or a mirror), and 20 % sources
+ * no family of this app reads. Built from the committed table alone.
+ */
+export function realLibraryBackup(entries = 300): RealLibrary {
+  const sites = new Map(KNOWN_SITES.sites.map((s) => [s.key, s]))
+  const readableRows = KNOWN_SITES.sources.filter((s) => s.site)
+  const explicit = readableRows.filter((s) => s.id !== sourceId(s.name, s.lang, s.versionId ?? 1))
+  const bumped = readableRows.filter((s) => (s.versionId ?? 1) > 1)
+  const perSite = new Map<string, typeof readableRows>()
+  for (const s of readableRows) perSite.set(s.site!, [...(perSite.get(s.site!) ?? []), s])
+  const multi = [...perSite.values()].filter((rows) => rows.length > 2).flatMap((rows) => rows.slice(0, 3))
+  const pick = <T>(list: readonly T[], n: number) =>
+    Array.from({ length: Math.min(n, list.length) }, (_, i) => list[Math.floor((i * list.length) / n)]!)
+  // [source id to name it by, its row]: bumped sources by their own id and by an older version's.
+  const manganato = readableRows.find((s) => s.id === '1024627298672457456')!
+  const pool: Array<[string, (typeof readableRows)[number]]> = [
+    [manganato.id, manganato],
+    ...pick(explicit, 20).map((s) => [s.id, s] as [string, typeof s]),
+    ...pick(bumped, 10).flatMap((s) => [[s.id, s] as [string, typeof s], [sourceId(s.name, s.lang, 1), s] as [string, typeof s]]),
+    ...pick(multi, 15).map((s) => [s.id, s] as [string, typeof s]),
+    ...pick(readableRows, 15).map((s) => [s.id, s] as [string, typeof s]),
+  ]
+  const builtIn = new Set(['mangadex.org', 'www.webtoons.com'])
+  const others = pick(
+    KNOWN_SITES.sources.filter((s) => !s.site && s.baseUrl && !builtIn.has(new URL(s.baseUrl).host)),
+    25,
+  )
+  const result: RealLibrary = {
+    backup: { manga: [], sources: [] },
+    sites: [],
+    readable: new Map(),
+    unreadable: new Map(),
+    elsewhere: 0,
+    moved: new Map(),
+  }
+  const used = new Set<string>()
+  let r = 0
+  for (let i = 0; i < entries; i++) {
+    const slug = `series-${i + 1}`
+    if (i % 5 === 4) {
+      const row = others[((i / 5) % others.length) | 0]!
+      const whole = i % 10 === 4
+      if (whole) result.elsewhere++
+      result.backup.manga.push({
+        source: row.id,
+        url: whole ? `${row.baseUrl}/manga/${slug}/` : `/manga/${slug}/`,
+        title: `Series ${i + 1}`,
+        read: [1],
+      })
+      const seen = result.unreadable.get(row.id)
+      result.unreadable.set(row.id, { name: row.name, count: (seen?.count ?? 0) + 1 })
+      continue
+    }
+    const [id, row] = pool[r % pool.length]!
+    const site = sites.get(row.site!)!
+    const path = backupPath(site.family, slug)
+    // Three readable entries in eight are a whole URL on a host its Site's base URL is not: a mirror, else a domain
+    // it left (with the sources no family reads, 40 % of the file).
+    let url = path
+    if (r % 8 === 1 || r % 8 === 3 || r % 8 === 5) {
+      const mirror = site.mirrors && r % 8 === 1 ? site.mirrors[0]! : undefined
+      const former =
+        site.key === 'manganato' ? 'https://chapmanganato.com' : `https://former-${new URL(site.baseUrl).host.replace(/^www\./, '')}`
+      url = `${mirror ?? former}${path}`
+      result.elsewhere++
+      if (!mirror) result.moved.set(site.key, (result.moved.get(site.key) ?? 0) + 1)
+    }
+    r++
+    result.backup.manga.push({ source: id, url, title: `Series ${i + 1}`, read: [1, 2, (i % 7) + 3] })
+    result.readable.set(id, (result.readable.get(id) ?? 0) + 1)
+    if (!used.has(site.key)) result.sites.push(site)
+    used.add(site.key)
+  }
+  return result
 }

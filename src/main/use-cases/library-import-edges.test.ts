@@ -255,9 +255,19 @@ describe('mapping a backup source', () => {
     expect(error.code).toBe('not-found')
     const at = error.message.indexOf('{')
     expect(error.message.slice(0, at)).toBe(
-      'no Site has the host asura.example. Add it as a Site in sites.json (its family or selectors as the site is built), restart, and map again: ',
+      'no Site has the host asura.example. Its family cannot be told from the address: add it with Add a Site, which recognises the family from one of its pages, or as a Site in sites.json (its family or selectors as the site is built), restart, and map again: ',
     )
-    expect(JSON.parse(error.message.slice(at))).toEqual({ key, name: sourceName.slice(0, 80), hosts: ['asura.example'], family: 'madara' })
+    expect(JSON.parse(error.message.slice(at))).toEqual({ key, name: sourceName.slice(0, 80), hosts: ['asura.example'] })
+    expect((await loadMappings(store.db)).size).toBe(0)
+  })
+
+  it('by a URL on a host the Known Sites table knows: the family it names (mirrors too), or the theme no family reads', async () => {
+    const manganato = (await map({ sourceName: 'Manganato', url: 'https://www.manganato.gg/manga/x' }).catch((e: unknown) => e)) as AppError
+    expect(manganato.message).toContain('no Site has the host www.manganato.gg. It is Manganato, a MangaBox site: add it with Add a Site')
+    expect(JSON.parse(manganato.message.slice(manganato.message.indexOf('{')))).toMatchObject({ family: 'mangabox' })
+    const asura = (await map({ sourceName: 'Asura', url: 'https://asurascans.com/manga/x' }).catch((e: unknown) => e)) as AppError
+    expect(asura.message).toContain('The extension repository knows it as Asura Scans, which no family of this app reads yet.')
+    expect(asura.message).not.toContain('"family"')
     expect((await loadMappings(store.db)).size).toBe(0)
   })
 })

@@ -15,7 +15,7 @@ import { createRegistry, type SiteRegistry } from '../sites/registry'
 import { checkSiteEntry, loadSites } from '../sites/sites-file'
 import type { Site } from '../sites/site'
 import { FakeClock } from '../testing/clock'
-import { knownSourcesBackup } from '../testing/known-backup'
+import { knownSourcesBackup, realLibraryBackup, sourceIdOf } from '../testing/known-backup'
 import { tachibk } from '../testing/library-files'
 import { openTestStore, seedReader, tempDir, type TestStore } from '../testing/store'
 import { ImportJobs, mapSource, type LibraryDeps } from './library-import'
@@ -109,12 +109,84 @@ describe('a Mihon backup over Known Sites', () => {
     expect(again.preview).toMatchObject({ sitesToAdd: [], totals: { add: 0, present: 50 } })
   })
 
+  it('a real library of 300 manga over the table: every readable entry resolves with no mapping, every other source is named', async () => {
+    const library = realLibraryBackup()
+    const readable = [...library.readable.values()].reduce((a, b) => a + b, 0)
+    const unreadable = [...library.unreadable.values()].reduce((a, b) => a + b.count, 0)
+    expect([readable, unreadable, library.elsewhere]).toEqual([240, 60, 120])
+    const jobs = new ImportJobs(deps)
+    const p = (await preview(jobs, tachibk(library.backup))).preview!
+    expect(p.totals).toMatchObject({ add: 240, newSeries: 240, skipped: 60 })
+    expect(p.skipped.map((s) => [s.reason, s.count])).toEqual([['not-readable', 60]])
+    expect(p.unknownHosts).toEqual([])
+    expect(p.sitesToAdd.map((s) => s.key).sort()).toEqual(library.sites.map((s) => s.key).sort())
+    const bySource = new Map(p.sources.map((s) => [s.sourceId, s]))
+    expect(bySource.size).toBe(library.readable.size + library.unreadable.size)
+    for (const [id, count] of library.readable) expect(bySource.get(id)).toMatchObject({ outcome: 'site-to-add', count, resolved: count })
+    for (const [id, { name, count }] of library.unreadable)
+      expect(bySource.get(id)).toMatchObject({ outcome: 'not-readable', name, count, resolved: 0 })
+    const moved = new Map<string, number>()
+    for (const s of p.sources) for (const m of s.moved) moved.set(m.to, (moved.get(m.to) ?? 0) + m.count)
+    const expected = new Map<string, number>()
+    for (const [key, n] of library.moved) {
+      const host = new URL(library.sites.find((s) => s.key === key)!.baseUrl).host
+      expected.set(host, (expected.get(host) ?? 0) + n)
+    }
+    expect(moved).toEqual(expected)
+    expect(bySource.get('1024627298672457456')!.moved).toEqual([
+      expect.objectContaining({ from: 'chapmanganato.com', to: 'www.natomanga.com' }),
+    ])
+    expect(fetches).not.toHaveBeenCalled()
+  })
+
+  it('old Tachiyomi JSON backups (versions 2 and 1) import: read off the thread, resolved by the same ids, written on one confirm', async () => {
+    const id = '1024627298672457456'
+    const v2 = `{"version":2,"mangas":[{"manga":["https://chapmanganato.com/manga/solo","Solo",${id},0,0],"chapters":[{"u":"https://chapmanganato.com/manga/solo/chapter-7","r":1}]}],"extensions":["${id}:Manganelo"]}`
+    const v1 = `{"mangas":[{"manga":{"url":"/manga/night","title":"Night","source":${id}},"chapters":[{"url":"/manga/night/c2","read":true,"chapter_number":2}]}]}`
+    const jobs = new ImportJobs(deps)
+    for (const [text, outcome] of [
+      [v2, 'site-to-add'],
+      [v1, 'site'],
+    ] as const) {
+      const { id: job } = await jobs.start({ readerId: aiko, fileName: 'tachiyomi.json', bytes: Buffer.from(text) })
+      const p = (await until(jobs, job, 'previewed')).preview!
+      expect(p.format).toBe('tachiyomi')
+      expect(p.sources).toEqual([expect.objectContaining({ sourceId: id, name: 'Manganato', outcome, count: 1, resolved: 1 })])
+      jobs.confirm(job)
+      await until(jobs, job, 'done')
+    }
+    const rows = await store.db
+      .selectFrom('bookmarks')
+      .innerJoin('series', (j) => j.onRef('series.site', '=', 'bookmarks.site').onRef('series.series_id', '=', 'bookmarks.series_id'))
+      .select(['series.series_url', 'bookmarks.progress'])
+      .orderBy('series.series_url')
+      .execute()
+    expect(rows).toEqual([
+      { series_url: 'https://www.natomanga.com/manga/night', progress: 2 },
+      { series_url: 'https://www.natomanga.com/manga/solo', progress: 7 },
+    ])
+    expect(fetches).not.toHaveBeenCalled()
+  })
+
+  it('a list of links on hosts no Site has: the preview says what the table knows of each host, with no request', async () => {
+    const jobs = new ImportJobs(deps)
+    const text = ['https://www.manganato.gg/manga/x', 'https://asurascans.com/manga/y', 'https://nowhere.example/z'].join('\n')
+    const { id } = await jobs.start({ readerId: aiko, fileName: 'links.txt', bytes: Buffer.from(text) })
+    const p = (await until(jobs, id, 'previewed')).preview!
+    expect(p.unknownHosts).toEqual([
+      { host: 'asurascans.com', count: 1, known: 'Asura Scans: no family reads this site yet' },
+      { host: 'nowhere.example', count: 1 },
+      { host: 'www.manganato.gg', count: 1, known: 'Manganato, a MangaBox site: Add a Site adds it' },
+    ])
+    expect(fetches).not.toHaveBeenCalled()
+  })
+
   it('reads a source on the Site the owner already runs for its host, and adds none', async () => {
     const known = KNOWN_SITES.sites.find((s) => s.family === 'mangathemesia')!
     const own = checkSiteEntry({ ...knownSiteEntry(known, new Set()), key: 'my-own', name: 'Mine' }, new Map())
     if (!('site' in own)) throw new Error(own.problems.join())
     registry.add(own.site)
-    const bytes = tachibk({ manga: [{ source: sourceId(known.name, known.lang), url: '/manga/solo/', title: 'Solo' }] })
+    const bytes = tachibk({ manga: [{ source: sourceIdOf(known), url: '/manga/solo/', title: 'Solo' }] })
     const p = (await preview(new ImportJobs(deps), bytes)).preview!
     expect(p).toMatchObject({ sitesToAdd: [], totals: { add: 1 } })
     expect(p.sites.map((s) => s.site)).toEqual(['my-own'])
@@ -122,7 +194,7 @@ describe('a Mihon backup over Known Sites', () => {
 
   it("an owner's mapping of a known source wins over the table", async () => {
     const known = KNOWN_SITES.sites.find((s) => s.family === 'madara')!
-    const id = sourceId(known.name, known.lang)
+    const id = sourceIdOf(known)
     await mapSource(deps, { sourceId: id, sourceName: known.name, site: 'mangadex' })
     const bytes = tachibk({ manga: [{ source: id, url: '/title/0b3a1e5c-1b1f-4f3e-9d1c-3a1b2c3d4e5f', title: 'Dex' }] })
     const p = (await preview(new ImportJobs(deps), bytes)).preview!
@@ -130,11 +202,14 @@ describe('a Mihon backup over Known Sites', () => {
     expect(p.mappings.map((m) => m.site)).toEqual(['mangadex'])
   })
 
-  it('a source whose extension bumped its version (versionId 2) is known too', async () => {
-    const known = KNOWN_SITES.sites.find((s) => s.family === 'madara')!
-    const bytes = tachibk({ manga: [{ source: sourceId(known.name, known.lang, 2), url: '/manga/a/', title: 'A' }] })
-    const p = (await preview(new ImportJobs(deps), bytes)).preview!
-    expect(p.sitesToAdd.map((s) => s.name)).toEqual([known.name])
+  it('a source whose extension bumped its version is known by its own id and by the ids of its older versions', async () => {
+    const bumped = KNOWN_SITES.sources.find((s) => s.site && (s.versionId ?? 1) >= 2)!
+    const known = KNOWN_SITES.sites.find((s) => s.key === bumped.site)!
+    for (const id of [bumped.id, sourceId(bumped.name, bumped.lang, 1)]) {
+      const bytes = tachibk({ manga: [{ source: id, url: '/manga/a/', title: 'A' }] })
+      const p = (await preview(new ImportJobs(deps), bytes)).preview!
+      expect(p.sitesToAdd.map((s) => s.name)).toEqual([known.name])
+    }
   })
 
   it('a Site written meanwhile under the same key stops the confirm with a reason, and nothing of the import is written', async () => {

@@ -15,7 +15,8 @@ import { defaultOrigin, planImport, type ImportPlan, type SourceMapping } from '
 import { readLibraryOffThread } from '../library/import-reader'
 import type { Log } from '../log'
 import type { SiteRegistry } from '../sites/registry'
-import { FAMILY_NAMES } from '../sites/known-sites'
+import type { FamilyKey } from '../sites/families'
+import { FAMILY_NAMES, knownHostFacts } from '../sites/known-sites'
 import { parseUrl, type Site } from '../sites/site'
 import { addSiteEntry } from '../sites/sites-writer'
 import type { Db } from '../store/database'
@@ -92,6 +93,7 @@ export async function previewPlan(
     sites,
     skipped: skips.skipped,
     unknownSources: plan.unknownSources,
+    sources: sourceViews(plan, registry),
     unknownHosts: skips.unknownHosts,
     sitesToAdd: plan.sitesToAdd
       .map((s) => ({
@@ -116,6 +118,16 @@ export async function previewPlan(
 }
 
 type SiteView = ImportPreviewView['sites'][number]
+
+/** The plan's backup sources for the preview: the Site each is read on by name, the family by its name. */
+function sourceViews(plan: ImportPlan, registry: SiteRegistry): ImportPreviewView['sources'] {
+  const adding = new Map(plan.sitesToAdd.map((s) => [s.entry.key, s.entry.name]))
+  return plan.sources.map(({ site, family, ...s }) => {
+    const siteName = site && (registry.get(site)?.name ?? adding.get(site) ?? site)
+    const familyName = family && (FAMILY_NAMES[family as FamilyKey] ?? family)
+    return { ...s, ...(siteName ? { siteName } : {}), ...(familyName ? { family: familyName } : {}) }
+  })
+}
 
 /** Per Site, by name: bookmarks to add, present ones and their Progress to move, new Series, entries skipped. */
 async function previewSites(db: Db, registry: SiteRegistry, plan: ImportPlan, readerIds: Map<string, number>): Promise<SiteView[]> {
@@ -171,8 +183,16 @@ function skipsByReason(skipped: ImportPlan['skipped']): Pick<ImportPreviewView, 
     unknownHosts: [...hosts]
       .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
       .slice(0, 10)
-      .map(([host, count]) => ({ host, count })),
+      .map(([host, count]) => ({ host, count, ...hostHint(host) })),
   }
+}
+
+/** What the Known Sites table knows of a host no Site has, for a person: "Manganato, a MangaBox site". Sends nothing. */
+function hostHint(host: string): { known?: string } {
+  const facts = knownHostFacts(host)
+  if (!facts) return {}
+  if (facts.family) return { known: `${facts.name}, a ${FAMILY_NAMES[facts.family]} site: Add a Site adds it` }
+  return { known: `${facts.name}${facts.theme ? ` (theme ${facts.theme})` : ''}: no family reads this site yet` }
 }
 
 /**
@@ -270,18 +290,7 @@ export async function mapSource(
     if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
       throw new AppError('invalid', `not an http(s) URL: ${input.url.slice(0, 200)}`)
     const site = deps.registry.sites.find((s) => s.hosts.includes(url.host))
-    if (!site) {
-      const entry = {
-        key: siteKeyFor(input.sourceName, url.hostname),
-        name: input.sourceName.slice(0, 80),
-        hosts: [url.host],
-        family: 'madara',
-      }
-      throw new AppError(
-        'not-found',
-        `no Site has the host ${url.host}. Add it as a Site in sites.json (its family or selectors as the site is built), restart, and map again: ${JSON.stringify(entry)}`,
-      )
-    }
+    if (!site) throw new AppError('not-found', unknownHostHint(url, input.sourceName))
     mapping = { sourceId: input.sourceId, sourceName: input.sourceName, site: site.key, origin: url.origin }
   } else {
     const site = deps.registry.get(input.site ?? '')
@@ -290,6 +299,24 @@ export async function mapSource(
   }
   await saveSourceMapping(deps.db, { ...mapping, now: deps.clock.now() })
   return mapping
+}
+
+/**
+ * What to do about a host no Site has, from what the Known Sites table knows of it — its family, or the theme a
+ * source no family reads builds on — else that its family cannot be told from the address. Sends nothing.
+ */
+function unknownHostHint(url: URL, sourceName: string): string {
+  const facts = knownHostFacts(url.host)
+  const entry = { key: siteKeyFor(sourceName, url.hostname), name: sourceName.slice(0, 80), hosts: [url.host] }
+  const lead = `no Site has the host ${url.host}.`
+  if (facts?.family) {
+    const json = JSON.stringify({ ...entry, family: facts.family })
+    return `${lead} It is ${facts.name}, a ${FAMILY_NAMES[facts.family]} site: add it with Add a Site, or as a Site in sites.json, restart, and map again: ${json}`
+  }
+  const known = facts
+    ? ` The extension repository knows it as ${facts.name}${facts.theme ? ` (theme ${facts.theme})` : ''}, which no family of this app reads yet.`
+    : ''
+  return `${lead}${known} Its family cannot be told from the address: add it with Add a Site, which recognises the family from one of its pages, or as a Site in sites.json (its family or selectors as the site is built), restart, and map again: ${JSON.stringify(entry)}`
 }
 
 function siteKeyFor(name: string, hostname: string): string {

@@ -12,6 +12,7 @@ const preview = (over: Partial<ImportPreviewView> = {}): ImportPreviewView => ({
   sites: [{ site: 'mangadex', name: 'MangaDex', add: 2, present: 1, progress: 1, newSeries: 2, skipped: 0 }],
   skipped: [{ reason: 'unmapped-source', count: 2, examples: ['manga 4: /manga/solo/'] }],
   unknownSources: [{ sourceId: '42', name: 'Asura Scans', count: 2, example: '/manga/solo/' }],
+  sources: [],
   unknownHosts: [],
   sitesToAdd: [],
   mappings: [],
@@ -25,6 +26,36 @@ const preview = (over: Partial<ImportPreviewView> = {}): ImportPreviewView => ({
 })
 
 describe('the import preview', () => {
+  it('names every backup source with how many manga and what becomes of them, moved addresses too', () => {
+    const sources: ImportPreviewView['sources'] = [
+      {
+        sourceId: '1024627298672457456',
+        name: 'Manganato',
+        outcome: 'site-to-add',
+        count: 146,
+        resolved: 146,
+        siteName: 'Manganato',
+        family: 'MangaBox',
+        moved: [{ from: 'chapmanganato.com', to: 'www.natomanga.com', count: 73 }],
+      },
+      { sourceId: '7', name: 'Bato.to', outcome: 'not-readable', count: 12, resolved: 0, moved: [] },
+      { sourceId: '42', name: 'source 42', outcome: 'unknown', count: 1, resolved: 0, moved: [] },
+    ]
+    const w = mount(ImportPreview, { props: { preview: preview({ sources }) } })
+    const items = w.findAll('[data-sources] li')
+    expect(items.map((li) => li.attributes('data-outcome'))).toEqual(['site-to-add', 'not-readable', 'unknown'])
+    expect(items[0]!.text()).toBe(
+      'Manganato (MangaBox): 146 manga — adds the Site Manganato; 73 addresses moved from chapmanganato.com to www.natomanga.com',
+    )
+    expect(items[1]!.text()).toMatch(/^Bato\.to: 12 manga — no family reads this site yet/)
+    expect(items[2]!.text()).toMatch(/^source 42: 1 manga — not a source of the extension repository/)
+    expect(
+      mount(ImportPreview, { props: { preview: preview() } })
+        .find('[data-sources]')
+        .exists(),
+    ).toBe(false)
+  })
+
   it('names the Known Sites the import adds, with their families, before the owner confirms', () => {
     const sitesToAdd = [
       { key: 'asura-scans', name: 'Asura Scans', family: 'MangaThemesia', host: 'asuracomic.net', count: 3 },
