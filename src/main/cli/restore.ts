@@ -23,7 +23,7 @@ const HELP = [
   'database it replaces is kept beside it as manga-bookmark.sqlite.before-restore-<time>, with its -wal and -shm,',
   'never deleted. Stop the app first (or use Settings → Backups → Restore in its window).',
   '  --list        list the backups with their time, size and verdict (the default when nothing else is asked)',
-  '  --latest      restore the newest backup that passes the check',
+  '  --latest      restore the newest backup that passes the check and holds a library (says which it skipped)',
   '  --from FILE   restore this backup file',
   '  --data DIR    the data directory (default: $XDG_DATA_HOME/manga-bookmark, else ~/.local/share/manga-bookmark)',
 ].join('\n')
@@ -71,8 +71,9 @@ export async function runRestoreCommand(
   }
   const now = options.now ?? Date.now
   if (from !== undefined) return restoreChosen(resolve(from), dataDir, io, now)
-  // --latest: the backups checked newest first, up to the first good one (which need not be checked again).
-  const newest = newestGoodBackup(backupDir)
+  // --latest: the backups checked newest first, up to the first good one holding a library (not checked again).
+  const { chosen: newest, skipped } = newestGoodBackup(backupDir)
+  for (const s of skipped) io.err(`restore: skipped ${s.file}: ${s.why}`)
   if (!newest) {
     const count = listBackups(backupDir).length
     io.err(`restore: no backup in ${backupDir} passes integrity_check${count ? ` (${count} looked at)` : ''}`)

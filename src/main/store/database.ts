@@ -6,10 +6,12 @@
 import { dirname } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import { Kysely, SqliteDialect } from 'kysely'
-import { migrate, type MigrationReport } from './migrate'
+import { migrations } from '../../../migrations'
+import { AppError } from '../../shared/errors'
+import { migrate, schemaVersion, versionOf, type MigrationReport } from './migrate'
 import { ensurePrivateDir, preparePrivateFile, tightenFile } from './private-files'
 import type { Database } from './schema'
-import { guardStore, type StorageHealth } from './storage'
+import { guardStore, type StorageFault, type StorageHealth } from './storage'
 
 export type Db = Kysely<Database>
 
@@ -49,7 +51,63 @@ export function openStore(file: string, options: OpenStoreOptions): Store {
     ensurePrivateDir(dirname(file))
     preparePrivateFile(file)
   }
-  const connect = () => {
+  const connect = connector(file, options)
+  const sqlite = connect()
+  try {
+    const migration = migrate(sqlite, file === ':memory:' ? null : file, options.now)
+    // Statistics for any table never analysed, from a bounded sample, so the planner knows the shapes of the
+    // tables from the first query on; the Lanes' retention task keeps them current
+    // (docs/adr/0053-retention-and-statistics.md). Only an optimisation: a file that cannot be written now
+    // (read-only, a full disk) opens without them, and what that means is the storage watch's to say.
+    try {
+      sqlite.pragma('optimize=0x10012')
+    } catch {
+      // The hourly task tries again.
+    }
+    return storeOver(file, sqlite, connect, migration, null)
+  } catch (error) {
+    sqlite.close()
+    throw error
+  }
+}
+
+/**
+ * Opens a file that could not be opened for writing at start (docs/adr/0115-a-start-that-cannot-write.md)
+ * read-only, as it is: no migration (a file behind the app's schema is not opened this way), and `fault` known from
+ * the first statement. Writes are refused; a read-only or full file is opened for writing again once it can be.
+ */
+export function openStoreReadOnly(file: string, options: OpenStoreOptions, fault: StorageFault): Store {
+  const sqlite = new BetterSqlite3(file, {
+    readonly: true,
+    fileMustExist: true,
+    ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+  })
+  try {
+    sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`)
+    const version = schemaVersion(sqlite)
+    const newest = Math.max(...migrations.map(versionOf))
+    if (version !== newest) throw new AppError('invalid', `store: the file's schema version is ${version}, this app's ${newest}`)
+    return storeOver(file, sqlite, connector(file, options), { from: version, to: version, backup: null }, fault)
+  } catch (error) {
+    sqlite.close()
+    throw error
+  }
+}
+
+/**
+ * A stand-in for a file SQLite cannot open at all (docs/adr/0115-…): an empty schema in memory, so the owner's
+ * window runs and offers the restore; `fault` (damaged) refuses every write. A restore puts a file at `file` and
+ * opens it as usual (`replaceFile`).
+ */
+export function openStandIn(file: string, options: OpenStoreOptions, fault: StorageFault): Store {
+  const sqlite = connector(':memory:', options)()
+  const migration = migrate(sqlite, null, options.now)
+  return storeOver(file, sqlite, connector(file, options), { ...migration, from: migration.to }, fault)
+}
+
+/** Opens `file` with the pragmas of docs/design.md#data (WAL, foreign keys, full sync, the busy timeout). */
+function connector(file: string, options: OpenStoreOptions): () => BetterSqlite3.Database {
+  return () => {
     const sqlite = new BetterSqlite3(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {})
     try {
       sqlite.pragma('journal_mode = WAL')
@@ -63,45 +121,39 @@ export function openStore(file: string, options: OpenStoreOptions): Store {
       throw error
     }
   }
-  const sqlite = connect()
-  try {
-    const migration = migrate(sqlite, file === ':memory:' ? null : file, options.now)
-    // Statistics for any table never analysed, from a bounded sample, so the planner knows the shapes of the
-    // tables from the first query on; the Lanes' retention task keeps them current
-    // (docs/adr/0053-retention-and-statistics.md). Only an optimisation: a file that cannot be written now
-    // (read-only, a full disk) opens without them, and what that means is the storage watch's to say.
-    try {
-      sqlite.pragma('optimize=0x10012')
-    } catch {
-      // The hourly task tries again.
-    }
-    const guarded = guardStore(file, sqlite, connect)
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: guarded.database }) })
-    return {
-      db,
-      get sqlite() {
-        return guarded.connection
-      },
-      file,
-      migration,
-      health: guarded.health,
-      // Kysely's connection is held meanwhile: no statement nor transaction runs on the connection being replaced.
-      replaceFile: (swap, now) =>
-        db.connection().execute(async () => {
-          // Should the swap fail, the same file is opened again, and needs no migration.
-          guarded.swapFile(swap)
-          // The file now at the path is migrated before any statement runs on it.
-          return migrate(guarded.connection, file, now)
-        }),
-      close: async () => {
-        // Kysely's destroy closes the connection only once a query has run through it; a store closed before
-        // its first query would keep its file (and the descriptor held to tell moved from deleted) open.
-        await db.destroy()
-        guarded.database.close()
-      },
-    }
-  } catch (error) {
-    sqlite.close()
-    throw error
+}
+
+/** The store over an open connection: the guard, the Kysely handle, the swap of its file and its close. */
+function storeOver(
+  file: string,
+  sqlite: BetterSqlite3.Database,
+  connect: () => BetterSqlite3.Database,
+  migration: MigrationReport,
+  fault: StorageFault | null,
+): Store {
+  const guarded = guardStore(file, sqlite, connect, undefined, fault)
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: guarded.database }) })
+  return {
+    db,
+    get sqlite() {
+      return guarded.connection
+    },
+    file,
+    migration,
+    health: guarded.health,
+    // Kysely's connection is held meanwhile: no statement nor transaction runs on the connection being replaced.
+    replaceFile: (swap, now) =>
+      db.connection().execute(async () => {
+        // Should the swap fail, the same file is opened again, and needs no migration.
+        guarded.swapFile(swap)
+        // The file now at the path is migrated before any statement runs on it.
+        return migrate(guarded.connection, file, now)
+      }),
+    close: async () => {
+      // Kysely's destroy closes the connection only once a query has run through it; a store closed before
+      // its first query would keep its file (and the descriptor held to tell moved from deleted) open.
+      await db.destroy()
+      guarded.database.close()
+    },
   }
 }

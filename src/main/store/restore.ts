@@ -10,7 +10,7 @@ import { closeSync, copyFileSync, existsSync, fsyncSync, linkSync, openSync, ren
 import { dirname } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import { AppError } from '../../shared/errors'
-import { listBackups, type BackupView } from './backups'
+import { backupHoldsLibrary, listBackups, type BackupView } from './backups'
 import { preparePrivateFile, tightenFile } from './private-files'
 
 /** What `integrity_check` said of a backup: `ok`, or the first problems it found (or why it could not run). */
@@ -114,13 +114,35 @@ export function restoreFile(
   return { from: backup, file, aside: kept }
 }
 
-/** The newest backup that passes `integrity_check`, or null. */
-export function newestGoodBackup(dir: string, options: { nativeBinding?: string } = {}): CheckedBackup | null {
+/** A backup `--latest` passed over, and why. */
+export interface SkippedBackup {
+  file: string
+  why: string
+}
+
+/**
+ * The newest backup that passes `integrity_check` and holds a library (Readers or Series), with the newer ones
+ * passed over and why. An empty backup is chosen only when no backup holds a library (a new install's). Null when
+ * none passes the check.
+ */
+export function newestGoodBackup(
+  dir: string,
+  options: { nativeBinding?: string } = {},
+): { chosen: CheckedBackup | null; skipped: SkippedBackup[] } {
+  const skipped: SkippedBackup[] = []
+  let firstEmpty: CheckedBackup | null = null
   for (const b of listBackups(dir)) {
     const verdict = verifyBackup(b.file, options)
-    if (verdict.ok) return { ...b, verdict }
+    if (!verdict.ok) {
+      skipped.push({ file: b.file, why: `damaged (${verdict.problems[0]})` })
+      continue
+    }
+    if (backupHoldsLibrary(b.file, options)) return { chosen: { ...b, verdict }, skipped }
+    firstEmpty ??= { ...b, verdict }
+    skipped.push({ file: b.file, why: 'empty (no Reader, no Series)' })
   }
-  return null
+  // Only empty ones: the newest of them is the library as it was.
+  return { chosen: firstEmpty, skipped: skipped.filter((s) => s.file !== firstEmpty?.file) }
 }
 
 function syncFile(path: string): void {
