@@ -3,6 +3,7 @@
  * connection. better-sqlite3 is synchronous and Kysely's SQLite dialect serialises every query on this
  * single connection, so a Kysely transaction is a real SQLite transaction.
  */
+import { readFileSync, statSync } from 'node:fs'
 import { dirname } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import { Kysely, SqliteDialect } from 'kysely'
@@ -77,11 +78,7 @@ export function openStore(file: string, options: OpenStoreOptions): Store {
  * the first statement. Writes are refused; a read-only or full file is opened for writing again once it can be.
  */
 export function openStoreReadOnly(file: string, options: OpenStoreOptions, fault: StorageFault): Store {
-  const sqlite = new BetterSqlite3(file, {
-    readonly: true,
-    fileMustExist: true,
-    ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
-  })
+  const sqlite = openReadOnly(file, options)
   try {
     sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`)
     const version = schemaVersion(sqlite)
@@ -91,6 +88,33 @@ export function openStoreReadOnly(file: string, options: OpenStoreOptions, fault
   } catch (error) {
     sqlite.close()
     throw error
+  }
+}
+
+/** The largest file read whole into memory when its folder refuses the shared-memory file a read needs. */
+const LARGEST_COPY = 512 * 1024 * 1024
+
+/**
+ * Opens `file` read-only. On a file system that takes no new file, SQLite cannot make the `-shm` a WAL read needs:
+ * then, with no journal beside it to apply, the file is read into memory whole and opened from there, read-only.
+ */
+function openReadOnly(file: string, options: OpenStoreOptions): BetterSqlite3.Database {
+  const binding = options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}
+  let sqlite: BetterSqlite3.Database | undefined
+  try {
+    sqlite = new BetterSqlite3(file, { readonly: true, fileMustExist: true, ...binding })
+    // SQLite opens the file at the first read: read now, so a file it cannot read falls back here.
+    sqlite.prepare('SELECT count(*) FROM sqlite_master').get()
+    return sqlite
+  } catch (error) {
+    sqlite?.close()
+    const wal = statSync(`${file}-wal`, { throwIfNoEntry: false })
+    if (!/^SQLITE_(CANTOPEN|IOERR)/.test(String((error as { code?: unknown }).code)) || (wal && wal.size > 0)) throw error
+    if (statSync(file).size > LARGEST_COPY) throw error
+    const bytes = readFileSync(file)
+    // The header's read and write versions say "WAL"; a database in memory has no WAL: legacy (1) reads the same pages.
+    if (bytes.length >= 20 && bytes[18] === 2 && bytes[19] === 2) bytes[18] = bytes[19] = 1
+    return new BetterSqlite3(bytes, { readonly: true, ...binding })
   }
 }
 

@@ -144,7 +144,11 @@ export function faultAtOpen(file: string, error: unknown): StorageFault {
   if (code.startsWith('SQLITE_READONLY') || code === 'EROFS' || code === 'EACCES' || code === 'EPERM')
     return { kind: 'read-only', code: 'SQLITE_READONLY', message: cannot(file, `read-only (${detail})`) }
   const { kind, words } = probe(file, code)
-  return { kind, code, message: cannot(file, kind === 'io' ? `${words}: ${detail}` : words) }
+  return {
+    kind,
+    code: 'SQLITE_READONLY',
+    message: cannot(file, `${kind === 'io' ? `${words}: ${detail}` : words}; the database is open read-only`),
+  }
 }
 
 /** Every statement through one connection, its faults named, its writes acknowledged only into the file opened. */
