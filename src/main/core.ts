@@ -15,7 +15,7 @@ import type { Log } from './log'
 import { BUILT_IN_SITES } from './sites/builtin'
 import { createPageReader, type PageReader } from './sites/page-reader'
 import { createRegistry, type SiteRegistry } from './sites/registry'
-import type { Site } from './sites/site'
+import { onSitePin, type Site } from './sites/site'
 import { loadSites } from './sites/sites-file'
 import { lockDataDir, type DataLock } from './store/data-lock'
 import { openStore as openStoreFile, openStandIn, openStoreReadOnly, STORE_FILE, type Store } from './store/database'
@@ -161,23 +161,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     onDigest: options.onDigest,
   })
   const lanes = new LaneSwitch(() => startLanes(laneOptions(options, store, polling, notifier)))
-  const restorer = createRestorer({
-    store,
-    backupDir: data.backupDir,
-    clock,
-    log,
-    nativeBinding: options.nativeBinding,
-    async quiet() {
-      const lanesWere = lanes.running
-      await lanes.stop()
-      await backups.idle()
-      await integrity.check?.cancel()
-      return async () => {
-        if (lanesWere) await lanes.start()
-      }
-    },
-    restored: () => (data.madeEmpty = null),
-  })
+  const restorer = restorerOf(options, data, polling, lanes)
   let closed = false
   const core: Core = {
     dataDir: options.dataDir,
@@ -224,6 +208,28 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   // Ready to read before the first check (about a tenth of a second, beside the rest of the start).
   await polling.reader.warm()
   return core
+}
+
+/** Settings → Backups → Restore: the Lanes, a backup in progress and the integrity check quieted meanwhile. */
+function restorerOf(options: CoreOptions, data: OpenedData, polling: PollingParts, lanes: LaneSwitch): Restorer {
+  return createRestorer({
+    store: data.store,
+    backupDir: data.backupDir,
+    clock: options.clock,
+    log: options.log,
+    nativeBinding: options.nativeBinding,
+    onPin: (site, url) => onSitePin(polling.registry.sites)(site, url),
+    async quiet() {
+      const lanesWere = lanes.running
+      await lanes.stop()
+      await data.backups.idle()
+      await data.integrity.check?.cancel()
+      return async () => {
+        if (lanesWere) await lanes.start()
+      }
+    },
+    restored: () => (data.madeEmpty = null),
+  })
 }
 
 /** The data directory opened: its lock, the store and its watches, the backups, what the start found. */

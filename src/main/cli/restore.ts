@@ -13,6 +13,10 @@ import { lockDataDir, type DataLock } from '../store/data-lock'
 import { STORE_FILE } from '../store/database'
 import { checkBackups, newestGoodBackup, restoreFile, verifyBackup, type BackupVerdict, type CheckedBackup } from '../store/restore'
 import { dataDirOf, readCommandLine, type Output } from './help'
+import { vetRestoredCopy } from '../store/restore-vet'
+import { BUILT_IN_SITES } from '../sites/builtin'
+import { onSitePin } from '../sites/site'
+import { loadSites } from '../sites/sites-file'
 
 const USAGE = 'usage: npm run restore -- [--data DIR] [--from FILE | --latest] [--list]'
 
@@ -102,9 +106,11 @@ function restoreChosen(backup: string, dataDir: string, io: Output, now: () => n
     return 1
   }
   try {
-    const report = restoreFile(backup, join(dataDir, STORE_FILE), now(), { verified: true })
+    const onPin = onSitePin(loadSites(dataDir, BUILT_IN_SITES).sites)
+    const report = restoreFile(backup, join(dataDir, STORE_FILE), now(), { verified: true, vet: (copy) => vetRestoredCopy(copy, onPin) })
     io.out(report.file)
     io.err(`restore: ${backup} is now the database ${report.file}`)
+    for (const change of report.changed) io.err(`restore: vetting the copy ${change}`)
     if (report.aside.length) io.err(`restore: the file it replaced is kept at ${report.aside.join(', ')}`)
     io.err('restore: start the app as usual; it opens the restored file')
     return 0

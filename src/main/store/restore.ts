@@ -70,6 +70,8 @@ export interface RestoreReport {
   file: string
   /** Where the replaced file and its journal were kept (absent: there was no file at the path). */
   aside: string[]
+  /** What vetting the copy changed in it (store/restore-vet.ts), in words; empty when nothing. */
+  changed: string[]
 }
 
 /**
@@ -80,7 +82,7 @@ export function restoreFile(
   backup: string,
   file: string,
   at: number,
-  options: { nativeBinding?: string; verified?: boolean } = {},
+  options: { nativeBinding?: string; verified?: boolean; vet?: (copy: string) => string[] } = {},
 ): RestoreReport {
   if (!options.verified) {
     const verdict = verifyBackup(backup, options)
@@ -91,6 +93,14 @@ export function restoreFile(
   preparePrivateFile(restoring)
   copyFileSync(backup, restoring)
   tightenFile(restoring)
+  let changed: string[] = []
+  try {
+    // The copy is vetted, never the backup: a refusal leaves the backup and the database as they were.
+    changed = options.vet?.(restoring) ?? []
+  } catch (error) {
+    for (const side of ['', ...SIDES]) rmSync(`${restoring}${side}`, { force: true })
+    throw error
+  }
   syncFile(restoring)
   const aside = asideName(file, at)
   const kept: string[] = []
@@ -111,7 +121,7 @@ export function restoreFile(
   }
   renameSync(restoring, file)
   syncFile(dirname(file))
-  return { from: backup, file, aside: kept }
+  return { from: backup, file, aside: kept, changed }
 }
 
 /** A backup `--latest` passed over, and why. */
