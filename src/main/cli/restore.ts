@@ -1,8 +1,8 @@
 /**
  * `npm run restore -- [--data DIR] [--from FILE|--latest] [--list]`
  * Lists the data directory's backups with their time, size and verdict (`PRAGMA integrity_check`), or restores one
- * over the database: verified, copied, renamed into place, the replaced file and its journal kept aside, never
- * deleted (docs/adr/0089-restore-in-place.md). Refuses while the app runs on that data directory: the window's
+ * over the database: verified, copied, vetted (store/restore-vet.ts), renamed into place, the replaced file and its
+ * journal kept aside, pruned like the backups (docs/adr/0089-restore-in-place.md). Refuses while the app runs on that data directory: the window's
  * Settings → Backups → Restore does it there.
  */
 import { existsSync } from 'node:fs'
@@ -24,8 +24,10 @@ const HELP = [
   'Usage: npm run restore -- [--data DIR] [--from FILE | --latest] [--list]',
   '',
   "Restores a backup over the data directory's database. The backup is verified first (integrity_check); the",
-  'database it replaces is kept beside it as manga-bookmark.sqlite.before-restore-<time>, with its -wal and -shm,',
-  'never deleted. Stop the app first (or use Settings → Backups → Restore in its window).',
+  'database it replaces is kept beside it as manga-bookmark.sqlite.before-restore-<time>, with its -wal and -shm;',
+  'such copies are pruned like the backups (the last 7, and one a week for a month). The copy restored is vetted:',
+  "schema objects the migrations did not make are dropped, URLs off their Site's pin cleared, and what changed is said.",
+  'Stop the app first (or use Settings → Backups → Restore in its window).',
   '  --list        list the backups with their time, size and verdict (the default when nothing else is asked)',
   '  --latest      restore the newest backup that passes the check and holds a library (says which it skipped)',
   '  --from FILE   restore this backup file',

@@ -43,6 +43,9 @@ export interface OpenStoreOptions {
   busyTimeoutMs?: number
 }
 
+/** What the WAL is cut back to once a checkpoint resets it. */
+export const WAL_LIMIT_BYTES = 4 * 1024 * 1024
+
 /** The file name of the store inside a data directory. */
 export const STORE_FILE = 'manga-bookmark.sqlite'
 
@@ -139,6 +142,9 @@ function connector(file: string, options: OpenStoreOptions): () => BetterSqlite3
       sqlite.pragma('foreign_keys = ON')
       sqlite.pragma('synchronous = FULL')
       sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`)
+      // A WAL grown by a burst (an import, a retention sweep) is cut back to this once a checkpoint resets it,
+      // instead of keeping its largest size for ever: a nearly full disk gets the space back.
+      sqlite.pragma(`journal_size_limit = ${WAL_LIMIT_BYTES}`)
       return sqlite
     } catch (error) {
       sqlite.close()

@@ -1,16 +1,16 @@
 /**
  * Restoring a backup (docs/adr/0089-restore-in-place.md): the backup is verified (`PRAGMA integrity_check`),
  * copied beside the database, and renamed over it — one atomic step, so the path always names a whole file. The
- * file it replaces is never deleted: it is kept aside as `<file>.before-restore-<time>`, with its `-wal` and `-shm`
- * moved beside it under the same name, so the old journal is never applied to the restored file and the old
+ * file it replaces is kept aside as `<file>.before-restore-<time>`, with its `-wal` and `-shm` moved beside it under
+ * the same name (such copies are pruned like the backups: the last 7, and one a week for a month), so the old journal is never applied to the restored file and the old
  * file can still be opened with its journal. The database must be closed meanwhile (the CLI holds the data
  * directory's lock; the running core closes its connection while it swaps).
  */
-import { closeSync, copyFileSync, existsSync, fsyncSync, linkSync, openSync, renameSync, rmSync } from 'node:fs'
-import { dirname } from 'node:path'
+import { closeSync, copyFileSync, existsSync, fsyncSync, linkSync, openSync, readdirSync, renameSync, rmSync } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import { AppError } from '../../shared/errors'
-import { backupHoldsLibrary, listBackups, type BackupView } from './backups'
+import { backupHoldsLibrary, backupsToKeep, backupTime, listBackups, type BackupView } from './backups'
 import { preparePrivateFile, tightenFile } from './private-files'
 
 /** What `integrity_check` said of a backup: `ok`, or the first problems it found (or why it could not run). */
@@ -56,6 +56,41 @@ export function damagedBackup(file: string, verdict: BackupVerdict): AppError {
     'invalid',
     `the backup ${file} does not pass integrity_check (${verdict.problems.slice(0, 2).join('; ')}); choose another`,
   )
+}
+
+/**
+ * The files earlier restores kept aside (`<file>.before-restore-<time>`), pruned like the backups
+ * (docs/adr/0048-backups.md): the newest `KEEP_NEWEST`, and the newest of each week for a month; each with its
+ * journal. Returns the files deleted.
+ */
+export function pruneAside(file: string, now: number): string[] {
+  const dir = dirname(file)
+  const prefix = `${basename(file)}.before-restore-`
+  const kept: Array<{ file: string; at: number }> = []
+  for (const name of safeList(dir)) {
+    if (!name.startsWith(prefix) || SIDES.some((side) => name.endsWith(side))) continue
+    const at = backupTime(`manga-bookmark-${name.slice(prefix.length)}.sqlite`)
+    if (at !== null) kept.push({ file: join(dir, name), at })
+  }
+  const keep = backupsToKeep(kept, now)
+  const removed: string[] = []
+  for (const aside of kept) {
+    if (keep.has(aside.file)) continue
+    for (const side of ['', ...SIDES]) {
+      if (!existsSync(`${aside.file}${side}`)) continue
+      rmSync(`${aside.file}${side}`, { force: true })
+      removed.push(`${aside.file}${side}`)
+    }
+  }
+  return removed
+}
+
+function safeList(dir: string): string[] {
+  try {
+    return readdirSync(dir)
+  } catch {
+    return []
+  }
 }
 
 /** Where the file a restore replaces is kept: `<file>.before-restore-2026-03-01T04-00-00-000Z`. */
@@ -121,6 +156,8 @@ export function restoreFile(
   }
   renameSync(restoring, file)
   syncFile(dirname(file))
+  // The copies earlier restores kept are pruned like the backups; the one kept now is the newest.
+  pruneAside(file, at)
   return { from: backup, file, aside: kept, changed }
 }
 

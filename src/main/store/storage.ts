@@ -220,7 +220,21 @@ class StoreGuard implements GuardedStore {
     if (lost) this.#faults.set(lost)
     else if (isLost(this.#faults.current?.kind)) this.#faults.set(null)
     this.#reopenIfWritable()
+    this.#shrinkWalWhenFull()
     return this.#faults.current
+  }
+
+  /**
+   * On a full disk, the WAL's pages are copied into the database and the WAL truncated (outside any transaction):
+   * what it held beyond the database's own pages is free space again, so writes can resume without the owner.
+   */
+  #shrinkWalWhenFull(): void {
+    if (this.#faults.current?.kind !== 'full' || this.#connection.inTransaction || this.#connection.readonly) return
+    try {
+      this.#connection.pragma('wal_checkpoint(TRUNCATE)')
+    } catch {
+      // The checkpoint itself needed space, or a reader holds the WAL: the next look tries again.
+    }
   }
 
   /** A connection SQLite opened read-only is replaced, outside any transaction, once the file is writable. */
