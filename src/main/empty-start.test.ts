@@ -7,6 +7,7 @@
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { FIRST_BACKUP_DELAY_MS } from './backup-schedule'
+import { runBackupCommand } from './cli/backup'
 import { runRestoreCommand } from './cli/restore'
 import { BACKUP_DIR, backupDatabase, listBackups } from './store/backups'
 import { openStore, STORE_FILE } from './store/database'
@@ -56,6 +57,9 @@ describe('an empty start beside backups', () => {
     expect(second.core.backups.state().backupProblem).toMatch(/^the library is empty but the backup .* holds one/)
     const asked = await second.admin.call('backupNow', {})
     expect(asked.ok).toBe(false)
+    const said: string[] = []
+    expect(await runBackupCommand(['--data', dataDir], { out: () => undefined, err: (l) => said.push(l) })).toBe(1)
+    expect(said[0]).toMatch(/^backup: refused: the library is empty but the backup/)
     expect(backups()).toHaveLength(1)
     await second.stop()
 
