@@ -16,7 +16,10 @@
  *
  * Then a restore round: a backup made (`npm run backup`'s code), the database damaged (garbage over a page in its
  * middle), `npm run restore -- --latest` refused while the shell runs on the directory and taking the backup once
- * it is stopped — and every acknowledged write checked as above, in the restored file.
+ * it is stopped — and every acknowledged write checked as above, in the restored file. Then an empty-start round:
+ * the database deleted while the shell is stopped, a start past the daily backup's first look (a real minute) with
+ * no backup made of the empty library and Readers answered `library-missing`, and `restore --latest` bringing back
+ * every acknowledged write.
  *
  * The same seed draws the same kill moments and the same writes (what the machine's timing makes of them is
  * its own). Prints the figures; exits 1 on any violation.
@@ -33,6 +36,8 @@ import { corruptMiddlePage } from '../src/main/testing/faults'
 import BetterSqlite3 from 'better-sqlite3'
 import { startFixtureSite } from '../src/main/demo/fixture-site'
 import { openStore, STORE_FILE } from '../src/main/store/database'
+import { BACKUP_DIR, listBackups } from '../src/main/store/backups'
+import { FIRST_BACKUP_DELAY_MS } from '../src/main/backup-schedule'
 import { createReader } from '../src/main/use-cases/reader-tokens'
 import { SKIPS } from '../src/shared/skip'
 
@@ -93,6 +98,8 @@ interface Figures {
   integrityChecks: number
   /** Restore rounds: backup → damage → restore, every acknowledged write checked after. */
   restores: number
+  /** Empty-start rounds: the database deleted, the start, no backup of the empty library, restore --latest. */
+  emptyStarts: number
   violations: string[]
   seconds: number
 }
@@ -112,6 +119,7 @@ const figures: Figures = {
   passRowsChecked: 0,
   integrityChecks: 0,
   restores: 0,
+  emptyStarts: 0,
   violations: [],
   seconds: 0,
 }
@@ -365,6 +373,7 @@ try {
     )
   }
   await restoreRound()
+  await emptyStartRound()
 } finally {
   await fixture.close()
   rmSync(data, { recursive: true, force: true })
@@ -397,6 +406,41 @@ async function restoreRound(): Promise<void> {
   process.stdout.write(`restore round: backup, damage, restore; ${figures.violations.length} violations\n`)
 }
 
+/**
+ * The database deleted while the shell is stopped (docs/adr/0114-an-empty-start-keeps-the-backups.md): the next
+ * start answers a Reader `library-missing` (not 401, which makes a Reader's page forget its token); neither
+ * `npm run backup` nor the daily backup (a minute after the start, real time here) backs the empty library up;
+ * `npm run restore -- --latest` brings back the newest backup holding the library, with every acknowledged write.
+ */
+async function emptyStartRound(): Promise<void> {
+  const fail = (what: string): void => void figures.violations.push(`empty-start round: ${what}`)
+  const backupDir = join(data, BACKUP_DIR)
+  const before = listBackups(backupDir).map((b) => b.file)
+  for (const side of ['', '-wal', '-shm']) rmSync(join(data, `${STORE_FILE}${side}`), { force: true })
+  const app = start()
+  const origin = await app.ready
+  const answer = await fetch(`${origin}/api/v1/me`, { headers: { authorization: `Bearer ${readers[0]!.token}` } })
+  const body = (await answer.json()) as { error?: { code?: string } }
+  if (answer.status !== 503 || body.error?.code !== 'library-missing')
+    fail(`a Reader was answered ${answer.status} ${body.error?.code ?? ''}, not 503 library-missing`)
+  const said: string[] = []
+  if ((await runBackupCommand(['--data', data], { out: () => undefined, err: (l) => said.push(l) })) !== 1)
+    fail(`npm run backup backed the empty library up: ${said.join(' ')}`)
+  // Past the daily backup's first look (a minute after the start).
+  await new Promise((resolve) => setTimeout(resolve, FIRST_BACKUP_DELAY_MS + 5_000))
+  app.child.kill('SIGKILL')
+  await app.exited
+  const after = listBackups(backupDir).map((b) => b.file)
+  if (after.some((file) => !before.includes(file)))
+    fail(`a backup of the empty library was made: ${after.filter((f) => !before.includes(f)).join(', ')}`)
+  const errors: string[] = []
+  const code = await runRestoreCommand(['--data', data, '--latest'], { out: () => undefined, err: (l) => errors.push(l) })
+  if (code !== 0) return fail(`npm run restore -- --latest answered ${code}: ${errors.join(' ')}`)
+  figures.emptyStarts++
+  verify('the empty-start round')
+  process.stdout.write(`empty-start round: delete, start, no backup of it, restore --latest; ${figures.violations.length} violations\n`)
+}
+
 figures.seconds = Math.round((Date.now() - started) / 100) / 10
 console.log(JSON.stringify(figures, null, 2))
 if (values.json) writeFileSync(values.json, `${JSON.stringify(figures, null, 2)}\n`)
@@ -405,5 +449,5 @@ if (figures.violations.length) {
   process.exit(1)
 }
 console.log(
-  `crash suite: ${figures.kills} kills and ${figures.restores} restore round; ${figures.progressKept} of ${acknowledged.size} acknowledged Progress values and ${figures.sightingsKept} of ${sightingIds.size} Sightings kept; ${figures.refusalsKept} refusals kept; integrity ok ${figures.integrityChecks} times; ${figures.passRowsChecked} pass rows checked`,
+  `crash suite: ${figures.kills} kills, ${figures.restores} restore round and ${figures.emptyStarts} empty-start round; ${figures.progressKept} of ${acknowledged.size} acknowledged Progress values and ${figures.sightingsKept} of ${sightingIds.size} Sightings kept; ${figures.refusalsKept} refusals kept; integrity ok ${figures.integrityChecks} times; ${figures.passRowsChecked} pass rows checked`,
 )

@@ -22,7 +22,8 @@ import { defaultRendererDir, registerPages } from './server/pages'
 import type { Site } from './sites/site'
 import { readSettings } from './store/settings'
 import type { Settings } from '../shared/settings'
-import { registerSyncApi, type SyncOptions } from './sync/api'
+import { registerSyncApi, type SyncOptions, type SyncStoreState } from './sync/api'
+import { holdsLibrary } from './store/backups'
 import { startBigReads } from './sync/big-reads'
 
 export interface AppOptions {
@@ -247,7 +248,11 @@ async function serve(context: {
   })
   const admin = validatedAdmin(api, log)
   const notify = { notifier: core.notifier, vapidPublicKey: () => core.vapidKeys().publicKey }
-  await registerSyncApi(app, { db: core.store.db, clock, acquire: core.acquireDeps, notify, readerCodes, bigReads }, options.sync)
+  await registerSyncApi(
+    app,
+    { db: core.store.db, clock, acquire: core.acquireDeps, notify, readerCodes, bigReads },
+    { ...options.sync, store: syncStoreState(core) },
+  )
   const rendererDir = options.rendererDir ?? defaultRendererDir()
   await registerPages(app, { rendererDir })
   if (!options.adminHttp) return { endpoint, api, admin }
@@ -262,6 +267,27 @@ async function serve(context: {
     core,
   })
   return { endpoint, api, admin, adminListening }
+}
+
+/** The store as the sync endpoint tells it: its health, a file never opened, a library missing (docs/adr/0114-…). */
+function syncStoreState(core: Core): SyncStoreState {
+  return {
+    health() {
+      const fault = core.store.health.fault()
+      if (!fault) return { store: 'ok' }
+      return { store: fault.kind === 'damaged' ? 'damaged' : 'read-only', problem: fault.message }
+    },
+    unopened: () => core.unopened(),
+    libraryMissing() {
+      if (!core.madeEmpty()) return null
+      try {
+        if (holdsLibrary(core.store.sqlite)) return null
+      } catch {
+        return null
+      }
+      return "the app's library is empty: its database was deleted or moved, and the owner has backups to restore it from; keep your token, it works again once a backup is restored"
+    },
+  }
 }
 
 /** The owner's window's links (headless): the admin URL with its token, and a one-time sign-in link. */

@@ -8,7 +8,8 @@
 import type { BackupView } from '../shared/admin-api'
 import type { Clock } from './clock'
 import type { Log } from './log'
-import { backupDatabase, listBackups, pruneBackups } from './store/backups'
+import { backupDatabase, backupRefusal, listBackups, pruneBackups } from './store/backups'
+import { AppError } from '../shared/errors'
 import type { Store } from './store/database'
 
 export const BACKUP_EVERY_MS = 86_400_000
@@ -48,8 +49,15 @@ export function scheduleBackups(options: BackupOptions): Backups {
       .catch(() => undefined)
       .then(async () => {
         const at = clock.now()
+        const binding = options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}
+        const refused = backupRefusal(store.sqlite, store.health.fault()?.kind === 'damaged', dir, binding)
+        if (refused) {
+          if (problem !== refused) log.error({ why }, `store: backup refused: ${refused}`)
+          problem = refused
+          throw new AppError('conflict', refused)
+        }
         try {
-          const made = await backupDatabase(store.sqlite, dir, at, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {})
+          const made = await backupDatabase(store.sqlite, dir, at, binding)
           const pruned = pruneBackups(dir, at)
           problem = null
           log.info({ file: made.file, bytes: made.bytes, pruned: pruned.length, why }, 'store: backup made')

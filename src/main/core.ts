@@ -15,17 +15,18 @@ import type { Log } from './log'
 import { BUILT_IN_SITES } from './sites/builtin'
 import { createPageReader, type PageReader } from './sites/page-reader'
 import { createRegistry, type SiteRegistry } from './sites/registry'
-import type { Site } from './sites/site'
+import { onSitePin, type Site } from './sites/site'
 import { loadSites } from './sites/sites-file'
 import { lockDataDir, type DataLock } from './store/data-lock'
-import { openStore as openStoreFile, STORE_FILE, type Store } from './store/database'
+import { openStore as openStoreFile, openStandIn, openStoreReadOnly, STORE_FILE, type Store } from './store/database'
 import { watchStorage, type StorageWatch } from './storage-watch'
 import { scheduleBackups, type Backups } from './backup-schedule'
 import { BACKUP_DIR, listBackups, type BackupView } from './store/backups'
 import { createRestorer, type Restorer } from './restore-in-app'
 import { startIntegrityCheck, type IntegrityCheck, type IntegrityVerdict } from './store/integrity'
 import { ensurePrivateDir } from './store/private-files'
-import { RESTORE_ADVICE } from './store/storage'
+import { faultAtOpen, RESTORE_ADVICE, type StorageFault } from './store/storage'
+import { AppError } from '../shared/errors'
 import type { AcquireDeps } from './use-cases/acquire'
 import { createNotifier, type Notifier, type NotifierDeps } from './notify/notifier'
 import { vapidKeys, type VapidKeys } from './notify/vapid'
@@ -118,6 +119,11 @@ export interface Core {
    */
   madeEmpty(): { backups: number; newest: BackupView } | null
   /**
+   * The database could not be opened at all at this start (a stand-in in memory answers the owner's window): the
+   * answer every Reader's route gets, with the cause. Null once a backup is restored, and otherwise.
+   */
+  unopened(): AppError | null
+  /**
    * New Chapters to the Readers' channels (docs/adr/0074-a-durable-outbox-for-notifications.md): digested after
    * each pass; its delivery loop is started by the app (`notifier.start()`), stopped with the core.
    */
@@ -155,23 +161,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     onDigest: options.onDigest,
   })
   const lanes = new LaneSwitch(() => startLanes(laneOptions(options, store, polling, notifier)))
-  const restorer = createRestorer({
-    store,
-    backupDir: data.backupDir,
-    clock,
-    log,
-    nativeBinding: options.nativeBinding,
-    async quiet() {
-      const lanesWere = lanes.running
-      await lanes.stop()
-      await backups.idle()
-      await integrity.check?.cancel()
-      return async () => {
-        if (lanesWere) await lanes.start()
-      }
-    },
-    restored: () => (data.madeEmpty = null),
-  })
+  const restorer = restorerOf(options, data, polling, lanes)
   let closed = false
   const core: Core = {
     dataDir: options.dataDir,
@@ -188,6 +178,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     backups,
     restorer,
     madeEmpty: () => data.madeEmpty,
+    unopened: () => unopenedAnswer(store),
     notifier,
     vapidKeys: vapidOnce,
     acquireDeps: acquireDeps(options, store, polling, stopping.signal),
@@ -217,6 +208,28 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   // Ready to read before the first check (about a tenth of a second, beside the rest of the start).
   await polling.reader.warm()
   return core
+}
+
+/** Settings → Backups → Restore: the Lanes, a backup in progress and the integrity check quieted meanwhile. */
+function restorerOf(options: CoreOptions, data: OpenedData, polling: PollingParts, lanes: LaneSwitch): Restorer {
+  return createRestorer({
+    store: data.store,
+    backupDir: data.backupDir,
+    clock: options.clock,
+    log: options.log,
+    nativeBinding: options.nativeBinding,
+    onPin: (site, url) => onSitePin(polling.registry.sites)(site, url),
+    async quiet() {
+      const lanesWere = lanes.running
+      await lanes.stop()
+      await data.backups.idle()
+      await data.integrity.check?.cancel()
+      return async () => {
+        if (lanesWere) await lanes.start()
+      }
+    },
+    restored: () => (data.madeEmpty = null),
+  })
 }
 
 /** The data directory opened: its lock, the store and its watches, the backups, what the start found. */
@@ -277,13 +290,10 @@ function openStore(options: CoreOptions): { lock: DataLock; store: Store } {
       { dir: options.dataDir, mode: wasOpen.from.toString(8) },
       'data directory: other users could read it; it is now private (0700)',
     )
-  const lock = lockDataDir(options.dataDir, { nativeBinding: options.nativeBinding })
+  const lock = lockData(options)
   let store: Store
   try {
-    const opened = openStoreFile(join(options.dataDir, STORE_FILE), {
-      now: options.clock.now(),
-      nativeBinding: options.nativeBinding,
-    })
+    const opened = openStoreOrFallBack(options)
     store = options.wrapDb ? { ...opened, db: options.wrapDb(opened.db) } : opened
   } catch (error) {
     lock.release()
@@ -292,6 +302,79 @@ function openStore(options: CoreOptions): { lock: DataLock; store: Store } {
   if (store.migration.backup) log.info({ backup: store.migration.backup }, 'store: copied aside before migrating')
   return { lock, store }
 }
+
+/** Storage errors at open: SQLite's, or the file system's refusal to create or write a file. */
+const OPEN_FAULT = /^(SQLITE_(FULL|READONLY|IOERR|CANTOPEN|CORRUPT|NOTADB)|EROFS|EACCES|EPERM|ENOSPC|EDQUOT|EIO)/
+
+/** The storage error an open failed with (a migration's carries it as its cause), or null for any other. */
+function openFault(error: unknown): unknown {
+  for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause)
+    if (OPEN_FAULT.test(String((e as { code?: unknown }).code))) return e
+  return null
+}
+
+/**
+ * Locks the data directory. One that takes no lock file at all (a read-only file system, a full disk) is opened
+ * without it, said loudly: no other app can write there either (docs/adr/0115-a-start-that-cannot-write.md).
+ */
+function lockData(options: CoreOptions): DataLock {
+  try {
+    return lockDataDir(options.dataDir, { nativeBinding: options.nativeBinding })
+  } catch (error) {
+    if (!openFault(error)) throw error
+    options.log.error(
+      { dir: options.dataDir, err: error },
+      `data directory: cannot lock ${options.dataDir} (${(error as Error).message}); opening it without the lock`,
+    )
+    return { release() {} }
+  }
+}
+
+/**
+ * Opens the store; a file that cannot be opened for writing is opened read-only, and one SQLite cannot open at all
+ * is stood in for by an empty schema in memory that refuses every write and every Reader's read, so the owner's
+ * window runs with the cause and the restore (docs/adr/0115-a-start-that-cannot-write.md). Said in the log and the
+ * terminal either way.
+ */
+function openStoreOrFallBack(options: CoreOptions): Store {
+  const file = join(options.dataDir, STORE_FILE)
+  const opening = { now: options.clock.now(), nativeBinding: options.nativeBinding }
+  try {
+    return openStoreFile(file, opening)
+  } catch (error) {
+    const cause = openFault(error)
+    if (!cause) throw error
+    const newest = listBackups(join(options.dataDir, BACKUP_DIR))[0]
+    const advice = newest
+      ? `${RESTORE_ADVICE}; the newest is ${newest.file}`
+      : `${RESTORE_ADVICE}; there is none in ${join(options.dataDir, BACKUP_DIR)}`
+    const fault = faultAtOpen(file, cause)
+    if (fault.kind === 'damaged') fault.message = `${fault.message.slice(0, fault.message.lastIndexOf(RESTORE_ADVICE))}${advice}`
+    try {
+      const store = openStoreReadOnly(file, opening, fault)
+      options.log.error({ file, code: fault.code }, `store: opened read-only at start: ${fault.message}`)
+      return store
+    } catch (readOnlyError) {
+      const words = (cause as Error).message
+      const unopened: StorageFault = {
+        kind: 'damaged',
+        code: UNOPENED,
+        message: `cannot open ${file}: ${words}${(readOnlyError as Error).message !== words ? ` (read-only: ${(readOnlyError as Error).message})` : ''}; ${advice}`,
+      }
+      options.log.error({ file, code: String((cause as { code?: unknown }).code) }, `store: ${unopened.message}`)
+      return openStandIn(file, opening, unopened)
+    }
+  }
+}
+
+/** What a Reader's route answers while the store is a stand-in for a file that could not be opened (null: it is not). */
+function unopenedAnswer(store: Store): AppError | null {
+  const fault = store.health.fault()
+  return fault?.code === UNOPENED ? new AppError('storage-unavailable', `the app cannot read its database: ${fault.message}`) : null
+}
+
+/** The fault code of a store whose file could not be opened at all (a stand-in in memory). */
+const UNOPENED = 'cannot-open'
 
 /** The integrity check of the file opened (none for a store in memory), and when the start has its verdict. */
 interface IntegrityWatch {
@@ -337,7 +420,7 @@ function watchIntegrity(store: Store, backupDir: string, options: CoreOptions): 
 /** A new, empty database made while the backup folder holds backups: the file was deleted or moved (said loudly). */
 function madeEmptyBesideBackups(store: Store, backupDir: string, log: Log): OpenedData['madeEmpty'] {
   const earlier = listBackups(backupDir)
-  if (store.migration.from !== 0 || earlier.length === 0) return null
+  if (store.migration.from !== 0 || earlier.length === 0 || store.health.fault()?.code === UNOPENED) return null
   const newest = earlier[0]!
   log.error(
     { file: store.file, backups: earlier.length, newest: newest.file },

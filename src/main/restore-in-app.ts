@@ -12,6 +12,7 @@ import type { Store } from './store/database'
 import { startIntegrityCheck } from './store/integrity'
 import { damagedBackup, restoreFile, type BackupVerdict, type CheckedBackup, type RestoreReport } from './store/restore'
 import { AppError } from '../shared/errors'
+import { vetRestoredCopy, type OnPin } from './store/restore-vet'
 
 export interface Restorer {
   /** The backups, newest first, each with its verdict (each file checked once). */
@@ -28,6 +29,8 @@ export interface RestorerDeps {
   nativeBinding?: string
   /** Stops whatever writes on its own (the Lanes, the backup in progress); resolves with what starts it again. */
   quiet(): Promise<() => Promise<void>>
+  /** Whether a stored URL is on its Site's pin: the restored copy is vetted with it (store/restore-vet.ts). */
+  onPin: OnPin
   /** Told once the restored file is in place. */
   restored(report: RestoreReport): void
 }
@@ -66,11 +69,16 @@ export function createRestorer(deps: RestorerDeps): Restorer {
     try {
       let report: RestoreReport | undefined
       await deps.store.replaceFile(() => {
-        report = restoreFile(file, deps.store.file, deps.clock.now(), { verified: true })
+        report = restoreFile(file, deps.store.file, deps.clock.now(), {
+          verified: true,
+          vet: (copy) => vetRestoredCopy(copy, deps.onPin, deps.nativeBinding ? { nativeBinding: deps.nativeBinding } : {}),
+        })
       }, deps.clock.now())
       deps.log.warn(
-        { from: file, aside: report!.aside },
-        `store: restored ${file}; the file it replaced is kept at ${report!.aside.join(', ') || '(none)'}`,
+        { from: file, aside: report!.aside, changed: report!.changed },
+        `store: restored ${file}; the file it replaced is kept at ${report!.aside.join(', ') || '(none)'}${
+          report!.changed.length ? `; vetting the copy ${report!.changed.join('; ')}` : ''
+        }`,
       )
       deps.restored(report!)
       return report!

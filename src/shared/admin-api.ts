@@ -292,6 +292,8 @@ export interface RestoredView {
   from: string
   file: string
   aside: string[]
+  /** What vetting the copy changed (schema objects the migrations did not make, URLs off their Site's pin). */
+  changed: string[]
   storage: StorageView
 }
 

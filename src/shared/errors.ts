@@ -21,6 +21,12 @@ export const ERROR_STATUS = {
   'rate-limited': 429,
   /** The database cannot take the write (disk full, read-only, replaced): nothing was stored. */
   'storage-unavailable': 503,
+  /**
+   * The library is empty while backups hold one (its database was deleted or moved): a Reader's token is not
+   * unknown, the library it belongs to is missing until the owner restores it. Kept apart from 401 so no client
+   * forgets its token.
+   */
+  'library-missing': 503,
   /** Never sent by the app: the window could not reach it at all. */
   offline: 503,
   /** A fault of our own; the message says nothing about the inside. */

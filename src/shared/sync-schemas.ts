@@ -201,7 +201,13 @@ export const SightingResponse = z.strictObject({
   raised: z.boolean(),
 })
 
-export const HealthResponse = z.strictObject({ ok: z.literal(true) })
+export const HealthResponse = z.strictObject({
+  ok: z.boolean(),
+  /** The store: ok; read-only (writes refused: a full disk, a read-only or lost file); damaged. */
+  store: z.enum(['ok', 'read-only', 'damaged']),
+  /** Why it is not ok, in words. */
+  problem: z.string().optional(),
+})
 
 /** GET /api/v1/export: the Reader's own bookmarks as an export document (json, the default) or CSV. */
 export const ExportQuery = z.strictObject({ format: z.enum(['json', 'csv']).default('json') })

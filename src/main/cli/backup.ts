@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
-import { BACKUP_DIR, backupDatabase, pruneBackups } from '../store/backups'
+import { BACKUP_DIR, backupDatabase, backupRefusal, pruneBackups } from '../store/backups'
 import { STORE_FILE } from '../store/database'
 import { dataDirOf, readCommandLine, type Output } from './help'
 
@@ -40,6 +40,12 @@ export async function runBackupCommand(
   const sqlite = new BetterSqlite3(file, { readonly: true, fileMustExist: true })
   try {
     const dir = join(dataDir, BACKUP_DIR)
+    // An empty library beside backups that hold one is the database deleted or moved: no backup of it.
+    const refused = backupRefusal(sqlite, false, dir)
+    if (refused) {
+      io.err(`backup: refused: ${refused}`)
+      return 1
+    }
     const made = await backupDatabase(sqlite, dir, now())
     const pruned = pruneBackups(dir, now())
     io.out(made.file)

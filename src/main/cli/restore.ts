@@ -1,8 +1,8 @@
 /**
  * `npm run restore -- [--data DIR] [--from FILE|--latest] [--list]`
  * Lists the data directory's backups with their time, size and verdict (`PRAGMA integrity_check`), or restores one
- * over the database: verified, copied, renamed into place, the replaced file and its journal kept aside, never
- * deleted (docs/adr/0089-restore-in-place.md). Refuses while the app runs on that data directory: the window's
+ * over the database: verified, copied, vetted (store/restore-vet.ts), renamed into place, the replaced file and its
+ * journal kept aside, pruned like the backups (docs/adr/0089-restore-in-place.md). Refuses while the app runs on that data directory: the window's
  * Settings → Backups → Restore does it there.
  */
 import { existsSync } from 'node:fs'
@@ -13,6 +13,10 @@ import { lockDataDir, type DataLock } from '../store/data-lock'
 import { STORE_FILE } from '../store/database'
 import { checkBackups, newestGoodBackup, restoreFile, verifyBackup, type BackupVerdict, type CheckedBackup } from '../store/restore'
 import { dataDirOf, readCommandLine, type Output } from './help'
+import { vetRestoredCopy } from '../store/restore-vet'
+import { BUILT_IN_SITES } from '../sites/builtin'
+import { onSitePin } from '../sites/site'
+import { loadSites } from '../sites/sites-file'
 
 const USAGE = 'usage: npm run restore -- [--data DIR] [--from FILE | --latest] [--list]'
 
@@ -20,10 +24,12 @@ const HELP = [
   'Usage: npm run restore -- [--data DIR] [--from FILE | --latest] [--list]',
   '',
   "Restores a backup over the data directory's database. The backup is verified first (integrity_check); the",
-  'database it replaces is kept beside it as manga-bookmark.sqlite.before-restore-<time>, with its -wal and -shm,',
-  'never deleted. Stop the app first (or use Settings → Backups → Restore in its window).',
+  'database it replaces is kept beside it as manga-bookmark.sqlite.before-restore-<time>, with its -wal and -shm;',
+  'such copies are pruned like the backups (the last 7, and one a week for a month). The copy restored is vetted:',
+  "schema objects the migrations did not make are dropped, URLs off their Site's pin cleared, and what changed is said.",
+  'Stop the app first (or use Settings → Backups → Restore in its window).',
   '  --list        list the backups with their time, size and verdict (the default when nothing else is asked)',
-  '  --latest      restore the newest backup that passes the check',
+  '  --latest      restore the newest backup that passes the check and holds a library (says which it skipped)',
   '  --from FILE   restore this backup file',
   '  --data DIR    the data directory (default: $XDG_DATA_HOME/manga-bookmark, else ~/.local/share/manga-bookmark)',
 ].join('\n')
@@ -71,8 +77,9 @@ export async function runRestoreCommand(
   }
   const now = options.now ?? Date.now
   if (from !== undefined) return restoreChosen(resolve(from), dataDir, io, now)
-  // --latest: the backups checked newest first, up to the first good one (which need not be checked again).
-  const newest = newestGoodBackup(backupDir)
+  // --latest: the backups checked newest first, up to the first good one holding a library (not checked again).
+  const { chosen: newest, skipped } = newestGoodBackup(backupDir)
+  for (const s of skipped) io.err(`restore: skipped ${s.file}: ${s.why}`)
   if (!newest) {
     const count = listBackups(backupDir).length
     io.err(`restore: no backup in ${backupDir} passes integrity_check${count ? ` (${count} looked at)` : ''}`)
@@ -101,9 +108,11 @@ function restoreChosen(backup: string, dataDir: string, io: Output, now: () => n
     return 1
   }
   try {
-    const report = restoreFile(backup, join(dataDir, STORE_FILE), now(), { verified: true })
+    const onPin = onSitePin(loadSites(dataDir, BUILT_IN_SITES).sites)
+    const report = restoreFile(backup, join(dataDir, STORE_FILE), now(), { verified: true, vet: (copy) => vetRestoredCopy(copy, onPin) })
     io.out(report.file)
     io.err(`restore: ${backup} is now the database ${report.file}`)
+    for (const change of report.changed) io.err(`restore: vetting the copy ${change}`)
     if (report.aside.length) io.err(`restore: the file it replaced is kept at ${report.aside.join(', ')}`)
     io.err('restore: start the app as usual; it opens the restored file')
     return 0

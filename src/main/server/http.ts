@@ -76,7 +76,7 @@ export function createHttpServer(options: ServerOptions): FastifyInstance {
   app.setErrorHandler((error, request, reply) => {
     const answer = toErrorAnswer(error)
     // A write the store refuses is said once an episode by the storage watch, not once a request with a stack.
-    if (answer.status >= 500 && answer.code !== 'storage-unavailable')
+    if (answer.status >= 500 && answer.code !== 'storage-unavailable' && answer.code !== 'library-missing')
       request.log.error({ err: error, url: request.url }, 'http: request failed')
     if (answer.status === 401) void reply.header('www-authenticate', 'Bearer')
     void reply

@@ -235,3 +235,13 @@ export function seriesRules(pattern: IdPattern | undefined): Pick<Site, 'seriesI
     },
   }
 }
+
+/** Whether a stored URL is on the pin of the Site its row names, among `sites` (false for a Site not among them). */
+export function onSitePin(sites: readonly Pick<Site, 'key' | 'hosts'>[]): (site: string, url: string) => boolean {
+  const byKey = new Map(sites.map((s) => [s.key, s]))
+  return (key, raw) => {
+    const site = byKey.get(key)
+    const url = parseUrl(raw)
+    return site !== undefined && url !== null && isPinned(site, url)
+  }
+}

@@ -139,6 +139,54 @@ export async function backupDatabase(
   return { file, at, bytes: statSync(file).size }
 }
 
+/** Whether a database holds a library: any Reader or any Series (a library with neither is empty). */
+export function holdsLibrary(sqlite: BetterSqlite3.Database): boolean {
+  const row = sqlite.prepare('SELECT EXISTS (SELECT 1 FROM readers) OR EXISTS (SELECT 1 FROM series) AS held').get() as { held: number }
+  return row.held === 1
+}
+
+/**
+ * Whether a backup file holds a library (read-only): true, false, or null when it cannot be read as one (damaged,
+ * not a database, tables missing).
+ */
+export function backupHoldsLibrary(file: string, options: { nativeBinding?: string } = {}): boolean | null {
+  let db: BetterSqlite3.Database | undefined
+  try {
+    db = new BetterSqlite3(file, {
+      readonly: true,
+      fileMustExist: true,
+      ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+    })
+    return holdsLibrary(db)
+  } catch {
+    return null
+  } finally {
+    db?.close()
+  }
+}
+
+/**
+ * Why no backup of the store may be made now, or null: a file found damaged (a backup of it would be a damaged
+ * copy, pruning a good one), or an empty library while a backup holds one (the database was deleted or moved: a
+ * backup of the empty file would become the newest, and retention would prune the good ones away).
+ */
+export function backupRefusal(
+  sqlite: BetterSqlite3.Database,
+  damaged: boolean,
+  dir: string,
+  options: { nativeBinding?: string } = {},
+): string | null {
+  if (damaged) return 'the database is damaged: no backup is made of it (restore the newest good backup)'
+  try {
+    if (holdsLibrary(sqlite)) return null
+  } catch (error) {
+    return `the database cannot be read: no backup is made of it (${(error as Error).message})`
+  }
+  const holding = listBackups(dir).find((b) => backupHoldsLibrary(b.file, options))
+  if (!holding) return null
+  return `the library is empty but the backup ${holding.file} holds one: no backup is made of the empty library (restore a backup, or remove the older backups if the library is meant to be empty)`
+}
+
 function removeQuietly(file: string): void {
   try {
     rmSync(file)

@@ -38,7 +38,11 @@ export function lockDataDir(dir: string, options: { nativeBinding?: string; advi
       `the data directory ${dir} is in use by ${holderOf(dir)}; ${options.advice ?? 'stop it first, or choose another --data'}`,
     )
   }
-  writeFileSync(join(dir, HOLDER_FILE), `process ${process.pid} on ${hostname()} since ${new Date().toISOString()}\n`, { mode: 0o600 })
+  try {
+    writeFileSync(join(dir, HOLDER_FILE), `process ${process.pid} on ${hostname()} since ${new Date().toISOString()}\n`, { mode: 0o600 })
+  } catch {
+    // A directory that takes no new file (read-only, full): the lock holds all the same; only its holder is unnamed.
+  }
   let released = false
   return {
     release() {

@@ -3,13 +3,16 @@
  * connection. better-sqlite3 is synchronous and Kysely's SQLite dialect serialises every query on this
  * single connection, so a Kysely transaction is a real SQLite transaction.
  */
+import { readFileSync, statSync } from 'node:fs'
 import { dirname } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import { Kysely, SqliteDialect } from 'kysely'
-import { migrate, type MigrationReport } from './migrate'
+import { migrations } from '../../../migrations'
+import { AppError } from '../../shared/errors'
+import { migrate, schemaVersion, versionOf, type MigrationReport } from './migrate'
 import { ensurePrivateDir, preparePrivateFile, tightenFile } from './private-files'
 import type { Database } from './schema'
-import { guardStore, type StorageHealth } from './storage'
+import { guardStore, type StorageFault, type StorageHealth } from './storage'
 
 export type Db = Kysely<Database>
 
@@ -40,6 +43,9 @@ export interface OpenStoreOptions {
   busyTimeoutMs?: number
 }
 
+/** What the WAL is cut back to once a checkpoint resets it. */
+export const WAL_LIMIT_BYTES = 4 * 1024 * 1024
+
 /** The file name of the store inside a data directory. */
 export const STORE_FILE = 'manga-bookmark.sqlite'
 
@@ -49,20 +55,7 @@ export function openStore(file: string, options: OpenStoreOptions): Store {
     ensurePrivateDir(dirname(file))
     preparePrivateFile(file)
   }
-  const connect = () => {
-    const sqlite = new BetterSqlite3(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {})
-    try {
-      sqlite.pragma('journal_mode = WAL')
-      if (file !== ':memory:') for (const side of ['-wal', '-shm']) tightenFile(`${file}${side}`)
-      sqlite.pragma('foreign_keys = ON')
-      sqlite.pragma('synchronous = FULL')
-      sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`)
-      return sqlite
-    } catch (error) {
-      sqlite.close()
-      throw error
-    }
-  }
+  const connect = connector(file, options)
   const sqlite = connect()
   try {
     const migration = migrate(sqlite, file === ':memory:' ? null : file, options.now)
@@ -75,33 +68,122 @@ export function openStore(file: string, options: OpenStoreOptions): Store {
     } catch {
       // The hourly task tries again.
     }
-    const guarded = guardStore(file, sqlite, connect)
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: guarded.database }) })
-    return {
-      db,
-      get sqlite() {
-        return guarded.connection
-      },
-      file,
-      migration,
-      health: guarded.health,
-      // Kysely's connection is held meanwhile: no statement nor transaction runs on the connection being replaced.
-      replaceFile: (swap, now) =>
-        db.connection().execute(async () => {
-          // Should the swap fail, the same file is opened again, and needs no migration.
-          guarded.swapFile(swap)
-          // The file now at the path is migrated before any statement runs on it.
-          return migrate(guarded.connection, file, now)
-        }),
-      close: async () => {
-        // Kysely's destroy closes the connection only once a query has run through it; a store closed before
-        // its first query would keep its file (and the descriptor held to tell moved from deleted) open.
-        await db.destroy()
-        guarded.database.close()
-      },
-    }
+    return storeOver(file, sqlite, connect, migration, null)
   } catch (error) {
     sqlite.close()
     throw error
+  }
+}
+
+/**
+ * Opens a file that could not be opened for writing at start (docs/adr/0115-a-start-that-cannot-write.md)
+ * read-only, as it is: no migration (a file behind the app's schema is not opened this way), and `fault` known from
+ * the first statement. Writes are refused; a read-only or full file is opened for writing again once it can be.
+ */
+export function openStoreReadOnly(file: string, options: OpenStoreOptions, fault: StorageFault): Store {
+  const sqlite = openReadOnly(file, options)
+  try {
+    sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`)
+    const version = schemaVersion(sqlite)
+    const newest = Math.max(...migrations.map(versionOf))
+    if (version !== newest) throw new AppError('invalid', `store: the file's schema version is ${version}, this app's ${newest}`)
+    return storeOver(file, sqlite, connector(file, options), { from: version, to: version, backup: null }, fault)
+  } catch (error) {
+    sqlite.close()
+    throw error
+  }
+}
+
+/** The largest file read whole into memory when its folder refuses the shared-memory file a read needs. */
+const LARGEST_COPY = 512 * 1024 * 1024
+
+/**
+ * Opens `file` read-only. On a file system that takes no new file, SQLite cannot make the `-shm` a WAL read needs:
+ * then, with no journal beside it to apply, the file is read into memory whole and opened from there, read-only.
+ */
+function openReadOnly(file: string, options: OpenStoreOptions): BetterSqlite3.Database {
+  const binding = options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}
+  let sqlite: BetterSqlite3.Database | undefined
+  try {
+    sqlite = new BetterSqlite3(file, { readonly: true, fileMustExist: true, ...binding })
+    // SQLite opens the file at the first read: read now, so a file it cannot read falls back here.
+    sqlite.prepare('SELECT count(*) FROM sqlite_master').get()
+    return sqlite
+  } catch (error) {
+    sqlite?.close()
+    const wal = statSync(`${file}-wal`, { throwIfNoEntry: false })
+    if (!/^SQLITE_(CANTOPEN|IOERR)/.test(String((error as { code?: unknown }).code)) || (wal && wal.size > 0)) throw error
+    if (statSync(file).size > LARGEST_COPY) throw error
+    const bytes = readFileSync(file)
+    // The header's read and write versions say "WAL"; a database in memory has no WAL: legacy (1) reads the same pages.
+    if (bytes.length >= 20 && bytes[18] === 2 && bytes[19] === 2) bytes[18] = bytes[19] = 1
+    return new BetterSqlite3(bytes, { readonly: true, ...binding })
+  }
+}
+
+/**
+ * A stand-in for a file SQLite cannot open at all (docs/adr/0115-…): an empty schema in memory, so the owner's
+ * window runs and offers the restore; `fault` (damaged) refuses every write. A restore puts a file at `file` and
+ * opens it as usual (`replaceFile`).
+ */
+export function openStandIn(file: string, options: OpenStoreOptions, fault: StorageFault): Store {
+  const sqlite = connector(':memory:', options)()
+  const migration = migrate(sqlite, null, options.now)
+  return storeOver(file, sqlite, connector(file, options), { ...migration, from: migration.to }, fault)
+}
+
+/** Opens `file` with the pragmas of docs/design.md#data (WAL, foreign keys, full sync, the busy timeout). */
+function connector(file: string, options: OpenStoreOptions): () => BetterSqlite3.Database {
+  return () => {
+    const sqlite = new BetterSqlite3(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {})
+    try {
+      sqlite.pragma('journal_mode = WAL')
+      if (file !== ':memory:') for (const side of ['-wal', '-shm']) tightenFile(`${file}${side}`)
+      sqlite.pragma('foreign_keys = ON')
+      sqlite.pragma('synchronous = FULL')
+      sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`)
+      // A WAL grown by a burst (an import, a retention sweep) is cut back to this once a checkpoint resets it,
+      // instead of keeping its largest size for ever: a nearly full disk gets the space back.
+      sqlite.pragma(`journal_size_limit = ${WAL_LIMIT_BYTES}`)
+      return sqlite
+    } catch (error) {
+      sqlite.close()
+      throw error
+    }
+  }
+}
+
+/** The store over an open connection: the guard, the Kysely handle, the swap of its file and its close. */
+function storeOver(
+  file: string,
+  sqlite: BetterSqlite3.Database,
+  connect: () => BetterSqlite3.Database,
+  migration: MigrationReport,
+  fault: StorageFault | null,
+): Store {
+  const guarded = guardStore(file, sqlite, connect, undefined, fault)
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: guarded.database }) })
+  return {
+    db,
+    get sqlite() {
+      return guarded.connection
+    },
+    file,
+    migration,
+    health: guarded.health,
+    // Kysely's connection is held meanwhile: no statement nor transaction runs on the connection being replaced.
+    replaceFile: (swap, now) =>
+      db.connection().execute(async () => {
+        // Should the swap fail, the same file is opened again, and needs no migration.
+        guarded.swapFile(swap)
+        // The file now at the path is migrated before any statement runs on it.
+        return migrate(guarded.connection, file, now)
+      }),
+    close: async () => {
+      // Kysely's destroy closes the connection only once a query has run through it; a store closed before
+      // its first query would keep its file (and the descriptor held to tell moved from deleted) open.
+      await db.destroy()
+      guarded.database.close()
+    },
   }
 }

@@ -70,7 +70,7 @@ export function migrate(
     try {
       apply()
     } catch (cause) {
-      throw new AppError('invalid', `store: migration ${migration.name} failed and was rolled back: ${String(cause)}`)
+      throw new AppError('invalid', `store: migration ${migration.name} failed and was rolled back: ${String(cause)}`, { cause })
     }
   }
   return { from, to: versionOf(pending[pending.length - 1]!), backup }

@@ -313,7 +313,7 @@ describe('a damaged file', () => {
     // A write that touches no damaged page is refused all the same: the file is not made worse.
     await expect(addReaderRow(s.db, 'bo')).rejects.toMatchObject({
       code: 'storage-unavailable',
-      message: 'the app cannot store writes now: the database is damaged; nothing was kept, try again later',
+      message: 'the app cannot store writes now: the database is damaged; nothing was kept, the owner has to restore a backup first',
     })
     expect(s.health.check()).toMatchObject({ kind: 'damaged' })
     expect(await readerNames(s.db)).toEqual(['aiko'])
@@ -335,7 +335,7 @@ describe('a file that is no database at all', () => {
     expect(() => guarded.database.prepare("INSERT INTO readers (name) SELECT 'bo'")).toThrow(
       expect.objectContaining({
         code: 'storage-unavailable',
-        message: 'the app cannot store writes now: the database is damaged; nothing was kept, try again later',
+        message: 'the app cannot store writes now: the database is damaged; nothing was kept, the owner has to restore a backup first',
       }),
     )
   })

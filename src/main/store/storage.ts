@@ -69,8 +69,16 @@ function answerFor(fault: StorageFault, writing = true): AppError {
     moved: 'the database file was moved away while the app ran',
     replaced: 'the database file was replaced while the app ran',
   }
+  // A damaged or lost file does not come back by waiting: the Reader is told what it takes.
+  const then: Partial<Record<StorageFaultKind, string>> = {
+    damaged: 'the owner has to restore a backup first',
+    deleted: 'the owner has to restore a backup first',
+  }
   if (!writing) return new AppError('storage-unavailable', `the app cannot read its database now: ${why[fault.kind]}`)
-  return new AppError('storage-unavailable', `the app cannot store writes now: ${why[fault.kind]}; nothing was kept, try again later`)
+  return new AppError(
+    'storage-unavailable',
+    `the app cannot store writes now: ${why[fault.kind]}; nothing was kept, ${then[fault.kind] ?? 'try again later'}`,
+  )
 }
 
 export interface GuardedStore {
@@ -116,8 +124,31 @@ export function guardStore(
   first: BetterSqlite3.Database,
   reconnect: () => BetterSqlite3.Database,
   cacheLimit = 256,
+  initial: StorageFault | null = null,
 ): GuardedStore {
-  return new StoreGuard(file, first, reconnect, cacheLimit)
+  const guard = new StoreGuard(file, first, reconnect, cacheLimit)
+  // A file opened read-only, or not at all, at start (core.ts): the fault is known before any statement runs.
+  if (initial) guard.startWith(initial)
+  return guard
+}
+
+/** What a file that could not be opened for writing at start is, from SQLite's (or the file system's) error. */
+export function faultAtOpen(file: string, error: unknown): StorageFault {
+  const code = String((error as { code?: unknown }).code)
+  const detail = (error as Error).message
+  if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB')
+    return { kind: 'damaged', code, message: cannot(file, `the database is damaged (${detail}); ${RESTORE_ADVICE}`) }
+  // Opened read-only instead: the code the guard knows, so the connection is opened for writing again once it can be.
+  if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT')
+    return { kind: 'full', code: 'SQLITE_READONLY', message: cannot(file, 'disk full; the database is open read-only') }
+  if (code.startsWith('SQLITE_READONLY') || code === 'EROFS' || code === 'EACCES' || code === 'EPERM')
+    return { kind: 'read-only', code: 'SQLITE_READONLY', message: cannot(file, `read-only (${detail})`) }
+  const { kind, words } = probe(file, code)
+  return {
+    kind,
+    code: 'SQLITE_READONLY',
+    message: cannot(file, `${kind === 'io' ? `${words}: ${detail}` : words}; the database is open read-only`),
+  }
 }
 
 /** Every statement through one connection, its faults named, its writes acknowledged only into the file opened. */
@@ -161,6 +192,10 @@ class StoreGuard implements GuardedStore {
     return this.#connection
   }
 
+  startWith(fault: StorageFault): void {
+    this.#faults.set(fault)
+  }
+
   swapFile(swap: () => void): void {
     this.#cache = new Map()
     try {
@@ -185,7 +220,21 @@ class StoreGuard implements GuardedStore {
     if (lost) this.#faults.set(lost)
     else if (isLost(this.#faults.current?.kind)) this.#faults.set(null)
     this.#reopenIfWritable()
+    this.#shrinkWalWhenFull()
     return this.#faults.current
+  }
+
+  /**
+   * On a full disk, the WAL's pages are copied into the database and the WAL truncated (outside any transaction):
+   * what it held beyond the database's own pages is free space again, so writes can resume without the owner.
+   */
+  #shrinkWalWhenFull(): void {
+    if (this.#faults.current?.kind !== 'full' || this.#connection.inTransaction || this.#connection.readonly) return
+    try {
+      this.#connection.pragma('wal_checkpoint(TRUNCATE)')
+    } catch {
+      // The checkpoint itself needed space, or a reader holds the WAL: the next look tries again.
+    }
   }
 
   /** A connection SQLite opened read-only is replaced, outside any transaction, once the file is writable. */

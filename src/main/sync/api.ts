@@ -15,13 +15,37 @@ import { authenticated, readerOfToken } from './auth'
 import { NO_BODY, NO_QUERY, OPENAPI_PATH, swaggerOptions } from './openapi'
 import { updateBookmark } from '../store/bookmarks'
 import { groupCommit } from '../store/group-commit'
-import { bookmarkRoutes, changeRoutes, chapterRoutes, openRoutes, readerRoutes, type BookmarkWrite, type SyncDeps } from './routes'
+import {
+  bookmarkRoutes,
+  changeRoutes,
+  chapterRoutes,
+  openRoutes,
+  readerRoutes,
+  type BookmarkWrite,
+  type StoreHealthView,
+  type SyncDeps,
+} from './routes'
 import { notifyRoutes } from './notify-routes'
 import { signInRoute } from './sign-in-route'
 
 export interface SyncOptions {
   /** Requests per token (or per address without one) per window. */
   rateLimit?: { max: number; windowMs: number }
+  /** What the store can do now, for `/health` and the Readers' routes (absent: always ok). */
+  store?: SyncStoreState
+}
+
+/** The store as the sync endpoint tells it (docs/adr/0114-an-empty-start-keeps-the-backups.md). */
+export interface SyncStoreState {
+  /** ok, read-only (writes refused: a full disk, a read-only or lost file) or damaged, and why in words. */
+  health(): StoreHealthView
+  /** The database could not be opened at all: every Reader's route answers this (503, with the cause). */
+  unopened?(): AppError | null
+  /**
+   * The library is empty while backups hold one (its database was deleted or moved): the words a Reader whose
+   * token is not found is answered with (`library-missing`, 503), instead of 401.
+   */
+  libraryMissing?(): string | null
 }
 
 export const DEFAULT_RATE_LIMIT = { max: 600, windowMs: 60_000 }
@@ -48,13 +72,13 @@ export async function registerSyncApi(app: FastifyInstance, given: SyncDeps, opt
     })
     await limitRequests(api, deps, limit)
     api.get(OPENAPI_PATH, { schema: { hide: true } }, async () => api.swagger())
-    await api.register(openRoutes)
+    await api.register(openRoutes, { health: options.store ? () => options.store!.health() : undefined })
     await api.register(signInRoute, { deps })
     await api.register(async (readers) => {
       // A route here answers only a Reader with a token, and the document says so. The check runs after the rate
       // limit (so an invented token is counted) and before validation (an unknown caller learns nothing more).
       readers.addHook('onRoute', (route) => {
-        route.preValidation = [...hooks(route.preValidation), requireReader]
+        route.preValidation = [...hooks(route.preValidation), requireReader(options.store)]
         route.schema = { ...route.schema, security: [{ bearer: [] }] }
       })
       await readers.register(readerRoutes, { deps })
@@ -97,8 +121,20 @@ async function limitRequests(api: FastifyInstance, deps: SyncDeps, limit: { max:
 
 const hooks = <T>(given: T | T[] | undefined): T[] => (given === undefined ? [] : Array.isArray(given) ? given : [given])
 
-async function requireReader(request: FastifyRequest): Promise<void> {
-  authenticated(request)
+/**
+ * The check of a Reader's route: a store that could not be opened answers its cause; an unknown token while the
+ * library is missing answers `library-missing` (the token is kept); otherwise the token must be a Reader's.
+ */
+function requireReader(store: SyncStoreState | undefined): (request: FastifyRequest) => Promise<void> {
+  return async (request) => {
+    const unopened = store?.unopened?.()
+    if (unopened) throw unopened
+    if (!request.syncReader && store?.libraryMissing) {
+      const missing = store.libraryMissing()
+      if (missing) throw new AppError('library-missing', missing)
+    }
+    authenticated(request)
+  }
 }
 
 /**

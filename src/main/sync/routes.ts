@@ -80,14 +80,28 @@ function paged<T>(items: T[], limit: number, next: (last: T) => number): { items
 
 type RoutesOf = FastifyPluginAsyncZod<{ deps: SyncDeps }>
 
-/** The routes open to anyone. */
-export const openRoutes: FastifyPluginAsyncZod = async (app) => {
+/** The store's state as `/health` says it: ok, or why writes (or reads) are refused. */
+export type StoreHealthView = { store: 'ok' } | { store: 'read-only' | 'damaged'; problem: string }
+
+/** The routes open to anyone. `/health` says the store's state, and answers 503 unless it is ok. */
+export const openRoutes: FastifyPluginAsyncZod<{ health?: () => StoreHealthView }> = async (app, { health }) => {
   app.get(
     '/api/v1/health',
     {
-      schema: { summary: 'Whether the endpoint is up. No token needed.', security: [], response: { 200: answer(S.HealthResponse, 'up') } },
+      schema: {
+        summary: 'Whether the endpoint is up, and its store: ok, read-only or damaged (then 503, with the cause). No token needed.',
+        security: [],
+        response: {
+          200: answer(S.HealthResponse, 'up, the store ok'),
+          503: answer(S.HealthResponse, 'up, the store read-only or damaged'),
+        },
+      },
     },
-    async () => ({ ok: true as const }),
+    async (_request, reply) => {
+      const view = health?.() ?? { store: 'ok' as const }
+      if (view.store === 'ok') return { ok: true, store: 'ok' as const }
+      return reply.code(503).send({ ok: false, ...view })
+    },
   )
 }
 

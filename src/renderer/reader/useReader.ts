@@ -113,7 +113,9 @@ export function useReader(storage: Storage = window.localStorage) {
       signInError.value =
         error instanceof ApiError && error.status === 401
           ? 'That token is not known here. Check that you pasted all of it, or ask the owner for a new one.'
-          : 'Could not reach the app. Is it running, and is this the address the owner gave you?'
+          : error instanceof ApiError && error.code === 'library-missing'
+            ? error.message.charAt(0).toUpperCase() + error.message.slice(1)
+            : 'Could not reach the app. Is it running, and is this the address the owner gave you?'
       return false
     }
   }
@@ -184,6 +186,8 @@ export function useReader(storage: Storage = window.localStorage) {
       else resort()
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) return signOut()
+      // The app's library is missing (its database was deleted; the owner restores a backup): the token is kept.
+      if (error instanceof ApiError && error.code === 'library-missing') problem.value = error.message
       offline.value = true
     }
   }
