@@ -73,6 +73,7 @@ describe('migrations', () => {
       "rhythm TEXT NOT NULL DEFAULT ''",
       "releases TEXT NOT NULL DEFAULT ''",
       'rhythm_misses INTEGER NOT NULL DEFAULT 0',
+      'checked_chapter REAL',
     ])
     expect(schema.readers).toEqual(['id INTEGER PK1', 'name TEXT NOT NULL', 'token_hash TEXT NOT NULL', 'created_at INTEGER NOT NULL'])
     expect(schema.bookmarks).toEqual([

@@ -29,6 +29,8 @@ export interface SeriesTable {
   latest_chapter_label: Generated<string>
   latest_chapter_url: Generated<string>
   latest_source: Generated<'' | 'check' | 'sighting'>
+  /** The Latest Chapter as a check (or an import) last set it; a Sighting's raise leaves it (migration 0013). */
+  checked_chapter: Generated<number | null>
   latest_changed_at: Generated<number>
   latest_checked_at: Generated<number>
   latest_sighted_at: Generated<number>
@@ -230,6 +232,8 @@ export interface NotifyOutboxTable {
   attempts: Generated<number>
   next_attempt_at: Generated<number>
   last_error: Generated<string>
+  /** The id the message carries on every try, random, never reused (migration 0013). */
+  delivery_id: Generated<string>
 }
 
 export interface Database {
