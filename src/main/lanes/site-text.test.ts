@@ -15,6 +15,7 @@ import { startReceiver, type Receiver } from '../testing/receivers'
 import { openTestStore, seedReader, seedSeries, type TestStore } from '../testing/store'
 
 const HOUR = 3_600_000
+// eslint-disable-next-line no-control-regex -- control characters are exactly what must not be sent
 const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u0000-\u001f]/
 let store: TestStore
 let hook: Receiver
