@@ -12,7 +12,7 @@ import { startReceiver, startSilentReceiver, type Receiver, type SilentReceiver 
 import { openTestStore, seedReader, type TestStore } from '../testing/store'
 import { DELIVERY_HEADER } from './channels'
 import type { Digest } from './digest'
-import { createNotifier, MAX_SENDING, type Notifier } from './notifier'
+import { createNotifier, MAX_SENDING, MAX_TESTING, type Notifier } from './notifier'
 import type { TargetPolicy } from './send'
 import { vapidKeys } from './vapid'
 
@@ -153,7 +153,7 @@ describe("one Reader's targets never hold another's message", () => {
   it("a Reader's test to 20 silent targets is apart from the deliveries and sends its targets side by side", async () => {
     const test = notifier.sendTest(mallory, 'mallory')
     // All of the test's targets are asked at once (under MAX_TESTING), not one after another.
-    await until(() => malloryOpen() === 8, 5_000, 'the test sends')
+    await until(() => malloryOpen() === MAX_TESTING, 5_000, 'the test sends')
     await expect(notifier.sendTest(mallory, 'mallory')).rejects.toMatchObject({ code: 'rate-limited' })
     await queueFor(store, bobChannel, 'bob')
     const round = notifier.deliverDue()
