@@ -13,7 +13,8 @@ import * as m0008 from './0008_cadence'
 import * as m0009 from './0009_chapters'
 import * as m0010 from './0010_notifications'
 import * as m0011 from './0011_reader_site_counts'
-import * as m0015 from './0015_moves_and_gone'
+import * as m0012 from './0012_delivery_ids_and_checked_chapter'
+import * as m0014 from './0014_moves_and_gone'
 
 export interface Migration {
   /** `NNNN_name`, the file's name; the number is the schema version it brings. */
@@ -22,4 +23,4 @@ export interface Migration {
   readonly up: string
 }
 
-export const migrations: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0009, m0010, m0011, m0015]
+export const migrations: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0009, m0010, m0011, m0012, m0014]

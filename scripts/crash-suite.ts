@@ -14,6 +14,9 @@
  * - no refusal is forgotten: each refusal the log file recorded (written after its commit) is still in
  *   `poll_lanes` (refuse_until at least as late).
  *
+ * Then a clock-ahead round: the shell two days fast takes a write without progressAt, and a device's later write
+ * with the right time is the one kept (docs/adr/0121-a-write-without-a-time.md).
+ *
  * Then a restore round: a backup made (`npm run backup`'s code), the database damaged (garbage over a page in its
  * middle), `npm run restore -- --latest` refused while the shell runs on the directory and taking the backup once
  * it is stopped — and every acknowledged write checked as above, in the restored file. Then an empty-start round:
@@ -100,6 +103,8 @@ interface Figures {
   restores: number
   /** Empty-start rounds: the database deleted, the start, no backup of the empty library, restore --latest. */
   emptyStarts: number
+  /** Clock-ahead rounds: the shell two days fast, a write without progressAt, then a device's timed write kept. */
+  clockAhead: number
   violations: string[]
   seconds: number
 }
@@ -120,6 +125,7 @@ const figures: Figures = {
   integrityChecks: 0,
   restores: 0,
   emptyStarts: 0,
+  clockAhead: 0,
   violations: [],
   seconds: 0,
 }
@@ -190,8 +196,10 @@ const sightingIds = new Map<number, string>()
 /** progressAt only grows, across runs: each write is newer than every earlier one. */
 let clockOfWrites = 1_000
 
-function start(): { child: ChildProcess; ready: Promise<string>; exited: Promise<void> } {
-  const child = spawn(process.execPath, [join(ROOT, 'out/main/headless.js'), '--data', data, '--port', '0'], {
+/** `aheadMs`: the shell's wall clock runs that far ahead (Date.now shifted before the app loads). */
+function start(aheadMs = 0): { child: ChildProcess; ready: Promise<string>; exited: Promise<void> } {
+  const ahead = aheadMs ? [`--import=data:text/javascript,const n=Date.now;Date.now=()=>n()+${aheadMs}`] : []
+  const child = spawn(process.execPath, [...ahead, join(ROOT, 'out/main/headless.js'), '--data', data, '--port', '0'], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
     // The app under test needs none of the owner's secrets (docs/adr/0088).
@@ -372,11 +380,54 @@ try {
       `kill ${run}/${KILLS} at ${moment} ms: ${figures.progressAcknowledged} Progress and ${figures.sightingsAcknowledged} Sightings acknowledged so far, ${figures.violations.length} violations\n`,
     )
   }
+  await clockAheadRound()
   await restoreRound()
   await emptyStartRound()
 } finally {
   await fixture.close()
   rmSync(data, { recursive: true, force: true })
+}
+
+/**
+ * The shell two days fast (docs/adr/0121-a-write-without-a-time.md): a Reader's device writes with the right time,
+ * then a write without progressAt (200), then the device writes again with the right time — that write must be
+ * the one kept, across a SIGKILL and a start with the clock set right.
+ */
+async function clockAheadRound(): Promise<void> {
+  const fail = (what: string): void => void figures.violations.push(`clock-ahead round: ${what}`)
+  const reader = readers[0]!
+  const [first, target] = [series[0]!, series[1]!]
+  const headers = { authorization: `Bearer ${reader.token}`, 'content-type': 'application/json' }
+  const app = start(2 * 86_400_000)
+  const origin = await app.ready
+  const write = async (s: { site: string; seriesId: string }, body: object) => {
+    const res = await fetch(`${origin}/api/v1/bookmarks/${s.site}/${s.seriesId}`, { method: 'PATCH', headers, body: JSON.stringify(body) })
+    if (res.status !== 200) fail(`a write answered ${res.status}`)
+    return ((await res.json()) as { bookmark?: { progress: number; progressAt: number } }).bookmark
+  }
+  try {
+    const synced = Date.now()
+    await write(first, { progress: 1, progressAt: synced })
+    acknowledged.set(`${reader.id}/${first.site}/${first.seriesId}`, { progressAt: synced, progress: 1 })
+    await write(target, { progress: 500 })
+    const device = Date.now() + 1
+    const kept = await write(target, { progress: 501, progressAt: device })
+    if (kept?.progress !== 501) fail(`a device's write after a write without progressAt answered ${JSON.stringify(kept)}`)
+    acknowledged.set(`${reader.id}/${target.site}/${target.seriesId}`, { progressAt: device, progress: 501 })
+  } finally {
+    app.child.kill('SIGKILL')
+    await app.exited
+  }
+  // The clock set right: the device's write is the one stored.
+  const again = start()
+  await again.ready
+  again.child.kill('SIGKILL')
+  await again.exited
+  figures.clockAhead++
+  verify('the clock-ahead round')
+  process.stdout.write(
+    `clock-ahead round: two days fast, a write without progressAt, a device's write kept; ${figures.violations.length} violations\n`,
+  )
 }
 
 /** Backup → damage → restore (refused while the shell runs) → every acknowledged write present. */

@@ -444,31 +444,45 @@ describe('what a chapter found does to the Latest Chapter, and to what Readers s
     expect(await history()).toEqual([{ chapter: 3, source: 'check' }])
   })
 
-  it('a check that confirms a chapter a Sighting raised makes it the check’s, and Readers see it', async () => {
+  it('a check that finds the chapter a Sighting raised is a New Chapter past the checked one, and confirms it', async () => {
     await seed({ latest: 5, title: 'Title from a' })
     await recordSighting(store.db, { ...key, readerId: alice, chapter: 6, sightedAt: BEFORE, now: BEFORE })
     const report = await found(6)
-    expect(report.latest).toMatchObject({ move: 'confirmed', newChapter: false, previous: 6 })
+    // Measured from what a check last found (5), not from the raise (docs/adr/0119-…).
+    expect(report.latest).toMatchObject({ move: 'up', newChapter: true, previous: 5 })
     expect(await series()).toMatchObject({
       latest_chapter: 6,
       latest_source: 'check',
       latest_chapter_label: 'Chapter 6',
-      latest_changed_at: BEFORE,
+      latest_changed_at: clock.now(),
     })
     expect((await synced(clock.now())).map((b) => b.series.latest_source)).toEqual(['check'])
-    expect(await history()).toEqual([{ chapter: 6, source: 'sighting' }])
+    expect(await history()).toEqual([
+      { chapter: 6, source: 'check' },
+      { chapter: 6, source: 'sighting' },
+    ])
     expect((await seriesSightings(store.db, key)).map((g) => g.verdict)).toEqual(['confirmed'])
   })
 
-  it('a check that finds a lower chapter than a Sighting raised corrects it down, as a correction', async () => {
+  it('a check above the checked chapter but below a higher Sighting is a New Chapter, and the Sighting suspicious', async () => {
     await seed({ latest: 5, title: 'Title from a' })
     await recordSighting(store.db, { ...key, readerId: alice, chapter: 9, sightedAt: BEFORE, now: BEFORE })
     const report = await found(6)
-    expect(report.latest).toMatchObject({ move: 'corrected-down', newChapter: false, previous: 9 })
+    expect(report.latest).toMatchObject({ move: 'up', newChapter: true, previous: 5 })
     expect(await series()).toMatchObject({ latest_chapter: 6, latest_source: 'check' })
     expect((await synced(clock.now())).map((b) => b.series.latest_chapter)).toEqual([6])
+    expect((await seriesSightings(store.db, key)).map((g) => g.verdict)).toEqual(['suspicious'])
+  })
+
+  it('a check that finds the checked chapter under a Sighting raised above corrects it down, as a correction', async () => {
+    await seed({ latest: 5, title: 'Title from a' })
+    await recordSighting(store.db, { ...key, readerId: alice, chapter: 9, sightedAt: BEFORE, now: BEFORE })
+    const report = await found(5)
+    expect(report.latest).toMatchObject({ move: 'corrected-down', newChapter: false, previous: 5 })
+    expect(await series()).toMatchObject({ latest_chapter: 5, latest_source: 'check' })
+    expect((await synced(clock.now())).map((b) => b.series.latest_chapter)).toEqual([5])
     expect(await history()).toEqual([
-      { chapter: 6, source: 'correction' },
+      { chapter: 5, source: 'correction' },
       { chapter: 9, source: 'sighting' },
     ])
     expect((await seriesSightings(store.db, key)).map((g) => g.verdict)).toEqual(['suspicious'])

@@ -4,6 +4,8 @@
  * whatever the fetch returns (docs/adr/0001).
  */
 import { highestChapter } from '../../shared/chapter-number'
+import { safeText } from '../../shared/ids'
+import { MAX_LABEL, MAX_TITLE } from '../sites/html'
 import type { Clock } from '../clock'
 import type { Fetcher } from '../fetch/fetcher'
 import type { Log } from '../log'
@@ -151,11 +153,13 @@ async function readSeries(
   try {
     const read = await readPages(ctx, site, fetcher, url, reading, signal)
     if ('outcome' in read) return read
-    reading.title = read.result.title ?? reading.title
+    // Site text enters here: no control character or bidirectional override reaches a title, label, message or log.
+    reading.title = siteText(read.result.title ?? reading.title, MAX_TITLE)
     const { title } = reading
-    const highest = highestChapter(read.result.chapters)
+    const chapters = read.result.chapters.map((c) => ({ ...c, label: siteText(c.label, MAX_LABEL) ?? '' }))
+    const highest = highestChapter(chapters)
     if (!highest) return { ...exit(reading, 'no-chapter', 'a real page with no chapter found'), ...(title ? { title } : {}) }
-    const latest = await recordChapter(ctx, site, key, url, stamps, reading, read.result.chapters, highest)
+    const latest = await recordChapter(ctx, site, key, url, stamps, reading, chapters, highest)
     return { ...exit(reading, 'chapter', `chapter ${highest.number}`), latest, ...(title ? { title } : {}) }
   } catch (error) {
     if (signal?.aborted) return exit(reading, 'aborted', 'stopped')
@@ -269,6 +273,11 @@ function servedChapters(site: Site, chapters: readonly Chapter[], seriesUrl: str
     url: chapterLink(site, c.url, seriesUrl),
     released: c.released?.at,
   }))
+}
+
+/** A Site's text made safe to keep (shared/ids.ts safeText); undefined stays undefined, nothing left is undefined. */
+function siteText(text: string | undefined, max: number): string | undefined {
+  return text === undefined ? undefined : safeText(text, max) || undefined
 }
 
 function report(outcome: CheckOutcome, reason: string, stampedAt: number, fetched: boolean): CheckReport {

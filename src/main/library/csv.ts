@@ -60,8 +60,16 @@ const FORMULA_START = /^[=+\-@\t\r]/
 /**
  * The same after any delimiter a spreadsheet may split on: one that splits on `;` (or `|`, or a tab) reads
  * `Evil Scans;=2*21` as two cells, the second a formula, so a check of the first character alone is not enough.
+ * (Quotes count as space here: a guarded text still reads as one that needs its guards.)
  */
-const FORMULA_AFTER_DELIMITER = /[,;|\t\r\n]\s*[=+\-@]/
+const FORMULA_AFTER_DELIMITER = /[,;|\t\r\n]['\s]*[=+\-@]/
+/**
+ * Where a guard goes inside a field: after each such delimiter. A `;`-splitting spreadsheet does not see the
+ * quotes of a comma field it splits mid-field (`a,"Evil;=2*21"` gives `=2*21"`), so the part after each
+ * delimiter starts with ' too. Only quotes are added, so the same places are found again to take them off.
+ */
+const GUARD_AFTER_DELIMITER = /([,;|\t\r\n])(?=['\s]*[=+\-@])/g
+const GUARDED_AFTER_DELIMITER = /([,;|\t\r\n])'(?=['\s]*[=+\-@])/g
 /** Bidirectional overrides, embeddings, isolates and marks: they show a title in another order than it is. */
 const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g
 
@@ -71,22 +79,23 @@ function mayRunAsFormula(text: string): boolean {
 
 /**
  * One CSV field, quoted when it must be. A text a spreadsheet could read as a formula — at its start or after
- * any delimiter — is quoted whole and prefixed with ' (OWASP's rule), so it shows as text in one cell; bidi
- * overrides are left out.
+ * any delimiter — is quoted whole and prefixed with ' (OWASP's rule), and each part after a delimiter that could
+ * start a formula gets a ' too, so it shows as text however the spreadsheet splits it; bidi overrides are left
+ * out.
  */
 export function csvField(value: string | number | null | undefined): string {
   let text = value === null || value === undefined ? '' : String(value)
   if (typeof value === 'string') {
     text = text.replace(BIDI, '')
     // A text that looks guarded already gets a guard of its own, so the import takes exactly one off.
-    if (mayRunAsFormula(text) || looksGuarded(text)) return `"'${text.replace(/"/g, '""')}"`
+    if (mayRunAsFormula(text) || looksGuarded(text)) return `"'${text.replace(GUARD_AFTER_DELIMITER, "$1'").replace(/"/g, '""')}"`
   }
   return /[",;|\t\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
 }
 
-/** A field csvField guarded, as it was: the ' it put before a text that may run as a formula comes off. */
+/** A field csvField guarded, as it was: the ' it put before a text (and after its delimiters) comes off. */
 export function unguardedField(text: string): string {
-  return looksGuarded(text) ? text.slice(1) : text
+  return looksGuarded(text) ? text.slice(1).replace(GUARDED_AFTER_DELIMITER, '$1') : text
 }
 
 /** Quotes (') before a text that may run as a formula: csvField's guard, or a text that looks like it. */

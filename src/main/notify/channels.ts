@@ -40,8 +40,20 @@ export function webhookBody(digest: Digest, deliveryId: string): string {
   return JSON.stringify({ id: deliveryId, reader: digest.reader, text: body, newChapters: digest.newChapters })
 }
 
-export function signature(secret: string, body: string): string {
-  return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`
+/**
+ * How long a receiver should accept a signed webhook after its timestamp (and before it, for a clock a little
+ * ahead): a copy replayed later is refused by its signature; inside the window, by its delivery id.
+ */
+export const SIGNATURE_WINDOW_S = 300
+
+/**
+ * The webhook's signature (docs/notifications.md#webhook): `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw
+ * body>" under the channel's secret>`. The timestamp is signed with the body, so a receiver that checks it
+ * against its clock refuses a replay older than SIGNATURE_WINDOW_S. Signed at each try (the id stays).
+ */
+export function signature(secret: string, body: string, now: number): string {
+  const t = Math.floor(now / 1000)
+  return `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${body}`).digest('hex')}`
 }
 
 const ascii = (text: string) => (/^[\x20-\x7e]*$/.test(text) ? text : '')
@@ -58,14 +70,20 @@ export function pushPayload(digest: Digest): string {
 }
 
 /** The request a channel makes for a digest. */
-export function channelRequest(channel: NotifyChannelRow, digest: Digest, deliveryId: string, vapid: () => VapidKeys): SendRequest {
+export function channelRequest(
+  channel: NotifyChannelRow,
+  digest: Digest,
+  deliveryId: string,
+  vapid: () => VapidKeys,
+  now: number,
+): SendRequest {
   const secret = readSecret(channel.secret)
   const base = { 'user-agent': USER_AGENT, [DELIVERY_HEADER]: deliveryId }
   if (channel.kind === 'webhook') {
     const body = webhookBody(digest, deliveryId)
     return {
       url: channel.target,
-      headers: { ...base, 'content-type': 'application/json', [SIGNATURE_HEADER]: signature(secret.secret ?? '', body) },
+      headers: { ...base, 'content-type': 'application/json', [SIGNATURE_HEADER]: signature(secret.secret ?? '', body, now) },
       body,
     }
   }

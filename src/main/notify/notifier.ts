@@ -14,14 +14,17 @@ import {
   channelFailed,
   channelsOf,
   deleteChapters,
-  dueMessages,
+  dueMessagesOf,
   enqueue,
   getChannel,
   heldMessage,
   messageDone,
   messageRetry,
+  newDeliveryId,
   nextDueAt,
+  ownersWithDue,
   pendingChapters,
+  readerName,
   readerPrefs,
   removeChannel,
   replaceMessage,
@@ -30,7 +33,7 @@ import type { NotifyChannelRow, NotifyOutboxRow } from '../store/schema'
 import { channelRequest } from './channels'
 import { buildDigests, mergeDigests, newestPerSeries, quietUntil, type Digest, type ReaderRules } from './digest'
 import { rulesFromRow } from './prefs'
-import { sendTo, type TargetPolicy } from './send'
+import { plainReason, SEND_TIMEOUT_MS, sendTo, type TargetPolicy } from './send'
 import { holdersWithUnread, type HolderUnread } from './unread'
 import type { VapidKeys } from './vapid'
 
@@ -81,7 +84,7 @@ export interface Notifier {
 export function createNotifier(deps: NotifierDeps): Notifier {
   const { db, clock, log } = deps
   let chain: Promise<unknown> = Promise.resolve()
-  /** Digests and delivery rounds run one at a time. */
+  /** Digests run one at a time (each is one transaction; no network): a slow target never holds one. */
   const serial = <T>(work: () => Promise<T>): Promise<T> => {
     const next = chain.then(work)
     chain = next.catch(() => undefined)
@@ -90,7 +93,9 @@ export function createNotifier(deps: NotifierDeps): Notifier {
   let stopping: AbortController | null = null
   let waking = new AbortController()
   let loop: Promise<void> | null = null
-  const lastTest = new Map<number | null, number>()
+  const sends = new AbortController()
+  const queues = createQueues(deps, sends.signal, () => waking.abort())
+  const tests = createTests(deps, sends.signal)
 
   const notifier: Notifier = {
     digest: (site) =>
@@ -98,29 +103,8 @@ export function createNotifier(deps: NotifierDeps): Notifier {
         const digests = await digestPending(deps, site)
         if (digests) deps.onDigest?.(site ?? '', digests)
       }).catch((error: unknown) => log.error({ err: error, site }, 'notify: the digest failed; it is made again after the next pass')),
-    deliverDue: () => serial(() => deliverRound(deps)),
-    sendTest: (readerId, reader) => {
-      // A test sends at once, outside the outbox: not more often than this, so a Reader cannot flood a target.
-      const last = lastTest.get(readerId) ?? -Infinity
-      if (clock.monotonic() - last < TEST_EVERY_MS)
-        return Promise.reject(new AppError('rate-limited', `one test message every ${TEST_EVERY_MS / 1000} s; try again in a moment`))
-      lastTest.set(readerId, clock.monotonic())
-      return serial(async () => {
-        const policy = await deps.policy()
-        const digest: Digest = {
-          reader,
-          newChapters: [
-            { site: 'test', seriesId: 'test', title: 'Manga Bookmark test message', chapter: 1, label: 'Test', chapterUrl: '' },
-          ],
-        }
-        const results: TestResult[] = []
-        for (const channel of await channelsOf(db, readerId)) {
-          const outcome = await sendOne(deps, channel, digest, `test-${clock.now()}-${channel.id}`, policy)
-          results.push({ channelId: channel.id, kind: channel.kind, ok: outcome === null, error: outcome || undefined })
-        }
-        return results
-      })
-    },
+    deliverDue: () => queues.drain(),
+    sendTest: (readerId, reader) => tests.send(readerId, reader),
     start() {
       if (loop) return
       stopping = new AbortController()
@@ -128,7 +112,8 @@ export function createNotifier(deps: NotifierDeps): Notifier {
       loop = (async () => {
         await notifier.digest()
         while (!signal.aborted) {
-          await notifier.deliverDue().catch((error: unknown) => log.error({ err: error }, 'notify: a delivery round failed'))
+          // Starts a queue for each Reader with a message due and no queue running; never waits for one.
+          await queues.dispatch().catch((error: unknown) => log.error({ err: error }, 'notify: a delivery round failed'))
           const next = await nextDueAt(db).catch(() => null)
           const wait = next === null ? LOOP_MAX_WAIT_MS : Math.min(LOOP_MAX_WAIT_MS, Math.max(1_000, next - clock.now()))
           if (signal.aborted) break
@@ -140,12 +125,116 @@ export function createNotifier(deps: NotifierDeps): Notifier {
     wake: () => waking.abort(),
     async stop() {
       stopping?.abort()
+      sends.abort()
       await loop
       loop = null
-      await chain
+      await Promise.all([chain, queues.drain(), tests.idle()])
     },
   }
   return notifier
+}
+
+/** At most this many messages are being sent at once, all Readers together. */
+export const MAX_SENDING = 8
+/** At most this many test messages are being sent at once, all Readers together (apart from deliveries). */
+export const MAX_TESTING = 8
+
+/** A counting semaphore: `take` resolves when a place is free; `give` frees it. */
+function places(size: number) {
+  let free = size
+  const waiting: Array<() => void> = []
+  return {
+    take: () => (free > 0 ? (free--, Promise.resolve()) : new Promise<void>((resolve) => waiting.push(resolve))),
+    give: () => {
+      const next = waiting.shift()
+      if (next) next()
+      else free++
+    },
+  }
+}
+
+/**
+ * One queue per Reader (and one for the owner), sent in order, one message at a time; the queues run side by
+ * side under MAX_SENDING. A Reader whose targets never answer holds only their own queue (docs/adr/0120-…).
+ */
+function createQueues(deps: NotifierDeps, signal: AbortSignal, finished: () => void) {
+  const running = new Map<number | null, Promise<void>>()
+  const sending = places(MAX_SENDING)
+  const run = async (owner: number | null) => {
+    const policy = await deps.policy()
+    const tried = new Set<number>()
+    while (!signal.aborted) {
+      const due = (await dueMessagesOf(deps.db, owner, deps.clock.now(), 10)).filter((m) => !tried.has(m.id))
+      if (due.length === 0) return
+      for (const message of due) {
+        if (signal.aborted) return
+        tried.add(message.id)
+        await sending.take()
+        await deliverMessage(deps, message, policy, signal).finally(sending.give)
+      }
+    }
+  }
+  const start = (owner: number | null) => {
+    const queue = run(owner)
+      .catch((error: unknown) => deps.log.error({ err: error }, 'notify: a delivery queue failed'))
+      .finally(() => {
+        running.delete(owner)
+        finished()
+      })
+    running.set(owner, queue)
+  }
+  return {
+    /** Starts a queue for each owner with a message due that has none running. */
+    async dispatch(): Promise<void> {
+      if (signal.aborted) return
+      for (const owner of await ownersWithDue(deps.db, deps.clock.now())) if (!running.has(owner)) start(owner)
+    },
+    /** Dispatches, then waits until every queue ran dry (what is due now is sent or retried later). */
+    async drain(): Promise<void> {
+      await this.dispatch()
+      while (running.size > 0) await Promise.all(running.values())
+    },
+  }
+}
+
+/**
+ * Test messages, sent at once, outside the outbox and apart from the deliveries: a Reader (or the owner) may
+ * send one every TEST_EVERY_MS and one at a time; a test's channels are sent side by side, all tests under
+ * MAX_TESTING.
+ */
+function createTests(deps: NotifierDeps, signal: AbortSignal) {
+  const lastTest = new Map<number | null, number>()
+  const inFlight = new Map<number | null, Promise<TestResult[]>>()
+  const testing = places(MAX_TESTING)
+  const one = async (channel: NotifyChannelRow, digest: Digest, policy: TargetPolicy, name: string): Promise<TestResult> => {
+    await testing.take()
+    try {
+      const outcome = await sendOne(deps, channel, digest, `test-${newDeliveryId()}`, policy, { signal, reader: name })
+      return { channelId: channel.id, kind: channel.kind, ok: outcome === null, error: outcome || undefined }
+    } finally {
+      testing.give()
+    }
+  }
+  return {
+    send(readerId: number | null, reader: string | null): Promise<TestResult[]> {
+      const last = lastTest.get(readerId) ?? -Infinity
+      if (inFlight.has(readerId) || deps.clock.monotonic() - last < TEST_EVERY_MS)
+        return Promise.reject(new AppError('rate-limited', `one test message every ${TEST_EVERY_MS / 1000} s; try again in a moment`))
+      lastTest.set(readerId, deps.clock.monotonic())
+      const digest: Digest = {
+        reader,
+        newChapters: [{ site: 'test', seriesId: 'test', title: 'Manga Bookmark test message', chapter: 1, label: 'Test', chapterUrl: '' }],
+      }
+      const work = (async () => {
+        const policy = await deps.policy()
+        const channels = await channelsOf(deps.db, readerId)
+        return Promise.all(channels.map((c) => one(c, digest, policy, reader ?? 'the owner')))
+      })().finally(() => inFlight.delete(readerId))
+      inFlight.set(readerId, work)
+      return work
+    },
+    idle: () => Promise.allSettled([...inFlight.values()]),
+  }
 }
 
 /** The rules of each Reader holding one of the Series (a Reader with none stored has the defaults). */
@@ -189,25 +278,21 @@ async function queue(db: Db, channelId: number, digest: Digest, until: number | 
   await enqueue(db, { channel_id: channelId, message: JSON.stringify(digest), created_at: now, not_before: until ?? now })
 }
 
-async function deliverRound(deps: NotifierDeps): Promise<void> {
-  const policy = await deps.policy()
-  for (;;) {
-    const due = await dueMessages(deps.db, deps.clock.now(), 20)
-    if (due.length === 0) return
-    for (const message of due) await deliverMessage(deps, message, policy)
-  }
-}
-
-async function deliverMessage(deps: NotifierDeps, message: NotifyOutboxRow, policy: TargetPolicy): Promise<void> {
+async function deliverMessage(deps: NotifierDeps, message: NotifyOutboxRow, policy: TargetPolicy, signal: AbortSignal): Promise<void> {
   const { db, clock, log } = deps
   const channel = await getChannel(db, message.channel_id)
   if (!channel) return messageDone(db, message.id)
-  const failure = await sendOne(deps, channel, JSON.parse(message.message) as Digest, `mb-${message.id}`, policy)
+  const reader = channel.reader_id === null ? 'the owner' : await readerName(db, channel.reader_id)
+  const digest = JSON.parse(message.message) as Digest
+  const failure = await sendOne(deps, channel, digest, message.delivery_id || newDeliveryId(), policy, { signal, reader })
   if (failure === null) return messageDone(db, message.id)
-  if (failure === GONE) return
+  if (failure === GONE || signal.aborted) return
   const attempts = message.attempts + 1
   if (attempts >= MAX_ATTEMPTS) {
-    log.warn({ channel: channel.id, kind: channel.kind, attempts, reason: failure }, 'notify: a message was given up')
+    log.warn(
+      { reader, channel: channel.id, kind: channel.kind, attempts, reason: failure },
+      `notify: a message to ${describe(reader, channel)} was given up after ${attempts} tries: ${failure}`,
+    )
     return messageDone(db, message.id)
   }
   await messageRetry(db, message.id, clock.now() + backoffMs(attempts), failure)
@@ -215,18 +300,35 @@ async function deliverMessage(deps: NotifierDeps, message: NotifyOutboxRow, poli
 
 const GONE = 'the push service says this subscription is gone'
 
-/** Sends a digest on a channel and records how it went on the channel; the failure's reason, or null. */
+/** A channel as a warning names it: whose, what kind, and the target's host (never its path: a topic is a secret). */
+function describe(reader: string, channel: NotifyChannelRow): string {
+  let host = ''
+  try {
+    host = new URL(channel.target).host
+  } catch {
+    host = 'an unreadable URL'
+  }
+  const whose = reader === 'the owner' ? "the owner's" : `Reader ${JSON.stringify(reader)}'s`
+  return `${whose} ${channel.kind} channel ${channel.id} (${host})`
+}
+
+/**
+ * Sends a digest on a channel and records how it went on the channel; the failure's plain reason, or null. The
+ * terminal is told once per episode: at a channel's first failure since it last delivered (docs/adr/0120-…).
+ */
 async function sendOne(
   deps: NotifierDeps,
   channel: NotifyChannelRow,
   digest: Digest,
   deliveryId: string,
   policy: TargetPolicy,
+  how: { signal: AbortSignal; reader: string },
 ): Promise<string | null> {
   const { db, clock, log } = deps
   let reason: string
+  let detail: string
   try {
-    const answer = await sendTo(channelRequest(channel, digest, deliveryId, deps.vapid), policy)
+    const answer = await sendTo(channelRequest(channel, digest, deliveryId, deps.vapid, clock.now()), policy, SEND_TIMEOUT_MS, how.signal)
     if (answer.status >= 200 && answer.status < 300) {
       await channelDelivered(db, channel.id, clock.now())
       return null
@@ -236,14 +338,17 @@ async function sendOne(
       await removeChannel(db, channel.id)
       return GONE
     }
-    reason =
-      answer.status >= 300 && answer.status < 400
-        ? `HTTP ${answer.status}: a redirect, not followed`
-        : `HTTP ${answer.status}${answer.body ? `: ${answer.body.slice(0, 120)}` : ''}`
+    reason = plainReason(answer)
+    detail = `HTTP ${answer.status}`
   } catch (error) {
-    reason = (error as Error).message
+    if (how.signal.aborted) return 'stopped'
+    reason = plainReason(error as Error)
+    detail = (error as Error).message
   }
-  log.warn({ channel: channel.id, kind: channel.kind, reason }, 'notify: a message was not delivered')
+  const line = `notify: a message to ${describe(how.reader, channel)} was not delivered: ${reason}`
+  const fields = { reader: how.reader, channel: channel.id, kind: channel.kind, reason, detail }
+  if (channel.failures === 0) log.warn(fields, `${line}; told once until it delivers again`)
+  else log.debug(fields, line)
   await channelFailed(db, channel.id, reason, clock.now())
   return reason
 }

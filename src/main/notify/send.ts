@@ -79,8 +79,28 @@ export interface SendRequest {
   body: Buffer | string
 }
 
+/**
+ * Why a send failed, as a Reader is told it (a `/test` answer, a failing channel): a class, never an address
+ * the target's name resolved to nor any of what it answered — a Reader's target must not be a way to scan the
+ * owner's network (docs/adr/0120-one-queue-per-reader.md). The owner's log keeps the detail.
+ */
+export function plainReason(failure: { status: number } | Error): string {
+  if (!(failure instanceof Error)) {
+    const status = failure.status
+    if (status >= 300 && status < 400) return 'the target answered with a redirect (3xx), not followed'
+    return `the target answered with an error (${Math.floor(status / 100)}xx)`
+  }
+  if (failure instanceof TargetRefused)
+    return "the target's address is a loopback, link-local or private one; the owner can allow local-network targets in Settings"
+  if (failure instanceof SendTimeout) return failure.message
+  if (failure.message.startsWith('the message is larger')) return failure.message
+  return 'could not connect to the target'
+}
+
+export class SendTimeout extends Error {}
+
 /** POSTs to a vetted target. Resolves with any HTTP answer (a 3xx is not followed); rejects on a refusal or a transport error. */
-export async function sendTo(req: SendRequest, policy: TargetPolicy, timeoutMs = SEND_TIMEOUT_MS): Promise<Sent> {
+export async function sendTo(req: SendRequest, policy: TargetPolicy, timeoutMs = SEND_TIMEOUT_MS, signal?: AbortSignal): Promise<Sent> {
   const problem = targetProblem(req.url, policy)
   if (problem) throw new TargetRefused(problem)
   const body = typeof req.body === 'string' ? Buffer.from(req.body) : req.body
@@ -111,10 +131,17 @@ export async function sendTo(req: SendRequest, policy: TargetPolicy, timeoutMs =
         res.on('error', done)
       },
     )
-    const deadline = setTimeout(() => r.destroy(new Error(`no answer within ${timeoutMs / 1000} s`)), timeoutMs)
-    r.on('timeout', () => r.destroy(new Error(`no answer within ${timeoutMs / 1000} s`)))
+    const late = () => r.destroy(new SendTimeout(`no answer within ${timeoutMs / 1000} s`))
+    const deadline = setTimeout(late, timeoutMs)
+    const stop = () => r.destroy(new Error('stopped'))
+    if (signal?.aborted) stop()
+    signal?.addEventListener('abort', stop, { once: true })
+    r.on('timeout', late)
     r.on('error', reject)
-    r.on('close', () => clearTimeout(deadline))
+    r.on('close', () => {
+      clearTimeout(deadline)
+      signal?.removeEventListener('abort', stop)
+    })
     r.end(body)
   })
 }

@@ -67,19 +67,22 @@ export interface BookmarkChange {
  *
  * No stamp is ever later than `now` (docs/adr/0092-sync-across-clock-steps.md): a `progressAt` ahead of it (a
  * device ahead of a slow server) is stored as `now`, and a stored stamp ahead of it (left while the server ran
- * fast) is no longer trusted: the next Progress takes its place, after which the latest write wins again.
+ * fast) is no longer trusted: the next Progress takes its place, after which the latest write wins again. A
+ * write without `progressAt` takes by arrival and is stamped from the devices' times, not the server's alone.
  */
 export async function updateBookmark(db: Db, readerId: number, key: SeriesKey, change: BookmarkChange, now: number): Promise<BookmarkRow> {
   const status = change.status ?? null
   const progress = change.progress ?? null
+  const timed = change.progressAt !== undefined ? 1 : 0
   const progressAt = Math.min(change.progressAt ?? now, now)
-  const takesProgress = sql<boolean>`(${progress} IS NOT NULL AND (${progressAt} > progress_at OR progress_at > ${now}))`
+  // A write without a time is the latest by arrival: it always takes, stamped by unstampedAt.
+  const takesProgress = sql<boolean>`(${progress} IS NOT NULL AND (${timed} = 0 OR ${progressAt} > progress_at OR progress_at > ${now}))`
   const updated = await db
     .updateTable('bookmarks')
     .set({
       status: sql`COALESCE(${status}, status)`,
       progress: sql`CASE WHEN ${takesProgress} THEN ${progress} ELSE progress END`,
-      progress_at: sql`CASE WHEN ${takesProgress} THEN ${progressAt} ELSE progress_at END`,
+      progress_at: sql`CASE WHEN ${takesProgress} THEN (CASE WHEN ${timed} = 1 THEN ${progressAt} ELSE ${unstampedAt(readerId, now)} END) ELSE progress_at END`,
       updated_at: now,
     })
     .where('reader_id', '=', readerId)
@@ -93,6 +96,15 @@ export async function updateBookmark(db: Db, readerId: number, key: SeriesKey, c
   if (!current) throw new AppError('not-found', `no bookmark ${key.site}/${key.seriesId} for Reader ${readerId}`)
   return current
 }
+
+/**
+ * The stamp of a Progress written without `progressAt` (docs/adr/0121-a-write-without-a-time.md), as SQL over the
+ * row being updated: the Reader's newest stamp not ahead of now — the time their devices last gave — but past the
+ * stamp it replaces, and never later than now. Not the server's now alone: a server running fast would stamp it
+ * ahead of every later write a device with the right time makes, and those would be answered 200 and dropped.
+ */
+const unstampedAt = (readerId: number, now: number) =>
+  sql`MIN(${now}, MAX(progress_at + 1, (SELECT COALESCE(MAX(o.progress_at), 0) FROM bookmarks o WHERE o.reader_id = ${readerId} AND o.progress_at <= ${now})))`
 
 /**
  * Marks every bookmark of a Series as changed, so Readers syncing with `since` see a change to what the

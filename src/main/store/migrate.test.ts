@@ -73,6 +73,7 @@ describe('migrations', () => {
       "rhythm TEXT NOT NULL DEFAULT ''",
       "releases TEXT NOT NULL DEFAULT ''",
       'rhythm_misses INTEGER NOT NULL DEFAULT 0',
+      'checked_chapter REAL',
       'gone_checks INTEGER NOT NULL DEFAULT 0',
       'gone_since INTEGER NOT NULL DEFAULT 0',
       'gone_status INTEGER NOT NULL DEFAULT 0',

@@ -2,6 +2,7 @@
  * The `notify_*` aggregate (migration 0010; docs/adr/0074-a-durable-outbox-for-notifications.md): the New
  * Chapters waiting for their digest, the Readers' rules and channels, and the outbox. Times are parameters.
  */
+import { randomBytes } from 'node:crypto'
 import type { Db } from './database'
 import type {
   BookmarkStatus,
@@ -153,10 +154,17 @@ export async function failingChannels(db: Db, failures: number): Promise<Array<N
     .execute()
 }
 
+/**
+ * A delivery id: random, so it is never reused — not after its row is deleted, not in another data file, not
+ * after a restore (docs/adr/0118-delivery-ids-unique-forever.md).
+ */
+export const newDeliveryId = (): string => `mb-${randomBytes(16).toString('hex')}`
+
+/** Queues a message with its delivery id, which it keeps on every try. */
 export async function enqueue(db: Db, row: { channel_id: number; message: string; created_at: number; not_before: number }): Promise<void> {
   await db
     .insertInto('notify_outbox')
-    .values({ ...row, next_attempt_at: row.not_before })
+    .values({ ...row, next_attempt_at: row.not_before, delivery_id: newDeliveryId() })
     .execute()
 }
 
@@ -179,6 +187,36 @@ export async function replaceMessage(db: Db, id: number, message: string): Promi
 /** Messages whose time has come, oldest first. */
 export async function dueMessages(db: Db, now: number, limit: number): Promise<NotifyOutboxRow[]> {
   return db.selectFrom('notify_outbox').selectAll().where('next_attempt_at', '<=', now).orderBy('id').limit(limit).execute()
+}
+
+/** The Readers (null: the owner) with a message due: each has its own queue (docs/adr/0120-…). */
+export async function ownersWithDue(db: Db, now: number): Promise<Array<number | null>> {
+  const rows = await db
+    .selectFrom('notify_outbox as o')
+    .innerJoin('notify_channels as c', 'c.id', 'o.channel_id')
+    .select('c.reader_id')
+    .distinct()
+    .where('o.next_attempt_at', '<=', now)
+    .execute()
+  return rows.map((r) => r.reader_id)
+}
+
+/** One Reader's (or, with null, the owner's) messages whose time has come, oldest first. */
+export async function dueMessagesOf(db: Db, readerId: number | null, now: number, limit: number): Promise<NotifyOutboxRow[]> {
+  const query = db
+    .selectFrom('notify_outbox as o')
+    .innerJoin('notify_channels as c', 'c.id', 'o.channel_id')
+    .selectAll('o')
+    .where('o.next_attempt_at', '<=', now)
+  return (readerId === null ? query.where('c.reader_id', 'is', null) : query.where('c.reader_id', '=', readerId))
+    .orderBy('o.id')
+    .limit(limit)
+    .execute()
+}
+
+/** A Reader's name, as a warning names them ('' for none). */
+export async function readerName(db: Db, readerId: number): Promise<string> {
+  return (await db.selectFrom('readers').select('name').where('id', '=', readerId).executeTakeFirst())?.name ?? ''
 }
 
 /** When the next message is due (null: none waits). */

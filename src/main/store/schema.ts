@@ -29,6 +29,8 @@ export interface SeriesTable {
   latest_chapter_label: Generated<string>
   latest_chapter_url: Generated<string>
   latest_source: Generated<'' | 'check' | 'sighting'>
+  /** The Latest Chapter as a check (or an import) last set it; a Sighting's raise leaves it (migration 0012). */
+  checked_chapter: Generated<number | null>
   latest_changed_at: Generated<number>
   latest_checked_at: Generated<number>
   latest_sighted_at: Generated<number>
@@ -50,7 +52,7 @@ export interface SeriesTable {
   rhythm: Generated<string>
   releases: Generated<string>
   rhythm_misses: Generated<number>
-  /** Checks in a row whose Series page answered 404 or 410 (migration 0015), since when, and which status; 0 = not gone. */
+  /** Checks in a row whose Series page answered 404 or 410 (migration 0014), since when, and which status; 0 = not gone. */
   gone_checks: Generated<number>
   gone_since: Generated<number>
   gone_status: Generated<number>
@@ -89,7 +91,7 @@ export interface PollLanesTable {
   refuse_ms: Generated<number>
 }
 
-/** A permanent redirect of a Site's pages to another host, proposed to the owner (migration 0015). */
+/** A permanent redirect of a Site's pages to another host, proposed to the owner (migration 0014). */
 export interface SiteMovesTable {
   site: string
   /** scheme://host[:port] the pages moved to; '' once accepted or dismissed. */
@@ -245,6 +247,8 @@ export interface NotifyOutboxTable {
   attempts: Generated<number>
   next_attempt_at: Generated<number>
   last_error: Generated<string>
+  /** The id the message carries on every try, random, never reused (migration 0012). */
+  delivery_id: Generated<string>
 }
 
 export interface Database {

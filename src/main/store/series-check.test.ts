@@ -66,29 +66,46 @@ describe('a check and the Latest Chapter', () => {
     expect(await synced(2)).toEqual([])
   })
 
-  it("a check that confirms a sighted chapter makes it the check's, with no New Chapter and no history row, and Readers sync it", async ({
+  it("a check that confirms a chapter a Sighting raised on a Series no check read makes it the check's, with no New Chapter and no history row", async ({
     store,
     seed,
     synced,
     history,
   }) => {
-    await seed({ latest: 10 })
-    await recordSighting(store.db, { ...key, readerId: alice, chapter: 12, sightedAt: 100, now: 100 })
-    const report = await recordCheckResult(store.db, { ...key, found: found(12), now: 500 })
-    expect(report).toMatchObject({ move: 'confirmed', newChapter: false, previous: 12 })
+    await seed({})
+    await recordSighting(store.db, { ...key, readerId: alice, chapter: 7, sightedAt: 100, now: 100 })
+    const report = await recordCheckResult(store.db, { ...key, found: found(7), now: 500 })
+    expect(report).toMatchObject({ move: 'confirmed', newChapter: false })
     const stored = await requireSeries(store.db, key)
     expect(stored).toMatchObject({
-      latest_chapter: 12,
+      latest_chapter: 7,
       latest_source: 'check',
-      latest_chapter_label: 'Chapter 12',
-      latest_chapter_url: 'https://a.example/c/12',
+      checked_chapter: 7,
+      latest_chapter_label: 'Chapter 7',
+      latest_chapter_url: 'https://a.example/c/7',
       // Where the Sighting put it: a confirmation is no New Chapter.
       latest_changed_at: 100,
     })
     expect(report.series).toEqual(stored)
     // Only the Sighting's raise: the confirmation adds no row.
-    expect(await history()).toEqual([{ chapter: 12, source: 'sighting', at: 100 }])
+    expect(await history()).toEqual([{ chapter: 7, source: 'sighting', at: 100 }])
     expect(await synced(500)).toEqual(['x'])
+  })
+
+  it('a check that finds the chapter a Sighting raised past a checked one is a New Chapter past the checked one (docs/adr/0119-…)', async ({
+    store,
+    seed,
+    history,
+  }) => {
+    await seed({ latest: 10 })
+    await recordSighting(store.db, { ...key, readerId: alice, chapter: 12, sightedAt: 100, now: 100 })
+    const report = await recordCheckResult(store.db, { ...key, found: found(12), now: 500 })
+    expect(report).toMatchObject({ move: 'up', newChapter: true, previous: 10 })
+    expect(await requireSeries(store.db, key)).toMatchObject({ latest_chapter: 12, latest_changed_at: 500, checked_chapter: 12 })
+    expect(await history()).toEqual([
+      { chapter: 12, source: 'check', at: 500 },
+      { chapter: 12, source: 'sighting', at: 100 },
+    ])
   })
 
   it('a correction down is written in the history as a correction, is no New Chapter, and Readers sync it', async ({
@@ -99,11 +116,11 @@ describe('a check and the Latest Chapter', () => {
   }) => {
     await seed({ latest: 10 })
     await recordSighting(store.db, { ...key, readerId: alice, chapter: 20, sightedAt: 100, now: 100 })
-    const report = await recordCheckResult(store.db, { ...key, found: found(11), now: 500 })
-    expect(report).toMatchObject({ move: 'corrected-down', newChapter: false, previous: 20 })
-    expect(await requireSeries(store.db, key)).toMatchObject({ latest_chapter: 11, latest_changed_at: 100, latest_source: 'check' })
+    const report = await recordCheckResult(store.db, { ...key, found: found(10), now: 500 })
+    expect(report).toMatchObject({ move: 'corrected-down', newChapter: false, previous: 10 })
+    expect(await requireSeries(store.db, key)).toMatchObject({ latest_chapter: 10, latest_changed_at: 100, latest_source: 'check' })
     expect(await history()).toEqual([
-      { chapter: 11, source: 'correction', at: 500 },
+      { chapter: 10, source: 'correction', at: 500 },
       { chapter: 20, source: 'sighting', at: 100 },
     ])
     expect(await synced(500)).toEqual(['x'])

@@ -79,12 +79,40 @@ describe('Latest Chapter moves', () => {
   const found = (chapter: number) => ({ chapter, label: `Chapter ${chapter}`, url: `https://a.example/c/${chapter}` })
 
   it.each([
-    ['nothing known yet', { latest_chapter: null, latest_source: '' as const }, 5, 'first'],
-    ['higher than a checked one', { latest_chapter: 5, latest_source: 'check' as const }, 6, 'up'],
-    ['equal to a checked one', { latest_chapter: 5, latest_source: 'check' as const }, 5, 'none'],
-    ['lower than a checked one', { latest_chapter: 5, latest_source: 'check' as const }, 4, 'none'],
-    ['equal to a sighted one', { latest_chapter: 5, latest_source: 'sighting' as const }, 5, 'confirmed'],
-    ['lower than a sighted one', { latest_chapter: 5, latest_source: 'sighting' as const }, 4, 'corrected-down'],
+    ['nothing known yet', { latest_chapter: null, latest_source: '' as const, checked_chapter: null }, 5, 'first'],
+    ['higher than a checked one', { latest_chapter: 5, latest_source: 'check' as const, checked_chapter: 5 }, 6, 'up'],
+    ['equal to a checked one', { latest_chapter: 5, latest_source: 'check' as const, checked_chapter: 5 }, 5, 'none'],
+    ['lower than a checked one', { latest_chapter: 5, latest_source: 'check' as const, checked_chapter: 5 }, 4, 'none'],
+    [
+      'equal to a sighted one, never checked',
+      { latest_chapter: 5, latest_source: 'sighting' as const, checked_chapter: null },
+      5,
+      'confirmed',
+    ],
+    [
+      'lower than a sighted one, never checked',
+      { latest_chapter: 5, latest_source: 'sighting' as const, checked_chapter: null },
+      4,
+      'corrected-down',
+    ],
+    [
+      'equal to a sighted one, raised from a checked 5',
+      { latest_chapter: 6, latest_source: 'sighting' as const, checked_chapter: 5 },
+      6,
+      'up',
+    ],
+    [
+      'above the checked one, under a higher Sighting',
+      { latest_chapter: 9, latest_source: 'sighting' as const, checked_chapter: 5 },
+      6,
+      'up',
+    ],
+    [
+      'equal to the checked one, under a Sighting',
+      { latest_chapter: 9, latest_source: 'sighting' as const, checked_chapter: 5 },
+      5,
+      'corrected-down',
+    ],
   ])('%s', (_name, current, chapter, move) => {
     expect(latestMove(current, chapter)).toBe(move)
   })
@@ -137,10 +165,11 @@ describe('Latest Chapter moves', () => {
     const sighting = await recordSighting(store.db, { ...key, readerId: alice, chapter: 20, sightedAt: 100, now: 100 })
     expect(sighting.raised).toBe(true)
     expect(await requireSeries(store.db, key)).toMatchObject({ latest_chapter: 20, latest_source: 'sighting', latest_sighted_at: 100 })
-    const report = await recordCheckResult(store.db, { ...key, found: found(11), now: 200 })
+    // The check finds what the last check found: the raise is corrected down (above it would be a New Chapter).
+    const report = await recordCheckResult(store.db, { ...key, found: found(10), now: 200 })
     expect(report.move).toBe('corrected-down')
-    expect(report.series).toMatchObject({ latest_chapter: 11, latest_source: 'check' })
-    expect(await judgeSightings(store.db, key, 11, 200)).toEqual({ confirmed: 0, suspicious: 1 })
+    expect(report.series).toMatchObject({ latest_chapter: 10, latest_source: 'check', checked_chapter: 10 })
+    expect(await judgeSightings(store.db, key, 10, 200)).toEqual({ confirmed: 0, suspicious: 1 })
   })
 
   it('a Sighting the check reaches is confirmed; a lower Sighting raises nothing', async ({ store }) => {

@@ -217,14 +217,26 @@ export type LatestMove = 'first' | 'up' | 'confirmed' | 'corrected-down' | 'none
 
 /**
  * What a check's highest chapter does to the Latest Chapter (docs/design.md#the-lane-pass): a higher one moves it up (a New
- * Chapter, unless nothing was known before); a lower one than a Sighting raised corrects it down; a lower
+ * Chapter, unless nothing was known before), and so does one above what a check last found under a Sighting's
+ * higher raise; a lower one than a Sighting raised corrects it down; a lower
  * one than an earlier check found changes nothing (the Latest Chapter is the highest the app knows).
  */
-export function latestMove(current: Pick<SeriesRow, 'latest_chapter' | 'latest_source'>, found: number): LatestMove {
+export function latestMove(current: Pick<SeriesRow, 'latest_chapter' | 'latest_source' | 'checked_chapter'>, found: number): LatestMove {
   if (current.latest_chapter === null) return 'first'
-  if (found > current.latest_chapter) return 'up'
+  // Above what a check last found is a New Chapter, whatever a Sighting claimed (the Sighting is judged).
+  const checked = checkedChapter(current)
+  if (found > current.latest_chapter || (checked !== null && found > checked)) return 'up'
   if (found === current.latest_chapter) return current.latest_source === 'check' ? 'none' : 'confirmed'
   return current.latest_source === 'sighting' ? 'corrected-down' : 'none'
+}
+
+/**
+ * The Latest Chapter as a check (or an import) last set it: the Latest Chapter, or under a Sighting's raise the
+ * chapter it was raised from (null: nothing a check found). Sightings are bounded from it; a check above it is a
+ * New Chapter (docs/adr/0119-sightings-judged-from-the-last-check.md).
+ */
+export function checkedChapter(s: Pick<SeriesRow, 'latest_chapter' | 'latest_source' | 'checked_chapter'>): number | null {
+  return s.latest_source === 'sighting' ? s.checked_chapter : s.latest_chapter
 }
 
 /** An adaptive Site's plan for a Series (migration 0008; docs/adr/0014-freshness-per-request.md). */
@@ -271,6 +283,7 @@ export async function recordCheckResult(
           latest_chapter_label: input.found.label,
           latest_chapter_url: input.found.url,
           latest_source: 'check' as const,
+          checked_chapter: input.found.chapter,
         }
       : {}),
     // Only a move past a known chapter is a New Chapter; the first one found is not (no ember, no notice).
@@ -304,7 +317,9 @@ export async function recordCheckResult(
       .execute()
   }
   // Every change is a plain value, so the row as stored is the row read with them applied.
-  return { move, newChapter: move === 'up', previous: current.latest_chapter, series: { ...current, ...changes } }
+  // What the check moved from: under a Sighting's raise, the chapter a check last found (chapters above it arrived).
+  const previous = current.latest_source === 'sighting' ? (current.checked_chapter ?? current.latest_chapter) : current.latest_chapter
+  return { move, newChapter: move === 'up', previous, series: { ...current, ...changes } }
 }
 
 export async function latestChapterHistory(db: Db, key: SeriesKey, limit = 50): Promise<LatestChapterHistoryRow[]> {

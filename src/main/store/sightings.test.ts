@@ -110,6 +110,28 @@ describe('a Sighting cannot mislead the other Readers (docs/adr/0081-one-reader-
     expect(await sight(bo, 12 + SIGHTING_MAX_LEAD, 200)).toMatchObject({ raised: true, held: false })
   })
 
+  it('is bounded from the chapter a check last found: 100 Sightings in steps of the bound never walk it up', async ({ store, sight }) => {
+    await seedSeries(store.db, { id: 's', latest: 998, readers: [aiko, bo] })
+    for (let n = 1; n <= 100; n++) await sight(n % 2 ? aiko : bo, 998 + n * SIGHTING_MAX_LEAD, 100 + n)
+    expect(await requireSeries(store.db, key)).toMatchObject({
+      latest_chapter: 998 + SIGHTING_MAX_LEAD,
+      latest_source: 'sighting',
+      checked_chapter: 998,
+    })
+    // Within the bound of the checked chapter a later Sighting still raises (and a lower one leaves it).
+    await sight(aiko, 1_005, 300)
+    await sight(bo, 1_007, 301)
+    expect((await requireSeries(store.db, key)).latest_chapter).toBe(998 + SIGHTING_MAX_LEAD)
+    await sight(bo, 999, 302)
+    expect((await requireSeries(store.db, key)).latest_chapter).toBe(998 + SIGHTING_MAX_LEAD)
+  })
+
+  it('on a Series with nothing known, Sightings in steps stay within the bound of nothing', async ({ store, sight }) => {
+    await seedSeries(store.db, { id: 's', readers: [aiko, bo] })
+    for (let n = 1; n <= 10; n++) await sight(n % 2 ? aiko : bo, n * SIGHTING_MAX_LEAD, 100 + n)
+    expect(await requireSeries(store.db, key)).toMatchObject({ latest_chapter: SIGHTING_MAX_LEAD, checked_chapter: null })
+  })
+
   it('on a Series with nothing known, a far chapter is held as well', async ({ store, sight }) => {
     await seedSeries(store.db, { id: 's', readers: [aiko] })
     expect(await sight(aiko, 5_000, 100)).toMatchObject({ raised: false, held: true })

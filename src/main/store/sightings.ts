@@ -4,7 +4,7 @@
  */
 import type { Db } from './database'
 import type { SightingRow } from './schema'
-import { requireSeries, type SeriesKey } from './series'
+import { checkedChapter, requireSeries, type SeriesKey } from './series'
 
 export interface SightingReport {
   sighting: SightingRow
@@ -16,7 +16,7 @@ export interface SightingReport {
 
 /**
  * The most chapters a Sighting may raise the Latest Chapter by before a check has judged it
- * (docs/adr/0081-one-reader-bounded.md). A Sighting further above is recorded and judged by the next
+ * (docs/adr/0081-one-reader-bounded.md), counted from the chapter a check last found. A Sighting further above is recorded and judged by the next
  * check, but shown to nobody meanwhile: one Reader can make the others' cards say at most this many unread.
  */
 export const SIGHTING_MAX_LEAD = 10
@@ -54,7 +54,10 @@ export async function recordSighting(
       .where('id', '<', sighting.id)
       .execute()
     const higher = series.latest_chapter === null || input.chapter > series.latest_chapter
-    const held = higher && input.chapter > (series.latest_chapter ?? 0) + SIGHTING_MAX_LEAD
+    // Bounded from what a check last found, not from a Latest Chapter a Sighting already raised: Sightings in
+    // steps of the bound cannot walk it up (docs/adr/0119-sightings-judged-from-the-last-check.md).
+    const checked = checkedChapter(series)
+    const held = higher && input.chapter > (checked ?? 0) + SIGHTING_MAX_LEAD
     const raised = higher && !held
     await trx
       .updateTable('series')
@@ -67,6 +70,7 @@ export async function recordSighting(
               latest_chapter_url: '',
               latest_source: 'sighting' as const,
               latest_changed_at: input.now,
+              checked_chapter: checked,
             }
           : {}),
       })

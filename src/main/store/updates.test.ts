@@ -33,12 +33,12 @@ describe('the Updates list', () => {
     await check('y', 3, 110) // the first read
     await check('x', 11, 200) // New Chapter
     await recordSighting(store.db, { site: 'a', seriesId: 'y', readerId: alice, chapter: 5, sightedAt: 250, now: 250 }) // a Sighting's raise
-    await check('y', 6, 300) // New Chapter, past the sighted 5
+    await check('y', 6, 300) // New Chapter, past the checked 3 (and the sighted 5)
     await check('x', 12, 400) // New Chapter
     const updates = await newChapterUpdates(store.db, { limit: 10 })
     expect(updates.map((u) => [u.series_id, u.title, u.chapter, u.previous, u.at])).toEqual([
       ['x', 'Ex', 12, 11, 400],
-      ['y', 'Why', 6, 5, 300],
+      ['y', 'Why', 6, 3, 300],
       ['x', 'Ex', 11, 10, 200],
     ])
     expect(updates[0]).toMatchObject({ site: 'a', label: 'Chapter 12' })

@@ -13,7 +13,7 @@ export interface UpdateRow {
   chapter: number
   label: string
   at: number
-  /** The chapter the Series had before this move. */
+  /** The chapter a check had found before this move (a Sighting's raise between is not counted). */
   previous: number
   /** Its link, from the stored chapter list ('' when none is stored). */
   url: string
@@ -22,7 +22,8 @@ export interface UpdateRow {
 /**
  * New Chapters newest first, `limit` at most, before the history row `before` (for the page that follows). A
  * New Chapter is a check's move past a chapter the app already knew: a first read, a Sighting's raise and a
- * check's correction down are not (docs/design.md#the-lane-pass). Walks the history's primary key backwards; each
+ * check's correction down are not (docs/design.md#the-lane-pass); a check's move is measured from the check before
+ * it, not from a Sighting's raise between (docs/adr/0119-…). Walks the history's primary key backwards; each
  * row's previous move is one seek in its Series' index, its link one seek in the stored chapters. With `readerId`,
  * only the Series that Reader holds.
  */
@@ -35,7 +36,8 @@ export async function newChapterUpdates(db: Db, options: { before?: number; limi
     SELECT * FROM (
       SELECT h.id, h.site, h.series_id, s.title, h.chapter, h.label, h.at,
         (SELECT p.chapter FROM latest_chapter_history p
-          WHERE p.site = h.site AND p.series_id = h.series_id AND p.id < h.id ORDER BY p.id DESC LIMIT 1) AS previous,
+          WHERE p.site = h.site AND p.series_id = h.series_id AND p.id < h.id AND p.source <> 'sighting'
+          ORDER BY p.id DESC LIMIT 1) AS previous,
         COALESCE((SELECT c.url FROM chapters c WHERE c.site = h.site AND c.series_id = h.series_id AND c.number = h.chapter), '') AS url
       FROM latest_chapter_history h JOIN series s ON s.site = h.site AND s.series_id = h.series_id
       WHERE h.source = 'check' ${options.before !== undefined ? sql`AND h.id < ${options.before}` : sql``} ${held}

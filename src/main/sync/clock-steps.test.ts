@@ -88,6 +88,39 @@ describe('Progress stamped ahead of a slow server', () => {
   })
 })
 
+describe('Progress without progressAt while the server runs two days fast (docs/adr/0121-…)', () => {
+  const DAY = 24 * HOUR
+  it('is applied, and a later write a device stamps with the right time still wins over it', async () => {
+    const right = () => s.clock.now() - 2 * DAY
+    // The phone has synced before, with the right time.
+    expect((await patch({ progress: 1, progressAt: s.clock.now() }, 'two')).json.bookmark).toMatchObject({ progress: 1 })
+    s.clock.stepWall(2 * DAY)
+    await s.clock.advance(60_000)
+    const unstamped = await patch({ progress: 5 })
+    expect(unstamped.status).toBe(200)
+    expect(unstamped.json.bookmark.progress).toBe(5)
+    // Stamped from the devices' time, not two days ahead of it.
+    expect(unstamped.json.bookmark.progressAt).toBeLessThanOrEqual(right())
+    await s.clock.advance(60_000)
+    const phone = await patch({ progress: 6, progressAt: right() })
+    expect(phone.json.bookmark).toMatchObject({ progress: 6, progressAt: right() })
+    // Without a time, a write is the latest by arrival: it takes, stamped past the stamp it replaces.
+    const again = await patch({ progress: 7 })
+    expect(again.json.bookmark).toMatchObject({ progress: 7, progressAt: right() + 1 })
+    // A replay the phone stamped before is older than both: it changes nothing.
+    expect((await patch({ progress: 2, progressAt: right() - HOUR })).json.bookmark).toMatchObject({ progress: 7 })
+    const read = await s.call(s.alice.token, 'GET', '/api/v1/bookmarks')
+    expect(read.json.bookmarks.find((b: { seriesId: string }) => b.seriesId === 'one')).toMatchObject({ progress: 7 })
+  })
+
+  it('with no device time known yet, is stamped just past the stamp it replaces, so any timed write after it wins', async () => {
+    s.clock.stepWall(2 * DAY)
+    expect((await patch({ progress: 5 })).json.bookmark).toMatchObject({ progress: 5, progressAt: 1 })
+    const phone = await patch({ progress: 6, progressAt: s.clock.now() - 2 * DAY })
+    expect(phone.json.bookmark.progress).toBe(6)
+  })
+})
+
 describe('a Sighting stamped ahead of a slow server', () => {
   it('is recorded at the server’s now', async () => {
     s.clock.stepWall(-2 * HOUR)

@@ -149,16 +149,18 @@ describe('GET/PUT /api/v1/me/notifications', () => {
     hook.status = 500
     for (let i = 0; i < 3; i++) {
       const test = await server.call(server.bob.token, 'POST', `${PATH}/test`)
-      expect(test.json.results[0]).toMatchObject({ ok: false, error: 'HTTP 500: ok' })
+      expect(test.json.results[0]).toMatchObject({ ok: false, error: 'the target answered with an error (5xx)' })
       // A test right after another is refused: no Reader floods a target through the app.
       expect((await server.call(server.bob.token, 'POST', `${PATH}/test`)).status).toBe(429)
       await server.clock.advance(5_000)
     }
     hook.status = 200
     const [channel] = (await server.call(server.bob.token, 'GET', PATH)).json.channels
-    expect(channel).toMatchObject({ failing: true, failures: 3, lastError: 'HTTP 500: ok' })
+    expect(channel).toMatchObject({ failing: true, failures: 3, lastError: 'the target answered with an error (5xx)' })
     // The owner's window lists it with the Reader's name (admin `notifications`).
-    expect((await failingChannels(server.store.db, FAILING_AFTER)).map((c) => [c.name, c.last_error])).toEqual([['bob', 'HTTP 500: ok']])
+    expect((await failingChannels(server.store.db, FAILING_AFTER)).map((c) => [c.name, c.last_error])).toEqual([
+      ['bob', 'the target answered with an error (5xx)'],
+    ])
   })
 
   it('is in the OpenAPI document', async () => {

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto'
 /**
  * The OpenAPI document is written from the routes as the server registers them: every sync route is in it, with
  * the parameters, body and answers its own schemas declare — found from the server, not from a list kept here.
@@ -15,6 +16,8 @@ import { FakeClock } from '../testing/clock'
 import { openTestStore, type TestStore } from '../testing/store'
 import { registerSyncApi } from './api'
 import { NO_BODY, NO_QUERY, OPENAPI_PATH } from './openapi'
+import { channelRequest, DELIVERY_HEADER, SIGNATURE_HEADER, SIGNATURE_WINDOW_S } from '../notify/channels'
+import type { NotifyChannelRow } from '../store/schema'
 
 let store: TestStore
 let origin: string
@@ -81,5 +84,36 @@ describe('the OpenAPI document', () => {
     )
     expect(open.sort()).toEqual(['get /api/v1/health', 'post /api/v1/sign-in'])
     expect(doc.paths['/api/v1/me']!.get.security).toEqual([{ bearer: [] }])
+  })
+
+  it('describes the webhook the app sends: its headers, its body as sent, and the signature a receiver checks', async () => {
+    const doc = (await (await fetch(`${origin}${OPENAPI_PATH}`)).json()) as { webhooks: Record<string, Record<string, any>> }
+    const hook = doc.webhooks.newChapters!.post
+    expect(hook.parameters.map((p: { in: string; name: string }) => `${p.in}:${p.name}`)).toEqual([
+      `header:${SIGNATURE_HEADER}`,
+      `header:${DELIVERY_HEADER}`,
+    ])
+    expect(hook.description).toContain(`refuses a t more than ${SIGNATURE_WINDOW_S} s from its own clock`)
+    // The body's fields are those sent, and a request made as the app makes it verifies by the stated rule.
+    const digest = { reader: 'bob', newChapters: [{ site: 'a', seriesId: 'x', title: 'X', chapter: 2, label: '', chapterUrl: '' }] }
+    const channel = { id: 1, reader_id: 1, kind: 'webhook', target: 'https://hooks.example/x', secret: '{"secret":"s3cret"}' } as const
+    const now = Date.UTC(2026, 0, 1)
+    const request = channelRequest(
+      channel as unknown as NotifyChannelRow,
+      digest,
+      'mb-0123456789abcdef0123456789abcdef',
+      () => {
+        throw new Error('no VAPID for a webhook')
+      },
+      now,
+    )
+    const body = String(request.body)
+    expect(Object.keys(JSON.parse(body)).sort()).toEqual(Object.keys(hook.requestBody.content['application/json'].schema.properties).sort())
+    const header = String(request.headers[SIGNATURE_HEADER])
+    expect(header).toMatch(new RegExp(hook.parameters[0].schema.pattern))
+    expect(String(request.headers[DELIVERY_HEADER])).toMatch(new RegExp(hook.parameters[1].schema.pattern))
+    const [, t, v1] = /^t=(\d+),v1=([0-9a-f]+)$/.exec(header)!
+    expect(Number(t)).toBe(now / 1000)
+    expect(v1).toBe(createHmac('sha256', 's3cret').update(`${t}.${body}`).digest('hex'))
   })
 })

@@ -7,9 +7,11 @@
  */
 import type { FastifyDynamicSwaggerOptions, SwaggerTransform } from '@fastify/swagger'
 import type { FastifySchema } from 'fastify'
+import type { OpenAPIV3_1 } from 'openapi-types'
 import { jsonSchemaTransform } from 'fastify-type-provider-zod'
 import { z, type ZodType } from 'zod'
 import { ErrorBody } from '../../shared/sync-schemas'
+import { WEBHOOKS } from './webhook-doc'
 
 export const OPENAPI_PATH = '/api/v1/openapi.json'
 
@@ -56,6 +58,9 @@ export function swaggerOptions(version: string): FastifyDynamicSwaggerOptions {
       },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
+      // What the app sends to a webhook channel: its headers, body and signature.
+      // (JSON Schema 2020-12 as OpenAPI 3.1 takes it; the option's type is 3.0's.)
+      webhooks: WEBHOOKS as unknown as NonNullable<OpenAPIV3_1.Document['webhooks']>,
     },
     transform,
   }

@@ -221,7 +221,7 @@ export const changeRoutes: RoutesOf = async (app, { deps }) => {
     {
       schema: {
         summary:
-          "Change a status or Progress. Progress keeps the write with the latest progressAt, so replays and late writes change nothing. A progressAt later than the server's time is taken as the server's time (a device ahead of a slow server is not refused).",
+          "Change a status or Progress. Progress keeps the write with the latest progressAt, so replays and late writes change nothing. A progressAt later than the server's time is taken as the server's time (a device ahead of a slow server is not refused). A Progress without progressAt is the latest by arrival: it takes, stamped with the devices' newest time, not the server's alone, so a server clock running fast cannot make later timed writes lose.",
         params: S.BookmarkParams,
         body: S.UpdateBookmarkBody,
         response: {

@@ -45,3 +45,34 @@ export function subscriptionKeys(): { ecdh: ECDH; p256dh: string; auth: string }
   ecdh.generateKeys()
   return { ecdh, p256dh: ecdh.getPublicKey('base64url'), auth: randomBytes(16).toString('base64url') }
 }
+
+export interface SilentReceiver {
+  readonly url: string
+  /** Requests whose body arrived and that are still waiting for an answer (none is ever given). */
+  readonly open: number
+  /** The most that were open at once. */
+  readonly mostOpen: number
+  /** Every request that arrived. */
+  readonly arrived: number
+  close(): Promise<void>
+}
+
+/** A receiver on 127.0.0.1 that reads each request and never answers (until it is closed). */
+export async function startSilentReceiver(path = '/never'): Promise<SilentReceiver> {
+  const state = { url: '', open: 0, mostOpen: 0, arrived: 0, close: async () => {} }
+  const server = createServer((req, res) => {
+    req.resume()
+    state.arrived++
+    state.open++
+    state.mostOpen = Math.max(state.mostOpen, state.open)
+    res.on('close', () => state.open--)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`
+  state.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections()
+      server.close(() => resolve())
+    })
+  return state
+}

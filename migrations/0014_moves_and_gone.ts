@@ -1,5 +1,5 @@
 /**
- * 0015 — a Site that moved, and a Series whose page is gone (docs/adr/0112-a-permanent-redirect-is-a-proposal.md,
+ * 0014 — a Site that moved, and a Series whose page is gone (docs/adr/0112-a-permanent-redirect-is-a-proposal.md,
  * docs/adr/0113-a-series-whose-page-is-gone.md). Frozen.
  *
  * `site_moves`: one row per Site whose pages answered with a permanent redirect (301/308) to another host —
@@ -8,7 +8,7 @@
  * `series.gone_checks` / `gone_since` / `gone_status`: how many checks in a row the Series' page answered
  * 404 or 410, since when, and which; 0 once a check reads anything else.
  */
-export const name = '0015_moves_and_gone'
+export const name = '0014_moves_and_gone'
 
 export const up = /* sql */ `
 CREATE TABLE site_moves (
