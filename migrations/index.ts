@@ -13,6 +13,7 @@ import * as m0008 from './0008_cadence'
 import * as m0009 from './0009_chapters'
 import * as m0010 from './0010_notifications'
 import * as m0011 from './0011_reader_site_counts'
+import * as m0014 from './0014_reader_devices'
 
 export interface Migration {
   /** `NNNN_name`, the file's name; the number is the schema version it brings. */
@@ -21,4 +22,4 @@ export interface Migration {
   readonly up: string
 }
 
-export const migrations: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0009, m0010, m0011]
+export const migrations: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0009, m0010, m0011, m0014]
