@@ -7,11 +7,15 @@
  * headless shell, the real command.
  */
 import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, test, useShell } from './support/fixtures'
 import { decodeQr, signInAdmin } from './support/pages'
+import { chromiumArgs } from '../src/main/fetch/browser/chromium-flags'
+
+/** The Chromium the tests run (playwright.config.ts): the system's. */
+const executablePath = process.env.CHROMIUM_PATH ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined)
 
 useShell({})
 
@@ -35,10 +39,12 @@ test('the owner stays signed in across closing the browser, and gets a new sign-
   shell,
 }) => {
   const profile = mkdtempSync(join(tmpdir(), 'mb-e2e-profile-'))
+  // A browser with a profile on disk, closed and opened again: what it keeps is what a person's browser keeps.
   const launch = () =>
     playwright.chromium.launchPersistentContext(profile, {
       headless: true,
-      ...(browser.browserType().executablePath() ? { executablePath: browser.browserType().executablePath() } : {}),
+      args: chromiumArgs(process.getuid?.() === 0),
+      ...(executablePath ? { executablePath } : {}),
     })
   try {
     let owner = await launch()
@@ -102,6 +108,7 @@ test('a Reader adds a second device without ending the first, sees both, and end
   await expect(page.locator('#token-title')).toContainText('Sign-in for a new device of Gen (Device 2)')
   await expect(page.locator('[data-issued]')).toContainText('Their other devices stay signed in.')
   await page.getByRole('button', { name: 'Let phones on this network in' }).click()
+  await expect(page.locator('[data-qr]')).toBeVisible()
   const decoded = (await decodeQr(page))!
   expect(decoded).toMatch(/#code=[A-Za-z0-9_-]{43}$/)
   const tablet = await browser.newPage({ viewport: { width: 800, height: 900 } })
