@@ -17,7 +17,12 @@ type ReaderOperations = Pick<
   'readers' | 'addReader' | 'rotateReaderToken' | 'addReaderDevice' | 'endReaderDevice' | 'removeReader'
 >
 
-const deviceView = (d: ReaderDeviceRow): ReaderDeviceView => ({ id: d.id, name: d.name, createdAt: d.created_at, lastSeenAt: d.last_seen_at })
+const deviceView = (d: ReaderDeviceRow): ReaderDeviceView => ({
+  id: d.id,
+  name: d.name,
+  createdAt: d.created_at,
+  lastSeenAt: d.last_seen_at,
+})
 
 export function readerOperations(scope: AdminScope): ReaderOperations {
   const { ctx, db, now } = scope

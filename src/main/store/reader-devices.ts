@@ -26,7 +26,10 @@ export async function allDevices(db: Db): Promise<Map<number, ReaderDeviceRow[]>
 }
 
 /** A new device for a Reader; a Reader who is not there is a not-found, one with MAX_DEVICES a conflict. */
-export async function addDevice(db: Db, input: { readerId: number; name: string; tokenHash: string; now: number }): Promise<ReaderDeviceRow> {
+export async function addDevice(
+  db: Db,
+  input: { readerId: number; name: string; tokenHash: string; now: number },
+): Promise<ReaderDeviceRow> {
   return db.transaction().execute(async (tx) => {
     const reader = await tx.selectFrom('readers').select('id').where('id', '=', input.readerId).executeTakeFirst()
     if (!reader) throw new AppError('not-found', `no Reader ${input.readerId}`)

@@ -21,7 +21,11 @@ declare module 'fastify' {
  * The Reader and device of the request's token, or null (none, malformed, or unknown); the device is noted as seen
  * at `now` (at most once a minute).
  */
-export async function deviceOfToken(db: Db, request: FastifyRequest, now: number): Promise<{ reader: ReaderRow; device: ReaderDeviceRow } | null> {
+export async function deviceOfToken(
+  db: Db,
+  request: FastifyRequest,
+  now: number,
+): Promise<{ reader: ReaderRow; device: ReaderDeviceRow } | null> {
   const token = bearerToken(request)
   const found = token ? await deviceForToken(db, token) : undefined
   if (!found) return null

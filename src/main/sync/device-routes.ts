@@ -26,7 +26,13 @@ export const deviceRoutes: FastifyPluginAsyncZod<{ deps: SyncDeps }> = async (ap
       const current = authenticatedDevice(request)
       const devices = await readerDevices(deps.db, reader.id)
       return {
-        devices: devices.map((d) => ({ id: d.id, name: d.name, createdAt: d.created_at, lastSeenAt: d.last_seen_at, current: d.id === current.id })),
+        devices: devices.map((d) => ({
+          id: d.id,
+          name: d.name,
+          createdAt: d.created_at,
+          lastSeenAt: d.last_seen_at,
+          current: d.id === current.id,
+        })),
       }
     },
   )
@@ -34,7 +40,8 @@ export const deviceRoutes: FastifyPluginAsyncZod<{ deps: SyncDeps }> = async (ap
     '/api/v1/devices/:id',
     {
       schema: {
-        summary: "End one of the Reader's devices: its token stops working at once; the others keep theirs. Ending the current device signs it out.",
+        summary:
+          "End one of the Reader's devices: its token stops working at once; the others keep theirs. Ending the current device signs it out.",
         params: S.DeviceParams,
         response: { 204: nothing('ended'), 401: REFUSAL[401], 404: REFUSAL[404], 422: REFUSAL[422], 429: REFUSAL[429] },
       },

@@ -29,7 +29,9 @@ describe("a Reader's devices", () => {
   it('a new Reader has one device, their token; the device is stored by hash only', async () => {
     const { reader, token } = await createReader(store.db, 'aiko', 5)
     const devices = await readerDevices(store.db, reader.id)
-    expect(devices).toEqual([expect.objectContaining({ name: 'First device', token_hash: hashToken(token), created_at: 5, last_seen_at: 0 })])
+    expect(devices).toEqual([
+      expect.objectContaining({ name: 'First device', token_hash: hashToken(token), created_at: 5, last_seen_at: 0 }),
+    ])
     const found = await deviceForToken(store.db, token)
     expect(found?.reader.id).toBe(reader.id)
     expect(found?.device.id).toBe(devices[0]!.id)
@@ -120,7 +122,9 @@ describe('the migration to devices', () => {
       expect(rows).toEqual([{ reader_id: 1, name: 'First device', token_hash: hashToken('old-token'), created_at: 7, last_seen_at: 0 }])
       // A Reader written straight into the table (an outside tool) gets their first device too.
       sqlite.prepare('INSERT INTO readers (name, token_hash, created_at) VALUES (?, ?, ?)').run('bo', hashToken('bo-token'), 8)
-      expect(sqlite.prepare('SELECT token_hash FROM reader_devices WHERE reader_id = 2').get()).toEqual({ token_hash: hashToken('bo-token') })
+      expect(sqlite.prepare('SELECT token_hash FROM reader_devices WHERE reader_id = 2').get()).toEqual({
+        token_hash: hashToken('bo-token'),
+      })
     } finally {
       sqlite.close()
     }

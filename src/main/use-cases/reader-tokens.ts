@@ -8,7 +8,15 @@ import { createHash, randomBytes } from 'node:crypto'
 import { AppError } from '../../shared/errors'
 import type { Db } from '../store/database'
 import { addReader, getReader, readerByName, removeReader, setReaderTokenHash } from '../store/readers'
-import { addDevice, deviceByTokenHash, noteDeviceSeen, readerDevices, removeDevice, SEEN_EVERY_MS, setDeviceCreatedAt } from '../store/reader-devices'
+import {
+  addDevice,
+  deviceByTokenHash,
+  noteDeviceSeen,
+  readerDevices,
+  removeDevice,
+  SEEN_EVERY_MS,
+  setDeviceCreatedAt,
+} from '../store/reader-devices'
 import type { ReaderDeviceRow, ReaderRow } from '../store/schema'
 
 export interface IssuedToken {
@@ -58,8 +66,7 @@ export async function addDeviceToken(
   const reader = await getReader(db, input.readerId)
   if (!reader) throw new AppError('not-found', `no Reader ${input.readerId}`)
   const given = input.name?.trim()
-  if (given && !DEVICE_NAME.test(given))
-    throw new AppError('invalid', "a device name is 1–40 letters, digits, spaces or . _ ' ( ) -")
+  if (given && !DEVICE_NAME.test(given)) throw new AppError('invalid', "a device name is 1–40 letters, digits, spaces or . _ ' ( ) -")
   const name = given || (await nextDeviceName(db, input.readerId))
   const token = newToken()
   const device = await addDevice(db, { readerId: input.readerId, name, tokenHash: hashToken(token), now: input.now })
