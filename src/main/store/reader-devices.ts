@@ -54,28 +54,15 @@ export async function removeDevice(db: Db, readerId: number, deviceId: number): 
   if (result.numDeletedRows === 0n) throw new AppError('not-found', `no device ${deviceId} of this Reader`)
 }
 
-/** The Reader and the device a token hash belongs to, or undefined. */
+/**
+ * The Reader and the device a token hash belongs to, or undefined. Two lookups by unique keys: cheaper to build
+ * than one join with its columns renamed, and this runs for every request of the sync API.
+ */
 export async function deviceByTokenHash(db: Db, tokenHash: string): Promise<{ reader: ReaderRow; device: ReaderDeviceRow } | undefined> {
-  const row = await db
-    .selectFrom('reader_devices as d')
-    .innerJoin('readers as r', 'r.id', 'd.reader_id')
-    .select([
-      'r.id as r_id',
-      'r.name as r_name',
-      'r.token_hash as r_token_hash',
-      'r.created_at as r_created_at',
-      'd.id',
-      'd.reader_id',
-      'd.name',
-      'd.token_hash',
-      'd.created_at',
-      'd.last_seen_at',
-    ])
-    .where('d.token_hash', '=', tokenHash)
-    .executeTakeFirst()
-  if (!row) return undefined
-  const { r_id, r_name, r_token_hash, r_created_at, ...device } = row
-  return { reader: { id: r_id, name: r_name, token_hash: r_token_hash, created_at: r_created_at }, device }
+  const device = await db.selectFrom('reader_devices').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst()
+  if (!device) return undefined
+  const reader = await db.selectFrom('readers').selectAll().where('id', '=', device.reader_id).executeTakeFirst()
+  return reader && { reader, device }
 }
 
 /** Notes that a device was seen now, when its last note is SEEN_EVERY_MS old or more (one write a minute at most). */
