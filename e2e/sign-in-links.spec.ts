@@ -32,7 +32,8 @@ test('the printed sign-in link signs in once and leaves no code in the address o
   const response = await second.goto(link)
   expect(response!.status()).toBe(401)
   await expect(second.getByRole('heading', { level: 1 })).toHaveText('This sign-in link was already used or has expired')
-  await expect(second.locator('body')).toContainText('Restart the app for a new one')
+  await expect(second.locator('body')).toContainText('npm run admin-link')
+  await expect(second.locator('body')).not.toContainText('Restart the app')
   expect((await other.cookies()).length).toBe(0)
 
   // The token URL tools use still signs in, and also leaves the address clean.

@@ -14,6 +14,7 @@ import * as m0009 from './0009_chapters'
 import * as m0010 from './0010_notifications'
 import * as m0011 from './0011_reader_site_counts'
 import * as m0012 from './0012_delivery_ids_and_checked_chapter'
+import * as m0013 from './0013_reader_devices'
 import * as m0014 from './0014_moves_and_gone'
 
 export interface Migration {
@@ -23,4 +24,4 @@ export interface Migration {
   readonly up: string
 }
 
-export const migrations: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0009, m0010, m0011, m0012, m0014]
+export const migrations: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0009, m0010, m0011, m0012, m0013, m0014]

@@ -15,6 +15,7 @@ import type { BrowserLauncher } from './fetch/browser/session'
 import { ADMIN_CODE_VALUE, registerAdminHttp } from './admin/admin-http'
 import { loadAdminSecret } from './admin/admin-secret'
 import { SignInCodes } from './admin/sign-in-codes'
+import { watchAdminLinkRequests } from './admin/admin-link-watch'
 import { applyLogLevel, type Log } from './log'
 import type { FastifyInstance } from 'fastify'
 import { createHttpServer, listen, relisten, type Listening } from './server/http'
@@ -52,7 +53,8 @@ export interface AppOptions {
    * or the one kept in the data directory, on this port or a free one. With `orFree`, a port in use is not an
    * error: a free one is taken instead and `adminPortTaken` says so (the default port, not one the owner chose).
    */
-  adminHttp?: { token?: string; port?: number; orFree?: boolean }
+  /** `linkLookMs`: how often the app looks for `npm run admin-link` requests (real time; tests shorten it). */
+  adminHttp?: { token?: string; port?: number; orFree?: boolean; linkLookMs?: number }
   nativeBinding?: string
   onNewChapters?: CoreOptions['onNewChapters']
 }
@@ -79,6 +81,11 @@ export interface RunningApp {
   readonly adminSignInUrl?: string
   /** The admin listener's port (headless only). */
   readonly adminPort?: number
+  /**
+   * A new one-time sign-in link for the owner's window, made now (headless only; docs/adr/0127-a-sign-in-link-while-
+   * the-app-runs.md): what the terminal prints on Enter and the tray's "New sign-in link" gives.
+   */
+  newAdminSignInLink?(): string
   /** The admin port asked for, when it was in use and a free one was taken instead (`adminHttp.orFree`). */
   readonly adminPortTaken?: number
   stop(): Promise<void>
@@ -292,9 +299,11 @@ function syncStoreState(core: Core): SyncStoreState {
 
 /** The owner's window's links (headless): the admin URL with its token, and a one-time sign-in link. */
 function adminLinks(listening: AdminListening) {
+  const newAdminSignInLink = () => `http://127.0.0.1:${listening.port}/admin/?code=${listening.codes.issue(ADMIN_CODE_VALUE).code}`
   return {
     adminUrl: `http://127.0.0.1:${listening.port}/admin/?token=${listening.token}`,
-    adminSignInUrl: `http://127.0.0.1:${listening.port}/admin/?code=${listening.codes.issue(ADMIN_CODE_VALUE).code}`,
+    adminSignInUrl: newAdminSignInLink(),
+    newAdminSignInLink,
     adminPort: listening.port,
     adminPortTaken: listening.taken,
   }
@@ -342,12 +351,29 @@ async function adminListener(context: {
   await context.core.integrityChecked
   const purpose = { name: "the owner's window", choose: 'start with --admin-port N for another one, or --admin-port 0 for a free one' }
   const asked = wanted.port ?? 0
+  let taken: number | undefined
   try {
     adminPort = (await listen(adminApp, asked, '127.0.0.1', purpose)).port
-    return { port: adminPort, token: adminToken, codes }
   } catch (error) {
     if (!wanted.orFree || asked === 0) throw error
     adminPort = (await listen(adminApp, 0, '127.0.0.1', purpose)).port
-    return { port: adminPort, token: adminToken, codes, taken: asked }
+    taken = asked
   }
+  // `npm run admin-link` asks the running app for a sign-in link through the database (docs/adr/0127).
+  const watching = new AbortController()
+  const watched = watchAdminLinkRequests({
+    db: context.core.store.db,
+    codes,
+    port: () => adminPort,
+    clock,
+    sleep: systemClock.sleep,
+    everyMs: wanted.linkLookMs,
+    log,
+    signal: watching.signal,
+  })
+  context.started.add(async () => {
+    watching.abort()
+    await watched
+  })
+  return { port: adminPort, token: adminToken, codes, ...(taken !== undefined ? { taken } : {}) }
 }

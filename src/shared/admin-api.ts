@@ -80,6 +80,9 @@ export const ADMIN_INPUTS = {
   removeBookmark: z.strictObject({ readerId, site: SiteKey, seriesId: StoredSeriesId }),
   addReader: z.strictObject({ name: z.string().trim().min(1).max(40) }),
   rotateReaderToken: z.strictObject({ readerId }),
+  /** A device name is optional: `Device N` when none is given. */
+  addReaderDevice: z.strictObject({ readerId, name: z.string().trim().max(40).optional() }),
+  endReaderDevice: z.strictObject({ readerId, deviceId: z.number().int().positive() }),
   removeReader: z.strictObject({ readerId }),
   updateSettings: SettingsSchema.partial().strict(),
   startImport: z
@@ -332,10 +335,22 @@ export interface ReaderView {
   name: string
   createdAt: number
   bookmarks: number
+  /** The devices the Reader signed in on, oldest first, each with a token of its own (docs/adr/0126-devices-not-tokens.md). */
+  devices: ReaderDeviceView[]
+}
+
+export interface ReaderDeviceView {
+  id: number
+  name: string
+  createdAt: number
+  /** The last request with its token, to the minute; 0: never used yet. */
+  lastSeenAt: number
 }
 
 export interface IssuedTokenView {
   reader: ReaderView
+  /** Set when the token is for one more device of the Reader (Add a device): the Reader's other devices keep theirs. */
+  device?: ReaderDeviceView
   /** Shown once. */
   token: string
   /** Where the Reader opens the Readers' page, and that address with the token, to scan (docs/adr/0057-sign-in-by-scanning.md). */
@@ -513,6 +528,10 @@ export interface AdminApi {
   removeBookmark(input: AdminInput<'removeBookmark'>): Promise<SeriesDetailView>
   addReader(input: AdminInput<'addReader'>): Promise<IssuedTokenView>
   rotateReaderToken(input: AdminInput<'rotateReaderToken'>): Promise<IssuedTokenView>
+  /** A one-time sign-in (token, address, QR code) for one more device of the Reader; their other devices keep working. */
+  addReaderDevice(input: AdminInput<'addReaderDevice'>): Promise<IssuedTokenView>
+  /** Ends one device of a Reader (its token stops working at once); the Readers, as `readers` answers. */
+  endReaderDevice(input: AdminInput<'endReaderDevice'>): Promise<ReaderView[]>
   removeReader(input: AdminInput<'removeReader'>): Promise<ReaderView[]>
   updateSettings(input: AdminInput<'updateSettings'>): Promise<SettingsView>
   /** Reads a file and previews its import; nothing is written until `confirmImport`. Sends no request. */

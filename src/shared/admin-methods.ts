@@ -22,6 +22,8 @@ export const ADMIN_METHODS = [
   'removeBookmark',
   'addReader',
   'rotateReaderToken',
+  'addReaderDevice',
+  'endReaderDevice',
   'removeReader',
   'updateSettings',
   'startImport',

@@ -195,6 +195,18 @@ export const AddBookmarkResponse = z.strictObject({
 
 export const ReaderView = z.strictObject({ id: z.number().int(), name: z.string(), createdAt: millis })
 
+/** A device a Reader signed in on (docs/adr/0126-devices-not-tokens.md); `current`: the one asking. */
+export const DeviceView = z.strictObject({
+  id: z.number().int(),
+  name: z.string(),
+  createdAt: millis,
+  /** The last request with its token, to the minute; 0: never. */
+  lastSeenAt: millis,
+  current: z.boolean(),
+})
+export const DevicesResponse = z.strictObject({ devices: z.array(DeviceView) })
+export const DeviceParams = z.strictObject({ id: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER) })
+
 export const SightingResponse = z.strictObject({
   sighting: z.strictObject({ id: z.number().int(), site: z.string(), seriesId: z.string(), chapter: z.number(), sightedAt: millis }),
   /** The Sighting raised the Latest Chapter provisionally. */
@@ -217,6 +229,7 @@ export type Bookmark = z.infer<typeof BookmarkView>
 export type RemovedBookmarkView = z.infer<typeof RemovedBookmark>
 export type BookmarksAnswer = z.infer<typeof BookmarksResponse>
 export type Reader = z.infer<typeof ReaderView>
+export type Device = z.infer<typeof DeviceView>
 export type ChapterItem = z.infer<typeof ChapterView>
 export type NextChapter = z.infer<typeof NextChapterView>
 export type ChaptersAnswer = z.infer<typeof ChaptersResponse>

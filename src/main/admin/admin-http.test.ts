@@ -11,7 +11,7 @@ import { startFixtureSite, type FixtureSite } from '../demo/fixture-site'
 import { fixtureSites } from '../demo/fixture-sites'
 import { startHeadlessShell, type HeadlessShell } from '../headless/shell'
 import { adminSessionCookie } from '../testing/admin-session'
-import { FREE_TOKEN_TRIES, MAX_TOKEN_WAIT_MS, SESSION_IDLE_MS, sessionCookieName } from './admin-http'
+import { AdminSessions, FREE_TOKEN_TRIES, MAX_TOKEN_WAIT_MS, SESSION_IDLE_MS, sessionCookieName } from './admin-http'
 import { silentLog } from '../log'
 import { insertPass } from '../store/passes'
 import { ensureLane } from '../store/lanes'
@@ -148,26 +148,38 @@ describe('the admin session', () => {
     expect((await rpc('overview', {}, { host: localhost, origin: `http://${localhost}` })).status).toBe(200)
   })
 
-  it('a session ends 12 hours after its last use, not before: each use answers with its cookie a later expiry', async () => {
-    let session = await adminSessionCookie(shell.adminPort, TOKEN)
-    const use = async () => {
-      const r = await rpc('overview', {}, { cookie: session })
-      const renewed = String(r.headers['set-cookie'] ?? '').split(';')[0]!
-      if (renewed) session = renewed
-      return r
-    }
-    const first = session
-    await clock.advance(SESSION_IDLE_MS - 60_000)
-    expect((await use()).status).toBe(200)
-    expect(session).not.toBe(first)
-    // Used just now: another 12 hours from here (the first cookie, not renewed, has run out).
-    await clock.advance(SESSION_IDLE_MS - 60_000)
-    expect((await rpc('overview', {}, { cookie: first })).status).toBe(401)
-    expect((await use()).status).toBe(200)
-    await clock.advance(SESSION_IDLE_MS + 1)
-    const r = await use()
-    expect(r.status).toBe(401)
-    cookie = await adminSessionCookie(shell.adminPort, TOKEN)
+  it('a session ends 30 days after its last use, not before: each use answers with its cookie a later expiry', async () => {
+    expect(SESSION_IDLE_MS).toBe(30 * 24 * 3_600_000)
+    // The sessions alone, on a clock of their own: the shell's timers need not fire for 60 days of fake time.
+    const own = new FakeClock()
+    const sessions = new AdminSessions('k'.repeat(32), own)
+    const first = sessions.start()
+    await own.advance(SESSION_IDLE_MS - 60_000)
+    const renewed = sessions.use(first)
+    expect(renewed).toBeDefined()
+    expect(renewed).not.toBe(first)
+    // Used just now: another 30 days from here (the first cookie, not renewed, has run out).
+    await own.advance(SESSION_IDLE_MS - 60_000)
+    expect(sessions.use(first)).toBeUndefined()
+    const again = sessions.use(renewed)
+    expect(again).toBeDefined()
+    await own.advance(SESSION_IDLE_MS + 1)
+    expect(sessions.use(again)).toBeUndefined()
+    // Through the listener: each use answers with the session's cookie and a later expiry.
+    const session = await adminSessionCookie(shell.adminPort, TOKEN)
+    await clock.advance(60_000)
+    const r = await rpc('overview', {}, { cookie: session })
+    expect(r.status).toBe(200)
+    const expiry = (value: string) => parseInt(value.split('=')[1]!.split('.')[0]!, 36)
+    expect(expiry(String(r.headers['set-cookie']).split(';')[0]!)).toBe(expiry(session) + 60_000)
+  })
+
+  it('the session cookie is persistent: Max-Age of the idle time at sign-in and at each renewal, so closing the browser keeps it', async () => {
+    const signIn = await raw('GET', `/admin/?token=${TOKEN}`, { port: shell.adminPort })
+    const set = String(signIn.headers['set-cookie'] ?? '')
+    expect(set).toContain(`Max-Age=${SESSION_IDLE_MS / 1000}`)
+    const renewed = await rpc('overview', {}, { cookie: set.split(';')[0]! })
+    expect(String(renewed.headers['set-cookie'] ?? '')).toContain(`Max-Age=${SESSION_IDLE_MS / 1000}`)
   })
 })
 
@@ -264,6 +276,11 @@ describe('every admin method through the headless transport', () => {
       removeBookmark: () => ({ readerId, site: 'fixture-themesia', seriesId: 'bloom' }),
       addReader: () => ({ name: 'Ben' }),
       rotateReaderToken: () => ({ readerId }),
+      addReaderDevice: () => ({ readerId, name: 'Tablet' }),
+      endReaderDevice: async () => {
+        const readers = (await rpc('readers', {})).json.value as Array<{ id: number; devices: Array<{ id: number }> }>
+        return { readerId, deviceId: readers.find((r) => r.id === readerId)!.devices.at(-1)!.id }
+      },
       removeReader: () => ({ readerId: 999_999 }),
       updateSettings: () => ({ notifications: false }),
       startImport: () => ({ readerId, file: { fileName: 'list.txt', text: `${fixture.origin}/madara/manga/listed/\n` } }),
@@ -314,7 +331,7 @@ describe('every admin method through the headless transport', () => {
   })
 
   it.each(ADMIN_METHODS.filter((m) => m !== 'removeReader'))('%s answers a valid call', async (method) => {
-    const r = await rpc(method, valid[method]!())
+    const r = await rpc(method, await valid[method]!())
     expect(r.status, JSON.stringify(r.json)).toBe(200)
     expect(r.json).toHaveProperty('value')
   })

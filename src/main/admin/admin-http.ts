@@ -3,7 +3,7 @@
  * (docs/adr/0042-the-admin-on-its-own-listener.md): `/admin/` serves the built renderer; `POST
  * /admin/rpc/<method>` is one route per admin method. Opening `/admin/?token=…` (tools) or the one-time
  * `/admin/?code=…` the shell prints (docs/adr/0087-sign-in-links-that-end.md) starts a session — a signed
- * cookie that outlives a restart, 12 hours from its last use (docs/adr/0076-an-owners-address-that-lasts.md) — sets it as an HttpOnly, SameSite=Strict cookie named for
+ * cookie that outlives a restart of the app and of the browser, 30 days from its last use (docs/adr/0076, 0128) — sets it as an HttpOnly, SameSite=Strict cookie named for
  * this port and scoped to `/admin`, and redirects to `/admin/`, dropping the token from the address. Wrong
  * tokens are throttled. Every RPC checks the session, the Host (against DNS rebinding) and the Origin
  * (against cross-site requests, the Readers' page on the sync port included), and answers only loopback peers.
@@ -18,20 +18,25 @@ import type { AdminCaller } from './validated'
 import type { SignInCodes } from './sign-in-codes'
 import { AppError, ERROR_STATUS } from '../../shared/errors'
 import { pageHeaders } from '../server/pages'
+import { SPENT_ADMIN_LINK } from './sign-in-words'
 
 /** The session cookie's name on an admin port: cookies ignore ports, so each admin listener has its own. */
 export function sessionCookieName(port: number): string {
   return `mb_admin_${port}`
 }
 
-/** A session lives this long after its last use. */
-export const SESSION_IDLE_MS = 12 * 3_600_000
+/**
+ * A session lives this long after its last use (docs/adr/0128-an-owners-session-that-lasts.md): 30 days, in a
+ * persistent cookie, so closing the browser does not sign the owner out.
+ */
+export const SESSION_IDLE_MS = 30 * 24 * 3_600_000
 
 /**
  * Sessions as signed cookies (docs/adr/0076-an-owners-address-that-lasts.md): the value is `expiry.nonce.mac`,
  * the mac an HMAC-SHA256 under the key kept in the data directory, so a session outlives a restart of the app
  * and the server holds nothing per session. Each use answers with the same session and a later expiry, so it
- * ends 12 hours after its last use, as before.
+ * ends `idleMs` after its last use — in the browser too: the cookie is persistent (Max-Age), not a browser-session
+ * one, so closing the browser keeps it (docs/adr/0128-an-owners-session-that-lasts.md).
  */
 export class AdminSessions {
   readonly #clock: Pick<Clock, 'now'>
@@ -127,8 +132,15 @@ export async function registerAdminHttp(app: FastifyInstance, options: AdminHttp
   const sessions = new AdminSessions(options.sessionKey, options.clock)
   const throttle = new TokenThrottle(options.clock)
 
+  // Persistent (Max-Age, counted by the browser from when it gets the cookie): closing the browser keeps it.
   const setSession = (reply: FastifyReply, value: string) =>
-    reply.setCookie(sessionCookieName(options.port()), value, { httpOnly: true, sameSite: 'strict', path: '/admin', secure: false })
+    reply.setCookie(sessionCookieName(options.port()), value, {
+      httpOnly: true,
+      sameSite: 'strict',
+      path: '/admin',
+      secure: false,
+      maxAge: Math.floor(SESSION_IDLE_MS / 1000),
+    })
   const allowedHosts = () => {
     const port = options.port()
     return new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`])
@@ -242,11 +254,7 @@ function answerSignIn(request: FastifyRequest, reply: FastifyReply, deps: SignIn
       'The token in this address is not the one the app is using now: it may be from an earlier start, or cut short when it was copied.',
       ...WHERE_THE_URL_IS,
     ])
-  return signInProblem(reply, 401, 'This sign-in link was already used or has expired', [
-    'A sign-in link works once, within 10 minutes of the start that printed it. Nothing was changed.',
-    'Restart the app for a new one (the line that begins “manga-bookmark: sign in:”), or open the admin URL with its token (“manga-bookmark: admin:”).',
-    ...WHERE_THE_URL_IS.slice(1),
-  ])
+  return signInProblem(reply, 401, SPENT_ADMIN_LINK.title, [...SPENT_ADMIN_LINK.lines, ...WHERE_THE_URL_IS.slice(1)])
 }
 
 /** Where the owner finds the right admin URL, for the page a wrong one answers with. */

@@ -1,9 +1,29 @@
 /** One-time sign-in codes: exchanged once, within their minutes, and never kept in clear. Time is a FakeClock. */
 import { describe, expect, it } from 'vitest'
 import { FakeClock } from '../testing/clock'
-import { MAX_WAITING_CODES, SIGN_IN_CODE_PATTERN, SIGN_IN_CODE_TTL_MS, SignInCodes } from './sign-in-codes'
+import { codeId, MAX_WAITING_CODES, SIGN_IN_CODE_PATTERN, SIGN_IN_CODE_TTL_MS, SignInCodes } from './sign-in-codes'
 
 describe('SignInCodes', () => {
+  it('admits a code made elsewhere by its id, once, never past its own expiry nor a code made here', async () => {
+    const clock = new FakeClock()
+    const codes = new SignInCodes(clock)
+    const made = 'A'.repeat(43)
+    codes.admit(codeId(made), clock.now() + 60_000, 'admin-session')
+    expect(codes.redeem('B'.repeat(43))).toBeUndefined()
+    expect(codes.redeem(made)).toBe('admin-session')
+    expect(codes.redeem(made)).toBeUndefined()
+    const later = 'C'.repeat(43)
+    codes.admit(codeId(later), clock.now() + 60_000, 'admin-session')
+    await clock.advance(60_000)
+    expect(codes.redeem(later)).toBeUndefined()
+    const far = 'D'.repeat(43)
+    codes.admit(codeId(far), clock.now() + 10 * SIGN_IN_CODE_TTL_MS, 'admin-session')
+    await clock.advance(SIGN_IN_CODE_TTL_MS)
+    expect(codes.redeem(far)).toBeUndefined()
+    codes.admit('not-an-id', clock.now() + 60_000, 'admin-session')
+    expect(codes.size).toBe(0)
+  })
+
   it('exchanges a code once for what it stands for', () => {
     const codes = new SignInCodes(new FakeClock())
     const { code } = codes.issue('the-readers-token')

@@ -22,12 +22,21 @@ interface Sealed {
   tag: Buffer
 }
 
+/** A code made elsewhere (`npm run admin-link`), known here only by its id; what it stands for is no secret. */
+interface Admitted {
+  expiresAt: number
+  value: string
+}
+
 const digest = (purpose: string, code: string) => createHash('sha256').update(`sign-in-code-v1.${purpose}.${code}`).digest()
+
+/** A code's id, as the set keeps it (a SHA-256, hex): what `admit` takes for a code made by another process. */
+export const codeId = (code: string): string => digest('id', code).toString('hex')
 
 export class SignInCodes {
   readonly #clock: Pick<Clock, 'now'>
   readonly #ttlMs: number
-  readonly #waiting = new Map<string, Sealed>()
+  readonly #waiting = new Map<string, Sealed | Admitted>()
 
   constructor(clock: Pick<Clock, 'now'>, ttlMs = SIGN_IN_CODE_TTL_MS) {
     this.#clock = clock
@@ -42,19 +51,35 @@ export class SignInCodes {
     const cipher = createCipheriv('aes-256-gcm', digest('key', code), iv)
     const data = Buffer.concat([cipher.update(value, 'utf8'), cipher.final()])
     const expiresAt = this.#clock.now() + this.#ttlMs
-    this.#waiting.set(digest('id', code).toString('hex'), { expiresAt, iv, data, tag: cipher.getAuthTag() })
-    while (this.#waiting.size > MAX_WAITING_CODES) this.#waiting.delete(this.#waiting.keys().next().value!)
+    this.#keep(codeId(code), { expiresAt, iv, data, tag: cipher.getAuthTag() })
     return { code, expiresAt }
+  }
+
+  /**
+   * Takes a code another process made (`npm run admin-link`, docs/adr/0127-a-sign-in-link-while-the-app-runs.md),
+   * known by its id (`codeId`), standing for `value` — a value that is no secret (the admin session's name), so it is
+   * kept as it is. It works until `expiresAt`, and never longer than a code made here.
+   */
+  admit(id: string, expiresAt: number, value: string): void {
+    this.#prune()
+    if (!/^[0-9a-f]{64}$/.test(id)) return
+    this.#keep(id, { expiresAt: Math.min(expiresAt, this.#clock.now() + this.#ttlMs), value })
+  }
+
+  #keep(id: string, entry: Sealed | Admitted): void {
+    this.#waiting.set(id, entry)
+    while (this.#waiting.size > MAX_WAITING_CODES) this.#waiting.delete(this.#waiting.keys().next().value!)
   }
 
   /** What `code` stands for, once: the code is spent whatever the answer. Undefined for a used, expired or unknown code. */
   redeem(code: string): string | undefined {
     if (!SIGN_IN_CODE_PATTERN.test(code)) return undefined
-    const id = digest('id', code).toString('hex')
+    const id = codeId(code)
     const sealed = this.#waiting.get(id)
     if (!sealed) return undefined
     this.#waiting.delete(id)
     if (sealed.expiresAt <= this.#clock.now()) return undefined
+    if ('value' in sealed) return sealed.value
     const decipher = createDecipheriv('aes-256-gcm', digest('key', code), sealed.iv)
     decipher.setAuthTag(sealed.tag)
     return Buffer.concat([decipher.update(sealed.data), decipher.final()]).toString('utf8')

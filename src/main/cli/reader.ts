@@ -17,7 +17,7 @@ const HELP = [
   '',
   'Manages Readers without the window.',
   '  add NAME      adds a Reader and prints their token, once (it is stored only as a hash)',
-  '  rotate NAME   prints a new token for a Reader; the old one stops working',
+  '  rotate NAME   prints a new token for a Reader; every device of theirs is signed out',
   '  list          lists the Readers',
   '  remove NAME   removes a Reader with their bookmarks',
   '  --data DIR    the data directory (default: $XDG_DATA_HOME/manga-bookmark, else ~/.local/share/manga-bookmark)',
@@ -60,8 +60,8 @@ export async function runReaderCommand(
       case 'rotate': {
         const reader = await findReader(store.db, name)
         if (!reader) return fail(io, `no Reader "${name}"`)
-        const { token } = await rotateToken(store.db, reader.id)
-        io.out(`New token for "${reader.name}", shown once (the old one no longer works):\n${token}`)
+        const { token } = await rotateToken(store.db, reader.id, now)
+        io.out(`New token for "${reader.name}", shown once (every device of theirs is signed out):\n${token}`)
         return 0
       }
       case 'remove': {

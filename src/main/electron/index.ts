@@ -92,6 +92,8 @@ async function start(): Promise<void> {
     open: () => ownerWindow?.show(),
     openDataFolder: () => void shell.openPath(running!.dataDir),
     quit: () => app.quit(),
+    // Present when the app serves the owner's window over loopback HTTP too (docs/adr/0127).
+    ...(running.newAdminSignInLink ? { newSignInLink: () => running!.newAdminSignInLink!() } : {}),
   })
   await refreshTray()
   trayTimer = setInterval(() => void refreshTray(), TRAY_EVERY_MS)

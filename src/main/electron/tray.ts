@@ -1,5 +1,8 @@
-/** The tray: the app's icon, a tooltip summarising Lane health, and a menu (Open, each Lane, data folder, Quit). */
-import { Menu, Tray, nativeImage } from 'electron'
+/**
+ * The tray: the app's icon, a tooltip summarising Lane health, and a menu (Open, each Lane, a new sign-in link
+ * when the app serves the owner's window over HTTP, data folder, Quit).
+ */
+import { Menu, Tray, clipboard, nativeImage } from 'electron'
 import type { LaneView, StorageView } from '../../shared/admin-api'
 import { trayModel } from './policy/tray'
 
@@ -9,7 +12,14 @@ export interface AppTray {
   destroy(): void
 }
 
-export function createAppTray(options: { icon: string; open(): void; openDataFolder(): void; quit(): void }): AppTray {
+export function createAppTray(options: {
+  icon: string
+  open(): void
+  openDataFolder(): void
+  quit(): void
+  /** A new one-time admin sign-in link (RunningApp.newAdminSignInLink, docs/adr/0127): copied for the browser. */
+  newSignInLink?: () => string
+}): AppTray {
   const tray = new Tray(nativeImage.createFromPath(options.icon))
   tray.on('click', options.open)
   const update = (lanes: readonly LaneView[], now: number, storage?: StorageView) => {
@@ -21,6 +31,9 @@ export function createAppTray(options: { icon: string; open(): void; openDataFol
         { type: 'separator' },
         ...model.lanes.map((lane) => ({ label: `${lane.attention ? '⚠ ' : ''}${lane.label}`, enabled: false })),
         { type: 'separator' },
+        ...(options.newSignInLink
+          ? [{ label: 'New sign-in link (copied)', click: () => clipboard.writeText(options.newSignInLink!()) }]
+          : []),
         { label: 'Open data folder', click: options.openDataFolder },
         { label: 'Quit', click: options.quit },
       ]),

@@ -11,6 +11,7 @@ import { resolveChromium } from '../fetch/browser/playwright-launcher'
 import { adminTokenWarnings, DEFAULT_ADMIN_PORT, parseHeadlessArgs, scrubSecrets, USAGE, type HeadlessArgs } from '../shell-args'
 import { startHeadlessShell } from './shell'
 import { startLines } from './start-lines'
+import { linkOnEnter } from './link-on-enter'
 import { stopDeadlineMs, stopOnSignals } from './signals'
 
 async function main(): Promise<void> {
@@ -50,6 +51,8 @@ async function main(): Promise<void> {
     adminPortOrFree: args.adminPort === undefined,
   })
   for (const line of startLines(shell, { chromium, logDir })) say(line)
+  // Enter at the terminal prints a new sign-in link (docs/adr/0127); only a person's terminal is read.
+  if (process.stdin.isTTY) linkOnEnter(process.stdin, () => shell.newAdminSignInLink(), say)
   signals.started(shell)
 }
 

@@ -16,6 +16,8 @@ export interface HeadlessOptions extends Omit<AppOptions, 'shell' | 'browser' | 
   adminPortOrFree?: boolean
   /** Browser fetcher settings (tests shorten them). */
   browser?: AppOptions['browserOptions']
+  /** How often the app looks for `npm run admin-link` requests, in real ms (tests shorten it). */
+  adminLinkLookMs?: number
 }
 
 export type HeadlessShell = RunningApp & {
@@ -23,6 +25,8 @@ export type HeadlessShell = RunningApp & {
   /** The one-time sign-in link printed for a person (docs/adr/0087-sign-in-links-that-end.md). */
   readonly adminSignInUrl: string
   readonly adminPort: number
+  /** A new one-time sign-in link, made now (Enter at the terminal, docs/adr/0127). */
+  newAdminSignInLink(): string
   /** The default admin port, when another program had it and a free one was taken for this start. */
   readonly adminPortTaken?: number
   /** What has not finished stopping yet (empty before `stop()` and after it). */
@@ -30,7 +34,7 @@ export type HeadlessShell = RunningApp & {
 }
 
 export async function startHeadlessShell(options: HeadlessOptions): Promise<HeadlessShell> {
-  const { chromium, adminToken, adminPort, adminPortOrFree, browser, ...rest } = options
+  const { chromium, adminToken, adminPort, adminPortOrFree, browser, adminLinkLookMs, ...rest } = options
   const app = await startApp({
     ...rest,
     shell: 'headless',
@@ -38,6 +42,7 @@ export async function startHeadlessShell(options: HeadlessOptions): Promise<Head
       token: adminToken || undefined,
       port: adminPort,
       orFree: adminPortOrFree,
+      linkLookMs: adminLinkLookMs,
     },
     browser: chromium ? (profileDir: string) => playwrightLauncher({ executablePath: chromium, userDataDir: profileDir }) : undefined,
     browserOptions: browser,

@@ -24,7 +24,8 @@ export function startLines(shell: Started, context: { chromium?: string | undefi
     `admin: ${shell.adminUrl}`,
     `sign in: ${shell.adminSignInUrl}`,
     "open the sign-in link above in a browser on this computer: it is the owner's window. It works once, within 10 minutes, " +
-      "so the browser's history keeps nothing that signs in; the admin URL with the token is the same at every start, for tools.",
+      "so the browser's history keeps nothing that signs in; press Enter here for a new one (or run npm run admin-link). " +
+      'The admin URL with the token is the same at every start, for tools.',
     ...(shell.adminPortTaken !== undefined
       ? [
           `warning: port ${shell.adminPortTaken} for the owner's window is taken by another program, so this start uses ${shell.adminPort}: ` +

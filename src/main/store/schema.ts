@@ -20,6 +20,29 @@ export interface ReadersTable {
   created_at: number
 }
 
+/** A device a Reader signed in on, with a token of its own (migrations/0013). */
+export interface ReaderDevicesTable {
+  id: Generated<number>
+  reader_id: number
+  name: string
+  token_hash: string
+  created_at: number
+  /** The last request with its token, to the minute; 0: never. */
+  last_seen_at: Generated<number>
+}
+
+/** A sign-in link `npm run admin-link` asked of the running app (migrations/0013). */
+export interface AdminSignInRequestsTable {
+  id: Generated<number>
+  code_hash: string
+  requested_at: number
+  expires_at: number
+  /** When the app took the code into its sign-in codes; 0: not yet. */
+  taken_at: Generated<number>
+  /** The admin listener's port the link opens, written with `taken_at`. */
+  admin_port: Generated<number>
+}
+
 export interface SeriesTable {
   site: string
   series_id: string
@@ -253,6 +276,8 @@ export interface NotifyOutboxTable {
 
 export interface Database {
   readers: ReadersTable
+  reader_devices: ReaderDevicesTable
+  admin_sign_in_requests: AdminSignInRequestsTable
   series: SeriesTable
   bookmarks: BookmarksTable
   sightings: SightingsTable
@@ -273,6 +298,7 @@ export interface Database {
 }
 
 export type ReaderRow = Selectable<ReadersTable>
+export type ReaderDeviceRow = Selectable<ReaderDevicesTable>
 export type SeriesRow = Selectable<SeriesTable>
 export type NewSeries = Insertable<SeriesTable>
 export type BookmarkRow = Selectable<BookmarksTable>

@@ -11,7 +11,8 @@ import type { FastifyInstance, FastifyRequest, FastifySchemaValidationError } fr
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod'
 import pkg from '../../../package.json' with { type: 'json' }
 import { AppError, describeIssues } from '../../shared/errors'
-import { authenticated, readerOfToken } from './auth'
+import { authenticated, deviceOfToken } from './auth'
+import { deviceRoutes } from './device-routes'
 import { NO_BODY, NO_QUERY, OPENAPI_PATH, swaggerOptions } from './openapi'
 import { updateBookmark } from '../store/bookmarks'
 import { groupCommit } from '../store/group-commit'
@@ -82,6 +83,7 @@ export async function registerSyncApi(app: FastifyInstance, given: SyncDeps, opt
         route.schema = { ...route.schema, security: [{ bearer: [] }] }
       })
       await readers.register(readerRoutes, { deps })
+      await readers.register(deviceRoutes, { deps })
       await readers.register(bookmarkRoutes, { deps })
       await readers.register(changeRoutes, { deps })
       await readers.register(chapterRoutes, { deps })
@@ -98,9 +100,12 @@ export async function registerSyncApi(app: FastifyInstance, given: SyncDeps, opt
  */
 async function limitRequests(api: FastifyInstance, deps: SyncDeps, limit: { max: number; windowMs: number }): Promise<void> {
   api.decorateRequest('syncReader', null)
+  api.decorateRequest('syncDevice', null)
   api.addHook('onRequest', async (request, reply) => {
     void reply.header('cache-control', 'no-store')
-    request.syncReader = await readerOfToken(deps.db, request)
+    const found = await deviceOfToken(deps.db, request, deps.clock.now())
+    request.syncReader = found?.reader ?? null
+    request.syncDevice = found?.device ?? null
   })
   api.addHook('onRoute', (route) => {
     const asked = route.config?.rateLimit

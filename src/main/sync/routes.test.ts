@@ -354,6 +354,8 @@ describe('OpenAPI', () => {
       '/api/v1/bookmarks',
       '/api/v1/bookmarks/{site}/{seriesId}',
       '/api/v1/bookmarks/{site}/{seriesId}/chapters',
+      '/api/v1/devices',
+      '/api/v1/devices/{id}',
       '/api/v1/export',
       '/api/v1/health',
       '/api/v1/me',

@@ -7,6 +7,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { AppError } from '../../shared/errors'
 import { SIGN_IN_CODE_PATTERN } from '../admin/sign-in-codes'
+import { SPENT_READER_LINK } from '../admin/sign-in-words'
 import { readerForToken } from '../use-cases/reader-tokens'
 import { answer, REFUSAL, WITH_A_BODY } from './openapi'
 import type { SyncDeps } from './routes'
@@ -17,8 +18,7 @@ export const SIGN_IN_TRIES_PER_MINUTE = 10
 const SignInBody = z.strictObject({ code: z.string().regex(SIGN_IN_CODE_PATTERN, 'not a sign-in code (43 characters)') })
 const SignInAnswer = z.strictObject({ token: z.string() })
 
-export const SPENT_CODE =
-  'this sign-in link was already used or has expired — a link works once, within 10 minutes. Ask the owner for a new one (Readers → Rotate token shows a new QR code), or type your token.'
+export const SPENT_CODE = SPENT_READER_LINK
 
 export const signInRoute: FastifyPluginAsyncZod<{ deps: SyncDeps }> = async (app, { deps }) => {
   app.post(

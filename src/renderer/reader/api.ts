@@ -1,5 +1,5 @@
 /** The Readers' page's client of the sync API (docs/design.md#the-sync-endpoint). Only `useReader` calls it. */
-import type { Bookmark, BookmarksAnswer, ChaptersAnswer, Reader, UpdatesAnswer } from '../../shared/sync-schemas'
+import type { Bookmark, BookmarksAnswer, ChaptersAnswer, Device, Reader, UpdatesAnswer } from '../../shared/sync-schemas'
 import type { PendingWrite, SendResult } from './outbox'
 import type { NotificationsBody, NotificationsView } from '../../shared/notify-schemas'
 
@@ -31,6 +31,9 @@ export function createApi(token: () => string | null) {
 
   return {
     me: () => call<Reader>('GET', '/api/v1/me'),
+    /** The Reader's devices, each with a token of its own (docs/adr/0126-devices-not-tokens.md). */
+    devices: () => call<{ devices: Device[] }>('GET', '/api/v1/devices'),
+    endDevice: (id: number) => call<void>('DELETE', `/api/v1/devices/${id}`),
     /** A sign-in link's one-time code exchanged for the Reader's token (docs/adr/0087-sign-in-links-that-end.md). */
     exchangeCode: (code: string) => call<{ token: string }>('POST', '/api/v1/sign-in', { code }),
     /** Every bookmark, or with `since` (the `now` of the previous answer) what changed and was removed since. */

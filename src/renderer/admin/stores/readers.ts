@@ -1,4 +1,4 @@
-/** The Readers domain: add (the token shown once), rotate, remove, and bookmark a Series for a Reader. */
+/** The Readers domain: add (the token shown once), rotate, add or end a device, remove, and bookmark a Series for a Reader. */
 import { ref } from 'vue'
 import type { CheckedBackupView, IssuedTokenView, ReaderView, RestoredView, SeriesRowView, SettingsView } from '../../../shared/admin-api'
 import { AppError, type ErrorBody } from '../../../shared/errors'
@@ -28,6 +28,14 @@ export function useReaders() {
     refresh,
     add: async (name: string) => show(await attempt(() => admin.addReader({ name }))),
     rotate: async (readerId: number) => show(await attempt(() => admin.rotateReaderToken({ readerId }))),
+    /** A one-time sign-in for one more device of the Reader (docs/adr/0126): their other devices keep working. */
+    addDevice: async (readerId: number) => show(await attempt(() => admin.addReaderDevice({ readerId }))),
+    async endDevice(readerId: number, deviceId: number) {
+      const value = await attempt(() => admin.endReaderDevice({ readerId, deviceId }))
+      if (!value) return false
+      readers.value = value
+      return true
+    },
     async remove(readerId: number) {
       const value = await attempt(() => admin.removeReader({ readerId }))
       if (!value) return false
