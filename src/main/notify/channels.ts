@@ -8,7 +8,7 @@ import webpush from 'web-push'
 import type { NotifyChannelRow } from '../store/schema'
 import { digestText, pushNotices, type Digest } from './digest'
 import type { SendRequest } from './send'
-import type { VapidKeys } from './vapid'
+import { STAND_IN_SUBJECT, type VapidKeys } from './vapid'
 
 export const SIGNATURE_HEADER = 'x-manga-bookmark-signature'
 export const DELIVERY_HEADER = 'x-manga-bookmark-delivery'
@@ -108,7 +108,7 @@ export function channelRequest(channel: NotifyChannelRow, digest: Digest, delive
     { endpoint: channel.target, keys: { p256dh: secret.p256dh ?? '', auth: secret.auth ?? '' } },
     pushPayload(digest),
     {
-      vapidDetails: { subject: 'mailto:owner@manga-bookmark.invalid', publicKey: keys.publicKey, privateKey: keys.privateKey },
+      vapidDetails: { subject: keys.subject || STAND_IN_SUBJECT, publicKey: keys.publicKey, privateKey: keys.privateKey },
       TTL: 86_400,
     },
   )

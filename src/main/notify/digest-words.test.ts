@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { headerText, pushPayload, webhookBody } from './channels'
+import webpush from 'web-push'
+import { contactSubject } from '../../shared/settings'
+import { subscriptionKeys } from '../testing/receivers'
+import { channelRequest, headerText, pushPayload, webhookBody } from './channels'
+import { STAND_IN_SUBJECT, type VapidKeys } from './vapid'
 import { buildDigests, digestText, MAX_NOTICES, mergeDigests, pushNotices, type Digest, type DigestChapter } from './digest'
-import type { NotifyChapterRow } from '../store/schema'
+import type { NotifyChannelRow, NotifyChapterRow } from '../store/schema'
 
 const chapter = (over: Partial<DigestChapter> = {}): DigestChapter => ({
   site: 'madara',
@@ -104,5 +108,33 @@ describe('where each channel puts the words', () => {
   it('writes the webhook text as the title then the body', () => {
     const body = JSON.parse(webhookBody(digest(chapter()), 'd-1')) as { text: string }
     expect(body.text).toBe('Solo Lantern — Ch 46\nA new chapter to read')
+  })
+})
+
+describe("the owner's contact signs every push", () => {
+  const keys = webpush.generateVAPIDKeys()
+  const sub = subscriptionKeys()
+  const channel = {
+    kind: 'webpush',
+    target: 'https://push.example/abc',
+    secret: JSON.stringify({ p256dh: sub.p256dh, auth: sub.auth }),
+  } as NotifyChannelRow
+  const subjectOf = (vapid: VapidKeys) => {
+    const headers = channelRequest(channel, digest(chapter()), 'd-1', () => vapid).headers
+    const auth = String(Object.entries(headers).find(([k]) => k.toLowerCase() === 'authorization')![1])
+    const jwt = /t=([^,]+)/.exec(auth)![1]!
+    return (JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString()) as { sub: string }).sub
+  }
+
+  it('is the VAPID subject once given, and the stand-in until then', () => {
+    expect(subjectOf({ ...keys, subject: 'mailto:owner@home.example' })).toBe('mailto:owner@home.example')
+    expect(subjectOf(keys)).toBe(STAND_IN_SUBJECT)
+  })
+
+  it('is an e-mail address or an https address, nothing else', () => {
+    expect(contactSubject('owner@home.example')).toBe('mailto:owner@home.example')
+    expect(contactSubject('mailto:owner@home.example')).toBe('mailto:owner@home.example')
+    expect(contactSubject('https://home.example/contact')).toBe('https://home.example/contact')
+    for (const bad of ['owner', 'http://home.example/', 'owner@home', '']) expect(contactSubject(bad)).toBeNull()
   })
 })

@@ -170,7 +170,7 @@ describe('one digest per Reader per pass, on real receivers', () => {
     expect(hook.requests).toHaveLength(0)
     const [channel] = await channelsOf(store.db, bob)
     expect(channel!.failures).toBe(1)
-    expect(channel!.last_error).toMatch(/127\.0\.0\.1 is a loopback, link-local or private address.*Settings/)
+    expect(channel!.last_error).toMatch(/127\.0\.0\.1 is this computer's own address, not a public one/)
     const [held] = await store.db.selectFrom('notify_outbox').selectAll().execute()
     expect(held!.attempts).toBe(1)
     expect(held!.next_attempt_at).toBe(clock.now() + 30_000)
