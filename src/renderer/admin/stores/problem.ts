@@ -30,3 +30,20 @@ export async function attempt<T>(work: () => Promise<T>): Promise<T | undefined>
     return undefined
   }
 }
+
+/**
+ * Runs an admin call whose refusal belongs beside the field it is about: the app's reason goes to `beside` (null
+ * when the call went through); signed out, out of reach or a fault of ours is the banner, as for every call.
+ */
+export async function attemptBeside<T>(work: () => Promise<T>, beside: { value: string | null }): Promise<T | undefined> {
+  beside.value = null
+  return attempt(async () => {
+    try {
+      return await work()
+    } catch (error) {
+      if (!(error instanceof AppError) || ['unauthorized', 'offline', 'internal'].includes(error.code)) throw error
+      beside.value = error.message.replace(/^(?:[\w-]+\.)*[\w-]+: (?=\S)/, '')
+      return undefined
+    }
+  })
+}
