@@ -42,8 +42,22 @@ export async function attemptBeside<T>(work: () => Promise<T>, beside: { value: 
       return await work()
     } catch (error) {
       if (!(error instanceof AppError) || ['unauthorized', 'offline', 'internal'].includes(error.code)) throw error
-      beside.value = error.message.replace(/^(?:[\w-]+\.)*[\w-]+: (?=\S)/, '')
+      beside.value = splitRefusal(error.message).text
       return undefined
     }
   })
+}
+
+/**
+ * A refusal's words apart from the places in front of them (`updateSettings: ntfyServer: …` → the text and
+ * ['updateSettings', 'ntfyServer']): the place says where to show it, the text is what a person reads.
+ */
+export function splitRefusal(message: string): { places: string[]; text: string } {
+  const places: string[] = []
+  let text = message
+  for (let m = /^((?:[\w-]+\.)*[\w-]+): (?=\S)/.exec(text); m; m = /^((?:[\w-]+\.)*[\w-]+): (?=\S)/.exec(text)) {
+    places.push(m[1]!)
+    text = text.slice(m[0].length)
+  }
+  return { places, text: text ? text[0]!.toUpperCase() + text.slice(1) : message }
 }

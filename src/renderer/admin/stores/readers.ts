@@ -4,7 +4,7 @@ import type { CheckedBackupView, IssuedTokenView, ReaderView, RestoredView, Seri
 import { AppError, type ErrorBody } from '../../../shared/errors'
 import type { Settings } from '../../../shared/settings'
 import { admin } from '../api'
-import { attempt, attemptBeside } from './problem'
+import { attempt, attemptBeside, splitRefusal } from './problem'
 
 /** What a bookmark by URL answered: the Series, or why not — said next to the field, not in the banner. */
 export type BookmarkAnswer = { row: SeriesRowView } | { refused: ErrorBody }
@@ -116,8 +116,11 @@ export function useSettings() {
           throw error
         }
       }, raw)
-      const field = /^(\w+)(?:\.[\w.]+)?: /.exec(message)?.[1] ?? null
-      refused.value = raw.value === null ? null : { field: field && field in change ? field : null, text: raw.value }
+      const field =
+        splitRefusal(message)
+          .places.map((p) => p.split('.')[0]!)
+          .find((p) => p in change) ?? null
+      refused.value = raw.value === null ? null : { field, text: raw.value }
       if (value) view.value = value
       return Boolean(value)
     },
