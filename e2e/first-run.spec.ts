@@ -120,6 +120,8 @@ test('from an empty app to a phone that can sign in, and a restart that keeps th
   await page.getByLabel('Series URL for Dana').fill(elsewhere)
   await page.getByRole('button', { name: 'Add', exact: true }).click()
   await expect(answer).toContainText('The app does not know this site yet')
+  // A sentence, then its link: a space between them ("Series. Add this Site", never "Series.Add this Site").
+  await expect(answer).toHaveText('The app does not know this site yet, so it cannot follow this Series. Add this Site')
   expect(await axeViolations(page)).toEqual([])
   await answer.getByRole('link', { name: 'Add this Site' }).click()
   await expect(page.getByRole('heading', { name: 'Add a Site' })).toBeVisible()

@@ -168,7 +168,9 @@ test('from npm start to a push on the phone that opens the chapter the Reader re
     body: string
     url: string
   }
-  expect(message.body).toContain(String(published.latest))
+  // The Series and its chapter in the title, read at a glance; the body does not say them again.
+  expect(message.title).toMatch(new RegExp(`^.+ — Ch ${published.latest}$`))
+  expect(message.body).not.toContain(String(published.latest))
   const chapterUrl = new URL(message.url)
   expect(chapterUrl.origin).toBe(fixture.origin)
   expect(chapterUrl.pathname.startsWith(SERIES)).toBe(true)

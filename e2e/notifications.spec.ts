@@ -77,7 +77,7 @@ test('a Reader turns on notifications for this device and receives an encrypted 
   expect(request.headers['content-encoding']).toBe('aes128gcm')
   expect(request.headers.authorization).toMatch(/^vapid t=.+, k=/)
   const payload = JSON.parse(ece.decrypt(request.body, { version: 'aes128gcm', privateKey: keys.ecdh, authSecret: keys.auth }).toString())
-  expect(payload).toMatchObject({ title: 'New Chapter', body: 'New Chapter: Manga Bookmark test message 1' })
+  expect(payload).toMatchObject({ title: 'Manga Bookmark test message — Ch 1', body: 'Test', tag: 'mb-series:test/test' })
 
   await page.getByRole('button', { name: 'Stop on this device' }).click()
   await expect(page.getByRole('button', { name: 'Notify me on this device' })).toBeVisible()

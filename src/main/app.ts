@@ -96,10 +96,10 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
   const { log } = options
   const started = new Started(log)
   try {
-    const demo = options.demo ? await startDemo({ clock, log }) : undefined
+    // The demo keeps its catalogue in a database of its own, beside the owner's, and its Sites' state with it.
+    const dataDir = options.demo ? join(options.dataDir, 'demo') : options.dataDir
+    const demo = options.demo ? await startDemo({ clock, log, dataDir }) : undefined
     if (demo) started.add(() => demo.stop())
-    // The demo keeps its catalogue in a database of its own, beside the owner's.
-    const dataDir = demo ? join(options.dataDir, 'demo') : options.dataDir
     const browser = browserFetcher(options, dataDir)
     const core = await startCore({
       dataDir,

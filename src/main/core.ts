@@ -30,7 +30,9 @@ import { AppError } from '../shared/errors'
 import type { AcquireDeps } from './use-cases/acquire'
 import { createNotifier, type Notifier, type NotifierDeps } from './notify/notifier'
 import { vapidKeys, type VapidKeys } from './notify/vapid'
+import type { Db } from './store/database'
 import { readSettings } from './store/settings'
+import { contactSubject } from '../shared/settings'
 
 export interface CoreOptions {
   dataDir: string
@@ -130,6 +132,8 @@ export interface Core {
   readonly notifier: Notifier
   /** The install's VAPID keys for Web Push, made on first use (notify/vapid.ts). */
   vapidKeys(): VapidKeys
+  /** Reads again what the core takes from the settings while it runs (the owner's contact for push). */
+  settingsChanged(): Promise<void>
   /** Starts one Lane per Site (idempotent, and safe to call twice at once). */
   startLanes(): Promise<void>
   /** Stops every Lane; a pass in flight is abandoned whole. */
@@ -144,19 +148,35 @@ export interface Core {
   stop(): Promise<void>
 }
 
+/**
+ * The install's VAPID keys, made on first use, and the subject each push is signed with: the owner's contact
+ * (Settings), read at start and again when the settings change.
+ */
+function vapidOf(dataDir: string, db: Db): { keys(): VapidKeys; signing(): VapidKeys; readSubject(): Promise<void> } {
+  let keys: VapidKeys | undefined
+  let subject = ''
+  const once = () => (keys ??= vapidKeys(dataDir))
+  const readSubject = () =>
+    readSettings(db).then(
+      (s) => void (subject = contactSubject(s.ownerContact) ?? ''),
+      () => undefined,
+    )
+  void readSubject()
+  return { keys: once, signing: () => ({ ...once(), subject }), readSubject }
+}
+
 export async function startCore(options: CoreOptions): Promise<Core> {
   const { clock, log } = options
   const data = await openData(options)
   const { store, backups, integrity } = data
   const polling = pollingParts(options)
   const stopping = new AbortController()
-  let vapid: VapidKeys | undefined
-  const vapidOnce = () => (vapid ??= vapidKeys(options.dataDir))
+  const vapid = vapidOf(options.dataDir, store.db)
   const notifier = createNotifier({
     db: store.db,
     clock,
     log,
-    vapid: vapidOnce,
+    vapid: vapid.signing,
     policy: async () => (await readSettings(store.db)).notifyTargets,
     onDigest: options.onDigest,
   })
@@ -180,7 +200,8 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     madeEmpty: () => data.madeEmpty,
     unopened: () => unopenedAnswer(store),
     notifier,
-    vapidKeys: vapidOnce,
+    vapidKeys: vapid.keys,
+    settingsChanged: vapid.readSubject,
     acquireDeps: acquireDeps(options, store, polling, stopping.signal),
     async addSite(site) {
       polling.registry.add(site)

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { applyLogLevel, createLog, LOG_FILE, logProblem, logToDirectory, plainLine, scrub, silentLog } from './log'
+import { pino } from 'pino'
+import { applyLogLevel, createLog, LOG_FILE, logProblem, logToDirectory, plainLine, scrub, silentLog, troubleOver, warnOnce } from './log'
 import { makeReadOnly } from './testing/faults'
 import { describe, expect, it } from './testing/fixtures'
 
@@ -119,5 +120,43 @@ describe('a log file that cannot be written', () => {
     expect(logProblem(log)).toBeNull()
     expect(readFileSync(join(dir, LOG_FILE), 'utf8')).toContain('a line it takes')
     expect(logProblem(silentLog)).toBeNull()
+  })
+})
+
+describe('a warning names what it is about, once per episode', () => {
+  it('names the Lane, the Reader and the channel its fields give and its words do not', () => {
+    const line = (fields: object) => plainLine(JSON.stringify({ level: 40, ...fields })).trim()
+    expect(line({ msg: 'notify: a message was not delivered', reader: 'Aiko', channel: 'ntfy' })).toBe(
+      'manga-bookmark: warning: notify: a message was not delivered [Reader Aiko; channel ntfy]',
+    )
+    expect(line({ msg: 'lane: pass failed', site: 'fixture-madara' })).toBe(
+      'manga-bookmark: warning: lane: pass failed [Lane fixture-madara]',
+    )
+    expect(line({ msg: 'lane fixture-madara: refused', site: 'fixture-madara' })).toBe(
+      'manga-bookmark: warning: lane fixture-madara: refused',
+    )
+    expect(line({ msg: 'lanes: started without their rows', sites: ['a', 'b'] })).toBe(
+      'manga-bookmark: warning: lanes: started without their rows [Lanes a, b]',
+    )
+  })
+
+  it('warns once until the trouble is over, then again at the next episode', () => {
+    const lines: Array<{ level: number; msg: string }> = []
+    const log = pino({ level: 'debug' }, { write: (l: string) => void lines.push(JSON.parse(l) as { level: number; msg: string }) })
+    expect([warnOnce(log, 'k', {}, 'refused'), warnOnce(log, 'k', {}, 'refused'), warnOnce(log, 'other', {}, 'other')]).toEqual([
+      true,
+      false,
+      true,
+    ])
+    expect(troubleOver(log, 'k', {}, 'answers again')).toBe(true)
+    expect(troubleOver(log, 'k', {}, 'answers again')).toBe(false)
+    expect(warnOnce(log, 'k', {}, 'refused')).toBe(true)
+    expect(lines.map((l) => [l.level, l.msg])).toEqual([
+      [40, 'refused'],
+      [20, 'refused'],
+      [40, 'other'],
+      [30, 'answers again'],
+      [40, 'refused'],
+    ])
   })
 })

@@ -110,13 +110,52 @@ export function applyLogLevel(log: Log, setting: LogLevel, env: NodeJS.ProcessEn
 /** A logger that writes nothing, for tests. */
 export const silentLog: Log = pino({ level: 'silent' })
 
-/** A JSON log line as a person reads it: `manga-bookmark: warning: <message>`. Pure. */
+/** Keys of the trouble a logger has already warned of, until it is over (warnOnce, troubleOver). */
+const episodes = new WeakMap<Log, Set<string>>()
+
+/**
+ * A warning said once per episode of the same trouble (`key`, e.g. a Lane refused): the first time at warn, the
+ * repeats at debug (the log file keeps them), until troubleOver(key) ends the episode. Returns whether it warned.
+ */
+export function warnOnce(log: Log, key: string, fields: Record<string, unknown>, message: string): boolean {
+  const open = episodes.get(log) ?? new Set<string>()
+  episodes.set(log, open)
+  const first = !open.has(key)
+  open.add(key)
+  if (first) log.warn(fields, message)
+  else log.debug({ ...fields, repeated: true }, message)
+  return first
+}
+
+/** Ends an episode warnOnce opened; says so (info) when there was one. Returns whether there was. */
+export function troubleOver(log: Log, key: string, fields: Record<string, unknown>, message: string): boolean {
+  const open = episodes.get(log)
+  if (!open?.delete(key)) return false
+  log.info(fields, message)
+  return true
+}
+
+/** The names a line's fields give that its words do not: the Lane, the Reader, the channel. */
+function namesOf(line: { msg?: string; site?: unknown; sites?: unknown; reader?: unknown; channel?: unknown }): string {
+  const words = ` ${(line.msg ?? '').replace(/[^\p{L}\p{N}_.-]+/gu, ' ')} `
+  const said = (name: string) => words.includes(` ${name} `)
+  const names: string[] = []
+  const sites = Array.isArray(line.sites) ? line.sites.join(', ') : typeof line.site === 'string' ? line.site : ''
+  if (sites && !said(sites)) names.push(`${Array.isArray(line.sites) ? 'Lanes' : 'Lane'} ${sites}`)
+  if ((typeof line.reader === 'string' || typeof line.reader === 'number') && !said(String(line.reader)))
+    names.push(`Reader ${line.reader}`)
+  if ((typeof line.channel === 'string' || typeof line.channel === 'number') && !said(String(line.channel)))
+    names.push(`channel ${line.channel}`)
+  return names.length ? ` [${names.join('; ')}]` : ''
+}
+
+/** A JSON log line as a person reads it: `manga-bookmark: warning: <message> [Lane x]`, naming what it is about. Pure. */
 export function plainLine(json: string): string {
   try {
     const line = JSON.parse(json) as { level?: number; msg?: string; err?: { message?: string } }
     const word = (line.level ?? 0) >= 50 ? 'error' : 'warning'
     const cause = line.err?.message && !line.msg?.includes(line.err.message) ? ` (${line.err.message})` : ''
-    return `manga-bookmark: ${word}: ${line.msg ?? ''}${cause}\n`
+    return `manga-bookmark: ${word}: ${line.msg ?? ''}${cause}${namesOf(line)}\n`
   } catch {
     return json
   }

@@ -407,6 +407,13 @@ export interface SettingsView {
   storage: StorageView
   /** `MB_LOG_LEVEL` is set: it decides the log level, not the setting. */
   logLevelFromEnvironment: boolean
+  /**
+   * Channels that reach this machine or the local network (by their address as written): what "Public addresses
+   * only" would stop, said before the owner switches to it. `reader` null is the owner's own.
+   */
+  localChannels?: Array<{ reader: string | null; kind: 'webpush' | 'ntfy' | 'webhook'; url: string; why: string }>
+  /** How many Readers get Web Push: the owner is asked for a contact for push services once one does. */
+  webPushReaders?: number
 }
 
 /** Per Site, what an import would do (or did). */

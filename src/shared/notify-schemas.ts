@@ -85,6 +85,10 @@ export const NotificationsView = z.strictObject({
   vapidPublicKey: z.string(),
   /** Settings → Notification targets: whether local-network URLs are allowed. */
   targets: z.enum(['public', 'local-network']),
+  /** Settings → ntfy server: where a phone without Web Push is led (`<server>/<topic>`). */
+  ntfyServer: z.string(),
+  /** Whether the owner gave a contact for push services (Settings); Apple's refuses pushes without one. */
+  pushContact: z.boolean(),
 })
 export type NotificationsView = z.infer<typeof NotificationsView>
 

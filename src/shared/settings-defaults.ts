@@ -12,4 +12,6 @@ export const DEFAULT_SETTINGS: Settings = {
   logLevel: 'info',
   bookmarksPerReader: 2_000,
   notifyTargets: 'public',
+  ntfyServer: 'https://ntfy.sh',
+  ownerContact: '',
 }

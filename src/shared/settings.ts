@@ -23,6 +23,47 @@ export const SettingsSchema = z.strictObject({
    * `public` addresses only, or the `local-network` too (loopback, private and link-local addresses).
    */
   notifyTargets: z.enum(['public', 'local-network']),
+  /**
+   * The ntfy server a Reader's phone is led to when Web Push cannot work there (an http address): a public one by
+   * default, the owner's own allowed. An http(s) address with no user, query or fragment.
+   */
+  ntfyServer: z
+    .string()
+    .max(200)
+    .refine(ntfyServerAllowed, {
+      message: 'The ntfy server must be a web address such as https://ntfy.sh, with nothing after the name but a path.',
+    }),
+  /**
+   * The owner's contact for push services (the VAPID subject, RFC 8292): an e-mail address or an https URL; '' until
+   * the owner gives one. Apple's push service refuses a made-up one.
+   */
+  ownerContact: z
+    .string()
+    .max(200)
+    .refine((v) => v === '' || contactSubject(v) !== null, {
+      message: 'A contact is an e-mail address (you@example.com) or an https address.',
+    }),
 })
+
+/** True when `raw` can be an ntfy server's address: http(s), no user, no query or fragment. */
+function ntfyServerAllowed(raw: string): boolean {
+  try {
+    const url = new URL(raw)
+    return (url.protocol === 'https:' || url.protocol === 'http:') && !url.username && !url.password && !url.search && !url.hash
+  } catch {
+    return false
+  }
+}
+
+/** The VAPID subject for an owner's contact: `mailto:` an e-mail address, an https URL as it is; null when neither. */
+export function contactSubject(contact: string): string | null {
+  const value = contact.trim()
+  if (/^(mailto:)?[^\s@:/]+@[^\s@/]+\.[^\s@/]+$/i.test(value)) return value.startsWith('mailto:') ? value : `mailto:${value}`
+  try {
+    return new URL(value).protocol === 'https:' ? value : null
+  } catch {
+    return null
+  }
+}
 
 export type Settings = z.infer<typeof SettingsSchema>

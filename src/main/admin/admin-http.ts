@@ -17,7 +17,7 @@ import type { Clock } from '../clock'
 import type { AdminCaller } from './validated'
 import type { SignInCodes } from './sign-in-codes'
 import { AppError, ERROR_STATUS } from '../../shared/errors'
-import { pageHeaders } from '../server/pages'
+import { pageHeaders, problemPageHtml } from '../server/pages'
 import { SPENT_ADMIN_LINK } from './sign-in-words'
 
 /** The session cookie's name on an admin port: cookies ignore ports, so each admin listener has its own. */
@@ -268,13 +268,7 @@ const WHERE_THE_URL_IS = [
  * would have had. Plain HTML under the page CSP; the words are fixed, nothing from the request is echoed.
  */
 function signInProblem(reply: FastifyReply, status: 401 | 429, title: string, lines: string[]): FastifyReply {
-  const html = [
-    '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<meta name="color-scheme" content="light dark"><title>${title} · Manga Bookmark</title></head>`,
-    `<body><main><h1>${title}</h1>`,
-    ...lines.map((line) => `<p>${line}</p>`),
-    '</main></body></html>',
-  ].join('')
+  const html = problemPageHtml(title, lines)
   return pageHeaders(reply).code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(html)
 }
 

@@ -8,6 +8,9 @@ import type { Settings } from '../../shared/settings'
 import { applyLogLevel } from '../log'
 import { readerAddress } from '../server/addresses'
 import { readSettings, writeSettings } from '../store/settings'
+import { failingChannels } from '../store/notify'
+import { targetProblem } from '../notify/send'
+import type { Db } from '../store/database'
 import type { AdminContext, AdminScope } from './admin-scope'
 
 type SettingsOperations = Pick<AdminApi, 'settings' | 'updateSettings' | 'backupNow' | 'backups' | 'restoreBackup'>
@@ -23,6 +26,7 @@ export function settingsOperations(scope: AdminScope): SettingsOperations {
       shell: ctx.shell,
       storage: storageView(),
       logLevelFromEnvironment: Boolean(process.env.MB_LOG_LEVEL),
+      ...(await channelsAtRisk(db)),
     }
   }
 
@@ -32,6 +36,7 @@ export function settingsOperations(scope: AdminScope): SettingsOperations {
       await moveSyncEndpoint(ctx, await readSettings(db), input)
       await writeSettings(db, input)
       if (input.logLevel) applyLogLevel(core.log, input.logLevel)
+      if (input.ownerContact !== undefined) await core.settingsChanged()
       return settingsView()
     },
     async backupNow() {
@@ -50,6 +55,17 @@ export function settingsOperations(scope: AdminScope): SettingsOperations {
       return { ...report, storage: storageView() }
     },
   }
+}
+
+/** The channels "Public addresses only" would stop, and how many Readers get Web Push. */
+async function channelsAtRisk(db: Db): Promise<Pick<SettingsView, 'localChannels' | 'webPushReaders'>> {
+  const channels = await failingChannels(db, 0)
+  const localChannels = channels.flatMap((c) => {
+    const why = c.kind === 'webpush' ? null : targetProblem(c.target, 'public')
+    return why ? [{ reader: c.name, kind: c.kind, url: c.target, why }] : []
+  })
+  const webPushReaders = new Set(channels.filter((c) => c.kind === 'webpush' && c.reader_id !== null).map((c) => c.reader_id)).size
+  return { localChannels, webPushReaders }
 }
 
 /** The Readers' page as another device opens it, for the Settings and the token screen (no token in it). */

@@ -3,6 +3,7 @@
  * shell prints signs a browser in once, within its minutes; the code a Reader's QR code carries is exchanged once
  * on the sync endpoint for the Reader's token. A used or expired code answers 401 in words and changes nothing.
  */
+import { PROBLEM_CSS_PATH } from '../server/pages'
 import { request as httpRequest } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startHeadlessShell, type HeadlessShell } from '../headless/shell'
@@ -84,6 +85,12 @@ describe('the admin sign-in link', () => {
     expect(again.headers['set-cookie']).toBeUndefined()
     expect(again.text).toContain('This sign-in link was already used or has expired')
     expect(again.text).toContain('Nothing was changed')
+    // A styled page: the stylesheet it links is served, under the page CSP (no inline style).
+    expect(again.text).toContain(`<link rel="stylesheet" href="${PROBLEM_CSS_PATH}">`)
+    const style = await adminGet(shell, PROBLEM_CSS_PATH)
+    expect(style.status).toBe(200)
+    expect(style.headers['content-type']).toMatch(/^text\/css/)
+    expect(style.text).toContain('prefers-color-scheme:dark')
     // A browser that is signed in already is taken to the window instead; it gets no new session either.
     // Opened again and again there, it counts as no wrong guess: the throttle does not hold the owner back.
     for (let i = 0; i < 8; i++) {

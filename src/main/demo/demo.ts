@@ -1,8 +1,10 @@
 /**
  * The demo (docs/design.md#shells-and-commands, `--demo`): the fixture site on loopback, its Sites at a fast pace, and a demo catalogue
  * in a database of its own — two Readers, a dozen Series over several Sites, one Site that refuses and one
- * behind a browser challenge — with a new chapter published every minute or so. No internet needed.
+ * behind a browser challenge — with a new chapter published every minute or so, first for a Series a Reader just
+ * bookmarked. Its Sites keep their port and their chapters across restarts (demo-state.ts). No internet needed.
  */
+import { mkdirSync } from 'node:fs'
 import type { Clock } from '../clock'
 import type { Log } from '../log'
 import type { Site } from '../sites/site'
@@ -11,6 +13,7 @@ import type { Db } from '../store/database'
 import { listReaders } from '../store/readers'
 import { addSeries, setSeriesUrl } from '../store/series'
 import { createReader } from '../use-cases/reader-tokens'
+import { readDemoState, writeDemoState } from './demo-state'
 import { startFixtureSite, type FixtureSite } from './fixture-site'
 import { fixtureSites } from './fixture-sites'
 
@@ -52,58 +55,109 @@ export interface Demo {
   stop(): Promise<void>
 }
 
-export async function startDemo(options: { clock: Clock; log: Log; publishEveryMs?: number }): Promise<Demo> {
-  const fixture = await startFixtureSite()
+const DEMO_SITE_PREFIX = 'fixture-'
+
+/**
+ * Starts the demo's Sites, on the port they had last run (kept in `dataDir`, or a free one when it is taken), with
+ * the chapters they had published. Every `publishEveryMs` one Series gets a chapter: a Series a Reader bookmarked
+ * since (once it has been checked, so the chapter is news to them) before the rotation over the catalogue.
+ */
+export async function startDemo(options: { clock: Clock; log: Log; dataDir: string; publishEveryMs?: number }): Promise<Demo> {
+  mkdirSync(options.dataDir, { recursive: true, mode: 0o700 })
+  const state = readDemoState(options.dataDir)
+  const fixture = await startFixtureSite({ port: state.port }).catch((error: unknown) => {
+    options.log.info({ port: state.port, err: error }, "demo: the Sites' port of the last run is taken; a free one is used")
+    return startFixtureSite()
+  })
+  fixture.restore(state.series)
+  // Titles as the catalogue writes them, whatever page of a Series is asked for first.
+  for (const entry of CATALOGUE) fixture.series(entry.path)
+  const save = () => writeDemoState(options.dataDir, { ...state, port: Number(fixture.host.split(':')[1]), series: fixture.snapshot() })
+  save()
   const sites = fixtureSites(fixture.host, DEMO_PACE).filter((s) => s.key !== 'fixture-trouble')
   const publishable = CATALOGUE.filter((c) => c.site !== 'fixture-refusing')
+  let db: Db | null = null
   const controller = new AbortController()
+  const publishOne = async () => {
+    const fresh = db ? await freshlyBookmarked(db, state.publishedAt) : null
+    const path = fresh ?? publishable[(state.turn++ * 5) % publishable.length]!.path
+    const chapter = fixture.publish(path)
+    state.publishedAt[path] = options.clock.now()
+    save()
+    options.log.info({ path, chapter, bookmarked: Boolean(fresh) }, 'demo: a Site published a new chapter')
+  }
   const publishing = (async () => {
-    for (let i = 0; !controller.signal.aborted; i++) {
+    while (!controller.signal.aborted) {
       await options.clock.sleep(options.publishEveryMs ?? 60_000, controller.signal)
       if (controller.signal.aborted) break
-      const entry = publishable[(i * 5) % publishable.length]!
-      const chapter = fixture.publish(entry.path)
-      options.log.info({ path: entry.path, chapter }, 'demo: a Site published a new chapter')
+      await publishOne().catch((error: unknown) => options.log.warn({ err: error }, 'demo: could not publish a chapter'))
     }
   })()
 
   return {
     fixture,
     sites,
-    async seed(db, now) {
-      if ((await listReaders(db)).length > 0) {
-        await repoint(db, fixture.host)
+    async seed(into, now) {
+      db = into
+      if ((await listReaders(into)).length > 0) {
+        await repoint(into, fixture.host)
         return []
       }
-      const aiko = await createReader(db, 'Aiko', now)
-      const ben = await createReader(db, 'Ben', now)
+      const aiko = await createReader(into, 'Aiko', now)
+      const ben = await createReader(into, 'Ben', now)
       for (const entry of CATALOGUE) {
         const site = sites.find((s) => s.key === entry.site)!
         const url = `${fixture.origin}${entry.path}`
         const seriesId = site.seriesIdOf(new URL(url))!
-        await addSeries(db, { site: site.key, seriesId, seriesUrl: url, title: fixture.series(entry.path).title, now })
+        await addSeries(into, { site: site.key, seriesId, seriesUrl: url, title: fixture.series(entry.path).title, now })
         const readers = entry.both ? [aiko, ben] : [aiko]
         for (const { reader } of readers) {
-          await addBookmark(db, { site: site.key, seriesId, readerId: reader.id, now })
+          await addBookmark(into, { site: site.key, seriesId, readerId: reader.id, now })
           if (entry.read) {
             const progress = Math.floor(fixture.series(entry.path).latest * entry.read)
-            await updateBookmark(db, reader.id, { site: site.key, seriesId }, { progress, progressAt: now }, now)
+            await updateBookmark(into, reader.id, { site: site.key, seriesId }, { progress, progressAt: now }, now)
           }
+          state.publishedAt[entry.path] = now
         }
       }
+      save()
       return [aiko, ben].map(({ reader, token }) => ({ name: reader.name, token }))
     },
     async stop() {
       controller.abort()
       await publishing
+      save()
       await fixture.close()
     },
   }
 }
 
 /**
- * The fixture site listens on a new port each run: the demo's own database gets its Series URLs pointed at
- * this run's host, or every check would (rightly) be refused by the host pin.
+ * The page path of the Series a Reader bookmarked most recently on a demo Site since its last published chapter,
+ * once a check has read it after the bookmark (its next chapter is then a New Chapter to that Reader); or null.
+ */
+async function freshlyBookmarked(db: Db, publishedAt: Readonly<Record<string, number>>): Promise<string | null> {
+  const rows = await db
+    .selectFrom('bookmarks as b')
+    .innerJoin('series as s', (j) => j.onRef('s.site', '=', 'b.site').onRef('s.series_id', '=', 'b.series_id'))
+    .select(['s.series_url', 'b.created_at', 's.latest_checked_at'])
+    .where('s.site', 'like', `${DEMO_SITE_PREFIX}%`)
+    .where('s.site', '!=', 'fixture-refusing')
+    .whereRef('s.latest_checked_at', '>=', 'b.created_at')
+    .orderBy('b.created_at', 'desc')
+    .limit(50)
+    .execute()
+  for (const row of rows) {
+    const url = new URL(row.series_url)
+    const path = `${url.pathname}${url.search}`
+    if (row.created_at > (publishedAt[path] ?? 0)) return path
+  }
+  return null
+}
+
+/**
+ * When the last run's port was taken, the fixture site listens on another: the demo's own database gets its
+ * Series URLs pointed at this run's host, or every check would (rightly) be refused by the host pin.
  */
 async function repoint(db: Db, host: string): Promise<void> {
   const rows = await db.selectFrom('series').select(['site', 'series_id', 'series_url']).where('site', 'like', 'fixture-%').execute()

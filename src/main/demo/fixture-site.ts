@@ -8,6 +8,7 @@
  *   GET  /themesia/manga/:slug/               MangaThemesia
  *   GET  /webtoons/en/fantasy/:slug/list?title_no=N   Webtoons
  *   GET  /mangadex/title/:uuid/:slug          MangaDex title page; GET /mangadex/api/manga/:uuid/feed
+ *   GET  /chapter/:id, /webtoons/…/episode-N/viewer   a chapter's reading page (what a Continue link opens)
  *   GET  /js-challenge/manga/:slug/           a JS challenge only a real browser passes (then Madara)
  *   GET  /never-clears/manga/:slug/           a challenge that never clears
  *   GET  /no-chapters/manga/:slug/            a real page with no chapters
@@ -65,6 +66,10 @@ export interface FixtureSite {
   series(path: string): FixtureSeries
   /** Publishes the next chapter of the Series behind a path; returns its number. */
   publish(path: string): number
+  /** Every Series met so far, by catalogue key: what a demo keeps across restarts. */
+  snapshot(): Record<string, FixtureSeries>
+  /** Puts back Series kept by snapshot() (their titles and latest chapters), before any page is asked for. */
+  restore(kept: Record<string, FixtureSeries>): void
   close(): Promise<void>
 }
 
@@ -80,6 +85,8 @@ const FAMILY_PATH =
 const WEBTOONS_PATH = /^\/webtoons\/en\/[a-z-]+\/([a-z0-9-]{1,80})\/list$/
 const MANGADEX_FEED = /^\/mangadex\/api\/manga\/([0-9a-f-]{36})\/feed$/
 const MANGADEX_TITLE = /^\/mangadex\/title\/([0-9a-f-]{36})(?:\/([a-z0-9-]+))?$/
+/** A chapter's reading page, as a Reader's Continue link opens it: a Webtoons episode, a MangaDex chapter. */
+const READING_PAGE = /^\/(?:webtoons\/en\/[a-z-]+\/[a-z0-9-]{1,80}\/episode-\d+\/viewer|chapter\/[0-9a-f-]{36})$/
 
 export async function startFixtureSite(options: FixtureOptions = {}): Promise<FixtureSite> {
   const state: FixtureState = {
@@ -92,7 +99,14 @@ export async function startFixtureSite(options: FixtureOptions = {}): Promise<Fi
   }
   const server: Server = createServer((req, res) => receive(state, req, res))
 
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve))
+  await new Promise<void>((resolve, reject) => {
+    // A port asked for may be taken: the caller hears so (and may take a free one).
+    server.once('error', reject)
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
   const port = (server.address() as AddressInfo).port
   const series = (path: string): FixtureSeries => {
     const found = keyOf(path)
@@ -108,6 +122,10 @@ export async function startFixtureSite(options: FixtureOptions = {}): Promise<Fi
       const s = series(path)
       s.latest += 1
       return s.latest
+    },
+    snapshot: () => Object.fromEntries([...state.catalogue].map(([key, s]) => [key, { ...s }])),
+    restore(kept) {
+      for (const [key, s] of Object.entries(kept)) state.catalogue.set(key, { title: s.title, latest: s.latest })
     },
     close: () =>
       new Promise<void>((resolve) => {
@@ -185,8 +203,13 @@ async function route(state: FixtureState, req: IncomingMessage, res: ServerRespo
   if (feed) {
     return send(res, 200, 'application/json', mangaDexFeed(feed[1]!, seriesFor(state, `mangadex:${feed[1]}`, 'mangadex-series')))
   }
+  if (READING_PAGE.test(url.pathname)) return send(res, 200, 'text/html', '<!DOCTYPE html><title>Reading</title><p>pages</p>')
   const title = MANGADEX_TITLE.exec(url.pathname)
-  if (title) return send(res, 200, 'text/html', `<!DOCTYPE html><title>MangaDex</title><div id="app"></div>`)
+  if (title) {
+    // The title page names the Series as its slug writes it: met here first, the feed keeps that title.
+    if (title[2]) seriesFor(state, `mangadex:${title[1]}`, title[2])
+    return send(res, 200, 'text/html', `<!DOCTYPE html><title>MangaDex</title><div id="app"></div>`)
+  }
   return familyRoute(state, req, res, url, origin)
 }
 

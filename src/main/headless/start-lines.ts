@@ -17,10 +17,18 @@ type Started = Pick<
   core: { siteProblems: readonly string[] }
 }
 
+/** What a bind to every address means, after the origin: which address a phone uses. '' for one address. */
+function servingMeans(origin: string, readers: { url: string; reachableFromOtherDevices: boolean }): string {
+  if (!/^http:\/\/(0\.0\.0\.0|\[::\])[:/]/.test(origin)) return ''
+  return readers.reachableFromOtherDevices
+    ? ` — every address of this machine; from another device use ${readers.url}`
+    : ' — every address of this machine, but none on a local network was found (is the Wi-Fi connected?)'
+}
+
 export function startLines(shell: Started, context: { chromium?: string | undefined; logDir: string }): string[] {
   const readers = readerAddress(shell.origin, '')
   return [
-    `data ${shell.dataFile} · serving ${shell.origin} (port ${shell.port})`,
+    `data ${shell.dataFile} · serving ${shell.origin} (port ${shell.port})${servingMeans(shell.origin, readers)}`,
     `admin: ${shell.adminUrl}`,
     `sign in: ${shell.adminSignInUrl}`,
     "open the sign-in link above in a browser on this computer: it is the owner's window. It works once, within 10 minutes, " +

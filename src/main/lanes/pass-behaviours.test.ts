@@ -7,7 +7,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { AppError } from '../../shared/errors'
 import { BrowserHealth } from '../fetch/browser-health'
 import type { Fetchers } from '../fetch/fetcher'
-import { silentLog } from '../log'
+import { pino } from 'pino'
+import { plainLine, silentLog, type Log } from '../log'
 import { inlineReader, type PageReader } from '../sites/page-reader'
 import type { Site } from '../sites/site'
 import type { Db } from '../store/database'
@@ -51,6 +52,7 @@ interface More {
   reader?: PageReader
   unwritten?: UnwrittenPasses
   onCheck?: () => unknown
+  log?: Log
 }
 
 /** Runs one pass, moving the fake clock through its gap waits; `checked` lists the Series it checked, in order. */
@@ -63,7 +65,7 @@ async function pass(site: Site, fetchers: Partial<Fetchers> = {}, pacer = new Si
     health,
     pacer,
     clock,
-    log: silentLog,
+    log: more.log ?? silentLog,
     onCheck: (series) => {
       checked.push(series.series_id)
       void more.onCheck?.()
@@ -300,6 +302,32 @@ describe('a pass and a store in trouble', () => {
     expect(result.row).toMatchObject({ checked: 1, refused: 1 })
     expect((await laneRow(store.db, 'a')).refuse_until).toBe(0)
     expect(result.sleepMs).toBe(900_000)
+  })
+
+  it('a Lane refused again and again warns once, naming its Lane and why, until the Site answers again', async () => {
+    await seed({ id: 'x', site: 'alpha-scans', checkedAt: now() - 2 * HOUR })
+    const lines: string[] = []
+    const log = pino({ level: 'debug' }, { write: (line: string) => void lines.push(line) })
+    const warnings = () => lines.filter((l) => (JSON.parse(l) as { level: number }).level >= 40).map((l) => plainLine(l).trim())
+    const site = testSite('alpha-scans', { name: 'Alpha Scans', pace: { refusalBackoffMs: 2 * MIN, maxPassMs: 24 * HOUR } })
+    http.respond = () => ({ kind: 'refused', reason: 'challenge' })
+    for (let i = 0; i < 4; i++) {
+      await pass(site, {}, undefined, { log })
+      await clock.advance(2 * HOUR)
+    }
+    expect(warnings()).toEqual([
+      'manga-bookmark: warning: lane Alpha Scans: the Site refused (challenge); backing off 2 min at a time, said once until it answers again [Lane alpha-scans]',
+    ])
+    // The repeats are kept in the log file (debug), with the same words.
+    expect(lines.filter((l) => l.includes('"repeated":true'))).toHaveLength(3)
+    http.respond = () => chapterPage(2)
+    await pass(site, {}, undefined, { log })
+    expect(lines.some((l) => l.includes('lane Alpha Scans: the Site answers again after refusing'))).toBe(true)
+    http.respond = () => ({ kind: 'refused', reason: 'HTTP 403' })
+    await clock.advance(2 * HOUR)
+    await pass(site, {}, undefined, { log })
+    expect(warnings()).toHaveLength(2)
+    expect(warnings()[1]).toContain('the Site refused (HTTP 403)')
   })
 
   it('the due Series cannot be read once counted: the due-query skip, nothing sent', async () => {

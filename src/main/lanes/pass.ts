@@ -8,7 +8,7 @@
 import type { Clock } from '../clock'
 import type { BrowserHealth } from '../fetch/browser-health'
 import { fetcherFor, type Fetcher, type Fetchers } from '../fetch/fetcher'
-import type { Log } from '../log'
+import { troubleOver, warnOnce, type Log } from '../log'
 import type { PageReader } from '../sites/page-reader'
 import type { Site } from '../sites/site'
 import type { Db } from '../store/database'
@@ -17,6 +17,7 @@ import { boundLaneTimes, laneRow, recordRefusal } from '../store/lanes'
 import { insertPasses, type PassFigures } from '../store/passes'
 import type { LaneRow, PassRow } from '../store/schema'
 import { repairFutureStamps, stillDue } from '../store/series'
+import { ageWords } from '../../shared/format'
 import type { PassSkip } from '../../shared/skip'
 import { checkSeries, type CheckReport } from './check'
 import { computeGap, dueBound, laneGate, refusalLength, sleepAfter, wakeDue } from './decisions'
@@ -509,11 +510,19 @@ async function tallyCheck(loop: Loop, series: DueSeries, report: CheckReport): P
     // Not counted in `checked`: the browser, not the Site, failed. The pass returns with an empty skip.
     counts.unreachable++
     health.markDown()
-    log.warn({ site: site.key, reason: report.reason }, 'lane: browser unreachable')
+    warnOnce(
+      log,
+      `browser:${site.key}`,
+      { site: site.key, reason: report.reason },
+      `lane ${site.name}: the browser that reads this Site cannot be reached (${report.reason || 'no reason given'}); its checks wait for it`,
+    )
     tally.stoppedEarly = true
     return 'end'
   }
   counts.checked++
+  if (report.fetched) troubleOver(log, `browser:${site.key}`, { site: site.key }, `lane ${site.name}: the browser reads this Site again`)
+  if (report.outcome !== 'refused' && report.fetched)
+    troubleOver(log, `refused:${site.key}`, { site: site.key }, `lane ${site.name}: the Site answers again after refusing`)
   if (report.outcome === 'refused') {
     counts.refused++
     await backOff(deps, tally, report)
@@ -544,17 +553,16 @@ async function backOff(deps: PassDeps, tally: Tally, report: CheckReport): Promi
   const until = clock.now() + length.ms
   try {
     await recordRefusal(db, site.key, until, length.ms)
-    log.warn(
-      {
-        site: site.key,
-        reason: report.reason,
-        until,
-        backoffMs: length.ms,
-        retryAfterMs: report.retryAfterMs,
-      },
+    const event = length.capped ? 'lane-refused-capped' : 'lane-refused'
+    const fields = { event, site: site.key, reason: report.reason, until, backoffMs: length.ms, retryAfterMs: report.retryAfterMs }
+    const why = report.reason || 'no reason given'
+    warnOnce(
+      log,
+      `refused:${site.key}`,
+      fields,
       length.capped
-        ? `lane: refused; the Site asked for ${Math.round(report.retryAfterMs! / 3_600_000)} h, backing off for the longest the app waits (a day)`
-        : 'lane: refused; backing off',
+        ? `lane ${site.name}: the Site refused (${why}) and asked for ${Math.round(report.retryAfterMs! / 3_600_000)} h; backing off for the longest the app waits (a day)`
+        : `lane ${site.name}: the Site refused (${why}); backing off ${ageWords(length.ms)} at a time, said once until it answers again`,
     )
   } catch (error) {
     // Not recorded, still honoured: this Lane sleeps the refusal out (a restart forgets it).

@@ -6,9 +6,9 @@
 import { createHmac } from 'node:crypto'
 import webpush from 'web-push'
 import type { NotifyChannelRow } from '../store/schema'
-import { digestText, type Digest } from './digest'
+import { digestText, pushNotices, type Digest } from './digest'
 import type { SendRequest } from './send'
-import type { VapidKeys } from './vapid'
+import { STAND_IN_SUBJECT, type VapidKeys } from './vapid'
 
 export const SIGNATURE_HEADER = 'x-manga-bookmark-signature'
 export const DELIVERY_HEADER = 'x-manga-bookmark-delivery'
@@ -36,8 +36,9 @@ export function readSecret(raw: string): ChannelSecret {
 
 /** The webhook body: `reader` and `newChapters` (the issue's contract), the line, and the delivery's id. */
 export function webhookBody(digest: Digest, deliveryId: string): string {
-  const { body } = digestText(digest)
-  return JSON.stringify({ id: deliveryId, reader: digest.reader, text: body, newChapters: digest.newChapters })
+  const { title, body } = digestText(digest)
+  const text = [title, body].filter(Boolean).join('\n')
+  return JSON.stringify({ id: deliveryId, reader: digest.reader, text, newChapters: digest.newChapters })
 }
 
 /**
@@ -56,16 +57,33 @@ export function signature(secret: string, body: string, now: number): string {
   return `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${body}`).digest('hex')}`
 }
 
-const ascii = (text: string) => (/^[\x20-\x7e]*$/.test(text) ? text : '')
+/**
+ * A header value as ntfy reads it: ASCII as is, anything else as an RFC 2047 encoded word (ntfy 2.4 and later
+ * decode it; a raw non-Latin-1 header cannot even be sent).
+ */
+export function headerText(text: string): string {
+  const flat = text.replace(/[\r\n]+/g, ' ')
+  return /^[\x20-\x7e]*$/.test(flat) ? flat : `=?UTF-8?B?${Buffer.from(flat, 'utf8').toString('base64')}?=`
+}
 
-/** The push payload the service worker shows: as many chapters as fit. */
+/** A URL as a header can carry it (percent-encoded), or '' when it is not one. */
+function headerUrl(raw: string): string {
+  try {
+    const href = new URL(raw).href
+    return /^[\x20-\x7e]*$/.test(href) ? href : ''
+  } catch {
+    return ''
+  }
+}
+
+/** The push payload the service worker shows: its notifications (one per Series), and the digest's words. */
 export function pushPayload(digest: Digest): string {
   const { title, body } = digestText(digest)
-  let chapters = digest.newChapters
+  let notices = pushNotices(digest)
   for (;;) {
-    const payload = JSON.stringify({ title, body, url: chapters[0]?.chapterUrl ?? '', chapters })
-    if (payload.length <= MAX_PUSH_PAYLOAD || chapters.length === 0) return payload.slice(0, MAX_PUSH_PAYLOAD)
-    chapters = chapters.slice(0, Math.floor(chapters.length / 2))
+    const payload = JSON.stringify({ title, body, url: notices[0]?.url ?? '', tag: notices[0]?.tag ?? 'mb-new-chapters', notices })
+    if (payload.length <= MAX_PUSH_PAYLOAD || notices.length === 0) return payload.slice(0, MAX_PUSH_PAYLOAD)
+    notices = notices.slice(0, -1)
   }
 }
 
@@ -88,20 +106,19 @@ export function channelRequest(
     }
   }
   if (channel.kind === 'ntfy') {
-    const { title } = digestText(digest)
-    const lines = digest.newChapters.map((c) => `${c.title || c.seriesId} — ${c.label || c.chapter}: ${c.chapterUrl}`)
-    const click = ascii(digest.newChapters[0]?.chapterUrl ?? '')
+    const { title, body } = digestText(digest)
+    const click = headerUrl(digest.newChapters[0]?.chapterUrl ?? '')
     return {
       url: channel.target,
       headers: {
         ...base,
         'content-type': 'text/plain; charset=utf-8',
-        title,
+        title: headerText(title),
         tags: 'books',
         ...(click ? { click } : {}),
         ...(secret.token ? { authorization: `Bearer ${secret.token}` } : {}),
       },
-      body: lines.join('\n'),
+      body,
     }
   }
   const keys = vapid()
@@ -109,7 +126,7 @@ export function channelRequest(
     { endpoint: channel.target, keys: { p256dh: secret.p256dh ?? '', auth: secret.auth ?? '' } },
     pushPayload(digest),
     {
-      vapidDetails: { subject: 'mailto:owner@manga-bookmark.invalid', publicKey: keys.publicKey, privateKey: keys.privateKey },
+      vapidDetails: { subject: keys.subject || STAND_IN_SUBJECT, publicKey: keys.publicKey, privateKey: keys.privateKey },
       TTL: 86_400,
     },
   )

@@ -15,6 +15,8 @@ export interface DigestChapter {
   chapter: number
   label: string
   chapterUrl: string
+  /** How many New Chapters of this Series the message stands for (the batch's, or more after quiet hours). */
+  count?: number
 }
 
 /** One message: a Reader's (or, with `reader` null, the owner's) New Chapters of one pass. */
@@ -75,10 +77,14 @@ export function buildDigests(
 ): { readers: Map<number, Digest>; owner: Digest | null } {
   const readers = new Map<number, Digest>()
   const owner: DigestChapter[] = []
+  const counts = new Map<string, Set<number>>()
+  for (const row of chapters)
+    counts.set(`${row.site}/${row.series_id}`, (counts.get(`${row.site}/${row.series_id}`) ?? new Set()).add(row.chapter))
   for (const c of newestPerSeries(chapters)) {
     const held = holders.get(`${c.site}/${c.series_id}`) ?? []
     if (held.length === 0) continue
-    const base = { site: c.site, seriesId: c.series_id, title: c.title, chapter: c.chapter, label: c.label }
+    const count = counts.get(`${c.site}/${c.series_id}`)?.size ?? 1
+    const base = { site: c.site, seriesId: c.series_id, title: c.title, chapter: c.chapter, label: c.label, count }
     owner.push({ ...base, chapterUrl: c.url })
     for (const h of held) {
       if (!tells(h, c, rulesOf(h.readerId))) continue
@@ -95,18 +101,80 @@ export function mergeDigests(a: Digest, b: Digest): Digest {
   const bySeries = new Map<string, DigestChapter>()
   for (const c of [...a.newChapters, ...b.newChapters]) {
     const seen = bySeries.get(seriesKeyOf(c))
-    if (!seen || c.chapter > seen.chapter) bySeries.set(seriesKeyOf(c), c)
+    if (!seen) bySeries.set(seriesKeyOf(c), c)
+    else if (c.chapter !== seen.chapter) {
+      const count = (seen.count ?? 1) + (c.count ?? 1)
+      bySeries.set(seriesKeyOf(c), { ...(c.chapter > seen.chapter ? c : seen), count })
+    }
   }
   return { reader: b.reader, newChapters: [...bySeries.values()].slice(0, MAX_DIGEST_CHAPTERS) }
 }
 
-/** "3 New Chapters: A 42, B 17, C 5" — the digest in one line (titles and numbers only, never a token). */
+/** A Series as a person names it: its title, or its id when the Site gave none. */
+const nameOf = (c: DigestChapter): string => c.title.trim() || c.seriesId
+
+/** "Solo Lantern — Ch 46": a Series and its newest chapter, in one line. */
+export function seriesLine(c: DigestChapter): string {
+  const count = c.count ?? 1
+  const more = count > 1 ? ` (${count} new)` : ''
+  return `${nameOf(c)} — Ch ${chapterWords(c.chapter)}${more}`
+}
+
+/** A label that says more than the number does ("Chapter 46: The Return"), or ''. */
+function extraLabel(c: DigestChapter): string {
+  const label = c.label.trim()
+  const bare = new RegExp(`^(ch(apter|\\.)?|episode|ep\\.?|#)?\\s*0*${chapterWords(c.chapter).replace('.', '\\.')}$`, 'i')
+  return label && !bare.test(label) ? label : ''
+}
+
+/**
+ * What a message says, read at a glance: one Series names itself in the title ("Solo Lantern — Ch 46"), several
+ * are counted there ("3 new chapters in 2 Series") and listed one per line in the body. Nothing twice: the body
+ * never repeats the title, and no URL is written in it (a tap opens the chapter). Never a token.
+ */
 export function digestText(d: Digest): { title: string; body: string } {
-  const n = d.newChapters.length
-  const title = n === 1 ? 'New Chapter' : `${n} New Chapters`
-  const items = d.newChapters.slice(0, 10).map((c) => `${c.title || c.seriesId} ${chapterWords(c.chapter)}`)
-  const more = n > 10 ? `, and ${n - 10} more` : ''
-  return { title, body: `${title}: ${items.join(', ')}${more}` }
+  const series = d.newChapters
+  const first = series[0]
+  if (!first) return { title: 'No new chapters', body: '' }
+  if (series.length === 1) {
+    const count = first.count ?? 1
+    const body =
+      extraLabel(first) || (count > 1 ? `${count} new chapters, up to Ch ${chapterWords(first.chapter)}` : 'A new chapter to read')
+    return { title: `${nameOf(first)} — Ch ${chapterWords(first.chapter)}`, body }
+  }
+  const chapters = series.reduce((sum, c) => sum + (c.count ?? 1), 0)
+  const title = `${chapters} new chapters in ${series.length} Series`
+  const lines = series.slice(0, 10).map(seriesLine)
+  if (series.length > 10) lines.push(`and ${series.length - 10} more Series`)
+  return { title, body: lines.join('\n') }
+}
+
+/** One notification a device shows: its words, the page a tap opens, and its tag (a later one with it replaces it). */
+export interface Notice {
+  title: string
+  body: string
+  url: string
+  tag: string
+}
+
+/** A digest of more Series than this is one summary notification on a device, not one per Series. */
+export const MAX_NOTICES = 3
+
+/**
+ * The notifications a push shows: one per Series, tagged by the Series (a newer chapter of it replaces the
+ * older notification and buzzes again), or one summary when the digest names more than MAX_NOTICES Series.
+ */
+export function pushNotices(d: Digest): Notice[] {
+  if (d.newChapters.length === 0) return []
+  if (d.newChapters.length > MAX_NOTICES) {
+    const { title, body } = digestText(d)
+    return [{ title, body, url: d.newChapters[0]!.chapterUrl, tag: 'mb-new-chapters' }]
+  }
+  return d.newChapters.map((c) => ({
+    ...digestText({ reader: d.reader, newChapters: [c] }),
+    url: c.chapterUrl,
+    tag: `mb-series:${seriesKeyOf(c)}`,
+  }))
 }
 
 const HHMM = /^([01]\d|2[0-3]):([0-5]\d)$/

@@ -90,7 +90,7 @@ describe('one digest per Reader per pass, on real receivers', () => {
       ['one', 42],
       ['two', 17],
     ])
-    expect(forAlice.text).toBe('2 New Chapters: Title from a 42, Title from a 17')
+    expect(forAlice.text).toBe('2 new chapters in 2 Series\nTitle from a — Ch 42\nTitle from a — Ch 17')
     expect(forAlice.newChapters[0]!.chapterUrl).toBe('https://a.example/manga/one/c/42')
     const forBob = received.find((b) => b.reader?.startsWith('bob'))!
     expect(forBob.newChapters.map((c) => c.seriesId)).toEqual(['one'])
@@ -105,9 +105,11 @@ describe('one digest per Reader per pass, on real receivers', () => {
       expect(request.body.toString()).not.toMatch(/hash-|token/i)
     }
     expect(ntfy.requests).toHaveLength(1)
-    expect(ntfy.requests[0]!.headers.title).toBe('2 New Chapters')
+    // The title counts; the body names each Series once; the click opens the first chapter (no URL in the words).
+    expect(ntfy.requests[0]!.headers.title).toBe('2 new chapters in 2 Series')
+    expect(ntfy.requests[0]!.headers.click).toBe('https://a.example/manga/one/c/42')
     expect(ntfy.requests[0]!.headers.authorization).toBe('Bearer tk_ntfy')
-    expect(ntfy.requests[0]!.body.toString()).toContain('Title from a — Chapter 42: https://a.example/manga/one/c/42')
+    expect(ntfy.requests[0]!.body.toString()).toBe('Title from a — Ch 42\nTitle from a — Ch 17')
     // Delivered once: another round sends nothing more.
     await notifier.deliverDue()
     expect(hook.requests).toHaveLength(2)
@@ -171,7 +173,7 @@ describe('one digest per Reader per pass, on real receivers', () => {
     expect(hook.requests).toHaveLength(0)
     const [channel] = await channelsOf(store.db, bob)
     expect(channel!.failures).toBe(1)
-    expect(channel!.last_error).toMatch(/a loopback, link-local or private one.*Settings/)
+    expect(channel!.last_error).toMatch(/on this computer or your local network, not a public address.*Settings/)
     expect(channel!.last_error).not.toContain('127.0.0.1')
     const [held] = await store.db.selectFrom('notify_outbox').selectAll().execute()
     expect(held!.attempts).toBe(1)
@@ -234,8 +236,16 @@ describe('Web Push', () => {
     expect(request.headers['content-encoding']).toBe('aes128gcm')
     expect(request.headers.authorization).toContain(`k=${vapidKeys(store.dir).publicKey}`)
     const plain = ece.decrypt(request.body, { version: 'aes128gcm', privateKey: keys.ecdh, authSecret: keys.auth })
-    const payload = JSON.parse(plain.toString()) as { title: string; body: string; url: string }
-    expect(payload).toMatchObject({ title: 'New Chapter', body: 'New Chapter: Title from a 5', url: 'https://a.example/manga/three/c/5' })
+    const payload = JSON.parse(plain.toString()) as { title: string; body: string; url: string; notices: unknown[] }
+    expect(payload).toMatchObject({ title: 'Title from a — Ch 5', body: 'A new chapter to read', url: 'https://a.example/manga/three/c/5' })
+    expect(payload.notices).toEqual([
+      {
+        title: 'Title from a — Ch 5',
+        body: 'A new chapter to read',
+        url: 'https://a.example/manga/three/c/5',
+        tag: expect.stringMatching(/^mb-series:.+\/three$/),
+      },
+    ])
     await push.close()
   })
 

@@ -173,7 +173,7 @@ describe('what a Reader and the terminal are told', () => {
     const [local] = await notifier.sendTest(bob, 'bob')
     expect(local).toMatchObject({ ok: false, error: 'the target answered with an error (5xx)' })
     const [refused] = await strict.sendTest(bob, 'bob')
-    expect(refused!.error).toMatch(/loopback, link-local or private/)
+    expect(refused!.error).toMatch(/on this computer or your local network/)
     expect(refused!.error).not.toContain('127.0.0.1')
     await strict.stop()
     // A closed port reads as any connection failure.

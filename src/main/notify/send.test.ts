@@ -27,11 +27,12 @@ describe('which addresses a target may have', () => {
   })
 
   it('refuses bad URLs by their text before any lookup', () => {
-    expect(targetProblem('ftp://example.com/x', 'public')).toBe('only http and https URLs')
-    expect(targetProblem('not a url', 'public')).toBe('not a URL')
-    expect(targetProblem('https://user:pw@example.com/', 'public')).toMatch(/no user or password/)
-    expect(targetProblem('http://localhost:8080/', 'public')).toMatch(/loopback, link-local or private/)
-    expect(targetProblem('http://[::1]:8080/', 'public')).toMatch(/loopback/)
+    expect(targetProblem('ftp://example.com/x', 'public')).toBe('only web addresses (http or https) can be notified')
+    expect(targetProblem('not a url', 'public')).toBe('that is not a web address (one starts with https://)')
+    expect(targetProblem('https://user:pw@example.com/', 'public')).toMatch(/a user or password cannot be part of the address/)
+    expect(targetProblem('http://localhost:8080/', 'public')).toBe("localhost is this computer's own name, not a public address")
+    expect(targetProblem('http://[::1]:8080/', 'public')).toBe("::1 is this computer's own address, not a public one")
+    expect(targetProblem('http://192.168.1.50/', 'public')).toBe('192.168.1.50 is an address on your local network, not a public one')
     expect(targetProblem('http://127.0.0.1:8080/', 'local-network')).toBeNull()
     expect(targetProblem('https://ntfy.sh/topic', 'public')).toBeNull()
   })
@@ -52,7 +53,9 @@ describe('sendTo', () => {
 
   it('posts to a vetted address, and never to a loopback one under "public"', async () => {
     receiver = await startReceiver('/in')
-    await expect(sendTo({ url: receiver.url, headers: {}, body: 'hi' }, 'public')).rejects.toThrow(/127\.0\.0\.1 is a loopback/)
+    await expect(sendTo({ url: receiver.url, headers: {}, body: 'hi' }, 'public')).rejects.toThrow(
+      "127.0.0.1 is this computer's own address, not a public one",
+    )
     expect(receiver.requests).toHaveLength(0)
     const sent = await sendTo({ url: receiver.url, headers: { 'x-a': '1' }, body: 'hi' }, 'local-network')
     expect(sent.status).toBe(200)

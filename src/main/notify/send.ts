@@ -40,18 +40,30 @@ export function targetProblem(raw: string, policy: TargetPolicy): string | null 
   try {
     url = new URL(raw)
   } catch {
-    return 'not a URL'
+    return 'that is not a web address (one starts with https://)'
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'only http and https URLs'
-  if (url.username || url.password) return 'no user or password in the URL (an ntfy token goes in its own field)'
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'only web addresses (http or https) can be notified'
+  if (url.username || url.password) return 'a user or password cannot be part of the address (an ntfy token goes in its own field)'
   const host = url.hostname.replace(/^\[|\]$/g, '')
   if (ipaddr.isValid(host) && !addressAllowed(host, policy)) return refusal(host, host)
-  if (policy === 'public' && /(^|\.)localhost$/i.test(host)) return refusal(host, 'loopback')
+  if (policy === 'public' && /(^|\.)localhost$/i.test(host)) return `${host} is this computer's own name, not a public address`
   return null
 }
 
+/** Where a non-public address is, in words: "this computer's own address", "an address on your local network". */
+export function whereAddressIs(address: string): string {
+  const range = addressRange(address)
+  if (range === 'loopback') return "this computer's own address"
+  if (range === 'private' || range === 'uniqueLocal' || range === 'linkLocal' || range === 'carrierGradeNat')
+    return 'an address on your local network'
+  return 'not a public address'
+}
+
+/** Why a target is refused, said once: "192.168.1.50 is an address on your local network, not a public one". */
 function refusal(host: string, address: string): string {
-  return `${host} is a loopback, link-local or private address (${address}); the owner can allow local-network targets in Settings`
+  const where = whereAddressIs(address)
+  const what = where === 'not a public address' ? where : `${where}, not a public one`
+  return host === address ? `${host} is ${what}` : `${host} leads to ${address}, ${what}`
 }
 
 /** Resolves a target's host and vets every address it gives; the first is the one connected to. */
@@ -91,7 +103,7 @@ export function plainReason(failure: { status: number } | Error): string {
     return `the target answered with an error (${Math.floor(status / 100)}xx)`
   }
   if (failure instanceof TargetRefused)
-    return "the target's address is a loopback, link-local or private one; the owner can allow local-network targets in Settings"
+    return "the target is on this computer or your local network, not a public address; the owner can allow local-network targets in Settings"
   if (failure instanceof SendTimeout) return failure.message
   if (failure.message.startsWith('the message is larger')) return failure.message
   return 'could not connect to the target'

@@ -40,7 +40,7 @@ export function presentChannel(c: NotifyChannelRow): ChannelView {
 export async function readerNotifications(
   db: Db,
   readerId: number,
-  context: { vapidPublicKey: string; targets: TargetPolicy },
+  context: { vapidPublicKey: string; targets: TargetPolicy; ntfyServer: string; pushContact: boolean },
 ): Promise<NotificationsView> {
   const prefs = await readerPrefs(db, readerId)
   return {
@@ -51,7 +51,23 @@ export async function readerNotifications(
     muted: readMuted(prefs?.muted ?? '[]'),
     vapidPublicKey: context.vapidPublicKey,
     targets: context.targets,
+    ntfyServer: context.ntfyServer,
+    pushContact: context.pushContact,
   }
+}
+
+/** Who is told a refusal: a Reader asks the owner; the owner changes the setting themselves. */
+export type Audience = 'reader' | 'owner'
+
+const ALLOW_ADVICE: Record<Audience, string> = {
+  reader: 'Only public addresses are allowed: the owner can allow the local network in Settings → Notification targets.',
+  owner: 'Only public addresses are allowed now: choose "The local network too" under Notification targets above, and save.',
+}
+
+/** A refused target as a sentence for its audience, with what to do. */
+export function targetRefusal(problem: string, audience: Audience): string {
+  const sentence = `${problem[0]!.toUpperCase()}${problem.slice(1)}.`
+  return /not a public/.test(problem) ? `${sentence} ${ALLOW_ADVICE[audience]}` : sentence
 }
 
 /** Writes a Reader's rules and channels in one transaction; a bad target changes nothing. */
@@ -84,17 +100,18 @@ export async function replaceChannels(
   now: number,
   policy: TargetPolicy,
 ): Promise<void> {
+  const audience: Audience = readerId === null ? 'owner' : 'reader'
   const existing = await channelsOf(db, readerId)
   const kept = new Set<number>()
-  for (const [index, input] of inputs.entries()) {
+  for (const input of inputs) {
     const url = input.kind === 'webpush' ? input.endpoint : input.url
     const problem = targetProblem(url, policy)
-    if (problem) throw new AppError('invalid-request', `channels.${index}.url: ${problem}`)
+    if (problem) throw new AppError('invalid-request', targetRefusal(problem, audience))
     // The same browser subscribing again is the same channel.
     const same =
       existing.find((c) => c.id === input.id && c.kind === input.kind) ??
       (input.kind === 'webpush' ? existing.find((c) => c.kind === 'webpush' && c.target === input.endpoint) : undefined)
-    const stored = storedChannel(input, same ? readSecret(same.secret) : null, index)
+    const stored = storedChannel(input, same ? readSecret(same.secret) : null)
     if (!same) {
       kept.add(await addChannel(db, readerId, stored, now))
       continue
@@ -105,10 +122,10 @@ export async function replaceChannels(
   for (const c of existing) if (!kept.has(c.id)) await removeChannel(db, c.id)
 }
 
-function storedChannel(input: ChannelInput, previous: ChannelSecret | null, index: number): StoredChannel {
+function storedChannel(input: ChannelInput, previous: ChannelSecret | null): StoredChannel {
   if (input.kind === 'webpush') {
     const keys = input.keys ?? (previous?.p256dh && previous.auth ? { p256dh: previous.p256dh, auth: previous.auth } : null)
-    if (!keys) throw new AppError('invalid-request', `channels.${index}.keys: a new push subscription needs its keys`)
+    if (!keys) throw new AppError('invalid-request', 'A new push subscription needs its keys: turn notifications on again on that device.')
     return { kind: 'webpush', target: input.endpoint, secret: JSON.stringify({ p256dh: keys.p256dh, auth: keys.auth }) }
   }
   if (input.kind === 'ntfy') {
@@ -116,6 +133,6 @@ function storedChannel(input: ChannelInput, previous: ChannelSecret | null, inde
     return { kind: 'ntfy', target: input.url, secret: token ? JSON.stringify({ token }) : '' }
   }
   const secret = input.secret ?? previous?.secret
-  if (!secret) throw new AppError('invalid-request', `channels.${index}.secret: a new webhook needs a secret of 16 characters or more`)
+  if (!secret) throw new AppError('invalid-request', 'A new webhook needs a signing secret of 16 characters or more.')
   return { kind: 'webhook', target: input.url, secret: JSON.stringify({ secret }) }
 }

@@ -12,7 +12,13 @@ import { preparePrivateFile } from '../store/private-files'
 export const VAPID_FILE = 'vapid.json'
 
 const VapidFile = z.object({ publicKey: z.string().min(40), privateKey: z.string().min(20) })
-export type VapidKeys = z.infer<typeof VapidFile>
+export type VapidKeys = z.infer<typeof VapidFile> & {
+  /** The VAPID subject: the owner's contact (Settings), or the stand-in until they give one. */
+  subject?: string
+}
+
+/** The subject sent until the owner gives a contact: valid in form, but Apple's push service refuses it. */
+export const STAND_IN_SUBJECT = 'mailto:owner@manga-bookmark.invalid'
 
 /** The keys in the data directory, made (0600) when there are none or the file is unreadable. */
 export function vapidKeys(dataDir: string): VapidKeys {

@@ -31,6 +31,33 @@ export function pageHeaders(reply: FastifyReply): FastifyReply {
     .header('cache-control', 'no-cache')
 }
 
+/** Where the style of the app's own small pages (a sign-in link that no longer works) is served, on the admin listener. */
+export const PROBLEM_CSS_PATH = '/admin/problem.css'
+
+/** The style of those pages: the owner's window's colours and type, light and dark, as a file (the CSP forbids inline styles). */
+export const PROBLEM_CSS = `:root{color-scheme:light dark;--bg:#f7f7f5;--surface:#fff;--fg:#1d1d1b;--muted:#686862;--border:#dcdcd6;--attention:#9a6700}
+@media (prefers-color-scheme:dark){:root{--bg:#161615;--surface:#1f1f1d;--fg:#ececea;--muted:#a6a69f;--border:#3a3a37;--attention:#e3b341}}
+body{margin:0;background:var(--bg);color:var(--fg);font:16px/1.5 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif}
+main{max-width:36rem;margin:3rem auto;padding:1.5rem 1.75rem;background:var(--surface);border:1px solid var(--border);border-radius:8px}
+h1{font-size:1.35rem;margin:0 0 1rem;border-left:4px solid var(--attention);padding-left:.6rem}
+p{margin:.75rem 0}p+p{color:var(--muted)}code{overflow-wrap:anywhere}
+.brand{font-size:.85rem;color:var(--muted);margin:0 0 1rem}`
+
+/**
+ * One of the app's own small pages (a sign-in link that no longer works): a title and a few sentences, styled by
+ * PROBLEM_CSS. The words are the app's own; nothing from a request is put in them.
+ */
+export function problemPageHtml(title: string, lines: readonly string[]): string {
+  return [
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<meta name="color-scheme" content="light dark"><title>${title} · Manga Bookmark</title>`,
+    `<link rel="stylesheet" href="${PROBLEM_CSS_PATH}"></head>`,
+    `<body><main><p class="brand">Manga Bookmark</p><h1>${title}</h1>`,
+    ...lines.map((line) => `<p>${line}</p>`),
+    '</main></body></html>',
+  ].join('')
+}
+
 /** Where electron-vite puts the renderer build, seen from the running code (source or bundle). */
 export function defaultRendererDir(): string {
   const here = dirname(fileURLToPath(import.meta.url))
@@ -74,6 +101,10 @@ export async function registerPages(app: FastifyInstance, options: PagesOptions)
       maxAge: '365d',
     })
   }
+  if (options.admin)
+    app.get(PROBLEM_CSS_PATH, async (_request, reply) =>
+      pageHeaders(reply).header('cache-control', 'max-age=3600').type('text/css; charset=utf-8').send(PROBLEM_CSS),
+    )
   await options.admin?.(app, read('index.html') ?? missing)
 }
 

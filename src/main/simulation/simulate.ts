@@ -345,7 +345,7 @@ function appLogger(run: Run): Logger {
           observeCheck(run, 'lane', site, String(fields.series), fields.outcome as CheckOutcome, String(fields.reason))
         else if (message === 'acquire: read a new Series')
           observeCheck(run, 'acquisition', site, String(fields.series), fields.outcome as CheckOutcome, String(fields.reason))
-        else if (message === 'lane: refused; backing off') snapshotLane(run, site)
+        else if (fields.event === 'lane-refused') snapshotLane(run, site)
         else if (message === 'lane: pass failed')
           log.add({ type: 'pass-failed', site, message: String((fields.err as Error | undefined)?.message ?? fields.err) })
         if (level >= 40) logProblems.set(message, (logProblems.get(message) ?? 0) + 1)

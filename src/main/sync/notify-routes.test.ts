@@ -77,7 +77,9 @@ describe('GET/PUT /api/v1/me/notifications', () => {
       body({ channels: [{ kind: 'webhook', url: hook.url, secret: 'x'.repeat(16) }] }),
     )
     expect(put.status).toBe(422)
-    expect(put.json.error.message).toMatch(/channels\.0\.url: 127\.0\.0\.1 is a loopback, link-local or private address/)
+    expect(put.json.error.message).toBe(
+      "127.0.0.1 is this computer's own address, not a public one. Only public addresses are allowed: the owner can allow the local network in Settings → Notification targets.",
+    )
     expect((await server.call(server.alice.token, 'GET', PATH)).json.channels).toEqual([])
   })
 

@@ -18,8 +18,13 @@ function notifyOf(deps: SyncDeps): NonNullable<SyncDeps['notify']> {
 
 async function view(deps: SyncDeps, readerId: number) {
   const notify = notifyOf(deps)
-  const { notifyTargets } = await readSettings(deps.db)
-  return readerNotifications(deps.db, readerId, { vapidPublicKey: notify.vapidPublicKey(), targets: notifyTargets })
+  const { notifyTargets, ntfyServer, ownerContact } = await readSettings(deps.db)
+  return readerNotifications(deps.db, readerId, {
+    vapidPublicKey: notify.vapidPublicKey(),
+    targets: notifyTargets,
+    ntfyServer,
+    pushContact: ownerContact !== '',
+  })
 }
 
 const PATH = '/api/v1/me/notifications'

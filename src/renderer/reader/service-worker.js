@@ -70,22 +70,30 @@ async function cacheFirst(request) {
   return response
 }
 
-// A digest of New Chapters pushed by the app (docs/adr/0074-…): shown, and a click opens its first chapter.
+// A digest of New Chapters pushed by the app (docs/adr/0074-…): one notification per Series, tagged by the
+// Series with renotify (a newer chapter of it replaces the older one and buzzes again; another Series never
+// silently replaces it), and a click opens its chapter.
 self.addEventListener('push', (event) => {
-  let message = { title: 'New Chapters', body: '', url: '/' }
+  let message = { title: 'New Chapters', body: '', url: '/', tag: 'mb-new-chapters' }
   try {
     message = { ...message, ...event.data.json() }
   } catch {
     // Not JSON: shown with the words it has.
     message.body = event.data ? event.data.text() : ''
   }
+  const notices = Array.isArray(message.notices) && message.notices.length > 0 ? message.notices : [message]
   event.waitUntil(
-    self.registration.showNotification(message.title, {
-      body: message.body,
-      icon: '/icons/icon-192.png',
-      tag: 'mb-new-chapters',
-      data: { url: message.url || '/' },
-    }),
+    Promise.all(
+      notices.map((n) =>
+        self.registration.showNotification(n.title || message.title, {
+          body: n.body || '',
+          icon: '/icons/icon-192.png',
+          tag: n.tag || message.tag || 'mb-new-chapters',
+          renotify: true,
+          data: { url: n.url || '/' },
+        }),
+      ),
+    ),
   )
 })
 

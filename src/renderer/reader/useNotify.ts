@@ -15,11 +15,56 @@ export function pushUnavailable(
 ): string | null {
   if (!win.isSecureContext)
     return (
-      `Notifications on this device need a secure address, and ${win.location.origin} is not one: browsers allow push only over https ` +
-      'or on the computer running the app (localhost). Ask the owner for an https address (a reverse proxy with a certificate), or use ntfy below: its app works from any address.'
+      `Browsers allow notifications from a page only over https (or on the computer running the app), and ${win.location.origin} is plain http. ` +
+      'The ntfy app works from any address: set it up below in one step.'
     )
-  if (!('serviceWorker' in nav) || !win.PushManager) return 'This browser cannot receive push messages. Use ntfy below instead.'
+  if (!('serviceWorker' in nav) || !win.PushManager)
+    return 'This browser cannot receive notifications from a page. The ntfy app can: set it up below in one step.'
   return null
+}
+
+/** Where a problem is shown: beside the control it is about. */
+export type ProblemPlace = 'device' | 'ntfy' | 'add' | 'channels' | 'rules' | 'mute' | 'test'
+
+/** A new ntfy topic for a Reader: 128 random bits, so nobody can guess it and read the Reader's messages. */
+export function newTopic(random: (bytes: Uint8Array<ArrayBuffer>) => void = (b) => void crypto.getRandomValues(b)): string {
+  const bytes = new Uint8Array(16)
+  random(bytes)
+  const alphabet = 'abcdefghijklmnopqrstuvwxyz234567'
+  let bits = 0
+  let value = 0
+  let out = ''
+  for (const byte of bytes) {
+    value = (value << 8) | byte
+    bits += 8
+    while (bits >= 5) {
+      out += alphabet[(value >>> (bits - 5)) & 31]
+      bits -= 5
+    }
+  }
+  if (bits > 0) out += alphabet[(value << (5 - bits)) & 31]
+  return `mb-${out}`
+}
+
+/**
+ * The ntfy app's own link to a topic (docs.ntfy.sh, "ntfy:// links"): `ntfy://host/topic`, with `?secure=false` for
+ * a server on plain http. It opens the app subscribed to the topic; the web address opens ntfy's web app.
+ */
+export function ntfyAppLink(topicUrl: string): string | null {
+  try {
+    const url = new URL(topicUrl)
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') return null
+    const path = url.pathname.replace(/\/$/, '')
+    return `ntfy://${url.host}${path}${url.protocol === 'http:' ? '?secure=false' : ''}`
+  } catch {
+    return null
+  }
+}
+
+/** A refusal as a sentence: any schema path in front (`channels.0.url: `) dropped, a capital first. */
+export function plainRefusal(message: string): string {
+  const text = message.replace(/^(?:[\w-]+\.)*[\w-]+: (?=\S)/, '')
+  return text ? text[0]!.toUpperCase() + text.slice(1) : message
 }
 
 /** A channel sent back unchanged: its id keeps its secret and keys. */
@@ -32,17 +77,26 @@ export function useNotify(token: () => string | null) {
   const view = ref<NotificationsView | null>(null)
   /** This device's push endpoint, when it is subscribed. */
   const deviceEndpoint = ref<string | null>(null)
-  const problem = ref<string | null>(null)
+  const problem = ref<{ place: ProblemPlace; text: string } | null>(null)
   const tested = ref<Array<{ kind: string; ok: boolean; error?: string }> | null>(null)
+  /** Where the next problem is shown: set by each action before it calls the app. */
+  let place: ProblemPlace = 'channels'
 
   const attempt = async <T>(work: () => Promise<T>): Promise<T | undefined> => {
     problem.value = null
     try {
       return await work()
     } catch (error) {
-      problem.value = error instanceof ApiError ? error.message : `could not reach the app: ${(error as Error).message}`
+      const text =
+        error instanceof ApiError
+          ? plainRefusal(error.message)
+          : `Could not reach the app (${(error as Error).message}); check that this device is on the same network, then try again.`
+      problem.value = { place, text }
       return undefined
     }
+  }
+  const at = (where: ProblemPlace) => {
+    place = where
   }
   const bodyWith = (channels: ChannelInput[], over: Partial<NotificationsBody> = {}): NotificationsBody => ({
     channels,
@@ -60,6 +114,7 @@ export function useNotify(token: () => string | null) {
   }
 
   async function refresh() {
+    at('channels')
     const value = await attempt(() => api.notifications())
     if (value) view.value = value
     const registration = 'serviceWorker' in navigator ? await navigator.serviceWorker.getRegistration() : undefined
@@ -67,17 +122,29 @@ export function useNotify(token: () => string | null) {
   }
 
   async function notifyThisDevice(): Promise<boolean> {
+    at('device')
     if (!view.value) await refresh()
     if (!view.value) return false
+    at('device')
     if ((await Notification.requestPermission()) !== 'granted') {
-      problem.value = 'Notifications are blocked for this page: allow them in the browser’s site settings, then try again.'
+      problem.value = {
+        place: 'device',
+        text: 'Notifications are blocked for this page: allow them in the browser’s site settings, then try again.',
+      }
       return false
     }
-    const registration = await navigator.serviceWorker.register('/sw.js').then(() => navigator.serviceWorker.ready)
-    const subscription = await attempt(() =>
-      registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: view.value!.vapidPublicKey }),
-    )
-    if (!subscription) return false
+    let subscription: PushSubscription
+    try {
+      const registration = await navigator.serviceWorker.register('/sw.js').then(() => navigator.serviceWorker.ready)
+      subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: view.value.vapidPublicKey })
+    } catch (error) {
+      // The app was reached; the browser or its push service said no.
+      problem.value = {
+        place: 'device',
+        text: `This browser's push service refused to subscribe this device (${(error as Error).message}). The ntfy app below works instead.`,
+      }
+      return false
+    }
     const json = subscription.toJSON() as { endpoint: string; keys: { p256dh: string; auth: string } }
     const others = kept().filter((c) => !(c.kind === 'webpush' && c.endpoint === json.endpoint))
     const done = await put(bodyWith([...others, { kind: 'webpush', endpoint: json.endpoint, keys: json.keys }]))
@@ -85,7 +152,18 @@ export function useNotify(token: () => string | null) {
     return done
   }
 
+  /** One step: a new unguessable topic on the owner's ntfy server, stored as this Reader's ntfy channel. */
+  async function setUpNtfy(): Promise<string | null> {
+    at('ntfy')
+    if (!view.value) await refresh()
+    if (!view.value) return null
+    at('ntfy')
+    const url = `${view.value.ntfyServer.replace(/\/+$/, '')}/${newTopic()}`
+    return (await put(bodyWith([...kept(), { kind: 'ntfy', url }]))) ? url : null
+  }
+
   async function stopThisDevice(): Promise<void> {
+    at('device')
     const registration = await navigator.serviceWorker.getRegistration()
     const subscription = await registration?.pushManager.getSubscription()
     const endpoint = subscription?.endpoint ?? deviceEndpoint.value
@@ -101,11 +179,13 @@ export function useNotify(token: () => string | null) {
     refresh,
     notifyThisDevice,
     stopThisDevice,
-    addChannel: (channel: ChannelInput) => put(bodyWith([...kept(), channel])),
-    removeChannel: (id: number) => put(bodyWith(kept().filter((c) => c.id !== id))),
-    saveRules: (rules: Pick<NotificationsBody, 'minUnread' | 'quietHours'>) => put(bodyWith(kept(), rules)),
-    setMuted: (muted: NotificationsBody['muted']) => put(bodyWith(kept(), { muted })),
+    setUpNtfy,
+    addChannel: (channel: ChannelInput) => (at('add'), put(bodyWith([...kept(), channel]))),
+    removeChannel: (id: number) => (at('channels'), put(bodyWith(kept().filter((c) => c.id !== id)))),
+    saveRules: (rules: Pick<NotificationsBody, 'minUnread' | 'quietHours'>) => (at('rules'), put(bodyWith(kept(), rules))),
+    setMuted: (muted: NotificationsBody['muted']) => (at('mute'), put(bodyWith(kept(), { muted }))),
     async test() {
+      at('test')
       tested.value = (await attempt(() => api.testNotifications()))?.results ?? null
     },
   }

@@ -3,7 +3,7 @@ import { ref } from 'vue'
 import type { NotificationsAdminView, NotificationTestView } from '../../../shared/admin-api'
 import type { ChannelInput, ChannelView } from '../../../shared/notify-schemas'
 import { admin } from '../api'
-import { attempt } from './problem'
+import { attempt, attemptBeside } from './problem'
 
 /** An ntfy or webhook channel as it is sent back unchanged: its id keeps its secret (the owner has no Web Push channel). */
 export function keep(c: ChannelView & { kind: 'ntfy' | 'webhook' }): ChannelInput {
@@ -13,8 +13,10 @@ export function keep(c: ChannelView & { kind: 'ntfy' | 'webhook' }): ChannelInpu
 export function useNotifications() {
   const view = ref<NotificationsAdminView | null>(null)
   const tested = ref<NotificationTestView | null>(null)
+  /** Why the last change of the channels was refused, said beside the form (null: it went through). */
+  const refused = ref<string | null>(null)
   const replace = async (channels: ChannelInput[]) => {
-    const value = await attempt(() => admin.setNotificationChannels({ channels }))
+    const value = await attemptBeside(() => admin.setNotificationChannels({ channels }), refused)
     if (value) view.value = value
     return Boolean(value)
   }
@@ -23,6 +25,7 @@ export function useNotifications() {
   return {
     view,
     tested,
+    refused,
     refresh: async () => {
       const value = await attempt(() => admin.notifications())
       if (value) view.value = value

@@ -30,3 +30,34 @@ export async function attempt<T>(work: () => Promise<T>): Promise<T | undefined>
     return undefined
   }
 }
+
+/**
+ * Runs an admin call whose refusal belongs beside the field it is about: the app's reason goes to `beside` (null
+ * when the call went through); signed out, out of reach or a fault of ours is the banner, as for every call.
+ */
+export async function attemptBeside<T>(work: () => Promise<T>, beside: { value: string | null }): Promise<T | undefined> {
+  beside.value = null
+  return attempt(async () => {
+    try {
+      return await work()
+    } catch (error) {
+      if (!(error instanceof AppError) || ['unauthorized', 'offline', 'internal'].includes(error.code)) throw error
+      beside.value = splitRefusal(error.message).text
+      return undefined
+    }
+  })
+}
+
+/**
+ * A refusal's words apart from the places in front of them (`updateSettings: ntfyServer: …` → the text and
+ * ['updateSettings', 'ntfyServer']): the place says where to show it, the text is what a person reads.
+ */
+export function splitRefusal(message: string): { places: string[]; text: string } {
+  const places: string[] = []
+  let text = message
+  for (let m = /^((?:[\w-]+\.)*[\w-]+): (?=\S)/.exec(text); m; m = /^((?:[\w-]+\.)*[\w-]+): (?=\S)/.exec(text)) {
+    places.push(m[1]!)
+    text = text.slice(m[0].length)
+  }
+  return { places, text: text ? text[0]!.toUpperCase() + text.slice(1) : message }
+}

@@ -4,7 +4,7 @@ import type { CheckedBackupView, IssuedTokenView, ReaderView, RestoredView, Seri
 import { AppError, type ErrorBody } from '../../../shared/errors'
 import type { Settings } from '../../../shared/settings'
 import { admin } from '../api'
-import { attempt } from './problem'
+import { attempt, attemptBeside, splitRefusal } from './problem'
 
 /** What a bookmark by URL answered: the Series, or why not — said next to the field, not in the banner. */
 export type BookmarkAnswer = { row: SeriesRowView } | { refused: ErrorBody }
@@ -91,6 +91,7 @@ export function useReaders() {
 
 export function useSettings() {
   const view = ref<SettingsView | null>(null)
+  const refused = ref<{ field: string | null; text: string } | null>(null)
   const backups = ref<CheckedBackupView[] | null>(null)
   return {
     view,
@@ -110,8 +111,24 @@ export function useSettings() {
       const value = await attempt(() => admin.settings())
       if (value) view.value = value
     },
+    /** Why the last save was refused, and the setting it is about (by its key) when the app named one. */
+    refused,
     save: async (change: Partial<Settings>) => {
-      const value = await attempt(() => admin.updateSettings(change))
+      const raw = ref<string | null>(null)
+      let message = ''
+      const value = await attemptBeside(async () => {
+        try {
+          return await admin.updateSettings(change)
+        } catch (error) {
+          message = (error as Error).message
+          throw error
+        }
+      }, raw)
+      const field =
+        splitRefusal(message)
+          .places.map((p) => p.split('.')[0]!)
+          .find((p) => p in change) ?? null
+      refused.value = raw.value === null ? null : { field, text: raw.value }
       if (value) view.value = value
       return Boolean(value)
     },
