@@ -120,7 +120,7 @@ describe("the owner's contact signs every push", () => {
     secret: JSON.stringify({ p256dh: sub.p256dh, auth: sub.auth }),
   } as NotifyChannelRow
   const subjectOf = (vapid: VapidKeys) => {
-    const headers = channelRequest(channel, digest(chapter()), 'd-1', () => vapid).headers
+    const headers = channelRequest(channel, digest(chapter()), 'd-1', () => vapid, Date.now()).headers
     const auth = String(Object.entries(headers).find(([k]) => k.toLowerCase() === 'authorization')![1])
     const jwt = /t=([^,]+)/.exec(auth)![1]!
     return (JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString()) as { sub: string }).sub
