@@ -34,9 +34,11 @@ export async function readLibrary(bytes: Buffer, fileName: string, options: Back
   }
   if (text.includes('\u0000')) throw new ImportError(`${basename(fileName)}: not a text file`)
   if (isJsonDocument(text)) {
+    const { isLegacyBackup, looksLikeLegacyBackup, parseLegacyBackup } = await import('./mihon/legacy')
+    // An old Tachiyomi backup is read from its text by its own reader: its source ids are int64, past a double's
+    // digits. One as Tachiyomi writes it is told by its start; another JSON file is parsed first to tell.
+    if (looksLikeLegacyBackup(text)) return parseLegacyBackup(text, options)
     const json = parseJsonDocument(text)
-    const { isLegacyBackup, parseLegacyBackup } = await import('./mihon/legacy')
-    // An old Tachiyomi backup is read again from its text: its source ids are int64, past a double's digits.
     if (isLegacyBackup(json)) return parseLegacyBackup(text, options)
     return exportDocumentOf(json)
   }

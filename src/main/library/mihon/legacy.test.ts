@@ -84,6 +84,9 @@ describe('an old Tachiyomi JSON backup', () => {
   it('is told apart from an export document by its content, and resolves by the same ids as a Mihon backup', async () => {
     const parsed = await readLibrary(Buffer.from(V2), 'tachiyomi_2019-01-01_12-00.json')
     expect(parsed.format).toBe('tachiyomi')
+    // Keys in another order, as a hand-edited file may have them: told apart by parsing.
+    const reordered = await readLibrary(Buffer.from(`{"extensions":[],${V2.slice(1)}`), 'b.json')
+    expect(reordered.entries).toEqual(parsed.entries)
     const plan = planImport(parsed, { registry: createRegistry(BUILT_IN_SITES), mappings: new Map(), reader: { id: 1, name: 'Aiko' } })
     expect(plan.series.map((s) => s.seriesUrl)).toEqual([
       'https://www.natomanga.com/manga/solo-leveling',

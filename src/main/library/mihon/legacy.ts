@@ -31,6 +31,14 @@ export function isLegacyBackup(json: unknown): boolean {
   return isObject(json) && !('format' in json) && Array.isArray(json.mangas)
 }
 
+/**
+ * Whether a text starts as Tachiyomi writes its JSON backups (`{"version":2,"mangas":[`, or `{"mangas":[`): read
+ * as one at once, without parsing it twice.
+ */
+export function looksLikeLegacyBackup(text: string): boolean {
+  return /^\s*\{\s*(?:"version"\s*:\s*\d+\s*,\s*)?"mangas"\s*:\s*\[/.test(text.slice(0, 200))
+}
+
 export async function parseLegacyBackup(text: string, options: BackupReadOptions = {}): Promise<ParsedLibrary> {
   const json = exactJson(text)
   if (!isObject(json) || !Array.isArray(json.mangas)) throw new ImportError('Tachiyomi backup: no "mangas" list')
