@@ -209,7 +209,7 @@ function createTests(deps: NotifierDeps, signal: AbortSignal) {
   const one = async (channel: NotifyChannelRow, digest: Digest, policy: TargetPolicy, name: string): Promise<TestResult> => {
     await testing.take()
     try {
-      const outcome = await sendOne(deps, channel, digest, `test-${newDeliveryId()}`, policy, { signal, reader: name })
+      const outcome = await sendOne(deps, channel, digest, newDeliveryId(), policy, { signal, reader: name })
       return { channelId: channel.id, kind: channel.kind, ok: outcome === null, error: outcome || undefined }
     } finally {
       testing.give()
