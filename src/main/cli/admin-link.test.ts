@@ -3,6 +3,7 @@
  * headless shell on a real data directory, real HTTP on loopback; the shell's clock is a fake one the command's
  * waits move, so nothing sleeps for real.
  */
+import { existsSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { SPENT_ADMIN_LINK } from '../admin/sign-in-words'
@@ -127,10 +128,21 @@ describe('npm run admin-link, with no app running', () => {
     }
   })
 
+  it("a demo's database (DIR/demo) is asked when DIR has none", async () => {
+    dir = tempDir()
+    const store = openStore(`${dir.dir}/demo/${STORE_FILE}`, { now: 1 })
+    await store.close()
+    const run = io()
+    expect(await runAdminLinkCommand(['--data', dir.dir], run.io, {}, fakeTime(new FakeClock()))).toBe(1)
+    expect(run.err.join('\n')).toContain('no running app answered')
+    expect(existsSync(`${dir.dir}/${STORE_FILE}`)).toBe(false)
+  })
+
   it('a directory with no database is named, and nothing is made there', async () => {
     dir = tempDir()
     const run = io()
     expect(await runAdminLinkCommand(['--data', dir.dir], run.io, {}, fakeTime(new FakeClock()))).toBe(1)
     expect(run.err.join('\n')).toContain('there is no database in')
+    expect(existsSync(`${dir.dir}/${STORE_FILE}`)).toBe(false)
   })
 })

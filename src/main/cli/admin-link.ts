@@ -20,7 +20,7 @@ const HELP = [
   "Prints a new one-time sign-in link for the owner's window, from the app running on that data directory:",
   'no restart. The link works once, within 10 minutes, in a browser on this computer.',
   '  --data DIR    the data directory the app runs on (default: $XDG_DATA_HOME/manga-bookmark, else',
-  '                ~/.local/share/manga-bookmark; a demo keeps its data in DIR/demo)',
+  '                ~/.local/share/manga-bookmark); a demo started with --data DIR is found there too',
   '',
   'The app must be running (npm run headless, or npm start). The terminal where it runs also prints a new link',
   'when you press Enter there.',
@@ -48,7 +48,9 @@ export async function runAdminLinkCommand(
   if (typeof parsed === 'number') return parsed
   const dataDir = dataDirOf('admin-link', parsed.values.data, io, env)
   if (dataDir === undefined) return 2
-  const file = join(dataDir, STORE_FILE)
+  // A demo keeps its database in DIR/demo: asked of DIR, with none there, the demo's answers.
+  const demoFile = join(dataDir, 'demo', STORE_FILE)
+  const file = !existsSync(join(dataDir, STORE_FILE)) && existsSync(demoFile) ? demoFile : join(dataDir, STORE_FILE)
   if (!existsSync(file)) {
     io.err(`admin-link: there is no database in ${dataDir} (${STORE_FILE}): is this the data directory the app runs on? (--data DIR)`)
     return 1
