@@ -348,6 +348,14 @@ describe('proposeSite (fetching through the real HTTP fetcher)', () => {
     expect(proposal.ok === false && proposal.reason).toMatch(/comicasura\.net could not be fetched: offline/)
   })
 
+  it("a Known row of an API family whose API answers nothing: the page's markup still tells", async () => {
+    const known = { key: 'pizza-box', name: 'Pizza Box', lang: 'it', family: 'pizzareader' as const, baseUrl: origin }
+    const knownSite = (h: string) => (h === host ? known : undefined)
+    const proposal = ok(await proposeSite(fetchPage, `${origin}/manga/paper-crane`, { sites: BUILT_IN_SITES, knownSite }))
+    expect(proposal.entry).toMatchObject({ key: 'pizza-box', name: 'Pizza Box', family: 'mangabox' })
+    expect(proposal.recognisedBy).toMatch(/^MangaBox markup: .*which says PizzaReader — the page's markup decides$/)
+  })
+
   it('a Known API host whose answer holds no chapter: could not tell', async () => {
     const known = { key: 'pizza', name: 'Pizza Scans', lang: 'it', family: 'pizzareader' as const, baseUrl: origin }
     const knownSite = (h: string) => (h === host ? known : undefined)

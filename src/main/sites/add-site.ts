@@ -163,7 +163,9 @@ export async function proposeSite(
   if (known) return { ok: false, reason: `this URL belongs to the Site "${known.name}" already; bookmark the Series there` }
   const takenKeys = options.sites.map((site) => site.key)
   const table = (options.knownSite ?? knownSiteByHost)(url.host)
-  if (table && !MARKUP_FAMILIES.has(table.family)) return proposeByApi(fetchPage, url, table, takenKeys, reader)
+  // A family read through its API is asked first; if it answers nothing, the page's own markup may still tell.
+  const byApi = table && !MARKUP_FAMILIES.has(table.family) ? await proposeByApi(fetchPage, url, table, takenKeys, reader) : undefined
+  if (byApi?.ok) return byApi
 
   const read = async (target: URL): Promise<Recognition> => {
     const fetched = await fetchOne(fetchPage, { url: target.href, method: 'GET' })
@@ -189,7 +191,7 @@ export async function proposeSite(
       }
     }
   }
-  if (!recognition.ok) return recognition
+  if (!recognition.ok) return byApi ? { ok: false, reason: `${byApi.reason}; ${recognition.reason}` } : recognition
   const { pending, ...proposal } = recognition
   if (!pending) return proposal
 

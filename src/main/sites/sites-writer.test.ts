@@ -5,7 +5,7 @@ import { tempDir } from '../testing/store'
 import { BUILT_IN_SITES } from './builtin'
 import { createRegistry } from './registry'
 import { loadSites, type SiteEntry } from './sites-file'
-import { addSiteEntry, withEntry } from './sites-writer'
+import { addSiteEntry, moveSitePin, withEntry } from './sites-writer'
 
 let d: { dir: string; remove(): void }
 let file: string
@@ -170,5 +170,46 @@ describe('adding a Site to sites.json', () => {
 
   it('withEntry finds no array in a file without one', () => {
     expect(withEntry('{ "other": [] }', harbor)).toBeNull()
+  })
+})
+
+describe("moving a Site's pin (docs/adr/0112-a-permanent-redirect-is-a-proposal.md)", () => {
+  const webtoons = () => BUILT_IN_SITES.find((site) => site.key === 'webtoons')!
+
+  it('a built-in Site with no entry gets one that overrides its hosts only, the new host first', async () => {
+    const moved = await moveSitePin(d.dir, webtoons(), 'WWW.Webtoons.example', BUILT_IN_SITES)
+    expect(moved).toMatchObject({ ok: true, hosts: ['www.webtoons.example', 'www.webtoons.com', 'm.webtoons.com', 'webtoons.com'] })
+    const loaded = loadSites(d.dir, BUILT_IN_SITES)
+    expect(loaded.problems).toEqual([])
+    const site = loaded.sites.find((s) => s.key === 'webtoons')!
+    expect(site.hosts).toEqual(['www.webtoons.example', 'www.webtoons.com', 'm.webtoons.com', 'webtoons.com'])
+    expect(site.seriesIdOf(new URL('https://www.webtoons.example/en/fantasy/tower/list?title_no=95'))).toBe('95')
+  })
+
+  it('an entry keeps every other field and the file its comments; a host already first is not listed twice', async () => {
+    writeFileSync(
+      join(d.dir, 'sites.json'),
+      '{\n  // mine\n  "sites": [\n    { "key": "tides", "name": "Tides", "hosts": ["old.example", "www.old.example"], "family": "madara" }\n  ]\n}\n',
+    )
+    const [tides] = loadSites(d.dir, []).sites
+    const moved = await moveSitePin(d.dir, tides!, 'www.old.example', [tides!])
+    expect(moved).toMatchObject({ ok: true, hosts: ['www.old.example', 'old.example'] })
+    const text = readFileSync(join(d.dir, 'sites.json'), 'utf8')
+    expect(text).toContain('// mine')
+    expect(loadSites(d.dir, []).sites[0]).toMatchObject({
+      key: 'tides',
+      name: 'Tides',
+      family: 'madara',
+      hosts: ['www.old.example', 'old.example'],
+    })
+  })
+
+  it('a host another Site pins is refused, and nothing is written', async () => {
+    const moved = await moveSitePin(d.dir, webtoons(), 'mangadex.org', BUILT_IN_SITES)
+    expect(moved).toEqual({
+      ok: false,
+      reason: 'sites.json: the host mangadex.org is pinned by the Site "mangadex" already; nothing was written',
+    })
+    expect(readdirSync(d.dir)).toEqual([])
   })
 })
