@@ -4,8 +4,9 @@
  * family, base URL and the other domains the site is on), and every source by its own id — the Site it is,
  * or, for a source no family reads, its theme and addresses. The table is generated and committed, never
  * edited by hand (docs/adr/0078-known-sites-from-the-extension-repository.md, 0106). A known host is a Site at
- * once: the Mihon import adds the Sites its sources name, and Add a Site recognises the host without reading
- * the page; a host only the `sources` list has is no Site (no family reads it).
+ * once: the Mihon import adds the Sites its sources name, and Add a Site takes its key, name and hosts (the
+ * family it reads from the page itself, docs/adr/0111); a host only the `sources` list has is no Site (no family
+ * reads it). A family's own Series paths are in its module, so every Site of the family reads them.
  */
 import type { FamilyKey } from './families'
 import { parseUrl } from './site'
@@ -47,13 +48,6 @@ export interface KnownSitesTable {
 }
 
 export const KNOWN_SITES = table as KnownSitesTable
-
-/**
- * A family's own Series paths are in its module (MangaThemesia's directories: families/mangathemesia.ts), so
- * every Site of the family reads them, however it was added; an entry names an idPattern only for a family
- * whose Known Sites need more than the family reads.
- */
-const ID_PATTERNS: Partial<Record<FamilyKey, string>> = {}
 
 let byHost: Map<string, KnownSite> | undefined
 
@@ -100,8 +94,7 @@ export function knownSiteOfUrl(rawUrl: string): KnownSite | undefined {
 export function knownSiteEntry(known: KnownSite, takenKeys: ReadonlySet<string>): SiteEntry {
   let key = known.key
   for (let n = 2; takenKeys.has(key); n++) key = `${known.key.slice(0, 36)}-${n}`
-  const idPattern = ID_PATTERNS[known.family]
-  return { key, name: known.name, hosts: knownHosts(known), family: known.family, ...(idPattern ? { idPattern } : {}) }
+  return { key, name: known.name, hosts: knownHosts(known), family: known.family }
 }
 
 /** "Asura Scans (MangaThemesia)": how a preview names a Site it would add. */
