@@ -48,7 +48,7 @@ describe('an empty start beside backups', () => {
     expect(refused.json.error?.message).toContain('keep your token')
     // A token no backup ever knew is just as missing: the app cannot tell them apart while the library is.
     const health = await fetch(`${second.origin}/api/v1/health`).then((r) => r.json())
-    expect(health).toEqual({ ok: true, store: 'ok' })
+    expect(health).toEqual({ ok: true })
 
     // Past the first backup check and its retry within the hour: no backup of the empty library, and why is said.
     await clock.runUntil(() => second.core.backups.state().backupProblem !== null, { withinMs: FIRST_BACKUP_DELAY_MS + 1_000 })

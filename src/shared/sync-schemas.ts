@@ -215,8 +215,8 @@ export const SightingResponse = z.strictObject({
 
 export const HealthResponse = z.strictObject({
   ok: z.boolean(),
-  /** The store: ok; read-only (writes refused: a full disk, a read-only or lost file); damaged. */
-  store: z.enum(['ok', 'read-only', 'damaged']),
+  /** When it is not ok (then 503): read-only (writes refused: a full disk, a read-only or lost file), or damaged. */
+  store: z.enum(['read-only', 'damaged']).optional(),
   /** Why it is not ok, in words. */
   problem: z.string().optional(),
 })
