@@ -27,12 +27,9 @@ export const SettingsSchema = z.strictObject({
    * The ntfy server a Reader's phone is led to when Web Push cannot work there (an http address): a public one by
    * default, the owner's own allowed. An http(s) address with no user, query or fragment.
    */
-  ntfyServer: z
-    .string()
-    .max(200)
-    .refine(ntfyServerAllowed, {
-      message: 'The ntfy server must be a web address such as https://ntfy.sh, with nothing after the name but a path.',
-    }),
+  ntfyServer: z.string().max(200).refine(ntfyServerAllowed, {
+    message: 'The ntfy server must be a web address such as https://ntfy.sh, with nothing after the name but a path.',
+  }),
   /**
    * The owner's contact for push services (the VAPID subject, RFC 8292): an e-mail address or an https URL; '' until
    * the owner gives one. Apple's push service refuses a made-up one.

@@ -71,8 +71,17 @@ describe('a card whose Series page is gone (docs/adr/0113-a-series-whose-page-is
 })
 
 describe('"caught up" only when nothing is unread', () => {
-  const byDefault = (unread: boolean): Bookmark => ({ ...bookmark('check'), progressAt: 0, progress: 45, unread, unreadCount: unread ? 1 : 0 })
-  const meta = (b: Bookmark) => mount(BookmarkCard, { props: { bookmark: b, loadChapters } }).find('.meta').text()
+  const byDefault = (unread: boolean): Bookmark => ({
+    ...bookmark('check'),
+    progressAt: 0,
+    progress: 45,
+    unread,
+    unreadCount: unread ? 1 : 0,
+  })
+  const meta = (b: Bookmark) =>
+    mount(BookmarkCard, { props: { bookmark: b, loadChapters } })
+      .find('.meta')
+      .text()
 
   it('a bookmark caught up when made, with a chapter out since, says how far it is read', () => {
     expect(meta(byDefault(true))).toContain('read up to chapter 45')
