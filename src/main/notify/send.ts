@@ -103,7 +103,7 @@ export function plainReason(failure: { status: number } | Error): string {
     return `the target answered with an error (${Math.floor(status / 100)}xx)`
   }
   if (failure instanceof TargetRefused)
-    return "the target is on this computer or your local network, not a public address; the owner can allow local-network targets in Settings"
+    return 'the target is on this computer or your local network, not a public address; the owner can allow local-network targets in Settings'
   if (failure instanceof SendTimeout) return failure.message
   if (failure.message.startsWith('the message is larger')) return failure.message
   return 'could not connect to the target'
