@@ -34,13 +34,19 @@ export function noticeFor(chapters: readonly NewChapter[], options: NoticeOption
   const first = chapters[0]
   if (!first) return null
   const text = options.markup ? escapeMarkup : (s: string) => s
-  const lines = chapters
-    .slice(0, MAX_LINES)
-    .map((c) => `${text(c.title || c.seriesId)} — ${text(c.label || `Chapter ${chapterWords(c.chapter)}`)}`)
-  if (chapters.length > MAX_LINES) lines.push(`and ${chapters.length - MAX_LINES} more`)
-  return {
-    title: chapters.length === 1 ? 'New Chapter' : `${chapters.length} New Chapters`,
-    body: lines.join('\n'),
-    open: { site: first.site, seriesId: first.seriesId },
+  const open = { site: first.site, seriesId: first.seriesId }
+  const series = new Set(chapters.map((c) => `${c.site}/${c.seriesId}`)).size
+  // The summary line is plain text everywhere; only the body is read as markup (Linux).
+  if (series === 1) {
+    const newest = chapters.reduce((a, c) => (c.chapter > a.chapter ? c : a), first)
+    const title = `${nameOf(first)} — Ch ${chapterWords(newest.chapter)}`
+    const body = chapters.length > 1 ? `${chapters.length} new chapters` : text(newest.label) || 'A new chapter to read'
+    return { title, body, open }
   }
+  const lines = chapters.slice(0, MAX_LINES).map((c) => `${text(nameOf(c))} — ${text(c.label || `Chapter ${chapterWords(c.chapter)}`)}`)
+  if (chapters.length > MAX_LINES) lines.push(`and ${chapters.length - MAX_LINES} more`)
+  return { title: `${chapters.length} new chapters in ${series} Series`, body: lines.join('\n'), open }
 }
+
+/** A Series as a person names it: its title, or its id when the Site gave none. */
+const nameOf = (c: NewChapter): string => c.title.trim() || c.seriesId

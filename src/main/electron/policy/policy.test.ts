@@ -19,15 +19,15 @@ const chapter = (n: number, title = `Series ${n}`) => ({
 describe('New Chapter notices', () => {
   it('one pass, one notice; a click opens the first Series', () => {
     expect(noticeFor([chapter(12, 'Tower')], { markup: true })).toEqual({
-      title: 'New Chapter',
-      body: 'Tower — Chapter 12',
+      title: 'Tower — Ch 12',
+      body: 'Chapter 12',
       open: { site: 's', seriesId: 'id12' },
     })
     const batch = noticeFor(
       [1, 2, 3].map((n) => chapter(n)),
       { markup: true },
     )
-    expect(batch?.title).toBe('3 New Chapters')
+    expect(batch?.title).toBe('3 new chapters in 3 Series')
     expect(batch?.body.split('\n')).toHaveLength(3)
   })
   it('a long batch is cut with a count', () => {
@@ -45,15 +45,21 @@ describe('New Chapter notices', () => {
       ...chapter(3, '<a href="https://phish.example">Tower</a> & <b>co</b>'),
       label: `Chapter 3 <img src='http://track.example/p.png'>`,
     }
-    const body = noticeFor([hostile], { markup: rendersMarkup('linux') })!.body
+    const body = noticeFor([hostile, chapter(4)], { markup: rendersMarkup('linux') })!.body.split('\n')[0]
     expect(body).toBe(
       '&lt;a href=&quot;https://phish.example&quot;&gt;Tower&lt;/a&gt; &amp; &lt;b&gt;co&lt;/b&gt; — ' +
         'Chapter 3 &lt;img src=&#39;http://track.example/p.png&#39;&gt;',
     )
     expect(body).not.toMatch(/<|>|"|'|&(?!amp;|lt;|gt;|quot;|#39;)/)
     // Where the server shows text as it is (macOS, Windows), it is shown as it is.
-    expect(noticeFor([hostile], { markup: rendersMarkup('darwin') })!.body).toContain('<a href="https://phish.example">Tower</a>')
+    expect(noticeFor([hostile, chapter(4)], { markup: rendersMarkup('darwin') })!.body).toContain(
+      '<a href="https://phish.example">Tower</a>',
+    )
     expect(rendersMarkup('win32')).toBe(false)
+  })
+  it('one Series names itself in the title, its chapters counted in the body', () => {
+    const two = [chapter(12, 'Tower'), { ...chapter(13, 'Tower'), seriesId: 'id12' }]
+    expect(noticeFor(two, { markup: false })).toMatchObject({ title: 'Tower — Ch 13', body: '2 new chapters' })
   })
   it('nothing new, no notice', () => {
     expect(noticeFor([], { markup: true })).toBeNull()
