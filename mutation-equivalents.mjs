@@ -48,7 +48,7 @@ export const equivalentMutants = [
   {
     file: 'src/main/lanes/pass.ts',
     code: 'tally.stoppedEarly = true',
-    within: `if (report.outcome === 'unreachable') { // Not counted in \`checked\`: the browser, not the Site, failed. The pass returns with an empty skip. counts.unreachable++ health.markDown() log.warn({ site: site.key, reason: report.reason }, 'lane: browser unreachable') tally.stoppedEarly = true return 'end' }`,
+    within: `if (report.outcome === 'unreachable') { // Not counted in \`checked\`: the browser, not the Site, failed. The pass returns with an empty skip. counts.unreachable++ health.markDown() warnOnce( log, \`browser:\${site.key}\`, { site: site.key, reason: report.reason }, \`lane \${site.name}: the browser that reads this Site cannot be reached (\${report.reason || 'no reason given'}); its checks wait for it\`, ) tally.stoppedEarly = true return 'end' }`,
     mutants: ['BooleanLiteral: false'],
     why: 'a check that reached the fetcher has fetched, so after an unreachable browser the Lane goes straight on either way',
   },
@@ -170,6 +170,8 @@ export const equivalentMutants = [
   {
     file: 'src/main/store/backups.ts',
     code: 'fileMustExist: true',
+    within:
+      'new BetterSqlite3(partial, { fileMustExist: true, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}), })',
     mutants: ['BooleanLiteral: false'],
     why: 'the backup has just made the file, so opening it never creates one',
   },
