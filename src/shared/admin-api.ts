@@ -7,7 +7,7 @@
 import { z, type ZodType } from 'zod'
 import { ADMIN_METHODS as METHOD_NAMES, type AdminMethodName } from './admin-methods'
 import type { ExportDocument } from './export-format'
-import { IMPORT_MAX_BASE64_CHARS, IMPORT_MAX_FILE_BYTES, type ImportFormat, type ImportSkipReason } from './library'
+import { IMPORT_MAX_BASE64_CHARS, IMPORT_MAX_FILE_BYTES, type ImportFormat, type ImportSkipReason, type SourceSummary } from './library'
 import { SettingsSchema, type Settings } from './settings'
 import { BOOKMARK_STATUSES, PAUSE_DURATIONS, SERIES_FILTERS, SERIES_SORTS, type OverviewCounts, type PauseDuration } from './domain'
 import { HttpUrl, SeriesId, SiteKey, StoredSeriesId } from './ids'
@@ -433,18 +433,8 @@ export interface ImportSiteView {
 }
 
 /** A backup source in an import preview. */
-export interface ImportSourceView {
+export interface ImportSourceView extends SourceSummary {
   sourceId: string
-  name: string
-  /** 'site': read on a running Site; 'site-to-add': on a Known Site the import adds; 'mapped': as the owner mapped it; 'not-readable': named, but no family of this app reads it; 'unknown'. */
-  outcome: 'site' | 'site-to-add' | 'mapped' | 'not-readable' | 'unknown'
-  count: number
-  /** Of them, those read as a Series. */
-  resolved: number
-  /** The Site's name, when they are read on one. */
-  siteName?: string
-  /** The family that reads it, or the theme a source no family reads builds on, for a person. */
-  family?: string
   moved: Array<{ from: string; to: string; count: number }>
 }
 

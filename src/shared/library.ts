@@ -84,15 +84,22 @@ export function sitesToAddWords(sites: ReadonlyArray<{ name: string; family: str
  * 73 addresses moved from chapmanganato.com to www.natomanga.com", "Bato.to: 12 manga — no family reads this
  * site yet".
  */
-export function sourceSummaryWords(s: {
+/** What an import does with one backup source's entries, counted (`ImportSourceView` in the preview). */
+export interface SourceSummary {
   name: string
+  /** 'site': read on a running Site; 'site-to-add': on a Known Site the import adds; 'mapped': as the owner mapped it; 'not-readable': named, but no family of this app reads it; 'unknown'. */
   outcome: 'site' | 'site-to-add' | 'mapped' | 'not-readable' | 'unknown'
   count: number
+  /** Of them, those read as a Series. */
   resolved: number
+  /** The Site's name, when they are read on one. */
   siteName?: string
+  /** The family that reads it, or the theme a source no family reads builds on, for a person. */
   family?: string
   moved: ReadonlyArray<{ from: string; to: string; count: number }>
-}): string {
+}
+
+export function sourceSummaryWords(s: SourceSummary): string {
   const n = (v: number) => v.toLocaleString('en')
   const head = `${s.name}${s.family && s.outcome !== 'not-readable' ? ` (${s.family})` : ''}: ${n(s.count)} manga`
   const what = {

@@ -145,6 +145,15 @@ export function holdsLibrary(sqlite: BetterSqlite3.Database): boolean {
   return row.held === 1
 }
 
+/** A backup file opened read-only, never created. */
+export function openBackupReadOnly(file: string, options: { nativeBinding?: string } = {}): BetterSqlite3.Database {
+  return new BetterSqlite3(file, {
+    readonly: true,
+    fileMustExist: true,
+    ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+  })
+}
+
 /**
  * Whether a backup file holds a library (read-only): true, false, or null when it cannot be read as one (damaged,
  * not a database, tables missing).
@@ -152,11 +161,7 @@ export function holdsLibrary(sqlite: BetterSqlite3.Database): boolean {
 export function backupHoldsLibrary(file: string, options: { nativeBinding?: string } = {}): boolean | null {
   let db: BetterSqlite3.Database | undefined
   try {
-    db = new BetterSqlite3(file, {
-      readonly: true,
-      fileMustExist: true,
-      ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
-    })
+    db = openBackupReadOnly(file, options)
     return holdsLibrary(db)
   } catch {
     return null

@@ -8,9 +8,9 @@
  */
 import { closeSync, copyFileSync, existsSync, fsyncSync, linkSync, openSync, readdirSync, renameSync, rmSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
-import BetterSqlite3 from 'better-sqlite3'
+import type BetterSqlite3 from 'better-sqlite3'
 import { AppError } from '../../shared/errors'
-import { backupHoldsLibrary, backupsToKeep, backupTime, listBackups, type BackupView } from './backups'
+import { backupHoldsLibrary, backupsToKeep, openBackupReadOnly, backupTime, listBackups, type BackupView } from './backups'
 import { preparePrivateFile, tightenFile } from './private-files'
 
 /** What `integrity_check` said of a backup: `ok`, or the first problems it found (or why it could not run). */
@@ -30,11 +30,7 @@ const SIDES = ['-wal', '-shm', '-journal'] as const
 export function verifyBackup(file: string, options: { nativeBinding?: string } = {}): BackupVerdict {
   let db: BetterSqlite3.Database | undefined
   try {
-    db = new BetterSqlite3(file, {
-      readonly: true,
-      fileMustExist: true,
-      ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
-    })
+    db = openBackupReadOnly(file, options)
     const rows = db.pragma('integrity_check(5)') as Array<Record<string, unknown>>
     const lines = rows.map((row) => String(Object.values(row)[0]))
     return lines[0] === 'ok' ? { ok: true, problems: [] } : { ok: false, problems: lines }
