@@ -42,6 +42,8 @@ export type Item =
   | { at: number; kind: 'clock-step'; stepMs: number }
   | { at: number; kind: 'machine-sleep' | 'machine-wake' }
   | { at: number; kind: 'database-locked'; forMs: number }
+  /** A Reader (by their place among the Readers) reads a few of their Series and records Progress. */
+  | { at: number; kind: 'read'; reader: number }
 
 /**
  * One step of a scripted scenario, `at` ms after the start; a Site is given by its index in the run's
@@ -171,6 +173,19 @@ export function scenarioItems(step: ScenarioStep, world: World): Item[] {
     case 'database-locked':
       return [{ at, kind: 'database-locked', forMs: step.forMs }]
   }
+}
+
+/** How often each Reader sits down to read (mean hours between), by their place among the Readers. */
+const READING_EVERY_HOURS = [6, 20, 3, 40]
+
+/** Each Reader's reading sessions over the run, from a stream of their own. */
+export function readingItems(rng: Random, world: World, readers: number): Item[] {
+  const items: Item[] = []
+  for (let reader = 0; reader < readers; reader++) {
+    const every = READING_EVERY_HOURS[reader % READING_EVERY_HOURS.length]! * HOUR
+    for (const at of poisson(rng, DAY / every, world.start, world.end)) items.push({ at, kind: 'read', reader })
+  }
+  return items
 }
 
 export function agendaInsert(agenda: Item[], item: Item): void {

@@ -11,6 +11,7 @@ import { RETRY_AFTER_CAP_MS } from '../lanes/decisions'
 import type { Pace } from '../sites/site'
 import { KEEP_NEWEST } from '../store/chapters'
 import type { PassRow } from '../store/schema'
+import { checkReaderRules, READER_RULES } from './checker-readers'
 import {
   DB_FAULT_MARK,
   FAULT_OUTCOME,
@@ -47,6 +48,7 @@ export const RULES = [
   'gap-kept',
   'acquisition-paced',
   'one-message-per-reader-per-pass',
+  ...READER_RULES,
 ] as const
 export type RuleName = (typeof RULES)[number]
 
@@ -948,6 +950,7 @@ export function checkInvariants(events: readonly SimEvent[], config: CheckerConf
   latestRecorded(index, violations)
   spacing(index, violations)
   oneMessagePerReaderPerPass(index, violations)
+  violations.push(...checkReaderRules(events, config.end))
   violations.sort((a, b) => a.seq - b.seq)
   return { violations, unexplainedErrors, detections }
 }

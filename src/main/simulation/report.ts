@@ -61,7 +61,7 @@ export interface SimulationReport {
   browserLaunches: number
   actions: Partial<Record<ActionKind, { ok: number; failed: number }>>
   /** Digests of New Chapters made after passes, and the messages in them (one per Reader told). */
-  notifications: { digests: number; messages: number }
+  notifications: NotificationCounts
   invariantViolations: Violation[]
   violationsByRule: Record<RuleName, number>
   unexplainedErrors: UnexplainedError[]
@@ -300,7 +300,10 @@ export function formatSummary(report: SimulationReport, start: number): string {
   const d = report.detectionDelayMs
   lines.push(`detection delay: p50 ${duration(d.p50)}, p95 ${duration(d.p95)}, max ${duration(d.max)}`)
   lines.push(`pass rows by skip: ${tally(report.passRowsBySkip)}`)
-  lines.push(`notifications: ${report.notifications.messages} messages in ${report.notifications.digests} digests`)
+  const n = report.notifications
+  lines.push(
+    `notifications: ${n.messages} messages in ${n.digests} digests; outbox ${n.outbox}; receivers saw ok ${n.deliveries.ok}, refused ${n.deliveries.refused}, dropped ${n.deliveries.dropped} (delivered twice: ${n.deliveredTwice}); Progress ${n.progress}, unread views ${n.unreadViews}`,
+  )
   lines.push(`checks by outcome: ${tally(report.checks.byOutcome)}`)
   lines.push(`errors by cause: ${tally(report.errorsByCause)}`)
   lines.push(`faults injected: ${tally(report.faultsInjected)}; on Acquisitions ${report.faultsOnAcquisitions}`)
@@ -326,14 +329,43 @@ export function formatSummary(report: SimulationReport, start: number): string {
   return lines.join('\n')
 }
 
-/** How many digests the notifier made and how many messages they held. */
-function notificationCounts(events: readonly SimEvent[]): { digests: number; messages: number } {
-  let digests = 0
-  let messages = 0
-  for (const e of events)
+/** The Readers' side: digests and their messages, the outbox, what the receivers saw, Progress recorded. */
+export interface NotificationCounts {
+  digests: number
+  messages: number
+  /** Outbox messages the digests queued (one per channel of each Reader told). */
+  outbox: number
+  /** Deliveries that reached a receiver, by how it answered (its ledger). */
+  deliveries: { ok: number; refused: number; dropped: number }
+  /** Outbox messages a receiver answered 2xx more than once (the same id again: a hang, a store fault). */
+  deliveredTwice: number
+  /** Progress the Readers recorded, and views of unread count and next chapter read back. */
+  progress: number
+  unreadViews: number
+}
+
+function notificationCounts(events: readonly SimEvent[]): NotificationCounts {
+  const counts: NotificationCounts = {
+    digests: 0,
+    messages: 0,
+    outbox: 0,
+    deliveries: { ok: 0, refused: 0, dropped: 0 },
+    deliveredTwice: 0,
+    progress: 0,
+    unreadViews: 0,
+  }
+  const okIds = new Map<string, number>()
+  for (const e of events) {
     if (e.type === 'notify') {
-      digests++
-      messages += e.messages.length
-    }
-  return { digests, messages }
+      counts.digests++
+      counts.messages += e.messages.length
+    } else if (e.type === 'outbox') counts.outbox += e.rows.length
+    else if (e.type === 'delivery') {
+      counts.deliveries[e.result]++
+      if (e.result === 'ok') okIds.set(e.id, (okIds.get(e.id) ?? 0) + 1)
+    } else if (e.type === 'action' && e.action === 'progress' && e.result === 'ok') counts.progress++
+    else if (e.type === 'unread') counts.unreadViews++
+  }
+  counts.deliveredTwice = [...okIds.values()].filter((n) => n > 1).length
+  return counts
 }
