@@ -64,7 +64,14 @@ export async function seedReaders(opts: {
       n++
       const secret = kind === 'webpush' ? pushKeys(rng) : kind === 'webhook' ? { secret: rng.hex(32) } : { token: rng.hex(16) }
       const id = await addChannel(db, reader, { kind, target: receivers.target(kind, n), secret: JSON.stringify(secret) }, now)
-      receivers.add({ id, reader, kind, path: `/${kind}/${n}`, episodes: receiverEpisodes(rng.fork(`receiver ${n}`), world.start, world.end) })
+      receivers.add({
+        id,
+        reader,
+        kind,
+        path: `/${kind}/${n}`,
+        episodes: receiverEpisodes(rng.fork(`receiver ${n}`), world.start, world.end),
+        rng: rng.fork(`deliveries ${n}`),
+      })
       channels.push({ id, kind })
     }
     log.add({ type: 'reader', reader, minUnread: person.minUnread, quiet: person.quiet, muted, channels })

@@ -40,7 +40,13 @@ export interface SimChannel {
   /** The path on the receivers' server. */
   path: string
   episodes: ReceiverEpisode[]
+  /** The receiver's own stream: a single delivery fails or hangs now and then, outside any episode. */
+  rng: Random
 }
+
+/** Outside an episode, the chance one delivery is answered 503, and that it is taken and dropped. */
+const FAIL_ONCE = 0.1
+const HANG_ONCE = 0.05
 
 export class Receivers {
   readonly #server: Server
@@ -50,6 +56,8 @@ export class Receivers {
   constructor(
     private readonly clock: FakeClock,
     private readonly log: EventLog,
+    /** The run's end (monotonic). */
+    private readonly end: number,
   ) {
     this.#server = createServer((req, res) => this.#receive(req, res))
   }
@@ -83,7 +91,7 @@ export class Receivers {
         return
       }
       const now = this.clock.monotonic()
-      const fault = channel.episodes.find((e) => e.from <= now && now < e.to)?.fault ?? null
+      const fault = channel.episodes.find((e) => e.from <= now && now < e.to)?.fault ?? this.#once(channel, now)
       const id = String(req.headers[DELIVERY_HEADER] ?? '')
       const body = Buffer.concat(chunks)
       this.log.add({
@@ -98,6 +106,13 @@ export class Receivers {
       if (fault === 'hang') req.socket.destroy()
       else res.writeHead(fault === 'fail' ? 503 : 200, { 'content-type': 'text/plain' }).end(fault === 'fail' ? 'busy' : 'ok')
     })
+  }
+
+  /** A fault of one delivery, by chance; none in the run's quiet tail. */
+  #once(channel: SimChannel, now: number): ReceiverFault | null {
+    const draw = channel.rng.next()
+    if (now >= this.end - QUIET_TAIL_MS) return null
+    return draw < FAIL_ONCE ? 'fail' : draw < FAIL_ONCE + HANG_ONCE ? 'hang' : null
   }
 }
 

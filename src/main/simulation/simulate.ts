@@ -32,7 +32,17 @@ import { addSeries, finishSeries, getSeries, markLatestChecked, recordCheckResul
 import { FakeClock } from '../testing/clock'
 import type { AcquireDeps } from '../use-cases/acquire'
 import { Actor } from './actions'
-import { agendaInsert, makeAgenda, readingItems, makeEpisodes, scenarioItems, type Household, type Item, type Level, type ScenarioStep } from './agenda'
+import {
+  agendaInsert,
+  makeAgenda,
+  readingItems,
+  makeEpisodes,
+  scenarioItems,
+  type Household,
+  type Item,
+  type Level,
+  type ScenarioStep,
+} from './agenda'
 import { buildWorld, DAY, releasedBy, type SimSeries, type World } from './catalogue'
 import { checkInvariants, type CheckerConfig } from './checker'
 import {
@@ -198,7 +208,7 @@ function setUpWorld(options: SimulationOptions): Run {
     lastRows: new Map(),
     inflight: new Set(),
     timersFired: 0,
-    receivers: new Receivers(clock, log),
+    receivers: new Receivers(clock, log, world.end),
     outbox: new OutboxWatch(() => run.core!, log),
   }
   return run
