@@ -148,7 +148,8 @@ export class Actor {
   }
 
   async #checkNow(item: ItemOf<'check-now'>): Promise<void> {
-    const held = this.#heldSeries().filter((x) => !item.site || x.site === item.site)
+    const finished = this.d.household.finished
+    const held = this.#heldSeries().filter((x) => (!item.site || x.site === item.site) && (!item.finished || finished.has(x.key)))
     if (!held.length) return
     const series = this.d.rng.pick(held)
     return this.#record({ type: 'action', action: 'check-now', site: series.site, series: series.key, result: '' }, async () => {

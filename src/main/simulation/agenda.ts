@@ -37,7 +37,7 @@ export type Item =
   | { at: number; kind: 'pause'; site: string; duration: PauseDuration; resumeAfter: number | null }
   | { at: number; kind: 'resume'; site: string }
   | { at: number; kind: 'finish' | 'unfinish' | 'bookmark' | 'bookmark-second' }
-  | { at: number; kind: 'check-now'; site?: string }
+  | { at: number; kind: 'check-now'; site?: string; finished?: boolean }
   | { at: number; kind: 'bookmark-burst'; site?: string; count?: number; reader?: number }
   | { at: number; kind: 'clock-step'; stepMs: number }
   | { at: number; kind: 'machine-sleep' | 'machine-wake' }
@@ -173,6 +173,29 @@ export function scenarioItems(step: ScenarioStep, world: World): Item[] {
     case 'database-locked':
       return [{ at, kind: 'database-locked', forMs: step.forMs }]
   }
+}
+
+/**
+ * The moments a plain run must meet (each from its own stream, so a 3-day run of default options meets every one):
+ * a Reader bookmarking new Series while their Site is paused, a Pause pressed while a Lane waits its turn, and
+ * Check now on a Finished Series and on a paused Site's. Within the first day, while new Series are left to bookmark.
+ */
+export function scenarioMoments(rng: Random, world: World, household: Household): Item[] {
+  const items: Item[] = []
+  const t = (from: number, to: number) => Math.round(world.start + rng.between(from * HOUR, to * HOUR))
+  const fresh = world.sites.filter(({ site }) => world.series.some((s) => s.site === site.key && !household.known.has(s.key)))
+  const site = (fresh.length ? rng.pick(fresh) : rng.pick(world.sites)).site.key
+  const pausedAt = t(2, 20)
+  items.push(
+    { at: pausedAt, kind: 'pause', site, duration: '1h', resumeAfter: null },
+    { at: pausedAt + Math.round(rng.between(5, 20) * 60_000), kind: 'bookmark-burst', site, count: 2 },
+    { at: pausedAt + Math.round(rng.between(25, 50) * 60_000), kind: 'check-now', site },
+  )
+  // The busiest Site's Lane is waiting its gap most of the time it works: a Pause then lands in a wait.
+  const busiest = world.sites[0]!.site.key
+  for (const at of [t(6, 30), t(36, 60)]) items.push({ at, kind: 'pause', site: busiest, duration: '1h', resumeAfter: 20 * 60_000 })
+  items.push({ at: t(4, 40), kind: 'check-now', finished: true }, { at: t(44, 70), kind: 'check-now', finished: true })
+  return items
 }
 
 /** How often each Reader sits down to read (mean hours between), by their place among the Readers. */

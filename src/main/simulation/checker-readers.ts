@@ -3,7 +3,6 @@
  * receivers' ledger (every delivery that reached them), the outbox as each digest left it, the Readers' own
  * rules, and what the Sites served. Pure, as the other rules (checker.ts).
  */
-import { KEEP_NEWEST } from '../store/chapters'
 import type { CheckEvent, DeliveryEvent, OutboxEvent, ReaderEvent, SimEvent, UnreadEvent } from './events'
 
 export const READER_RULES = [
@@ -190,8 +189,8 @@ function unreadAsServed(events: readonly SimEvent[], out: Out): void {
 function judgeUnread(e: UnreadEvent, served: readonly number[], out: Out): void {
   const all = [...new Set(served)]
   const above = all.filter((n) => e.progress === null || n > e.progress)
-  // Below the window kept the app counts by subtraction (docs/adr/0073): judged within the window only.
-  if (above.length >= KEEP_NEWEST || (e.progress === null && all.length > KEEP_NEWEST)) return
+  // Below what the Site listed the app counts by subtraction (docs/adr/0073): judged from the lowest listed up.
+  if (e.progress === null || e.progress < Math.min(...all)) return
   const next = above.length ? Math.min(...above) : null
   if (above.length === e.unread && next === e.next) return
   out.push({

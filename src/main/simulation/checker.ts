@@ -861,17 +861,27 @@ const oneMessagePerReaderPerPass: Rule = (index, out) => {
 
 /**
  * After each successful check the stored Latest Chapter is the highest chapter the Site served that check,
- * fractional part included — unless a higher Sighting stands. Read from the snapshot taken as the check ended.
+ * fractional part included — unless a higher Sighting stands, or a higher chapter the Site showed an earlier check
+ * and has withdrawn since (the Latest Chapter is the highest the app knows). Read from the snapshot taken as the check ended.
  */
 const latestRecorded: Rule = (index, out) => {
   const awaiting = new Map<string, CheckEvent>()
+  // The highest chapter the Site had shown before each check: a chapter it withdrew since stays the Latest Chapter.
+  const shown = new Map<string, number>()
+  const shownBefore = new Map<CheckEvent, number>()
   for (const e of index.events) {
-    if (e.type === 'check' && e.outcome === 'chapter' && e.served !== null) awaiting.set(e.series, e)
+    if (e.type === 'seed' && e.latest !== null) shown.set(e.series, e.latest)
+    if (e.type === 'check' && e.outcome === 'chapter' && e.served !== null) {
+      awaiting.set(e.series, e)
+      shownBefore.set(e, shown.get(e.series) ?? -Infinity)
+      shown.set(e.series, Math.max(shown.get(e.series) ?? -Infinity, e.served))
+    }
     if (e.type !== 'latest' || e.after !== 'check') continue
     const check = awaiting.get(e.series)
     awaiting.delete(e.series)
     if (!check || e.chapter === check.served) continue
     if (e.source === 'sighting' && e.chapter !== null && e.chapter > check.served!) continue
+    if (e.source === 'check' && e.chapter !== null && e.chapter > check.served! && e.chapter <= shownBefore.get(check)!) continue
     out.push({
       rule: 'latest-recorded',
       ...at(e),

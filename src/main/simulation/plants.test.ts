@@ -37,6 +37,7 @@ type Bug =
   | 'unread-off-by-one'
   | 'fractional-move-not-new'
   | 'paused-acquisition'
+  | 'vanished-chapter-new-again'
 /** The bug switched on; for check-now-takes-no-gap, how many of each Site's next Lane turns are a Check now'd Series'. */
 const plant = vi.hoisted(() => ({ bug: '' as string, forcedTurns: new Map<string, number>() }))
 
@@ -70,6 +71,19 @@ vi.mock('../store/series', async (importOriginal) => {
         db,
         plant.bug === 'fraction-dropped' ? { ...input, found: { ...input.found, chapter: Math.floor(input.found.chapter) } } : input,
       )
+      // The Latest Chapter follows the Site down when it withdraws its newest chapter: the return is new again.
+      if (
+        plant.bug === 'vanished-chapter-new-again' &&
+        report.move === 'none' &&
+        report.previous !== null &&
+        input.found.chapter < report.previous
+      )
+        await db
+          .updateTable('series')
+          .set({ latest_chapter: input.found.chapter })
+          .where('site', '=', input.site)
+          .where('series_id', '=', input.seriesId)
+          .execute()
       // A move within one whole chapter (10 → 10.5) taken for no New Chapter.
       const within = report.previous !== null && Math.floor(report.previous) === Math.floor(input.found.chapter)
       return plant.bug === 'fractional-move-not-new' && report.newChapter && within ? { ...report, newChapter: false } : report
@@ -168,7 +182,14 @@ vi.mock('../use-cases/acquire', async (importOriginal) => {
   }
 })
 
-const OUTSIDE: readonly RuleName[] = ['refusal-respected', 'finished-not-polled', 'latest-recorded', 'gap-kept', 'acquisition-paced', ...READER_RULES]
+const OUTSIDE: readonly RuleName[] = [
+  'refusal-respected',
+  'finished-not-polled',
+  'latest-recorded',
+  'gap-kept',
+  'acquisition-paced',
+  ...READER_RULES,
+]
 const [days, series, sites] = (process.env.PLANT_RUN ?? '1,24,4').split(',').map(Number) as [number, number, number]
 /**
  * `PLANT_RUN=default` plants each bug in a plain `npm run simulate` (3 days, 40 Series, 4 Sites, faults and
@@ -234,6 +255,7 @@ describe('bugs planted in the core, caught from outside', () => {
     ['unread-off-by-one', 'unread-as-served'],
     ['fractional-move-not-new', 'new-chapter-complete'],
     ['paused-acquisition', 'closed-lane-silent'],
+    ['vanished-chapter-new-again', 'no-new-chapter-unchanged'],
   ] as const)(
     '%s is caught by %s',
     async (bug, rule) => {

@@ -62,6 +62,8 @@ export interface SimulationReport {
   actions: Partial<Record<ActionKind, { ok: number; failed: number }>>
   /** Digests of New Chapters made after passes, and the messages in them (one per Reader told). */
   notifications: NotificationCounts
+  /** How often the run met each moment a plain run must meet (scenarioMoments, agenda.ts). */
+  scenarios: ScenarioCounts
   invariantViolations: Violation[]
   violationsByRule: Record<RuleName, number>
   unexplainedErrors: UnexplainedError[]
@@ -147,6 +149,10 @@ export function buildReport(input: ReportInput): SimulationReport {
     browserLaunches: input.browserLaunches,
     actions: t.actions,
     notifications: notificationCounts(events),
+    scenarios: {
+      ...scenarioCounts(events),
+      withdrawnAndBack: world.series.flatMap((x) => x.chapters).filter((c) => c.withdrawn && c.withdrawn.to <= world.end).length,
+    },
     invariantViolations: checked.violations,
     violationsByRule,
     unexplainedErrors: checked.unexplainedErrors,
@@ -300,6 +306,10 @@ export function formatSummary(report: SimulationReport, start: number): string {
   const d = report.detectionDelayMs
   lines.push(`detection delay: p50 ${duration(d.p50)}, p95 ${duration(d.p95)}, max ${duration(d.max)}`)
   lines.push(`pass rows by skip: ${tally(report.passRowsBySkip)}`)
+  const sc = report.scenarios
+  lines.push(
+    `scenarios: bookmarks during a pause ${sc.bookmarkDuringPause}, pauses during a Lane's wait ${sc.pauseDuringWait}, Check now on a Finished Series ${sc.checkNowFinished}, on a paused Site ${sc.checkNowPaused}, chapters withdrawn and back ${sc.withdrawnAndBack}`,
+  )
   const n = report.notifications
   lines.push(
     `notifications: ${n.messages} messages in ${n.digests} digests; outbox ${n.outbox}; receivers saw ok ${n.deliveries.ok}, refused ${n.deliveries.refused}, dropped ${n.deliveries.dropped} (delivered twice: ${n.deliveredTwice}); Progress ${n.progress}, unread views ${n.unreadViews}`,
@@ -327,6 +337,44 @@ export function formatSummary(report: SimulationReport, start: number): string {
   lines.push(`unexplained errors: ${report.unexplainedErrors.length}`)
   for (const u of report.unexplainedErrors.slice(0, 3)) lines.push(`  ${when(u.mono)} ${u.series} (${u.caller}): ${u.outcome}: ${u.reason}`)
   return lines.join('\n')
+}
+
+export interface ScenarioCounts {
+  /** New Series bookmarked (an Acquisition asked) while their Site was paused. */
+  bookmarkDuringPause: number
+  /** Pauses pressed while the Site's Lane was between two of its requests in one pass (waiting its turn). */
+  pauseDuringWait: number
+  /** Check now pressed on a Finished Series, and on a Series whose Site was paused. */
+  checkNowFinished: number
+  checkNowPaused: number
+  /** Chapters a Site withdrew and uploaded again during the run. */
+  withdrawnAndBack: number
+}
+
+function scenarioCounts(events: readonly SimEvent[]): ScenarioCounts {
+  const counts: ScenarioCounts = { bookmarkDuringPause: 0, pauseDuringWait: 0, checkNowFinished: 0, checkNowPaused: 0, withdrawnAndBack: 0 }
+  const pausedUntil = new Map<string, number>()
+  const finished = new Set<string>()
+  const laneWaiting = new Set<string>()
+  for (const e of events) {
+    if (e.type === 'seed' && e.finished) finished.add(e.series)
+    else if (e.type === 'request' && e.caller === 'lane') laneWaiting.add(e.site)
+    else if (e.type === 'pass' || e.type === 'pass-failed') laneWaiting.delete(e.site)
+    if (e.type !== 'action' || e.result !== 'ok') continue
+    const paused = (pausedUntil.get(e.site ?? '') ?? 0) > e.mono
+    if (e.action === 'pause') {
+      pausedUntil.set(e.site!, e.mono + (e.durationMs ?? 0))
+      if (laneWaiting.has(e.site!)) counts.pauseDuringWait++
+    } else if (e.action === 'resume') pausedUntil.delete(e.site!)
+    else if (e.action === 'finish') finished.add(e.series!)
+    else if (e.action === 'unfinish') finished.delete(e.series!)
+    else if (e.action === 'bookmark' && e.acquired && paused) counts.bookmarkDuringPause++
+    else if (e.action === 'check-now') {
+      if (finished.has(e.series!)) counts.checkNowFinished++
+      if (paused) counts.checkNowPaused++
+    }
+  }
+  return counts
 }
 
 /** The Readers' side: digests and their messages, the outbox, what the receivers saw, Progress recorded. */

@@ -36,6 +36,7 @@ import {
   agendaInsert,
   makeAgenda,
   readingItems,
+  scenarioMoments,
   makeEpisodes,
   scenarioItems,
   type Household,
@@ -255,7 +256,10 @@ async function seedRun(run: Run, core: Core): Promise<{ agenda: Item[]; actor: A
   await seedReaders({ core, world, readers, household, receivers: run.receivers, rng: root.fork('readers'), log })
 
   const agenda = makeAgenda(root.fork('agenda'), world, run.faults, run.actions, household)
-  if (run.actions !== 'none') for (const item of readingItems(root.fork('reading'), world, readers.length)) agendaInsert(agenda, item)
+  if (run.actions !== 'none') {
+    for (const item of readingItems(root.fork('reading'), world, readers.length)) agendaInsert(agenda, item)
+    for (const item of scenarioMoments(root.fork('moments'), world, household)) agendaInsert(agenda, item)
+  }
   for (const step of run.options.scenario ?? []) for (const item of scenarioItems(step, world)) agendaInsert(agenda, item)
   const actor = new Actor({
     world,
