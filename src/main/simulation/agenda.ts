@@ -183,17 +183,22 @@ export function scenarioItems(step: ScenarioStep, world: World): Item[] {
 export function scenarioMoments(rng: Random, world: World, household: Household): Item[] {
   const items: Item[] = []
   const t = (from: number, to: number) => Math.round(world.start + rng.between(from * HOUR, to * HOUR))
-  const fresh = world.sites.filter(({ site }) => world.series.some((s) => s.site === site.key && !household.known.has(s.key)))
-  const site = (fresh.length ? rng.pick(fresh) : rng.pick(world.sites)).site.key
-  const pausedAt = t(2, 20)
+  // The Site with the most Series left to bookmark, early, before the agenda's own bookmarks take them.
+  const freshOf = (key: string) => world.series.filter((s) => s.site === key && !household.known.has(s.key)).length
+  const site = [...world.sites].sort((a, b) => freshOf(b.site.key) - freshOf(a.site.key))[0]!.site.key
+  const pausedAt = t(1, 3)
   items.push(
     { at: pausedAt, kind: 'pause', site, duration: '1h', resumeAfter: null },
     { at: pausedAt + Math.round(rng.between(5, 20) * 60_000), kind: 'bookmark-burst', site, count: 2 },
     { at: pausedAt + Math.round(rng.between(25, 50) * 60_000), kind: 'check-now', site },
   )
-  // The busiest Site's Lane is waiting its gap most of the time it works: a Pause then lands in a wait.
+  // Check now wakes the busiest Site's Lane, which then waits its gap: a Pause pressed a second later lands in the wait.
   const busiest = world.sites[0]!.site.key
-  for (const at of [t(6, 30), t(36, 60)]) items.push({ at, kind: 'pause', site: busiest, duration: '1h', resumeAfter: 20 * 60_000 })
+  for (const at of [t(6, 30), t(36, 60)])
+    items.push(
+      { at, kind: 'check-now', site: busiest },
+      { at: at + 1_000, kind: 'pause', site: busiest, duration: '1h', resumeAfter: 20 * 60_000 },
+    )
   items.push({ at: t(4, 40), kind: 'check-now', finished: true }, { at: t(44, 70), kind: 'check-now', finished: true })
   return items
 }

@@ -3,7 +3,7 @@
  * receivers' ledger (every delivery that reached them), the outbox as each digest left it, the Readers' own
  * rules, and what the Sites served. Pure, as the other rules (checker.ts).
  */
-import type { CheckEvent, DeliveryEvent, OutboxEvent, ReaderEvent, SimEvent, UnreadEvent } from './events'
+import type { CheckEvent, DeliveryEvent, OutboxEvent, PassEvent, ReaderEvent, SimEvent, UnreadEvent } from './events'
 
 export const READER_RULES = [
   'new-chapter-complete',
@@ -52,20 +52,22 @@ function newChapterComplete(events: readonly SimEvent[], out: Out): void {
       expected.set(e.site, [...(expected.get(e.site) ?? []), e])
     } else if (e.type === 'pass-failed') expected.delete(e.site)
     else if (e.type === 'pass') {
-      const checks = expected.get(e.site) ?? []
+      if (e.row !== null) judgePass(e, expected.get(e.site) ?? [], out)
       expected.delete(e.site)
-      if (e.row === null) continue
-      for (const c of checks)
-        if (!e.newChapters.some((n) => n.series === c.series && n.chapter === c.served))
-          out.push({
-            rule: 'new-chapter-complete',
-            ...at(e),
-            site: e.site,
-            series: c.series,
-            message: `the Site served chapter ${c.served}, above all it had shown, and the pass reported no New Chapter ${c.served}`,
-          })
     }
   }
+}
+
+function judgePass(pass: PassEvent, checks: readonly CheckEvent[], out: Out): void {
+  for (const c of checks)
+    if (!pass.newChapters.some((n) => n.series === c.series && n.chapter === c.served))
+      out.push({
+        rule: 'new-chapter-complete',
+        ...at(pass),
+        site: pass.site,
+        series: c.series,
+        message: `the Site served chapter ${c.served}, above all it had shown, and the pass reported no New Chapter ${c.served}`,
+      })
 }
 
 /** One digest per Reader per pass: a digest queues at most one message per channel (a held one is joined, not added to). */
@@ -93,10 +95,26 @@ function channelReaders(events: readonly SimEvent[]): Map<number, ReaderEvent> {
   return byChannel
 }
 
-function outboxRows(events: readonly SimEvent[]): Map<number, { row: OutboxEvent['rows'][number]; made: OutboxEvent }> {
-  const rows = new Map<number, { row: OutboxEvent['rows'][number]; made: OutboxEvent }>()
-  for (const e of events) if (e.type === 'outbox') for (const row of e.rows) rows.set(row.id, { row, made: e })
-  return rows
+interface Queued {
+  row: OutboxEvent['rows'][number]
+  made: OutboxEvent
+  deliveries: DeliveryEvent[]
+}
+
+/** Each outbox message with the deliveries that carried its id (an id names the newest row that had it then). */
+function queuedMessages(events: readonly SimEvent[]): Queued[] {
+  const all: Queued[] = []
+  const byId = new Map<number, Queued>()
+  for (const e of events) {
+    if (e.type === 'outbox')
+      for (const row of e.rows) {
+        const q = { row, made: e, deliveries: [] }
+        all.push(q)
+        byId.set(row.id, q)
+      }
+    else if (e.type === 'delivery') byId.get(outboxRowOf(e.id) ?? -1)?.deliveries.push(e)
+  }
+  return all
 }
 
 /** Minutes since midnight of `wall` in a time zone. */
@@ -126,19 +144,15 @@ export function quietEnd(quiet: NonNullable<ReaderEvent['quiet']>, wall: number)
  */
 function quietHoursKept(events: readonly SimEvent[], out: Out): void {
   const readerOf = channelReaders(events)
-  const rows = outboxRows(events)
-  for (const e of events) {
-    if (e.type !== 'delivery') continue
-    const quiet = readerOf.get(e.channel)?.quiet
-    const id = outboxRowOf(e.id)
-    const made = id === null ? undefined : rows.get(id)
-    if (!quiet || !made) continue
-    const end = quietEnd(quiet, made.row.createdAt)
-    if (end !== null && e.wall < end)
+  for (const { row, deliveries } of queuedMessages(events)) {
+    const quiet = readerOf.get(row.channel)?.quiet
+    const end = quiet ? quietEnd(quiet, row.createdAt) : null
+    if (!quiet || end === null) continue
+    for (const e of deliveries.filter((d) => d.wall < end))
       out.push({
         rule: 'quiet-hours-kept',
         ...at(e),
-        message: `message ${e.id} made at ${clock(made.row.createdAt, quiet.timeZone)} reached Reader ${e.reader}'s ${e.kind} at ${clock(e.wall, quiet.timeZone)}, inside their quiet hours ${quiet.from}–${quiet.to} (${quiet.timeZone})`,
+        message: `message ${e.id} made at ${clock(row.createdAt, quiet.timeZone)} reached Reader ${e.reader}'s ${e.kind} at ${clock(e.wall, quiet.timeZone)}, inside their quiet hours ${quiet.from}–${quiet.to} (${quiet.timeZone})`,
       })
   }
 }
@@ -153,18 +167,15 @@ const clock = (wall: number, timeZone: string) => {
  * receivers' failures and hangs: judged for each message due (made, or held until) before the run's end.
  */
 function deliveredAtLeastOnce(events: readonly SimEvent[], end: number, out: Out): void {
-  const delivered = new Set<number>()
-  for (const e of events) if (e.type === 'delivery' && e.result === 'ok') delivered.add(outboxRowOf(e.id) ?? -1)
   const readerOf = channelReaders(events)
-  for (const [id, { row, made }] of outboxRows(events)) {
+  for (const { row, made, deliveries } of queuedMessages(events)) {
     const dueMono = made.mono + Math.max(0, row.notBefore - row.createdAt)
-    if (dueMono > end || delivered.has(id)) continue
-    const attempts = events.filter((e): e is DeliveryEvent => e.type === 'delivery' && e.id === `mb-${id}`)
+    if (dueMono > end || deliveries.some((d) => d.result === 'ok')) continue
     out.push({
       rule: 'delivered-at-least-once',
       ...at(made),
       site: made.site,
-      message: `outbox message ${id} for Reader ${readerOf.get(row.channel)?.reader} (channel ${row.channel}) never delivered; its receiver saw it ${attempts.length} time(s): ${attempts.map((a) => a.result).join(', ') || 'never'}`,
+      message: `outbox message ${row.id} for Reader ${readerOf.get(row.channel)?.reader} (channel ${row.channel}) never delivered; its receiver saw it ${deliveries.length} time(s): ${deliveries.map((a) => a.result).join(', ') || 'never'}`,
     })
   }
 }

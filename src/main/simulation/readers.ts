@@ -96,7 +96,8 @@ async function seedProgress(core: Core, world: World, reader: number, place: num
 
 /** The outbox as a digest left it: the rows it added (read at once, on the core's own connection). */
 export class OutboxWatch {
-  #seen = 0
+  #known = new Set<string>()
+  #all: Statement | undefined
   #nextDue: Statement | undefined
 
   constructor(
@@ -104,17 +105,21 @@ export class OutboxWatch {
     private readonly log: EventLog,
   ) {}
 
-  /** After a digest: enters the rows it queued. */
+  /**
+   * After a digest: enters the rows it queued — those not in the outbox at the last look (a row's id is used again
+   * once the rows above it are gone, so a row is known by its id, channel and time).
+   */
   observe(site: string): void {
-    const rows = this.core()
-      .store.sqlite.prepare('SELECT id, channel_id, created_at, not_before, message FROM notify_outbox WHERE id > ? ORDER BY id')
-      .all(this.#seen) as Array<{ id: number; channel_id: number; created_at: number; not_before: number; message: string }>
-    if (rows.length === 0) return
-    this.#seen = rows.at(-1)!.id
+    this.#all ??= this.core().store.sqlite.prepare('SELECT id, channel_id, created_at, not_before, message FROM notify_outbox ORDER BY id')
+    const rows = this.#all.all() as Array<{ id: number; channel_id: number; created_at: number; not_before: number; message: string }>
+    const keyOf = (r: (typeof rows)[number]) => `${r.id}:${r.channel_id}:${r.created_at}`
+    const added = rows.filter((r) => !this.#known.has(keyOf(r)))
+    this.#known = new Set(rows.map(keyOf))
+    if (added.length === 0) return
     this.log.add({
       type: 'outbox',
       site,
-      rows: rows.map((r) => ({
+      rows: added.map((r) => ({
         id: r.id,
         channel: r.channel_id,
         createdAt: r.created_at,

@@ -342,7 +342,7 @@ export function formatSummary(report: SimulationReport, start: number): string {
 export interface ScenarioCounts {
   /** New Series bookmarked (an Acquisition asked) while their Site was paused. */
   bookmarkDuringPause: number
-  /** Pauses pressed while the Site's Lane was between two of its requests in one pass (waiting its turn). */
+  /** Pauses pressed while a Check now on the Site was not yet served (its Lane waiting its turn). */
   pauseDuringWait: number
   /** Check now pressed on a Finished Series, and on a Series whose Site was paused. */
   checkNowFinished: number
@@ -355,21 +355,22 @@ function scenarioCounts(events: readonly SimEvent[]): ScenarioCounts {
   const counts: ScenarioCounts = { bookmarkDuringPause: 0, pauseDuringWait: 0, checkNowFinished: 0, checkNowPaused: 0, withdrawnAndBack: 0 }
   const pausedUntil = new Map<string, number>()
   const finished = new Set<string>()
-  const laneWaiting = new Set<string>()
+  // A Check now not yet served: the Lane has a due Series and waits its turn.
+  const pressed = new Map<string, string>()
   for (const e of events) {
     if (e.type === 'seed' && e.finished) finished.add(e.series)
-    else if (e.type === 'request' && e.caller === 'lane') laneWaiting.add(e.site)
-    else if (e.type === 'pass' || e.type === 'pass-failed') laneWaiting.delete(e.site)
+    else if (e.type === 'request' && e.caller === 'lane' && e.first && pressed.get(e.site) === e.series) pressed.delete(e.site)
     if (e.type !== 'action' || e.result !== 'ok') continue
     const paused = (pausedUntil.get(e.site ?? '') ?? 0) > e.mono
     if (e.action === 'pause') {
       pausedUntil.set(e.site!, e.mono + (e.durationMs ?? 0))
-      if (laneWaiting.has(e.site!)) counts.pauseDuringWait++
+      if (pressed.has(e.site!)) counts.pauseDuringWait++
     } else if (e.action === 'resume') pausedUntil.delete(e.site!)
     else if (e.action === 'finish') finished.add(e.series!)
     else if (e.action === 'unfinish') finished.delete(e.series!)
     else if (e.action === 'bookmark' && e.acquired && paused) counts.bookmarkDuringPause++
     else if (e.action === 'check-now') {
+      pressed.set(e.site!, e.series!)
       if (finished.has(e.series!)) counts.checkNowFinished++
       if (paused) counts.checkNowPaused++
     }
