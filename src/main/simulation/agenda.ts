@@ -199,8 +199,32 @@ export function scenarioMoments(rng: Random, world: World, household: Household)
       { at, kind: 'check-now', site: busiest },
       { at: at + 1_000, kind: 'pause', site: busiest, duration: '1h', resumeAfter: 20 * 60_000 },
     )
+  items.push(...twoAtOnce(world, household))
   items.push({ at: t(4, 40), kind: 'check-now', finished: true }, { at: t(44, 70), kind: 'check-now', finished: true })
   return items
+}
+
+/**
+ * The machine asleep over two releases of one Site on Series one Reader holds (the first such pair of the run, at
+ * most 8 h apart): on waking, one pass finds both, and the Reader's digest names two Series.
+ */
+function twoAtOnce(world: World, household: Household): Item[] {
+  const releases = world.series
+    .filter((s) => household.held.get(s.key)?.size && !household.finished.has(s.key))
+    .flatMap((s) => s.chapters.filter((c) => c.at > world.start + HOUR && c.at < world.end - 2 * HOUR).map((c) => ({ s, at: c.at })))
+    .sort((a, b) => a.at - b.at)
+  for (const [i, a] of releases.entries())
+    for (const b of releases.slice(i + 1)) {
+      if (b.at - a.at > 8 * HOUR) break
+      const together =
+        b.s.site === a.s.site && b.s !== a.s && [...household.held.get(a.s.key)!].some((r) => household.held.get(b.s.key)!.has(r))
+      if (together)
+        return [
+          { at: a.at - 10 * 60_000, kind: 'machine-sleep' },
+          { at: b.at + 10 * 60_000, kind: 'machine-wake' },
+        ]
+    }
+  return []
 }
 
 /** How often each Reader sits down to read (mean hours between), by their place among the Readers. */
