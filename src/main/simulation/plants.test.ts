@@ -208,7 +208,7 @@ const options: SimulationOptions =
         // Refusals often enough to meet one in a day; new bookmarks at once, so Acquisitions meet the Lane.
         faultRates: { challenge: 0.02 },
         scenario: [
-          { at: 2 * 3_600_000, do: 'bookmark-burst', site: 0, count: 4 },
+          { at: 5 * 3_600_000, do: 'bookmark-burst', site: 0, count: 4 },
           { at: 9 * 3_600_000, do: 'bookmark-burst', site: 1, count: 4 },
         ],
       }
