@@ -6,6 +6,7 @@
 import { PAUSE_DURATIONS, type AdminApi } from '../../shared/admin-api'
 import type { Core } from '../core'
 import type { Db } from '../store/database'
+import { updateBookmark } from '../store/bookmarks'
 import { recordSighting } from '../store/sightings'
 import { bookmarkByUrl, type AcquireDeps } from '../use-cases/acquire'
 import type { FakeClock } from '../testing/clock'
@@ -35,14 +36,23 @@ export interface ActorDeps {
   snapshotLatest(site: string, seriesId: string, after: 'check' | 'sighting'): void
   /** Keeps a started piece of work until it settles (the run waits for them all at its end). */
   track(work: Promise<unknown>): void
+  /** Enters a Reader's view of a Series (unread count, next chapter) as the app will show it once the queries before have run. */
+  snapshotUnread(readerId: number, series: SimSeries): void
 }
+
+/** The chance a Reader reads a Series to its newest chapter in a session (else they stop some chapters behind). */
+export const CAUGHT_UP = [0.9, 0.3, 0.8, 0.1]
 
 type ActionEntry = Parameters<EventLog['add']>[0] & { type: 'action' }
 
 export class Actor {
   #asleep = false
+  /** The Readers' reading, a stream of its own so it reshuffles no other action. */
+  readonly #reading: Random
 
-  constructor(private readonly d: ActorDeps) {}
+  constructor(private readonly d: ActorDeps) {
+    this.#reading = d.rng.fork('reading')
+  }
 
   /** Runs one item. Nobody uses the app while the machine sleeps; the world goes on. */
   async run(item: Item): Promise<void> {
@@ -80,6 +90,31 @@ export class Actor {
         return this.#bookmarkSecond()
       case 'sighting':
         return this.#sighting(item)
+      case 'read':
+        return this.#read(item)
+    }
+  }
+
+  /** A Reader reads one to three of their Series on the Site and records Progress: to the newest, or stopping behind. */
+  async #read(item: ItemOf<'read'>): Promise<void> {
+    const { world, household, readers, clock, db } = this.d
+    const rng = this.#reading
+    const readerId = readers[item.reader]!
+    const mine = world.series.filter((s) => household.held.get(s.key)?.has(readerId))
+    for (let n = mine.length ? rng.int(1, 3) : 0; n > 0; n--) {
+      const series = rng.pick(mine)
+      const released = releasedBy(series, clock.monotonic())
+      if (!released.length) continue
+      const behind = rng.chance(CAUGHT_UP[item.reader % CAUGHT_UP.length]!) ? 0 : rng.int(1, Math.min(8, released.length - 1))
+      const progress = released[released.length - 1 - behind]!.number
+      const key = { site: series.site, seriesId: series.seriesId }
+      await this.#record(
+        { type: 'action', action: 'progress', site: series.site, series: series.key, reader: readerId, chapter: progress, result: '' },
+        async () => {
+          await updateBookmark(db, readerId, key, { progress, progressAt: clock.now() }, clock.now())
+        },
+      )
+      this.d.snapshotUnread(readerId, series)
     }
   }
 
@@ -113,7 +148,8 @@ export class Actor {
   }
 
   async #checkNow(item: ItemOf<'check-now'>): Promise<void> {
-    const held = this.#heldSeries().filter((x) => !item.site || x.site === item.site)
+    const finished = this.d.household.finished
+    const held = this.#heldSeries().filter((x) => (!item.site || x.site === item.site) && (!item.finished || finished.has(x.key)))
     if (!held.length) return
     const series = this.d.rng.pick(held)
     return this.#record({ type: 'action', action: 'check-now', site: series.site, series: series.key, result: '' }, async () => {

@@ -37,11 +37,13 @@ export type Item =
   | { at: number; kind: 'pause'; site: string; duration: PauseDuration; resumeAfter: number | null }
   | { at: number; kind: 'resume'; site: string }
   | { at: number; kind: 'finish' | 'unfinish' | 'bookmark' | 'bookmark-second' }
-  | { at: number; kind: 'check-now'; site?: string }
+  | { at: number; kind: 'check-now'; site?: string; finished?: boolean }
   | { at: number; kind: 'bookmark-burst'; site?: string; count?: number; reader?: number }
   | { at: number; kind: 'clock-step'; stepMs: number }
   | { at: number; kind: 'machine-sleep' | 'machine-wake' }
   | { at: number; kind: 'database-locked'; forMs: number }
+  /** A Reader (by their place among the Readers) reads a few of their Series and records Progress. */
+  | { at: number; kind: 'read'; reader: number }
 
 /**
  * One step of a scripted scenario, `at` ms after the start; a Site is given by its index in the run's
@@ -171,6 +173,71 @@ export function scenarioItems(step: ScenarioStep, world: World): Item[] {
     case 'database-locked':
       return [{ at, kind: 'database-locked', forMs: step.forMs }]
   }
+}
+
+/**
+ * The moments a plain run must meet (each from its own stream, so a 3-day run of default options meets every one):
+ * a Reader bookmarking new Series while their Site is paused, a Pause pressed while a Lane waits its turn, and
+ * Check now on a Finished Series and on a paused Site's. Within the first day, while new Series are left to bookmark.
+ */
+export function scenarioMoments(rng: Random, world: World, household: Household): Item[] {
+  const items: Item[] = []
+  const t = (from: number, to: number) => Math.round(world.start + rng.between(from * HOUR, to * HOUR))
+  // The Site with the most Series left to bookmark, early, before the agenda's own bookmarks take them.
+  const freshOf = (key: string) => world.series.filter((s) => s.site === key && !household.known.has(s.key)).length
+  const site = [...world.sites].sort((a, b) => freshOf(b.site.key) - freshOf(a.site.key))[0]!.site.key
+  const pausedAt = t(1, 3)
+  items.push(
+    { at: pausedAt, kind: 'pause', site, duration: '1h', resumeAfter: null },
+    { at: pausedAt + Math.round(rng.between(5, 20) * 60_000), kind: 'bookmark-burst', site, count: 2 },
+    { at: pausedAt + Math.round(rng.between(25, 50) * 60_000), kind: 'check-now', site },
+  )
+  // Check now wakes the busiest Site's Lane, which then waits its gap: a Pause pressed a second later lands in the wait.
+  const busiest = world.sites[0]!.site.key
+  for (const at of [t(6, 30), t(36, 60)])
+    items.push(
+      { at, kind: 'check-now', site: busiest },
+      { at: at + 1_000, kind: 'pause', site: busiest, duration: '1h', resumeAfter: 20 * 60_000 },
+    )
+  items.push(...twoAtOnce(world, household))
+  items.push({ at: t(4, 40), kind: 'check-now', finished: true }, { at: t(44, 70), kind: 'check-now', finished: true })
+  return items
+}
+
+/**
+ * The machine asleep over two releases of one Site on Series one Reader holds (the first such pair of the run, at
+ * most 8 h apart): on waking, one pass finds both, and the Reader's digest names two Series.
+ */
+function twoAtOnce(world: World, household: Household): Item[] {
+  const releases = world.series
+    .filter((s) => household.held.get(s.key)?.size && !household.finished.has(s.key))
+    .flatMap((s) => s.chapters.filter((c) => c.at > world.start + HOUR && c.at < world.end - 2 * HOUR).map((c) => ({ s, at: c.at })))
+    .sort((a, b) => a.at - b.at)
+  for (const [i, a] of releases.entries())
+    for (const b of releases.slice(i + 1)) {
+      if (b.at - a.at > 8 * HOUR) break
+      const together =
+        b.s.site === a.s.site && b.s !== a.s && [...household.held.get(a.s.key)!].some((r) => household.held.get(b.s.key)!.has(r))
+      if (together)
+        return [
+          { at: a.at - 10 * 60_000, kind: 'machine-sleep' },
+          { at: b.at + 10 * 60_000, kind: 'machine-wake' },
+        ]
+    }
+  return []
+}
+
+/** How often each Reader sits down to read (mean hours between), by their place among the Readers. */
+const READING_EVERY_HOURS = [6, 20, 3, 40]
+
+/** Each Reader's reading sessions over the run, from a stream of their own. */
+export function readingItems(rng: Random, world: World, readers: number): Item[] {
+  const items: Item[] = []
+  for (let reader = 0; reader < readers; reader++) {
+    const every = READING_EVERY_HOURS[reader % READING_EVERY_HOURS.length]! * HOUR
+    for (const at of poisson(rng, DAY / every, world.start, world.end)) items.push({ at, kind: 'read', reader })
+  }
+  return items
 }
 
 export function agendaInsert(agenda: Item[], item: Item): void {

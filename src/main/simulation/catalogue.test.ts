@@ -3,7 +3,7 @@ import { highestChapter, parseChapterNumber } from '../../shared/chapter-number'
 import type { FetchResult } from '../fetch/fetcher'
 import type { PageRequest } from '../sites/site'
 import { FakeClock } from '../testing/clock'
-import { buildWorld, chapterLabel, DAY, LABEL_STYLES, releasedBy } from './catalogue'
+import { buildWorld, chapterLabel, DAY, LABEL_STYLES, shownBy } from './catalogue'
 import { EventLog } from './events'
 import { Random } from './random'
 import { SimSites } from './sim-sites'
@@ -62,7 +62,7 @@ describe('the world', () => {
         if (step.kind === 'follow') request = step.request
         else found = highestChapter(step.result.chapters)?.number
       }
-      expect(found, series.key).toBe(releasedBy(series, clock.monotonic()).at(-1)!.number)
+      expect(found, series.key).toBe(shownBy(series, clock.monotonic()).at(-1)!.number)
       expect(site.seriesIdOf(url)).toBe(series.seriesId)
     }
   })

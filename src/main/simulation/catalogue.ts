@@ -58,6 +58,8 @@ export interface SimChapter {
   label: string
   /** Release time, monotonic ms; at or before the start for the back catalogue. */
   at: number
+  /** Taken down by the Site from `from` and uploaded again at `to` (monotonic ms): absent from its pages meanwhile. */
+  withdrawn?: { from: number; to: number }
 }
 
 export interface SimSeries {
@@ -120,6 +122,31 @@ export function releasedBy(series: SimSeries, at: number): readonly SimChapter[]
   return chapters.slice(0, lo)
 }
 
+/** The chapters a Series' pages list at `at`: those released by then, less any the Site has withdrawn for now. */
+export function shownBy(series: SimSeries, at: number): readonly SimChapter[] {
+  const released = releasedBy(series, at)
+  return released.some((c) => c.withdrawn)
+    ? released.filter((c) => !c.withdrawn || at < c.withdrawn.from || at >= c.withdrawn.to)
+    : released
+}
+
+/** Per Series per day: the chance its Site withdraws its newest chapter for a while (a bad scan, a takedown). */
+const WITHDRAWALS_PER_SERIES_PER_DAY = 0.04
+
+/**
+ * Sites that take their newest chapter down and upload it again hours later, from a stream of their own (the
+ * releases stay as they were): only a chapter out for 12 h or more, gone 3–18 h.
+ */
+function withdrawChapters(rng: Random, series: readonly SimSeries[], start: number, end: number): void {
+  for (const s of series) {
+    if (!rng.chance(Math.min(1, (WITHDRAWALS_PER_SERIES_PER_DAY * (end - start)) / DAY))) continue
+    const from = Math.round(rng.between(start, end))
+    const newest = releasedBy(s, from).at(-1)
+    const gone = Math.round(rng.between(3 * HOUR, 18 * HOUR))
+    if (newest && newest.at <= from - 12 * HOUR) (newest as SimChapter).withdrawn = { from, to: from + gone }
+  }
+}
+
 /** Builds the Sites, the Series and every release of the run from one random stream. */
 export function buildWorld(rng: Random, options: WorldOptions): World {
   const sites = Array.from({ length: options.sites }, (_, i) => makeSite(i, options.cadence ?? 'fixed', options.pace))
@@ -131,6 +158,7 @@ export function buildWorld(rng: Random, options: WorldOptions): World {
     const sim = i < sites.length ? sites[i]! : rng.weighted(siteWeights)
     series.push(makeSeries(rng, sim, i, usedSlugs, options))
   }
+  withdrawChapters(rng.fork('withdrawals'), series, options.start, options.end)
   const byHost = new Map<string, SimSite>()
   for (const s of sites) {
     byHost.set(s.host, s)

@@ -11,6 +11,7 @@ import { RETRY_AFTER_CAP_MS } from '../lanes/decisions'
 import type { Pace } from '../sites/site'
 import { KEEP_NEWEST } from '../store/chapters'
 import type { PassRow } from '../store/schema'
+import { checkReaderRules, READER_RULES } from './checker-readers'
 import {
   DB_FAULT_MARK,
   FAULT_OUTCOME,
@@ -47,6 +48,7 @@ export const RULES = [
   'gap-kept',
   'acquisition-paced',
   'one-message-per-reader-per-pass',
+  ...READER_RULES,
 ] as const
 export type RuleName = (typeof RULES)[number]
 
@@ -859,17 +861,27 @@ const oneMessagePerReaderPerPass: Rule = (index, out) => {
 
 /**
  * After each successful check the stored Latest Chapter is the highest chapter the Site served that check,
- * fractional part included — unless a higher Sighting stands. Read from the snapshot taken as the check ended.
+ * fractional part included — unless a higher Sighting stands, or a higher chapter the Site showed an earlier check
+ * and has withdrawn since (the Latest Chapter is the highest the app knows). Read from the snapshot taken as the check ended.
  */
 const latestRecorded: Rule = (index, out) => {
   const awaiting = new Map<string, CheckEvent>()
+  // The highest chapter the Site had shown before each check: a chapter it withdrew since stays the Latest Chapter.
+  const shown = new Map<string, number>()
+  const shownBefore = new Map<CheckEvent, number>()
   for (const e of index.events) {
-    if (e.type === 'check' && e.outcome === 'chapter' && e.served !== null) awaiting.set(e.series, e)
+    if (e.type === 'seed' && e.latest !== null) shown.set(e.series, e.latest)
+    if (e.type === 'check' && e.outcome === 'chapter' && e.served !== null) {
+      awaiting.set(e.series, e)
+      shownBefore.set(e, shown.get(e.series) ?? -Infinity)
+      shown.set(e.series, Math.max(shown.get(e.series) ?? -Infinity, e.served))
+    }
     if (e.type !== 'latest' || e.after !== 'check') continue
     const check = awaiting.get(e.series)
     awaiting.delete(e.series)
     if (!check || e.chapter === check.served) continue
     if (e.source === 'sighting' && e.chapter !== null && e.chapter > check.served!) continue
+    if (e.source === 'check' && e.chapter !== null && e.chapter > check.served! && e.chapter <= shownBefore.get(check)!) continue
     out.push({
       rule: 'latest-recorded',
       ...at(e),
@@ -948,6 +960,7 @@ export function checkInvariants(events: readonly SimEvent[], config: CheckerConf
   latestRecorded(index, violations)
   spacing(index, violations)
   oneMessagePerReaderPerPass(index, violations)
+  violations.push(...checkReaderRules(events, config.end))
   violations.sort((a, b) => a.seq - b.seq)
   return { violations, unexplainedErrors, detections }
 }

@@ -163,7 +163,17 @@ export interface SeedEvent extends At {
 }
 
 export type ActionKind =
-  'check-now' | 'pause' | 'resume' | 'finish' | 'unfinish' | 'bookmark' | 'sighting' | 'clock-step' | 'lanes-stop' | 'lanes-start'
+  | 'check-now'
+  | 'pause'
+  | 'resume'
+  | 'finish'
+  | 'unfinish'
+  | 'bookmark'
+  | 'sighting'
+  | 'clock-step'
+  | 'lanes-stop'
+  | 'lanes-start'
+  | 'progress'
 
 /** Something the owner, a Reader or the machine did. */
 export interface ActionEvent extends At {
@@ -198,6 +208,61 @@ export interface NotifyEvent extends At {
   messages: Array<{ reader: number; series: string[]; held: string[] }>
 }
 
+/**
+ * A Reader as the simulation set them up: their notification rules and the channels they hold (each leading to a
+ * simulated receiver, src/main/simulation/receivers.ts).
+ */
+export interface ReaderEvent extends At {
+  type: 'reader'
+  reader: number
+  minUnread: number
+  /** 'HH:MM' each, or null for no quiet hours. */
+  quiet: { from: string; to: string; timeZone: string } | null
+  /** `site/seriesId` of each Series muted. */
+  muted: string[]
+  channels: Array<{ id: number; kind: 'webhook' | 'ntfy' | 'webpush' }>
+}
+
+/** Outbox messages a digest made (read from the store as it was made): one row per channel it queued to. */
+export interface OutboxEvent extends At {
+  type: 'outbox'
+  /** The Site whose pass the digest follows. */
+  site: string
+  rows: Array<{ id: number; channel: number; createdAt: number; notBefore: number; series: string[] }>
+}
+
+/** A message that reached a simulated receiver (its ledger): how the receiver answered, and what it named. */
+export interface DeliveryEvent extends At {
+  type: 'delivery'
+  channel: number
+  reader: number
+  kind: 'webhook' | 'ntfy' | 'webpush'
+  /** The delivery id the message carried (its header). */
+  id: string
+  /** ok: answered 2xx; refused: answered 503; dropped: taken, then the connection dropped unanswered. */
+  result: 'ok' | 'refused' | 'dropped'
+  /** The Series it named (a webhook's JSON), null when the receiver cannot read them. */
+  series: string[] | null
+}
+
+/**
+ * A Reader's view of a Series as the app shows it (the Readers' page's read), after a Progress or a check: the
+ * unread count and the next chapter, with the Progress they are counted from.
+ */
+export interface UnreadEvent extends At {
+  type: 'unread'
+  reader: number
+  site: string
+  series: string
+  progress: number | null
+  /** Filled in once the read has run (queued behind the queries before it). */
+  unread: number
+  next: number | null
+  /** The Latest Chapter stored and its source, when the read ran. */
+  latest: number | null
+  source: string
+}
+
 export type SimEvent =
   | RequestEvent
   | RefusalEvent
@@ -211,6 +276,10 @@ export type SimEvent =
   | SeedEvent
   | ActionEvent
   | NotifyEvent
+  | ReaderEvent
+  | OutboxEvent
+  | DeliveryEvent
+  | UnreadEvent
 
 type Without<E> = E extends SimEvent ? Omit<E, 'seq' | 'mono' | 'wall'> : never
 

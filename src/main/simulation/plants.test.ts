@@ -12,10 +12,15 @@ import type * as Decisions from '../lanes/decisions'
 import type * as Pacer from '../lanes/pacer'
 import type * as Due from '../store/due'
 import type * as SeriesStore from '../store/series'
+import type * as NotifyStore from '../store/notify'
+import type * as Chapters from '../store/chapters'
+import type * as DigestModule from '../notify/digest'
+import type { Digest } from '../notify/digest'
 import type * as Acquire from '../use-cases/acquire'
 import type { AcquireDeps } from '../use-cases/acquire'
 import { DAY } from './catalogue'
 import type { RuleName } from './checker'
+import { READER_RULES } from './checker-readers'
 import { SIM_START, simulate, type SimulationOptions } from './simulate'
 
 type Bug =
@@ -26,6 +31,13 @@ type Bug =
   | 'gap-halved'
   | 'acquisition-own-turn'
   | 'check-now-takes-no-gap'
+  | 'message-per-chapter'
+  | 'quiet-hours-ignored'
+  | 'outbox-row-deleted-before-delivery'
+  | 'unread-off-by-one'
+  | 'fractional-move-not-new'
+  | 'paused-acquisition'
+  | 'vanished-chapter-new-again'
 /** The bug switched on; for check-now-takes-no-gap, how many of each Site's next Lane turns are a Check now'd Series'. */
 const plant = vi.hoisted(() => ({ bug: '' as string, forcedTurns: new Map<string, number>() }))
 
@@ -38,6 +50,12 @@ vi.mock('../lanes/decisions', async (importOriginal) => {
       const length = real.refusalLength(...args)
       return plant.bug === 'refusal-backoff-in-seconds' ? { ...length, ms: Math.ceil(length.ms / 1000) } : length
     },
+    // Acquisition reads the gate without the owner's pause (told apart by its frames: the Lane's gate is pass.ts's).
+    laneGate: (...args: Parameters<typeof real.laneGate>) => {
+      const gate = real.laneGate(...args)
+      if (plant.bug !== 'paused-acquisition' || gate !== 'paused' || !new Error().stack?.includes('use-cases/acquire')) return gate
+      return args[0].refuse_until > args[1] ? 'refusing' : null
+    },
   }
 })
 
@@ -48,11 +66,66 @@ vi.mock('../store/series', async (importOriginal) => {
     ...real,
     finishSeries: (...args: Parameters<typeof real.finishSeries>) =>
       plant.bug === 'finish-not-kept' ? Promise.resolve() : real.finishSeries(...args),
-    recordCheckResult: (db: Parameters<typeof real.recordCheckResult>[0], input: Parameters<typeof real.recordCheckResult>[1]) =>
-      real.recordCheckResult(
+    recordCheckResult: async (db: Parameters<typeof real.recordCheckResult>[0], input: Parameters<typeof real.recordCheckResult>[1]) => {
+      const report = await real.recordCheckResult(
         db,
         plant.bug === 'fraction-dropped' ? { ...input, found: { ...input.found, chapter: Math.floor(input.found.chapter) } } : input,
-      ),
+      )
+      // The Latest Chapter follows the Site down when it withdraws its newest chapter: the return is new again.
+      if (
+        plant.bug === 'vanished-chapter-new-again' &&
+        report.move === 'none' &&
+        report.previous !== null &&
+        input.found.chapter < report.previous
+      )
+        await db
+          .updateTable('series')
+          .set({ latest_chapter: input.found.chapter })
+          .where('site', '=', input.site)
+          .where('series_id', '=', input.seriesId)
+          .execute()
+      // A move within one whole chapter (10 → 10.5) taken for no New Chapter.
+      const within = report.previous !== null && Math.floor(report.previous) === Math.floor(input.found.chapter)
+      return plant.bug === 'fractional-move-not-new' && report.newChapter && within ? { ...report, newChapter: false } : report
+    },
+  }
+})
+
+// One outbox message per chapter instead of one digest; a message deleted from the outbox as it is taken for
+// delivery (lost when the delivery fails).
+vi.mock('../store/notify', async (importOriginal) => {
+  const real = await importOriginal<typeof NotifyStore>()
+  return {
+    ...real,
+    enqueue: async (db: Parameters<typeof real.enqueue>[0], row: Parameters<typeof real.enqueue>[1]) => {
+      const digest = JSON.parse(row.message) as Digest
+      if (plant.bug !== 'message-per-chapter' || digest.newChapters.length < 2) return real.enqueue(db, row)
+      for (const c of digest.newChapters) await real.enqueue(db, { ...row, message: JSON.stringify({ ...digest, newChapters: [c] }) })
+    },
+    dueMessages: async (...args: Parameters<typeof real.dueMessages>) => {
+      const due = await real.dueMessages(...args)
+      if (plant.bug === 'outbox-row-deleted-before-delivery') for (const m of due) await real.messageDone(args[0], m.id)
+      return due
+    },
+  }
+})
+
+// Quiet hours not applied: every digest goes out at once.
+vi.mock('../notify/digest', async (importOriginal) => {
+  const real = await importOriginal<typeof DigestModule>()
+  return {
+    ...real,
+    quietUntil: (...args: Parameters<typeof real.quietUntil>) => (plant.bug === 'quiet-hours-ignored' ? null : real.quietUntil(...args)),
+  }
+})
+
+// The unread count one too many once a Reader has read something (the Progress chapter counted as unread).
+vi.mock('../store/chapters', async (importOriginal) => {
+  const real = await importOriginal<typeof Chapters>()
+  return {
+    ...real,
+    unreadCount: (...args: Parameters<typeof real.unreadCount>) =>
+      real.unreadCount(...args) + (plant.bug === 'unread-off-by-one' && args[1] !== null ? 1 : 0),
   }
 })
 
@@ -109,22 +182,36 @@ vi.mock('../use-cases/acquire', async (importOriginal) => {
   }
 })
 
-const OUTSIDE: readonly RuleName[] = ['refusal-respected', 'finished-not-polled', 'latest-recorded', 'gap-kept', 'acquisition-paced']
+const OUTSIDE: readonly RuleName[] = [
+  'refusal-respected',
+  'finished-not-polled',
+  'latest-recorded',
+  'gap-kept',
+  'acquisition-paced',
+  ...READER_RULES,
+]
 const [days, series, sites] = (process.env.PLANT_RUN ?? '1,24,4').split(',').map(Number) as [number, number, number]
-const options: SimulationOptions = {
-  days,
-  series,
-  sites,
-  seed: 3,
-  faults: 'some',
-  actions: 'some',
-  // Refusals often enough to meet one in a day; new bookmarks at once, so Acquisitions meet the Lane.
-  faultRates: { challenge: 0.02 },
-  scenario: [
-    { at: 2 * 3_600_000, do: 'bookmark-burst', site: 0, count: 4 },
-    { at: 9 * 3_600_000, do: 'bookmark-burst', site: 1, count: 4 },
-  ],
-}
+/**
+ * `PLANT_RUN=default` plants each bug in a plain `npm run simulate` (3 days, 40 Series, 4 Sites, faults and
+ * actions `some`, the seeded agenda alone) on the seed `PLANT_SEED` (default 1): the issue's yardstick.
+ */
+const options: SimulationOptions =
+  process.env.PLANT_RUN === 'default'
+    ? { days: 3, series: 40, sites: 4, seed: Number(process.env.PLANT_SEED ?? 1), faults: 'some', actions: 'some' }
+    : {
+        days,
+        series,
+        sites,
+        seed: 3,
+        faults: 'some',
+        actions: 'some',
+        // Refusals often enough to meet one in a day; new bookmarks at once, so Acquisitions meet the Lane.
+        faultRates: { challenge: 0.02 },
+        scenario: [
+          { at: 5 * 3_600_000, do: 'bookmark-burst', site: 0, count: 4 },
+          { at: 9 * 3_600_000, do: 'bookmark-burst', site: 1, count: 4 },
+        ],
+      }
 /** Simulated time: not worth a timeout (Vitest reads 0 as none). */
 const NO_WALL_TIME_LIMIT = 0
 
@@ -162,6 +249,9 @@ describe('bugs planted in the core, caught from outside', () => {
     ['gap-halved', 'gap-kept'],
     ['acquisition-own-turn', 'acquisition-paced'],
     ['check-now-takes-no-gap', 'gap-kept'],
+    ['quiet-hours-ignored', 'quiet-hours-kept'],
+    ['unread-off-by-one', 'unread-as-served'],
+    ['paused-acquisition', 'closed-lane-silent'],
   ] as const)(
     '%s is caught by %s',
     async (bug, rule) => {
@@ -170,4 +260,26 @@ describe('bugs planted in the core, caught from outside', () => {
     },
     NO_WALL_TIME_LIMIT,
   )
+
+  // These need moments a CI-sized day seldom holds (a receiver failing as a message goes out, a fractional
+  // release, a chapter withdrawn and back): a plain 3-day run meets them (PLANT_RUN=default, seed 1).
+  it.skipIf(process.env.PLANT_RUN !== 'default').each([
+    ['outbox-row-deleted-before-delivery', 'delivered-at-least-once'],
+    ['fractional-move-not-new', 'new-chapter-complete'],
+    ['vanished-chapter-new-again', 'no-new-chapter-unchanged'],
+  ] as const)(
+    '%s is caught by %s in a plain run',
+    async (bug, rule) => {
+      const { fired } = await run(bug)
+      expect([...fired.keys()]).toContain(rule)
+    },
+    NO_WALL_TIME_LIMIT,
+  )
+
+  // Not caught yet by a plain 3-day run on seed 1: two New Chapters for one Reader in one pass are rare in a
+  // 40-Series world, even with the machine asleep over two releases (issue 39's closing note).
+  it.skip('message-per-chapter is caught by one-digest-per-reader-per-pass', async () => {
+    const { fired } = await run('message-per-chapter')
+    expect([...fired.keys()]).toContain('one-digest-per-reader-per-pass')
+  })
 })

@@ -61,7 +61,9 @@ export interface SimulationReport {
   browserLaunches: number
   actions: Partial<Record<ActionKind, { ok: number; failed: number }>>
   /** Digests of New Chapters made after passes, and the messages in them (one per Reader told). */
-  notifications: { digests: number; messages: number }
+  notifications: NotificationCounts
+  /** How often the run met each moment a plain run must meet (scenarioMoments, agenda.ts). */
+  scenarios: ScenarioCounts
   invariantViolations: Violation[]
   violationsByRule: Record<RuleName, number>
   unexplainedErrors: UnexplainedError[]
@@ -147,6 +149,10 @@ export function buildReport(input: ReportInput): SimulationReport {
     browserLaunches: input.browserLaunches,
     actions: t.actions,
     notifications: notificationCounts(events),
+    scenarios: {
+      ...scenarioCounts(events),
+      withdrawnAndBack: world.series.flatMap((x) => x.chapters).filter((c) => c.withdrawn && c.withdrawn.to <= world.end).length,
+    },
     invariantViolations: checked.violations,
     violationsByRule,
     unexplainedErrors: checked.unexplainedErrors,
@@ -300,7 +306,14 @@ export function formatSummary(report: SimulationReport, start: number): string {
   const d = report.detectionDelayMs
   lines.push(`detection delay: p50 ${duration(d.p50)}, p95 ${duration(d.p95)}, max ${duration(d.max)}`)
   lines.push(`pass rows by skip: ${tally(report.passRowsBySkip)}`)
-  lines.push(`notifications: ${report.notifications.messages} messages in ${report.notifications.digests} digests`)
+  const sc = report.scenarios
+  lines.push(
+    `scenarios: bookmarks during a pause ${sc.bookmarkDuringPause}, pauses during a Lane's wait ${sc.pauseDuringWait}, Check now on a Finished Series ${sc.checkNowFinished}, on a paused Site ${sc.checkNowPaused}, chapters withdrawn and back ${sc.withdrawnAndBack}`,
+  )
+  const n = report.notifications
+  lines.push(
+    `notifications: ${n.messages} messages in ${n.digests} digests; outbox ${n.outbox}; receivers saw ok ${n.deliveries.ok}, refused ${n.deliveries.refused}, dropped ${n.deliveries.dropped} (delivered twice: ${n.deliveredTwice}); Progress ${n.progress}, unread views ${n.unreadViews}`,
+  )
   lines.push(`checks by outcome: ${tally(report.checks.byOutcome)}`)
   lines.push(`errors by cause: ${tally(report.errorsByCause)}`)
   lines.push(`faults injected: ${tally(report.faultsInjected)}; on Acquisitions ${report.faultsOnAcquisitions}`)
@@ -326,14 +339,82 @@ export function formatSummary(report: SimulationReport, start: number): string {
   return lines.join('\n')
 }
 
-/** How many digests the notifier made and how many messages they held. */
-function notificationCounts(events: readonly SimEvent[]): { digests: number; messages: number } {
-  let digests = 0
-  let messages = 0
-  for (const e of events)
-    if (e.type === 'notify') {
-      digests++
-      messages += e.messages.length
+export interface ScenarioCounts {
+  /** New Series bookmarked (an Acquisition asked) while their Site was paused. */
+  bookmarkDuringPause: number
+  /** Pauses pressed while a Check now on the Site was not yet served (its Lane waiting its turn). */
+  pauseDuringWait: number
+  /** Check now pressed on a Finished Series, and on a Series whose Site was paused. */
+  checkNowFinished: number
+  checkNowPaused: number
+  /** Chapters a Site withdrew and uploaded again during the run. */
+  withdrawnAndBack: number
+}
+
+function scenarioCounts(events: readonly SimEvent[]): ScenarioCounts {
+  const counts: ScenarioCounts = { bookmarkDuringPause: 0, pauseDuringWait: 0, checkNowFinished: 0, checkNowPaused: 0, withdrawnAndBack: 0 }
+  const pausedUntil = new Map<string, number>()
+  const finished = new Set<string>()
+  // A Check now not yet served: the Lane has a due Series and waits its turn.
+  const pressed = new Map<string, string>()
+  for (const e of events) {
+    if (e.type === 'seed' && e.finished) finished.add(e.series)
+    else if (e.type === 'request' && e.caller === 'lane' && e.first && pressed.get(e.site) === e.series) pressed.delete(e.site)
+    if (e.type !== 'action' || e.result !== 'ok') continue
+    const paused = (pausedUntil.get(e.site ?? '') ?? 0) > e.mono
+    if (e.action === 'pause') {
+      pausedUntil.set(e.site!, e.mono + (e.durationMs ?? 0))
+      if (pressed.has(e.site!)) counts.pauseDuringWait++
+    } else if (e.action === 'resume') pausedUntil.delete(e.site!)
+    else if (e.action === 'finish') finished.add(e.series!)
+    else if (e.action === 'unfinish') finished.delete(e.series!)
+    else if (e.action === 'bookmark' && e.acquired && paused) counts.bookmarkDuringPause++
+    else if (e.action === 'check-now') {
+      pressed.set(e.site!, e.series!)
+      if (finished.has(e.series!)) counts.checkNowFinished++
+      if (paused) counts.checkNowPaused++
     }
-  return { digests, messages }
+  }
+  return counts
+}
+
+/** The Readers' side: digests and their messages, the outbox, what the receivers saw, Progress recorded. */
+export interface NotificationCounts {
+  digests: number
+  messages: number
+  /** Outbox messages the digests queued (one per channel of each Reader told). */
+  outbox: number
+  /** Deliveries that reached a receiver, by how it answered (its ledger). */
+  deliveries: { ok: number; refused: number; dropped: number }
+  /** Outbox messages a receiver answered 2xx more than once (the same id again: a hang, a store fault). */
+  deliveredTwice: number
+  /** Progress the Readers recorded, and views of unread count and next chapter read back. */
+  progress: number
+  unreadViews: number
+}
+
+function notificationCounts(events: readonly SimEvent[]): NotificationCounts {
+  const counts: NotificationCounts = {
+    digests: 0,
+    messages: 0,
+    outbox: 0,
+    deliveries: { ok: 0, refused: 0, dropped: 0 },
+    deliveredTwice: 0,
+    progress: 0,
+    unreadViews: 0,
+  }
+  const okIds = new Map<string, number>()
+  for (const e of events) {
+    if (e.type === 'notify') {
+      counts.digests++
+      counts.messages += e.messages.length
+    } else if (e.type === 'outbox') counts.outbox += e.rows.length
+    else if (e.type === 'delivery') {
+      counts.deliveries[e.result]++
+      if (e.result === 'ok') okIds.set(e.id, (okIds.get(e.id) ?? 0) + 1)
+    } else if (e.type === 'action' && e.action === 'progress' && e.result === 'ok') counts.progress++
+    else if (e.type === 'unread') counts.unreadViews++
+  }
+  counts.deliveredTwice = [...okIds.values()].filter((n) => n > 1).length
+  return counts
 }

@@ -12,7 +12,7 @@ import { HTTP_DEFAULTS } from '../fetch/http-fetcher'
 import { retryAfterMs } from '../fetch/retry-after'
 import { BROWSER_DEFAULTS } from '../fetch/browser/browser-fetcher'
 import { parseUrl, type PageRequest, type Site } from '../sites/site'
-import { releasedBy, type SimSeries, type SimSite, type World } from './catalogue'
+import { shownBy, type SimSeries, type SimSite, type World } from './catalogue'
 import type { Caller, EventLog, FaultKind, RefusalEvent, RequestEvent } from './events'
 import { challengePage, listedNumbers, madaraList, pageWithoutChapters, seriesPage } from './pages'
 import type { Random } from './random'
@@ -117,7 +117,7 @@ export class SimSites {
     const latencyDraw = rng.next()
     const fault = route.series ? this.#fault(sim!, via, caller === 'acquisition' ? draw / ACQUISITION_FAULT_FACTOR : draw) : null
     if (fault) this.faultsInjected[fault]++
-    const released = route.series ? releasedBy(route.series, clock.monotonic()) : []
+    const released = route.series ? shownBy(route.series, clock.monotonic()) : []
     const shows = route.kind === 'list' || (route.kind === 'page' && sim!.family !== 'madara-xhr')
     const event = this.o.log.add({
       type: 'request',

@@ -20,6 +20,7 @@ import type { CheckOutcome } from '../lanes/check'
 import type { PassResult } from '../lanes/pass'
 import type { Digest } from '../notify/digest'
 import { inlineReader } from '../sites/page-reader'
+import { presentAll } from '../sync/present'
 import type { Cadence, Pace, Site } from '../sites/site'
 import { addBookmark } from '../store/bookmarks'
 import { storedChapterNumbers } from '../store/chapters'
@@ -31,8 +32,19 @@ import { addSeries, finishSeries, getSeries, markLatestChecked, recordCheckResul
 import { FakeClock } from '../testing/clock'
 import type { AcquireDeps } from '../use-cases/acquire'
 import { Actor } from './actions'
-import { agendaInsert, makeAgenda, makeEpisodes, scenarioItems, type Household, type Item, type Level, type ScenarioStep } from './agenda'
-import { buildWorld, DAY, releasedBy, type World } from './catalogue'
+import {
+  agendaInsert,
+  makeAgenda,
+  readingItems,
+  scenarioMoments,
+  makeEpisodes,
+  scenarioItems,
+  type Household,
+  type Item,
+  type Level,
+  type ScenarioStep,
+} from './agenda'
+import { buildWorld, DAY, releasedBy, type SimSeries, type World } from './catalogue'
 import { checkInvariants, type CheckerConfig } from './checker'
 import {
   DB_FAULT_MARK,
@@ -46,6 +58,8 @@ import {
 } from './events'
 import { Random } from './random'
 import { buildReport, type SimulationReport } from './report'
+import { OutboxWatch, seedReaders } from './readers'
+import { Receivers } from './receivers'
 import { LONGEST_REQUEST_MS, SimSites, type FaultRates } from './sim-sites'
 
 export { LEVELS, type Level, type ScenarioStep } from './agenda'
@@ -114,6 +128,9 @@ interface Run {
   rawDb?: Db
   core?: Core
   timersFired: number
+  /** The Readers' receivers (their ledger goes into the log) and the outbox as digests fill it. */
+  readonly receivers: Receivers
+  readonly outbox: OutboxWatch
 }
 
 /** The store's injected faults: at `rate` per query while `active`, and every query while another process holds the lock. */
@@ -130,6 +147,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
   const run = setUpWorld(options)
   const dir = mkdtempSync(join(options.tmpDir ?? (existsSync('/dev/shm') ? '/dev/shm' : tmpdir()), 'mb-sim-'))
   try {
+    await run.receivers.listen()
     const core = await startRunCore(run, dir)
     const { agenda, actor } = await seedRun(run, core)
     await runClock(run, core, agenda, actor)
@@ -138,6 +156,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     return judge(run, realStart)
   } finally {
     await run.core?.stop()
+    await run.receivers.close()
     rmSync(dir, { recursive: true, force: true })
   }
 }
@@ -175,7 +194,7 @@ function setUpWorld(options: SimulationOptions): Run {
       else openChecks.set(key, [event])
     },
   })
-  return {
+  const run: Run = {
     options,
     faults,
     actions: options.actions ?? 'some',
@@ -190,7 +209,10 @@ function setUpWorld(options: SimulationOptions): Run {
     lastRows: new Map(),
     inflight: new Set(),
     timersFired: 0,
+    receivers: new Receivers(clock, log, world.end),
+    outbox: new OutboxWatch(() => run.core!, log),
   }
+  return run
 }
 
 /** The real core on a fresh store in `dir`, fetching from the simulated Sites; its log, queries, passes and digests watched. */
@@ -210,7 +232,10 @@ async function startRunCore(run: Run, dir: string): Promise<Core> {
       run.rawDb = db
       return db.withPlugin(faulting)
     },
-    onDigest: (site, digests) => log.add(notifyEvent(run.core!, site, digests)),
+    onDigest: (site, digests) => {
+      log.add(notifyEvent(run.core!, site, digests))
+      run.outbox.observe(site)
+    },
     onPass: (site, result) => observePass(run, site, result),
   })
   return run.core
@@ -228,8 +253,13 @@ async function seedRun(run: Run, core: Core): Promise<{ agenda: Item[]; actor: A
   const readers: number[] = []
   for (const name of READERS) readers.push((await admin.addReader({ name })).reader.id)
   const household = await seedHousehold(core, world, readers, root.fork('household'), log)
+  await seedReaders({ core, world, readers, household, receivers: run.receivers, rng: root.fork('readers'), log })
 
   const agenda = makeAgenda(root.fork('agenda'), world, run.faults, run.actions, household)
+  if (run.actions !== 'none') {
+    for (const item of readingItems(root.fork('reading'), world, readers.length)) agendaInsert(agenda, item)
+    for (const item of scenarioMoments(root.fork('moments'), world, household)) agendaInsert(agenda, item)
+  }
   for (const step of run.options.scenario ?? []) for (const item of scenarioItems(step, world)) agendaInsert(agenda, item)
   const actor = new Actor({
     world,
@@ -246,6 +276,7 @@ async function seedRun(run: Run, core: Core): Promise<{ agenda: Item[]; actor: A
     dbFaults: run.dbFaults,
     snapshotLatest: (site, seriesId, after) => snapshotLatest(run, site, seriesId, after),
     track: (work) => track(run, work),
+    snapshotUnread: (readerId, series) => snapshotUnread(run, readerId, series),
   })
   return { agenda, actor }
 }
@@ -261,18 +292,33 @@ async function runClock(run: Run, core: Core, agenda: Item[], actor: Actor): Pro
   run.dbFaults.active = true
   const driver = driveAgenda(run, agenda, actor)
   for (let day = 1; day <= Math.ceil(options.days); day++) {
-    run.timersFired += await clock.runQuiet(Math.min(DAY, run.world.end - clock.monotonic()))
+    await runDelivering(run, Math.min(DAY, run.world.end - clock.monotonic()))
     options.onDay?.(day)
   }
 
   log.add({ type: 'action', action: 'lanes-stop', result: 'ok' })
   await core.stopLanes()
   run.dbFaults.active = false
-  await clock.runQuiet(10 * 60_000)
+  await runDelivering(run, 10 * 60_000)
   await Promise.allSettled([...run.inflight])
   void driver
   // Let the last snapshots fill in.
   await clock.runQuiet(0)
+}
+
+/** How often the notifier's delivery round runs: its own loop's longest wait. */
+const DELIVERY_EVERY_MS = 60_000
+
+/**
+ * Runs the clock `ms` on, a minute at a time, with the notifier's delivery round between: its real loopback I/O
+ * happens while the fake clock stands still, so a run stays deterministic (docs/adr/0122-…).
+ */
+async function runDelivering(run: Run, ms: number): Promise<void> {
+  const until = run.clock.monotonic() + ms
+  while (run.clock.monotonic() < until) {
+    run.timersFired += await run.clock.runQuiet(Math.min(DELIVERY_EVERY_MS, until - run.clock.monotonic()))
+    await run.outbox.deliver()
+  }
 }
 
 /** Walks the agenda on the clock, starting each item when it comes due (a pause the owner ends early adds its resume). */
@@ -410,6 +456,30 @@ function snapshotLatest(run: Run, site: string, seriesId: string, after: 'check'
   void getSeries(run.rawDb!, { site, seriesId }).then((row) => {
     event.chapter = row?.latest_chapter ?? null
     event.source = row?.latest_source ?? ''
+  })
+}
+
+/** A Reader's view of a Series as the sync API shows it, once the queries queued before this one have run. */
+function snapshotUnread(run: Run, readerId: number, series: SimSeries): void {
+  const event = run.log.add({
+    type: 'unread',
+    reader: readerId,
+    site: series.site,
+    series: series.key,
+    progress: null as number | null,
+    unread: 0,
+    next: null as number | null,
+    latest: null as number | null,
+    source: '',
+  })
+  void presentAll(run.rawDb!, readerId).then((views) => {
+    const view = views.find((v) => v.site === series.site && v.seriesId === series.seriesId)
+    if (!view) return
+    event.progress = view.progress
+    event.unread = view.unreadCount
+    event.next = view.nextChapter?.number ?? null
+    event.latest = view.series.latestChapter
+    event.source = view.series.latestSource
   })
 }
 
