@@ -26,12 +26,6 @@ export interface ReaderViolation {
 type Out = ReaderViolation[]
 const at = (e: { seq: number; mono: number }) => ({ seq: e.seq, mono: e.mono })
 
-/** The outbox row a delivery id names (the notifier's `mb-<row id>`), or null. */
-export function outboxRowOf(deliveryId: string): number | null {
-  const m = /^mb-(\d+)$/.exec(deliveryId)
-  return m ? Number(m[1]) : null
-}
-
 /**
  * The completeness twin of `no-new-chapter-unchanged`: a Lane check the Site served a chapter above every chapter
  * it had shown before (and above the Latest Chapter at the start) yields that New Chapter in its pass. Excused: a
@@ -99,20 +93,22 @@ interface Queued {
   row: OutboxEvent['rows'][number]
   made: OutboxEvent
   deliveries: DeliveryEvent[]
+  /** An earlier message carried the same delivery id. */
+  reused: boolean
 }
 
 /** Each outbox message with the deliveries that carried its id (an id names the newest row that had it then). */
 function queuedMessages(events: readonly SimEvent[]): Queued[] {
   const all: Queued[] = []
-  const byId = new Map<number, Queued>()
+  const byId = new Map<string, Queued>()
   for (const e of events) {
     if (e.type === 'outbox')
       for (const row of e.rows) {
-        const q = { row, made: e, deliveries: [] }
+        const q = { row, made: e, deliveries: [], reused: byId.has(row.deliveryId) }
         all.push(q)
-        byId.set(row.id, q)
+        byId.set(row.deliveryId, q)
       }
-    else if (e.type === 'delivery') byId.get(outboxRowOf(e.id) ?? -1)?.deliveries.push(e)
+    else if (e.type === 'delivery') byId.get(e.id)?.deliveries.push(e)
   }
   return all
 }
@@ -168,7 +164,14 @@ const clock = (wall: number, timeZone: string) => {
  */
 function deliveredAtLeastOnce(events: readonly SimEvent[], end: number, out: Out): void {
   const readerOf = channelReaders(events)
-  for (const { row, made, deliveries } of queuedMessages(events)) {
+  for (const { row, made, deliveries, reused } of queuedMessages(events)) {
+    if (reused)
+      out.push({
+        rule: 'delivered-at-least-once',
+        ...at(made),
+        site: made.site,
+        message: `outbox message ${row.id} carries delivery id ${row.deliveryId}, which an earlier message carried: a receiver dropping duplicates drops it`,
+      })
     const dueMono = made.mono + Math.max(0, row.notBefore - row.createdAt)
     if (dueMono > end || deliveries.some((d) => d.result === 'ok')) continue
     out.push({

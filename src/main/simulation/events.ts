@@ -228,7 +228,8 @@ export interface OutboxEvent extends At {
   type: 'outbox'
   /** The Site whose pass the digest follows. */
   site: string
-  rows: Array<{ id: number; channel: number; createdAt: number; notBefore: number; series: string[] }>
+  /** `deliveryId`: the id every try of the message carries (random, never reused: docs/adr/0118). */
+  rows: Array<{ id: number; deliveryId: string; channel: number; createdAt: number; notBefore: number; series: string[] }>
 }
 
 /** A message that reached a simulated receiver (its ledger): how the receiver answered, and what it named. */

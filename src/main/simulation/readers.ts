@@ -106,13 +106,22 @@ export class OutboxWatch {
   ) {}
 
   /**
-   * After a digest: enters the rows it queued — those not in the outbox at the last look (a row's id is used again
-   * once the rows above it are gone, so a row is known by its id, channel and time).
+   * After a digest: enters the rows it queued — those not in the outbox at the last look, known by their delivery id
+   * (a row's id is used again once the rows above it are gone; a delivery id never is).
    */
   observe(site: string): void {
-    this.#all ??= this.core().store.sqlite.prepare('SELECT id, channel_id, created_at, not_before, message FROM notify_outbox ORDER BY id')
-    const rows = this.#all.all() as Array<{ id: number; channel_id: number; created_at: number; not_before: number; message: string }>
-    const keyOf = (r: (typeof rows)[number]) => `${r.id}:${r.channel_id}:${r.created_at}`
+    this.#all ??= this.core().store.sqlite.prepare(
+      'SELECT id, delivery_id, channel_id, created_at, not_before, message FROM notify_outbox ORDER BY id',
+    )
+    const rows = this.#all.all() as Array<{
+      id: number
+      delivery_id: string
+      channel_id: number
+      created_at: number
+      not_before: number
+      message: string
+    }>
+    const keyOf = (r: (typeof rows)[number]) => r.delivery_id
     const added = rows.filter((r) => !this.#known.has(keyOf(r)))
     this.#known = new Set(rows.map(keyOf))
     if (added.length === 0) return
@@ -121,6 +130,7 @@ export class OutboxWatch {
       site,
       rows: added.map((r) => ({
         id: r.id,
+        deliveryId: r.delivery_id,
         channel: r.channel_id,
         createdAt: r.created_at,
         notBefore: r.not_before,
