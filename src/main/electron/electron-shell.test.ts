@@ -312,7 +312,7 @@ describe(B.notifications, () => {
     await clock.runFor(60_000)
     expect(standIn.notifications).toHaveLength(1)
     const [notice] = standIn.notifications
-    expect(notice!.title).toBe('2 New Chapters')
+    expect(notice!.title).toBe('2 new chapters in 2 Series')
     const lines = notice!.body.split('\n')
     expect(lines.sort()).toEqual(
       [
