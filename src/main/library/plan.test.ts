@@ -5,7 +5,7 @@ import { testSite } from '../testing/fakes'
 import { MANGADEX_EN } from '../testing/library-files'
 import type { ImportEntry, ParsedLibrary, SeriesSnapshot } from './entries'
 import { KNOWN_SITES } from '../sites/known-sites'
-import { defaultOrigin, planImport, type SourceMapping } from './plan'
+import { defaultOrigin, planImport, planImportInSlices, type SourceMapping } from './plan'
 
 // A source the Known Sites table does not know (the backup names it).
 const ASURA = '1234567890123456789'
@@ -268,5 +268,32 @@ describe('an export document is read as if a stranger typed it', () => {
     ])
     expect(planned.series[0]!.title).toBe(`Tower of God ${'x'.repeat(487)}`)
     expect(planned.series[0]!.snapshot!.latestChapterLabel).toBe('Chapter 12')
+  })
+})
+
+describe('planning a large file in slices (issue 40: a 20,000-entry backup held the event loop while it was planned)', () => {
+  const big = library(
+    Array.from({ length: 5_000 }, (_, i) =>
+      i % 5 === 4
+        ? url(`https://news.example/${i}`)
+        : manga(MANGADEX_EN, `/manga/00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, { progress: i % 90 }),
+    ),
+  )
+
+  it('gives the plan planImport gives, the event loop running between its slices', async () => {
+    let turns = 0
+    let ticking = true
+    const tick = () => {
+      turns++
+      if (ticking) setImmediate(tick)
+    }
+    setImmediate(tick)
+    // Slices of 0 ms: the loop runs after every step of 256 entries, whatever the machine's speed.
+    const sliced = await planImportInSlices(big, { registry, mappings: new Map(), reader }, 0)
+    ticking = false
+    expect(turns).toBeGreaterThanOrEqual(Math.floor(5_000 / 256) - 1)
+    expect(sliced).toEqual(planImport(big, { registry, mappings: new Map(), reader }))
+    expect(sliced.bookmarks).toHaveLength(4_000)
+    expect(sliced.skipped.filter((s) => s.reason === 'unknown-host')).toHaveLength(1_000)
   })
 })

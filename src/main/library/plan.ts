@@ -147,6 +147,35 @@ type Resolved = ({ ok: true; site: Site; seriesId: string; seriesUrl: string } |
 }
 
 export function planImport(parsed: ParsedLibrary, options: PlanOptions): ImportPlan {
+  const steps = planSteps(parsed, options)
+  for (;;) {
+    const step = steps.next()
+    if (step.done) return step.value
+  }
+}
+
+/**
+ * The same plan, made in slices of about `sliceMs` between which the event loop runs: the window's import plans
+ * on the thread that answers Readers, and 20,000 entries are a few hundred milliseconds of work. The plan is
+ * made from the entries alone, so nothing another task does between slices changes it.
+ */
+export async function planImportInSlices(parsed: ParsedLibrary, options: PlanOptions, sliceMs = 10): Promise<ImportPlan> {
+  const steps = planSteps(parsed, options)
+  let sliceStart = performance.now()
+  for (;;) {
+    const step = steps.next()
+    if (step.done) return step.value
+    if (performance.now() - sliceStart < sliceMs) continue
+    await new Promise((resolve) => setImmediate(resolve))
+    sliceStart = performance.now()
+  }
+}
+
+/** How many entries are planned between two looks at the clock. */
+const PLAN_STEP_ENTRIES = 256
+
+/** The plan, entry by entry: it pauses (yields) every PLAN_STEP_ENTRIES entries and returns the plan. */
+function* planSteps(parsed: ParsedLibrary, options: PlanOptions): Generator<void, ImportPlan> {
   const series = new Map<string, PlannedSeries>()
   const bookmarks = new Map<string, PlannedBookmark>()
   const readers = new Map<string, { name: string; createdAt?: number }>()
@@ -160,7 +189,8 @@ export function planImport(parsed: ParsedLibrary, options: PlanOptions): ImportP
   // Every Reader an export names is restored, one with no bookmark too.
   else for (const r of parsed.readers ?? []) readers.set(r.name, { name: r.name, createdAt: stamp(r.createdAt) })
 
-  for (const entry of parsed.entries) {
+  for (const [i, entry] of parsed.entries.entries()) {
+    if (i % PLAN_STEP_ENTRIES === PLAN_STEP_ENTRIES - 1) yield
     if (entry.inLibrary === false) {
       skipped.push({ ref: entry.ref, reason: 'not-in-library', detail: describe(entry) })
       continue

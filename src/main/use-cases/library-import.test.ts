@@ -236,6 +236,22 @@ describe('importing a Mihon/Tachiyomi backup', () => {
     expect([komi.progress, komi.progress_at]).toEqual([3, 3_000])
   })
 
+  it('plans a large backup in slices: the event loop runs while it is planned (issue 40)', async () => {
+    const manga = Array.from({ length: 20_000 }, (_, i) => ({
+      source: MANGADEX_EN,
+      url: `/manga/00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+    }))
+    const parsed = await readLibrary(tachibk({ manga }), 'big.tachibk')
+    // A timer due at once fires before the plan is done only if the plan lets the loop run (the whole plan is
+    // a few hundred milliseconds; its slices about 10).
+    let fired = false
+    const timer = setTimeout(() => (fired = true), 0)
+    const plan = await planLibrary(deps, parsed, aiko)
+    clearTimeout(timer)
+    expect(plan.bookmarks).toHaveLength(20_000)
+    expect(fired).toBe(true)
+  })
+
   it('reports its progress while writing', async () => {
     const manga = Array.from({ length: 1_200 }, (_, i) => ({
       source: MANGADEX_EN,

@@ -11,7 +11,7 @@ import type { Clock } from '../clock'
 import { AppError } from '../../shared/errors'
 import type { ParsedLibrary } from '../library/entries'
 import { ImportError } from '../library/errors'
-import { defaultOrigin, planImport, type ImportPlan, type SourceMapping } from '../library/plan'
+import { defaultOrigin, planImportInSlices, type ImportPlan, type SourceMapping } from '../library/plan'
 import { readLibraryOffThread } from '../library/import-reader'
 import type { Log } from '../log'
 import type { SiteRegistry } from '../sites/registry'
@@ -61,7 +61,8 @@ export async function planLibrary(
     throw new AppError('invalid', 'choose the Reader the bookmarks are for (only an export document names its own Readers)')
   }
   const mappings = await loadMappings(deps.db)
-  const plan = planImport(parsed, { registry: deps.registry, mappings, now: deps.clock.now(), ...(reader ? { reader } : {}) })
+  // In slices: the event loop (Readers, /health, the Lanes) runs between them while a large file is planned.
+  const plan = await planImportInSlices(parsed, { registry: deps.registry, mappings, now: deps.clock.now(), ...(reader ? { reader } : {}) })
   // A name is at most 40 characters already (the export document's schema): it is quoted whole.
   for (const r of plan.readers) {
     if (!READER_NAME.test(r.name)) throw new ImportError(`export document: "${r.name}" is not a Reader name this app takes`)
