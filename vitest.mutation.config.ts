@@ -15,7 +15,7 @@ export default defineConfig({
       'src/shared/**/*.test.ts',
     ],
     // backups.test.ts runs: it makes real backups of a store in a temp dir in well under a second, and only it
-    // pins retention's calendar weeks and the checked copy (docs/mutation.md#round-4-the-stores-files).
+    // pins retention's calendar weeks and the checked copy (docs/mutation.md#todays-scores).
     // The storage-fault tests run too: a tmpfs mounted, filled and emptied costs tens of milliseconds (as root; as
     // another user they skip themselves, and the store's faults are then pinned by storage-watch.test.ts alone).
     exclude: ['**/*.process.test.ts', '**/*.integration.test.ts'],
