@@ -324,7 +324,7 @@ async function openLane(deps: PassDeps, startedAt: number): Promise<LaneRow | Ex
 class Tally {
   readonly counts: Counts = { ...ZERO }
   readonly newChapters: NewChapter[] = []
-  /** How many the pass found due; a refill may raise it (docs/adr/0083-a-short-refill-is-the-whole-due-set.md). */
+  /** How many the pass found due; a refill may raise it (docs/adr/0064-what-a-refill-counts.md). */
   due: number
   /**
    * Due Series the loop passed over because they stopped being due (orphaned, emptied, Finished, or checked by
@@ -400,7 +400,7 @@ class DueQueue {
     // A Series that came due after the count (a Check now, a new Bookmark) is due all the same: the row never
     // counts fewer due than the pass checked (docs/adr/0064-what-a-refill-counts.md). A read shorter than the
     // bound is the whole due set now, as after the first read: the Series counted but gone meanwhile (read by an
-    // Acquisition) are not due, or the row would read as a stall (docs/adr/0083-a-short-refill-is-the-whole-due-set.md).
+    // Acquisition) are not due, or the row would read as a stall (docs/adr/0064-what-a-refill-counts.md).
     const dueNow = tally.passedOver + more.length
     tally.due = more.length < plan.bound ? dueNow : Math.max(tally.due, dueNow)
     this.#series.push(...more)
