@@ -15,7 +15,7 @@ function indexRows() {
     .split('\n')
     .map((line) => ROW.exec(line))
     .filter((m) => m !== null)
-    .map(([, number, file, title]) => ({ number, file, title }))
+    .map(([, number = '', file = '', title = '']) => ({ number, file, title }))
 }
 
 function adrFiles() {

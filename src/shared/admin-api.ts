@@ -12,6 +12,7 @@ import { SettingsSchema, type Settings } from './settings'
 import { BOOKMARK_STATUSES, PAUSE_DURATIONS, SERIES_FILTERS, SERIES_SORTS, type OverviewCounts, type PauseDuration } from './domain'
 import { HttpUrl, SeriesId, SiteKey, StoredSeriesId } from './ids'
 import { ChannelInput, type ChannelView } from './notify-schemas'
+import type { ChannelKind } from './channel-kinds'
 import type { GoneFacts, SeriesWaitingView } from './series-state'
 
 export type { SeriesFilter, SeriesSort } from './domain'
@@ -411,7 +412,7 @@ export interface SettingsView {
    * Channels that reach this machine or the local network (by their address as written): what "Public addresses
    * only" would stop, said before the owner switches to it. `reader` null is the owner's own.
    */
-  localChannels?: Array<{ reader: string | null; kind: 'webpush' | 'ntfy' | 'webhook'; url: string; why: string }>
+  localChannels?: Array<{ reader: string | null; kind: ChannelKind; url: string; why: string }>
   /** How many Readers get Web Push: the owner is asked for a contact for push services once one does. */
   webPushReaders?: number
 }

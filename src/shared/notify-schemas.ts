@@ -4,6 +4,7 @@
  * fields are refused. A secret (a webhook's key, an ntfy token) is written, never shown back.
  */
 import { z } from 'zod'
+import { CHANNEL_KINDS, type ChannelKind } from './channel-kinds'
 import { HttpUrl, SiteKey, StoredSeriesId } from './ids'
 
 const millis = z.number().int().min(0).max(8_640_000_000_000)
@@ -11,8 +12,6 @@ const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'a time as HH:MM')
 const base64url = z.string().regex(/^[A-Za-z0-9_-]{10,200}={0,2}$/, 'base64url')
 /** A channel's id, to keep its secret and its state when it comes back unchanged. */
 const channelId = z.number().int().positive().optional()
-
-export const CHANNEL_KINDS = ['webpush', 'ntfy', 'webhook'] as const
 
 export const ChannelInput = z.discriminatedUnion('kind', [
   z.strictObject({
@@ -40,6 +39,12 @@ export const ChannelInput = z.discriminatedUnion('kind', [
   }),
 ])
 export type ChannelInput = z.infer<typeof ChannelInput>
+/** Every kind has its input schema, and no input is of a kind the descriptors do not know. */
+export const CHANNEL_INPUT_KINDS_AGREE: [ChannelInput['kind']] extends [ChannelKind]
+  ? [ChannelKind] extends [ChannelInput['kind']]
+    ? true
+    : never
+  : never = true
 
 export const QuietHours = z.strictObject({ from: hhmm, to: hhmm }).nullable()
 
@@ -99,6 +104,7 @@ export const TestResult = z.strictObject({
   error: z.string().optional(),
 })
 export const TestResponse = z.strictObject({ results: z.array(TestResult) })
+export type TestResponse = z.infer<typeof TestResponse>
 
 function validTimeZone(tz: string): boolean {
   try {

@@ -5,6 +5,8 @@
  */
 import { createHmac } from 'node:crypto'
 import webpush from 'web-push'
+import { isChannelKind, type ChannelKind } from '../../shared/channel-kinds'
+import { AppError } from '../../shared/errors'
 import type { NotifyChannelRow } from '../store/schema'
 import { digestText, pushNotices, type Digest } from './digest'
 import type { SendRequest } from './send'
@@ -87,6 +89,78 @@ export function pushPayload(digest: Digest): string {
   }
 }
 
+/** What a channel of one kind sends, and whether an answer says the channel itself is gone. */
+interface ChannelSender {
+  request(
+    channel: NotifyChannelRow,
+    digest: Digest,
+    base: Record<string, string>,
+    how: { deliveryId: string; vapid: () => VapidKeys; now: number },
+  ): SendRequest
+  /** An answer that means the target no longer exists (a push subscription ended): the channel is removed. */
+  gone(status: number): boolean
+}
+
+const never = () => false
+
+/** One sender per kind (shared/channel-kinds.ts): a new kind is a compile error here until it has one. */
+export const CHANNEL_SENDERS: Record<ChannelKind, ChannelSender> = {
+  webhook: {
+    request(channel, digest, base, { deliveryId, now }) {
+      const body = webhookBody(digest, deliveryId)
+      const key = readSecret(channel.secret).secret ?? ''
+      return {
+        url: channel.target,
+        headers: { ...base, 'content-type': 'application/json', [SIGNATURE_HEADER]: signature(key, body, now) },
+        body,
+      }
+    },
+    gone: never,
+  },
+  ntfy: {
+    request(channel, digest, base) {
+      const { title, body } = digestText(digest)
+      const click = headerUrl(digest.newChapters[0]?.chapterUrl ?? '')
+      const token = readSecret(channel.secret).token
+      return {
+        url: channel.target,
+        headers: {
+          ...base,
+          'content-type': 'text/plain; charset=utf-8',
+          title: headerText(title),
+          tags: 'books',
+          ...(click ? { click } : {}),
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
+        body,
+      }
+    },
+    gone: never,
+  },
+  webpush: {
+    request(channel, digest, base, { vapid }) {
+      const secret = readSecret(channel.secret)
+      const keys = vapid()
+      const details = webpush.generateRequestDetails(
+        { endpoint: channel.target, keys: { p256dh: secret.p256dh ?? '', auth: secret.auth ?? '' } },
+        pushPayload(digest),
+        {
+          vapidDetails: { subject: keys.subject || STAND_IN_SUBJECT, publicKey: keys.publicKey, privateKey: keys.privateKey },
+          TTL: 86_400,
+        },
+      )
+      return { url: details.endpoint, headers: { ...base, ...(details.headers as Record<string, string>) }, body: details.body as Buffer }
+    },
+    gone: (status) => status === 404 || status === 410,
+  },
+}
+
+/** The sender of a stored channel's kind; a kind this version does not know fails with words, never as another kind. */
+export function senderOf(channel: Pick<NotifyChannelRow, 'kind'>): ChannelSender {
+  if (!isChannelKind(channel.kind)) throw new AppError('invalid', `a channel of a kind this version does not know ("${channel.kind}")`)
+  return CHANNEL_SENDERS[channel.kind]
+}
+
 /** The request a channel makes for a digest. */
 export function channelRequest(
   channel: NotifyChannelRow,
@@ -95,40 +169,6 @@ export function channelRequest(
   vapid: () => VapidKeys,
   now: number,
 ): SendRequest {
-  const secret = readSecret(channel.secret)
   const base = { 'user-agent': USER_AGENT, [DELIVERY_HEADER]: deliveryId }
-  if (channel.kind === 'webhook') {
-    const body = webhookBody(digest, deliveryId)
-    return {
-      url: channel.target,
-      headers: { ...base, 'content-type': 'application/json', [SIGNATURE_HEADER]: signature(secret.secret ?? '', body, now) },
-      body,
-    }
-  }
-  if (channel.kind === 'ntfy') {
-    const { title, body } = digestText(digest)
-    const click = headerUrl(digest.newChapters[0]?.chapterUrl ?? '')
-    return {
-      url: channel.target,
-      headers: {
-        ...base,
-        'content-type': 'text/plain; charset=utf-8',
-        title: headerText(title),
-        tags: 'books',
-        ...(click ? { click } : {}),
-        ...(secret.token ? { authorization: `Bearer ${secret.token}` } : {}),
-      },
-      body,
-    }
-  }
-  const keys = vapid()
-  const details = webpush.generateRequestDetails(
-    { endpoint: channel.target, keys: { p256dh: secret.p256dh ?? '', auth: secret.auth ?? '' } },
-    pushPayload(digest),
-    {
-      vapidDetails: { subject: keys.subject || STAND_IN_SUBJECT, publicKey: keys.publicKey, privateKey: keys.privateKey },
-      TTL: 86_400,
-    },
-  )
-  return { url: details.endpoint, headers: { ...base, ...(details.headers as Record<string, string>) }, body: details.body as Buffer }
+  return senderOf(channel).request(channel, digest, base, { deliveryId, vapid, now })
 }

@@ -30,7 +30,7 @@ import {
   replaceMessage,
 } from '../store/notify'
 import type { NotifyChannelRow, NotifyOutboxRow } from '../store/schema'
-import { channelRequest } from './channels'
+import { channelRequest, senderOf } from './channels'
 import { buildDigests, mergeDigests, newestPerSeries, quietUntil, type Digest, type ReaderRules } from './digest'
 import { rulesFromRow } from './prefs'
 import { plainReason, SEND_TIMEOUT_MS, sendTo, type TargetPolicy } from './send'
@@ -333,7 +333,7 @@ async function sendOne(
       await channelDelivered(db, channel.id, clock.now())
       return null
     }
-    if (channel.kind === 'webpush' && (answer.status === 404 || answer.status === 410)) {
+    if (senderOf(channel).gone(answer.status)) {
       log.info({ channel: channel.id, status: answer.status }, 'notify: a push subscription is gone; removed')
       await removeChannel(db, channel.id)
       return GONE

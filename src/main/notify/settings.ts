@@ -4,6 +4,7 @@
  * its state when nothing changed; one left out is removed with its undelivered messages. Every target URL is
  * checked against Settings → Notification targets before anything is written (docs/adr/0075-…).
  */
+import type { ChannelKind } from '../../shared/channel-kinds'
 import { AppError } from '../../shared/errors'
 import type { ChannelInput, ChannelView, NotificationsBody, NotificationsView } from '../../shared/notify-schemas'
 import type { Db } from '../store/database'
@@ -122,17 +123,24 @@ export async function replaceChannels(
   for (const c of existing) if (!kept.has(c.id)) await removeChannel(db, c.id)
 }
 
-function storedChannel(input: ChannelInput, previous: ChannelSecret | null): StoredChannel {
-  if (input.kind === 'webpush') {
+/** How each kind's input is stored: its target, and its secret (kept from before when the input leaves it out). */
+const STORED: { [K in ChannelKind]: (input: Extract<ChannelInput, { kind: K }>, previous: ChannelSecret | null) => StoredChannel } = {
+  webpush(input, previous) {
     const keys = input.keys ?? (previous?.p256dh && previous.auth ? { p256dh: previous.p256dh, auth: previous.auth } : null)
     if (!keys) throw new AppError('invalid-request', 'A new push subscription needs its keys: turn notifications on again on that device.')
     return { kind: 'webpush', target: input.endpoint, secret: JSON.stringify({ p256dh: keys.p256dh, auth: keys.auth }) }
-  }
-  if (input.kind === 'ntfy') {
+  },
+  ntfy(input, previous) {
     const token = input.token ?? previous?.token
     return { kind: 'ntfy', target: input.url, secret: token ? JSON.stringify({ token }) : '' }
-  }
-  const secret = input.secret ?? previous?.secret
-  if (!secret) throw new AppError('invalid-request', 'A new webhook needs a signing secret of 16 characters or more.')
-  return { kind: 'webhook', target: input.url, secret: JSON.stringify({ secret }) }
+  },
+  webhook(input, previous) {
+    const secret = input.secret ?? previous?.secret
+    if (!secret) throw new AppError('invalid-request', 'A new webhook needs a signing secret of 16 characters or more.')
+    return { kind: 'webhook', target: input.url, secret: JSON.stringify({ secret }) }
+  },
+}
+
+function storedChannel<K extends ChannelKind>(input: Extract<ChannelInput, { kind: K }>, previous: ChannelSecret | null): StoredChannel {
+  return STORED[input.kind as K](input, previous)
 }

@@ -204,6 +204,35 @@ describe('migrations', () => {
     sqlite.close()
   })
 
+  it("0015 takes the CHECK off a channel's kind and keeps every channel and waiting message, ids and all", () => {
+    const file = fresh()
+    const sqlite = new BetterSqlite3(file)
+    sqlite.pragma('foreign_keys = ON')
+    migrate(sqlite, file, 1, migrations.slice(0, 14))
+    sqlite.exec(`
+      INSERT INTO readers (id, name, token_hash, created_at) VALUES (1, 'a', 'h1', 1);
+      INSERT INTO notify_channels (id, reader_id, kind, target, secret, failures, created_at) VALUES
+        (4, 1, 'ntfy', 'https://ntfy.example/t', '{"token":"x"}', 2, 7), (9, NULL, 'webhook', 'https://hook.example/', '{}', 0, 8);
+      INSERT INTO notify_outbox (id, channel_id, message, created_at, attempts, delivery_id) VALUES
+        (3, 4, '{"m":1}', 10, 1, 'mb-aaa'), (5, 9, '{"m":2}', 11, 0, 'mb-bbb');`)
+    expect(() => sqlite.exec("INSERT INTO notify_channels (reader_id, kind, target, created_at) VALUES (1, 'matrix', 'u', 1)")).toThrow(
+      /CHECK/,
+    )
+    const before = {
+      channels: sqlite.prepare('SELECT * FROM notify_channels ORDER BY id').all(),
+      outbox: sqlite.prepare('SELECT * FROM notify_outbox ORDER BY id').all(),
+    }
+    migrate(sqlite, file, 2, migrations.slice(0, 15))
+    expect(sqlite.prepare('SELECT * FROM notify_channels ORDER BY id').all()).toEqual(before.channels)
+    expect(sqlite.prepare('SELECT * FROM notify_outbox ORDER BY id').all()).toEqual(before.outbox)
+    sqlite.exec("INSERT INTO notify_channels (reader_id, kind, target, created_at) VALUES (1, 'matrix', 'u', 1)")
+    // The outbox still belongs to its channels: removing one takes its messages with it.
+    sqlite.exec('DELETE FROM notify_channels WHERE id = 4')
+    expect(sqlite.prepare('SELECT id FROM notify_outbox').all()).toEqual([{ id: 5 }])
+    expect(sqlite.pragma('foreign_key_check')).toEqual([])
+    sqlite.close()
+  })
+
   it('a failing migration is rolled back whole and recorded nowhere', () => {
     const file = fresh()
     const sqlite = new BetterSqlite3(file)

@@ -4,6 +4,7 @@
  */
 import type { Generated, Insertable, Selectable } from 'kysely'
 import type { BookmarkStatus } from '../../shared/domain'
+import type { ChannelKind } from '../../shared/channel-kinds'
 
 export type { BookmarkStatus } from '../../shared/domain'
 
@@ -226,7 +227,8 @@ export interface NotifyPrefsTable {
   updated_at: number
 }
 
-export type NotifyChannelKind = 'webpush' | 'ntfy' | 'webhook'
+/** Kept as text (no CHECK since migration 0015): validated where it enters, `shared/channel-kinds.ts`. */
+export type NotifyChannelKind = ChannelKind
 
 /** Where a Reader's (or, with `reader_id` null, the owner's) messages go (migration 0010). */
 export interface NotifyChannelsTable {

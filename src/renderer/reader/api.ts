@@ -1,7 +1,7 @@
 /** The Readers' page's client of the sync API (docs/design.md#the-sync-endpoint). Only `useReader` calls it. */
 import type { Bookmark, BookmarksAnswer, ChaptersAnswer, Device, Reader, UpdatesAnswer } from '../../shared/sync-schemas'
 import type { PendingWrite, SendResult } from './outbox'
-import type { NotificationsBody, NotificationsView } from '../../shared/notify-schemas'
+import type { NotificationsBody, NotificationsView, TestResponse } from '../../shared/notify-schemas'
 
 export class ApiError extends Error {
   constructor(
@@ -61,8 +61,7 @@ export function createApi(token: () => string | null) {
     },
     notifications: () => call<NotificationsView>('GET', '/api/v1/me/notifications'),
     putNotifications: (body: NotificationsBody) => call<NotificationsView>('PUT', '/api/v1/me/notifications', body),
-    testNotifications: () =>
-      call<{ results: Array<{ channelId: number; kind: string; ok: boolean; error?: string }> }>('POST', '/api/v1/me/notifications/test'),
+    testNotifications: () => call<TestResponse>('POST', '/api/v1/me/notifications/test'),
     /** Sends one queued write; says whether it is done, should be retried, or was refused for good. */
     async send(write: PendingWrite): Promise<SendResult> {
       try {

@@ -5,7 +5,8 @@
  * caller of the notification routes.
  */
 import { ref } from 'vue'
-import type { ChannelInput, ChannelView, NotificationsBody, NotificationsView } from '../../shared/notify-schemas'
+import { keptChannel, type ChannelKind } from '../../shared/channel-kinds'
+import type { ChannelInput, NotificationsBody, NotificationsView } from '../../shared/notify-schemas'
 import { ApiError, createApi } from './api'
 
 /** Why this device cannot be notified by push, in words with what to do; null when it can. */
@@ -68,9 +69,6 @@ export function plainRefusal(message: string): string {
 }
 
 /** A channel sent back unchanged: its id keeps its secret and keys. */
-export function keptChannel(c: ChannelView): ChannelInput {
-  return c.kind === 'webpush' ? { kind: 'webpush', id: c.id, endpoint: c.url } : { kind: c.kind, id: c.id, url: c.url }
-}
 
 export function useNotify(token: () => string | null) {
   const api = createApi(token)
@@ -78,7 +76,7 @@ export function useNotify(token: () => string | null) {
   /** This device's push endpoint, when it is subscribed. */
   const deviceEndpoint = ref<string | null>(null)
   const problem = ref<{ place: ProblemPlace; text: string } | null>(null)
-  const tested = ref<Array<{ kind: string; ok: boolean; error?: string }> | null>(null)
+  const tested = ref<Array<{ kind: ChannelKind; ok: boolean; error?: string }> | null>(null)
   /** Where the next problem is shown: set by each action before it calls the app. */
   let place: ProblemPlace = 'channels'
 

@@ -1,14 +1,10 @@
 /** The owner's notification channels (docs/adr/0074-…): read, replace, test; and every channel that keeps failing. */
 import { ref } from 'vue'
 import type { NotificationsAdminView, NotificationTestView } from '../../../shared/admin-api'
-import type { ChannelInput, ChannelView } from '../../../shared/notify-schemas'
+import { keptChannel } from '../../../shared/channel-kinds'
+import type { ChannelInput } from '../../../shared/notify-schemas'
 import { admin } from '../api'
 import { attempt, attemptBeside } from './problem'
-
-/** An ntfy or webhook channel as it is sent back unchanged: its id keeps its secret (the owner has no Web Push channel). */
-export function keep(c: ChannelView & { kind: 'ntfy' | 'webhook' }): ChannelInput {
-  return { kind: c.kind, id: c.id, url: c.url }
-}
 
 export function useNotifications() {
   const view = ref<NotificationsAdminView | null>(null)
@@ -20,8 +16,8 @@ export function useNotifications() {
     if (value) view.value = value
     return Boolean(value)
   }
-  const others = () =>
-    (view.value?.channels ?? []).flatMap((c) => (c.kind === 'webpush' ? [] : [keep(c as ChannelView & { kind: 'ntfy' | 'webhook' })]))
+  /** The channels as they are, sent back unchanged: each id keeps its secret. */
+  const others = () => (view.value?.channels ?? []).map(keptChannel)
   return {
     view,
     tested,

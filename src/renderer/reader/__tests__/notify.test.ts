@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { keptChannel, newTopic, ntfyAppLink, plainRefusal, pushUnavailable } from '../useNotify'
+import { keptChannel } from '../../../shared/channel-kinds'
+import { newTopic, ntfyAppLink, plainRefusal, pushUnavailable } from '../useNotify'
 
 const nav = (sw: boolean) => (sw ? { serviceWorker: {} } : {}) as unknown as Navigator
 const win = (secure: boolean, origin: string, push = true) =>
