@@ -7,12 +7,21 @@ import type { FastifyReply } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import type { Clock } from '../clock'
 import { AppError } from '../../shared/errors'
-import { getBookmark, readerBookmarks, readerRemovals, removeBookmark, updateBookmark, type BookmarkChange } from '../store/bookmarks'
+import {
+  getBookmark,
+  isUnread,
+  readerBookmarks,
+  readerRemovals,
+  removeBookmark,
+  updateBookmark,
+  type BookmarkChange,
+} from '../store/bookmarks'
+import { getSeries } from '../store/series'
 import type { GroupCommit } from '../store/group-commit'
 import type { Db } from '../store/database'
 import type { Notifier } from '../notify/notifier'
 import { RETENTION } from '../store/maintenance'
-import type { ReaderRow } from '../store/schema'
+import type { BookmarkRow, ReaderRow } from '../store/schema'
 import { readSettings } from '../store/settings'
 import { recordSighting } from '../store/sightings'
 import { bookmarkByUrl, type AcquireDeps } from '../use-cases/acquire'
@@ -33,7 +42,7 @@ export interface SyncDeps {
   clock: Clock
   acquire: AcquireDeps
   /** Progress and status writes, committed in groups (store/group-commit.ts). */
-  writes?: GroupCommit<BookmarkWrite, unknown>
+  writes?: GroupCommit<BookmarkWrite, BookmarkRow>
   /** New Chapters to the Readers' devices (docs/adr/0074-…): the notifier and the install's VAPID public key. */
   notify?: { notifier: Notifier; vapidPublicKey(): string }
   /** One-time sign-in codes the owner's window made for Readers' tokens (docs/adr/0087-sign-in-links-that-end.md). */
@@ -49,10 +58,11 @@ export interface BookmarkWrite {
   change: BookmarkChange
 }
 
-async function oneBookmark(deps: SyncDeps, reader: ReaderRow, key: { site: string; seriesId: string }) {
-  const [bookmark] = await readerBookmarks(deps.db, reader.id, { key })
-  if (!bookmark) throw new AppError('not-found', `no bookmark ${key.site}/${key.seriesId}`)
-  return (await presented(deps, reader, [bookmark]))[0]!
+/** The bookmark a write answered with, as the API shows it: its Series read by key, the bookmark not read again. */
+async function presentedRow(deps: SyncDeps, reader: ReaderRow, row: BookmarkRow) {
+  const series = await getSeries(deps.db, { site: row.site, seriesId: row.series_id })
+  if (!series) throw new AppError('not-found', `no bookmark ${row.site}/${row.series_id}`)
+  return (await presented(deps, reader, [{ ...row, series, unread: isUnread(series.latest_chapter, row.progress) }]))[0]!
 }
 
 /** These bookmarks as the API shows them (present.ts). */
@@ -238,9 +248,10 @@ export const changeRoutes: RoutesOf = async (app, { deps }) => {
       const reader = authenticated(request)
       const key = { site: request.params.site, seriesId: request.params.seriesId }
       const write: BookmarkWrite = { readerId: reader.id, key, change: request.body }
-      if (deps.writes) await deps.writes.run(write)
-      else await updateBookmark(deps.db, write.readerId, write.key, write.change, deps.clock.now())
-      return { bookmark: await oneBookmark(deps, reader, key) }
+      const written = deps.writes
+        ? await deps.writes.run(write)
+        : await updateBookmark(deps.db, write.readerId, write.key, write.change, deps.clock.now())
+      return { bookmark: await presentedRow(deps, reader, written) }
     },
   )
   app.delete(
