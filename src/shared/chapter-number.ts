@@ -191,10 +191,8 @@ function tokenise(text: string): Token[] {
       tokens.push({ kind: 'num', text: text.slice(start, i) })
     } else if (isIdeographic(c)) {
       while (isHanNumeral(text[i]!)) i++
-      const run = text.slice(start, i)
-      if (!run) i++
-      if (run && hanNumberStands(tokens, text[i])) tokens.push({ kind: 'num', text: String(hanNumeralValue(run)) })
-      else for (const ch of text.slice(start, i)) tokens.push({ kind: 'word', text: ch })
+      if (i === start) i++
+      pushIdeographs(tokens, text.slice(start, i), text[i])
     } else if (isWordChar(c)) {
       while (isWordChar(text.charCodeAt(i))) i++
       pushWord(tokens, text.slice(start, i))
@@ -204,6 +202,15 @@ function tokenise(text: string): Token[] {
     }
   }
   return tokens
+}
+
+/**
+ * Ideographs: a run of Han numerals that stands as a number (`hanNumberStands`) is one number; anything else (a
+ * run that does not stand, or the one ideograph that is not a numeral) is a word per character.
+ */
+function pushIdeographs(tokens: Token[], run: string, next: string | undefined): void {
+  if (isHanNumeral(run[0]!) && hanNumberStands(tokens, next)) tokens.push({ kind: 'num', text: String(hanNumeralValue(run)) })
+  else for (const ch of run) tokens.push({ kind: 'word', text: ch })
 }
 
 /** A word; one of extra/omake/special glued to a tag or a marker is split from it. */

@@ -68,18 +68,13 @@ export function plainRefusal(message: string): string {
   return text ? text[0]!.toUpperCase() + text.slice(1) : message
 }
 
-/** A channel sent back unchanged: its id keeps its secret and keys. */
-
-export function useNotify(token: () => string | null) {
-  const api = createApi(token)
-  const view = ref<NotificationsView | null>(null)
-  /** This device's push endpoint, when it is subscribed. */
-  const deviceEndpoint = ref<string | null>(null)
+/**
+ * The problem of the panel, said at the place of the action that met it: each action names its place (`at`)
+ * before it calls the app, and `attempt` shows a refusal there as a sentence.
+ */
+function problemsByPlace() {
   const problem = ref<{ place: ProblemPlace; text: string } | null>(null)
-  const tested = ref<Array<{ kind: ChannelKind; ok: boolean; error?: string }> | null>(null)
-  /** Where the next problem is shown: set by each action before it calls the app. */
   let place: ProblemPlace = 'channels'
-
   const attempt = async <T>(work: () => Promise<T>): Promise<T | undefined> => {
     problem.value = null
     try {
@@ -96,6 +91,35 @@ export function useNotify(token: () => string | null) {
   const at = (where: ProblemPlace) => {
     place = where
   }
+  return { problem, attempt, at }
+}
+
+type PushSubscriptionJson = { endpoint: string; keys: { p256dh: string; auth: string } }
+
+/** This device's push subscription, or the words for why the browser (its permission or its push service) said no. */
+async function subscribeThisDevice(vapidPublicKey: string): Promise<PushSubscriptionJson | { refused: string }> {
+  if ((await Notification.requestPermission()) !== 'granted') {
+    return { refused: 'Notifications are blocked for this page: allow them in the browser’s site settings, then try again.' }
+  }
+  try {
+    const registration = await navigator.serviceWorker.register('/sw.js').then(() => navigator.serviceWorker.ready)
+    const subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: vapidPublicKey })
+    return subscription.toJSON() as PushSubscriptionJson
+  } catch (error) {
+    // The app was reached; the browser or its push service said no.
+    return {
+      refused: `This browser's push service refused to subscribe this device (${(error as Error).message}). The ntfy app below works instead.`,
+    }
+  }
+}
+
+export function useNotify(token: () => string | null) {
+  const api = createApi(token)
+  const view = ref<NotificationsView | null>(null)
+  /** This device's push endpoint, when it is subscribed. */
+  const deviceEndpoint = ref<string | null>(null)
+  const tested = ref<Array<{ kind: ChannelKind; ok: boolean; error?: string }> | null>(null)
+  const { problem, attempt, at } = problemsByPlace()
   const bodyWith = (channels: ChannelInput[], over: Partial<NotificationsBody> = {}): NotificationsBody => ({
     channels,
     minUnread: view.value?.minUnread ?? 1,
@@ -124,26 +148,11 @@ export function useNotify(token: () => string | null) {
     if (!view.value) await refresh()
     if (!view.value) return false
     at('device')
-    if ((await Notification.requestPermission()) !== 'granted') {
-      problem.value = {
-        place: 'device',
-        text: 'Notifications are blocked for this page: allow them in the browser’s site settings, then try again.',
-      }
+    const json = await subscribeThisDevice(view.value.vapidPublicKey)
+    if ('refused' in json) {
+      problem.value = { place: 'device', text: json.refused }
       return false
     }
-    let subscription: PushSubscription
-    try {
-      const registration = await navigator.serviceWorker.register('/sw.js').then(() => navigator.serviceWorker.ready)
-      subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: view.value.vapidPublicKey })
-    } catch (error) {
-      // The app was reached; the browser or its push service said no.
-      problem.value = {
-        place: 'device',
-        text: `This browser's push service refused to subscribe this device (${(error as Error).message}). The ntfy app below works instead.`,
-      }
-      return false
-    }
-    const json = subscription.toJSON() as { endpoint: string; keys: { p256dh: string; auth: string } }
     const others = kept().filter((c) => !(c.kind === 'webpush' && c.endpoint === json.endpoint))
     const done = await put(bodyWith([...others, { kind: 'webpush', endpoint: json.endpoint, keys: json.keys }]))
     if (done) deviceEndpoint.value = json.endpoint
