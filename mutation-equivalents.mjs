@@ -231,7 +231,7 @@ export const equivalentMutants = [
     why: 'an empty key and any text a mutant puts here both name no Site',
   },
   {
-    file: 'src/main/use-cases/add-site.ts',
+    file: 'src/main/use-cases/site-proposals.ts',
     code: "fetcher: 'browser'",
     within: "{ ...probe, fetcher: 'browser' }",
     mutants: ['StringLiteral: ""'],
@@ -306,7 +306,7 @@ function probeParts() {
     ["origin: 'sites.json'", ['StringLiteral: ""']],
   ]
   return parts.map(([code, mutants]) => ({
-    file: 'src/main/use-cases/add-site.ts',
+    file: 'src/main/use-cases/site-proposals.ts',
     code: /** @type {string} */ (code),
     mutants: /** @type {string[]} */ (mutants),
     why: 'a part of the probe Site no fetcher reads: a fetcher reads only the host pin of the Site it is given; the rest is for the type',

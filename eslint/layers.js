@@ -13,6 +13,34 @@ function isNodeBuiltin(specifier) {
 }
 
 /**
+ * The rooms of src/main, lowest first (docs/adr/0178-rooms-that-point-down.md): a folder, or a file at the top of
+ * src/main. A room imports only from rooms below it — never from a room above, nor from another room of its own
+ * rank — so a newcomer finds a service below everything that uses it. Tests and `testing/` are not rooms.
+ */
+export const ROOMS = [
+  ['clock.ts', 'log.ts', 'paths.ts', 'worker-thread.ts'],
+  ['store', 'server'],
+  ['sites', 'access'],
+  ['fetch', 'library'],
+  ['lanes', 'notify'],
+  ['use-cases', 'backup-schedule.ts', 'restore-in-app.ts', 'storage-watch.ts'],
+  ['core.ts'],
+  ['sync', 'demo'],
+  ['admin'],
+  ['cli', 'app.ts', 'shell-args.ts'],
+  ['electron', 'headless', 'simulation'],
+]
+
+/** The room of a path under src/main (a folder, or a top-level file), or undefined outside the rooms. */
+export function roomOf(path) {
+  const match = /^src\/main\/([^/]+)(\/)?/.exec(path)
+  if (!match) return undefined
+  const name = match[2] ? match[1] : /\.ts$/.test(match[1]) ? match[1] : `${match[1]}.ts`
+  const rank = ROOMS.findIndex((rooms) => rooms.includes(name))
+  return rank === -1 ? undefined : { name, rank }
+}
+
+/**
  * The rules, in words and as predicates over (the importing file, what it imports). `file` and a relative
  * import's `target` are paths from the repository root with `/` separators; `pkg` is a bare specifier.
  */
@@ -58,6 +86,16 @@ export const LAYER_RULES = [
       !file.startsWith('src/main/testing/'),
     forbids: ({ target }) => target !== undefined && (target.startsWith('src/main/electron/') || target.startsWith('src/main/headless/')),
   },
+  {
+    name: 'rooms-point-down',
+    message: 'a room of src/main imports only from rooms below it (eslint/layers.js ROOMS): not from one above, nor a neighbour',
+    applies: (file) => file.startsWith('src/main/') && !file.includes('.test.') && !file.startsWith('src/main/testing/'),
+    forbids: ({ file, target }) => {
+      const from = roomOf(file)
+      const to = target === undefined ? undefined : roomOf(target)
+      return from !== undefined && to !== undefined && from.name !== to.name && to.rank >= from.rank
+    },
+  },
 ]
 
 /** The rules an import breaks, for a file (a path from the repository root). */
@@ -72,7 +110,7 @@ export function brokenLayerRules(file, specifier, root) {
   } else {
     pkg = specifier
   }
-  return LAYER_RULES.filter((rule) => rule.applies(relativeFile) && rule.forbids({ pkg, target }))
+  return LAYER_RULES.filter((rule) => rule.applies(relativeFile) && rule.forbids({ file: relativeFile, pkg, target }))
 }
 
 const boundaries = {

@@ -28,6 +28,10 @@ describe('layer rule', () => {
     ['src/main/app.ts', "import { startHeadlessShell } from './headless/shell'", 'core-not-shells'],
     ['src/main/lanes/pass.ts', "import { registerAdminIpc } from '../electron/ipc'", 'core-not-shells'],
     ['src/main/electron/policy/tray.ts', "import { Tray } from 'electron'", 'electron-only-in-shell'],
+    ['src/main/lanes/pass.ts', "import { bookmarkByUrl } from '../use-cases/acquire'", 'rooms-point-down'],
+    ['src/main/use-cases/site-moves.ts', "import type { Core } from '../core'", 'rooms-point-down'],
+    ['src/main/sync/routes.ts', "import { startDemo } from '../demo/demo'", 'rooms-point-down'],
+    ['src/main/notify/notifier.ts', "import { expectedRelease } from '../lanes/expected-release'", 'rooms-point-down'],
   ])('%s: `%s` breaks %s', async (file, code, rule) => {
     const errors = await layerErrors(file, `${code}\nexport const x = 1\n`)
     expect(errors.join('\n')).toContain(`layer rule ${rule}:`)
@@ -40,6 +44,10 @@ describe('layer rule', () => {
     ['src/main/store/series.ts', "import { AppError } from '../../shared/errors'"],
     ['src/main/headless/shell.ts', "import { startApp } from '../app'"],
     ['src/renderer/admin/api.ts', "import { ADMIN_METHODS } from '../../shared/admin-methods'"],
+    ['src/main/admin/admin.ts', "import type { Core } from '../core'"],
+    ['src/main/lanes/pass.ts', "import { clampChapter } from './decisions'"],
+    ['src/main/sync/routes.ts', "import { SIGN_IN_CODE_PATTERN } from '../access/sign-in-codes'"],
+    ['src/main/simulation/simulate.ts', "import { fakeClock } from '../testing/clock'"],
   ])('%s: `%s` is allowed', async (file, code) => {
     expect(await layerErrors(file, `${code}\nexport const x = 1\n`)).toEqual([])
   })

@@ -14,7 +14,7 @@ import { createBrowserFetcher, type BrowserFetcherOptions } from './fetch/browse
 import type { BrowserLauncher } from './fetch/browser/session'
 import { ADMIN_CODE_VALUE, registerAdminHttp } from './admin/admin-http'
 import { loadAdminSecret } from './admin/admin-secret'
-import { SignInCodes } from './admin/sign-in-codes'
+import { SignInCodes } from './access/sign-in-codes'
 import { watchAdminLinkRequests } from './admin/admin-link-watch'
 import { applyLogLevel, type Log } from './log'
 import type { FastifyInstance } from 'fastify'

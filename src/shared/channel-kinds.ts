@@ -5,8 +5,6 @@
  * list). The database keeps the kind as plain text; it is validated where it enters (the zod schemas, and a
  * stored row of a kind this version does not know fails its delivery with words, never falls to another kind).
  */
-import type { ChannelInput } from './notify-schemas'
-
 export const CHANNEL_KINDS = ['webpush', 'ntfy', 'webhook'] as const
 export type ChannelKind = (typeof CHANNEL_KINDS)[number]
 
@@ -54,25 +52,6 @@ export type TypedChannelKind = {
 
 export const TYPED_CHANNEL_KINDS = CHANNEL_KINDS.filter((k): k is TypedChannelKind => CHANNEL_WORDS[k].choice !== null)
 
-/** What a typed channel's form sends: the kind's own field for its secret, left out when empty. */
-export type TypedChannelInput = Extract<ChannelInput, { kind: TypedChannelKind }>
-
-export const TYPED_CHANNEL_INPUT: { [K in TypedChannelKind]: (url: string, secret: string) => Extract<TypedChannelInput, { kind: K }> } = {
-  ntfy: (url, secret) => ({ kind: 'ntfy', url, token: secret || undefined }),
-  webhook: (url, secret) => ({ kind: 'webhook', url, secret: secret || undefined }),
-}
-
 export function isTypedChannelKind(kind: ChannelKind): kind is TypedChannelKind {
   return CHANNEL_WORDS[kind].choice !== null
-}
-
-/** A channel as a view shows it, sent back unchanged: its id keeps its secret (or a subscription's keys) on the server. */
-const KEPT: { [K in ChannelKind]: (id: number, url: string) => Extract<ChannelInput, { kind: K }> } = {
-  webpush: (id, url) => ({ kind: 'webpush', id, endpoint: url }),
-  ntfy: (id, url) => ({ kind: 'ntfy', id, url }),
-  webhook: (id, url) => ({ kind: 'webhook', id, url }),
-}
-
-export function keptChannel(view: { kind: ChannelKind; id: number; url: string }): ChannelInput {
-  return KEPT[view.kind](view.id, view.url)
 }

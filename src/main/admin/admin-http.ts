@@ -15,10 +15,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { IMPORT_MAX_BASE64_CHARS, IMPORT_MAX_FILE_BYTES } from '../../shared/library'
 import type { Clock } from '../clock'
 import type { AdminCaller } from './validated'
-import type { SignInCodes } from './sign-in-codes'
+import type { SignInCodes } from '../access/sign-in-codes'
 import { AppError, ERROR_STATUS } from '../../shared/errors'
 import { pageHeaders, problemPageHtml } from '../server/pages'
-import { SPENT_ADMIN_LINK } from './sign-in-words'
+import { SPENT_ADMIN_LINK } from '../access/sign-in-words'
 
 /** The session cookie's name on an admin port: cookies ignore ports, so each admin listener has its own. */
 export function sessionCookieName(port: number): string {

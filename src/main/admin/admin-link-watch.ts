@@ -8,7 +8,7 @@ import type { Log } from '../log'
 import type { Db } from '../store/database'
 import { takeAdminSignInRequests } from '../store/admin-sign-in-requests'
 import { ADMIN_CODE_VALUE } from './admin-http'
-import type { SignInCodes } from './sign-in-codes'
+import type { SignInCodes } from '../access/sign-in-codes'
 
 /** How often the app looks for a request: the command waits at most about this long for its link. */
 export const ADMIN_LINK_LOOK_MS = 500

@@ -12,7 +12,7 @@ import type { BigReads } from '../sync/big-reads'
 import { DEFAULT_PACE, type Site } from '../sites/site'
 import { allLanes, laneRow } from '../store/lanes'
 import { getSeriesListRow, type SeriesListRow } from '../store/series-list'
-import type { SignInCodes } from './sign-in-codes'
+import type { SignInCodes } from '../access/sign-in-codes'
 import { laneView, laneViews, seriesRowView, storageViewOf } from './admin-views'
 
 export interface AdminContext {

@@ -6,7 +6,7 @@
  * functions.
  */
 import type { AdminApi } from '../../shared/admin-api'
-import { ownerNotifications } from '../notify/owner'
+import { ownerNotifications } from './admin-notifications'
 import { laneOperations } from './admin-lanes'
 import { libraryOperations } from './admin-library'
 import { readerOperations } from './admin-readers'

@@ -12,7 +12,7 @@ import { SIGN_IN_TRIES_PER_MINUTE, SPENT_CODE } from '../sync/sign-in-route'
 import { FakeClock } from '../testing/clock'
 import { tempDir } from '../testing/store'
 import { sessionCookieName } from './admin-http'
-import { SIGN_IN_CODE_TTL_MS } from './sign-in-codes'
+import { SIGN_IN_CODE_TTL_MS } from '../access/sign-in-codes'
 
 interface Raw {
   status: number

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { SPENT_ADMIN_LINK } from '../admin/sign-in-words'
+import { SPENT_ADMIN_LINK } from '../access/sign-in-words'
 import { startHeadlessShell, type HeadlessShell } from '../headless/shell'
 import { silentLog } from '../log'
 import { FakeClock } from '../testing/clock'

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { codeId, SIGN_IN_CODE_TTL_MS } from '../admin/sign-in-codes'
+import { codeId, SIGN_IN_CODE_TTL_MS } from '../access/sign-in-codes'
 import { openStore, STORE_FILE } from '../store/database'
 import { adminSignInRequest, dropAdminSignInRequest, requestAdminSignIn } from '../store/admin-sign-in-requests'
 import { dataDirOf, readCommandLine, type Output } from './help'

@@ -11,7 +11,13 @@ import { describe, expect, it } from 'vitest'
 const ROOT = join(import.meta.dirname, '..', '..', '..')
 const KINDS_FILE = join(ROOT, 'src/shared/channel-kinds.ts')
 /** Every place a kind has a descriptor or a schema of its own. */
-const HOMES = ['src/shared/channel-kinds.ts', 'src/shared/notify-schemas.ts', 'src/main/notify/channels.ts', 'src/main/notify/settings.ts']
+const HOMES = [
+  'src/shared/channel-kinds.ts',
+  'src/shared/channel-inputs.ts',
+  'src/shared/notify-schemas.ts',
+  'src/main/notify/channels.ts',
+  'src/main/notify/settings.ts',
+]
 
 /** Parsed files shared by both compilations: only the edited file is parsed twice. */
 const parsed = new Map<string, ts.SourceFile>()

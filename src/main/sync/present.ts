@@ -4,7 +4,7 @@ import { chapterKey, readerChapterFacts, unreadCount, type ChapterFacts, type Ch
 import type { Db } from '../store/database'
 import type { ChapterRow, ReaderRow, SightingRow } from '../store/schema'
 import type { z } from 'zod'
-import { expectedRelease } from '../lanes/upcoming'
+import { expectedRelease } from '../lanes/expected-release'
 import { GONE_AFTER_CHECKS } from '../../shared/series-state'
 import type { BookmarkView, ChapterView, ReaderView, SightingResponse, UpdateView } from '../../shared/sync-schemas'
 

@@ -3,12 +3,18 @@
  * proposal (store/site-moves.ts). The owner accepts — the new host becomes the first of the Site's pin in
  * sites.json and at once in the running Site — or dismisses it (docs/adr/0112-a-permanent-redirect-is-a-proposal.md).
  */
-import type { Core } from '../core'
 import { AppError } from '../../shared/errors'
+import type { SiteRegistry } from '../sites/registry'
+import type { Db } from '../store/database'
 import { moveSitePin } from '../sites/sites-writer'
 import { answerSiteMove, siteMoveOf } from '../store/site-moves'
 
-type Deps = Pick<Core, 'registry' | 'dataDir'> & { store: Pick<Core['store'], 'db'> }
+/** What moving a Site's pin needs: the running Sites, where sites.json lives, and the store. */
+interface Deps {
+  registry: SiteRegistry
+  dataDir: string
+  store: { db: Db }
+}
 
 /** Moves the Site's pin to the host its pages moved to. */
 export async function acceptSiteMove(core: Deps, siteKey: string): Promise<{ hosts: string[] }> {

@@ -11,7 +11,7 @@ import type { PageRequest, Site } from '../sites/site'
 import { SITES_FILE } from '../sites/sites-file'
 import { FakeClock } from '../testing/clock'
 import { tempDir } from '../testing/store'
-import { PROPOSAL_TTL_MS, siteProposals, type HeldProposal, type SiteProposals } from './add-site'
+import { PROPOSAL_TTL_MS, siteProposals, type HeldProposal, type SiteProposals } from './site-proposals'
 
 const MADARA = readFileSync(join(__dirname, '../sites/testdata/madara-inline.html'), 'utf8')
 const url = (n: number | string) => `https://scans${n}.example/manga/the-tower-climber/`

@@ -5,7 +5,8 @@
  * caller of the notification routes.
  */
 import { ref } from 'vue'
-import { keptChannel, type ChannelKind } from '../../shared/channel-kinds'
+import type { ChannelKind } from '../../shared/channel-kinds'
+import { keptChannel } from '../../shared/channel-inputs'
 import type { ChannelInput, NotificationsBody, NotificationsView } from '../../shared/notify-schemas'
 import { ApiError, createApi } from './api'
 

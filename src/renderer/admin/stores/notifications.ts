@@ -1,7 +1,7 @@
 /** The owner's notification channels (docs/adr/0074-…): read, replace, test; and every channel that keeps failing. */
 import { ref } from 'vue'
 import type { NotificationsAdminView, NotificationTestView } from '../../../shared/admin-api'
-import { keptChannel } from '../../../shared/channel-kinds'
+import { keptChannel } from '../../../shared/channel-inputs'
 import type { ChannelInput } from '../../../shared/notify-schemas'
 import { admin } from '../api'
 import { attempt, attemptBeside } from './problem'

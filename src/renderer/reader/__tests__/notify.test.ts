@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { keptChannel } from '../../../shared/channel-kinds'
+import { keptChannel } from '../../../shared/channel-inputs'
 import { newTopic, ntfyAppLink, plainRefusal, pushUnavailable } from '../useNotify'
 
 const nav = (sw: boolean) => (sw ? { serviceWorker: {} } : {}) as unknown as Navigator

@@ -1,6 +1,6 @@
 import { expect, it } from '../testing/fixtures'
 import { seedReader, seedSeries } from '../testing/store'
-import { upcomingSeries } from './upcoming'
+import { upcomingSeries } from './admin-upcoming'
 
 const HOUR = 3_600_000
 const DAY = 24 * HOUR

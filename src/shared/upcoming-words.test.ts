@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { dayWords, expectedWords, upcomingByDay } from './upcoming'
+import { dayWords, expectedWords, upcomingByDay } from './upcoming-words'
 
 // Local times: the words are the viewer's.
 const at = (day: number, hour: number, minute = 0) => new Date(2026, 0, day, hour, minute).getTime()

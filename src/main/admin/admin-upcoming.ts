@@ -1,8 +1,8 @@
 /** The owner's Upcoming (issue 26 §3): held Series expected in the next 7 days, soonest first. */
 import type { UpcomingView } from '../../shared/admin-api'
-import { expectedRelease } from '../lanes/upcoming'
+import { expectedRelease } from '../lanes/expected-release'
 import type { Db } from '../store/database'
-import { seriesWithRhythm } from '../store/upcoming'
+import { seriesWithRhythm } from '../store/rhythms'
 
 const WEEK_MS = 7 * 86_400_000
 /** Series with a rhythm read at most (a larger library shows the soonest planned of them). */

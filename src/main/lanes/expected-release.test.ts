@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { DAY, HOUR, WEEK } from './rhythm'
-import { expectedRelease } from './upcoming'
+import { expectedRelease } from './expected-release'
 
 /** Weekly on Tuesdays at 15:00 UTC (the week's places count from Thursday 00:00 UTC, as the epoch began). */
 const weekly = { kind: 'periodic', periodMs: WEEK, offsetMs: 5 * DAY + 15 * HOUR, spreadMs: 10 * 60_000, timeKnown: true }

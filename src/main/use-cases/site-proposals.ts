@@ -5,8 +5,11 @@
  * while; confirming it writes the entry atomically and starts the Site's Lane without a restart.
  */
 import { randomBytes } from 'node:crypto'
-import type { Core } from '../core'
 import { AppError } from '../../shared/errors'
+import type { Clock } from '../clock'
+import type { Fetchers } from '../fetch/fetcher'
+import type { PageReader } from '../sites/page-reader'
+import type { SiteRegistry } from '../sites/registry'
 import { proposeSite, type FetchPage, type SiteProposal } from '../sites/add-site'
 import { DEFAULT_PACE, type Site } from '../sites/site'
 import type { SiteEntry } from '../sites/sites-file'
@@ -29,9 +32,19 @@ export interface SiteProposals {
   confirm(id: string, changes?: { key?: string; name?: string }): Promise<{ site: Site; seriesUrl: string }>
 }
 
-export function siteProposals(
-  core: Pick<Core, 'registry' | 'fetchers' | 'clock' | 'addSite' | 'dataDir'> & { acquireDeps?: Pick<Core['acquireDeps'], 'reader'> },
-): SiteProposals {
+/** What proposing and confirming a Site needs of the app (the core gives it). */
+export interface SiteProposalDeps {
+  registry: SiteRegistry
+  fetchers: Fetchers
+  clock: Clock
+  dataDir: string
+  /** Starts a confirmed Site's Lane without a restart. */
+  addSite(site: Site): Promise<void>
+  /** Where pages are read (a worker with a deadline); absent: read in process. */
+  acquireDeps?: { reader?: PageReader }
+}
+
+export function siteProposals(core: SiteProposalDeps): SiteProposals {
   const held = new Map<string, { proposal: Proposed; at: number }>()
   /** Drops the proposals past their time. */
   const forget = () => {

@@ -3,8 +3,8 @@ import type { AdminApi, NotificationsAdminView } from '../../shared/admin-api'
 import type { Core } from '../core'
 import { channelsOf, failingChannels } from '../store/notify'
 import { readSettings } from '../store/settings'
-import { FAILING_AFTER } from './notifier'
-import { presentChannel, replaceChannels } from './settings'
+import { FAILING_AFTER } from '../notify/notifier'
+import { presentChannel, replaceChannels } from '../notify/settings'
 
 export function ownerNotifications(core: Core): Pick<AdminApi, 'notifications' | 'setNotificationChannels' | 'testNotifications'> {
   const db = core.store.db
