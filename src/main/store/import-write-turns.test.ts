@@ -92,7 +92,11 @@ describe("an import's write", () => {
       store.db,
       (node) => node.includes('"InsertQueryNode"') && node.includes('"bookmarks"') && ++bookmarkInserts === 20,
     )
-    await expect(writeImport(failing, large(), 5_000, (done, total) => (now = { done, total }))).rejects.toThrow('injected failure')
+    await expect(
+      writeImport(failing, large(), 5_000, (done, total) => {
+        now = { done, total }
+      }),
+    ).rejects.toThrow('injected failure')
     loop.stop()
     expect(loop.midWrite().length).toBeGreaterThan(0)
     expect(await count('series')).toBe(0)
