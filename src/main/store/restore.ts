@@ -17,6 +17,8 @@ import { preparePrivateFile, tightenFile } from './private-files'
 export interface BackupVerdict {
   ok: boolean
   problems: string[]
+  /** True when it passes the check and holds no Reader and no Series (absent: not looked at). */
+  empty?: boolean
 }
 
 export interface CheckedBackup extends BackupView {
