@@ -8,6 +8,7 @@ import type { Db } from './database'
 import { AppError } from '../../shared/errors'
 import type { BookmarkRow, BookmarkStatus, ImportSourceMappingRow, ReaderRow, SeriesRow } from './schema'
 import type { SeriesKey } from './series'
+import { checkpointInWorker } from './wal-checkpoint'
 
 /** Rows per INSERT: well under SQLite's bound variables, few enough statements for 5,000 rows. */
 const CHUNK = 500
@@ -147,6 +148,10 @@ export async function writeImport(
 ): Promise<ImportCounts> {
   const turn = loopTurns()
   const step = progressSteps(batch.series.length + batch.bookmarks.length, onProgress, turn)
+  return checkpointedAside(db, () => writeBatch(db, batch, now, step))
+}
+
+async function writeBatch(db: Db, batch: ImportBatch, now: number, step: ProgressStep): Promise<ImportCounts> {
   return db.transaction().execute(async (trx) => {
     const readers = await writeReaders(trx, batch)
     for (const b of batch.bookmarks) {
@@ -164,6 +169,25 @@ export async function writeImport(
       progressUpdated: bookmarks.progressUpdated,
     }
   })
+}
+
+/**
+ * Runs a large write with SQLite's automatic checkpoint off on the store's connection, then checkpoints the WAL from
+ * a worker thread (wal-checkpoint.ts): the commit alone is on the event loop, not the copy of every page it wrote.
+ * A store in memory has no WAL: the write runs as it is.
+ */
+async function checkpointedAside<T>(db: Db, write: () => Promise<T>): Promise<T> {
+  const main = (await sql<{ name: string; file: string }>`PRAGMA database_list`.execute(db)).rows.find((r) => r.name === 'main')
+  if (!main?.file) return write()
+  const was = (await sql<{ wal_autocheckpoint: number }>`PRAGMA wal_autocheckpoint`.execute(db)).rows[0]?.wal_autocheckpoint ?? 1000
+  await sql`PRAGMA wal_autocheckpoint = 0`.execute(db)
+  try {
+    return await write()
+  } finally {
+    await sql.raw(`PRAGMA wal_autocheckpoint = ${Number(was)}`).execute(db)
+    // Never rejects: should it not run, the next commit's own checkpoint copies the pages.
+    await checkpointInWorker(main.file)
+  }
 }
 
 /**
