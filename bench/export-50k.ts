@@ -16,7 +16,7 @@ import { adminSessionCookie } from '../src/main/testing/admin-session'
 import { seedBigLibrary } from '../src/main/testing/big-library'
 import { tempDir } from '../src/main/testing/store'
 import { exportLibrary } from '../src/main/use-cases/library-export'
-import { healthProbe } from './import-hostile'
+import { loopProbe } from './loop-probe'
 import type { BenchResult } from './run'
 
 const BOOKMARKS = 50_000
@@ -58,16 +58,16 @@ async function throughTheApp(dataDir: string): Promise<{ health: number; idle: n
     const cookie = await adminSessionCookie(app.adminPort!, TOKEN)
     let peak = process.memoryUsage().rss
     const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 10)
-    const probe = healthProbe(app.port)
+    const probe = loopProbe(app.port)
     const started = performance.now()
     const bytes = await post(app.adminPort!, cookie, 'exportLibrary')
     const ms = performance.now() - started
-    const health = await probe.stop()
+    const health = (await probe.stop()).worst
     clearInterval(sampler)
     // The machine's own noise: the same probe for 3 s with nothing to do (a busy machine delays every thread).
-    const idleProbe = healthProbe(app.port)
+    const idleProbe = loopProbe(app.port)
     await new Promise((resolve) => setTimeout(resolve, 3_000))
-    return { health, idle: await idleProbe.stop(), ms, peakRssMb: peak / 1e6, bytes }
+    return { health, idle: (await idleProbe.stop()).worst, ms, peakRssMb: peak / 1e6, bytes }
   } finally {
     await app.stop()
   }

@@ -10,6 +10,7 @@ import { checkOverhead } from './check-overhead'
 import { chapters100k, chapters100kCheckOverhead, chapters100kFullSync, chapters100kSince } from './chapters-100k'
 import { import5000, import5000Requests } from './import-5000'
 import { importHostile } from './import-hostile'
+import { importLarge } from './import-large'
 import { export50k } from './export-50k'
 import { seriesList10k } from './series-list'
 import { idleCpu100k, memory100k, seriesListChromium100k, startup100k } from './shell-100k'
@@ -35,6 +36,7 @@ const BENCHES: Record<string, () => Promise<BenchResult>> = {
   'import-5000': import5000,
   'import-5000-requests': import5000Requests,
   'import-hostile': importHostile,
+  'import-large': importLarge,
   'export-50k': export50k,
   'due-query-100k': dueQuery100k,
   'series-list-100k': seriesListStore100k,

@@ -44,30 +44,33 @@ export function scheduleBackups(options: BackupOptions): Backups {
   let problem: string | null = null
   let running: Promise<BackupView> = Promise.resolve(null as unknown as BackupView)
 
+  const make = async (why: 'daily' | 'asked'): Promise<BackupView> => {
+    const at = clock.now()
+    const binding = options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}
+    const refused = backupRefusal(store.sqlite, store.health.fault()?.kind === 'damaged', dir, binding)
+    if (refused) {
+      if (problem !== refused) log.error({ why }, `store: backup refused: ${refused}`)
+      problem = refused
+      throw new AppError('conflict', refused)
+    }
+    try {
+      const made = await backupDatabase(store.sqlite, dir, at, binding)
+      const pruned = pruneBackups(dir, at)
+      problem = null
+      log.info({ file: made.file, bytes: made.bytes, pruned: pruned.length, why }, 'store: backup made')
+      return made
+    } catch (error) {
+      problem = (error as Error).message
+      log.error({ err: error, why }, `store: backup failed: ${problem}`)
+      throw error
+    }
+  }
+
   const backup = (why: 'daily' | 'asked'): Promise<BackupView> => {
-    const next = running
-      .catch(() => undefined)
-      .then(async () => {
-        const at = clock.now()
-        const binding = options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}
-        const refused = backupRefusal(store.sqlite, store.health.fault()?.kind === 'damaged', dir, binding)
-        if (refused) {
-          if (problem !== refused) log.error({ why }, `store: backup refused: ${refused}`)
-          problem = refused
-          throw new AppError('conflict', refused)
-        }
-        try {
-          const made = await backupDatabase(store.sqlite, dir, at, binding)
-          const pruned = pruneBackups(dir, at)
-          problem = null
-          log.info({ file: made.file, bytes: made.bytes, pruned: pruned.length, why }, 'store: backup made')
-          return made
-        } catch (error) {
-          problem = (error as Error).message
-          log.error({ err: error, why }, `store: backup failed: ${problem}`)
-          throw error
-        }
-      })
+    // The store's connection is held for the whole backup (docs/adr/0140-…): it starts once a transaction in
+    // progress (an import's write, which lets the event loop run between its statements) has ended, and no
+    // statement runs on the connection until the copy is made.
+    const next = running.catch(() => undefined).then(() => store.db.connection().execute(() => make(why)))
     running = next
     return next
   }

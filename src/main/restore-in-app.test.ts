@@ -67,6 +67,24 @@ describe('Restore in the window', () => {
     expect(names(app.dataFile)).toContain('bo')
   })
 
+  it('marks a sound backup that holds no Reader and no Series as empty', async ({ dataDir, startTestApp }) => {
+    const clock = new FakeClock(Date.UTC(2026, 2, 1))
+    const app = await startTestApp({ dataDir, clock })
+    // The first backup of a new library is made (no backup holds one yet), and holds nothing.
+    await call(app, 'backupNow')
+    await clock.advance(60_000)
+    await call(app, 'addReader', { name: 'aiko' })
+    await call(app, 'backupNow')
+    const bad = join(dataDir, BACKUP_DIR, backupName(Date.UTC(2020, 0, 1)))
+    writeFileSync(bad, 'not a database')
+    const listed = (await call(app, 'backups')).value
+    expect(listed.map((b: { ok: boolean; empty: boolean }) => [b.ok, b.empty])).toEqual([
+      [true, false],
+      [true, true],
+      [false, false],
+    ])
+  })
+
   it('a database found damaged at start is restored from the window and takes writes again', async ({ dataDir, startTestApp }) => {
     const { backup } = await damagedLibrary(dataDir, {
       backupAt: Date.UTC(2026, 0, 1),

@@ -7,7 +7,7 @@
  */
 import type { Clock } from './clock'
 import type { Log } from './log'
-import { listBackups, type BackupView } from './store/backups'
+import { backupHoldsLibrary, listBackups, type BackupView } from './store/backups'
 import type { Store } from './store/database'
 import { startIntegrityCheck } from './store/integrity'
 import { damagedBackup, restoreFile, type BackupVerdict, type CheckedBackup, type RestoreReport } from './store/restore'
@@ -48,7 +48,12 @@ export function createRestorer(deps: RestorerDeps): Restorer {
         nativeBinding: deps.nativeBinding,
       })
       // A check that could not run is no verdict of "ok".
-      found = check.verdict.then((v) => ({ ok: v.ok && v.problems.length === 0, problems: v.problems }))
+      found = check.verdict.then((v) => {
+        const ok = v.ok && v.problems.length === 0
+        // An empty backup is marked in the list (a library deleted, or not yet filled): restoring it empties the app.
+        const empty = ok && backupHoldsLibrary(b.file, deps.nativeBinding ? { nativeBinding: deps.nativeBinding } : {}) === false
+        return { ok, problems: v.problems, empty }
+      })
       verdicts.set(key, found)
     }
     return found

@@ -289,6 +289,8 @@ export interface CheckedBackupView extends BackupView {
   ok: boolean
   /** What it found, or why it could not run; empty when ok. */
   problems: string[]
+  /** True when it is sound but holds no Reader and no Series: restoring it empties the library. */
+  empty: boolean
 }
 
 /** What a restore did: the backup now in use, and where the file it replaced was kept (never deleted). */

@@ -48,7 +48,12 @@ export function settingsOperations(scope: AdminScope): SettingsOperations {
       return storageView()
     },
     async backups() {
-      return (await core.restorer.list()).map(({ verdict, ...b }) => ({ ...b, ok: verdict.ok, problems: verdict.problems }))
+      return (await core.restorer.list()).map(({ verdict, ...b }) => ({
+        ...b,
+        ok: verdict.ok,
+        problems: verdict.problems,
+        empty: verdict.empty === true,
+      }))
     },
     async restoreBackup({ file }) {
       const report = await core.restorer.restore(file)

@@ -6,8 +6,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
-import { BACKUP_DIR, backupName } from '../store/backups'
-import { STORE_FILE } from '../store/database'
+import { BACKUP_DIR, backupDatabase, backupName } from '../store/backups'
+import { openStore, STORE_FILE } from '../store/database'
 import { describe, expect, it } from '../testing/app-fixtures'
 import { damagedLibrary, inOneTransaction } from '../testing/damaged-library'
 import { seedReader, seedSeries } from '../testing/store'
@@ -48,6 +48,21 @@ const count = (file: string, table: string) => {
 }
 
 describe('npm run restore', () => {
+  it('--list marks a sound backup that holds no Reader and no Series as empty', async ({ dataDir: dir }) => {
+    const store = openStore(join(dir, STORE_FILE), { now: AT })
+    try {
+      await backupDatabase(store.sqlite, join(dir, BACKUP_DIR), AT)
+      await seedReader(store.db, 'aiko')
+      await backupDatabase(store.sqlite, join(dir, BACKUP_DIR), AT + 60_000)
+    } finally {
+      await store.close()
+    }
+    const listed = await run(['--data', dir, '--list'])
+    expect(listed.code).toBe(0)
+    expect(listed.out[0]).toMatch(/^2026-03-01 04:01:00Z +[\d.]+ KB {2}ok {2}.+$/)
+    expect(listed.out[1]).toMatch(/^2026-03-01 04:00:00Z +[\d.]+ KB {2}ok, empty \(no Reader, no Series\) {2}.+$/)
+  })
+
   it('--latest puts the newest good backup in place, keeps the damaged file and its journal aside, and the app opens it', async ({
     dataDir: dir,
     startTestCore,

@@ -40,7 +40,7 @@ export function backupLine(b: CheckedBackup): string {
     .toISOString()
     .replace('T', ' ')
     .replace(/\.\d{3}Z$/, 'Z')
-  const verdict = b.verdict.ok ? 'ok' : `damaged (${b.verdict.problems[0]})`
+  const verdict = !b.verdict.ok ? `damaged (${b.verdict.problems[0]})` : b.verdict.empty ? 'ok, empty (no Reader, no Series)' : 'ok'
   return `${when}  ${sizeWords(b.bytes).padStart(8)}  ${verdict}  ${b.file}`
 }
 

@@ -295,7 +295,16 @@ async function deliverMessage(deps: NotifierDeps, message: NotifyOutboxRow, poli
     )
     return messageDone(db, message.id)
   }
-  await messageRetry(db, message.id, clock.now() + backoffMs(attempts), failure)
+  await messageRetry(db, message.id, await retryAt(db, channel, clock.now() + backoffMs(attempts)), failure)
+}
+
+/**
+ * When a failed message is tried again: after its backoff, but never inside its Reader's quiet hours — a retry due
+ * in them waits to their end, as a first send does (the owner's channels have none).
+ */
+export async function retryAt(db: Db, channel: Pick<NotifyChannelRow, 'reader_id'>, due: number): Promise<number> {
+  if (channel.reader_id === null) return due
+  return quietUntil(rulesFromRow(await readerPrefs(db, channel.reader_id)), due) ?? due
 }
 
 const GONE = 'the push service says this subscription is gone'

@@ -7,6 +7,7 @@
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
+import { AppError } from '../../shared/errors'
 import { preparePrivateFile, tightenFile } from './private-files'
 
 /** A backup file (the admin contract's BackupView has the same shape). */
@@ -97,6 +98,10 @@ export function pruneBackups(dir: string, now: number): string[] {
   return removed
 }
 
+/** Pages copied per step of the online backup (better-sqlite3's own default); the loop runs between steps. */
+const BACKUP_STEP_PAGES = 100
+const WRITE_IN_PROGRESS = 'a write is in progress on the database (an import?); try again once it ends'
+
 /**
  * Makes a backup of the open database into `dir`, named by `at`: SQLite's online backup into a `.partial`
  * file, a `quick_check` of the copy, then a rename. Throws `store: backup: …` when any step fails, leaving no
@@ -108,6 +113,9 @@ export async function backupDatabase(
   at: number,
   options: { nativeBinding?: string } = {},
 ): Promise<BackupView> {
+  // A backup on the connection of an open transaction copies a database without what it has not committed — nor,
+  // in SQLite's online backup, always what it has: refused, whoever opened it (docs/adr/0140-…).
+  if (sqlite.inTransaction) throw new AppError('conflict', `store: backup refused: ${WRITE_IN_PROGRESS}`)
   const file = join(dir, backupName(at))
   const partial = `${file}.partial`
   const leftovers = [partial, `${partial}-wal`, `${partial}-shm`, `${partial}-journal`]
@@ -116,7 +124,14 @@ export async function backupDatabase(
     // Made 0600 before SQLite writes into it, whatever the umask: a backup is the whole library
     // (docs/adr/0043-private-files.md), and at no moment a file others may read.
     preparePrivateFile(partial)
-    await sqlite.backup(partial)
+    // Between two of the backup's steps the loop runs: a transaction begun meanwhile (a caller that did not take
+    // the store's connection first) ends this copy rather than leaving a broken one.
+    await sqlite.backup(partial, {
+      progress: () => {
+        if (sqlite.inTransaction) throw new Error(WRITE_IN_PROGRESS)
+        return BACKUP_STEP_PAGES
+      },
+    })
     // One self-contained file (no -wal beside it), so a restore is copying one file; the app turns WAL on again
     // when it opens it.
     const copy = new BetterSqlite3(partial, {

@@ -8,9 +8,12 @@ import type { Db } from './database'
 import { AppError } from '../../shared/errors'
 import type { BookmarkRow, BookmarkStatus, ImportSourceMappingRow, ReaderRow, SeriesRow } from './schema'
 import type { SeriesKey } from './series'
+import { checkpointInWorker } from './wal-checkpoint'
 
 /** Rows per INSERT: well under SQLite's bound variables, few enough statements for 5,000 rows. */
 const CHUNK = 500
+/** Rows per INSERT of an import's write: each runs SQLite's per-row triggers, and the loop may run between two. */
+const WRITE_CHUNK = 100
 
 export async function sourceMappings(db: Db): Promise<ImportSourceMappingRow[]> {
   return db.selectFrom('import_source_mappings').selectAll().orderBy('source_name').execute()
@@ -37,10 +40,15 @@ export async function removeSourceMapping(db: Db, sourceId: string): Promise<voi
 const keyOf = (site: string, seriesId: string) => `${site}\u0000${seriesId}`
 
 /** Which of these Series exist, by `site\0seriesId`. */
-export async function existingSeries(db: Db, keys: readonly SeriesKey[]): Promise<Map<string, Pick<SeriesRow, 'title' | 'series_url'>>> {
+export async function existingSeries(
+  db: Db,
+  keys: readonly SeriesKey[],
+  turn: LoopTurn = loopTurns(),
+): Promise<Map<string, Pick<SeriesRow, 'title' | 'series_url'>>> {
   const found = new Map<string, Pick<SeriesRow, 'title' | 'series_url'>>()
   for (const [site, ids] of bySite(keys)) {
     for (const chunk of chunks(ids)) {
+      await turn()
       const rows = await db
         .selectFrom('series')
         .select(['series_id', 'title', 'series_url'])
@@ -58,11 +66,13 @@ export async function existingBookmarks(
   db: Db,
   readerIds: readonly number[],
   keys: readonly SeriesKey[],
+  turn: LoopTurn = loopTurns(),
 ): Promise<Map<string, Pick<BookmarkRow, 'progress' | 'progress_at'>>> {
   const found = new Map<string, Pick<BookmarkRow, 'progress' | 'progress_at'>>()
   if (readerIds.length === 0) return found
   for (const [site, ids] of bySite(keys)) {
     for (const chunk of chunks(ids)) {
+      await turn()
       const rows = await db
         .selectFrom('bookmarks')
         .select(['reader_id', 'series_id', 'progress', 'progress_at'])
@@ -136,7 +146,12 @@ export async function writeImport(
   now: number,
   onProgress?: (done: number, total: number) => void | Promise<void>,
 ): Promise<ImportCounts> {
-  const step = progressSteps(batch.series.length + batch.bookmarks.length, onProgress)
+  const turn = loopTurns()
+  const step = progressSteps(batch.series.length + batch.bookmarks.length, onProgress, turn)
+  return checkpointedAside(db, () => writeBatch(db, batch, now, step))
+}
+
+async function writeBatch(db: Db, batch: ImportBatch, now: number, step: ProgressStep): Promise<ImportCounts> {
   return db.transaction().execute(async (trx) => {
     const readers = await writeReaders(trx, batch)
     for (const b of batch.bookmarks) {
@@ -157,6 +172,25 @@ export async function writeImport(
 }
 
 /**
+ * Runs a large write with SQLite's automatic checkpoint off on the store's connection, then checkpoints the WAL from
+ * a worker thread (wal-checkpoint.ts): the commit alone is on the event loop, not the copy of every page it wrote.
+ * A store in memory has no WAL: the write runs as it is.
+ */
+async function checkpointedAside<T>(db: Db, write: () => Promise<T>): Promise<T> {
+  const main = (await sql<{ name: string; file: string }>`PRAGMA database_list`.execute(db)).rows.find((r) => r.name === 'main')
+  if (!main?.file) return write()
+  const was = (await sql<{ wal_autocheckpoint: number }>`PRAGMA wal_autocheckpoint`.execute(db)).rows[0]?.wal_autocheckpoint ?? 1000
+  await sql`PRAGMA wal_autocheckpoint = 0`.execute(db)
+  try {
+    return await write()
+  } finally {
+    await sql.raw(`PRAGMA wal_autocheckpoint = ${Number(was)}`).execute(db)
+    // Never rejects: should it not run, the next commit's own checkpoint copies the pages.
+    await checkpointInWorker(main.file)
+  }
+}
+
+/**
  * Whether an import's Progress (dated `at`, 0 for undated) is the later write than the bookmark's: an undated
  * one only fills a bookmark with nothing read. The preview counts by it; the import's UPDATE says the same in SQL.
  */
@@ -164,14 +198,40 @@ export function importProgressWins(at: number, was: Pick<BookmarkRow, 'progress'
   return at > 0 ? at > was.progress_at : was.progress === null
 }
 
-/** Rows written so far, told with the rows to write. */
-type ProgressStep = (rows: number) => Promise<void>
+/** Rows written so far, told with the rows to write; the event loop gets its turn when one is due. */
+type ProgressStep = ((rows: number) => Promise<void>) & { turn: LoopTurn }
 
-function progressSteps(total: number, onProgress?: (done: number, total: number) => void | Promise<void>): ProgressStep {
+function progressSteps(
+  total: number,
+  onProgress: ((done: number, total: number) => void | Promise<void>) | undefined,
+  turn: LoopTurn,
+): ProgressStep {
   let done = 0
-  return async (rows) => {
+  const step = async (rows: number) => {
     done += rows
     await onProgress?.(done, total)
+    await turn()
+  }
+  return Object.assign(step, { turn })
+}
+
+/** How long the write runs before the event loop gets a turn (docs/adr/0140-import-write-yields-in-its-transaction.md). */
+export const WRITE_SLICE_MS = 10
+
+/** Resolves at once, or — once `WRITE_SLICE_MS` have passed since the last turn — after the event loop has run. */
+export type LoopTurn = () => Promise<void>
+
+/**
+ * The write's turns: its transaction holds Kysely's connection, so while the loop runs between two of its statements
+ * no other statement runs inside it (every other query waits for the commit), and the backup, which takes the same
+ * connection lock and refuses while a transaction is open, never copies it half written.
+ */
+export function loopTurns(): LoopTurn {
+  let since = performance.now()
+  return async () => {
+    if (performance.now() - since < WRITE_SLICE_MS) return
+    await new Promise<void>((resolve) => setImmediate(resolve))
+    since = performance.now()
   }
 }
 
@@ -198,9 +258,9 @@ async function writeReaders(trx: Db, batch: ImportBatch): Promise<{ ids: Map<str
 
 /** Inserts the Series that do not exist and fills what a known one lacks; returns how many were added. */
 async function writeSeries(trx: Db, series: readonly ImportSeriesRow[], now: number, step: ProgressStep): Promise<number> {
-  const known = await existingSeries(trx, series)
+  const known = await existingSeries(trx, series, step.turn)
   const fresh = series.filter((s) => !known.has(keyOf(s.site, s.seriesId)))
-  for (const chunk of chunks(fresh)) {
+  for (const chunk of chunks(fresh, WRITE_CHUNK)) {
     await trx
       .insertInto('series')
       .values(chunk.map((s) => newSeriesRow(s, now)))
@@ -208,7 +268,7 @@ async function writeSeries(trx: Db, series: readonly ImportSeriesRow[], now: num
       .execute()
     await step(chunk.length)
   }
-  await fillKnownSeries(trx, series, known, now)
+  await fillKnownSeries(trx, series, known, now, step.turn)
   await step(series.length - fresh.length)
   return fresh.length
 }
@@ -240,8 +300,10 @@ async function fillKnownSeries(
   series: readonly ImportSeriesRow[],
   known: Map<string, Pick<SeriesRow, 'title' | 'series_url'>>,
   now: number,
+  turn: LoopTurn,
 ): Promise<void> {
   for (const s of series) {
+    await turn()
     const was = known.get(keyOf(s.site, s.seriesId))
     if (!was) continue
     const fill = {
@@ -262,17 +324,19 @@ async function writeBookmarks(
   now: number,
   step: ProgressStep,
 ): Promise<{ added: number; progressUpdated: number }> {
-  const present = await existingBookmarks(trx, [...readerIds.values()], bookmarks)
+  const present = await existingBookmarks(trx, [...readerIds.values()], bookmarks, step.turn)
+  const { turn } = step
   const fresh: ImportBookmarkRow[] = []
   let progressUpdated = 0
   for (const b of bookmarks) {
+    await turn()
     const readerId = readerIds.get(b.reader)!
     const was = present.get(`${readerId}\u0000${keyOf(b.site, b.seriesId)}`)
     if (was) progressUpdated += await moveProgress(trx, b, readerId, was, now)
     else fresh.push(b)
   }
   await step(bookmarks.length - fresh.length)
-  for (const chunk of chunks(fresh)) {
+  for (const chunk of chunks(fresh, WRITE_CHUNK)) {
     await trx
       .insertInto('bookmarks')
       .values(

@@ -17,6 +17,8 @@ import { preparePrivateFile, tightenFile } from './private-files'
 export interface BackupVerdict {
   ok: boolean
   problems: string[]
+  /** True when it passes the check and holds no Reader and no Series (absent: not looked at). */
+  empty?: boolean
 }
 
 export interface CheckedBackup extends BackupView {
@@ -43,7 +45,10 @@ export function verifyBackup(file: string, options: { nativeBinding?: string } =
 
 /** The backups in `dir`, newest first, each with its verdict. */
 export function checkBackups(dir: string, options: { nativeBinding?: string } = {}): CheckedBackup[] {
-  return listBackups(dir).map((b) => ({ ...b, verdict: verifyBackup(b.file, options) }))
+  return listBackups(dir).map((b) => {
+    const verdict = verifyBackup(b.file, options)
+    return { ...b, verdict: verdict.ok ? { ...verdict, empty: backupHoldsLibrary(b.file, options) === false } : verdict }
+  })
 }
 
 /** The refusal of a backup `integrity_check` found damaged (`invalid`): nothing is changed. */
