@@ -16,6 +16,7 @@ import * as m0011 from './0011_reader_site_counts'
 import * as m0012 from './0012_delivery_ids_and_checked_chapter'
 import * as m0013 from './0013_reader_devices'
 import * as m0014 from './0014_moves_and_gone'
+import * as m0015 from './0015_found_again'
 
 export interface Migration {
   /** `NNNN_name`, the file's name; the number is the schema version it brings. */
@@ -39,4 +40,5 @@ export const migrations: readonly Migration[] = [
   m0012,
   m0013,
   m0014,
+  m0015,
 ]
