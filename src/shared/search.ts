@@ -4,7 +4,7 @@
  * sync API, the admin RPC and both pages read these.
  */
 import { z } from 'zod'
-import { SiteKey } from './ids'
+import { SiteKey, unsafeIdReason } from './ids'
 
 /** A query: what a person types, trimmed, 2–100 characters. */
 export const SearchQueryText = z
@@ -12,7 +12,7 @@ export const SearchQueryText = z
   .trim()
   .min(2, 'type at least 2 characters of the title')
   .max(100, 'a title search is at most 100 characters')
-  .refine((q) => !/[\u0000-\u001f\u007f]/.test(q), 'a title search has no control characters')
+  .refine((q) => unsafeIdReason(q) === null, 'a title search has no control characters or bidirectional overrides')
 
 /** How many results one search answers with, at most (the first page of the Site's own answer). */
 export const MAX_SEARCH_RESULTS = 30
