@@ -110,7 +110,8 @@ export function siteUrl(base: URL, path: string, params: Record<string, string> 
 /**
  * A search from an owner's URL template in sites.json (`"search": "https://host/?s={query}"`): the query is
  * put in where `{query}` stands, percent-encoded; the results are every link on the answer that is a Series of
- * the Site (the caller's rule), titled by its `title` attribute or its text, with the first image inside it.
+ * the Site (the caller's rule), titled by its `title` attribute or its text, with the first image inside it (a
+ * link with an image and no title is kept untitled: the caller gives its cover to the titled link of the same Series).
  */
 export function templateSearch(template: string): SiteSearch {
   return {
@@ -121,8 +122,9 @@ export function templateSearch(template: string): SiteSearch {
       for (const link of selectAll($, 'a[href]').slice(0, 5_000)) {
         const url = absoluteHref(link.attribs['href'], page.url)
         const title = cleanText(link.attribs['title'], MAX_TITLE) || readableText(link, MAX_TITLE)
-        if (!url || !title) continue
         const coverUrl = imageOf(link, page.url)
+        // A cover link without a title is kept: its cover goes to the titled result of the same Series.
+        if (!url || (!title && !coverUrl)) continue
         found.push({ title, url, ...(coverUrl ? { coverUrl } : {}) })
       }
       return found
