@@ -45,7 +45,7 @@ test('a Reader searches a Site by title, follows a result with a tap, and its fi
   await result.getByRole('button', { name: 'Follow Iron Tea House' }).tap()
   await expect(result).toContainText('Following')
   // The card is read in the background, in the Site's pace.
-  await expect(page.locator('article, li').filter({ hasText: 'Iron Tea House' }).first()).toBeVisible({ timeout: 30_000 })
+  await expect(page.locator('li.card[data-series="iron-tea-house"]').filter({ hasText: 'Iron Tea House' })).toBeVisible({ timeout: 30_000 })
 
   let hits: Hit[] = []
   await expect
