@@ -17,6 +17,7 @@ import * as m0012 from './0012_delivery_ids_and_checked_chapter'
 import * as m0013 from './0013_reader_devices'
 import * as m0014 from './0014_moves_and_gone'
 import * as m0015 from './0015_channel_kind_checked_at_the_boundary'
+import * as m0016 from './0016_found_again'
 
 export interface Migration {
   /** `NNNN_name`, the file's name; the number is the schema version it brings. */
@@ -41,4 +42,5 @@ export const migrations: readonly Migration[] = [
   m0013,
   m0014,
   m0015,
+  m0016,
 ]

@@ -10,6 +10,8 @@ import { createHttpFetcher } from './fetch/http-fetcher'
 import { startLanes, type Lanes, type LanesOptions } from './lanes/lane'
 import type { CheckReport } from './lanes/check'
 import { SitePacer } from './lanes/pacer'
+import { findAgainAfterCheck } from './use-cases/found-again'
+import type { SearchDeps } from './use-cases/search-site'
 import type { NewChapter, PassResult } from './lanes/pass'
 import type { Log } from './log'
 import { BUILT_IN_SITES } from './sites/builtin'
@@ -52,6 +54,8 @@ export interface CoreOptions {
   onPass?(site: Site, result: PassResult): void
   /** Every check a Lane or an Acquisition makes, as it ends (the simulation's observer). */
   onCheck?(site: string, seriesId: string, report: CheckReport): void
+  /** Every title search that sent its request, by Site (the simulation counts them; docs/adr/0145-…). */
+  onSearch?(site: string): void
   /**
    * Wraps the database handle every part of the core uses (the simulation injects database faults through a
    * Kysely plugin). Default: the handle as opened.
@@ -180,7 +184,8 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     policy: async () => (await readSettings(store.db)).notifyTargets,
     onDigest: options.onDigest,
   })
-  const lanes = new LaneSwitch(() => startLanes(laneOptions(options, store, polling, notifier)))
+  const acquire = acquireDeps(options, store, polling, stopping.signal)
+  const lanes = new LaneSwitch(() => startLanes(laneOptions(options, store, polling, notifier, acquire)))
   const restorer = restorerOf(options, data, polling, lanes)
   let closed = false
   const core: Core = {
@@ -202,7 +207,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     notifier,
     vapidKeys: vapid.keys,
     settingsChanged: vapid.readSubject,
-    acquireDeps: acquireDeps(options, store, polling, stopping.signal),
+    acquireDeps: acquire,
     async addSite(site) {
       polling.registry.add(site)
       await lanes.add(site)
@@ -478,7 +483,7 @@ function pollingParts(options: CoreOptions): PollingParts {
 }
 
 /** What an Acquisition checks with: the Lanes' parts, and the signal that stops it with the app. */
-function acquireDeps(options: CoreOptions, store: Store, polling: PollingParts, signal: AbortSignal): AcquireDeps {
+function acquireDeps(options: CoreOptions, store: Store, polling: PollingParts, signal: AbortSignal): SearchDeps {
   const { registry, fetchers, health, pacer, reader } = polling
   const { onCheck } = options
   return {
@@ -492,11 +497,15 @@ function acquireDeps(options: CoreOptions, store: Store, polling: PollingParts, 
     signal,
     reader,
     onCheck: onCheck && ((key, report) => onCheck(key.site, key.seriesId, report)),
+    onSearch: options.onSearch,
   }
 }
 
-/** The Lanes' options: New Chapters logged, told to the shell and digested for the Readers' channels. */
-function laneOptions(options: CoreOptions, store: Store, polling: PollingParts, notifier: Notifier): LanesOptions {
+/**
+ * The Lanes' options: New Chapters logged, told to the shell and digested for the Readers' channels; a Series whose
+ * page is gone searched for by its title (found again, docs/adr/0147-…), in the background on the Site's Lane.
+ */
+function laneOptions(options: CoreOptions, store: Store, polling: PollingParts, notifier: Notifier, search: SearchDeps): LanesOptions {
   const { clock, log, onCheck } = options
   return {
     db: store.db,
@@ -516,7 +525,10 @@ function laneOptions(options: CoreOptions, store: Store, polling: PollingParts, 
       void notifier.digest(site.key).then(() => notifier.wake())
     },
     onPass: options.onPass,
-    onCheck: onCheck && ((site, series, report) => onCheck(site.key, series.series_id, report)),
+    onCheck: (site, series, report) => {
+      onCheck?.(site.key, series.series_id, report)
+      if (report.gone) void findAgainAfterCheck(search, { site: site.key, seriesId: series.series_id }, report)
+    },
   }
 }
 

@@ -13,6 +13,7 @@ import { BOOKMARK_STATUSES, PAUSE_DURATIONS, SERIES_FILTERS, SERIES_SORTS, type 
 import { HttpUrl, SeriesId, SiteKey, StoredSeriesId } from './ids'
 import { ChannelInput, type ChannelView } from './notify-schemas'
 import type { ChannelKind } from './channel-kinds'
+import { SearchQueryText, type SearchableSiteView, type SearchResponse } from './search'
 import type { GoneFacts, SeriesWaitingView } from './series-state'
 
 export type { SeriesFilter, SeriesSort } from './domain'
@@ -120,6 +121,14 @@ export const ADMIN_INPUTS = {
   /** The owner's channels (the whole library's New Chapters), replaced as a list, as a Reader's are. */
   setNotificationChannels: z.strictObject({ channels: z.array(ChannelInput).max(10) }),
   testNotifications: none,
+  /** The Sites, each with whether it can be searched by title (docs/adr/0145-…). */
+  searchSites: none,
+  /** One title search of a Site: a request on its Lane. */
+  searchSite: z.strictObject({ site: SiteKey, query: SearchQueryText }),
+  /** Gone Series found again at another URL, waiting for the owner (docs/adr/0147-…). */
+  foundAgain: none,
+  acceptFoundAgain: z.strictObject({ site: SiteKey, seriesId: StoredSeriesId }),
+  dismissFoundAgain: z.strictObject({ site: SiteKey, seriesId: StoredSeriesId }),
 } as const satisfies Record<AdminMethodName, ZodType>
 
 export type AdminMethod = keyof typeof ADMIN_INPUTS
@@ -503,6 +512,18 @@ export interface ImportJobView {
   error: string | null
 }
 
+/** A gone Series found by its title at another URL of its Site: "Found 'X' at … — move it?" (docs/adr/0147-…). */
+export interface FoundAgainView {
+  site: string
+  siteName: string
+  seriesId: string
+  title: string
+  fromUrl: string
+  toUrl: string
+  toTitle: string
+  foundAt: number
+}
+
 export interface AdminApi {
   overview(input?: AdminInput<'overview'>): Promise<OverviewView>
   listSeries(input: AdminInput<'listSeries'>): Promise<SeriesPage>
@@ -562,6 +583,14 @@ export interface AdminApi {
   setNotificationChannels(input: AdminInput<'setNotificationChannels'>): Promise<NotificationsAdminView>
   /** Sends a test message to each of the owner's channels now. */
   testNotifications(input?: AdminInput<'testNotifications'>): Promise<NotificationTestView>
+  searchSites(input?: AdminInput<'searchSites'>): Promise<SearchableSiteView[]>
+  /** Searches a Site by title: one request, taking its turn on the Site's Lane; `following`: the household has it. */
+  searchSite(input: AdminInput<'searchSite'>): Promise<SearchResponse>
+  foundAgain(input?: AdminInput<'foundAgain'>): Promise<FoundAgainView[]>
+  /** Moves the Series to where it was found (its progress and history stay); answers the proposals left. */
+  acceptFoundAgain(input: AdminInput<'acceptFoundAgain'>): Promise<FoundAgainView[]>
+  /** Leaves the Series where it is; the same URL is not offered again. */
+  dismissFoundAgain(input: AdminInput<'dismissFoundAgain'>): Promise<FoundAgainView[]>
 }
 
 /** The owner's notification channels, and every channel (the owner's or a Reader's) that keeps failing. */

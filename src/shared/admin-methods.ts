@@ -40,6 +40,11 @@ export const ADMIN_METHODS = [
   'notifications',
   'setNotificationChannels',
   'testNotifications',
+  'searchSites',
+  'searchSite',
+  'foundAgain',
+  'acceptFoundAgain',
+  'dismissFoundAgain',
 ] as const
 
 export type AdminMethodName = (typeof ADMIN_METHODS)[number]

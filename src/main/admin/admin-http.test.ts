@@ -15,6 +15,7 @@ import { AdminSessions, FREE_TOKEN_TRIES, MAX_TOKEN_WAIT_MS, SESSION_IDLE_MS, se
 import { silentLog } from '../log'
 import { insertPass } from '../store/passes'
 import { ensureLane } from '../store/lanes'
+import { recordFoundAgain } from '../store/search'
 import { recordSiteMove } from '../store/site-moves'
 import { BACKUP_DIR, listBackups } from '../store/backups'
 import { FakeClock } from '../testing/clock'
@@ -298,6 +299,22 @@ describe('every admin method through the headless transport', () => {
       notifications: () => ({}),
       setNotificationChannels: () => ({ channels: [{ kind: 'ntfy', url: 'https://ntfy.example/owner-topic' }] }),
       testNotifications: () => ({}),
+      searchSites: () => ({}),
+      // Past the Lane's gap since the bookmark's first check: the search's turn comes at once.
+      searchSite: async () => {
+        await clock.advance(60_000)
+        return { site: 'fixture-madara', query: 'lantern' }
+      },
+      foundAgain: () => ({}),
+      // A gone Series found again, as the Lane records it: accepted once, then found again and dismissed.
+      acceptFoundAgain: async () => {
+        await recordFoundAgain(shell.core.store.db, key, 1, { url: `${fixture.origin}/madara/manga/tower/`, title: 'Tower' })
+        return key
+      },
+      dismissFoundAgain: async () => {
+        await recordFoundAgain(shell.core.store.db, key, 2, { url: `${fixture.origin}/madara/manga/tower-2/`, title: 'Tower' })
+        return key
+      },
     })
     // A move to accept and one to dismiss, as a check records them (a permanent redirect to another host).
     for (const [site, port] of [

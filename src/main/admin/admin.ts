@@ -11,6 +11,7 @@ import { laneOperations } from './admin-lanes'
 import { libraryOperations } from './admin-library'
 import { readerOperations } from './admin-readers'
 import { adminScope, type AdminContext } from './admin-scope'
+import { searchOperations } from './admin-search'
 import { seriesOperations } from './admin-series'
 import { settingsOperations } from './admin-settings'
 
@@ -23,5 +24,6 @@ export function createAdmin(ctx: AdminContext): AdminApi {
     ...libraryOperations(scope),
     ...settingsOperations(scope),
     ...ownerNotifications(ctx.core),
+    ...searchOperations(scope),
   }
 }

@@ -28,7 +28,11 @@
  *                                             then reports GET /hostile/done?attack=A (see hostile-pages.ts);
  *                                             its helpers: /hostile/worker.js, /hostile/sw.js, /hostile/popup/,
  *                                             /hostile/beat (what the popup calls while it is open)
+ *   GET  /madara/?s=Q&post_type=wp-manga      Madara's title search: the Madara Series met so far and SEARCHABLE ones
+ *                                             whose title holds Q, each with its cover and latest chapter
  *   POST /control/publish   {"path": "/madara/manga/x/"}  publishes the next chapter → {"latest": n}
+ *   POST /control/vanish    {"path": "/madara/manga/x/"}  the Series' page answers 404 from now on, and the Series
+ *                                             (same title and chapters) lives at /madara/manga/x-2/ → {"path"}
  *   GET  /control/hits                        the hit log
  * Any page route takes `?delay=MS` to answer late.
  */
@@ -38,6 +42,7 @@ import {
   challengePage,
   madaraChapterList,
   madaraPage,
+  madaraSearchPage,
   mangaDexFeed,
   noChaptersPage,
   themesiaPage,
@@ -66,6 +71,8 @@ export interface FixtureSite {
   series(path: string): FixtureSeries
   /** Publishes the next chapter of the Series behind a path; returns its number. */
   publish(path: string): number
+  /** The Series behind a Madara path moves without a redirect: its page answers 404, the new path is returned. */
+  vanish(path: string): string
   /** Every Series met so far, by catalogue key: what a demo keeps across restarts. */
   snapshot(): Record<string, FixtureSeries>
   /** Puts back Series kept by snapshot() (their titles and latest chapters), before any page is asked for. */
@@ -93,6 +100,7 @@ export async function startFixtureSite(options: FixtureOptions = {}): Promise<Fi
     now: options.now ?? Date.now,
     hits: [],
     catalogue: new Map(),
+    vanished: new Set(),
     hanging: new Set(),
     hugeBytes: options.hugeBytes ?? 8 * 1024 * 1024,
     port: () => (server.address() as AddressInfo).port,
@@ -123,6 +131,7 @@ export async function startFixtureSite(options: FixtureOptions = {}): Promise<Fi
       s.latest += 1
       return s.latest
     },
+    vanish: (path) => vanish(state, path),
     snapshot: () => Object.fromEntries([...state.catalogue].map(([key, s]) => [key, { ...s }])),
     restore(kept) {
       for (const [key, s] of Object.entries(kept)) state.catalogue.set(key, { title: s.title, latest: s.latest })
@@ -142,6 +151,8 @@ interface FixtureState {
   hits: Hit[]
   /** Each Series met, by family and slug (see `keyOf`), made on first sight. */
   catalogue: Map<string, FixtureSeries>
+  /** Catalogue keys whose page answers 404 (the Series moved without a redirect). */
+  vanished: Set<string>
   /** The `hang` responses, never ended: destroyed on close. */
   hanging: Set<ServerResponse>
   /** Size of the `huge` body, bytes. */
@@ -190,6 +201,9 @@ function receive(state: FixtureState, req: IncomingMessage, res: ServerResponse)
 async function route(state: FixtureState, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
   const origin = `http://${req.headers.host}`
   if (req.method === 'POST' && url.pathname === '/control/publish') return publishRoute(state, req, res)
+  if (req.method === 'POST' && url.pathname === '/control/vanish') return vanishRoute(state, req, res)
+  if (url.pathname === '/madara/' && url.searchParams.has('s'))
+    return send(res, 200, 'text/html', madaraSearchPage(origin, searchCatalogue(state, url.searchParams.get('s') ?? '')))
   if (url.pathname === '/control/hits') return send(res, 200, 'application/json', JSON.stringify(state.hits))
   if (url.pathname.startsWith('/hostile/') && !FAMILY_PATH.test(url.pathname)) return hostileHelper(res, url)
 
@@ -223,6 +237,41 @@ async function publishRoute(state: FixtureState, req: IncomingMessage, res: Serv
   return send(res, 200, 'application/json', JSON.stringify({ latest: s.latest }))
 }
 
+/** Series a Madara search finds even before anyone met them (the demo's "search by title" has something to find). */
+export const SEARCHABLE = ['solo-lantern', 'tower-of-ash', 'moonlit-garden', 'iron-tea-house']
+
+/** The Madara Series whose title holds the query (met so far, and SEARCHABLE), not vanished, at most 20. */
+function searchCatalogue(state: FixtureState, query: string): Array<{ slug: string; series: FixtureSeries }> {
+  for (const slug of SEARCHABLE) seriesFor(state, `madara:${slug}`, slug)
+  const words = query.toLowerCase().trim()
+  const found: Array<{ slug: string; series: FixtureSeries }> = []
+  for (const [key, series] of state.catalogue) {
+    if (!key.startsWith('madara:') || state.vanished.has(key)) continue
+    if (words && series.title.toLowerCase().includes(words)) found.push({ slug: key.slice('madara:'.length), series })
+  }
+  return found.slice(0, 20)
+}
+
+/** The Series behind a Madara path: its page answers 404 from now on; the Series lives on at `<slug>-2`. */
+function vanish(state: FixtureState, path: string): string {
+  const found = keyOf(path)
+  if (!found || !found.key.startsWith('madara:')) throw new Error(`fixture: not a Madara Series path: ${path}`)
+  const s = seriesFor(state, found.key, found.slug)
+  const slug = `${found.slug}-2`
+  state.catalogue.set(`madara:${slug}`, { ...s })
+  state.vanished.add(found.key)
+  return `/madara/manga/${slug}/`
+}
+
+async function vanishRoute(state: FixtureState, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const body = JSON.parse((await readBody(req)) || '{}') as { path?: string }
+  try {
+    return send(res, 200, 'application/json', JSON.stringify({ path: vanish(state, body.path ?? '') }))
+  } catch (error) {
+    return send(res, 400, 'application/json', JSON.stringify({ error: (error as Error).message }))
+  }
+}
+
 type Family = keyof typeof FAMILY_PAGES
 
 /** A request for a family's Series page (or its chapter list), with what each family's answer needs. */
@@ -246,6 +295,7 @@ function familyRoute(state: FixtureState, req: IncomingMessage, res: ServerRespo
   const [, family, slug, rest] = match as unknown as [string, Family, string, string | undefined]
   const base = `${origin}/${family}/manga/${slug}/`
   const series = seriesFor(state, `${family}:${slug}`, slug)
+  if (state.vanished.has(`${family}:${slug}`)) return send(res, 404, 'text/html', '<!DOCTYPE html><title>Not found</title><h1>404</h1>')
   if (rest?.startsWith('chapter-')) return send(res, 200, 'text/html', `<!DOCTYPE html><title>${series.title}</title><p>pages</p>`)
   FAMILY_PAGES[family]({ state, req, res, url, base, slug, rest, series })
 }

@@ -19,7 +19,11 @@ export function fixtureSites(host: string, pace: Partial<Pace> = {}): Site[] {
     ...over,
   })
   return [
-    site('fixture-madara', 'Fixture Scans (Madara)', { adapter: FAMILIES.madara.adapter(), ...seriesRules(/^\/madara\/manga\/([^/?#]+)/) }),
+    site('fixture-madara', 'Fixture Scans (Madara)', {
+      adapter: FAMILIES.madara.adapter(),
+      ...seriesRules(/^\/madara\/manga\/([^/?#]+)/),
+      searchBase: `${origin}/madara/`,
+    }),
     site('fixture-madara-xhr', 'Lantern Fixture (Madara, XHR list)', {
       adapter: FAMILIES.madara.adapter(),
       ...seriesRules(/^\/madara-xhr\/manga\/([^/?#]+)/),

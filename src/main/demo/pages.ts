@@ -34,6 +34,18 @@ export function madaraPage(base: string, s: FixtureSeries, options: { xhr?: bool
   )
 }
 
+/** Madara's search results (`/?s=…&post_type=wp-manga`): one `c-tabs-item__content` row per Series, as the theme writes it. */
+export function madaraSearchPage(origin: string, found: ReadonlyArray<{ slug: string; series: FixtureSeries }>): string {
+  const rows = found
+    .map(({ slug, series: s }) => {
+      const base = `${origin}/madara/manga/${slug}/`
+      return `<div class="row c-tabs-item__content"><div class="tab-thumb"><a href="${base}" title="${esc(s.title)}"><img class="img-responsive" data-src="${origin}/covers/${slug}.png" src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" alt="${esc(s.title)}"></a></div><div class="tab-summary"><div class="post-title"><h3 class="h4"><a href="${base}">${esc(s.title)}</a></h3></div><div class="meta-item latest-chap"><span class="font-meta">Latest chapter</span><span class="font-meta chapter"><a href="${base}chapter-${s.latest}/">Chapter ${s.latest}</a></span></div></div></div>`
+    })
+    .join('\n')
+  const none = found.length === 0 ? '<div class="search-wrap"><h3>No matches</h3></div>' : ''
+  return page('Search – Fixture Scans', `<div class="c-page-content"><div class="tab-content-wrap">${rows}${none}</div></div>`)
+}
+
 export function themesiaPage(base: string, s: FixtureSeries): string {
   const items = newestFirst(s.latest)
     .map(

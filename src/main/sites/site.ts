@@ -4,6 +4,7 @@
 import { unsafeIdReason } from '../../shared/ids'
 import type { ReleasedAt } from './dates'
 import type { AdapterRecipe, FamilyKey } from './families'
+import type { SiteSearch } from './search'
 
 export interface Pace {
   /** Each eligible Series is checked once per rest. */
@@ -105,6 +106,11 @@ export interface Adapter {
   /** The first request for a Series. */
   request(seriesUrl: URL): PageRequest
   read(page: Page, seriesUrl: URL): AdapterStep
+  /**
+   * Searching the Site by title, when its family (or the owner's `search` template in sites.json) can; read on the
+   * calling thread (docs/adr/0145-search-is-a-request-on-the-lane.md). Absent: the Site cannot be searched.
+   */
+  search?: SiteSearch
 }
 
 export class AdapterError extends Error {
@@ -126,6 +132,8 @@ export interface Site {
   /** The Series' own page for any URL of it (a chapter URL pasted instead of the Series'). */
   canonicalUrl?(url: URL): string
   pace: Pace
+  /** Where a title search's paths hang from (ends in `/`); default `https://<first host>/` (sites/search.ts). */
+  searchBase?: string
   /** Where the definition came from: built in, or the owner's sites.json. */
   origin: 'built-in' | 'sites.json'
 }

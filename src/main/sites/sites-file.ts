@@ -10,7 +10,8 @@ import { RE2JS } from 're2js'
 import { z } from 'zod'
 import { FAMILIES, FAMILY_KEYS } from './families'
 import { selectorAdapter } from './families/selectors'
-import { DEFAULT_PACE, seriesRules, type IdPattern, type Pace, type Site } from './site'
+import { templateSearch } from './search'
+import { DEFAULT_PACE, parseUrl, seriesRules, type IdPattern, type Pace, type Site } from './site'
 import { readSitesJson, type TwiceGiven } from './sites-json'
 
 export const SITES_FILE = 'sites.json'
@@ -100,6 +101,17 @@ const entrySchema = z.strictObject({
     })
     .optional(),
   idPattern: pattern.optional(),
+  /**
+   * A title search for a Site whose family has none (a selector Site): its URL with `{query}` where the words go
+   * (docs/adr/0146-a-search-template-for-selector-sites.md); on the Site's pin (checked when the Site is built).
+   */
+  search: z
+    .string()
+    .trim()
+    .max(500)
+    .regex(/^https?:\/\/[^\s]+$/, 'an http(s) URL')
+    .refine((t) => t.includes('{query}'), 'a search URL with {query} where the words go')
+    .optional(),
   languages: languages.optional(),
   pace: paceSchema.optional(),
 })
@@ -232,18 +244,31 @@ function buildSite(entry: Entry, base: Site | undefined): Site | string {
       : entry.selectors
         ? selectorAdapter(entry.selectors as Parameters<typeof selectorAdapter>[0])
         : base!.adapter
+  const hosts = entry.hosts ?? base!.hosts
+  if (entry.search) {
+    const problem = searchTemplateProblem(entry.search, hosts)
+    if (problem) return `field "search": ${problem}`
+  }
   const idPattern: IdPattern | undefined = entry.idPattern ? linearPattern(entry.idPattern) : entry.family ? family?.idPattern : undefined
   const fetcher = entry.fetcher ?? base?.fetcher ?? 'http'
   return {
     key: entry.key,
     name: entry.name ?? base!.name,
-    hosts: entry.hosts ?? base!.hosts,
+    hosts,
     fetcher,
     fallback: entry.fallback ?? base?.fallback ?? 'none',
-    adapter,
+    adapter: entry.search ? { ...adapter, search: templateSearch(entry.search) } : adapter,
     family: familyKey,
     ...(idPattern || !base ? seriesRules(idPattern) : { seriesIdOf: base.seriesIdOf, canonicalUrl: base.canonicalUrl }),
     pace,
     origin: 'sites.json',
   }
+}
+
+/** Why a search template cannot be used on a Site of these hosts, or null: it must be a URL on the pin. */
+function searchTemplateProblem(template: string, hosts: readonly string[]): string | null {
+  const url = parseUrl(template.replaceAll('{query}', 'x'))
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) return 'not an http(s) URL'
+  if (!hosts.includes(url.host.toLowerCase())) return `its host ${url.host} is not on the Site's pin (${hosts.join(', ')})`
+  return null
 }

@@ -85,6 +85,15 @@ describe('migrations', () => {
       'seen_at INTEGER NOT NULL DEFAULT 0',
       "dismissed TEXT NOT NULL DEFAULT ''",
     ])
+    expect(schema.series_found).toEqual([
+      'site TEXT NOT NULL PK1',
+      'series_id TEXT NOT NULL PK2',
+      "to_url TEXT NOT NULL DEFAULT ''",
+      "to_title TEXT NOT NULL DEFAULT ''",
+      'found_at INTEGER NOT NULL DEFAULT 0',
+      'searched_at INTEGER NOT NULL DEFAULT 0',
+      "dismissed TEXT NOT NULL DEFAULT ''",
+    ])
     expect(schema.readers).toEqual(['id INTEGER PK1', 'name TEXT NOT NULL', 'token_hash TEXT NOT NULL', 'created_at INTEGER NOT NULL'])
     expect(schema.bookmarks).toEqual([
       'reader_id INTEGER NOT NULL PK1',

@@ -126,6 +126,21 @@ export interface SiteMovesTable {
   dismissed: Generated<string>
 }
 
+/** A gone Series found again by its title at another URL, proposed to the owner (migration 0016). */
+export interface SeriesFoundTable {
+  site: string
+  series_id: string
+  /** The URL found; '' once moved there, dismissed, or when the search found no single match. */
+  to_url: Generated<string>
+  to_title: Generated<string>
+  found_at: Generated<number>
+  /** When the Series' gone run was last searched (one search per run). */
+  searched_at: Generated<number>
+  /** The URL the owner dismissed: not offered again. */
+  dismissed: Generated<string>
+}
+export type SeriesFoundRow = Selectable<SeriesFoundTable>
+
 export interface PollPassesTable {
   id: Generated<number>
   site: string
@@ -285,6 +300,7 @@ export interface Database {
   sightings: SightingsTable
   poll_lanes: PollLanesTable
   site_moves: SiteMovesTable
+  series_found: SeriesFoundTable
   poll_passes: PollPassesTable
   latest_chapter_history: LatestChapterHistoryTable
   chapters: ChaptersTable

@@ -363,6 +363,8 @@ describe('OpenAPI', () => {
       '/api/v1/me/notifications/test',
       '/api/v1/sightings',
       '/api/v1/sign-in',
+      '/api/v1/sites',
+      '/api/v1/sites/{site}/search',
       '/api/v1/updates',
     ])
     const patch = r.json.paths['/api/v1/bookmarks/{site}/{seriesId}'].patch

@@ -2,6 +2,7 @@
 import type { Bookmark, BookmarksAnswer, ChaptersAnswer, Device, Reader, UpdatesAnswer } from '../../shared/sync-schemas'
 import type { PendingWrite, SendResult } from './outbox'
 import type { NotificationsBody, NotificationsView, TestResponse } from '../../shared/notify-schemas'
+import type { SearchableSiteView, SearchResponse } from '../../shared/search'
 
 export class ApiError extends Error {
   constructor(
@@ -47,6 +48,11 @@ export function createApi(token: () => string | null) {
       ),
     /** The Reader's unread New Chapters, newest first. */
     updates: () => call<UpdatesAnswer>('GET', '/api/v1/updates'),
+    /** The Sites, each with whether it can be searched by title. */
+    sites: () => call<{ sites: SearchableSiteView[] }>('GET', '/api/v1/sites'),
+    /** A title search of one Site: a request to the Site, on its Lane (docs/adr/0145-…). */
+    searchSite: (site: string, query: string) =>
+      call<SearchResponse>('GET', `/api/v1/sites/${encodeURIComponent(site)}/search?q=${encodeURIComponent(query)}`),
     add: (url: string) =>
       call<{ bookmark: Bookmark; acquisition?: { state: 'reading' | 'waiting'; message: string } }>('POST', '/api/v1/bookmarks', { url }),
     /** The Reader's own bookmarks as a file: its name (from the server) and its text. */

@@ -7,6 +7,7 @@
 import { computed, reactive, ref } from 'vue'
 import type { Bookmark, ChaptersAnswer, NextChapter, Reader, UpdateItem } from '../../shared/sync-schemas'
 import { ApiError, createApi } from './api'
+import type { SearchableSiteView, SearchResponse } from '../../shared/search'
 import { inOrder, keyOf, matches, orderOf, type ReaderSort } from './order'
 import { Outbox, withPendingWrites } from './outbox'
 
@@ -358,7 +359,24 @@ export function useReader(storage: Storage = window.localStorage) {
     }
   }
 
+  /** The Sites a search box offers (each with whether it can search); an empty list when they cannot be read. */
+  async function searchableSites(): Promise<SearchableSiteView[]> {
+    return (await api.sites()).sites
+  }
+
+  /** A title search: the results, or the app's words for why not (a pause, the per-minute bound, a Site that cannot). */
+  async function searchSite(site: string, query: string): Promise<SearchResponse | string> {
+    try {
+      return await api.searchSite(site, query.trim())
+    } catch (error) {
+      if (error instanceof ApiError) return error.message
+      return 'The app cannot be reached; search again when it can.'
+    }
+  }
+
   return {
+    searchableSites,
+    searchSite,
     token,
     reader,
     bookmarks: shown,

@@ -12,6 +12,8 @@ import { MANGABOX_ID_PATTERN, mangaBoxAdapter } from './mangabox'
 import { MADTHEME_ID_PATTERN, madThemeAdapter } from './madtheme'
 import { MANGACATALOG_ID_PATTERN, mangaCatalogAdapter } from './mangacatalog'
 import { PIZZAREADER_ID_PATTERN, pizzaReaderAdapter } from './pizzareader'
+import { FAMILY_SEARCH, mangaDexSearch } from './search'
+import { DEFAULT_LANGUAGES } from './mangadex'
 
 /** What a Site's own sites.json entry may tell its family's adapter. */
 export interface FamilyOptions {
@@ -41,19 +43,30 @@ export const FAMILY_KEYS = [
 ] as const
 export type FamilyKey = (typeof FAMILY_KEYS)[number]
 
+/** The family's adapter with its search, when the family has one (families/search.ts). */
+function searching(key: Exclude<FamilyKey, 'mangadex'>, make: () => Adapter): () => Adapter {
+  const search = FAMILY_SEARCH[key]
+  return search ? () => ({ ...make(), search }) : make
+}
+
+const MANGADEX_API = 'https://api.mangadex.org'
+
 export const FAMILIES: Record<FamilyKey, Family> = {
-  madara: { adapter: madaraAdapter, idPattern: MADARA_ID_PATTERN, readsLanguages: false },
-  mangathemesia: { adapter: mangaThemesiaAdapter, idPattern: MANGATHEMESIA_ID_PATTERN, readsLanguages: false },
-  webtoons: { adapter: webtoonsAdapter, idPattern: WEBTOONS_ID_PATTERN, readsLanguages: false },
-  zeistmanga: { adapter: zeistMangaAdapter, idPattern: ZEISTMANGA_ID_PATTERN, readsLanguages: false },
-  keyoapp: { adapter: keyoappAdapter, idPattern: KEYOAPP_ID_PATTERN, readsLanguages: false },
+  madara: { adapter: searching('madara', madaraAdapter), idPattern: MADARA_ID_PATTERN, readsLanguages: false },
+  mangathemesia: { adapter: searching('mangathemesia', mangaThemesiaAdapter), idPattern: MANGATHEMESIA_ID_PATTERN, readsLanguages: false },
+  webtoons: { adapter: searching('webtoons', webtoonsAdapter), idPattern: WEBTOONS_ID_PATTERN, readsLanguages: false },
+  zeistmanga: { adapter: searching('zeistmanga', zeistMangaAdapter), idPattern: ZEISTMANGA_ID_PATTERN, readsLanguages: false },
+  keyoapp: { adapter: searching('keyoapp', keyoappAdapter), idPattern: KEYOAPP_ID_PATTERN, readsLanguages: false },
   comiciviewer: { adapter: comiciViewerAdapter, idPattern: COMICIVIEWER_ID_PATTERN, readsLanguages: false },
-  mangabox: { adapter: mangaBoxAdapter, idPattern: MANGABOX_ID_PATTERN, readsLanguages: false },
+  mangabox: { adapter: searching('mangabox', mangaBoxAdapter), idPattern: MANGABOX_ID_PATTERN, readsLanguages: false },
   madtheme: { adapter: madThemeAdapter, idPattern: MADTHEME_ID_PATTERN, readsLanguages: false },
   mangacatalog: { adapter: mangaCatalogAdapter, idPattern: MANGACATALOG_ID_PATTERN, readsLanguages: false },
   pizzareader: { adapter: pizzaReaderAdapter, idPattern: PIZZAREADER_ID_PATTERN, readsLanguages: false },
   mangadex: {
-    adapter: (options) => mangaDexAdapter({ apiBase: 'https://api.mangadex.org', languages: options?.languages }),
+    adapter: (options) => ({
+      ...mangaDexAdapter({ apiBase: MANGADEX_API, languages: options?.languages }),
+      search: mangaDexSearch(MANGADEX_API, options?.languages?.length ? options.languages : DEFAULT_LANGUAGES),
+    }),
     idPattern: MANGADEX_ID_PATTERN,
     readsLanguages: true,
   },
