@@ -5,30 +5,9 @@
  */
 import type { Element } from 'domhandler'
 import { absoluteHref, cleanText, findFirst, loadHtml, MAX_TITLE, readableText, selectAll, type Doc } from './html'
-import { AdapterError, type Page, type PageRequest } from './site'
+import { AdapterError, type FoundSeries, type Page, type PageRequest, type SearchFor, type SiteSearch } from './site'
 
-/** One result as an adapter reads it; `url` absolute. */
-export interface FoundSeries {
-  title: string
-  url: string
-  coverUrl?: string
-  latest?: string
-}
-
-/**
- * What the search is made for: the query, and the Site's base its search paths hang from (`https://host/`, or
- * `https://host/sub/` for a theme installed in a folder; always ending in `/`: paths are resolved relative to it).
- */
-export interface SearchFor {
-  query: string
-  base: URL
-}
-
-/** An adapter's search: one request, one read. */
-export interface SiteSearch {
-  request(search: SearchFor): PageRequest
-  read(page: Page, search: SearchFor): FoundSeries[]
-}
+export type { FoundSeries, SearchFor, SiteSearch } from './site'
 
 /** Rows read from one answer, at most: the first page of a Site's results is a few dozen. */
 export const MAX_FOUND = 60

@@ -4,7 +4,6 @@
 import { unsafeIdReason } from '../../shared/ids'
 import type { ReleasedAt } from './dates'
 import type { AdapterRecipe, FamilyKey } from './families'
-import type { SiteSearch } from './search'
 
 export interface Pace {
   /** Each eligible Series is checked once per rest. */
@@ -252,4 +251,27 @@ export function onSitePin(sites: readonly Pick<Site, 'key' | 'hosts'>[]): (site:
     const url = parseUrl(raw)
     return site !== undefined && url !== null && isPinned(site, url)
   }
+}
+
+/** One result as an adapter reads it; `url` absolute. */
+export interface FoundSeries {
+  title: string
+  url: string
+  coverUrl?: string
+  latest?: string
+}
+
+/**
+ * What the search is made for: the query, and the Site's base its search paths hang from (`https://host/`, or
+ * `https://host/sub/` for a theme installed in a folder; always ending in `/`: paths are resolved relative to it).
+ */
+export interface SearchFor {
+  query: string
+  base: URL
+}
+
+/** An adapter's search: one request, one read. */
+export interface SiteSearch {
+  request(search: SearchFor): PageRequest
+  read(page: Page, search: SearchFor): FoundSeries[]
 }
