@@ -110,4 +110,9 @@ export const FAMILY_NAMES: Record<FamilyKey, string> = {
   madtheme: 'MadTheme',
   mangacatalog: 'MangaCatalog',
   pizzareader: 'PizzaReader',
+  gigaviewer: 'GigaViewer',
+  wpcomics: 'WPComics',
+  grouple: 'Grouple',
+  foolslide: 'FoolSlide',
+  mmrcms: 'MMRCMS',
 }

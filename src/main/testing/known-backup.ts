@@ -20,7 +20,16 @@ export function backupPath(family: FamilyKey, slug: string): string {
     case 'mangabox':
       return `/manga/${slug}`
     case 'madtheme':
+    case 'grouple':
       return `/${slug}`
+    case 'gigaviewer':
+      return `/episode/${[...slug].reduce((n, c) => (n * 31 + c.charCodeAt(0)) % 1e15, 7)}`
+    case 'wpcomics':
+      return `/truyen-tranh/${slug}`
+    case 'foolslide':
+      return `/series/${slug}/`
+    case 'mmrcms':
+      return `/manga/${slug}`
     case 'comiciviewer':
       return `/series/${slug.replace(/[^0-9a-z]/g, '')}`
     case 'zeistmanga':

@@ -8,6 +8,11 @@ import { MADTHEME_ID_PATTERN } from './madtheme'
 import { MANGABOX_ID_PATTERN } from './mangabox'
 import { MANGACATALOG_ID_PATTERN } from './mangacatalog'
 import { PIZZAREADER_ID_PATTERN } from './pizzareader'
+import { GIGAVIEWER_ID_PATTERN } from './gigaviewer'
+import { WPCOMICS_ID_PATTERN } from './wpcomics'
+import { GROUPLE_ID_PATTERN } from './grouple'
+import { FOOLSLIDE_ID_PATTERN } from './foolslide'
+import { MMRCMS_ID_PATTERN } from './mmrcms'
 import { ZEISTMANGA_ID_PATTERN } from './zeistmanga'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -44,6 +49,11 @@ describe('the built-in families', () => {
       ['madtheme', MADTHEME_ID_PATTERN, false],
       ['mangacatalog', MANGACATALOG_ID_PATTERN, false],
       ['pizzareader', PIZZAREADER_ID_PATTERN, false],
+      ['gigaviewer', GIGAVIEWER_ID_PATTERN, false],
+      ['wpcomics', WPCOMICS_ID_PATTERN, false],
+      ['grouple', GROUPLE_ID_PATTERN, false],
+      ['foolslide', FOOLSLIDE_ID_PATTERN, false],
+      ['mmrcms', MMRCMS_ID_PATTERN, false],
     ])
   })
 
@@ -60,6 +70,11 @@ describe('the built-in families', () => {
       { family: 'madtheme' },
       { family: 'mangacatalog' },
       { family: 'pizzareader' },
+      { family: 'gigaviewer' },
+      { family: 'wpcomics' },
+      { family: 'grouple' },
+      { family: 'foolslide' },
+      { family: 'mmrcms' },
     ])
   })
 

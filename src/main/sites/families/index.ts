@@ -12,6 +12,11 @@ import { MANGABOX_ID_PATTERN, mangaBoxAdapter } from './mangabox'
 import { MADTHEME_ID_PATTERN, madThemeAdapter } from './madtheme'
 import { MANGACATALOG_ID_PATTERN, mangaCatalogAdapter } from './mangacatalog'
 import { PIZZAREADER_ID_PATTERN, pizzaReaderAdapter } from './pizzareader'
+import { GIGAVIEWER_ID_PATTERN, gigaViewerAdapter } from './gigaviewer'
+import { WPCOMICS_ID_PATTERN, wpComicsAdapter } from './wpcomics'
+import { GROUPLE_ID_PATTERN, groupleAdapter } from './grouple'
+import { FOOLSLIDE_ID_PATTERN, foolSlideAdapter } from './foolslide'
+import { MMRCMS_ID_PATTERN, mmrcmsAdapter } from './mmrcms'
 
 /** What a Site's own sites.json entry may tell its family's adapter. */
 export interface FamilyOptions {
@@ -38,6 +43,11 @@ export const FAMILY_KEYS = [
   'madtheme',
   'mangacatalog',
   'pizzareader',
+  'gigaviewer',
+  'wpcomics',
+  'grouple',
+  'foolslide',
+  'mmrcms',
 ] as const
 export type FamilyKey = (typeof FAMILY_KEYS)[number]
 
@@ -52,6 +62,11 @@ export const FAMILIES: Record<FamilyKey, Family> = {
   madtheme: { adapter: madThemeAdapter, idPattern: MADTHEME_ID_PATTERN, readsLanguages: false },
   mangacatalog: { adapter: mangaCatalogAdapter, idPattern: MANGACATALOG_ID_PATTERN, readsLanguages: false },
   pizzareader: { adapter: pizzaReaderAdapter, idPattern: PIZZAREADER_ID_PATTERN, readsLanguages: false },
+  gigaviewer: { adapter: gigaViewerAdapter, idPattern: GIGAVIEWER_ID_PATTERN, readsLanguages: false },
+  wpcomics: { adapter: wpComicsAdapter, idPattern: WPCOMICS_ID_PATTERN, readsLanguages: false },
+  grouple: { adapter: groupleAdapter, idPattern: GROUPLE_ID_PATTERN, readsLanguages: false },
+  foolslide: { adapter: foolSlideAdapter, idPattern: FOOLSLIDE_ID_PATTERN, readsLanguages: false },
+  mmrcms: { adapter: mmrcmsAdapter, idPattern: MMRCMS_ID_PATTERN, readsLanguages: false },
   mangadex: {
     adapter: (options) => mangaDexAdapter({ apiBase: 'https://api.mangadex.org', languages: options?.languages }),
     idPattern: MANGADEX_ID_PATTERN,
