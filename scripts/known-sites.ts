@@ -94,6 +94,8 @@ function readableGroups(ordered: readonly SourceFact[]): SourceFact[][] {
   for (const f of ordered) {
     if (!f.theme || !families.has(f.theme) || BUILT_IN_EXTENSIONS.has(f.extension) || !origin(f.baseUrl)) continue
     const host = bareHost(origin(f.baseUrl)!)
+    // A self-hosted source's placeholder (FoolSlide Customizable's https://127.0.0.1) is the owner's own server, no Site.
+    if (/^(?:127\.|localhost(?::|$)|\[::1\])/.test(host)) continue
     byHost.set(host, [...(byHost.get(host) ?? []), f])
   }
   return [...byHost.values()]
@@ -163,6 +165,22 @@ export function coverage(facts: readonly SourceFact[], table: KnownSitesTable): 
   return { total: facts.length, before, after: before + table.sources.filter((s) => s.site).length }
 }
 
+/** The same by language: sources of each language, and how many of them are readable with no setup; most first. */
+export function coverageByLanguage(
+  facts: readonly SourceFact[],
+  table: KnownSitesTable,
+): Array<{ lang: string; total: number; readable: number }> {
+  const onSite = new Set(table.sources.filter((s) => s.site).map((s) => s.id))
+  const by = new Map<string, { lang: string; total: number; readable: number }>()
+  for (const f of facts) {
+    const row = by.get(f.lang) ?? { lang: f.lang, total: 0, readable: 0 }
+    row.total++
+    if (BUILT_IN_EXTENSIONS.has(f.extension) || onSite.has(f.id)) row.readable++
+    by.set(f.lang, row)
+  }
+  return [...by.values()].sort((a, b) => b.total - a.total || a.lang.localeCompare(b.lang))
+}
+
 async function main(argv: string[]): Promise<void> {
   if (wantsHelp(argv) || !argv[0]) {
     console.log('Usage: npm run known-sites -- <known-sources dir>\n\nWrites src/main/sites/known-sites.json from <dir>/all-sources.json.')
@@ -183,6 +201,8 @@ async function main(argv: string[]): Promise<void> {
     `wrote ${KNOWN_SITES_FILE} (${Math.round(text.length / 1024)} KiB): ${table.sites.length} Known Sites (${[...byFamily].map(([f, n]) => `${f} ${n}`).join(', ')}), ${table.sources.length} sources`,
   )
   console.log(`sources of a Site the app reads with no setup: ${c.after} of ${c.total} (${pct(c.after)})`)
+  const langs = coverageByLanguage(facts, table).filter((l) => l.total >= 30)
+  console.log(`by language (30 sources or more): ${langs.map((l) => `${l.lang} ${l.readable}/${l.total}`).join(', ')}`)
   // The same through the import itself: a backup with one manga of every source, planned with no mapping.
   const { everySourceBackup } = await import('../src/main/testing/every-source')
   const r = everySourceBackup(facts)
