@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { wantsHelp } from '../src/main/cli/help'
-import { FAMILY_KEYS } from '../src/main/sites/families'
+import { FAMILY_KEYS, type FamilyKey } from '../src/main/sites/families'
 import type { KnownSitesTable, KnownSite, KnownSourceRow } from '../src/main/sites/known-sites'
 
 const KNOWN_SITES_FILE = 'src/main/sites/known-sites.json'
@@ -38,6 +38,18 @@ export interface SourceFact {
 const REPOSITORY = 'https://github.com/keiyoushi/extensions-source'
 /** Extensions the built-in Sites read (MangaDex by source id, Webtoons by host). */
 export const BUILT_IN_EXTENSIONS = new Set(['src/all/mangadex', 'src/all/webtoons'])
+
+/**
+ * Themes whose Series pages are another family's markup, read by that family's adapter: ManhwaZ writes Madara's
+ * `li.wp-manga-chapter` rows and `div.post-title h1` (the extension repository's ManhwaZ theme).
+ */
+export const THEMES_READ_AS: Readonly<Record<string, FamilyKey>> = { manhwaz: 'madara' }
+
+/** The family that reads a theme's Sites, if any. */
+function familyOf(theme: string | null): FamilyKey | undefined {
+  if (!theme) return undefined
+  return (FAMILY_KEYS as readonly string[]).includes(theme) ? (theme as FamilyKey) : THEMES_READ_AS[theme]
+}
 
 /** Mihon's default source id: MD5("<name lowercased>/<lang>/<versionId>"), first 8 bytes big-endian, sign cleared. */
 export function md5Id(name: string, lang: string, versionId: number): string {
@@ -89,10 +101,9 @@ function checkIds(facts: readonly SourceFact[]): void {
 
 /** The sources of a family the app reads, grouped by their base URL's host (with or without "www."). */
 function readableGroups(ordered: readonly SourceFact[]): SourceFact[][] {
-  const families = new Set<string>(FAMILY_KEYS)
   const byHost = new Map<string, SourceFact[]>()
   for (const f of ordered) {
-    if (!f.theme || !families.has(f.theme) || BUILT_IN_EXTENSIONS.has(f.extension) || !origin(f.baseUrl)) continue
+    if (!familyOf(f.theme) || BUILT_IN_EXTENSIONS.has(f.extension) || !origin(f.baseUrl)) continue
     const host = bareHost(origin(f.baseUrl)!)
     // A self-hosted source's placeholder (FoolSlide Customizable's https://127.0.0.1) is the owner's own server, no Site.
     if (/^(?:127\.|localhost(?::|$)|\[::1\])/.test(host)) continue
@@ -118,7 +129,7 @@ function siteRows(groups: readonly SourceFact[][]): KnownSite[] {
     // A mirror another Site has as its own host stays that Site's: a host pins one Site.
     const mirrors = [...new Set(group.flatMap((f) => otherOrigins(f, baseUrl)))].filter((m) => !claimed.has(bareHost(m)))
     mirrors.forEach((m) => claimed.add(bareHost(m)))
-    const site: KnownSite = { key, name: first.name, lang, family: first.theme as KnownSite['family'], baseUrl }
+    const site: KnownSite = { key, name: first.name, lang, family: familyOf(first.theme)!, baseUrl }
     return mirrors.length ? { ...site, mirrors } : site
   })
 }

@@ -14,6 +14,7 @@ import { FAMILIES, type FamilyKey } from './families'
 import { GIGAVIEWER_MARKUP } from './families/gigaviewer'
 import { GROUPLE_ROWS } from './families/grouple'
 import { MMRCMS_ROWS } from './families/mmrcms'
+import { MANGAREADER_ROWS } from './families/mangareader'
 import { WPCOMICS_ROWS } from './families/wpcomics'
 import { cleanText, labelOf, loadHtml, selectAll, titleOf, type Doc } from './html'
 import { isPinned, parseUrl, seriesRules, type Chapter, type FetcherKind, type Page, type PageRequest, type Site } from './site'
@@ -119,10 +120,13 @@ const MARKUP_FAMILIES: ReadonlySet<FamilyKey> = new Set([
   'grouple',
   'foolslide',
   'mmrcms',
+  'mangareader',
 ])
 
-/** Families whose rule finds the Series page of a pasted chapter URL; Grouple's and MMRCMS's first-segment rules are too broad to guess by. */
-const CHAPTER_URL_FAMILIES: readonly FamilyKey[] = [...MARKUP_FAMILIES].filter((f) => f !== 'grouple' && f !== 'mmrcms')
+/** Families whose rule finds the Series page of a pasted chapter URL; Grouple's, MMRCMS's and MangaReader's first-segment rules are too broad to guess by. */
+const CHAPTER_URL_FAMILIES: readonly FamilyKey[] = [...MARKUP_FAMILIES].filter(
+  (f) => f !== 'grouple' && f !== 'mmrcms' && f !== 'mangareader',
+)
 
 /**
  * The family a fetched page's markup shows, or why it cannot be told: the same recognition Add a Site makes.
@@ -338,7 +342,7 @@ function recogniseFamily($: Doc, url: URL): Found | null {
   return null
 }
 
-/** GigaViewer, WPComics, Grouple, FoolSlide or MMRCMS, from the markup only they write; null when none. */
+/** GigaViewer, WPComics, Grouple, FoolSlide, MMRCMS or MangaReader, from the markup only they write; null when none. */
 function recogniseMoreFamilies($: Doc): Found | null {
   if ($(GIGAVIEWER_MARKUP).length > 0)
     return { family: 'gigaviewer', how: 'GigaViewer markup: the episode page names its series (data-giga_series)' }
@@ -352,6 +356,8 @@ function recogniseMoreFamilies($: Doc): Found | null {
   if (foolRows > 0) return { family: 'foolslide', how: `FoolSlide markup: ${foolRows} div.element rows` }
   const cmsRows = $(`${MMRCMS_ROWS} .chapter-title-rtl a[href]`).length
   if (cmsRows > 0) return { family: 'mmrcms', how: `MMRCMS markup: ${cmsRows} ul.chapters rows` }
+  const readerRows = $(`${MANGAREADER_ROWS}`).length
+  if (readerRows > 0) return { family: 'mangareader', how: `MangaReader markup: ${readerRows} li.chapter-item rows` }
   return null
 }
 

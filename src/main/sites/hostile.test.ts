@@ -25,6 +25,7 @@ const adapters: Record<HostileFamily, { adapter: Adapter; url: string }> = {
   grouple: { adapter: FAMILIES.grouple.adapter(), url: 'https://read.example/hostile' },
   foolslide: { adapter: FAMILIES.foolslide.adapter(), url: 'https://fool.example/series/hostile/' },
   mmrcms: { adapter: FAMILIES.mmrcms.adapter(), url: 'https://cms.example/manga/hostile' },
+  mangareader: { adapter: FAMILIES.mangareader.adapter(), url: 'https://raw.example/hostile' },
 }
 
 function read(family: HostileFamily, body: string): { result: ParsedSeries; ms: number } {

@@ -115,4 +115,5 @@ export const FAMILY_NAMES: Record<FamilyKey, string> = {
   grouple: 'Grouple',
   foolslide: 'FoolSlide',
   mmrcms: 'MMRCMS',
+  mangareader: 'MangaReader',
 }

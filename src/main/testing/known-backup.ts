@@ -21,6 +21,7 @@ export function backupPath(family: FamilyKey, slug: string): string {
       return `/manga/${slug}`
     case 'madtheme':
     case 'grouple':
+    case 'mangareader':
       return `/${slug}`
     case 'gigaviewer':
       return `/episode/${[...slug].reduce((n, c) => (n * 31 + c.charCodeAt(0)) % 1e15, 7)}`

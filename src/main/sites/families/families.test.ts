@@ -13,6 +13,7 @@ import { WPCOMICS_ID_PATTERN } from './wpcomics'
 import { GROUPLE_ID_PATTERN } from './grouple'
 import { FOOLSLIDE_ID_PATTERN } from './foolslide'
 import { MMRCMS_ID_PATTERN } from './mmrcms'
+import { MANGAREADER_ID_PATTERN } from './mangareader'
 import { ZEISTMANGA_ID_PATTERN } from './zeistmanga'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -54,6 +55,7 @@ describe('the built-in families', () => {
       ['grouple', GROUPLE_ID_PATTERN, false],
       ['foolslide', FOOLSLIDE_ID_PATTERN, false],
       ['mmrcms', MMRCMS_ID_PATTERN, false],
+      ['mangareader', MANGAREADER_ID_PATTERN, false],
     ])
   })
 
@@ -75,6 +77,7 @@ describe('the built-in families', () => {
       { family: 'grouple' },
       { family: 'foolslide' },
       { family: 'mmrcms' },
+      { family: 'mangareader' },
     ])
   })
 

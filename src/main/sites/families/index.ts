@@ -17,6 +17,7 @@ import { WPCOMICS_ID_PATTERN, wpComicsAdapter } from './wpcomics'
 import { GROUPLE_ID_PATTERN, groupleAdapter } from './grouple'
 import { FOOLSLIDE_ID_PATTERN, foolSlideAdapter } from './foolslide'
 import { MMRCMS_ID_PATTERN, mmrcmsAdapter } from './mmrcms'
+import { MANGAREADER_ID_PATTERN, mangaReaderAdapter } from './mangareader'
 
 /** What a Site's own sites.json entry may tell its family's adapter. */
 export interface FamilyOptions {
@@ -48,6 +49,7 @@ export const FAMILY_KEYS = [
   'grouple',
   'foolslide',
   'mmrcms',
+  'mangareader',
 ] as const
 export type FamilyKey = (typeof FAMILY_KEYS)[number]
 
@@ -67,6 +69,7 @@ export const FAMILIES: Record<FamilyKey, Family> = {
   grouple: { adapter: groupleAdapter, idPattern: GROUPLE_ID_PATTERN, readsLanguages: false },
   foolslide: { adapter: foolSlideAdapter, idPattern: FOOLSLIDE_ID_PATTERN, readsLanguages: false },
   mmrcms: { adapter: mmrcmsAdapter, idPattern: MMRCMS_ID_PATTERN, readsLanguages: false },
+  mangareader: { adapter: mangaReaderAdapter, idPattern: MANGAREADER_ID_PATTERN, readsLanguages: false },
   mangadex: {
     adapter: (options) => mangaDexAdapter({ apiBase: 'https://api.mangadex.org', languages: options?.languages }),
     idPattern: MANGADEX_ID_PATTERN,

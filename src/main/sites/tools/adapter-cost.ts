@@ -60,6 +60,7 @@ const families: HostileFamily[] = [
   'grouple',
   'foolslide',
   'mmrcms',
+  'mangareader',
 ]
 const hostileAdapters: Record<HostileFamily, Adapter> = {
   madara: FAMILIES.madara.adapter(),
@@ -79,6 +80,7 @@ const hostileAdapters: Record<HostileFamily, Adapter> = {
   grouple: FAMILIES.grouple.adapter(),
   foolslide: FAMILIES.foolslide.adapter(),
   mmrcms: FAMILIES.mmrcms.adapter(),
+  mangareader: FAMILIES.mangareader.adapter(),
 }
 for (const family of families) {
   const body = hostilePage(family, 5 * 1024 * 1024)

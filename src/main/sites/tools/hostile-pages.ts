@@ -23,6 +23,7 @@ export type HostileFamily =
   | 'grouple'
   | 'foolslide'
   | 'mmrcms'
+  | 'mangareader'
 
 /** Labels that froze or bloated the old parser: each is far longer than a label may be. */
 export const HOSTILE_LABELS: readonly string[] = [
@@ -165,6 +166,11 @@ const HOSTILE_PAGES: Record<HostileFamily, (bytes: number) => string> = {
         `<li><h5 class="chapter-title-rtl"><a href="/c/${i}">${escapeAttr(label)}</a></h5><div class="date-chapter-title-rtl">${escapeAttr(label)}</div></li>`,
     ) +
     `</ul>${unclosedTitle('h2 class="listmanga-header"')}`,
+  mangareader: (bytes) =>
+    `${unclosedTitle('h2 class="manga-name"')}<ul id="en-chapters"><li class="chapter-item"><a href="/c/honest"><span class="name">${honest}</span></a></li>` +
+    nested('<li class="chapter-item"><span>', '</span></li>', 3_000) +
+    rows(bytes, (label, i) => `<li class="chapter-item"><a href="/c/${i}"><span class="name">${escapeAttr(label)}</span></a></li>`) +
+    `</ul>`,
   mangadex: (bytes) => mangadexPage(bytes),
 }
 
