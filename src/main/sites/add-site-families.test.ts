@@ -1,5 +1,5 @@
 /**
- * Add a Site recognises GigaViewer, WPComics, Grouple, FoolSlide, MMRCMS and MangaReader from one Series URL, on a real
+ * Add a Site recognises GigaViewer, WPComics, Grouple, FoolSlide, MMRCMS, MangaReader and GalleryAdults from one Series URL, on a real
  * loopback server serving our own pages: the family from the page's markup, the preview as the Lane will read
  * it (through the family's API where the page lists none), and a page of another family is not taken for one.
  */
@@ -45,6 +45,7 @@ beforeAll(async () => {
   html('/series/iron-lantern/', 'foolslide.html', 'https://fool.example')
   html('/manga/le-phare-noir', 'mmrcms.html', 'https://cms.example')
   html('/tsuki-no-niwa-raw-501', 'mangareader.html', 'https://raw.example')
+  html('/gallery/1234567/', 'galleryadults.html', 'https://gallery.example')
 })
 afterAll(() => new Promise((resolve) => server.close(resolve)))
 
@@ -91,6 +92,14 @@ describe('Add a Site, the newer families', () => {
     ['Grouple', '/severnyi_veter', 'grouple', 'Grouple markup: 4 tr.item-row rows', 'Северный ветер', [12.5, 12, 1]],
     ['FoolSlide', '/series/iron-lantern/', 'foolslide', 'FoolSlide markup: 4 div.element rows', 'Iron Lantern', [14, 13.5, 1]],
     ['MMRCMS', '/manga/le-phare-noir', 'mmrcms', 'MMRCMS markup: 3 ul.chapters rows', 'Le Phare Noir', [21, 20.5, 1]],
+    [
+      'GalleryAdults',
+      '/gallery/1234567/',
+      'galleryadults',
+      'GalleryAdults markup: a gallery (its pages loader, input#load_pages)',
+      'Summer Lanterns',
+      [1],
+    ],
     ['MangaReader', '/tsuki-no-niwa-raw-501', 'mangareader', 'MangaReader markup: 3 li.chapter-item rows', '月の庭', [24, 23.5, 1]],
   ])('recognises %s from one Series URL and previews its chapters', async (_name, path, family, how, title, numbers) => {
     const proposal = ok(await proposeSite(fetchPage, `${origin}${path}`, { sites: BUILT_IN_SITES }))
@@ -113,6 +122,7 @@ describe('Add a Site, the newer families', () => {
       ['foolslide.html', 'foolslide'],
       ['mmrcms.html', 'mmrcms'],
       ['mangareader.html', 'mangareader'],
+      ['galleryadults.html', 'galleryadults'],
       ['manhwaz.html', 'madara'],
     ])
       expect(familyOfPage({ body: stored(file!) }, url)).toMatchObject({ family })

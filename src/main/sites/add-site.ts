@@ -15,6 +15,7 @@ import { GIGAVIEWER_MARKUP } from './families/gigaviewer'
 import { GROUPLE_ROWS } from './families/grouple'
 import { MMRCMS_ROWS } from './families/mmrcms'
 import { MANGAREADER_ROWS } from './families/mangareader'
+import { GALLERYADULTS_MARKUP } from './families/galleryadults'
 import { WPCOMICS_ROWS } from './families/wpcomics'
 import { cleanText, labelOf, loadHtml, selectAll, titleOf, type Doc } from './html'
 import { isPinned, parseUrl, seriesRules, type Chapter, type FetcherKind, type Page, type PageRequest, type Site } from './site'
@@ -121,6 +122,7 @@ const MARKUP_FAMILIES: ReadonlySet<FamilyKey> = new Set([
   'foolslide',
   'mmrcms',
   'mangareader',
+  'galleryadults',
 ])
 
 /** Families whose rule finds the Series page of a pasted chapter URL; Grouple's, MMRCMS's and MangaReader's first-segment rules are too broad to guess by. */
@@ -342,7 +344,7 @@ function recogniseFamily($: Doc, url: URL): Found | null {
   return null
 }
 
-/** GigaViewer, WPComics, Grouple, FoolSlide, MMRCMS or MangaReader, from the markup only they write; null when none. */
+/** GigaViewer, WPComics, Grouple, FoolSlide, MMRCMS, MangaReader or GalleryAdults, from the markup only they write; null when none. */
 function recogniseMoreFamilies($: Doc): Found | null {
   if ($(GIGAVIEWER_MARKUP).length > 0)
     return { family: 'gigaviewer', how: 'GigaViewer markup: the episode page names its series (data-giga_series)' }
@@ -358,6 +360,8 @@ function recogniseMoreFamilies($: Doc): Found | null {
   if (cmsRows > 0) return { family: 'mmrcms', how: `MMRCMS markup: ${cmsRows} ul.chapters rows` }
   const readerRows = $(`${MANGAREADER_ROWS}`).length
   if (readerRows > 0) return { family: 'mangareader', how: `MangaReader markup: ${readerRows} li.chapter-item rows` }
+  if ($('input#load_pages').length > 0 && $(GALLERYADULTS_MARKUP).length > 0)
+    return { family: 'galleryadults', how: 'GalleryAdults markup: a gallery (its pages loader, input#load_pages)' }
   return null
 }
 

@@ -116,4 +116,5 @@ export const FAMILY_NAMES: Record<FamilyKey, string> = {
   foolslide: 'FoolSlide',
   mmrcms: 'MMRCMS',
   mangareader: 'MangaReader',
+  galleryadults: 'GalleryAdults',
 }

@@ -29,6 +29,8 @@ export function backupPath(family: FamilyKey, slug: string): string {
       return `/truyen-tranh/${slug}`
     case 'foolslide':
       return `/series/${slug}/`
+    case 'galleryadults':
+      return `/gallery/${[...slug].reduce((n, c) => (n * 31 + c.charCodeAt(0)) % 1e9, 7)}/`
     case 'mmrcms':
       return `/manga/${slug}`
     case 'comiciviewer':

@@ -14,6 +14,7 @@ import { GROUPLE_ID_PATTERN } from './grouple'
 import { FOOLSLIDE_ID_PATTERN } from './foolslide'
 import { MMRCMS_ID_PATTERN } from './mmrcms'
 import { MANGAREADER_ID_PATTERN } from './mangareader'
+import { GALLERYADULTS_ID_PATTERN } from './galleryadults'
 import { ZEISTMANGA_ID_PATTERN } from './zeistmanga'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -56,6 +57,7 @@ describe('the built-in families', () => {
       ['foolslide', FOOLSLIDE_ID_PATTERN, false],
       ['mmrcms', MMRCMS_ID_PATTERN, false],
       ['mangareader', MANGAREADER_ID_PATTERN, false],
+      ['galleryadults', GALLERYADULTS_ID_PATTERN, false],
     ])
   })
 
@@ -78,6 +80,7 @@ describe('the built-in families', () => {
       { family: 'foolslide' },
       { family: 'mmrcms' },
       { family: 'mangareader' },
+      { family: 'galleryadults' },
     ])
   })
 

@@ -18,6 +18,7 @@ import { GROUPLE_ID_PATTERN, groupleAdapter } from './grouple'
 import { FOOLSLIDE_ID_PATTERN, foolSlideAdapter } from './foolslide'
 import { MMRCMS_ID_PATTERN, mmrcmsAdapter } from './mmrcms'
 import { MANGAREADER_ID_PATTERN, mangaReaderAdapter } from './mangareader'
+import { GALLERYADULTS_ID_PATTERN, galleryAdultsAdapter } from './galleryadults'
 
 /** What a Site's own sites.json entry may tell its family's adapter. */
 export interface FamilyOptions {
@@ -50,6 +51,7 @@ export const FAMILY_KEYS = [
   'foolslide',
   'mmrcms',
   'mangareader',
+  'galleryadults',
 ] as const
 export type FamilyKey = (typeof FAMILY_KEYS)[number]
 
@@ -70,6 +72,7 @@ export const FAMILIES: Record<FamilyKey, Family> = {
   foolslide: { adapter: foolSlideAdapter, idPattern: FOOLSLIDE_ID_PATTERN, readsLanguages: false },
   mmrcms: { adapter: mmrcmsAdapter, idPattern: MMRCMS_ID_PATTERN, readsLanguages: false },
   mangareader: { adapter: mangaReaderAdapter, idPattern: MANGAREADER_ID_PATTERN, readsLanguages: false },
+  galleryadults: { adapter: galleryAdultsAdapter, idPattern: GALLERYADULTS_ID_PATTERN, readsLanguages: false },
   mangadex: {
     adapter: (options) => mangaDexAdapter({ apiBase: 'https://api.mangadex.org', languages: options?.languages }),
     idPattern: MANGADEX_ID_PATTERN,
