@@ -102,6 +102,13 @@ describe('the adapter a recipe describes reads as the one it came from', () => {
     ['Webtoons', FAMILIES.webtoons.adapter(), 'webtoons-list.html', 'https://www.webtoons.com/en/fantasy/tower/list?title_no=95'],
     ['MangaDex in English', FAMILIES.mangadex.adapter(), 'mangadex-languages.json', MANGADEX_TITLE],
     ['MangaDex in other languages', FAMILIES.mangadex.adapter({ languages: ['pt-br'] }), 'mangadex-languages.json', MANGADEX_TITLE],
+    ['WPComics', FAMILIES.wpcomics.adapter(), 'wpcomics.html', 'https://truyen.example/truyen-tranh/hoa-sen-do'],
+    ['Grouple', FAMILIES.grouple.adapter(), 'grouple.html', 'https://read.example/severnyi_veter'],
+    ['FoolSlide', FAMILIES.foolslide.adapter(), 'foolslide.html', 'https://fool.example/series/iron-lantern/'],
+    ['MMRCMS', FAMILIES.mmrcms.adapter(), 'mmrcms.html', 'https://cms.example/manga/le-phare-noir'],
+    ['MangaReader', FAMILIES.mangareader.adapter(), 'mangareader.html', 'https://raw.example/tsuki-no-niwa-raw-501'],
+    ['GigaViewer', FAMILIES.gigaviewer.adapter(), 'gigaviewer-episodes.json', 'https://giga.example/episode/3269754496647404999'],
+    ['GalleryAdults', FAMILIES.galleryadults.adapter(), 'galleryadults.html', 'https://gallery.example/gallery/1234567/'],
     [
       'selectors',
       selectorAdapter({ chapter: '#episodes .episode-row a', title: 'h1', number: 'text' }),
