@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { wantsHelp } from '../src/main/cli/help'
-import { FAMILY_KEYS } from '../src/main/sites/families'
+import { FAMILY_KEYS, type FamilyKey } from '../src/main/sites/families'
 import type { KnownSitesTable, KnownSite, KnownSourceRow } from '../src/main/sites/known-sites'
 
 const KNOWN_SITES_FILE = 'src/main/sites/known-sites.json'
@@ -38,6 +38,18 @@ export interface SourceFact {
 const REPOSITORY = 'https://github.com/keiyoushi/extensions-source'
 /** Extensions the built-in Sites read (MangaDex by source id, Webtoons by host). */
 export const BUILT_IN_EXTENSIONS = new Set(['src/all/mangadex', 'src/all/webtoons'])
+
+/**
+ * Themes whose Series pages are another family's markup, read by that family's adapter: ManhwaZ writes Madara's
+ * `li.wp-manga-chapter` rows and `div.post-title h1` (the extension repository's ManhwaZ theme).
+ */
+export const THEMES_READ_AS: Readonly<Record<string, FamilyKey>> = { manhwaz: 'madara' }
+
+/** The family that reads a theme's Sites, if any. */
+function familyOf(theme: string | null): FamilyKey | undefined {
+  if (!theme) return undefined
+  return (FAMILY_KEYS as readonly string[]).includes(theme) ? (theme as FamilyKey) : THEMES_READ_AS[theme]
+}
 
 /** Mihon's default source id: MD5("<name lowercased>/<lang>/<versionId>"), first 8 bytes big-endian, sign cleared. */
 export function md5Id(name: string, lang: string, versionId: number): string {
@@ -89,11 +101,12 @@ function checkIds(facts: readonly SourceFact[]): void {
 
 /** The sources of a family the app reads, grouped by their base URL's host (with or without "www."). */
 function readableGroups(ordered: readonly SourceFact[]): SourceFact[][] {
-  const families = new Set<string>(FAMILY_KEYS)
   const byHost = new Map<string, SourceFact[]>()
   for (const f of ordered) {
-    if (!f.theme || !families.has(f.theme) || BUILT_IN_EXTENSIONS.has(f.extension) || !origin(f.baseUrl)) continue
+    if (!familyOf(f.theme) || BUILT_IN_EXTENSIONS.has(f.extension) || !origin(f.baseUrl)) continue
     const host = bareHost(origin(f.baseUrl)!)
+    // A self-hosted source's placeholder (FoolSlide Customizable's https://127.0.0.1) is the owner's own server, no Site.
+    if (/^(?:127\.|localhost(?::|$)|\[::1\])/.test(host)) continue
     byHost.set(host, [...(byHost.get(host) ?? []), f])
   }
   return [...byHost.values()]
@@ -116,7 +129,7 @@ function siteRows(groups: readonly SourceFact[][]): KnownSite[] {
     // A mirror another Site has as its own host stays that Site's: a host pins one Site.
     const mirrors = [...new Set(group.flatMap((f) => otherOrigins(f, baseUrl)))].filter((m) => !claimed.has(bareHost(m)))
     mirrors.forEach((m) => claimed.add(bareHost(m)))
-    const site: KnownSite = { key, name: first.name, lang, family: first.theme as KnownSite['family'], baseUrl }
+    const site: KnownSite = { key, name: first.name, lang, family: familyOf(first.theme)!, baseUrl }
     return mirrors.length ? { ...site, mirrors } : site
   })
 }
@@ -163,6 +176,22 @@ export function coverage(facts: readonly SourceFact[], table: KnownSitesTable): 
   return { total: facts.length, before, after: before + table.sources.filter((s) => s.site).length }
 }
 
+/** The same by language: sources of each language, and how many of them are readable with no setup; most first. */
+export function coverageByLanguage(
+  facts: readonly SourceFact[],
+  table: KnownSitesTable,
+): Array<{ lang: string; total: number; readable: number }> {
+  const onSite = new Set(table.sources.filter((s) => s.site).map((s) => s.id))
+  const by = new Map<string, { lang: string; total: number; readable: number }>()
+  for (const f of facts) {
+    const row = by.get(f.lang) ?? { lang: f.lang, total: 0, readable: 0 }
+    row.total++
+    if (BUILT_IN_EXTENSIONS.has(f.extension) || onSite.has(f.id)) row.readable++
+    by.set(f.lang, row)
+  }
+  return [...by.values()].sort((a, b) => b.total - a.total || a.lang.localeCompare(b.lang))
+}
+
 async function main(argv: string[]): Promise<void> {
   if (wantsHelp(argv) || !argv[0]) {
     console.log('Usage: npm run known-sites -- <known-sources dir>\n\nWrites src/main/sites/known-sites.json from <dir>/all-sources.json.')
@@ -183,6 +212,8 @@ async function main(argv: string[]): Promise<void> {
     `wrote ${KNOWN_SITES_FILE} (${Math.round(text.length / 1024)} KiB): ${table.sites.length} Known Sites (${[...byFamily].map(([f, n]) => `${f} ${n}`).join(', ')}), ${table.sources.length} sources`,
   )
   console.log(`sources of a Site the app reads with no setup: ${c.after} of ${c.total} (${pct(c.after)})`)
+  const langs = coverageByLanguage(facts, table).filter((l) => l.total >= 30)
+  console.log(`by language (30 sources or more): ${langs.map((l) => `${l.lang} ${l.readable}/${l.total}`).join(', ')}`)
   // The same through the import itself: a backup with one manga of every source, planned with no mapping.
   const { everySourceBackup } = await import('../src/main/testing/every-source')
   const r = everySourceBackup(facts)

@@ -11,6 +11,12 @@
 import type { Element } from 'domhandler'
 import { parseChapterNumber } from '../../shared/chapter-number'
 import { FAMILIES, type FamilyKey } from './families'
+import { GIGAVIEWER_MARKUP } from './families/gigaviewer'
+import { GROUPLE_ROWS } from './families/grouple'
+import { MMRCMS_ROWS } from './families/mmrcms'
+import { MANGAREADER_ROWS } from './families/mangareader'
+import { GALLERYADULTS_MARKUP } from './families/galleryadults'
+import { WPCOMICS_ROWS } from './families/wpcomics'
 import { cleanText, labelOf, loadHtml, selectAll, titleOf, type Doc } from './html'
 import { isPinned, parseUrl, seriesRules, type Chapter, type FetcherKind, type Page, type PageRequest, type Site } from './site'
 import { checkSiteEntry, type SiteEntry } from './sites-file'
@@ -110,7 +116,19 @@ const MARKUP_FAMILIES: ReadonlySet<FamilyKey> = new Set([
   'madtheme',
   'keyoapp',
   'zeistmanga',
+  'gigaviewer',
+  'wpcomics',
+  'grouple',
+  'foolslide',
+  'mmrcms',
+  'mangareader',
+  'galleryadults',
 ])
+
+/** Families whose rule finds the Series page of a pasted chapter URL; Grouple's, MMRCMS's and MangaReader's first-segment rules are too broad to guess by. */
+const CHAPTER_URL_FAMILIES: readonly FamilyKey[] = [...MARKUP_FAMILIES].filter(
+  (f) => f !== 'grouple' && f !== 'mmrcms' && f !== 'mangareader',
+)
 
 /**
  * The family a fetched page's markup shows, or why it cannot be told: the same recognition Add a Site makes.
@@ -270,7 +288,7 @@ async function fetchOne(fetchPage: FetchPage, request: PageRequest): Promise<{ p
  */
 function seriesPagesOf(url: URL): URL[] {
   const found = new Map<string, URL>()
-  for (const family of MARKUP_FAMILIES) {
+  for (const family of CHAPTER_URL_FAMILIES) {
     const rules = seriesRules(FAMILIES[family].idPattern)
     const canonical = rules.seriesIdOf(url) ? parseUrl(rules.canonicalUrl!(url)) : null
     if (canonical && canonical.pathname !== url.pathname && canonical.pathname.length > 1) found.set(canonical.href, canonical)
@@ -319,8 +337,31 @@ function recogniseFamily($: Doc, url: URL): Found | null {
   if (keyoRows > 0) return { family: 'keyoapp', how: `Keyoapp markup: ${keyoRows} #chapters > a rows` }
   if ($('#clwd > script, #myUL > script[src*="/feeds/"]').length > 0 || /\blabel\s*=\s*'/.test($('#latest > script').first().text()))
     return { family: 'zeistmanga', how: 'ZeistManga markup: a Blogger chapter feed named by the page' }
+  const more = recogniseMoreFamilies($)
+  if (more) return more
   if ($('link[href*="/wp-content/themes/madara"], body.wp-manga-template-default').length > 0)
     return { reason: `${url.host} runs the Madara theme, but this page shows no chapter list; paste the URL of one Series` }
+  return null
+}
+
+/** GigaViewer, WPComics, Grouple, FoolSlide, MMRCMS, MangaReader or GalleryAdults, from the markup only they write; null when none. */
+function recogniseMoreFamilies($: Doc): Found | null {
+  if ($(GIGAVIEWER_MARKUP).length > 0)
+    return { family: 'gigaviewer', how: 'GigaViewer markup: the episode page names its series (data-giga_series)' }
+  const wpRows = $(`${WPCOMICS_ROWS} a[href]`).length
+  if (wpRows > 0) return { family: 'wpcomics', how: `WPComics markup: ${wpRows} div.list-chapter rows` }
+  if ($('article#item-detail div.list-chapter, article#item-detail #nt_listchapter').length > 0)
+    return { family: 'wpcomics', how: 'WPComics markup: #item-detail with a chapter list loaded by script' }
+  const groupleRows = $(`${GROUPLE_ROWS} a.chapter-link[href]`).length
+  if (groupleRows > 0) return { family: 'grouple', how: `Grouple markup: ${groupleRows} tr.item-row rows` }
+  const foolRows = $('div.group div.element a[href][title], div.list div.element a[href][title]').length
+  if (foolRows > 0) return { family: 'foolslide', how: `FoolSlide markup: ${foolRows} div.element rows` }
+  const cmsRows = $(`${MMRCMS_ROWS} .chapter-title-rtl a[href]`).length
+  if (cmsRows > 0) return { family: 'mmrcms', how: `MMRCMS markup: ${cmsRows} ul.chapters rows` }
+  const readerRows = $(`${MANGAREADER_ROWS}`).length
+  if (readerRows > 0) return { family: 'mangareader', how: `MangaReader markup: ${readerRows} li.chapter-item rows` }
+  if ($('input#load_pages').length > 0 && $(GALLERYADULTS_MARKUP).length > 0)
+    return { family: 'galleryadults', how: 'GalleryAdults markup: a gallery (its pages loader, input#load_pages)' }
   return null
 }
 

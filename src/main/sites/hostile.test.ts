@@ -20,6 +20,12 @@ const adapters: Record<HostileFamily, { adapter: Adapter; url: string }> = {
   comiciviewer: { adapter: FAMILIES.comiciviewer.adapter(), url: 'https://comic.example/series/hostile' },
   mangacatalog: { adapter: FAMILIES.mangacatalog.adapter(), url: 'https://tide.example/manga/hostile/' },
   pizzareader: { adapter: FAMILIES.pizzareader.adapter(), url: 'https://pizza.example/comics/hostile' },
+  gigaviewer: { adapter: FAMILIES.gigaviewer.adapter(), url: 'https://giga.example/episode/1' },
+  wpcomics: { adapter: FAMILIES.wpcomics.adapter(), url: 'https://truyen.example/truyen-tranh/hostile' },
+  grouple: { adapter: FAMILIES.grouple.adapter(), url: 'https://read.example/hostile' },
+  foolslide: { adapter: FAMILIES.foolslide.adapter(), url: 'https://fool.example/series/hostile/' },
+  mmrcms: { adapter: FAMILIES.mmrcms.adapter(), url: 'https://cms.example/manga/hostile' },
+  mangareader: { adapter: FAMILIES.mangareader.adapter(), url: 'https://raw.example/hostile' },
 }
 
 function read(family: HostileFamily, body: string): { result: ParsedSeries; ms: number } {

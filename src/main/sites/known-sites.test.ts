@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { knownSourceById } from '../library/mihon/known-sources'
-import { knownSitesTable, formatTable, coverage } from '../../../scripts/known-sites'
+import { knownSitesTable, formatTable, coverage, coverageByLanguage } from '../../../scripts/known-sites'
 import { FAMILY_KEYS } from './families'
 import { KNOWN_SITES, knownHostFacts, knownHosts, knownSiteByHost, knownSiteEntry } from './known-sites'
 import { checkSiteEntry } from './sites-file'
@@ -159,6 +159,22 @@ describe('scripts/known-sites.ts', () => {
     expect(table.sources.find((s) => s.name === 'Gamma')).not.toHaveProperty('baseUrl')
     expect(JSON.parse(formatTable(table))).toEqual(table)
     expect(coverage(facts, table)).toEqual({ total: facts.length, before: 1, after: 6 })
+  })
+
+  it('a self-hosted placeholder address (127.0.0.1, localhost) is no Site; coverage is also told by language', () => {
+    const local = [
+      fact('src/all/fs', 'FoolSlide Customizable', 'other', 'https://127.0.0.1', 'foolslide', { baseUrlType: 'custom' }),
+      fact('src/all/fs2', 'Local Reader', 'en', 'http://localhost:8080', 'foolslide'),
+    ]
+    const table = knownSitesTable([...facts, ...local], 'a'.repeat(40))
+    expect(table.sites.map((s) => s.key)).not.toContain('foolslide-customizable')
+    expect(table.sources.find((s) => s.name === 'Local Reader')).toMatchObject({ theme: 'foolslide', baseUrl: 'http://localhost:8080' })
+    expect(coverageByLanguage(facts, knownSitesTable(facts, 'a'.repeat(40)))).toEqual([
+      { lang: 'en', total: 7, readable: 3 },
+      { lang: 'de', total: 1, readable: 1 },
+      { lang: 'es', total: 1, readable: 1 },
+      { lang: 'fr', total: 1, readable: 1 },
+    ])
   })
 
   it('refuses facts that contradict themselves: a repeated id, an md5 id that is not the md5 of the name', () => {

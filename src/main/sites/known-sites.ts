@@ -110,4 +110,11 @@ export const FAMILY_NAMES: Record<FamilyKey, string> = {
   madtheme: 'MadTheme',
   mangacatalog: 'MangaCatalog',
   pizzareader: 'PizzaReader',
+  gigaviewer: 'GigaViewer',
+  wpcomics: 'WPComics',
+  grouple: 'Grouple',
+  foolslide: 'FoolSlide',
+  mmrcms: 'MMRCMS',
+  mangareader: 'MangaReader',
+  galleryadults: 'GalleryAdults',
 }

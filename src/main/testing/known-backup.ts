@@ -20,7 +20,19 @@ export function backupPath(family: FamilyKey, slug: string): string {
     case 'mangabox':
       return `/manga/${slug}`
     case 'madtheme':
+    case 'grouple':
+    case 'mangareader':
       return `/${slug}`
+    case 'gigaviewer':
+      return `/episode/${[...slug].reduce((n, c) => (n * 31 + c.charCodeAt(0)) % 1e15, 7)}`
+    case 'wpcomics':
+      return `/truyen-tranh/${slug}`
+    case 'foolslide':
+      return `/series/${slug}/`
+    case 'galleryadults':
+      return `/gallery/${[...slug].reduce((n, c) => (n * 31 + c.charCodeAt(0)) % 1e9, 7)}/`
+    case 'mmrcms':
+      return `/manga/${slug}`
     case 'comiciviewer':
       return `/series/${slug.replace(/[^0-9a-z]/g, '')}`
     case 'zeistmanga':

@@ -1,5 +1,5 @@
 /**
- * A real Mihon library imported whole (issue 30): a backup of 50 manga spread over Known Sites of every family
+ * A real Mihon library imported whole (issue 30): a backup of manga spread over Known Sites of every family (5 on each)
  * the table holds resolves every entry by its source id — no mapping — and the preview names the Sites the
  * import adds; one confirm writes them to sites.json, starts them, and writes every bookmark. Against a real
  * SQLite file and a real data folder; no request is sent.
@@ -70,15 +70,17 @@ async function preview(jobs: ImportJobs, bytes: Buffer): Promise<ImportJobView> 
 }
 
 describe('a Mihon backup over Known Sites', () => {
-  it('resolves all 50 entries with no mapping, lists the Sites it adds, and one confirm adds them and every bookmark', async () => {
-    const { backup, sites } = knownSourcesBackup(50, 10)
+  it('resolves all entries (5 on a Site of each family) with no mapping, lists the Sites it adds, and one confirm adds them and every bookmark', async () => {
+    const families = new Set(KNOWN_SITES.sites.map((s) => s.family)).size
+    const entries = 5 * families
+    const { backup, sites } = knownSourcesBackup(entries, families)
     expect(new Set(sites.map((s) => s.family))).toEqual(new Set(KNOWN_SITES.sites.map((s) => s.family)))
     const jobs = new ImportJobs(deps)
     const job = await preview(jobs, tachibk(backup))
     const p = job.preview!
     expect(p.unknownSources).toEqual([])
     expect(p.skipped).toEqual([])
-    expect(p.totals).toMatchObject({ add: 50, newSeries: 50, skipped: 0 })
+    expect(p.totals).toMatchObject({ add: entries, newSeries: entries, skipped: 0 })
     expect(p.sitesToAdd.map((s) => `${s.name} (${s.family})`).sort()).toEqual(
       sites.map((s) => `${s.name} (${FAMILY_NAMES[s.family]})`).sort(),
     )
@@ -89,7 +91,7 @@ describe('a Mihon backup over Known Sites', () => {
 
     jobs.confirm(job.id)
     const done = await until(jobs, job.id, 'done')
-    expect(done.result).toMatchObject({ bookmarksAdded: 50, seriesAdded: 50, skipped: 0 })
+    expect(done.result).toMatchObject({ bookmarksAdded: entries, seriesAdded: entries, skipped: 0 })
     expect(started.map((s) => s.name).sort()).toEqual(sites.map((s) => s.name).sort())
     // sites.json holds them, and loads back as the same Sites.
     const loaded = loadSites(data.dir, BUILT_IN_SITES)
@@ -106,7 +108,7 @@ describe('a Mihon backup over Known Sites', () => {
 
     // The same backup again: the Sites run now, nothing is proposed, every bookmark is present.
     const again = await preview(jobs, tachibk(backup))
-    expect(again.preview).toMatchObject({ sitesToAdd: [], totals: { add: 0, present: 50 } })
+    expect(again.preview).toMatchObject({ sitesToAdd: [], totals: { add: 0, present: entries } })
   })
 
   it('a real library of 300 manga over the table: every readable entry resolves with no mapping, every other source is named', async () => {

@@ -8,6 +8,13 @@ import { MADTHEME_ID_PATTERN } from './madtheme'
 import { MANGABOX_ID_PATTERN } from './mangabox'
 import { MANGACATALOG_ID_PATTERN } from './mangacatalog'
 import { PIZZAREADER_ID_PATTERN } from './pizzareader'
+import { GIGAVIEWER_ID_PATTERN } from './gigaviewer'
+import { WPCOMICS_ID_PATTERN } from './wpcomics'
+import { GROUPLE_ID_PATTERN } from './grouple'
+import { FOOLSLIDE_ID_PATTERN } from './foolslide'
+import { MMRCMS_ID_PATTERN } from './mmrcms'
+import { MANGAREADER_ID_PATTERN } from './mangareader'
+import { GALLERYADULTS_ID_PATTERN } from './galleryadults'
 import { ZEISTMANGA_ID_PATTERN } from './zeistmanga'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -44,6 +51,13 @@ describe('the built-in families', () => {
       ['madtheme', MADTHEME_ID_PATTERN, false],
       ['mangacatalog', MANGACATALOG_ID_PATTERN, false],
       ['pizzareader', PIZZAREADER_ID_PATTERN, false],
+      ['gigaviewer', GIGAVIEWER_ID_PATTERN, false],
+      ['wpcomics', WPCOMICS_ID_PATTERN, false],
+      ['grouple', GROUPLE_ID_PATTERN, false],
+      ['foolslide', FOOLSLIDE_ID_PATTERN, false],
+      ['mmrcms', MMRCMS_ID_PATTERN, false],
+      ['mangareader', MANGAREADER_ID_PATTERN, false],
+      ['galleryadults', GALLERYADULTS_ID_PATTERN, false],
     ])
   })
 
@@ -60,6 +74,13 @@ describe('the built-in families', () => {
       { family: 'madtheme' },
       { family: 'mangacatalog' },
       { family: 'pizzareader' },
+      { family: 'gigaviewer' },
+      { family: 'wpcomics' },
+      { family: 'grouple' },
+      { family: 'foolslide' },
+      { family: 'mmrcms' },
+      { family: 'mangareader' },
+      { family: 'galleryadults' },
     ])
   })
 
@@ -81,6 +102,13 @@ describe('the adapter a recipe describes reads as the one it came from', () => {
     ['Webtoons', FAMILIES.webtoons.adapter(), 'webtoons-list.html', 'https://www.webtoons.com/en/fantasy/tower/list?title_no=95'],
     ['MangaDex in English', FAMILIES.mangadex.adapter(), 'mangadex-languages.json', MANGADEX_TITLE],
     ['MangaDex in other languages', FAMILIES.mangadex.adapter({ languages: ['pt-br'] }), 'mangadex-languages.json', MANGADEX_TITLE],
+    ['WPComics', FAMILIES.wpcomics.adapter(), 'wpcomics.html', 'https://truyen.example/truyen-tranh/hoa-sen-do'],
+    ['Grouple', FAMILIES.grouple.adapter(), 'grouple.html', 'https://read.example/severnyi_veter'],
+    ['FoolSlide', FAMILIES.foolslide.adapter(), 'foolslide.html', 'https://fool.example/series/iron-lantern/'],
+    ['MMRCMS', FAMILIES.mmrcms.adapter(), 'mmrcms.html', 'https://cms.example/manga/le-phare-noir'],
+    ['MangaReader', FAMILIES.mangareader.adapter(), 'mangareader.html', 'https://raw.example/tsuki-no-niwa-raw-501'],
+    ['GigaViewer', FAMILIES.gigaviewer.adapter(), 'gigaviewer-episodes.json', 'https://giga.example/episode/3269754496647404999'],
+    ['GalleryAdults', FAMILIES.galleryadults.adapter(), 'galleryadults.html', 'https://gallery.example/gallery/1234567/'],
     [
       'selectors',
       selectorAdapter({ chapter: '#episodes .episode-row a', title: 'h1', number: 'text' }),

@@ -14,6 +14,13 @@ import { MANGACATALOG_ID_PATTERN, mangaCatalogAdapter } from './mangacatalog'
 import { PIZZAREADER_ID_PATTERN, pizzaReaderAdapter } from './pizzareader'
 import { FAMILY_SEARCH, mangaDexSearch } from './search'
 import { DEFAULT_LANGUAGES } from './mangadex'
+import { GIGAVIEWER_ID_PATTERN, gigaViewerAdapter } from './gigaviewer'
+import { WPCOMICS_ID_PATTERN, wpComicsAdapter } from './wpcomics'
+import { GROUPLE_ID_PATTERN, groupleAdapter } from './grouple'
+import { FOOLSLIDE_ID_PATTERN, foolSlideAdapter } from './foolslide'
+import { MMRCMS_ID_PATTERN, mmrcmsAdapter } from './mmrcms'
+import { MANGAREADER_ID_PATTERN, mangaReaderAdapter } from './mangareader'
+import { GALLERYADULTS_ID_PATTERN, galleryAdultsAdapter } from './galleryadults'
 
 /** What a Site's own sites.json entry may tell its family's adapter. */
 export interface FamilyOptions {
@@ -40,6 +47,13 @@ export const FAMILY_KEYS = [
   'madtheme',
   'mangacatalog',
   'pizzareader',
+  'gigaviewer',
+  'wpcomics',
+  'grouple',
+  'foolslide',
+  'mmrcms',
+  'mangareader',
+  'galleryadults',
 ] as const
 export type FamilyKey = (typeof FAMILY_KEYS)[number]
 
@@ -62,6 +76,13 @@ export const FAMILIES: Record<FamilyKey, Family> = {
   madtheme: { adapter: madThemeAdapter, idPattern: MADTHEME_ID_PATTERN, readsLanguages: false },
   mangacatalog: { adapter: mangaCatalogAdapter, idPattern: MANGACATALOG_ID_PATTERN, readsLanguages: false },
   pizzareader: { adapter: pizzaReaderAdapter, idPattern: PIZZAREADER_ID_PATTERN, readsLanguages: false },
+  gigaviewer: { adapter: gigaViewerAdapter, idPattern: GIGAVIEWER_ID_PATTERN, readsLanguages: false },
+  wpcomics: { adapter: wpComicsAdapter, idPattern: WPCOMICS_ID_PATTERN, readsLanguages: false },
+  grouple: { adapter: groupleAdapter, idPattern: GROUPLE_ID_PATTERN, readsLanguages: false },
+  foolslide: { adapter: foolSlideAdapter, idPattern: FOOLSLIDE_ID_PATTERN, readsLanguages: false },
+  mmrcms: { adapter: mmrcmsAdapter, idPattern: MMRCMS_ID_PATTERN, readsLanguages: false },
+  mangareader: { adapter: mangaReaderAdapter, idPattern: MANGAREADER_ID_PATTERN, readsLanguages: false },
+  galleryadults: { adapter: galleryAdultsAdapter, idPattern: GALLERYADULTS_ID_PATTERN, readsLanguages: false },
   mangadex: {
     adapter: (options) => ({
       ...mangaDexAdapter({ apiBase: MANGADEX_API, languages: options?.languages }),

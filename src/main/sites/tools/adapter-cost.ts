@@ -55,6 +55,12 @@ const families: HostileFamily[] = [
   'comiciviewer',
   'mangacatalog',
   'pizzareader',
+  'gigaviewer',
+  'wpcomics',
+  'grouple',
+  'foolslide',
+  'mmrcms',
+  'mangareader',
 ]
 const hostileAdapters: Record<HostileFamily, Adapter> = {
   madara: FAMILIES.madara.adapter(),
@@ -69,6 +75,12 @@ const hostileAdapters: Record<HostileFamily, Adapter> = {
   comiciviewer: FAMILIES.comiciviewer.adapter(),
   mangacatalog: FAMILIES.mangacatalog.adapter(),
   pizzareader: FAMILIES.pizzareader.adapter(),
+  gigaviewer: FAMILIES.gigaviewer.adapter(),
+  wpcomics: FAMILIES.wpcomics.adapter(),
+  grouple: FAMILIES.grouple.adapter(),
+  foolslide: FAMILIES.foolslide.adapter(),
+  mmrcms: FAMILIES.mmrcms.adapter(),
+  mangareader: FAMILIES.mangareader.adapter(),
 }
 for (const family of families) {
   const body = hostilePage(family, 5 * 1024 * 1024)

@@ -18,6 +18,12 @@ export type HostileFamily =
   | 'comiciviewer'
   | 'mangacatalog'
   | 'pizzareader'
+  | 'gigaviewer'
+  | 'wpcomics'
+  | 'grouple'
+  | 'foolslide'
+  | 'mmrcms'
+  | 'mangareader'
 
 /** Labels that froze or bloated the old parser: each is far longer than a label may be. */
 export const HOSTILE_LABELS: readonly string[] = [
@@ -122,6 +128,49 @@ const HOSTILE_PAGES: Record<HostileFamily, (bytes: number) => string> = {
     `{"series":{"summary":{"name":${hugeTitle()}},"episodes":[${jsonItems(bytes, (label, i) =>
       JSON.stringify({ id: `e${i}`, title: label, datePublished: 1 }),
     )}]}}`,
+  gigaviewer: (bytes) =>
+    `[${jsonItems(bytes, (label, i) => JSON.stringify({ readable_product_id: `${i}`, title: label, display_open_at: label, status: { label } }))}]`,
+  wpcomics: (bytes) =>
+    `${unclosedTitle('h1 class="title-detail"')}<div class="list-chapter"><ul>` +
+    `<li class="row"><div class="chapter"><a href="/c/honest">${honest}</a></div><div class="col-xs-4">28/11/2026</div></li>` +
+    nested('<li class="row"><span>', '</span></li>', 3_000) +
+    rows(
+      bytes,
+      (label, i) => `<li class="row"><a href="/c/${i}">${escapeAttr(label)}</a><div class="col-xs-4">${escapeAttr(label)}</div></li>`,
+    ) +
+    `</ul></div>`,
+  grouple: (bytes) =>
+    `${unclosedTitle('span class="cr-hero-names__main"')}<table>` +
+    `<tr class="item-row"><td class="item-title"><a class="chapter-link" href="/c/honest">${honest}</a></td><td class="date d-none">28.11.26</td></tr>` +
+    rows(
+      bytes,
+      (label, i) =>
+        `<tr class="item-row"><td class="item-title" data-num="${escapeAttr(label)}"><a class="chapter-link" href="/c/${i}">${escapeAttr(label)}</a></td><td class="date d-none">${escapeAttr(label)}</td></tr>`,
+    ) +
+    `</table>`,
+  foolslide: (bytes) =>
+    `<div class="list"><div class="element"><div class="title"><a href="/c/honest" title="h">${honest}</a></div><div class="meta_r">by x, 2026.11.28</div></div>` +
+    nested('<div class="element"><span>', '</span></div>', 3_000) +
+    rows(
+      bytes,
+      (label, i) =>
+        `<div class="element"><a href="/c/${i}" title="t">${escapeAttr(label)}</a><div class="meta_r">${escapeAttr(label)}</div></div>`,
+    ) +
+    `</div>${unclosedTitle('h1 class="title"')}`,
+  mmrcms: (bytes) =>
+    `<ul class="chapters"><li><h5 class="chapter-title-rtl"><a href="/c/honest">${honest}</a></h5></li>` +
+    nested('<li><h5 class="chapter-title-rtl">', '</h5></li>', 3_000) +
+    rows(
+      bytes,
+      (label, i) =>
+        `<li><h5 class="chapter-title-rtl"><a href="/c/${i}">${escapeAttr(label)}</a></h5><div class="date-chapter-title-rtl">${escapeAttr(label)}</div></li>`,
+    ) +
+    `</ul>${unclosedTitle('h2 class="listmanga-header"')}`,
+  mangareader: (bytes) =>
+    `${unclosedTitle('h2 class="manga-name"')}<ul id="en-chapters"><li class="chapter-item"><a href="/c/honest"><span class="name">${honest}</span></a></li>` +
+    nested('<li class="chapter-item"><span>', '</span></li>', 3_000) +
+    rows(bytes, (label, i) => `<li class="chapter-item"><a href="/c/${i}"><span class="name">${escapeAttr(label)}</span></a></li>`) +
+    `</ul>`,
   mangadex: (bytes) => mangadexPage(bytes),
 }
 
