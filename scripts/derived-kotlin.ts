@@ -143,15 +143,18 @@ function elementPath(code: string, bases: ReadonlyMap<string, string[]>): string
   return steps
 }
 
+/** What may follow a read without changing it where it is read: a trim, a fallback when there is nothing. */
+const FALLBACK = String.raw`\.trim(?:Start)?\(\)|\??\.orEmpty\(\)|!!|\s*\?:\s*(?:"[^"$\\]*"|throw \w+\("[^"$\\]*"\))|\.ifEmpty\s*\{\s*"[^"$\\]*"\s*\}`
+
 /** The path an expression reads text from (`<path>.text()`), or null. */
 function textPath(code: string, bases: ReadonlyMap<string, string[]>): string[] | null {
-  const m = /^(.+?)(?:\?|!!)?\.text\(\)(?:\.trim\(\)|\.orEmpty\(\)|\s*\?:\s*""|!!)*$/.exec(code)
+  const m = new RegExp(`^(.+?)(?:\\?|!!)?\\.text\\(\\)(?:${FALLBACK})*$`).exec(code)
   return m ? elementPath(m[1]!, bases) : null
 }
 
 /** The path an expression reads an `href` from, or null. */
 function hrefPath(code: string, bases: ReadonlyMap<string, string[]>): string[] | null {
-  const m = /^(.+?)(?:\?|!!)?\.(?:attr\("(?:abs:)?href"\)|absUrl\("href"\))(?:\.orEmpty\(\)|\s*\?:\s*""|!!)*$/.exec(code)
+  const m = new RegExp(`^(.+?)(?:\\?|!!)?\\.(?:attr\\("(?:abs:)?href"\\)|absUrl\\("href"\\))(?:${FALLBACK})*$`).exec(code)
   return m ? elementPath(m[1]!, bases) : null
 }
 
@@ -164,9 +167,10 @@ export function chapterFields(block: string, param: string): { name: string[]; l
   for (const s of statements(withoutComments(block))) {
     const alias = /^val (\w+)(?:\s*:\s*Element\??)? = (.+)$/.exec(s)
     if (alias) {
+      // A value that is no element (a date's text, …) may feed only what is not read here.
       const path = elementPath(alias[2]!, bases)
-      if (!path) return `a value the row does not simply select: ${s.slice(0, 80)}`
-      bases.set(alias[1]!, path)
+      if (path) bases.set(alias[1]!, path)
+      else bases.delete(alias[1]!)
       continue
     }
     const field = /^(\w+)\s*=\s*(.+)$/.exec(s)
