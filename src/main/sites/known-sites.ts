@@ -106,8 +106,11 @@ export const KNOWN_SITES = withDerived(FAMILY_TABLE, derivedTable as DerivedSite
 
 /** How a preview names what reads a Known Site: its family, or its derived selectors. */
 export function knownSiteKind(known: Pick<KnownSite, 'family'>): string {
-  return known.family ? FAMILY_NAMES[known.family] : DERIVED_WORDS
+  return known.family ? FAMILY_NAMES[known.family] : DERIVED_KIND
 }
+
+/** A derived Site's kind, as a preview or the import names it. */
+export const DERIVED_KIND = "Derived (the extension's selectors)"
 
 /** What the owner reads of a derived Site until a check of it reads a chapter. */
 export const DERIVED_WORDS = "untried — derived from the extension's selectors"

@@ -43,7 +43,7 @@ export function sourceIdOf(site: Pick<KnownSite, 'key'>): string {
  */
 export function knownSourcesBackup(entries = 50, sites = 10): { backup: TestBackup; sites: KnownSite[] } {
   const byFamily = new Map<string, KnownSite[]>()
-  for (const site of KNOWN_SITES.sites) byFamily.set(site.family, [...(byFamily.get(site.family) ?? []), site])
+  for (const site of KNOWN_SITES.sites) if (site.family) byFamily.set(site.family, [...(byFamily.get(site.family) ?? []), site])
   const chosen: KnownSite[] = []
   for (let round = 0; chosen.length < sites; round++) {
     for (const list of byFamily.values()) if (list[round] && chosen.length < sites) chosen.push(list[round]!)
@@ -52,7 +52,7 @@ export function knownSourcesBackup(entries = 50, sites = 10): { backup: TestBack
     const site = chosen[i % chosen.length]!
     return {
       source: sourceIdOf(site),
-      url: backupPath(site.family, `series-${i + 1}`),
+      url: backupPath(site.family!, `series-${i + 1}`),
       title: `Series ${i + 1}`,
       read: [1, 2, (i % 7) + 3],
     }
@@ -82,7 +82,8 @@ export interface RealLibrary {
  */
 export function realLibraryBackup(entries = 300): RealLibrary {
   const sites = new Map(KNOWN_SITES.sites.map((s) => [s.key, s]))
-  const readableRows = KNOWN_SITES.sources.filter((s) => s.site)
+  // A family's Sites (a derived Site's Series paths are its own).
+  const readableRows = KNOWN_SITES.sources.filter((s) => s.site && sites.get(s.site)?.family)
   const explicit = readableRows.filter((s) => s.id !== sourceId(s.name, s.lang, s.versionId ?? 1))
   const bumped = readableRows.filter((s) => (s.versionId ?? 1) > 1)
   const perSite = new Map<string, typeof readableRows>()
@@ -132,7 +133,7 @@ export function realLibraryBackup(entries = 300): RealLibrary {
     }
     const [id, row] = pool[r % pool.length]!
     const site = sites.get(row.site!)!
-    const path = backupPath(site.family, slug)
+    const path = backupPath(site.family!, slug)
     // Three readable entries in eight are a whole URL on a host its Site's base URL is not: a mirror, else a domain
     // it left (with the sources no family reads, 40 % of the file).
     let url = path

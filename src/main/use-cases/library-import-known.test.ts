@@ -80,7 +80,7 @@ describe('a Mihon backup over Known Sites', () => {
     expect(p.skipped).toEqual([])
     expect(p.totals).toMatchObject({ add: 50, newSeries: 50, skipped: 0 })
     expect(p.sitesToAdd.map((s) => `${s.name} (${s.family})`).sort()).toEqual(
-      sites.map((s) => `${s.name} (${FAMILY_NAMES[s.family]})`).sort(),
+      sites.map((s) => `${s.name} (${FAMILY_NAMES[s.family!]})`).sort(),
     )
     expect(p.sitesToAdd.every((s) => s.count === 5)).toBe(true)
     // Nothing is written before the confirm: no Site, no row.
