@@ -23,7 +23,8 @@ const REPOSITORY = 'https://github.com/keiyoushi/extensions-source'
 
 /** Whether cheerio runs the selector as jsoup means it. */
 export function usableSelector(selector: string): boolean {
-  if (/~=|:matches|:containsOwn|:matchText|:containsData|:containsWholeText|:root/i.test(selector)) return false
+  // jsoup's :eq/:lt/:gt count siblings, cheerio's count matches; jsoup's [a~=x] is a regular expression.
+  if (/~=|:matches|:containsOwn|:matchText|:containsData|:containsWholeText|:root|:eq\(|:lt\(|:gt\(|:first\b(?!-)|:last\b(?!-)/i.test(selector)) return false
   try {
     const $ = load('<div><a href="x">1</a></div>')
     $('div').find(selector)
@@ -120,7 +121,7 @@ function sitesOf(
     const first = group[0]!
     const langs = new Set(group.map((f) => f.lang))
     const lang = langs.size === 1 ? first.lang : 'all'
-    let key = slug(first.name)
+    let key = slug(first.name) === 'site' ? slug(host) : slug(first.name)
     if (taken.has(key)) key = slug(`${first.name}-${lang}`)
     for (let n = 2; taken.has(key); n++) key = `${slug(first.name).slice(0, 36)}-${n}`
     taken.add(key)
