@@ -128,7 +128,9 @@ function elementPath(code: string, bases: ReadonlyMap<string, string[]>): string
   const steps = [...bases.get(m[1]!)!]
   let rest = code.slice(m[0].length)
   while (rest) {
-    const step = /^(?:!!|\?)?\.(selectFirst|select)\(("(?:[^"\\]|\\.)*")\)(?:!!)?/.exec(rest) ?? /^(?:!!|\?)?\.(first|firstOrNull)\(\)(?:!!)?/.exec(rest)
+    const step =
+      /^(?:!!|\?)?\.(selectFirst|select)\(("(?:[^"\\]|\\.)*")\)(?:!!)?/.exec(rest) ??
+      /^(?:!!|\?)?\.(first|firstOrNull)\(\)(?:!!)?/.exec(rest)
     if (!step) {
       if (/^(?:!!)$/.test(rest)) break
       return null
@@ -184,7 +186,9 @@ export function chapterFields(block: string, param: string): { name: string[]; l
     } else if (field && ['date_upload', 'scanlator'].includes(field[1]!)) {
       continue
     } else if (field?.[1] === 'chapter_number') {
-      const number = new RegExp(`^${param}\\.attr\\("([\\w-]+)"\\)\\.toFloat(?:OrNull)?\\(\\)(?:\\s*\\?:\\s*-?\\d+f|!!)?$`, 'i').exec(field[2]!)
+      const number = new RegExp(`^${param}\\.attr\\("([\\w-]+)"\\)\\.toFloat(?:OrNull)?\\(\\)(?:\\s*\\?:\\s*-?\\d+f|!!)?$`, 'i').exec(
+        field[2]!,
+      )
       if (number) attr = number[1]
     } else return `a statement with logic: ${s.slice(0, 80)}`
   }
@@ -209,7 +213,9 @@ export function listIsSeriesPage(text: string): boolean {
   if (body === null) return true
   const mangaUrl = functionBody(text, 'getMangaUrl') === null ? '|getMangaUrl\\(manga\\)' : ''
   const plain = (b: string) =>
-    new RegExp(`^\\s*(?:return\\s+)?GET\\((?:baseUrl \\+ manga\\.url|"\\$baseUrl\\$\\{manga\\.url\\}"${mangaUrl})(?:,\\s*headers)?\\)\\s*$`).test(b)
+    new RegExp(
+      `^\\s*(?:return\\s+)?GET\\((?:baseUrl \\+ manga\\.url|"\\$baseUrl\\$\\{manga\\.url\\}"${mangaUrl})(?:,\\s*headers)?\\)\\s*$`,
+    ).test(b)
   if (plain(body)) return true
   if (/^\s*(?:return\s+)?mangaDetailsRequest\(manga\)\s*$/.test(body)) {
     const details = functionBody(text, 'mangaDetailsRequest')
@@ -253,7 +259,11 @@ export function deriveSelectors(text: string): Derivation {
     ...(fields.name.length ? { name: join(fields.name) } : {}),
     ...(fields.link.length ? { link: join(fields.link) } : {}),
   }
-  return { ok: true, shape: `${found.shape}, name ${fields.name.length ? 'inside' : 'the row'}, link ${fields.link.length ? 'inside' : 'the row'}`, selectors }
+  return {
+    ok: true,
+    shape: `${found.shape}, name ${fields.name.length ? 'inside' : 'the row'}, link ${fields.link.length ? 'inside' : 'the row'}`,
+    selectors,
+  }
 }
 
 /** A selector named by a constant (`val x = "…"`, `fun x() = "…"`) the extension sets once; null otherwise. */

@@ -24,7 +24,12 @@ const REPOSITORY = 'https://github.com/keiyoushi/extensions-source'
 /** Whether cheerio runs the selector as jsoup means it. */
 export function usableSelector(selector: string): boolean {
   // jsoup's :eq/:lt/:gt count siblings, cheerio's count matches; jsoup's [a~=x] is a regular expression.
-  if (/~=|:matches|:containsOwn|:matchText|:containsData|:containsWholeText|:root|:eq\(|:lt\(|:gt\(|:first\b(?!-)|:last\b(?!-)/i.test(selector)) return false
+  if (
+    /~=|:matches|:containsOwn|:matchText|:containsData|:containsWholeText|:root|:eq\(|:lt\(|:gt\(|:first\b(?!-)|:last\b(?!-)/i.test(
+      selector,
+    )
+  )
+    return false
   try {
     const $ = load('<div><a href="x">1</a></div>')
     $('div').find(selector)
@@ -145,7 +150,10 @@ function sitesOf(
 }
 
 /** Readable with no setup, before (the families and the built-ins) and after (and the derived entries). */
-export function coverageByLanguage(facts: readonly SourceFact[], derived: readonly DerivedSite[]): Array<{ lang: string; total: number; before: number; after: number }> {
+export function coverageByLanguage(
+  facts: readonly SourceFact[],
+  derived: readonly DerivedSite[],
+): Array<{ lang: string; total: number; before: number; after: number }> {
   const readable = new Set(KNOWN_SITES.sources.filter((s) => s.site).map((s) => s.id))
   for (const f of facts) if (BUILT_IN_EXTENSIONS.has(f.extension)) readable.add(f.id)
   const derivedIds = new Set(derived.flatMap((s) => s.sources))

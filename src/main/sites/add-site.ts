@@ -165,7 +165,10 @@ export async function proposeSite(
   const table = (options.knownSite ?? knownSiteByHost)(url.host)
   // A family read through its API is asked first; if it answers nothing, the page's own markup may still tell.
   // A derived Site is read by its own selectors, as a family read through its API.
-  const byApi = table && (!table.family || !MARKUP_FAMILIES.has(table.family)) ? await proposeByApi(fetchPage, url, table, takenKeys, reader) : undefined
+  const byApi =
+    table && (!table.family || !MARKUP_FAMILIES.has(table.family))
+      ? await proposeByApi(fetchPage, url, table, takenKeys, reader)
+      : undefined
   if (byApi?.ok) return byApi
 
   const read = async (target: URL): Promise<Recognition> => {

@@ -88,7 +88,14 @@ export function withDerived(known: KnownSitesTable, derived: DerivedSitesTable):
     ...known,
     sites: [
       ...known.sites,
-      ...added.map(({ key, name, lang, baseUrl, mirrors, selectors }): KnownSite => ({ key, name, lang, baseUrl, ...(mirrors ? { mirrors } : {}), selectors })),
+      ...added.map(({ key, name, lang, baseUrl, mirrors, selectors }): KnownSite => ({
+        key,
+        name,
+        lang,
+        baseUrl,
+        ...(mirrors ? { mirrors } : {}),
+        selectors,
+      })),
     ],
     sources: known.sources.map((row) => {
       const site = !row.site && siteOf.get(row.id)

@@ -106,16 +106,25 @@ function pseudoOf(compound: Compound, name: string, argument: string | undefined
 const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;')
 
 /** The parents HTML parsing needs around table parts (a `<tr>` outside a table is dropped). */
-function withTableParents(steps: Step[]): Step[] {
+function withTableParents(steps: Step[], outer?: string): Step[] {
   const out: Step[] = []
-  const needs: Record<string, string[]> = { tr: ['table', 'tbody'], td: ['table', 'tbody', 'tr'], th: ['table', 'tbody', 'tr'], tbody: ['table'] }
+  const needs: Record<string, string[]> = {
+    tr: ['table', 'tbody'],
+    td: ['table', 'tbody', 'tr'],
+    th: ['table', 'tbody', 'tr'],
+    tbody: ['table'],
+  }
   for (const step of steps) {
     const tag = step.compound.tag ?? ''
-    const parent = out.length && step.combinator !== '+' && step.combinator !== '~' ? out[out.length - 1]!.compound.tag : undefined
+    const parent = !out.length ? outer : step.combinator !== '+' && step.combinator !== '~' ? out[out.length - 1]!.compound.tag : undefined
     const chain = needs[tag]
     if (chain && !(parent && (chain.at(-1) === parent || (tag === 'tr' && ['thead', 'tfoot', 'table'].includes(parent))))) {
       const start = parent ? chain.indexOf(parent) + 1 : 0
       for (const t of chain.slice(start)) out.push({ combinator: ' ', compound: { tag: t, classes: [], attrs: [], has: [] } })
+    } else if (parent && ['table', 'tbody', 'thead', 'tfoot', 'tr'].includes(parent) && !chain && !['caption', 'colgroup'].includes(tag)) {
+      // Anything else inside a table is moved out of it by HTML parsing: it sits in a cell.
+      const cell = parent === 'tr' ? ['td'] : parent === 'table' ? ['tbody', 'tr', 'td'] : ['tr', 'td']
+      for (const t of cell) out.push({ combinator: ' ', compound: { tag: t, classes: [], attrs: [], has: [] } })
     }
     out.push(step)
   }
@@ -123,8 +132,8 @@ function withTableParents(steps: Step[]): Step[] {
 }
 
 /** The HTML of `steps`, the last one holding `inner` (and `extra` attributes). */
-export function render(steps: Step[], inner = '', defaultTag = 'div', extra: Array<[string, string]> = []): string {
-  const all = withTableParents(steps)
+export function render(steps: Step[], inner = '', defaultTag = 'div', extra: Array<[string, string]> = [], outer?: string): string {
+  const all = withTableParents(steps, outer)
   let level = ''
   for (let i = all.length - 1; i >= 0; i--) {
     const { compound, combinator } = all[i]!
@@ -145,12 +154,14 @@ function insert(element: string, inner: string): string {
 
 function open(c: Compound, defaultTag: string, extra: Array<[string, string]>, inner: string): string {
   const tag = c.tag ?? defaultTag
-  const attrs: Array<[string, string]> = [...c.attrs, ...extra]
+  const attrs: Array<[string, string]> = [...c.attrs.filter(([k]) => !extra.some(([e]) => e === k)), ...extra]
   if (c.id) attrs.push(['id', c.id])
   if (c.classes.length) attrs.push(['class', c.classes.join(' ')])
   const text = attrs.map(([k, v]) => ` ${k}="${escape(v)}"`).join('')
-  const has = c.has.map((h) => render(parseSelector(h), '', 'span')).join('')
-  return `<${tag}${text}>${c.text ? escape(c.text) : ''}${has}${inner}</${tag}>`
+  // A row's content sits in cells (HTML parsing moves anything else out of the table).
+  const cell = (part: string) => (tag === 'tr' && part && !/^<t[dh][\s>]/.test(part) ? `<td>${part}</td>` : part)
+  const content = `${c.text ? escape(c.text) : ''}${c.has.map((h) => cell(render(parseSelector(h), '', 'span', [], tag))).join('')}${cell(inner)}`
+  return `<${tag}${text}>${content}</${tag}>`
 }
 
 /** A Series page with one row per chapter (label and path), read by `selectors` as written. */
@@ -161,7 +172,8 @@ export function pageFromSelectors(selectors: Selectors, title: string, chapters:
     const rowIsName = !selectors.name
     let inner = rowIsName ? escape(label) : ''
     if (!rowIsLink) {
-      const sameElement = selectors.name && firstAlternative(unwrapIs(selectors.name)).trim() === firstAlternative(unwrapIs(selectors.link!)).trim()
+      const sameElement =
+        selectors.name && firstAlternative(unwrapIs(selectors.name)).trim() === firstAlternative(unwrapIs(selectors.link!)).trim()
       inner += render(parseSelector(selectors.link!), sameElement ? escape(label) : 'Read', 'a', [['href', path]])
       if (!sameElement && !rowIsName) inner += render(parseSelector(selectors.name!), escape(label), 'span')
     } else if (!rowIsName) inner += render(parseSelector(selectors.name!), escape(label), 'span')
@@ -170,6 +182,7 @@ export function pageFromSelectors(selectors: Selectors, title: string, chapters:
     if (rowIsLink && rowTag && rowTag !== 'a') return render(rowSteps, `<a href="${escape(path)}">${inner}</a>`)
     return render(rowSteps, inner, rowIsLink ? 'a' : 'div', rowIsLink ? [['href', path]] : [])
   })
+  // Each row in a parent of its own, so a first-of-type row is one in every parent.
   const heading = selectors.title ? render(parseSelector(selectors.title), escape(title), 'h1') : `<h1>${escape(title)}</h1>`
-  return `<!doctype html><html><head><title>${escape(title)}</title></head><body>${heading}${rows.join('\n')}</body></html>`
+  return `<!doctype html><html><head><title>${escape(title)}</title></head><body>${heading}${rows.map((r) => `<div>${r}</div>`).join('\n')}</body></html>`
 }
