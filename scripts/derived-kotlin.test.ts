@@ -55,7 +55,11 @@ describe('the Kotlin reader of scripts/derived-sites.ts', () => {
         '    private val chapterSelector = "#list a.chapter"\n',
       ),
     )
-    expect(d).toMatchObject({ ok: true, shape: 'lambda, name the row, link the row', selectors: { chapter: '#list a.chapter', number: 'text' } })
+    expect(d).toMatchObject({
+      ok: true,
+      shape: 'lambda, name the row, link the row',
+      selectors: { chapter: '#list a.chapter', number: 'text' },
+    })
   })
 
   it('a function of its own makes each chapter; a number in an attribute of the row', () => {
@@ -72,7 +76,11 @@ describe('the Kotlin reader of scripts/derived-sites.ts', () => {
     }`,
       ),
     )
-    expect(d).toMatchObject({ ok: true, shape: 'function, name inside, link the row', selectors: { chapter: 'div.ep', number: 'attr:data-no', name: '.t' } })
+    expect(d).toMatchObject({
+      ok: true,
+      shape: 'function, name inside, link the row',
+      selectors: { chapter: 'div.ep', number: 'attr:data-no', name: '.t' },
+    })
   })
 
   it('refuses what is not the simple shape, with the reason', () => {
@@ -90,11 +98,13 @@ describe('the Kotlin reader of scripts/derived-sites.ts', () => {
     )
     expect(why(simple.replace('"li"', '"li.$kind"'))).toBe('the list selector is built at run time')
     expect(why(simple.replace('name = e.text()', 'name = e.text().substringAfter("-")'))).toMatch(/^a name made, not read/)
-    expect(why(simple.replace('setUrlWithoutDomain(e.attr("href"))', 'url = "/read/" + e.attr("data-id")'))).toMatch(/^a URL made, not read/)
-    expect(why(simple.replace('name = e.text();', 'if (e.hasClass("x")) name = e.text();'))).toMatch(/^a statement with logic/)
-    expect(why(simple.replace('val document = response.asJsoup()', 'val document = response.asJsoup()\n        loadMore(document)'))).toMatch(
-      /^more than the list/,
+    expect(why(simple.replace('setUrlWithoutDomain(e.attr("href"))', 'url = "/read/" + e.attr("data-id")'))).toMatch(
+      /^a URL made, not read/,
     )
+    expect(why(simple.replace('name = e.text();', 'if (e.hasClass("x")) name = e.text();'))).toMatch(/^a statement with logic/)
+    expect(
+      why(simple.replace('val document = response.asJsoup()', 'val document = response.asJsoup()\n        loadMore(document)')),
+    ).toMatch(/^more than the list/)
     expect(why('    override fun chapterListParse(response: Response) = response.parseAs<Dto>().chapters.map { it.toSChapter() }')).toBe(
       'a JSON answer',
     )

@@ -126,7 +126,8 @@ export const DERIVED_WORDS = "untried — derived from the extension's selectors
 export function isDerivedSite(hosts: readonly string[], selectors: Selectors | undefined): boolean {
   if (!selectors) return false
   const known = hosts.map(knownSiteByHost).find((k) => k?.selectors)
-  return !!known && JSON.stringify(known.selectors) === JSON.stringify(selectors)
+  const fields = ['chapter', 'title', 'number', 'name', 'link'] as const
+  return !!known && fields.every((f) => (known.selectors![f] ?? '') === (selectors[f] ?? ''))
 }
 
 let byHost: Map<string, KnownSite> | undefined
