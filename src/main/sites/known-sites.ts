@@ -192,4 +192,5 @@ export const FAMILY_NAMES: Record<FamilyKey, string> = {
   madtheme: 'MadTheme',
   mangacatalog: 'MangaCatalog',
   pizzareader: 'PizzaReader',
+  navercomic: 'Naver Webtoon',
 }

@@ -25,6 +25,8 @@ export function backupPath(family: FamilyKey, slug: string): string {
       return `/series/${slug.replace(/[^0-9a-z]/g, '')}`
     case 'zeistmanga':
       return `/2026/01/${slug}.html`
+    case 'navercomic':
+      return `/webtoon/list?titleId=${slug.replace(/\D/g, '') || '1'}`
     default:
       return `/series/${slug}/`
   }

@@ -8,6 +8,7 @@ import { MADTHEME_ID_PATTERN } from './madtheme'
 import { MANGABOX_ID_PATTERN } from './mangabox'
 import { MANGACATALOG_ID_PATTERN } from './mangacatalog'
 import { PIZZAREADER_ID_PATTERN } from './pizzareader'
+import { NAVERCOMIC_ID_PATTERN } from './navercomic'
 import { ZEISTMANGA_ID_PATTERN } from './zeistmanga'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -44,6 +45,7 @@ describe('the built-in families', () => {
       ['madtheme', MADTHEME_ID_PATTERN, false],
       ['mangacatalog', MANGACATALOG_ID_PATTERN, false],
       ['pizzareader', PIZZAREADER_ID_PATTERN, false],
+      ['navercomic', NAVERCOMIC_ID_PATTERN, false],
     ])
   })
 
@@ -60,6 +62,7 @@ describe('the built-in families', () => {
       { family: 'madtheme' },
       { family: 'mangacatalog' },
       { family: 'pizzareader' },
+      { family: 'navercomic' },
     ])
   })
 

@@ -12,6 +12,7 @@ import { MANGABOX_ID_PATTERN, mangaBoxAdapter } from './mangabox'
 import { MADTHEME_ID_PATTERN, madThemeAdapter } from './madtheme'
 import { MANGACATALOG_ID_PATTERN, mangaCatalogAdapter } from './mangacatalog'
 import { PIZZAREADER_ID_PATTERN, pizzaReaderAdapter } from './pizzareader'
+import { NAVERCOMIC_ID_PATTERN, naverComicAdapter } from './navercomic'
 
 /** What a Site's own sites.json entry may tell its family's adapter. */
 export interface FamilyOptions {
@@ -38,6 +39,7 @@ export const FAMILY_KEYS = [
   'madtheme',
   'mangacatalog',
   'pizzareader',
+  'navercomic',
 ] as const
 export type FamilyKey = (typeof FAMILY_KEYS)[number]
 
@@ -52,6 +54,7 @@ export const FAMILIES: Record<FamilyKey, Family> = {
   madtheme: { adapter: madThemeAdapter, idPattern: MADTHEME_ID_PATTERN, readsLanguages: false },
   mangacatalog: { adapter: mangaCatalogAdapter, idPattern: MANGACATALOG_ID_PATTERN, readsLanguages: false },
   pizzareader: { adapter: pizzaReaderAdapter, idPattern: PIZZAREADER_ID_PATTERN, readsLanguages: false },
+  navercomic: { adapter: naverComicAdapter, idPattern: NAVERCOMIC_ID_PATTERN, readsLanguages: false },
   mangadex: {
     adapter: (options) => mangaDexAdapter({ apiBase: 'https://api.mangadex.org', languages: options?.languages }),
     idPattern: MANGADEX_ID_PATTERN,
