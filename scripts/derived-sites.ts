@@ -13,12 +13,16 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { load } from 'cheerio'
 import { wantsHelp } from '../src/main/cli/help'
+import type { FamilyKey } from '../src/main/sites/families'
 import type { DerivedSite, DerivedSitesTable } from '../src/main/sites/known-sites'
 import { FAMILY_TABLE as KNOWN_SITES } from '../src/main/sites/known-sites'
 import { deriveSelectors, type DerivedSelectors } from './derived-kotlin'
 import { BUILT_IN_EXTENSIONS, type SourceFact } from './known-sites'
 
 const OUT = 'src/main/sites/derived-sites.json'
+
+/** One-off extensions read by an adapter written by hand for their API (src/main/sites/families/). */
+export const API_ADAPTERS: Readonly<Record<string, FamilyKey>> = { 'src/ko/navercomic': 'navercomic' }
 const REPOSITORY = 'https://github.com/keiyoushi/extensions-source'
 
 /** Whether cheerio runs the selector as jsoup means it. */
@@ -89,6 +93,12 @@ export function deriveAll(facts: readonly SourceFact[], read: (extension: string
   const claimed = new Set(KNOWN_SITES.sites.map((s) => bareHost(s.baseUrl)))
   const sites: DerivedSite[] = []
   for (const [extension, sources] of [...byExtension].sort(([a], [b]) => a.localeCompare(b))) {
+    const family = API_ADAPTERS[extension]
+    if (family) {
+      count(shapes, 'adapter')
+      sites.push(...sitesOf(sources, { family }, 'adapter', taken, claimed))
+      continue
+    }
     const derived = deriveSelectors(read(extension))
     if (!derived.ok) {
       count(refusals, derived.why.replace(/:.*$/, ''))
@@ -100,7 +110,7 @@ export function deriveAll(facts: readonly SourceFact[], read: (extension: string
       count(refusals, 'a selector cheerio cannot run as jsoup means it')
       continue
     }
-    const made = sitesOf(sources, selectors, derived.shape, taken, claimed)
+    const made = sitesOf(sources, { selectors }, derived.shape, taken, claimed)
     if (made.length) count(shapes, derived.shape)
     sites.push(...made)
   }
@@ -109,7 +119,7 @@ export function deriveAll(facts: readonly SourceFact[], read: (extension: string
 
 function sitesOf(
   sources: readonly SourceFact[],
-  selectors: DerivedSelectors,
+  reads: { selectors: DerivedSelectors } | { family: FamilyKey },
   shape: string,
   taken: Set<string>,
   claimed: Set<string>,
@@ -141,7 +151,7 @@ function sitesOf(
       lang,
       baseUrl,
       ...(mirrors.length ? { mirrors } : {}),
-      selectors,
+      ...reads,
       shape,
       sources: group.map((f) => f.id),
     })

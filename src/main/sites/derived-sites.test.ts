@@ -40,7 +40,7 @@ describe('derived selector entries', () => {
 
   it('every entry reads a page built from its own selectors: each chapter, its number and its link', () => {
     expect(TABLE.sites.length).toBeGreaterThan(20)
-    for (const site of TABLE.sites) {
+    for (const site of TABLE.sites.filter((s): s is typeof s & { selectors: object } => !!s.selectors)) {
       const body = pageFromSelectors(site.selectors, 'A Series', CHAPTERS)
       expect(load(body)(site.selectors.chapter).length, `${site.key}: rows`).toBe(3)
       const result = read(site.selectors, body, `${site.baseUrl}/series/x`)
@@ -57,10 +57,10 @@ describe('derived selector entries', () => {
   })
 
   it('hold every shape the script accepts: the name and the link each the row or inside it', () => {
-    const shapes = new Set(TABLE.sites.map((s) => s.shape.replace(/^\w+, /, '')))
+    const shapes = new Set(TABLE.sites.filter((s) => s.selectors).map((s) => s.shape.replace(/^\w+, /, '')))
     expect([...shapes].sort()).toEqual(['name inside, link inside', 'name inside, link the row', 'name the row, link the row'])
     const how = new Set(TABLE.sites.map((s) => s.shape.split(',')[0]))
-    expect([...how].sort()).toEqual(['function', 'lambda'])
+    expect([...how].sort()).toEqual(['adapter', 'function', 'lambda'])
   })
 
   it('read the name where `name` says, not the whole row (a date beside it is no number)', () => {
@@ -74,7 +74,7 @@ describe('derived selector entries', () => {
   })
 
   it("are Known Sites of their own: the import and Add a Site take them; a family's host stays the family's", () => {
-    const derivedKeys = new Set(TABLE.sites.map((s) => s.key))
+    const derivedKeys = new Set(TABLE.sites.filter((s) => s.selectors).map((s) => s.key))
     const merged = KNOWN_SITES.sites.filter((s) => derivedKeys.has(s.key))
     expect(merged.length).toBeGreaterThan(20)
     for (const known of merged) {
@@ -88,10 +88,23 @@ describe('derived selector entries', () => {
       expect(isDerivedSite(entry.hosts!, known.selectors)).toBe(true)
       expect(isDerivedSite(entry.hosts!, { ...known.selectors!, chapter: 'li.other' })).toBe(false)
     }
-    const sourceIds = new Set(TABLE.sites.flatMap((s) => s.sources))
+    const sourceIds = new Set(TABLE.sites.filter((s) => s.selectors).flatMap((s) => s.sources))
     const rows = KNOWN_SITES.sources.filter((r) => sourceIds.has(r.id))
     expect(rows.length).toBe(sourceIds.size)
     for (const row of rows) expect(derivedKeys.has(row.site!), row.name).toBe(true)
+  })
+
+  it('a one-off read by a hand-written API adapter is a Known Site of that family: Naver Webtoon, its three sources', () => {
+    const naver = knownSiteByHost('comic.naver.com')!
+    expect(naver).toMatchObject({ name: 'Naver Webtoon', lang: 'ko', family: 'navercomic', baseUrl: 'https://comic.naver.com' })
+    expect(naver.selectors).toBeUndefined()
+    expect(
+      KNOWN_SITES.sources
+        .filter((r) => r.site === naver.key)
+        .map((r) => r.name)
+        .sort(),
+    ).toEqual(['Naver Webtoon', 'Naver Webtoon Best Challenge', 'Naver Webtoon Challenge'])
+    expect(knownSiteEntry(naver, new Set())).toMatchObject({ family: 'navercomic' })
   })
 
   it('never take a host or a key a family has', () => {

@@ -62,8 +62,11 @@ export interface DerivedSite {
   lang: string
   baseUrl: string
   mirrors?: string[]
-  selectors: Selectors
-  /** Which simple shape of chapter list parse the selectors came from. */
+  /** Read by the selectors derived from its extension's chapter list parse … */
+  selectors?: Selectors
+  /** … or by an adapter of this app written for the Site by hand (an API the extension reads). */
+  family?: FamilyKey
+  /** Which simple shape of chapter list parse the selectors came from, or "adapter". */
   shape: string
   /** The ids of the sources on it. */
   sources: string[]
@@ -88,13 +91,13 @@ export function withDerived(known: KnownSitesTable, derived: DerivedSitesTable):
     ...known,
     sites: [
       ...known.sites,
-      ...added.map(({ key, name, lang, baseUrl, mirrors, selectors }): KnownSite => ({
+      ...added.map(({ key, name, lang, baseUrl, mirrors, selectors, family }): KnownSite => ({
         key,
         name,
         lang,
         baseUrl,
         ...(mirrors ? { mirrors } : {}),
-        selectors,
+        ...(family ? { family } : { selectors }),
       })),
     ],
     sources: known.sources.map((row) => {
