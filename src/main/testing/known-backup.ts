@@ -3,7 +3,7 @@
  * sources are named by their own ids (the table's), the manga by the paths each family's extension stores. Used by the import tests and the e2e.
  */
 import type { FamilyKey } from '../sites/families'
-import { KNOWN_SITES, type KnownSite } from '../sites/known-sites'
+import { FAMILY_TABLE, KNOWN_SITES, type KnownSite } from '../sites/known-sites'
 import { sourceId } from '../library/mihon/sources'
 import type { TestBackup } from './library-files'
 
@@ -84,8 +84,9 @@ export interface RealLibrary {
  */
 export function realLibraryBackup(entries = 300): RealLibrary {
   const sites = new Map(KNOWN_SITES.sites.map((s) => [s.key, s]))
-  // A family's Sites (a derived Site's Series paths are its own).
-  const readableRows = KNOWN_SITES.sources.filter((s) => s.site && sites.get(s.site)?.family)
+  // The families' table's Sites (a derived Site's Series paths are its own).
+  const familySites = new Set(FAMILY_TABLE.sites.map((s) => s.key))
+  const readableRows = KNOWN_SITES.sources.filter((s) => s.site && familySites.has(s.site))
   const explicit = readableRows.filter((s) => s.id !== sourceId(s.name, s.lang, s.versionId ?? 1))
   const bumped = readableRows.filter((s) => (s.versionId ?? 1) > 1)
   const perSite = new Map<string, typeof readableRows>()
