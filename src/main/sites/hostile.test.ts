@@ -20,6 +20,7 @@ const adapters: Record<HostileFamily, { adapter: Adapter; url: string }> = {
   comiciviewer: { adapter: FAMILIES.comiciviewer.adapter(), url: 'https://comic.example/series/hostile' },
   mangacatalog: { adapter: FAMILIES.mangacatalog.adapter(), url: 'https://tide.example/manga/hostile/' },
   pizzareader: { adapter: FAMILIES.pizzareader.adapter(), url: 'https://pizza.example/comics/hostile' },
+  navercomic: { adapter: FAMILIES.navercomic.adapter(), url: 'https://comic.naver.com/webtoon/list?titleId=1' },
 }
 
 function read(family: HostileFamily, body: string): { result: ParsedSeries; ms: number } {

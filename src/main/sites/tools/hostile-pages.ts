@@ -18,6 +18,7 @@ export type HostileFamily =
   | 'comiciviewer'
   | 'mangacatalog'
   | 'pizzareader'
+  | 'navercomic'
 
 /** Labels that froze or bloated the old parser: each is far longer than a label may be. */
 export const HOSTILE_LABELS: readonly string[] = [
@@ -123,6 +124,11 @@ const HOSTILE_PAGES: Record<HostileFamily, (bytes: number) => string> = {
       JSON.stringify({ id: `e${i}`, title: label, datePublished: 1 }),
     )}]}}`,
   mangadex: (bytes) => mangadexPage(bytes),
+  // The number is `no`; the hostile labels are the subtitles, each under a lower number than the honest one.
+  navercomic: (bytes) =>
+    `{"titleId":1,"pageInfo":{"nextPage":2},"articleList":[${jsonItems(bytes, (label, i) =>
+      JSON.stringify({ no: i === 0 ? HOSTILE_LATEST : i % HOSTILE_LATEST, subtitle: label, serviceDateDescription: label }),
+    )}]}`,
 }
 
 /** MangaDex's chapter feed: the honest chapter first, then hostile ones (volume, number and title alike). */
