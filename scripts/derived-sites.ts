@@ -23,6 +23,18 @@ const OUT = 'src/main/sites/derived-sites.json'
 
 /** One-off extensions read by an adapter written by hand for their API (src/main/sites/families/). */
 export const API_ADAPTERS: Readonly<Record<string, FamilyKey>> = { 'src/ko/navercomic': 'navercomic' }
+
+/**
+ * Selectors read by hand from a chapter list parse the derivation refuses for its logic, where the logic only
+ * adds what the app does not need (a preference, a hidden list for adult works): facts of the same commit.
+ */
+export const HAND_READ: Readonly<Record<string, DerivedSelectors>> = {
+  // Sections `[id^=chapter-list-]`, rows `li > a.status0`, the name the link's title; the adult works' list,
+  // LZString-packed in #__VIEWSTATE, is not read.
+  'src/zh/manhuagui': { chapter: '[id^=chapter-list-] li > a.status0', title: 'div.book-title > h1', number: 'attr:title' },
+  // Rows `.comics-chapters` (the latest few, then the whole list), the name the row's text, the URL its first link.
+  'src/zh/baozimanhua': { chapter: '.comics-chapters', title: 'h1.comics-detail__title', number: 'text', link: 'a' },
+}
 const REPOSITORY = 'https://github.com/keiyoushi/extensions-source'
 
 /** Whether cheerio runs the selector as jsoup means it. */
@@ -99,6 +111,13 @@ export function deriveAll(facts: readonly SourceFact[], read: (extension: string
       sites.push(...sitesOf(sources, { family }, 'adapter', taken, claimed))
       continue
     }
+    const hand = HAND_READ[extension]
+    if (hand) {
+      const shape = `hand, name the row, link ${hand.link ? 'inside' : 'the row'}`
+      count(shapes, shape)
+      sites.push(...sitesOf(sources, { selectors: hand }, shape, taken, claimed))
+      continue
+    }
     const derived = deriveSelectors(read(extension))
     if (!derived.ok) {
       count(refusals, derived.why.replace(/:.*$/, ''))
@@ -143,7 +162,10 @@ function sitesOf(
     const baseUrl = origin(first.baseUrl)!
     const mirrors = [
       ...new Set(group.flatMap((f) => (f.mirrors ?? []).map(origin).filter((m): m is string => !!m && bareHost(m) !== host))),
-    ].filter((m) => !claimed.has(bareHost(m)))
+    ]
+      .filter((m) => !claimed.has(bareHost(m)))
+      // A sites.json entry pins at most 20 hosts: the base and 9 mirrors, each with and without "www.".
+      .slice(0, 9)
     mirrors.forEach((m) => claimed.add(bareHost(m)))
     out.push({
       key,

@@ -167,7 +167,9 @@ function open(c: Compound, defaultTag: string, extra: Array<[string, string]>, i
 /** A Series page with one row per chapter (label and path), read by `selectors` as written. */
 export function pageFromSelectors(selectors: Selectors, title: string, chapters: Array<{ label: string; path: string }>): string {
   const rowSteps = parseSelector(selectors.chapter)
+  const numberAttr: Array<[string, string]> = selectors.number.startsWith('attr:') ? [[selectors.number.slice(5), '']] : []
   const rows = chapters.map(({ label, path }) => {
+    const own = numberAttr.map(([k]): [string, string] => [k, label])
     const rowIsLink = !selectors.link
     const rowIsName = !selectors.name
     let inner = rowIsName ? escape(label) : ''
@@ -179,8 +181,8 @@ export function pageFromSelectors(selectors: Selectors, title: string, chapters:
     } else if (!rowIsName) inner += render(parseSelector(selectors.name!), escape(label), 'span')
     const rowTag = rowSteps.at(-1)?.compound.tag
     // A row that is its own link but no <a> by its selector holds the link.
-    if (rowIsLink && rowTag && rowTag !== 'a') return render(rowSteps, `<a href="${escape(path)}">${inner}</a>`)
-    return render(rowSteps, inner, rowIsLink ? 'a' : 'div', rowIsLink ? [['href', path]] : [])
+    if (rowIsLink && rowTag && rowTag !== 'a') return render(rowSteps, `<a href="${escape(path)}">${inner}</a>`, 'div', own)
+    return render(rowSteps, inner, rowIsLink ? 'a' : 'div', rowIsLink ? [['href', path], ...own] : own)
   })
   // Each row in a parent of its own, so a first-of-type row is one in every parent.
   const heading = selectors.title ? render(parseSelector(selectors.title), escape(title), 'h1') : `<h1>${escape(title)}</h1>`
