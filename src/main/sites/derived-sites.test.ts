@@ -1,5 +1,10 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { load } from 'cheerio'
 import { describe, expect, it } from 'vitest'
+import { createHttpFetcher } from '../fetch/http-fetcher'
+import { proposeSite, type FetchPage } from './add-site'
+import { DEFAULT_PACE, seriesRules } from './site'
 import { pageFromSelectors } from '../testing/page-from-selectors'
 import { selectorAdapter } from './families/selectors'
 import derived from './derived-sites.json' with { type: 'json' }
@@ -107,6 +112,40 @@ describe('derived selector entries', () => {
         .sort(),
     ).toEqual(['Naver Webtoon', 'Naver Webtoon Best Challenge', 'Naver Webtoon Challenge'])
     expect(knownSiteEntry(naver, new Set())).toMatchObject({ family: 'navercomic' })
+  })
+
+  it('Add a Site reads a derived Known Site by its selectors, over real HTTP, and proposes its entry', async () => {
+    const known = KNOWN_SITES.sites.find((s) => s.selectors?.name && s.selectors.link)!
+    const body = pageFromSelectors(known.selectors!, 'A Series', CHAPTERS)
+    const server = createServer((_, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(body))
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const host = `127.0.0.1:${(server.address() as AddressInfo).port}`
+    try {
+      const onLoopback = { ...known, baseUrl: `http://${host}` }
+      const probe = {
+        key: 'probe',
+        name: 'probe',
+        hosts: [host],
+        fetcher: 'http' as const,
+        fallback: 'none' as const,
+        pace: { ...DEFAULT_PACE },
+        origin: 'sites.json' as const,
+      }
+      const adapter = {
+        request: (u: URL) => ({ url: u.href, method: 'GET' as const }),
+        read: () => ({ kind: 'parsed' as const, result: { chapters: [] } }),
+      }
+      const fetchPage: FetchPage = (request) =>
+        createHttpFetcher({ timeoutMs: 2_000 }).fetch(request, { ...probe, adapter, ...seriesRules(undefined) })
+      const proposal = await proposeSite(fetchPage, `http://${host}/series/a-series`, { sites: [], knownSite: () => onLoopback })
+      if (!proposal.ok) throw new Error(proposal.reason)
+      expect(proposal.entry).toMatchObject({ key: known.key, name: known.name, selectors: known.selectors })
+      expect(proposal.recognisedBy).toMatch(
+        new RegExp(`^${DERIVED_KIND.replace(/[()]/g, '\\$&')}: its answer for this Series read 3 chapters`),
+      )
+    } finally {
+      await new Promise((resolve) => server.close(resolve))
+    }
   })
 
   it('never take a host or a key a family has', () => {
