@@ -1,7 +1,10 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { load } from 'cheerio'
 import { describe, expect, it } from 'vitest'
+import { formatDerived } from '../../../scripts/derived-sites'
 import { createHttpFetcher } from '../fetch/http-fetcher'
 import { proposeSite, type FetchPage } from './add-site'
 import { DEFAULT_PACE, seriesRules } from './site'
@@ -41,6 +44,8 @@ describe('derived selector entries', () => {
     expect(TABLE.source).toMatchObject({ repository: 'https://github.com/keiyoushi/extensions-source', license: 'Apache-2.0' })
     expect(TABLE.source.commit).toBe('fd4236e034ea55f9df1799bf34b7c713f1a46780')
     expect(TABLE.generatedBy).toMatch(/scripts\/derived-sites\.ts/)
+    // As the script writes it (one Site a line), never edited by hand.
+    expect(readFileSync(join(import.meta.dirname, 'derived-sites.json'), 'utf8')).toBe(formatDerived(TABLE))
   })
 
   it('every entry reads a page built from its own selectors: each chapter, its number and its link', () => {
