@@ -205,7 +205,7 @@ async function main(argv: string[]): Promise<void> {
   const text = formatTable(table)
   writeFileSync(KNOWN_SITES_FILE, text)
   const byFamily = new Map<string, number>()
-  for (const s of table.sites) byFamily.set(s.family, (byFamily.get(s.family) ?? 0) + 1)
+  for (const s of table.sites) byFamily.set(s.family ?? '', (byFamily.get(s.family ?? '') ?? 0) + 1)
   const c = coverage(facts, table)
   const pct = (n: number) => `${((100 * n) / c.total).toFixed(1)} %`
   console.log(

@@ -261,6 +261,11 @@ export interface LaneView {
    * accept (the host becomes the first of the pin) or dismiss it (docs/adr/0112-a-permanent-redirect-is-a-proposal.md).
    */
   move?: SiteMoveView
+  /**
+   * A Site whose selectors were derived from its extension's code and no check of it has read a chapter yet:
+   * the words the owner reads ("untried — derived from the extension's selectors"; docs/adr/0160).
+   */
+  untried?: string
 }
 
 export interface SiteMoveView {

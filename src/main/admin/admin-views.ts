@@ -7,6 +7,7 @@ import { isGone, type GoneFacts, type SeriesWaitingView } from '../../shared/ser
 import type { Core } from '../core'
 import { cadenceWords } from '../lanes/cadence'
 import { logProblem } from '../log'
+import { DERIVED_WORDS, isDerivedSite } from '../sites/known-sites'
 import { DEFAULT_PACE, type Site } from '../sites/site'
 import { allLanes } from '../store/lanes'
 import { latestPassPerSite, recentPasses } from '../store/passes'
@@ -36,7 +37,12 @@ export function storageViewOf(core: Core): StorageView {
  */
 export async function laneViews(core: Core, withHistory = false): Promise<LaneView[]> {
   const db = core.store.db
-  const [lanes, latest, moves] = await Promise.all([allLanes(db), latestPassPerSite(db), pendingSiteMoves(db)])
+  const [lanes, latest, moves, tried] = await Promise.all([
+    allLanes(db),
+    latestPassPerSite(db),
+    pendingSiteMoves(db),
+    sitesThatReadAChapter(db),
+  ])
   const bySite = new Map(latest.map((p) => [p.site, p]))
   const moveOf = new Map(moves.map((m) => [m.site, m]))
   // Lanes of Sites that are no longer configured are left out: nothing runs them.
@@ -51,10 +57,24 @@ export async function laneViews(core: Core, withHistory = false): Promise<LaneVi
             await recentPasses(db, l.site, CHART_PASSES),
             await recentFailures(db, l.site, FAILURES_SHOWN),
             moveOf.get(l.site),
+            tried,
           )
-        : laneView(core, l, bySite.get(l.site), undefined, undefined, moveOf.get(l.site)),
+        : laneView(core, l, bySite.get(l.site), undefined, undefined, moveOf.get(l.site), tried),
     ),
   )
+}
+
+/** The Sites some Series of which a check last read a chapter on. */
+async function sitesThatReadAChapter(db: Core['store']['db']): Promise<Set<string>> {
+  const rows = await db.selectFrom('series').select('site').distinct().where('last_outcome', '=', 'chapter').execute()
+  return new Set(rows.map((r) => r.site))
+}
+
+/** A derived Site no check has read a chapter on yet (docs/adr/0160-derived-selector-entries.md). */
+export function isUntried(site: Site | undefined, tried: ReadonlySet<string> | undefined): boolean {
+  const recipe = site?.adapter.recipe
+  if (!site || !tried || tried.has(site.key) || !recipe || !('selectors' in recipe)) return false
+  return isDerivedSite(site.hosts, recipe.selectors)
 }
 
 export function laneView(
@@ -64,6 +84,7 @@ export function laneView(
   recent?: PassRow[],
   failures?: Awaited<ReturnType<typeof recentFailures>>,
   move?: SiteMoveRow,
+  tried?: ReadonlySet<string>,
 ): LaneView {
   const site = core.registry.get(lane.site)
   const pace = site?.pace ?? DEFAULT_PACE
@@ -84,6 +105,7 @@ export function laneView(
       at: f.last_outcome_at,
     })),
     ...(recent && site ? { hosts: [...site.hosts] } : {}),
+    ...(isUntried(site, tried) ? { untried: DERIVED_WORDS } : {}),
     ...(move
       ? { move: { toOrigin: move.to_origin, toHost: new URL(move.to_origin).host, fromUrl: move.from_url, seenAt: move.seen_at } }
       : {}),

@@ -37,7 +37,7 @@ describe('npm run import of a backup over Known Sites', () => {
     const dry = await run(file, '--reader', 'Aiko', '--data', d.dir, '--dry-run')
     expect(dry.code).toBe(0)
     expect(dry.out).toContain('Adds 4 Sites: ')
-    for (const s of sites) expect(dry.out).toContain(`${s.name} (${FAMILY_NAMES[s.family]})`)
+    for (const s of sites) expect(dry.out).toContain(`${s.name} (${FAMILY_NAMES[s.family!]})`)
     expect(existsSync(join(d.dir, 'sites.json'))).toBe(false)
 
     const real = await run(file, '--reader', 'Aiko', '--data', d.dir)

@@ -21,7 +21,7 @@ import { cleanText, labelOf, loadHtml, selectAll, titleOf, type Doc } from './ht
 import { isPinned, parseUrl, seriesRules, type Chapter, type FetcherKind, type Page, type PageRequest, type Site } from './site'
 import { checkSiteEntry, type SiteEntry } from './sites-file'
 import { inlineReader, type PageReader } from './page-reader'
-import { FAMILY_NAMES, knownSiteByHost, knownSiteEntry, type KnownSite } from './known-sites'
+import { knownSiteByHost, knownSiteEntry, knownSiteKind, type KnownSite } from './known-sites'
 
 /** Chapters a preview shows at most (the highest). */
 export const PREVIEW_CHAPTERS = 50
@@ -97,9 +97,9 @@ function withHost(hosts: readonly string[], host: string): string[] {
 function knownHow(found: Extract<Found, { how: string }>, known: KnownSite): string {
   const table = `named by the Known Sites table: ${known.name}`
   if (!('family' in found))
-    return `no family's markup on the page (the Known Sites table says ${FAMILY_NAMES[known.family]}): ${found.how}; ${table}`
+    return `no family's markup on the page (the Known Sites table says ${knownSiteKind(known)}): ${found.how}; ${table}`
   if (found.family === known.family) return `${found.how}; ${table}`
-  return `${found.how}; ${table}, which says ${FAMILY_NAMES[known.family]} — the page's markup decides`
+  return `${found.how}; ${table}, which says ${knownSiteKind(known)} — the page's markup decides`
 }
 
 /**
@@ -152,11 +152,11 @@ export function familyHintForHost(
   knownSite: (host: string) => KnownSite | undefined = knownSiteByHost,
 ): { family: FamilyKey; name: string; how: string } | { unknown: string } {
   const known = knownSite(host)
-  if (known)
+  if (known?.family)
     return {
       family: known.family,
       name: known.name,
-      how: `the Known Sites table names ${host} ${known.name} (${FAMILY_NAMES[known.family]})`,
+      how: `the Known Sites table names ${host} ${known.name} (${knownSiteKind(known)})`,
     }
   return {
     unknown: `could not tell the family of ${host} without reading one of its pages: add it with Add a Site, which reads a Series page`,
@@ -182,7 +182,11 @@ export async function proposeSite(
   const takenKeys = options.sites.map((site) => site.key)
   const table = (options.knownSite ?? knownSiteByHost)(url.host)
   // A family read through its API is asked first; if it answers nothing, the page's own markup may still tell.
-  const byApi = table && !MARKUP_FAMILIES.has(table.family) ? await proposeByApi(fetchPage, url, table, takenKeys, reader) : undefined
+  // A derived Site is read by its own selectors, as a family read through its API.
+  const byApi =
+    table && (!table.family || !MARKUP_FAMILIES.has(table.family))
+      ? await proposeByApi(fetchPage, url, table, takenKeys, reader)
+      : undefined
   if (byApi?.ok) return byApi
 
   const read = async (target: URL): Promise<Recognition> => {
@@ -242,7 +246,7 @@ async function proposeByApi(
   takenKeys: readonly string[],
   reader: PageReader,
 ): Promise<SiteProposal> {
-  const family = FAMILY_NAMES[known.family]
+  const family = knownSiteKind(known)
   const entry = knownSiteEntry(known, new Set(takenKeys))
   const checked = checkSiteEntry(entry, new Map())
   if ('problems' in checked) return { ok: false, reason: checked.problems.join('; ') }

@@ -26,6 +26,7 @@ const adapters: Record<HostileFamily, { adapter: Adapter; url: string }> = {
   foolslide: { adapter: FAMILIES.foolslide.adapter(), url: 'https://fool.example/series/hostile/' },
   mmrcms: { adapter: FAMILIES.mmrcms.adapter(), url: 'https://cms.example/manga/hostile' },
   mangareader: { adapter: FAMILIES.mangareader.adapter(), url: 'https://raw.example/hostile' },
+  navercomic: { adapter: FAMILIES.navercomic.adapter(), url: 'https://comic.naver.com/webtoon/list?titleId=1' },
 }
 
 function read(family: HostileFamily, body: string): { result: ParsedSeries; ms: number } {

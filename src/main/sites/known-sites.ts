@@ -11,13 +11,21 @@
 import type { FamilyKey } from './families'
 import { parseUrl } from './site'
 import type { SiteEntry } from './sites-file'
+import type { Selectors } from './families/selectors'
 import table from './known-sites.json' with { type: 'json' }
+import derivedTable from './derived-sites.json' with { type: 'json' }
 
 export interface KnownSite {
   key: string
   name: string
   lang: string
-  family: FamilyKey
+  /** The family that reads it; absent on a derived Site, which `selectors` read. */
+  family?: FamilyKey
+  /**
+   * A derived Site (src/main/sites/derived-sites.json): the selectors its extension's own code reads, untried
+   * until a check of it reads a chapter (docs/adr/0160-derived-selector-entries.md).
+   */
+  selectors?: Selectors
   /** Scheme and host, as the extension sets its `baseUrl`. */
   baseUrl: string
   /** The site's other domains (scheme and host) the extension lists; a backup's addresses may be on any. */
@@ -47,7 +55,83 @@ export interface KnownSitesTable {
   sources: KnownSourceRow[]
 }
 
-export const KNOWN_SITES = table as KnownSitesTable
+/** A one-off source's Site, its selectors derived from the extension's code by scripts/derived-sites.ts. */
+export interface DerivedSite {
+  key: string
+  name: string
+  lang: string
+  baseUrl: string
+  mirrors?: string[]
+  /** Read by the selectors derived from its extension's chapter list parse … */
+  selectors?: Selectors
+  /** … or by an adapter of this app written for the Site by hand (an API the extension reads). */
+  family?: FamilyKey
+  /** Which simple shape of chapter list parse the selectors came from, or "adapter". */
+  shape: string
+  /** The ids of the sources on it. */
+  sources: string[]
+}
+
+export interface DerivedSitesTable {
+  generatedBy: string
+  source: KnownSitesTable['source']
+  sites: DerivedSite[]
+}
+
+/**
+ * The table with the derived Sites merged in: each a Known Site (read by its selectors), and its sources' rows
+ * naming it. A host a family's Site has, or a key taken, stays the family's: the derived Site is left out.
+ */
+export function withDerived(known: KnownSitesTable, derived: DerivedSitesTable): KnownSitesTable {
+  const keys = new Set(known.sites.map((s) => s.key))
+  const hosts = new Set(known.sites.flatMap(knownHosts))
+  const added = derived.sites.filter((d) => !keys.has(d.key) && !knownHosts(d).some((h) => hosts.has(h)))
+  const siteOf = new Map(added.flatMap((d) => d.sources.map((id) => [id, d.key] as const)))
+  return {
+    ...known,
+    sites: [
+      ...known.sites,
+      ...added.map(({ key, name, lang, baseUrl, mirrors, selectors, family }): KnownSite => ({
+        key,
+        name,
+        lang,
+        baseUrl,
+        ...(mirrors ? { mirrors } : {}),
+        ...(family ? { family } : { selectors }),
+      })),
+    ],
+    sources: known.sources.map((row) => {
+      const site = !row.site && siteOf.get(row.id)
+      if (!site) return row
+      const { theme: _theme, baseUrl: _baseUrl, mirrors: _mirrors, ...rest } = row
+      return { ...rest, site }
+    }),
+  }
+}
+
+/** The families' table alone, as scripts/known-sites.ts writes it. */
+export const FAMILY_TABLE = table as KnownSitesTable
+
+export const KNOWN_SITES = withDerived(FAMILY_TABLE, derivedTable as DerivedSitesTable)
+
+/** How a preview names what reads a Known Site: its family, or its derived selectors. */
+export function knownSiteKind(known: Pick<KnownSite, 'family'>): string {
+  return known.family ? FAMILY_NAMES[known.family] : DERIVED_KIND
+}
+
+/** A derived Site's kind, as a preview or the import names it. */
+export const DERIVED_KIND = "Derived (the extension's selectors)"
+
+/** What the owner reads of a derived Site until a check of it reads a chapter. */
+export const DERIVED_WORDS = "untried — derived from the extension's selectors"
+
+/** Whether a Site's selectors are a derived Site's, on one of its hosts: the Site is derived. */
+export function isDerivedSite(hosts: readonly string[], selectors: Selectors | undefined): boolean {
+  if (!selectors) return false
+  const known = hosts.map(knownSiteByHost).find((k) => k?.selectors)
+  const fields = ['chapter', 'title', 'number', 'name', 'link'] as const
+  return !!known && fields.every((f) => (known.selectors![f] ?? '') === (selectors[f] ?? ''))
+}
 
 let byHost: Map<string, KnownSite> | undefined
 
@@ -74,7 +158,7 @@ let sourcesByHost: Map<string, KnownSourceRow> | undefined
  */
 export function knownHostFacts(host: string): { name: string; family?: FamilyKey; theme?: string } | undefined {
   const site = knownSiteByHost(host)
-  if (site) return { name: site.name, family: site.family }
+  if (site) return { name: site.name, ...(site.family ? { family: site.family } : {}) }
   sourcesByHost ??= new Map(
     KNOWN_SITES.sources.flatMap((s) =>
       [s.baseUrl, ...(s.mirrors ?? [])].flatMap((o) => (o ? withAndWithoutWww(new URL(o).host).map((h) => [h, s] as const) : [])),
@@ -94,7 +178,8 @@ export function knownSiteOfUrl(rawUrl: string): KnownSite | undefined {
 export function knownSiteEntry(known: KnownSite, takenKeys: ReadonlySet<string>): SiteEntry {
   let key = known.key
   for (let n = 2; takenKeys.has(key); n++) key = `${known.key.slice(0, 36)}-${n}`
-  return { key, name: known.name, hosts: knownHosts(known), family: known.family }
+  const reads = known.family ? { family: known.family } : { selectors: { ...known.selectors! } }
+  return { key, name: known.name, hosts: knownHosts(known), ...reads }
 }
 
 /** "Asura Scans (MangaThemesia)": how a preview names a Site it would add. */
@@ -117,4 +202,5 @@ export const FAMILY_NAMES: Record<FamilyKey, string> = {
   mmrcms: 'MMRCMS',
   mangareader: 'MangaReader',
   galleryadults: 'GalleryAdults',
+  navercomic: 'Naver Webtoon',
 }

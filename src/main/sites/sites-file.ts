@@ -98,6 +98,8 @@ const entrySchema = z.strictObject({
         .string()
         .regex(/^(text|attr:[A-Za-z_:][-A-Za-z0-9_:.]*)$/, '"text" or "attr:NAME"')
         .default('text'),
+      name: z.string().trim().min(1).max(300).optional(),
+      link: z.string().trim().min(1).max(300).optional(),
     })
     .optional(),
   idPattern: pattern.optional(),

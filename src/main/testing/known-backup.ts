@@ -3,7 +3,7 @@
  * sources are named by their own ids (the table's), the manga by the paths each family's extension stores. Used by the import tests and the e2e.
  */
 import type { FamilyKey } from '../sites/families'
-import { KNOWN_SITES, type KnownSite } from '../sites/known-sites'
+import { FAMILY_TABLE, KNOWN_SITES, type KnownSite } from '../sites/known-sites'
 import { sourceId } from '../library/mihon/sources'
 import type { TestBackup } from './library-files'
 
@@ -37,6 +37,8 @@ export function backupPath(family: FamilyKey, slug: string): string {
       return `/series/${slug.replace(/[^0-9a-z]/g, '')}`
     case 'zeistmanga':
       return `/2026/01/${slug}.html`
+    case 'navercomic':
+      return `/webtoon/list?titleId=${slug.replace(/\D/g, '') || '1'}`
     default:
       return `/series/${slug}/`
   }
@@ -55,7 +57,7 @@ export function sourceIdOf(site: Pick<KnownSite, 'key'>): string {
  */
 export function knownSourcesBackup(entries = 50, sites = 10): { backup: TestBackup; sites: KnownSite[] } {
   const byFamily = new Map<string, KnownSite[]>()
-  for (const site of KNOWN_SITES.sites) byFamily.set(site.family, [...(byFamily.get(site.family) ?? []), site])
+  for (const site of KNOWN_SITES.sites) if (site.family) byFamily.set(site.family, [...(byFamily.get(site.family) ?? []), site])
   const chosen: KnownSite[] = []
   for (let round = 0; chosen.length < sites; round++) {
     for (const list of byFamily.values()) if (list[round] && chosen.length < sites) chosen.push(list[round]!)
@@ -64,7 +66,7 @@ export function knownSourcesBackup(entries = 50, sites = 10): { backup: TestBack
     const site = chosen[i % chosen.length]!
     return {
       source: sourceIdOf(site),
-      url: backupPath(site.family, `series-${i + 1}`),
+      url: backupPath(site.family!, `series-${i + 1}`),
       title: `Series ${i + 1}`,
       read: [1, 2, (i % 7) + 3],
     }
@@ -94,7 +96,9 @@ export interface RealLibrary {
  */
 export function realLibraryBackup(entries = 300): RealLibrary {
   const sites = new Map(KNOWN_SITES.sites.map((s) => [s.key, s]))
-  const readableRows = KNOWN_SITES.sources.filter((s) => s.site)
+  // The families' table's Sites (a derived Site's Series paths are its own).
+  const familySites = new Set(FAMILY_TABLE.sites.map((s) => s.key))
+  const readableRows = KNOWN_SITES.sources.filter((s) => s.site && familySites.has(s.site))
   const explicit = readableRows.filter((s) => s.id !== sourceId(s.name, s.lang, s.versionId ?? 1))
   const bumped = readableRows.filter((s) => (s.versionId ?? 1) > 1)
   const perSite = new Map<string, typeof readableRows>()
@@ -144,7 +148,7 @@ export function realLibraryBackup(entries = 300): RealLibrary {
     }
     const [id, row] = pool[r % pool.length]!
     const site = sites.get(row.site!)!
-    const path = backupPath(site.family, slug)
+    const path = backupPath(site.family!, slug)
     // Three readable entries in eight are a whole URL on a host its Site's base URL is not: a mirror, else a domain
     // it left (with the sources no family reads, 40 % of the file).
     let url = path

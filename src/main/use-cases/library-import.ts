@@ -16,7 +16,7 @@ import { readLibraryOffThread } from '../library/import-reader'
 import type { Log } from '../log'
 import type { SiteRegistry } from '../sites/registry'
 import type { FamilyKey } from '../sites/families'
-import { FAMILY_NAMES, knownHostFacts } from '../sites/known-sites'
+import { FAMILY_NAMES, knownHostFacts, knownSiteKind } from '../sites/known-sites'
 import { parseUrl, type Site } from '../sites/site'
 import { addSiteEntry } from '../sites/sites-writer'
 import type { Db } from '../store/database'
@@ -100,7 +100,7 @@ export async function previewPlan(
       .map((s) => ({
         key: s.entry.key,
         name: s.entry.name,
-        family: FAMILY_NAMES[s.known.family],
+        family: knownSiteKind(s.known),
         host: new URL(s.known.baseUrl).host,
         count: s.count,
       }))

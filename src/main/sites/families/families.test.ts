@@ -15,6 +15,7 @@ import { FOOLSLIDE_ID_PATTERN } from './foolslide'
 import { MMRCMS_ID_PATTERN } from './mmrcms'
 import { MANGAREADER_ID_PATTERN } from './mangareader'
 import { GALLERYADULTS_ID_PATTERN } from './galleryadults'
+import { NAVERCOMIC_ID_PATTERN } from './navercomic'
 import { ZEISTMANGA_ID_PATTERN } from './zeistmanga'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -58,6 +59,7 @@ describe('the built-in families', () => {
       ['mmrcms', MMRCMS_ID_PATTERN, false],
       ['mangareader', MANGAREADER_ID_PATTERN, false],
       ['galleryadults', GALLERYADULTS_ID_PATTERN, false],
+      ['navercomic', NAVERCOMIC_ID_PATTERN, false],
     ])
   })
 
@@ -81,6 +83,7 @@ describe('the built-in families', () => {
       { family: 'mmrcms' },
       { family: 'mangareader' },
       { family: 'galleryadults' },
+      { family: 'navercomic' },
     ])
   })
 

@@ -21,6 +21,7 @@ import { FOOLSLIDE_ID_PATTERN, foolSlideAdapter } from './foolslide'
 import { MMRCMS_ID_PATTERN, mmrcmsAdapter } from './mmrcms'
 import { MANGAREADER_ID_PATTERN, mangaReaderAdapter } from './mangareader'
 import { GALLERYADULTS_ID_PATTERN, galleryAdultsAdapter } from './galleryadults'
+import { NAVERCOMIC_ID_PATTERN, naverComicAdapter } from './navercomic'
 
 /** What a Site's own sites.json entry may tell its family's adapter. */
 export interface FamilyOptions {
@@ -54,6 +55,7 @@ export const FAMILY_KEYS = [
   'mmrcms',
   'mangareader',
   'galleryadults',
+  'navercomic',
 ] as const
 export type FamilyKey = (typeof FAMILY_KEYS)[number]
 
@@ -83,6 +85,7 @@ export const FAMILIES: Record<FamilyKey, Family> = {
   mmrcms: { adapter: mmrcmsAdapter, idPattern: MMRCMS_ID_PATTERN, readsLanguages: false },
   mangareader: { adapter: mangaReaderAdapter, idPattern: MANGAREADER_ID_PATTERN, readsLanguages: false },
   galleryadults: { adapter: galleryAdultsAdapter, idPattern: GALLERYADULTS_ID_PATTERN, readsLanguages: false },
+  navercomic: { adapter: naverComicAdapter, idPattern: NAVERCOMIC_ID_PATTERN, readsLanguages: false },
   mangadex: {
     adapter: (options) => ({
       ...mangaDexAdapter({ apiBase: MANGADEX_API, languages: options?.languages }),

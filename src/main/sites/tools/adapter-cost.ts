@@ -61,6 +61,7 @@ const families: HostileFamily[] = [
   'foolslide',
   'mmrcms',
   'mangareader',
+  'navercomic',
 ]
 const hostileAdapters: Record<HostileFamily, Adapter> = {
   madara: FAMILIES.madara.adapter(),
@@ -81,10 +82,16 @@ const hostileAdapters: Record<HostileFamily, Adapter> = {
   foolslide: FAMILIES.foolslide.adapter(),
   mmrcms: FAMILIES.mmrcms.adapter(),
   mangareader: FAMILIES.mangareader.adapter(),
+  navercomic: FAMILIES.navercomic.adapter(),
 }
 for (const family of families) {
   const body = hostilePage(family, 5 * 1024 * 1024)
-  const url = family === 'mangadex' ? 'https://mangadex.org/title/a96676e5-8ae2-425e-b549-7f15dd34a6d8/x' : 'https://big.example/manga/big/'
+  const url =
+    family === 'mangadex'
+      ? 'https://mangadex.org/title/a96676e5-8ae2-425e-b549-7f15dd34a6d8/x'
+      : family === 'navercomic'
+        ? 'https://comic.naver.com/webtoon/list?titleId=1'
+        : 'https://big.example/manga/big/'
   const ms = median(hostileAdapters[family], body, url)
   process.stdout.write(`hostile ${family}: ${(body.length / 1e6).toFixed(2)} MB: ${ms.toFixed(0)} ms\n`)
 }

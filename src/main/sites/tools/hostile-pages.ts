@@ -24,6 +24,7 @@ export type HostileFamily =
   | 'foolslide'
   | 'mmrcms'
   | 'mangareader'
+  | 'navercomic'
 
 /** Labels that froze or bloated the old parser: each is far longer than a label may be. */
 export const HOSTILE_LABELS: readonly string[] = [
@@ -172,6 +173,11 @@ const HOSTILE_PAGES: Record<HostileFamily, (bytes: number) => string> = {
     rows(bytes, (label, i) => `<li class="chapter-item"><a href="/c/${i}"><span class="name">${escapeAttr(label)}</span></a></li>`) +
     `</ul>`,
   mangadex: (bytes) => mangadexPage(bytes),
+  // The number is `no`; the hostile labels are the subtitles, each under a lower number than the honest one.
+  navercomic: (bytes) =>
+    `{"titleId":1,"pageInfo":{"nextPage":2},"articleList":[${jsonItems(bytes, (label, i) =>
+      JSON.stringify({ no: i === 0 ? HOSTILE_LATEST : i % HOSTILE_LATEST, subtitle: label, serviceDateDescription: label }),
+    )}]}`,
 }
 
 /** MangaDex's chapter feed: the honest chapter first, then hostile ones (volume, number and title alike). */

@@ -220,6 +220,16 @@ describe('LaneRow', () => {
     expect(wrapper.find('.ok').text()).toBe('2')
   })
 
+  it('a derived Site says it is untried, under its name; another Site says nothing of it', () => {
+    const words = "untried — derived from the extension's selectors"
+    expect(
+      mountLane(lane({ untried: words }))
+        .find('th [data-untried]')
+        .text(),
+    ).toBe(words)
+    expect(mountLane(lane()).find('[data-untried]').exists()).toBe(false)
+  })
+
   it('renders the stall rule from a pass row', () => {
     const stalled = lane({ latestPass: { ...lane().latestPass!, checked: 0, refused: 0, noChapter: 0, errors: 0, success: 0 } })
     const wrapper = mountLane(stalled)

@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest'
+import { deriveSelectors, functionBody, literal } from './derived-kotlin'
+import { usableSelector } from './derived-sites'
+
+// Small sources written for these tests, in the shapes the extensions' Kotlin takes (no extension's code).
+const source = (chapterListParse: string, extra = '') => `
+class Example : HttpSource() {
+    override fun mangaDetailsParse(response: Response): SManga {
+        val document = response.asJsoup()
+        return SManga.create().apply {
+            title = document.selectFirst("h1.series-name")!!.text()
+        }
+    }
+
+${chapterListParse}
+${extra}
+}
+`
+
+describe('the Kotlin reader of scripts/derived-sites.ts', () => {
+  it('a lambda over the rows, name and link inside the row', () => {
+    const d = deriveSelectors(
+      source(`    override fun chapterListParse(response: Response): List<SChapter> {
+        val document = response.asJsoup()
+        return document.select("ul.chapters > li").map { row ->
+            SChapter.create().apply {
+                val link = row.selectFirst("a.read")!!
+                setUrlWithoutDomain(link.absUrl("href"))
+                name = link.selectFirst("span.label")!!.text()
+                val when = row.selectFirst(".date")?.text()
+                date_upload = parseDate(when)
+            }
+        }
+    }`),
+    )
+    expect(d).toEqual({
+      ok: true,
+      shape: 'lambda, name inside, link inside',
+      selectors: { chapter: 'ul.chapters > li', title: 'h1.series-name', number: 'text', name: 'a.read span.label', link: 'a.read' },
+    })
+  })
+
+  it('the row is the link and the name; `it`, a reversed list, a constant selector', () => {
+    const d = deriveSelectors(
+      source(
+        `    override fun chapterListParse(response: Response): List<SChapter> = response.asJsoup()
+        .select(chapterSelector)
+        .reversed()
+        .map {
+            SChapter.create().apply {
+                name = it.text().trim()
+                url = it.attr("href")
+            }
+        }`,
+        '    private val chapterSelector = "#list a.chapter"\n',
+      ),
+    )
+    expect(d).toMatchObject({
+      ok: true,
+      shape: 'lambda, name the row, link the row',
+      selectors: { chapter: '#list a.chapter', number: 'text' },
+    })
+  })
+
+  it('a function of its own makes each chapter; a number in an attribute of the row', () => {
+    const d = deriveSelectors(
+      source(
+        `    override fun chapterListParse(response: Response): List<SChapter> {
+        val document = response.asJsoup()
+        return document.select("div.ep").map(::chapterOf)
+    }`,
+        `    private fun chapterOf(element: Element): SChapter = SChapter.create().apply {
+        name = element.selectFirst(".t")?.text() ?: "Episode"
+        setUrlWithoutDomain(element.attr("abs:href"))
+        chapter_number = element.attr("data-no").toFloat()
+    }`,
+      ),
+    )
+    expect(d).toMatchObject({
+      ok: true,
+      shape: 'function, name inside, link the row',
+      selectors: { chapter: 'div.ep', number: 'attr:data-no', name: '.t' },
+    })
+  })
+
+  it('refuses what is not the simple shape, with the reason', () => {
+    const why = (code: string, extra = '') => {
+      const d = deriveSelectors(source(code, extra))
+      return d.ok ? 'accepted' : d.why
+    }
+    const simple = `    override fun chapterListParse(response: Response): List<SChapter> {
+        val document = response.asJsoup()
+        return document.select("li").map { e -> SChapter.create().apply { name = e.text(); setUrlWithoutDomain(e.attr("href")) } }
+    }`
+    expect(why(simple)).toBe('accepted')
+    expect(why(simple, '    override fun chapterListRequest(manga: SManga) = GET("$apiUrl/chapters/${manga.url}", headers)')).toBe(
+      'the list comes by a request of its own',
+    )
+    expect(why(simple.replace('"li"', '"li.$kind"'))).toBe('the list selector is built at run time')
+    expect(why(simple.replace('name = e.text()', 'name = e.text().substringAfter("-")'))).toMatch(/^a name made, not read/)
+    expect(why(simple.replace('setUrlWithoutDomain(e.attr("href"))', 'url = "/read/" + e.attr("data-id")'))).toMatch(
+      /^a URL made, not read/,
+    )
+    expect(why(simple.replace('name = e.text();', 'if (e.hasClass("x")) name = e.text();'))).toMatch(/^a statement with logic/)
+    expect(
+      why(simple.replace('val document = response.asJsoup()', 'val document = response.asJsoup()\n        loadMore(document)')),
+    ).toMatch(/^more than the list/)
+    expect(why('    override fun chapterListParse(response: Response) = response.parseAs<Dto>().chapters.map { it.toSChapter() }')).toBe(
+      'a JSON answer',
+    )
+    expect(why('')).toBe('no chapterListParse')
+  })
+
+  it('reads literals, and bodies of both forms', () => {
+    expect(literal('"a[href*=\\"x\\"]"')).toBe('a[href*="x"]')
+    expect(literal('"a.$b"')).toBeNull()
+    expect(functionBody('fun f(x: Int): String = "a"\nfun g() {}', 'f')?.trim()).toBe('"a"')
+    expect(functionBody('fun f() { return { 1 } }', 'f')).toBe(' return { 1 } ')
+  })
+
+  it('keeps only selectors cheerio runs as jsoup means them', () => {
+    expect(usableSelector('ul.list > li:not(.ad):has(a)')).toBe(true)
+    expect(usableSelector('li:eq(0)')).toBe(false)
+    expect(usableSelector('a[class~=ch-\\d+]')).toBe(false)
+    expect(usableSelector('li:matchesOwn(^Ch)')).toBe(false)
+    expect(usableSelector('li:::')).toBe(false)
+  })
+})

@@ -1,0 +1,240 @@
+/**
+ * `npx tsx scripts/derived-sites.ts <known-sources dir> <extensions-source git dir>`: writes
+ * src/main/sites/derived-sites.json, selector entries for one-off sources (no theme) whose chapter list parse is
+ * the simple shape (scripts/derived-kotlin.ts), read from the keiyoushi/extensions-source repository at the
+ * commit `<dir>/README.md` names (fd4236e034ea55f9df1799bf34b7c713f1a46780; Apache-2.0). Facts only: the
+ * source ids, name, language, addresses and the selectors; no code. A selector cheerio cannot run, or one whose
+ * meaning differs in jsoup (`[a~=regex]`, `:matches`, `:containsOwn`), is refused. Prints which shapes were
+ * accepted, how many entries each, and the coverage before → after, overall and per language with ≥ 30 sources.
+ * Regenerate; never edit the file by hand (docs/adr/0160-derived-selector-entries.md).
+ */
+import { execFileSync } from 'node:child_process'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { load } from 'cheerio'
+import { wantsHelp } from '../src/main/cli/help'
+import type { FamilyKey } from '../src/main/sites/families'
+import type { DerivedSite, DerivedSitesTable } from '../src/main/sites/known-sites'
+import { FAMILY_TABLE as KNOWN_SITES } from '../src/main/sites/known-sites'
+import { deriveSelectors, type DerivedSelectors } from './derived-kotlin'
+import { BUILT_IN_EXTENSIONS, type SourceFact } from './known-sites'
+
+const OUT = 'src/main/sites/derived-sites.json'
+
+/** One-off extensions read by an adapter written by hand for their API (src/main/sites/families/). */
+export const API_ADAPTERS: Readonly<Record<string, FamilyKey>> = { 'src/ko/navercomic': 'navercomic' }
+
+/**
+ * Selectors read by hand from a chapter list parse the derivation refuses for its logic, where the logic only
+ * adds what the app does not need (a preference, a hidden list for adult works): facts of the same commit.
+ */
+export const HAND_READ: Readonly<Record<string, DerivedSelectors>> = {
+  // Sections `[id^=chapter-list-]`, rows `li > a.status0`, the name the link's title; the adult works' list,
+  // LZString-packed in #__VIEWSTATE, is not read.
+  'src/zh/manhuagui': { chapter: '[id^=chapter-list-] li > a.status0', title: 'div.book-title > h1', number: 'attr:title' },
+  // Rows `.comics-chapters` (the latest few, then the whole list), the name the row's text, the URL its first link.
+  'src/zh/baozimanhua': { chapter: '.comics-chapters', title: 'h1.comics-detail__title', number: 'text', link: 'a' },
+}
+const REPOSITORY = 'https://github.com/keiyoushi/extensions-source'
+
+/** Whether cheerio runs the selector as jsoup means it. */
+export function usableSelector(selector: string): boolean {
+  // jsoup's :eq/:lt/:gt count siblings, cheerio's count matches; jsoup's [a~=x] is a regular expression.
+  if (
+    /~=|:matches|:containsOwn|:matchText|:containsData|:containsWholeText|:root|:eq\(|:lt\(|:gt\(|:first\b(?!-)|:last\b(?!-)/i.test(
+      selector,
+    )
+  )
+    return false
+  try {
+    const $ = load('<div><a href="x">1</a></div>')
+    $('div').find(selector)
+    $(selector)
+    return true
+  } catch {
+    return false
+  }
+}
+
+function origin(base: string | null | undefined): string | null {
+  if (!base || base.includes('$')) return null
+  try {
+    const url = new URL(base)
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.origin : null
+  } catch {
+    return null
+  }
+}
+
+const bareHost = (o: string) => new URL(o).host.replace(/^www\./, '')
+
+function slug(text: string): string {
+  const s = text
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 40)
+    .replace(/-$/, '')
+  return s || 'site'
+}
+
+/** An extension's Kotlin, its files joined (data classes and filters left out: no parse lives there). */
+function extensionText(repo: string, commit: string, extension: string): string {
+  const files = execFileSync('git', ['-C', repo, 'ls-tree', '-r', '--name-only', commit, '--', extension], { encoding: 'utf8' })
+    .split('\n')
+    .filter((f) => f.endsWith('.kt') && !/(Dto|Filters?|Models?)\.kt$/.test(f))
+  return files.map((f) => execFileSync('git', ['-C', repo, 'show', `${commit}:${f}`], { encoding: 'utf8', maxBuffer: 1 << 24 })).join('\n')
+}
+
+interface Outcome {
+  sites: DerivedSite[]
+  shapes: Map<string, number>
+  refusals: Map<string, number>
+}
+
+/** The derived Sites of the one-off extensions: one per host, as known-sites groups a family's. */
+export function deriveAll(facts: readonly SourceFact[], read: (extension: string) => string): Outcome {
+  const shapes = new Map<string, number>()
+  const refusals = new Map<string, number>()
+  const count = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1)
+  const byExtension = new Map<string, SourceFact[]>()
+  for (const f of facts)
+    if (!f.theme && !BUILT_IN_EXTENSIONS.has(f.extension)) byExtension.set(f.extension, [...(byExtension.get(f.extension) ?? []), f])
+  const taken = new Set(KNOWN_SITES.sites.map((s) => s.key))
+  const claimed = new Set(KNOWN_SITES.sites.map((s) => bareHost(s.baseUrl)))
+  const sites: DerivedSite[] = []
+  for (const [extension, sources] of [...byExtension].sort(([a], [b]) => a.localeCompare(b))) {
+    const family = API_ADAPTERS[extension]
+    if (family) {
+      count(shapes, 'adapter')
+      sites.push(...sitesOf(sources, { family }, 'adapter', taken, claimed))
+      continue
+    }
+    const hand = HAND_READ[extension]
+    if (hand) {
+      const shape = `hand, name the row, link ${hand.link ? 'inside' : 'the row'}`
+      count(shapes, shape)
+      sites.push(...sitesOf(sources, { selectors: hand }, shape, taken, claimed))
+      continue
+    }
+    const derived = deriveSelectors(read(extension))
+    if (!derived.ok) {
+      count(refusals, derived.why.replace(/:.*$/, ''))
+      continue
+    }
+    const selectors = derived.selectors
+    const all = [selectors.chapter, selectors.title, selectors.name, selectors.link].filter((s): s is string => !!s)
+    if (!all.every(usableSelector)) {
+      count(refusals, 'a selector cheerio cannot run as jsoup means it')
+      continue
+    }
+    const made = sitesOf(sources, { selectors }, derived.shape, taken, claimed)
+    if (made.length) count(shapes, derived.shape)
+    sites.push(...made)
+  }
+  return { sites, shapes, refusals }
+}
+
+function sitesOf(
+  sources: readonly SourceFact[],
+  reads: { selectors: DerivedSelectors } | { family: FamilyKey },
+  shape: string,
+  taken: Set<string>,
+  claimed: Set<string>,
+): DerivedSite[] {
+  const byHost = new Map<string, SourceFact[]>()
+  for (const f of sources) {
+    const base = origin(f.baseUrl)
+    if (base) byHost.set(bareHost(base), [...(byHost.get(bareHost(base)) ?? []), f])
+  }
+  const out: DerivedSite[] = []
+  for (const [host, group] of byHost) {
+    if (claimed.has(host)) continue
+    claimed.add(host)
+    const first = group[0]!
+    const langs = new Set(group.map((f) => f.lang))
+    const lang = langs.size === 1 ? first.lang : 'all'
+    let key = slug(first.name) === 'site' ? slug(host) : slug(first.name)
+    if (taken.has(key)) key = slug(`${first.name}-${lang}`)
+    for (let n = 2; taken.has(key); n++) key = `${slug(first.name).slice(0, 36)}-${n}`
+    taken.add(key)
+    const baseUrl = origin(first.baseUrl)!
+    const mirrors = [
+      ...new Set(group.flatMap((f) => (f.mirrors ?? []).map(origin).filter((m): m is string => !!m && bareHost(m) !== host))),
+    ]
+      .filter((m) => !claimed.has(bareHost(m)))
+      // A sites.json entry pins at most 20 hosts: the base and 9 mirrors, each with and without "www.".
+      .slice(0, 9)
+    mirrors.forEach((m) => claimed.add(bareHost(m)))
+    out.push({
+      key,
+      name: first.name,
+      lang,
+      baseUrl,
+      ...(mirrors.length ? { mirrors } : {}),
+      ...reads,
+      shape,
+      sources: group.map((f) => f.id),
+    })
+  }
+  return out
+}
+
+/** Readable with no setup, before (the families and the built-ins) and after (and the derived entries). */
+export function coverageByLanguage(
+  facts: readonly SourceFact[],
+  derived: readonly DerivedSite[],
+): Array<{ lang: string; total: number; before: number; after: number }> {
+  const readable = new Set(KNOWN_SITES.sources.filter((s) => s.site).map((s) => s.id))
+  for (const f of facts) if (BUILT_IN_EXTENSIONS.has(f.extension)) readable.add(f.id)
+  const derivedIds = new Set(derived.flatMap((s) => s.sources))
+  const rows = new Map<string, { lang: string; total: number; before: number; after: number }>()
+  const add = (lang: string, f: SourceFact) => {
+    const row = rows.get(lang) ?? { lang, total: 0, before: 0, after: 0 }
+    row.total++
+    if (readable.has(f.id)) row.before++
+    if (readable.has(f.id) || derivedIds.has(f.id)) row.after++
+    rows.set(lang, row)
+  }
+  for (const f of facts) {
+    add('(overall)', f)
+    add(f.lang, f)
+  }
+  return [...rows.values()].filter((r) => r.lang === '(overall)' || r.total >= 30).sort((a, b) => b.total - a.total)
+}
+
+/** One Site a line, so a regeneration's diff reads Site by Site. */
+export function formatDerived(table: DerivedSitesTable): string {
+  const rows = table.sites.map((s) => `    ${JSON.stringify(s)}`).join(',\n')
+  return `{\n  "generatedBy": ${JSON.stringify(table.generatedBy)},\n  "source": ${JSON.stringify(table.source)},\n  "sites": [\n${rows}\n  ]\n}\n`
+}
+
+function main(argv: string[]): void {
+  if (wantsHelp(argv) || argv.length < 2) {
+    console.log('Usage: npx tsx scripts/derived-sites.ts <known-sources dir> <extensions-source git dir>\n\nWrites ' + OUT + '.')
+    process.exit(argv.length < 2 && !wantsHelp(argv) ? 2 : 0)
+  }
+  const [dir, repo] = argv as [string, string]
+  const facts = JSON.parse(readFileSync(join(dir, 'all-sources.json'), 'utf8')) as SourceFact[]
+  const commit = /commit ([0-9a-f]{40})/.exec(readFileSync(join(dir, 'README.md'), 'utf8'))?.[1]
+  if (!commit) throw new Error(`${dir}/README.md names no 40-hex commit`)
+  const { sites, shapes, refusals } = deriveAll(facts, (extension) => extensionText(repo, commit, extension))
+  const table: DerivedSitesTable = {
+    generatedBy: 'scripts/derived-sites.ts (regenerate; never edit by hand)',
+    source: { repository: REPOSITORY, commit, license: 'Apache-2.0', file: "each one-off extension's chapterListParse" },
+    sites,
+  }
+  writeFileSync(OUT, formatDerived(table))
+  console.log(`wrote ${OUT}: ${sites.length} derived Sites for ${sites.reduce((n, s) => n + s.sources.length, 0)} sources`)
+  console.log('shapes accepted (extensions):')
+  for (const [shape, n] of [...shapes].sort((a, b) => b[1] - a[1])) console.log(`  ${n}\t${shape}`)
+  console.log('refused (extensions):')
+  for (const [why, n] of [...refusals].sort((a, b) => b[1] - a[1])) console.log(`  ${n}\t${why}`)
+  console.log('| language | sources | before | after |\n| --- | --- | --- | --- |')
+  const pct = (n: number, t: number) => `${((100 * n) / t).toFixed(1)} %`
+  for (const r of coverageByLanguage(facts, sites))
+    console.log(`| ${r.lang} | ${r.total} | ${r.before} (${pct(r.before, r.total)}) | ${r.after} (${pct(r.after, r.total)}) |`)
+}
+
+if (process.argv[1]?.endsWith('derived-sites.ts')) main(process.argv.slice(2))
