@@ -1,5 +1,6 @@
 /** The built-in Site families: adapters with their own selectors, quirks and series_id rules. */
 import type { Adapter, IdPattern } from '../site'
+import type { FamilyKey } from './keys'
 import { selectorAdapter, type Selectors } from './selectors'
 import { MADARA_ID_PATTERN, madaraAdapter } from './madara'
 import { MANGADEX_ID_PATTERN, mangaDexAdapter } from './mangadex'
@@ -36,28 +37,7 @@ export interface Family {
   readsLanguages: boolean
 }
 
-export const FAMILY_KEYS = [
-  'madara',
-  'mangathemesia',
-  'webtoons',
-  'mangadex',
-  'zeistmanga',
-  'keyoapp',
-  'comiciviewer',
-  'mangabox',
-  'madtheme',
-  'mangacatalog',
-  'pizzareader',
-  'gigaviewer',
-  'wpcomics',
-  'grouple',
-  'foolslide',
-  'mmrcms',
-  'mangareader',
-  'galleryadults',
-  'navercomic',
-] as const
-export type FamilyKey = (typeof FAMILY_KEYS)[number]
+export { FAMILY_KEYS, type FamilyKey } from './keys'
 
 /** The family's adapter with its search, when the family has one (families/search.ts). */
 function searching(key: Exclude<FamilyKey, 'mangadex'>, make: () => Adapter): () => Adapter {

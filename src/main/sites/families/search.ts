@@ -17,7 +17,7 @@
  */
 import { htmlSearch, isRecord, jsonOf, siteUrl, type FoundSeries, type SiteSearch } from '../search'
 import { AdapterError } from '../site'
-import type { FamilyKey } from './index'
+import type { FamilyKey } from './keys'
 
 export const madaraSearch: SiteSearch = htmlSearch({
   url: ({ query, base }) => siteUrl(base, './', { s: query, post_type: 'wp-manga' }),
