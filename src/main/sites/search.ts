@@ -5,7 +5,7 @@
  */
 import type { Element } from 'domhandler'
 import { absoluteHref, cleanText, findFirst, loadHtml, MAX_TITLE, readableText, selectAll, type Doc } from './html'
-import { AdapterError, type FoundSeries, type Page, type PageRequest, type SearchFor, type SiteSearch } from './site'
+import { AdapterError, type FoundSeries, type Page, type SearchFor, type SiteSearch } from './site'
 
 export type { FoundSeries, SearchFor, SiteSearch } from './site'
 
