@@ -13,11 +13,12 @@ import {
   channelDelivered,
   channelFailed,
   channelsOf,
+  channelsOfAll,
   deleteChapters,
   dueMessagesOf,
-  enqueue,
+  enqueueAll,
   getChannel,
-  heldMessage,
+  heldMessagesOf,
   messageDone,
   messageRetry,
   newDeliveryId,
@@ -25,7 +26,7 @@ import {
   ownersWithDue,
   pendingChapters,
   readerName,
-  readerPrefs,
+  readersPrefs,
   removeChannel,
   replaceMessage,
 } from '../store/notify'
@@ -34,7 +35,7 @@ import { channelRequest } from './channels'
 import { buildDigests, mergeDigests, newestPerSeries, quietUntil, type Digest, type ReaderRules } from './digest'
 import { rulesFromRow } from './prefs'
 import { plainReason, SEND_TIMEOUT_MS, sendTo, type TargetPolicy } from './send'
-import { holdersWithUnread, type HolderUnread } from './unread'
+import { holdersWithUnreadOf, type HolderUnread } from './unread'
 import type { VapidKeys } from './vapid'
 
 /** Waits between tries of one message: 30 s, 2 min, 10 min, 30 min, 1 h, then 3 h. */
@@ -237,30 +238,38 @@ function createTests(deps: NotifierDeps, signal: AbortSignal) {
   }
 }
 
-/** The rules of each Reader holding one of the Series (a Reader with none stored has the defaults). */
+/** The rules of each Reader holding one of the Series (a Reader with none stored has the defaults): one read. */
 async function rulesFor(db: Db, holders: Iterable<readonly HolderUnread[]>): Promise<Map<number, ReaderRules>> {
-  const rules = new Map<number, ReaderRules>()
-  for (const list of holders)
-    for (const h of list) if (!rules.has(h.readerId)) rules.set(h.readerId, rulesFromRow(await readerPrefs(db, h.readerId)))
-  return rules
+  const ids = new Set<number>()
+  for (const list of holders) for (const h of list) ids.add(h.readerId)
+  const stored = await readersPrefs(db, [...ids])
+  return new Map([...ids].map((id) => [id, rulesFromRow(stored.get(id))]))
 }
 
-/** One transaction: the waiting New Chapters become outbox messages, and are deleted. */
+/**
+ * One transaction: the waiting New Chapters become outbox messages, and are deleted. A fixed number of
+ * statements whatever the Readers and Series (docs/adr/0170-digests-in-sets.md): the chapters, their holders with
+ * their unread counts, the holders' rules, their channels, the messages held for quiet hours, the new messages.
+ */
 async function digestPending(deps: NotifierDeps, site: string | undefined): Promise<Map<number, Digest> | null> {
   const now = deps.clock.now()
   return deps.db.transaction().execute(async (trx) => {
     const rows = await pendingChapters(trx, site)
     if (rows.length === 0) return null
-    const holders = new Map<string, HolderUnread[]>()
-    for (const c of newestPerSeries(rows))
-      holders.set(`${c.site}/${c.series_id}`, await holdersWithUnread(trx, { site: c.site, seriesId: c.series_id }))
+    const holders = await holdersWithUnreadOf(
+      trx,
+      newestPerSeries(rows).map((c) => ({ site: c.site, seriesId: c.series_id })),
+    )
     const rules = await rulesFor(trx, holders.values())
     const { readers, owner } = buildDigests(rows, holders, (id) => rules.get(id)!)
+    const channels = await channelsOfAll(trx, [...readers.keys()])
+    const queued: Queued[] = []
     for (const [readerId, digest] of readers) {
       const until = quietUntil(rules.get(readerId)!, now)
-      for (const channel of await channelsOf(trx, readerId)) await queue(trx, channel.id, digest, until, now)
+      for (const channel of channels.get(readerId) ?? []) queued.push({ channelId: channel.id, digest, until })
     }
-    if (owner) for (const channel of await channelsOf(trx, null)) await queue(trx, channel.id, owner, null, now)
+    if (owner) for (const channel of channels.get(null) ?? []) queued.push({ channelId: channel.id, digest: owner, until: null })
+    await queueAll(trx, queued, now)
     await deleteChapters(
       trx,
       rows.map((r) => r.id),
@@ -269,13 +278,27 @@ async function digestPending(deps: NotifierDeps, site: string | undefined): Prom
   })
 }
 
-/** Queues a digest for a channel: at once, or held to the end of quiet hours — joined to the one held already. */
-async function queue(db: Db, channelId: number, digest: Digest, until: number | null, now: number): Promise<void> {
-  if (until !== null) {
-    const held = await heldMessage(db, channelId, now)
-    if (held) return replaceMessage(db, held.id, JSON.stringify(mergeDigests(JSON.parse(held.message) as Digest, digest)))
+interface Queued {
+  channelId: number
+  digest: Digest
+  /** The end of the Reader's quiet hours, or null to send at once. */
+  until: number | null
+}
+
+/** Queues each digest on its channel: at once, or held to the end of quiet hours — joined to the one held already. */
+async function queueAll(db: Db, queued: readonly Queued[], now: number): Promise<void> {
+  const held = await heldMessagesOf(
+    db,
+    queued.filter((q) => q.until !== null).map((q) => q.channelId),
+    now,
+  )
+  const fresh: Array<{ channel_id: number; message: string; created_at: number; not_before: number }> = []
+  for (const { channelId, digest, until } of queued) {
+    const joined = until === null ? undefined : held.get(channelId)
+    if (joined) await replaceMessage(db, joined.id, JSON.stringify(mergeDigests(JSON.parse(joined.message) as Digest, digest)))
+    else fresh.push({ channel_id: channelId, message: JSON.stringify(digest), created_at: now, not_before: until ?? now })
   }
-  await enqueue(db, { channel_id: channelId, message: JSON.stringify(digest), created_at: now, not_before: until ?? now })
+  await enqueueAll(db, fresh)
 }
 
 async function deliverMessage(deps: NotifierDeps, message: NotifyOutboxRow, policy: TargetPolicy, signal: AbortSignal): Promise<void> {
