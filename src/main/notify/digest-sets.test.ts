@@ -1,0 +1,161 @@
+/**
+ * A digest in sets (docs/adr/0170-digests-in-sets.md): the holders' unread counts and links read in one statement
+ * are the ones read Reader by Reader, and a digest runs as many statements for 12 Readers × 30 Series as for 2 × 3.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { silentLog } from '../log'
+import { readerChapterFacts, storeChapters, unreadCount, chapterKey } from '../store/chapters'
+import { addChannel, putReaderPrefs, recordNewChapterEvent } from '../store/notify'
+import { writeSettings } from '../store/settings'
+import { FakeClock } from '../testing/clock'
+import { openTestStore, seedReader, seedSeries, type TestStore } from '../testing/store'
+import { createNotifier } from './notifier'
+import { holdersWithUnreadOf, seriesKeyOf } from './unread'
+
+const HOUR = 3_600_000
+let store: TestStore
+let clock: FakeClock
+
+beforeEach(async () => {
+  clock = new FakeClock(Date.UTC(2026, 0, 5, 12, 0))
+  store = openTestStore(clock.now())
+  await writeSettings(store.db, { notifyTargets: 'local-network' })
+})
+afterEach(() => store.dispose())
+
+/**
+ * `readers` Readers and `series` Series; Reader r holds Series s when (r + s) % 3 != 0, read up to a Progress that
+ * varies (none, below, inside and above the stored list); every other Series has a stored list with a gap and a
+ * half chapter. Each Reader has a channel, every third one quiet hours all day. Returns the Series' keys.
+ */
+async function library(readers: number, series: number): Promise<Array<{ site: string; seriesId: string }>> {
+  const ids: number[] = []
+  for (let r = 0; r < readers; r++) {
+    const id = await seedReader(store.db, `r${r}-${Math.random()}`)
+    ids.push(id)
+    await addChannel(store.db, id, { kind: 'webhook', target: 'http://127.0.0.1:9/hook', secret: '{"secret":"k"}' }, 1)
+    if (r % 3 === 0)
+      await putReaderPrefs(store.db, {
+        reader_id: id,
+        min_unread: 1,
+        quiet_from: '00:00',
+        quiet_to: '23:59',
+        time_zone: 'UTC',
+        muted: '[]',
+        updated_at: 1,
+      })
+  }
+  const keys = []
+  for (let s = 0; s < series; s++) {
+    const seriesId = `s${s}`
+    const holders = ids.filter((_, r) => (r + s) % 3 !== 0)
+    await seedSeries(store.db, { id: seriesId, latest: 30, checkedAt: clock.now() - HOUR, readers: holders })
+    for (const [i, readerId] of holders.entries())
+      await store.db
+        .updateTable('bookmarks')
+        .set({ progress: [null, 2, 12, 25, 40][(i + s) % 5] ?? null })
+        .where('reader_id', '=', readerId)
+        .where('series_id', '=', seriesId)
+        .execute()
+    if (s % 2 === 0) {
+      const served = [5, 6, 7, 8, 9, 10, 10.5, 11, 13, 14, 15, 31].map((n) => ({
+        number: n,
+        label: `Ch ${n}`,
+        url: `https://a.example/${seriesId}/${n}`,
+      }))
+      await storeChapters(store.db, { site: 'a', seriesId }, served, clock.now(), 30)
+    }
+    keys.push({ site: 'a', seriesId })
+  }
+  return keys
+}
+
+async function newChapters(keys: ReadonlyArray<{ site: string; seriesId: string }>): Promise<void> {
+  for (const k of keys)
+    await recordNewChapterEvent(store.db, {
+      ...k,
+      chapter: 31,
+      label: 'Ch 31',
+      url: `https://a.example/${k.seriesId}/31`,
+      title: k.seriesId,
+      previousCheckAt: clock.now() - HOUR,
+      at: clock.now(),
+    })
+}
+
+describe('a digest in sets', () => {
+  it("reads every holder's unread count and link as a Reader's own facts give them", async () => {
+    const keys = await library(7, 12)
+    const sets = await holdersWithUnreadOf(store.db, keys)
+    let compared = 0
+    for (const key of keys) {
+      const rows = await store.db
+        .selectFrom('bookmarks as b')
+        .innerJoin('series as s', (j) => j.onRef('s.site', '=', 'b.site').onRef('s.series_id', '=', 'b.series_id'))
+        .select(['b.reader_id', 'b.progress', 's.latest_chapter', 's.series_url'])
+        .where('b.site', '=', key.site)
+        .where('b.series_id', '=', key.seriesId)
+        .orderBy('b.reader_id')
+        .execute()
+      const expected = []
+      for (const r of rows) {
+        const facts = (await readerChapterFacts(store.db, r.reader_id, [key])).get(chapterKey(key.site, key.seriesId))
+        expected.push({
+          readerId: r.reader_id,
+          unreadCount: unreadCount(r.latest_chapter, r.progress, facts),
+          chapterUrl: facts?.next?.url || r.series_url,
+        })
+      }
+      const got = (sets.get(seriesKeyOf(key.site, key.seriesId)) ?? []).map((h) => ({
+        readerId: h.readerId,
+        unreadCount: h.unreadCount,
+        chapterUrl: h.chapterUrl,
+      }))
+      expect(got).toEqual(expected)
+      compared += got.length
+    }
+    expect(compared).toBeGreaterThan(50)
+    // Lists stored and not, Progress inside the list, below it and past it: the counts differ.
+    expect(new Set([...sets.values()].flat().map((h) => h.unreadCount)).size).toBeGreaterThan(4)
+  })
+
+  it('runs as many statements for 12 Readers × 30 Series as for 2 × 3, and queues one message per channel', async () => {
+    const statements = async (readers: number, series: number) => {
+      const keys = await library(readers, series)
+      await newChapters(keys)
+      const notifier = createNotifier({
+        db: store.db,
+        clock,
+        log: silentLog,
+        vapid: () => {
+          throw new Error('no push here')
+        },
+        policy: async () => 'local-network',
+      })
+      const prepare = store.sqlite.prepare.bind(store.sqlite)
+      let count = 0
+      store.sqlite.prepare = ((source: string) => (count++, prepare(source))) as typeof store.sqlite.prepare
+      try {
+        await notifier.digest('a')
+      } finally {
+        store.sqlite.prepare = prepare as typeof store.sqlite.prepare
+      }
+      const outbox = await store.db.selectFrom('notify_outbox').select(['channel_id', 'message', 'not_before']).execute()
+      const pending = await store.db.selectFrom('notify_chapters').select('id').execute()
+      return { count, outbox, pending: pending.length }
+    }
+    const small = await statements(2, 3)
+    expect(small.pending).toBe(0)
+    expect(small.outbox.length).toBeGreaterThan(0)
+    await store.dispose()
+    store = openTestStore(clock.now())
+    await writeSettings(store.db, { notifyTargets: 'local-network' })
+    const big = await statements(12, 30)
+    expect(big.pending).toBe(0)
+    // Every Reader holds some Series with a New Chapter and something unread: one message on each one's channel.
+    expect(new Set(big.outbox.map((m) => m.channel_id)).size).toBe(12)
+    // Quiet all day: every third Reader's message waits.
+    expect(big.outbox.filter((m) => m.not_before > clock.now()).length).toBe(4)
+    expect(big.count).toBe(small.count)
+  })
+})
