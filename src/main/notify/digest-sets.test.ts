@@ -2,17 +2,28 @@
  * A digest in sets (docs/adr/0170-digests-in-sets.md): the holders' unread counts and links read in one statement
  * are the ones read Reader by Reader, and a digest runs as many statements for 12 Readers × 30 Series as for 2 × 3.
  */
+import { Kysely, SqliteDialect } from 'kysely'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { Db } from '../store/database'
+import type { Database } from '../store/schema'
 import { silentLog } from '../log'
 import { readerChapterFacts, storeChapters, unreadCount, chapterKey } from '../store/chapters'
-import { addChannel, putReaderPrefs, recordNewChapterEvent } from '../store/notify'
+import { addChannel, enqueueAll, putReaderPrefs, recordNewChapterEvent } from '../store/notify'
 import { writeSettings } from '../store/settings'
 import { FakeClock } from '../testing/clock'
+import { startReceiver } from '../testing/receivers'
 import { openTestStore, seedReader, seedSeries, type TestStore } from '../testing/store'
 import { createNotifier } from './notifier'
 import { holdersWithUnreadOf, seriesKeyOf } from './unread'
 
 const HOUR = 3_600_000
+
+/** A Kysely handle over the test store's connection that hands each statement run to `seen`. */
+const counted = (seen: (sql: string, inTransaction: boolean) => void): Db =>
+  new Kysely<Database>({
+    dialect: new SqliteDialect({ database: store.sqlite }),
+    log: (event) => seen(event.query.sql, store.sqlite.inTransaction),
+  })
 let store: TestStore
 let clock: FakeClock
 
@@ -123,8 +134,9 @@ describe('a digest in sets', () => {
     const statements = async (readers: number, series: number) => {
       const keys = await library(readers, series)
       await newChapters(keys)
+      let count = 0
       const notifier = createNotifier({
-        db: store.db,
+        db: counted(() => count++),
         clock,
         log: silentLog,
         vapid: () => {
@@ -132,14 +144,7 @@ describe('a digest in sets', () => {
         },
         policy: async () => 'local-network',
       })
-      const prepare = store.sqlite.prepare.bind(store.sqlite)
-      let count = 0
-      store.sqlite.prepare = ((source: string) => (count++, prepare(source))) as typeof store.sqlite.prepare
-      try {
-        await notifier.digest('a')
-      } finally {
-        store.sqlite.prepare = prepare as typeof store.sqlite.prepare
-      }
+      await notifier.digest('a')
       const outbox = await store.db.selectFrom('notify_outbox').select(['channel_id', 'message', 'not_before']).execute()
       const pending = await store.db.selectFrom('notify_chapters').select('id').execute()
       return { count, outbox, pending: pending.length }
@@ -157,5 +162,48 @@ describe('a digest in sets', () => {
     // Quiet all day: every third Reader's message waits.
     expect(big.outbox.filter((m) => m.not_before > clock.now()).length).toBe(4)
     expect(big.count).toBe(small.count)
+  })
+
+  it("writes a batch's deliveries in one transaction each: no autocommitted write per message", async () => {
+    const hook = await startReceiver('/hook')
+    try {
+      const reader = await seedReader(store.db, 'batched')
+      const channel = await addChannel(store.db, reader, { kind: 'webhook', target: hook.url, secret: '{"secret":"k"}' }, 1)
+      const digest = {
+        reader: 'batched',
+        newChapters: [{ site: 'a', seriesId: 's', title: 'S', chapter: 2, label: 'Ch 2', chapterUrl: '' }],
+      }
+      await enqueueAll(
+        store.db,
+        Array.from({ length: 25 }, () => ({
+          channel_id: channel,
+          message: JSON.stringify(digest),
+          created_at: 1,
+          not_before: clock.now(),
+        })),
+      )
+      const writes: boolean[] = []
+      let begins = 0
+      const db = counted((sql, inTransaction) => {
+        if (/^begin/i.test(sql)) begins++
+        if (/^(insert|update|delete)/i.test(sql.trim())) writes.push(inTransaction)
+      })
+      const notifier = createNotifier({ db, clock, log: silentLog, vapid: () => ({}) as never, policy: async () => 'local-network' })
+      await notifier.deliverDue()
+      expect(hook.requests).toHaveLength(25)
+      expect(await store.db.selectFrom('notify_outbox').select('id').execute()).toEqual([])
+      const row = await store.db
+        .selectFrom('notify_channels')
+        .select(['failures', 'last_ok_at'])
+        .where('id', '=', channel)
+        .executeTakeFirstOrThrow()
+      expect(row).toEqual({ failures: 0, last_ok_at: clock.now() })
+      // 25 messages in batches of 10: three transactions, and every write inside one.
+      expect(begins).toBe(3)
+      expect(writes.length).toBeGreaterThanOrEqual(25)
+      expect(writes.every(Boolean)).toBe(true)
+    } finally {
+      await hook.close()
+    }
   })
 })

@@ -164,15 +164,24 @@ function createQueues(deps: NotifierDeps, signal: AbortSignal, finished: () => v
   const run = async (owner: number | null) => {
     const policy = await deps.policy()
     const tried = new Set<number>()
-    while (!signal.aborted) {
-      const due = (await dueMessagesOf(deps.db, owner, deps.clock.now(), 10)).filter((m) => !tried.has(m.id))
-      if (due.length === 0) return
+    const done = delivered(deps)
+    const batch = async (due: readonly NotifyOutboxRow[]) => {
       for (const message of due) {
         if (signal.aborted) return
         tried.add(message.id)
         await sending.take()
-        await deliverMessage(deps, message, policy, signal).finally(sending.give)
+        await deliverMessage(deps, message, policy, signal, done).finally(sending.give)
       }
+    }
+    try {
+      while (!signal.aborted) {
+        const due = (await dueMessagesOf(deps.db, owner, deps.clock.now(), BATCH)).filter((m) => !tried.has(m.id))
+        if (due.length === 0) return
+        await batch(due)
+        await done.flush()
+      }
+    } finally {
+      await done.flush()
     }
   }
   const start = (owner: number | null) => {
@@ -301,14 +310,58 @@ async function queueAll(db: Db, queued: readonly Queued[], now: number): Promise
   await enqueueAll(db, fresh)
 }
 
-async function deliverMessage(deps: NotifierDeps, message: NotifyOutboxRow, policy: TargetPolicy, signal: AbortSignal): Promise<void> {
+/** A queue reads this many due messages at a time; their bookkeeping is one transaction. */
+const BATCH = 10
+
+/**
+ * The bookkeeping of a queue's batch (docs/adr/0170-digests-in-sets.md): each message delivered is deleted and
+ * its channel marked delivered in ONE transaction at the end of the batch, not two synced commits per message. A
+ * crash before it sends those messages again, with the same delivery ids (docs/adr/0118-…), as a crash between
+ * a send and its commit always could. Anything else written about a channel first writes what is pending, so
+ * the channel's rows change in the order things happened.
+ */
+function delivered(deps: NotifierDeps) {
+  const messages: number[] = []
+  const channels = new Map<number, number>()
+  return {
+    add(messageId: number, channelId: number, at: number) {
+      messages.push(messageId)
+      channels.set(channelId, at)
+    },
+    /** Whether a channel delivered in this batch (its stored failures are about to be reset). */
+    has: (channelId: number) => channels.has(channelId),
+    async flush(): Promise<void> {
+      if (messages.length === 0 && channels.size === 0) return
+      const ids = messages.splice(0)
+      const delivered = [...channels]
+      channels.clear()
+      await deps.db.transaction().execute(async (trx) => {
+        for (const id of ids) await messageDone(trx, id)
+        for (const [channelId, at] of delivered) await channelDelivered(trx, channelId, at)
+      })
+    },
+  }
+}
+
+type Delivered = ReturnType<typeof delivered>
+
+async function deliverMessage(
+  deps: NotifierDeps,
+  message: NotifyOutboxRow,
+  policy: TargetPolicy,
+  signal: AbortSignal,
+  done: Delivered,
+): Promise<void> {
   const { db, clock, log } = deps
-  const channel = await getChannel(db, message.channel_id)
-  if (!channel) return messageDone(db, message.id)
+  const stored = await getChannel(db, message.channel_id)
+  if (!stored) return messageDone(db, message.id)
+  // A channel delivered earlier in this batch has no failures, though its row says so until the batch is written.
+  const channel = done.has(stored.id) ? { ...stored, failures: 0 } : stored
   const reader = channel.reader_id === null ? 'the owner' : await readerName(db, channel.reader_id)
   const digest = JSON.parse(message.message) as Digest
-  const failure = await sendOne(deps, channel, digest, message.delivery_id || newDeliveryId(), policy, { signal, reader })
-  if (failure === null) return messageDone(db, message.id)
+  const deliveryId = message.delivery_id || newDeliveryId()
+  const failure = await sendOne(deps, channel, digest, deliveryId, policy, { signal, reader, done: done.flush })
+  if (failure === null) return done.add(message.id, channel.id, clock.now())
   if (failure === GONE || signal.aborted) return
   const attempts = message.attempts + 1
   if (attempts >= MAX_ATTEMPTS) {
@@ -345,7 +398,7 @@ async function sendOne(
   digest: Digest,
   deliveryId: string,
   policy: TargetPolicy,
-  how: { signal: AbortSignal; reader: string },
+  how: { signal: AbortSignal; reader: string; done?: () => Promise<void> },
 ): Promise<string | null> {
   const { db, clock, log } = deps
   let reason: string
@@ -353,7 +406,8 @@ async function sendOne(
   try {
     const answer = await sendTo(channelRequest(channel, digest, deliveryId, deps.vapid, clock.now()), policy, SEND_TIMEOUT_MS, how.signal)
     if (answer.status >= 200 && answer.status < 300) {
-      await channelDelivered(db, channel.id, clock.now())
+      // A delivery from the outbox is written with its batch (how.done); a test message at once.
+      if (!how.done) await channelDelivered(db, channel.id, clock.now())
       return null
     }
     if (channel.kind === 'webpush' && (answer.status === 404 || answer.status === 410)) {
@@ -372,6 +426,7 @@ async function sendOne(
   const fields = { reader: how.reader, channel: channel.id, kind: channel.kind, reason, detail }
   if (channel.failures === 0) log.warn(fields, `${line}; told once until it delivers again`)
   else log.debug(fields, line)
+  await how.done?.()
   await channelFailed(db, channel.id, reason, clock.now())
   return reason
 }

@@ -247,7 +247,11 @@ export async function replaceMessage(db: Db, id: number, message: string): Promi
 
 /** Messages whose time has come, oldest first. */
 export async function dueMessages(db: Db, now: number, limit: number): Promise<NotifyOutboxRow[]> {
-  return db.selectFrom('notify_outbox').selectAll().where('next_attempt_at', '<=', now).orderBy('id').limit(limit).execute()
+  // By the due index: the messages whose time has come, not the whole outbox in id order.
+  const result = await sql<NotifyOutboxRow>`
+    SELECT * FROM notify_outbox INDEXED BY notify_outbox_due WHERE next_attempt_at <= ${now} ORDER BY id LIMIT ${limit}
+  `.execute(db)
+  return result.rows
 }
 
 /** The Readers (null: the owner) with a message due: each has its own queue (docs/adr/0120-…). */
