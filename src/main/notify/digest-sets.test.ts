@@ -36,8 +36,8 @@ afterEach(() => store.dispose())
 
 /**
  * `readers` Readers and `series` Series; Reader r holds Series s when (r + s) % 3 != 0, read up to a Progress that
- * varies (none, below, inside and above the stored list); every other Series has a stored list with a gap and a
- * half chapter. Each Reader has a channel, every third one quiet hours all day. Returns the Series' keys.
+ * varies (none, below, inside, on and above the stored list); every other Series has a stored list with a gap and a
+ * half chapter, every fourth one chapter vanished. Each Reader has a channel, every third one quiet hours all day. Returns the Series' keys.
  */
 async function library(readers: number, series: number): Promise<Array<{ site: string; seriesId: string }>> {
   const ids: number[] = []
@@ -64,7 +64,7 @@ async function library(readers: number, series: number): Promise<Array<{ site: s
     for (const [i, readerId] of holders.entries())
       await store.db
         .updateTable('bookmarks')
-        .set({ progress: [null, 2, 12, 25, 40][(i + s) % 5] ?? null })
+        .set({ progress: [null, 2, 12, 25, 40, 10.5, 5, 31][(i + s) % 8] ?? null })
         .where('reader_id', '=', readerId)
         .where('series_id', '=', seriesId)
         .execute()
@@ -75,6 +75,15 @@ async function library(readers: number, series: number): Promise<Array<{ site: s
         url: `https://a.example/${seriesId}/${n}`,
       }))
       await storeChapters(store.db, { site: 'a', seriesId }, served, clock.now(), 30)
+      // Chapter 13 gone from the Site: vanished, not counted.
+      if (s % 4 === 0)
+        await storeChapters(
+          store.db,
+          { site: 'a', seriesId },
+          served.filter((c) => c.number !== 13),
+          clock.now(),
+          31,
+        )
     }
     keys.push({ site: 'a', seriesId })
   }
