@@ -11,7 +11,7 @@ import { readerChapterFacts, storeChapters, unreadCount, chapterKey } from '../s
 import { addChannel, enqueueAll, putReaderPrefs, recordNewChapterEvent } from '../store/notify'
 import { writeSettings } from '../store/settings'
 import { FakeClock } from '../testing/clock'
-import { startReceiver } from '../testing/receivers'
+import { startReceiver, startSilentReceiver } from '../testing/receivers'
 import { openTestStore, seedReader, seedSeries, type TestStore } from '../testing/store'
 import { createNotifier } from './notifier'
 import { holdersWithUnreadOf, seriesKeyOf } from './unread'
@@ -213,6 +213,67 @@ describe('a digest in sets', () => {
       expect(writes.every(Boolean)).toBe(true)
     } finally {
       await hook.close()
+    }
+  })
+
+  it('writes what a batch delivered when the notifier stops mid-batch, and a failure after a delivery counts', async () => {
+    const hook = await startReceiver('/hook')
+    const silent = await startSilentReceiver('/never')
+    try {
+      const reader = await seedReader(store.db, 'stopped')
+      const good = await addChannel(store.db, reader, { kind: 'webhook', target: hook.url, secret: '{"secret":"k"}' }, 1)
+      const never = await addChannel(store.db, reader, { kind: 'webhook', target: silent.url, secret: '{"secret":"k"}' }, 1)
+      const message = JSON.stringify({ reader: 'stopped', newChapters: [] })
+      const row = (channel_id: number) => ({ channel_id, message, created_at: 1, not_before: clock.now() })
+      await enqueueAll(store.db, [row(good), row(good), row(never)])
+      const notifier = createNotifier({
+        db: store.db,
+        clock,
+        log: silentLog,
+        vapid: () => ({}) as never,
+        policy: async () => 'local-network',
+      })
+      const round = notifier.deliverDue()
+      while (silent.arrived === 0) await new Promise((resolve) => setTimeout(resolve, 5))
+      await notifier.stop()
+      await round
+      expect(hook.requests).toHaveLength(2)
+      // The two delivered are written (never sent again); the one cut short waits for the next start.
+      const left = await store.db.selectFrom('notify_outbox').select('channel_id').execute()
+      expect(left).toEqual([{ channel_id: never }])
+      const channel = await store.db
+        .selectFrom('notify_channels')
+        .select(['failures', 'last_ok_at'])
+        .where('id', '=', good)
+        .executeTakeFirstOrThrow()
+      expect(channel.last_ok_at).toBe(clock.now())
+
+      // A channel that delivers, then fails in the same batch: one failure counted, after the delivery.
+      await store.db.deleteFrom('notify_outbox').execute()
+      await enqueueAll(store.db, [row(good), row(good)])
+      let answered = 0
+      const flaky = await startReceiver('/flaky')
+      await store.db.updateTable('notify_channels').set({ target: flaky.url }).where('id', '=', good).execute()
+      const original = flaky.requests.push.bind(flaky.requests)
+      flaky.requests.push = (...items) => {
+        flaky.status = ++answered === 1 ? 200 : 503
+        return original(...items)
+      }
+      const again = createNotifier({ db: store.db, clock, log: silentLog, vapid: () => ({}) as never, policy: async () => 'local-network' })
+      await again.deliverDue()
+      await again.stop()
+      await flaky.close()
+      expect(answered).toBe(2)
+      const after = await store.db
+        .selectFrom('notify_channels')
+        .select(['failures', 'last_ok_at'])
+        .where('id', '=', good)
+        .executeTakeFirstOrThrow()
+      expect(after.failures).toBe(1)
+      expect(await store.db.selectFrom('notify_outbox').select('attempts').execute()).toEqual([{ attempts: 1 }])
+    } finally {
+      await hook.close()
+      await silent.close()
     }
   })
 })
