@@ -11,6 +11,7 @@ import { chapters100k, chapters100kCheckOverhead, chapters100kFullSync, chapters
 import { import5000, import5000Requests } from './import-5000'
 import { importHostile } from './import-hostile'
 import { importLarge } from './import-large'
+import { digest50x200 } from './digest'
 import { export50k } from './export-50k'
 import { seriesList10k } from './series-list'
 import { idleCpu100k, memory100k, seriesListChromium100k, startup100k } from './shell-100k'
@@ -48,6 +49,7 @@ const BENCHES: Record<string, () => Promise<BenchResult>> = {
   'chapters-100k-check-overhead': chapters100kCheckOverhead,
   'chapters-100k-full-sync': chapters100kFullSync,
   'chapters-100k-since': chapters100kSince,
+  'digest-50x200': digest50x200,
   'startup-100k': startup100k,
   'idle-cpu-100k': idleCpu100k,
   'memory-100k': memory100k,

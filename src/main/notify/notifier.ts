@@ -13,11 +13,12 @@ import {
   channelDelivered,
   channelFailed,
   channelsOf,
+  channelsOfAll,
   deleteChapters,
   dueMessagesOf,
-  enqueue,
+  enqueueAll,
   getChannel,
-  heldMessage,
+  heldMessagesOf,
   messageDone,
   messageRetry,
   newDeliveryId,
@@ -25,7 +26,7 @@ import {
   ownersWithDue,
   pendingChapters,
   readerName,
-  readerPrefs,
+  readersPrefs,
   removeChannel,
   replaceMessage,
 } from '../store/notify'
@@ -34,7 +35,7 @@ import { channelRequest, senderOf } from './channels'
 import { buildDigests, mergeDigests, newestPerSeries, quietUntil, type Digest, type ReaderRules } from './digest'
 import { rulesFromRow } from './prefs'
 import { plainReason, SEND_TIMEOUT_MS, sendTo, type TargetPolicy } from './send'
-import { holdersWithUnread, type HolderUnread } from './unread'
+import { holdersWithUnreadOf, type HolderUnread } from './unread'
 import type { VapidKeys } from './vapid'
 
 /** Waits between tries of one message: 30 s, 2 min, 10 min, 30 min, 1 h, then 3 h. */
@@ -163,15 +164,24 @@ function createQueues(deps: NotifierDeps, signal: AbortSignal, finished: () => v
   const run = async (owner: number | null) => {
     const policy = await deps.policy()
     const tried = new Set<number>()
-    while (!signal.aborted) {
-      const due = (await dueMessagesOf(deps.db, owner, deps.clock.now(), 10)).filter((m) => !tried.has(m.id))
-      if (due.length === 0) return
+    const done = delivered(deps)
+    const batch = async (due: readonly NotifyOutboxRow[]) => {
       for (const message of due) {
         if (signal.aborted) return
         tried.add(message.id)
         await sending.take()
-        await deliverMessage(deps, message, policy, signal).finally(sending.give)
+        await deliverMessage(deps, message, policy, signal, done).finally(sending.give)
       }
+    }
+    try {
+      while (!signal.aborted) {
+        const due = (await dueMessagesOf(deps.db, owner, deps.clock.now(), BATCH)).filter((m) => !tried.has(m.id))
+        if (due.length === 0) return
+        await batch(due)
+        await done.flush()
+      }
+    } finally {
+      await done.flush()
     }
   }
   const start = (owner: number | null) => {
@@ -237,30 +247,38 @@ function createTests(deps: NotifierDeps, signal: AbortSignal) {
   }
 }
 
-/** The rules of each Reader holding one of the Series (a Reader with none stored has the defaults). */
+/** The rules of each Reader holding one of the Series (a Reader with none stored has the defaults): one read. */
 async function rulesFor(db: Db, holders: Iterable<readonly HolderUnread[]>): Promise<Map<number, ReaderRules>> {
-  const rules = new Map<number, ReaderRules>()
-  for (const list of holders)
-    for (const h of list) if (!rules.has(h.readerId)) rules.set(h.readerId, rulesFromRow(await readerPrefs(db, h.readerId)))
-  return rules
+  const ids = new Set<number>()
+  for (const list of holders) for (const h of list) ids.add(h.readerId)
+  const stored = await readersPrefs(db, [...ids])
+  return new Map([...ids].map((id) => [id, rulesFromRow(stored.get(id))]))
 }
 
-/** One transaction: the waiting New Chapters become outbox messages, and are deleted. */
+/**
+ * One transaction: the waiting New Chapters become outbox messages, and are deleted. A fixed number of
+ * statements whatever the Readers and Series (docs/adr/0170-digests-in-sets.md): the chapters, their holders with
+ * their unread counts, the holders' rules, their channels, the messages held for quiet hours, the new messages.
+ */
 async function digestPending(deps: NotifierDeps, site: string | undefined): Promise<Map<number, Digest> | null> {
   const now = deps.clock.now()
   return deps.db.transaction().execute(async (trx) => {
     const rows = await pendingChapters(trx, site)
     if (rows.length === 0) return null
-    const holders = new Map<string, HolderUnread[]>()
-    for (const c of newestPerSeries(rows))
-      holders.set(`${c.site}/${c.series_id}`, await holdersWithUnread(trx, { site: c.site, seriesId: c.series_id }))
+    const holders = await holdersWithUnreadOf(
+      trx,
+      newestPerSeries(rows).map((c) => ({ site: c.site, seriesId: c.series_id })),
+    )
     const rules = await rulesFor(trx, holders.values())
     const { readers, owner } = buildDigests(rows, holders, (id) => rules.get(id)!)
+    const channels = await channelsOfAll(trx, [...readers.keys()])
+    const queued: Queued[] = []
     for (const [readerId, digest] of readers) {
       const until = quietUntil(rules.get(readerId)!, now)
-      for (const channel of await channelsOf(trx, readerId)) await queue(trx, channel.id, digest, until, now)
+      for (const channel of channels.get(readerId) ?? []) queued.push({ channelId: channel.id, digest, until })
     }
-    if (owner) for (const channel of await channelsOf(trx, null)) await queue(trx, channel.id, owner, null, now)
+    if (owner) for (const channel of channels.get(null) ?? []) queued.push({ channelId: channel.id, digest: owner, until: null })
+    await queueAll(trx, queued, now)
     await deleteChapters(
       trx,
       rows.map((r) => r.id),
@@ -269,23 +287,81 @@ async function digestPending(deps: NotifierDeps, site: string | undefined): Prom
   })
 }
 
-/** Queues a digest for a channel: at once, or held to the end of quiet hours — joined to the one held already. */
-async function queue(db: Db, channelId: number, digest: Digest, until: number | null, now: number): Promise<void> {
-  if (until !== null) {
-    const held = await heldMessage(db, channelId, now)
-    if (held) return replaceMessage(db, held.id, JSON.stringify(mergeDigests(JSON.parse(held.message) as Digest, digest)))
-  }
-  await enqueue(db, { channel_id: channelId, message: JSON.stringify(digest), created_at: now, not_before: until ?? now })
+interface Queued {
+  channelId: number
+  digest: Digest
+  /** The end of the Reader's quiet hours, or null to send at once. */
+  until: number | null
 }
 
-async function deliverMessage(deps: NotifierDeps, message: NotifyOutboxRow, policy: TargetPolicy, signal: AbortSignal): Promise<void> {
+/** Queues each digest on its channel: at once, or held to the end of quiet hours — joined to the one held already. */
+async function queueAll(db: Db, queued: readonly Queued[], now: number): Promise<void> {
+  const held = await heldMessagesOf(
+    db,
+    queued.filter((q) => q.until !== null).map((q) => q.channelId),
+    now,
+  )
+  const fresh: Array<{ channel_id: number; message: string; created_at: number; not_before: number }> = []
+  for (const { channelId, digest, until } of queued) {
+    const joined = until === null ? undefined : held.get(channelId)
+    if (joined) await replaceMessage(db, joined.id, JSON.stringify(mergeDigests(JSON.parse(joined.message) as Digest, digest)))
+    else fresh.push({ channel_id: channelId, message: JSON.stringify(digest), created_at: now, not_before: until ?? now })
+  }
+  await enqueueAll(db, fresh)
+}
+
+/** A queue reads this many due messages at a time; their bookkeeping is one transaction. */
+const BATCH = 10
+
+/**
+ * The bookkeeping of a queue's batch (docs/adr/0170-digests-in-sets.md): each message delivered is deleted and
+ * its channel marked delivered in ONE transaction at the end of the batch, not two synced commits per message. A
+ * crash before it sends those messages again, with the same delivery ids (docs/adr/0118-…), as a crash between
+ * a send and its commit always could. Anything else written about a channel first writes what is pending, so
+ * the channel's rows change in the order things happened.
+ */
+function delivered(deps: NotifierDeps) {
+  const messages: number[] = []
+  const channels = new Map<number, number>()
+  return {
+    add(messageId: number, channelId: number, at: number) {
+      messages.push(messageId)
+      channels.set(channelId, at)
+    },
+    /** Whether a channel delivered in this batch (its stored failures are about to be reset). */
+    has: (channelId: number) => channels.has(channelId),
+    async flush(): Promise<void> {
+      if (messages.length === 0 && channels.size === 0) return
+      const ids = messages.splice(0)
+      const delivered = [...channels]
+      channels.clear()
+      await deps.db.transaction().execute(async (trx) => {
+        for (const id of ids) await messageDone(trx, id)
+        for (const [channelId, at] of delivered) await channelDelivered(trx, channelId, at)
+      })
+    },
+  }
+}
+
+type Delivered = ReturnType<typeof delivered>
+
+async function deliverMessage(
+  deps: NotifierDeps,
+  message: NotifyOutboxRow,
+  policy: TargetPolicy,
+  signal: AbortSignal,
+  done: Delivered,
+): Promise<void> {
   const { db, clock, log } = deps
-  const channel = await getChannel(db, message.channel_id)
-  if (!channel) return messageDone(db, message.id)
+  const stored = await getChannel(db, message.channel_id)
+  if (!stored) return messageDone(db, message.id)
+  // A channel delivered earlier in this batch has no failures, though its row says so until the batch is written.
+  const channel = done.has(stored.id) ? { ...stored, failures: 0 } : stored
   const reader = channel.reader_id === null ? 'the owner' : await readerName(db, channel.reader_id)
   const digest = JSON.parse(message.message) as Digest
-  const failure = await sendOne(deps, channel, digest, message.delivery_id || newDeliveryId(), policy, { signal, reader })
-  if (failure === null) return messageDone(db, message.id)
+  const deliveryId = message.delivery_id || newDeliveryId()
+  const failure = await sendOne(deps, channel, digest, deliveryId, policy, { signal, reader, done: done.flush })
+  if (failure === null) return done.add(message.id, channel.id, clock.now())
   if (failure === GONE || signal.aborted) return
   const attempts = message.attempts + 1
   if (attempts >= MAX_ATTEMPTS) {
@@ -331,7 +407,7 @@ async function sendOne(
   digest: Digest,
   deliveryId: string,
   policy: TargetPolicy,
-  how: { signal: AbortSignal; reader: string },
+  how: { signal: AbortSignal; reader: string; done?: () => Promise<void> },
 ): Promise<string | null> {
   const { db, clock, log } = deps
   let reason: string
@@ -339,7 +415,8 @@ async function sendOne(
   try {
     const answer = await sendTo(channelRequest(channel, digest, deliveryId, deps.vapid, clock.now()), policy, SEND_TIMEOUT_MS, how.signal)
     if (answer.status >= 200 && answer.status < 300) {
-      await channelDelivered(db, channel.id, clock.now())
+      // A delivery from the outbox is written with its batch (how.done); a test message at once.
+      if (!how.done) await channelDelivered(db, channel.id, clock.now())
       return null
     }
     if (senderOf(channel).gone(answer.status)) {
@@ -358,6 +435,7 @@ async function sendOne(
   const fields = { reader: how.reader, channel: channel.id, kind: channel.kind, reason, detail }
   if (channel.failures === 0) log.warn(fields, `${line}; told once until it delivers again`)
   else log.debug(fields, line)
+  await how.done?.()
   await channelFailed(db, channel.id, reason, clock.now())
   return reason
 }

@@ -3,6 +3,7 @@
  * Chapters waiting for their digest, the Readers' rules and channels, and the outbox. Times are parameters.
  */
 import { randomBytes } from 'node:crypto'
+import { sql } from 'kysely'
 import type { Db } from './database'
 import type {
   BookmarkStatus,
@@ -64,18 +65,67 @@ export interface HolderRow {
   series_url: string
 }
 
-/** The bookmarks holding a Series, with what the unread count is computed from. */
-export async function seriesHolders(db: Db, key: SeriesKey): Promise<HolderRow[]> {
-  return db
-    .selectFrom('bookmarks as b')
-    .innerJoin('readers as r', 'r.id', 'b.reader_id')
-    .innerJoin('series as s', (join) => join.onRef('s.site', '=', 'b.site').onRef('s.series_id', '=', 'b.series_id'))
-    .select(['b.reader_id', 'r.name', 'b.site', 'b.series_id', 'b.status', 'b.progress', 'b.created_at'])
-    .select(['s.latest_chapter', 's.latest_chapter_url', 's.series_url'])
-    .where('b.site', '=', key.site)
-    .where('b.series_id', '=', key.seriesId)
-    .orderBy('b.reader_id')
+/**
+ * Every bookmark holding one of `keys`, with what its unread count is computed from: ONE statement for a whole
+ * digest, each Series found by `bookmarks_series` (docs/adr/0170-digests-in-sets.md). Ordered by Series, then
+ * Reader.
+ */
+export async function holdersOf(db: Db, keys: readonly SeriesKey[]): Promise<HolderRow[]> {
+  if (keys.length === 0) return []
+  const wanted = JSON.stringify(keys.map((k) => [k.site, k.seriesId]))
+  const result = await sql<HolderRow>`
+    SELECT b.reader_id, r.name, b.site, b.series_id, b.status, b.progress, b.created_at,
+      s.latest_chapter, s.latest_chapter_url, s.series_url
+    FROM (SELECT DISTINCT value ->> 0 AS site, value ->> 1 AS series_id FROM json_each(${wanted})) k
+    CROSS JOIN bookmarks b INDEXED BY bookmarks_series ON b.site = k.site AND b.series_id = k.series_id
+    JOIN readers r ON r.id = b.reader_id
+    JOIN series s ON s.site = b.site AND s.series_id = b.series_id
+  `.execute(db)
+  // By Series, then Reader, sorted here: SQL's sort of the whole read costs more than the read.
+  return result.rows.sort((a, b) =>
+    a.site < b.site ? -1 : a.site > b.site ? 1 : a.series_id < b.series_id ? -1 : a.series_id > b.series_id ? 1 : a.reader_id - b.reader_id,
+  )
+}
+
+/** The stored rules of each of `readerIds` (a Reader with none stored is absent). One statement. */
+export async function readersPrefs(db: Db, readerIds: readonly number[]): Promise<Map<number, NotifyPrefsRow>> {
+  if (readerIds.length === 0) return new Map()
+  const rows = await db
+    .selectFrom('notify_prefs')
+    .selectAll()
+    .where('reader_id', 'in', sql<number>`(SELECT value FROM json_each(${JSON.stringify(readerIds)}))`)
     .execute()
+  return new Map(rows.map((r) => [r.reader_id, r]))
+}
+
+/** The channels of each of `readerIds` and the owner's (key null), each list by id. One statement. */
+export async function channelsOfAll(db: Db, readerIds: readonly number[]): Promise<Map<number | null, NotifyChannelRow[]>> {
+  const rows = await db
+    .selectFrom('notify_channels')
+    .selectAll()
+    .where((eb) =>
+      eb.or([eb('reader_id', 'is', null), eb('reader_id', 'in', sql<number>`(SELECT value FROM json_each(${JSON.stringify(readerIds)}))`)]),
+    )
+    .orderBy('id')
+    .execute()
+  const byOwner = new Map<number | null, NotifyChannelRow[]>()
+  for (const row of rows) byOwner.set(row.reader_id, [...(byOwner.get(row.reader_id) ?? []), row])
+  return byOwner
+}
+
+/** Of `channelIds`, each channel's message held for later and not tried yet (see heldMessage). One statement. */
+export async function heldMessagesOf(db: Db, channelIds: readonly number[], now: number): Promise<Map<number, NotifyOutboxRow>> {
+  if (channelIds.length === 0) return new Map()
+  const rows = await db
+    .selectFrom('notify_outbox')
+    .selectAll()
+    .where('channel_id', 'in', sql<number>`(SELECT value FROM json_each(${JSON.stringify(channelIds)}))`)
+    .where('attempts', '=', 0)
+    .where('not_before', '>', now)
+    .orderBy('id', 'desc')
+    .execute()
+  // Descending, so the first (lowest id) of a channel is the one kept, as heldMessage picks.
+  return new Map(rows.map((r) => [r.channel_id, r]))
 }
 
 export async function readerPrefs(db: Db, readerId: number): Promise<NotifyPrefsRow | undefined> {
@@ -168,6 +218,18 @@ export async function enqueue(db: Db, row: { channel_id: number; message: string
     .execute()
 }
 
+/** Queues messages, each with its own delivery id: multi-row INSERTs of at most 500 rows. */
+export async function enqueueAll(
+  db: Db,
+  rows: ReadonlyArray<{ channel_id: number; message: string; created_at: number; not_before: number }>,
+): Promise<void> {
+  for (let i = 0; i < rows.length; i += 500)
+    await db
+      .insertInto('notify_outbox')
+      .values(rows.slice(i, i + 500).map((row) => ({ ...row, next_attempt_at: row.not_before, delivery_id: newDeliveryId() })))
+      .execute()
+}
+
 /** The message a channel holds for later (quiet hours) and has not tried yet: a new digest joins it. */
 export async function heldMessage(db: Db, channelId: number, now: number): Promise<NotifyOutboxRow | undefined> {
   return db
@@ -186,7 +248,11 @@ export async function replaceMessage(db: Db, id: number, message: string): Promi
 
 /** Messages whose time has come, oldest first. */
 export async function dueMessages(db: Db, now: number, limit: number): Promise<NotifyOutboxRow[]> {
-  return db.selectFrom('notify_outbox').selectAll().where('next_attempt_at', '<=', now).orderBy('id').limit(limit).execute()
+  // By the due index: the messages whose time has come, not the whole outbox in id order.
+  const result = await sql<NotifyOutboxRow>`
+    SELECT * FROM notify_outbox INDEXED BY notify_outbox_due WHERE next_attempt_at <= ${now} ORDER BY id LIMIT ${limit}
+  `.execute(db)
+  return result.rows
 }
 
 /** The Readers (null: the owner) with a message due: each has its own queue (docs/adr/0120-…). */
