@@ -4,6 +4,7 @@
 import { unsafeIdReason } from '../../shared/ids'
 import type { ReleasedAt } from './dates'
 import type { AdapterRecipe, FamilyKey } from './families'
+import type { SiteFeed } from './feeds'
 
 export interface Pace {
   /** Each eligible Series is checked once per rest. */
@@ -105,6 +106,11 @@ export interface Adapter {
   /** The first request for a Series. */
   request(seriesUrl: URL): PageRequest
   read(page: Page, seriesUrl: URL): AdapterStep
+  /**
+   * The Site's latest-updates page, when the adapter has its own (a family's comes from its recipe:
+   * `siteFeed` in ./feeds; docs/adr/0165-site-feeds.md).
+   */
+  latest?: SiteFeed
 }
 
 export class AdapterError extends Error {
