@@ -19,6 +19,8 @@ import { pruneOrphanSeries } from '../store/series'
 import type { CheckReport } from './check'
 import { SitePacer } from './pacer'
 import { runPass, UnwrittenPasses, WallWatch, type NewChapter, type PassResult } from './pass'
+import { FeedWatch } from './feed'
+import { siteFeed } from '../sites/feeds'
 
 export const PASS_RETENTION_MS = 14 * 86_400_000
 /** An orphan Series (no Reader holds it) not checked for this long is deleted with its history. */
@@ -142,6 +144,8 @@ function passDeps(shared: LaneShared, site: Site, unwritten: UnwrittenPasses) {
     site,
     unwritten,
     wallWatch: new WallWatch(),
+    // An adaptive Site whose family publishes an updates page reads it on its Lane (docs/adr/0165-site-feeds.md).
+    feed: site.pace.cadence === 'adaptive' && siteFeed(site.adapter) ? new FeedWatch(site.pace) : undefined,
     fetchers: options.fetchers,
     health,
     pacer,
