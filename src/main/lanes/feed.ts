@@ -18,7 +18,7 @@ import { applyFeedPlan, feedSeries, sampleSeriesUrl, type FeedSeries } from '../
 export const FEED_SAFETY_RESTS = 12
 /** The feed is read at most every quarter rest, at least every two rests. */
 export const FEED_MIN_RESTS = 0.25
-export const FEED_MAX_RESTS = 2
+export const FEED_MAX_RESTS = 0.5
 /** A page that failed is tried again after this many rests (the cadence plans the Series meanwhile). */
 export const FEED_RETRY_RESTS = 1
 
