@@ -33,9 +33,10 @@ describe('coverage', () => {
 
 describe('the page cadence', () => {
   it('halves when most of the page is new, lengthens when nothing is, within its bounds', () => {
-    expect(nextInterval(HOUR, 15, 20, pace)).toBe(HOUR / 2)
-    expect(nextInterval(HOUR, 0, 20, pace)).toBe(1.5 * HOUR)
-    expect(nextInterval(HOUR, 3, 20, pace)).toBe(HOUR)
+    const q = 20 * 60_000
+    expect(nextInterval(q, 15, 20, pace)).toBe(15 * 60_000) // halved, to the quarter-rest floor
+    expect(nextInterval(q, 0, 20, pace)).toBe(30 * 60_000) // lengthened by half
+    expect(nextInterval(q, 3, 20, pace)).toBe(q)
     expect(nextInterval(FEED_MAX_RESTS * HOUR, 0, 20, pace)).toBe(FEED_MAX_RESTS * HOUR)
     expect(nextInterval(FEED_MIN_RESTS * HOUR, 20, 20, pace)).toBe(FEED_MIN_RESTS * HOUR)
   })

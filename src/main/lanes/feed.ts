@@ -16,7 +16,7 @@ import { applyFeedPlan, feedSeries, sampleSeriesUrl, type FeedSeries } from '../
 
 /** A Series on a Site with a feed is still checked at least every this many rests (capped by the ceiling). */
 export const FEED_SAFETY_RESTS = 12
-/** The feed is read at most every quarter rest, at least every two rests. */
+/** The feed is read at most every quarter rest, at least every half rest (ADR 0165: at two rests, chapters came 1.6× later). */
 export const FEED_MIN_RESTS = 0.25
 export const FEED_MAX_RESTS = 0.5
 /** A page that failed is tried again after this many rests (the cadence plans the Series meanwhile). */
