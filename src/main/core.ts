@@ -9,6 +9,7 @@ import type { BrowserFetcher, Fetcher, Fetchers } from './fetch/fetcher'
 import { createHttpFetcher } from './fetch/http-fetcher'
 import { startLanes, type Lanes, type LanesOptions } from './lanes/lane'
 import type { CheckReport } from './lanes/check'
+import type { FeedStatus } from './lanes/feed'
 import { SitePacer } from './lanes/pacer'
 import { findAgainAfterCheck } from './use-cases/found-again'
 import type { SearchDeps } from './use-cases/search-site'
@@ -148,6 +149,8 @@ export interface Core {
    */
   stopSending(): Promise<void>
   readonly lanesRunning: boolean
+  /** Each adaptive Site's updates page as its Lane last read it (none for a Site without one; docs/adr/0165-site-feeds.md). */
+  readonly feeds: ReadonlyMap<string, FeedStatus>
   /** Stops the Lanes and queued Acquisitions, closes the browser and the store, releases the data directory. */
   stop(): Promise<void>
 }
@@ -215,6 +218,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     get lanesRunning() {
       return lanes.running
     },
+    feeds: polling.feeds,
     startLanes: () => lanes.start(),
     stopLanes: () => lanes.stop(),
     async stopSending() {
@@ -463,6 +467,8 @@ interface PollingParts {
   health: BrowserHealth
   pacer: SitePacer
   reader: PageReader
+  /** Each adaptive Site's updates page as its Lane last read it (docs/adr/0165-site-feeds.md). */
+  feeds: Map<string, FeedStatus>
 }
 
 /** The Sites (built-in or given, and sites.json's, its problems logged), the fetchers, the pacer, the page reader. */
@@ -479,7 +485,7 @@ function pollingParts(options: CoreOptions): PollingParts {
   const pacer = new SitePacer(clock)
   // Pages are read off the main thread, each under a deadline (docs/adr/0040-…).
   const reader = options.reader ?? createPageReader({ log, deadlineMs: options.readDeadlineMs || undefined })
-  return { registry, siteProblems: loaded.problems, fetchers, health, pacer, reader }
+  return { registry, siteProblems: loaded.problems, fetchers, health, pacer, reader, feeds: new Map() }
 }
 
 /** What an Acquisition checks with: the Lanes' parts, and the signal that stops it with the app. */
@@ -516,6 +522,7 @@ function laneOptions(options: CoreOptions, store: Store, polling: PollingParts, 
     health: polling.health,
     pacer: polling.pacer,
     reader: polling.reader,
+    feeds: polling.feeds,
     onNewChapters: (site, chapters) => {
       log.info(
         { site: site.key, chapters: chapters.map((c) => `${c.title} ${c.label}`) },

@@ -27,8 +27,11 @@ export type SeriesWaitingView =
   | { kind: 'no-fetcher' }
   /** Due now (or a Check now pending): the Lane takes it at its next turn. */
   | { kind: 'due' }
-  /** Checked within its rest: due again at `at`. */
-  | { kind: 'next-check'; at: number }
+  /**
+   * Checked within its rest: due again at `at`. `feed`: its Site reads its updates page, which shows a New Chapter
+   * before this check would ('reading'), or does not read now ('broken'; docs/adr/0165-site-feeds.md).
+   */
+  | { kind: 'next-check'; at: number; feed?: FeedState }
 
 export interface SeriesWaitingFacts {
   url: string
@@ -41,9 +44,12 @@ export interface SeriesWaitingFacts {
   plannedAt?: number
 }
 
+/** A Site's updates page as its Lane last read it: it reads, or it stopped reading. */
+export type FeedState = 'reading' | 'broken'
+
 export interface LaneFacts {
-  /** Undefined: the Site is not configured. */
-  site?: { restMs: number; ceilingMs: number; hasFetcher: boolean }
+  /** Undefined: the Site is not configured. `feed`: its updates page, when its Lane reads one. */
+  site?: { restMs: number; ceilingMs: number; hasFetcher: boolean; feed?: FeedState }
   pausedUntil: number
   refuseUntil: number
 }
@@ -74,7 +80,8 @@ export function seriesWaiting(facts: SeriesWaitingFacts, lane: LaneFacts, now: n
   if (!lane.site.hasFetcher) return { kind: 'no-fetcher' }
   if (facts.pending || facts.latestCheckedAt === 0) return { kind: 'due' }
   const at = nextDueAt(facts, lane.site)
-  return at <= now ? { kind: 'due' } : { kind: 'next-check', at }
+  if (at <= now) return { kind: 'due' }
+  return lane.site.feed ? { kind: 'next-check', at, feed: lane.site.feed } : { kind: 'next-check', at }
 }
 
 /** "about 4 min": a time ahead, rounded as people say it. */
@@ -106,8 +113,15 @@ export function waitingWords(waiting: SeriesWaitingView, pending: boolean, now: 
     case 'due':
       return pending ? 'your check is in line for the Lane’s next turn' : 'due: the Lane checks it at its next turn'
     case 'next-check':
-      return `next check in ${aboutWords(waiting.at - now)}`
+      return `next check in ${aboutWords(waiting.at - now)}${FEED_WORDS[waiting.feed ?? 'none']}`
   }
+}
+
+/** Why the next check is as far as it is, when the Site's updates page is read (docs/adr/0165-site-feeds.md). */
+const FEED_WORDS: Record<FeedState | 'none', string> = {
+  none: '',
+  reading: ' — this Site’s updates page shows it first',
+  broken: ' — this Site’s updates page does not read now: its own rhythm until it does',
 }
 
 /** Whether the waiting line is something the owner should look at (the attention accent). */

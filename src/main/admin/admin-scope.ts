@@ -3,11 +3,12 @@
  * with (a Series row, a Lane, the store's state). Built once per `createAdmin`.
  */
 import type { LaneView, SeriesRowView } from '../../shared/admin-api'
-import { seriesWaiting, type SeriesWaitingView } from '../../shared/series-state'
+import { seriesWaiting, type FeedState, type SeriesWaitingView } from '../../shared/series-state'
 import type { Settings } from '../../shared/settings'
 import { AppError } from '../../shared/errors'
 import type { Core } from '../core'
 import { fetcherFor } from '../fetch/fetcher'
+import type { FeedStatus } from '../lanes/feed'
 import type { BigReads } from '../sync/big-reads'
 import { DEFAULT_PACE, type Site } from '../sites/site'
 import { allLanes, laneRow } from '../store/lanes'
@@ -69,6 +70,7 @@ export function adminScope(ctx: AdminContext) {
             restMs: site.pace.restMs,
             ceilingMs: site.pace.ceilingMs,
             hasFetcher: fetcherFor(site, core.fetchers) !== undefined,
+            ...feedFact(core.feeds.get(site.key)),
           },
           pausedUntil: lane?.paused_until ?? 0,
           refuseUntil: lane?.refuse_until ?? 0,
@@ -103,4 +105,11 @@ export function adminScope(ctx: AdminContext) {
     oneLane,
     storageView: () => storageViewOf(core),
   }
+}
+
+/** The owner's word for a Site's updates page: read, or not reading now (none before its first read). */
+function feedFact(status: FeedStatus | undefined): { feed?: FeedState } {
+  if (status?.state === 'reading') return { feed: 'reading' }
+  if (status?.state === 'broken') return { feed: 'broken' }
+  return {}
 }

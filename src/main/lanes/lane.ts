@@ -19,6 +19,8 @@ import { pruneOrphanSeries } from '../store/series'
 import type { CheckReport } from './check'
 import { SitePacer } from './pacer'
 import { runPass, UnwrittenPasses, WallWatch, type NewChapter, type PassResult } from './pass'
+import { FeedWatch, type FeedStatus } from './feed'
+import { siteFeed } from '../sites/feeds'
 
 export const PASS_RETENTION_MS = 14 * 86_400_000
 /** An orphan Series (no Reader holds it) not checked for this long is deleted with its history. */
@@ -33,6 +35,8 @@ const FIRST_PRUNE_AFTER_MS = 60_000
 export const FIRST_PASS_STAGGER_MS = 200
 
 export interface LanesOptions {
+  /** Where each Lane's updates page state is kept for the owner's window to read (the core's). */
+  feeds?: Map<string, FeedStatus>
   db: Db
   sites: readonly Site[]
   fetchers: Fetchers
@@ -142,6 +146,7 @@ function passDeps(shared: LaneShared, site: Site, unwritten: UnwrittenPasses) {
     site,
     unwritten,
     wallWatch: new WallWatch(),
+    feed: feedWatch(options, site),
     fetchers: options.fetchers,
     health,
     pacer,
@@ -150,6 +155,14 @@ function passDeps(shared: LaneShared, site: Site, unwritten: UnwrittenPasses) {
     reader: options.reader,
     onCheck: onCheck && ((series: DueSeries, report: CheckReport) => onCheck(site, series, report)),
   }
+}
+
+/** An adaptive Site whose family publishes an updates page reads it on its Lane (docs/adr/0165-site-feeds.md). */
+function feedWatch(options: LanesOptions, site: Site): FeedWatch | undefined {
+  if (site.pace.cadence !== 'adaptive' || !siteFeed(site.adapter)) return undefined
+  const watch = new FeedWatch(site.pace)
+  options.feeds?.set(site.key, watch.status)
+  return watch
 }
 
 /** Stopping with rows held: one more try, so a store that came back keeps them (none held writes nothing). */

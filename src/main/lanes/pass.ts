@@ -20,6 +20,7 @@ import { repairFutureStamps, stillDue } from '../store/series'
 import { ageWords } from '../../shared/format'
 import type { PassSkip } from '../../shared/skip'
 import { checkSeries, type CheckReport } from './check'
+import { readFeed, type FeedReadOutcome, type FeedWatch } from './feed'
 import { computeGap, dueBound, laneGate, refusalLength, sleepAfter, wakeDue } from './decisions'
 import type { SitePacer } from './pacer'
 
@@ -41,6 +42,8 @@ export interface PassDeps {
   unwritten?: UnwrittenPasses
   /** The wall clock against the monotonic one, from pass to pass (an adaptive Lane moves its plans by a step back). */
   wallWatch?: WallWatch
+  /** An adaptive Site's updates page, when its family has one (docs/adr/0165-site-feeds.md). */
+  feed?: FeedWatch
 }
 
 /** A drop of the wall clock against the monotonic one by more than this, between two passes, is a step back. */
@@ -165,7 +168,7 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
   const startedMono = deps.clock.monotonic()
   const end = new PassEnd(deps, startedAt)
 
-  const plan = await planPass(deps, startedAt)
+  const plan = await planPass(deps, startedAt, signal)
   if ('exit' in plan) return end.write(plan.exit, NO_FIGURES, plan.lane)
 
   // 7. The loop.
@@ -234,7 +237,7 @@ class PassEnd {
 }
 
 /** Steps 1–6 of the pass, then the first read of the due Series: a plan, or the pass's one exit. */
-async function planPass(deps: PassDeps, startedAt: number): Promise<Plan | Exit> {
+async function planPass(deps: PassDeps, startedAt: number, signal?: AbortSignal): Promise<Plan | Exit> {
   const { db, site, log, health } = deps
   const pace = site.pace
   const lane = await openLane(deps, startedAt)
@@ -281,6 +284,17 @@ async function planPass(deps: PassDeps, startedAt: number): Promise<Plan | Exit>
   // 6. The gap.
   const { gap, clamped } = computeGap(pace, eligible)
   const bound = dueBound(pace, gap)
+  // 6b. The Site's updates page, when its time came: it plans Series now or later before the due set is read.
+  const fed = await feedFirst(deps, fetcher, gap, signal)
+  if (fed === 'refusing' || fed === 'paused') return { exit: fed, lane }
+  if (fed === 'read') {
+    try {
+      figures = await dueFigures(db, site.key, cutoffs)
+    } catch (error) {
+      log.error({ site: site.key, err: error }, 'lane: due query failed')
+      return { exit: 'due-query', lane }
+    }
+  }
   if (figures.due === 0) return { lane, fetcher, cutoffs, gap, clamped, bound, due: 0, series: [] }
   let series: DueSeries[]
   try {
@@ -294,6 +308,36 @@ async function planPass(deps: PassDeps, startedAt: number): Promise<Plan | Exit>
   // the count saw; a full read says only that at least that many are due (docs/adr/0064-what-a-refill-counts.md).
   const due = series.length < bound ? series.length : Math.max(figures.due, series.length)
   return { lane, fetcher, cutoffs, gap, clamped, bound, due, series }
+}
+
+/**
+ * An adaptive Site's updates page, read on the Lane's turn like a check's request and behind the same gate (a
+ * Pause pressed or a refusal recorded during the wait sends nothing); a refusal it meets is recorded as a check's.
+ */
+async function feedFirst(
+  deps: PassDeps,
+  fetcher: Fetcher,
+  gap: number,
+  signal?: AbortSignal,
+): Promise<FeedReadOutcome | PassSkip | 'none'> {
+  const { db, site, clock, pacer, feed, log } = deps
+  if (!feed || site.pace.cadence !== 'adaptive' || !feed.due(clock.now()) || signal?.aborted) return 'none'
+  const turn = await pacer.turn(site.key, gap, signal)
+  if (!turn) return 'none'
+  try {
+    const gate = laneGate(await laneRow(db, site.key), clock.now())
+    if (gate) return gate
+    const read = await readFeed({ db, site, fetcher, log, watch: feed, now: () => clock.now(), beforeRequest: () => turn.sent() }, signal)
+    if (read.outcome !== 'refused') return read.outcome
+    const { ms } = refusalLength(site.pace, read.retryAfterMs)
+    await recordRefusal(db, site.key, clock.now() + ms, ms)
+    return 'refusing'
+  } catch (error) {
+    log.error({ site: site.key, err: error }, 'lane: the updates page could not be read')
+    return 'none'
+  } finally {
+    turn.skip()
+  }
 }
 
 /**

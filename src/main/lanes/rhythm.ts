@@ -227,9 +227,11 @@ export function planNextCheck(input: PlanInput): Plan {
   const counted = rhythm.kind === 'interval' && !lastRelease.exact ? { ...rhythm, timeKnown: false } : rhythm
   let window = nextWindow(counted, anchorOf(lastRelease), !lastRelease.exact)
   let misses = 0
+  let passedEnd = 0
   // Windows already over without the chapter: each is a miss, and the next one is what the Series waits for.
   while (window.at + window.halfWidthMs < checkedAt) {
     misses++
+    passedEnd = window.at + window.halfWidthMs
     if (misses >= MISSES_TO_DROP) return fixed(`the quiet rest: the expected release did not come ${misses} times`, misses)
     window = nextWindow(counted, window.at)
   }
@@ -238,8 +240,22 @@ export function planNextCheck(input: PlanInput): Plan {
     const step = window.timeKnown ? Math.max(Math.round(pace.restMs / 2), 1) : pace.restMs
     return { at: checkedAt + step, window, misses, why: 'inside the expected window' }
   }
-  const wait = Math.min(Math.max(opens - checkedAt, pace.restMs), pace.ceilingMs)
+  const wait = Math.min(Math.max(opens - checkedAt, pace.restMs), pace.ceilingMs, lateFollowUpMs(passedEnd, checkedAt, pace.restMs))
   return { at: checkedAt + wait, window, misses, why: 'resting until the expected window' }
+}
+
+/** A window that passed with nothing found is followed up this many rests after it closed, no longer. */
+export const LATE_FOLLOW_UP_RESTS = 8
+
+/**
+ * A release expected and not found is most often late, not skipped: for LATE_FOLLOW_UP_RESTS rests after its
+ * window closed, the Series waits at most as long as the window has been closed (a rest at least) — checks at
+ * about one, two, four and eight rests after it — instead of resting to the next window (issue 43).
+ */
+export function lateFollowUpMs(passedEnd: number, checkedAt: number, restMs: number): number {
+  const since = checkedAt - passedEnd
+  if (passedEnd === 0 || since > LATE_FOLLOW_UP_RESTS * restMs) return Number.POSITIVE_INFINITY
+  return Math.max(restMs, since)
 }
 
 /** A rhythm in words, for the owner: "weekly, Tuesdays ~15:00 UTC", "daily ~09:00 UTC", "every 3 days". */

@@ -26,6 +26,7 @@ import {
   ownersWithDue,
   pendingChapters,
   readerName,
+  readerPrefs,
   readersPrefs,
   removeChannel,
   replaceMessage,

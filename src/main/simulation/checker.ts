@@ -11,6 +11,7 @@ import { RETRY_AFTER_CAP_MS } from '../lanes/decisions'
 import type { Pace } from '../sites/site'
 import { KEEP_NEWEST } from '../store/chapters'
 import type { PassRow } from '../store/schema'
+import { isFeedUrl } from './sim-feeds'
 import { checkReaderRules, READER_RULES } from './checker-readers'
 import {
   DB_FAULT_MARK,
@@ -455,6 +456,9 @@ const minGap: Rule = (index, out) => {
  * then; a step back since does not make that decision wrong).
  */
 const rest: Rule = (index, out) => {
+  // A read of the Site's updates page between two checks may have sighted the Series: a Sighting from the Site is
+  // checked at once (docs/adr/0165-site-feeds.md).
+  const feedReads = siteFeedReads(index.events)
   const seeds = new Map<string, { mono: number; wall: number; seq: number }>()
   for (const e of index.events)
     if (e.type === 'seed' && e.checkedAt > 0) seeds.set(e.series, { mono: e.checkedAt, wall: e.checkedAt, seq: e.seq })
@@ -466,13 +470,15 @@ const rest: Rule = (index, out) => {
     const shortest = facts.pace.cadence === 'adaptive' ? facts.pace.restMs / 2 : facts.pace.restMs
     const limit = shortest - facts.checkSlackMs
     const presses = index.pressesBySeries.get(series) ?? []
+    const pages = feedReads.get(requests[0]!.site) ?? []
     let prev: { mono: number; wall: number; seq: number } | undefined = seeds.get(series)
     for (const e of requests) {
       if (
         prev &&
         e.mono - prev.mono < limit &&
         index.maxWallWithin(prev.mono, e.mono) - prev.wall < limit &&
-        !presses.some((p) => p.seq > prev!.seq && p.seq < e.seq)
+        !presses.some((p) => p.seq > prev!.seq && p.seq < e.seq) &&
+        !pages.some((seq) => seq > prev!.seq && seq < e.seq)
       )
         out.push({
           rule: 'rest',
@@ -484,6 +490,14 @@ const rest: Rule = (index, out) => {
       prev = e
     }
   }
+}
+
+/** The ledger's reads of each Site's updates page (requests of no Series to its page's URL; sim-feeds.ts), by seq. */
+function siteFeedReads(events: readonly SimEvent[]): Map<string, number[]> {
+  const reads = new Map<string, number[]>()
+  for (const e of events)
+    if (e.type === 'request' && e.series === '' && isFeedUrl(e.url)) reads.set(e.site, [...(reads.get(e.site) ?? []), e.seq])
+  return reads
 }
 
 /** A Check now is served within maxPassMs + gap of the press (plus one check's slack), unless its Lane was paused, refusing or down. */

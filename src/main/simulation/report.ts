@@ -59,6 +59,8 @@ export interface SimulationReport {
   /** The refusals the Sites answered (their ledger), by form, and how many sent a `Retry-After`. */
   refusals: { byForm: Record<string, number>; withRetryAfter: number }
   browserLaunches: number
+  /** Reads of the Sites' updates pages (counted in `requests`; docs/adr/0165-site-feeds.md). */
+  feedRequests?: number
   actions: Partial<Record<ActionKind, { ok: number; failed: number }>>
   /** Digests of New Chapters made after passes, and the messages in them (one per Reader told). */
   notifications: NotificationCounts
@@ -89,6 +91,8 @@ export interface ReportInput {
   config: CheckerConfig
   faultsInjected: Record<FaultKind, number>
   browserLaunches: number
+  /** Reads of the Sites' updates pages (counted in `requests`; docs/adr/0165-site-feeds.md). */
+  feedRequests?: number
   logProblems: Record<string, number>
   runtime: SimulationReport['runtime']
 }
@@ -147,6 +151,7 @@ export function buildReport(input: ReportInput): SimulationReport {
     faultsOnAcquisitions: t.faultsOnAcquisitions,
     refusals: t.refusals,
     browserLaunches: input.browserLaunches,
+    ...(input.feedRequests ? { feedRequests: input.feedRequests } : {}),
     actions: t.actions,
     notifications: notificationCounts(events),
     scenarios: {
@@ -298,7 +303,7 @@ export function formatSummary(report: SimulationReport, start: number): string {
     .map(([site, days]) => `${site} ${Math.round(days.reduce((a, b) => a + b, 0) / Math.max(1, days.length))}`)
     .join(', ')
   lines.push(
-    `requests: ${report.requests.total} (Lane ${report.requests.byCaller.lane}, Acquisition ${report.requests.byCaller.acquisition}); a day on average: ${perDay}`,
+    `requests: ${report.requests.total} (Lane ${report.requests.byCaller.lane}, Acquisition ${report.requests.byCaller.acquisition}${report.feedRequests ? `; updates pages ${report.feedRequests}` : ''}); a day on average: ${perDay}`,
   )
   lines.push(
     `chapters: ${report.chaptersPublished} published on tracked Series, ${report.chaptersDetected} found, ${report.chaptersMissed} missed their bound, ${report.chaptersPendingAtEnd} still within it at the end; ${report.newChaptersDetected} New Chapters; ${report.requests.perNewChapter ?? '–'} requests per New Chapter`,

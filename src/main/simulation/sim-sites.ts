@@ -15,6 +15,7 @@ import { parseUrl, type PageRequest, type Site } from '../sites/site'
 import { shownBy, type SimSeries, type SimSite, type World } from './catalogue'
 import type { Caller, EventLog, FaultKind, RefusalEvent, RequestEvent } from './events'
 import { challengePage, listedNumbers, madaraList, pageWithoutChapters, seriesPage } from './pages'
+import { feedAnswer, isFeedRequest } from './sim-feeds'
 import type { Random } from './random'
 
 /** The chance of each fault per request (`browser-dies` only on browser requests; `database` per store query). */
@@ -55,6 +56,9 @@ const RETRY_AFTER_SECONDS = [120, 1_200, 2_700, 5_400] as const
 export const LONGEST_REQUEST_MS =
   Math.max(HTTP_DEFAULTS.timeoutMs, BROWSER_DEFAULTS.challengeTimeoutMs, BROWSER_DEFAULTS.navigationTimeoutMs) + BROWSER_LAUNCH_MS
 
+/** How long an updates page takes to answer. */
+const FEED_LATENCY_MS = 400
+
 type Route = { series: SimSeries | undefined; kind: 'page' | 'list' | 'unknown' }
 
 export class SimSites {
@@ -68,6 +72,9 @@ export class SimSites {
     database: 0,
   }
   readonly browserLaunches = { count: 0 }
+  /** Requests for the Sites' updates pages (sim-feeds.ts). */
+  readonly feedRequests = { count: 0 }
+  readonly #feedSeries: Record<string, readonly SimSeries[]> = {}
   #awake = false
   #idle: AbortController | null = null
   #tab: Promise<unknown> = Promise.resolve()
@@ -111,6 +118,7 @@ export class SimSites {
     const { clock, rng } = this.o
     const url = parseUrl(request.url)
     const sim = url ? this.o.world.siteByHost(url.host) : undefined
+    if (url && sim && isFeedRequest(sim, url)) return this.#serveFeed(sim, url, request, site, caller, signal)
     const route: Route = url && sim ? this.#route(sim, url, request) : { series: undefined, kind: 'unknown' }
     // Always the same number of draws per request, so one fault decision never shifts the next.
     const draw = rng.next()
@@ -226,6 +234,37 @@ export class SimSites {
     })()
     if (result.kind === 'refused') this.o.log.add({ type: 'refusal', ...who, form, retryAfter, askedMs })
     return result
+  }
+
+  /**
+   * The Site's updates page (sim-feeds.ts): in the ledger as a request of no Series (counted in `feedRequests`),
+   * never grouped with a check; no draw from the run's generator.
+   */
+  async #serveFeed(
+    sim: SimSite,
+    url: URL,
+    request: PageRequest,
+    site: Site,
+    caller: Caller,
+    signal: AbortSignal | undefined,
+  ): Promise<FetchResult> {
+    const { clock, log, world } = this.o
+    this.feedRequests.count++
+    log.add({
+      type: 'request',
+      site: sim.site.key || site.key,
+      series: '',
+      caller,
+      first: false,
+      url: request.url,
+      fault: null,
+      served: null,
+      listed: null,
+    })
+    await clock.sleep(FEED_LATENCY_MS, signal)
+    if (signal?.aborted) return { kind: 'error', reason: 'aborted' }
+    const all = (this.#feedSeries[sim.site.key] ??= world.series.filter((s) => s.site === sim.site.key))
+    return feedAnswer(sim, all, request, url, clock.monotonic())
   }
 
   /** Which Series a URL (and, for Madara's admin-ajax, a form body) asks for, and whether it is a page or a list. */

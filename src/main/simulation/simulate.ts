@@ -353,6 +353,7 @@ function judge(run: Run, realStart: number): SimulationReport {
     config,
     faultsInjected: { ...run.sites.faultsInjected, database: run.dbFaults.injected },
     browserLaunches: run.sites.browserLaunches.count,
+    feedRequests: run.sites.feedRequests.count,
     logProblems: Object.fromEntries(run.logProblems),
     runtime: { realMs: Math.round(performance.now() - realStart), timersFired: run.timersFired, events: log.events.length },
   })

@@ -110,6 +110,11 @@ export interface Adapter {
    * calling thread (docs/adr/0145-search-is-a-request-on-the-lane.md). Absent: the Site cannot be searched.
    */
   search?: SiteSearch
+  /**
+   * The Site's latest-updates page, when the adapter has its own (a family's comes from its recipe:
+   * `siteFeed` in ./feeds; docs/adr/0165-site-feeds.md).
+   */
+  latest?: SiteFeed
 }
 
 export class AdapterError extends Error {
@@ -274,4 +279,23 @@ export interface SearchFor {
 export interface SiteSearch {
   request(search: SearchFor): PageRequest
   read(page: Page, search: SearchFor): FoundSeries[]
+}
+
+/** One line of a latest-updates page: a Series that moved, and the newest chapter it shows, when it shows one. */
+export interface FeedEntry {
+  /** The Series' URL, absolute (the Site's series_id rule reads it). */
+  seriesUrl: string
+  /** The newest chapter the line shows (null when its label has no number or there is none). */
+  chapter: number | null
+  label: string
+  /** When the Site says the line moved, on its own clock (Unix ms), where it says so exactly. */
+  updatedAt?: number
+}
+
+/** A family's latest-updates page. */
+export interface SiteFeed {
+  /** The request, made from any Series URL of the Site (its origin and its Series directory). */
+  request(seriesUrl: URL): PageRequest
+  /** The entries, newest first, at most `MAX_FEED_ENTRIES`. */
+  read(page: Page): FeedEntry[]
 }

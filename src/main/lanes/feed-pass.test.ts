@@ -1,0 +1,194 @@
+/**
+ * An adaptive Site's updates page on its Lane (docs/adr/0165-site-feeds.md): read on the Lane's turn, it plans
+ * a Sighting from the Site now (judged by the check, never written as a Latest Chapter), a Series it shows
+ * unchanged or covers later, keeps every Series within its safety ceiling, and falls back to the cadence when it
+ * stops parsing. A real SQLite file, the Madara family's updates page, a fake clock and fetcher.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { FetchResult } from '../fetch/fetcher'
+import { madaraFeed } from '../sites/feeds'
+import type { PageRequest, Site } from '../sites/site'
+import { pauseLane } from '../store/lanes'
+import { requireSeries } from '../store/series'
+import { FakeClock } from '../testing/clock'
+import { FakeFetcher, chapterPage, testSite } from '../testing/fakes'
+import { passOnClock } from '../testing/pass'
+import { openTestStore, seedReader, seedSeries, type TestStore } from '../testing/store'
+import { FeedWatch, feedWords, safetyCeilingMs } from './feed'
+import type { PassResult } from './pass'
+
+const MIN = 60_000
+const HOUR = 60 * MIN
+
+let store: TestStore
+let clock: FakeClock
+let http: FakeFetcher
+let alice: number
+let watch: FeedWatch
+/** What the updates page lists now, newest first: [series id, chapter label]. */
+let lines: Array<[string, string]>
+/** The chapter each Series' own page shows. */
+let pages: Record<string, number>
+let feedBody: (() => string) | null
+
+const site: Site = testSite('a', {
+  pace: { cadence: 'adaptive', maxPassMs: 24 * HOUR },
+  adapter: { ...testSite('a').adapter, latest: madaraFeed },
+})
+
+const updatesPage = (): string =>
+  `<html><body>${lines
+    .map(
+      ([id, label]) =>
+        `<div class="page-item-detail"><div class="post-title"><h3><a href="https://a.example/manga/${id}">${id}</a></h3></div>` +
+        `<div class="chapter-item"><span class="chapter"><a href="#">${label}</a></span></div></div>`,
+    )
+    .join('')}</body></html>`
+
+function respond(request: PageRequest): FetchResult {
+  if (request.url.endsWith('?m_orderby=latest'))
+    return { kind: 'page', page: { url: request.url, status: 200, contentType: 'text/html', body: feedBody ? feedBody() : updatesPage() } }
+  const id = request.url.split('/').at(-1)!
+  return chapterPage(pages[id] ?? 1)
+}
+
+beforeEach(async () => {
+  store = openTestStore()
+  clock = new FakeClock()
+  http = new FakeFetcher('http', clock, respond)
+  alice = await seedReader(store.db, 'alice')
+  watch = new FeedWatch(site.pace)
+  lines = []
+  pages = {}
+  feedBody = null
+})
+afterEach(() => store.dispose())
+
+/** A Series with Latest Chapter `latest`, checked at `checkedAt`, planned at `plannedAt`. */
+async function seed(id: string, latest: number, checkedAt: number, plannedAt: number): Promise<void> {
+  await seedSeries(store.db, { id, latest, checkedAt, readers: [alice] })
+  await store.db.updateTable('series').set({ next_check_at: plannedAt }).where('series_id', '=', id).execute()
+  pages[id] = latest
+}
+const series = (id: string) => requireSeries(store.db, { site: 'a', seriesId: id })
+
+async function pass(): Promise<PassResult & { requested: string[] }> {
+  const before = http.calls.length
+  const result = await passOnClock({ db: store.db, site, clock, fetchers: { http }, feed: watch })
+  return { ...result, requested: http.calls.slice(before).map((c) => c.url.split('/').at(-1)!) }
+}
+
+describe('a Sighting from the Site', () => {
+  it('a chapter above the Latest Chapter plans a check in this pass; the check writes what the page shows', async () => {
+    await seed('x', 5, clock.now() - 10 * MIN, clock.now() + 5 * HOUR)
+    lines = [['x', 'Chapter 6']]
+    pages.x = 6
+    const result = await pass()
+    expect(result.requested).toEqual(['?m_orderby=latest', 'x'])
+    expect(await series('x')).toMatchObject({ latest_chapter: 6, latest_source: 'check' })
+  })
+
+  it('is never written as a Latest Chapter: a page that lies is judged by the check', async () => {
+    await seed('x', 5, clock.now() - 10 * MIN, clock.now() + 5 * HOUR)
+    lines = [['x', 'Chapter 9']]
+    const result = await pass()
+    expect(result.requested).toEqual(['?m_orderby=latest', 'x'])
+    expect(await series('x')).toMatchObject({ latest_chapter: 5 })
+  })
+})
+
+describe('no check needed', () => {
+  it('a Series shown unchanged is not checked when its plan comes; its plan moves after the next read', async () => {
+    const t0 = clock.now()
+    await seed('y', 5, t0 - 20 * MIN, t0)
+    lines = [['y', 'Chapter 5']]
+    const result = await pass()
+    expect(result.requested).toEqual(['?m_orderby=latest'])
+    const planned = (await series('y')).next_check_at
+    expect(planned).toBeGreaterThan(watch.status.nextReadAt)
+    expect(planned).toBeLessThanOrEqual(t0 - 20 * MIN + safetyCeilingMs(site.pace))
+  })
+
+  it('a Series not shown is covered once a later read still shows the previous newest line; not before', async () => {
+    const t0 = clock.now()
+    lines = [['other', 'Chapter 3']]
+    await seed('quiet', 5, t0 - 2 * HOUR, t0 + 10 * MIN)
+    await pass()
+    // The first read covers only Series checked from then on: quiet was checked before it.
+    expect((await series('quiet')).next_check_at).toBe(t0 + 10 * MIN)
+    // Its plan comes before the page's next read: the cadence checks it.
+    expect(watch.status.nextReadAt).toBeGreaterThan(t0 + 10 * MIN)
+    await clock.advance(10 * MIN)
+    expect((await pass()).requested).toEqual(['quiet'])
+    const checkedAt = (await series('quiet')).latest_checked_at
+    // A line moved on top; the previous newest line is still there: the page covers quiet now.
+    lines = [['another', 'Chapter 1'], ...lines]
+    await clock.advance(watch.status.nextReadAt - clock.now())
+    expect((await pass()).requested).toEqual(['?m_orderby=latest'])
+    expect(watch.status.coveredSince).toBeLessThanOrEqual(checkedAt)
+    expect((await series('quiet')).next_check_at).toBeGreaterThan(watch.status.nextReadAt)
+  })
+})
+
+describe('the safety ceiling', () => {
+  it('a Series the page never shows is still checked within its ceiling, however long the page keeps covering it', async () => {
+    const t0 = clock.now()
+    const ceiling = safetyCeilingMs(site.pace)
+    lines = [['busy', 'Chapter 1']]
+    await seed('hidden', 5, t0 - 5 * MIN, t0 + 30 * MIN)
+    const checks: number[] = [t0 - 5 * MIN]
+    let n = 1
+    while (clock.now() < t0 + 2 * 86_400_000) {
+      // The page moves now and then, always keeping the previous newest line: it covers `hidden` throughout.
+      if (++n % 3 === 0) lines = [[`busy${n}`, 'Chapter 1'] as [string, string], ...lines].slice(0, 20)
+      const result = await pass()
+      if (result.requested.includes('hidden')) checks.push(clock.now())
+      await clock.advance(15 * MIN)
+    }
+    const gaps = checks.slice(1).map((at, i) => at - checks[i]!)
+    expect(Math.max(...gaps, clock.now() - checks.at(-1)!)).toBeLessThanOrEqual(ceiling + 30 * MIN)
+    // And the page saves checks: far fewer than one a rest.
+    expect(checks.length).toBeLessThan((2 * 24 * HOUR) / site.pace.restMs / 3)
+  })
+})
+
+describe('a page that stops parsing', () => {
+  it('leaves the plans to the cadence and says so on the Lane', async () => {
+    const t0 = clock.now()
+    await seed('y', 5, t0 - 20 * MIN, t0)
+    lines = [['y', 'Chapter 5']]
+    feedBody = () => '<html><body><p>Maintenance</p></body></html>'
+    const result = await pass()
+    expect(result.requested).toEqual(['?m_orderby=latest', 'y'])
+    expect(watch.status.state).toBe('broken')
+    expect(feedWords(watch.status)).toMatch(/^updates page not read \(.+\): each Series keeps its own cadence$/)
+    // Tried again after a rest, not at every pass.
+    await clock.advance(10 * MIN)
+    expect((await pass()).requested).not.toContain('?m_orderby=latest')
+  })
+})
+
+describe('the Lane gates the page as any request', () => {
+  it('a paused Lane does not read it', async () => {
+    await seed('x', 5, clock.now() - 10 * MIN, clock.now() + 5 * HOUR)
+    await pauseLane(store.db, 'a', clock.now() + HOUR, clock.now())
+    const result = await pass()
+    expect(result.requested).toEqual([])
+    expect(result.row?.skip).toBe('paused')
+  })
+
+  it('the page and the check it plans are a gap apart', async () => {
+    await seed('x', 5, clock.now() - 10 * MIN, clock.now() + 5 * HOUR)
+    lines = [['x', 'Chapter 6']]
+    await pass()
+    const [feed, check] = http.calls
+    expect(check!.at - feed!.at).toBeGreaterThanOrEqual(site.pace.minGapMs)
+  })
+
+  it('a fixed Site never reads it', async () => {
+    await seed('x', 5, clock.now() - 2 * HOUR, 0)
+    const fixed = { ...site, pace: { ...site.pace, cadence: 'fixed' as const } }
+    await passOnClock({ db: store.db, site: fixed, clock, fetchers: { http }, feed: watch })
+    expect(http.calls.map((c) => c.url.split('/').at(-1))).toEqual(['x'])
+  })
+})

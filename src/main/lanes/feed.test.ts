@@ -1,0 +1,68 @@
+/** The pure rules of a Site's updates page (docs/adr/0165-site-feeds.md): coverage, its cadence, the verdicts. */
+import { describe, expect, it } from 'vitest'
+import type { FeedEntry } from '../sites/feeds'
+import { changedEntries, coveredSince, feedVerdicts, FEED_MAX_RESTS, FEED_MIN_RESTS, nextInterval, safetyCeilingMs } from './feed'
+
+const HOUR = 3_600_000
+const pace = { restMs: HOUR, ceilingMs: 24 * HOUR, minGapMs: 5_000 }
+const line = (id: string, chapter: number | null, updatedAt?: number): FeedEntry => ({
+  seriesUrl: `https://a.example/manga/${id}`,
+  chapter,
+  label: chapter === null ? 'Extra' : `Chapter ${chapter}`,
+  ...(updatedAt === undefined ? {} : { updatedAt }),
+})
+
+describe('coverage', () => {
+  const now = 100 * HOUR
+  it('a first read covers only Series checked from now on', () => {
+    expect(coveredSince(null, [line('a', 1)], null, now, 0)).toBe(now)
+  })
+  it('the previous newest line still shown: the coverage goes on; fallen off (or reordered away): from now', () => {
+    const before = [line('a', 1), line('b', 4)]
+    expect(coveredSince(before, [line('c', 2), line('a', 1)], now - 3 * HOUR, now, 0)).toBe(now - 3 * HOUR)
+    expect(coveredSince(before, [line('c', 2), line('b', 4)], now - 3 * HOUR, now, 0)).toBe(now)
+    // The same Series with another chapter is another line: it moved, and what fell off in between is unknown.
+    expect(coveredSince(before, [line('a', 2)], now - 3 * HOUR, now, 0)).toBe(now)
+  })
+  it('lines with times cover from the oldest, turned to the wall clock, a minute inside', () => {
+    const site = now + 2 * HOUR // the Site's clock is two hours ahead
+    const entries = [line('a', 3, site - HOUR), line('b', 9, site - 5 * HOUR)]
+    expect(coveredSince(null, entries, null, now, 2 * HOUR)).toBe(now - 5 * HOUR + 60_000)
+  })
+})
+
+describe('the page cadence', () => {
+  it('halves when most of the page is new, lengthens when nothing is, within its bounds', () => {
+    const q = 20 * 60_000
+    expect(nextInterval(q, 15, 20, pace)).toBe(15 * 60_000) // halved, to the quarter-rest floor
+    expect(nextInterval(q, 0, 20, pace)).toBe(30 * 60_000) // lengthened by half
+    expect(nextInterval(q, 3, 20, pace)).toBe(q)
+    expect(nextInterval(FEED_MAX_RESTS * HOUR, 0, 20, pace)).toBe(FEED_MAX_RESTS * HOUR)
+    expect(nextInterval(FEED_MIN_RESTS * HOUR, 20, 20, pace)).toBe(FEED_MIN_RESTS * HOUR)
+  })
+  it('counts new lines against the previous read', () => {
+    expect(changedEntries(null, [line('a', 1)])).toBe(1)
+    expect(changedEntries([line('a', 1)], [line('a', 2), line('a', 1)])).toBe(1)
+  })
+  it('the safety ceiling is twelve rests, never past the Site ceiling', () => {
+    expect(safetyCeilingMs(pace)).toBe(12 * HOUR)
+    expect(safetyCeilingMs({ restMs: 4 * HOUR, ceilingMs: 24 * HOUR })).toBe(24 * HOUR)
+  })
+})
+
+describe('verdicts', () => {
+  const row = (id: string, latest: number | null) => ({ series_id: id, latest_chapter: latest, latest_checked_at: 0, next_check_at: 1 })
+  it('above the Latest Chapter: sighted; at or below it: unchanged; no number: sighted only when the line changed', () => {
+    const lines = new Map([
+      ['up', line('up', 6)],
+      ['same', line('same', 5)],
+      ['stale', line('stale', 3)],
+      ['new', line('new', 1)],
+      ['extra', line('extra', null)],
+    ])
+    const rows = [row('up', 5), row('same', 5), row('stale', 5), row('new', null), row('extra', 5), row('absent', 5)]
+    expect(feedVerdicts(lines, rows, new Set())).toEqual({ sighted: ['up', 'new', 'extra'], unchanged: ['same', 'stale'] })
+    const shownBefore = new Set([`${line('extra', null).seriesUrl}\nExtra`])
+    expect(feedVerdicts(lines, rows, shownBefore).sighted).toEqual(['up', 'new'])
+  })
+})

@@ -1,0 +1,267 @@
+/**
+ * An adaptive Site's latest-updates page on its Lane (docs/adr/0165-site-feeds.md, docs/freshness.md#the-sites-own-page):
+ * read as one more request on the Lane's pace, on its own cadence learnt from how often it changes; what it shows
+ * plans the Series' checks — a chapter above a Series' Latest Chapter is a Sighting from the Site (a check now,
+ * judged by that check), a Series shown unchanged or covered by the page needs no check before the page's next
+ * read, and every Series keeps its safety ceiling. A page that stops parsing leaves the plans to the cadence
+ * and says so.
+ */
+import { siteClockOffset } from '../fetch/site-clock'
+import type { Fetcher } from '../fetch/fetcher'
+import { troubleOver, warnOnce, type Log } from '../log'
+import { siteFeed, type FeedEntry, type SiteFeed } from '../sites/feeds'
+import { AdapterError, isPinned, parseUrl, type Site } from '../sites/site'
+import type { Db } from '../store/database'
+import { applyFeedPlan, feedSeries, sampleSeriesUrl, type FeedSeries } from '../store/feed-plans'
+
+/** A Series on a Site with a feed is still checked at least every this many rests (capped by the ceiling). */
+export const FEED_SAFETY_RESTS = 12
+/** The feed is read at most every quarter rest, at least every half rest (ADR 0165: at two rests, chapters came 1.6× later). */
+export const FEED_MIN_RESTS = 0.25
+export const FEED_MAX_RESTS = 0.5
+/** A page that failed is tried again after this many rests (the cadence plans the Series meanwhile). */
+export const FEED_RETRY_RESTS = 1
+
+interface FeedPace {
+  restMs: number
+  ceilingMs: number
+  minGapMs: number
+}
+
+/** The safety ceiling of a Site with a feed: FEED_SAFETY_RESTS rests, never past the Site's ceiling. */
+export function safetyCeilingMs(pace: Pick<FeedPace, 'restMs' | 'ceilingMs'>): number {
+  return Math.min(pace.ceilingMs, FEED_SAFETY_RESTS * pace.restMs)
+}
+
+/** What the Lane knows of its Site's feed between reads (in memory: a restart reads the page at its first pass). */
+export interface FeedStatus {
+  /** `unread` before the first read; `reading` while it parses; `broken` once it stopped parsing. */
+  state: 'unread' | 'reading' | 'broken'
+  /** Why it is broken, in words. */
+  reason: string
+  lastReadAt: number
+  nextReadAt: number
+  intervalMs: number
+  /** Series checked at or after this are covered by the page (null: the page covers nobody now). */
+  coveredSince: number | null
+}
+
+/** One Lane's feed: its cadence and what the last read showed. */
+export class FeedWatch {
+  readonly status: FeedStatus
+  #previous: readonly FeedEntry[] | null = null
+
+  constructor(pace: Pick<FeedPace, 'restMs'>) {
+    this.status = { state: 'unread', reason: '', lastReadAt: 0, nextReadAt: 0, intervalMs: pace.restMs / 2, coveredSince: null }
+  }
+
+  /** The lines the last read showed (null before a read, or after one failed). */
+  previousLines(): ReadonlySet<string> | null {
+    return this.#previous && new Set(this.#previous.map(lineKey))
+  }
+
+  due(now: number): boolean {
+    return now >= this.status.nextReadAt
+  }
+
+  /** A read that parsed: the coverage it gives and when to read again. */
+  parsed(entries: readonly FeedEntry[], now: number, offsetMs: number, pace: FeedPace): void {
+    const previous = this.#previous
+    const s = this.status
+    s.coveredSince = coveredSince(previous, entries, s.state === 'reading' ? s.coveredSince : null, now, offsetMs)
+    s.intervalMs = nextInterval(s.intervalMs, changedEntries(previous, entries), entries.length, pace)
+    s.state = 'reading'
+    s.reason = ''
+    s.lastReadAt = now
+    s.nextReadAt = now + s.intervalMs
+    this.#previous = entries
+  }
+
+  /** A read that failed to parse or to come: the page covers nobody until it reads again. */
+  failed(reason: string, now: number, pace: FeedPace): void {
+    const s = this.status
+    s.state = 'broken'
+    s.reason = reason
+    s.coveredSince = null
+    s.nextReadAt = now + Math.max(pace.minGapMs, FEED_RETRY_RESTS * pace.restMs)
+    this.#previous = null
+  }
+
+  /** A read put off (a refusal, no Series to make the request from): tried again after a while. */
+  putOff(now: number, ms: number): void {
+    this.status.nextReadAt = now + ms
+  }
+}
+
+/** The key a line is known by from one read to the next: its Series and what it shows. */
+const lineKey = (e: FeedEntry): string => `${e.seriesUrl}\n${e.label}`
+
+/** How many lines the new read shows that the previous one did not (all of them for a first read). */
+export function changedEntries(previous: readonly FeedEntry[] | null, entries: readonly FeedEntry[]): number {
+  if (!previous) return entries.length
+  const before = new Set(previous.map(lineKey))
+  return entries.filter((e) => !before.has(lineKey(e))).length
+}
+
+/**
+ * Since when the page covers every Series: a Series checked at or after it that moved since would be on it.
+ * With times on every line (MangaDex), from the oldest line's time (on the wall clock, a minute's margin). Without
+ * them, by overlap: when the previous read's newest line is still on the page, every line that moved since is
+ * above it and the coverage goes on from where it was; when it fell off, lines may have fallen off with it, and
+ * only Series checked from this read on are covered.
+ */
+export function coveredSince(
+  previous: readonly FeedEntry[] | null,
+  entries: readonly FeedEntry[],
+  before: number | null,
+  now: number,
+  offsetMs: number,
+): number {
+  const times = entries.map((e) => e.updatedAt)
+  const timed = entries.length > 0 && times.every((t): t is number => t !== undefined)
+  const own = timed ? Math.min(now, Math.min(...times) - offsetMs + 60_000) : now
+  if (before !== null && previousOverlaps(previous, entries)) return Math.min(before, own)
+  return own
+}
+
+function previousOverlaps(previous: readonly FeedEntry[] | null, entries: readonly FeedEntry[]): boolean {
+  const top = previous?.[0]
+  if (!top) return false
+  const key = lineKey(top)
+  return entries.some((e) => lineKey(e) === key)
+}
+
+/**
+ * The feed's next interval, learnt from how much it changed: more than half the page new (lines may have fallen
+ * off between reads) halves it, nothing new lengthens it by half, else it stays; between FEED_MIN_RESTS and
+ * FEED_MAX_RESTS rests (and never under the Site's gap).
+ */
+export function nextInterval(current: number, changed: number, length: number, pace: FeedPace): number {
+  const next = changed === 0 ? current * 1.5 : changed * 2 > length ? current / 2 : current
+  const min = Math.max(pace.minGapMs, FEED_MIN_RESTS * pace.restMs)
+  return Math.round(Math.min(FEED_MAX_RESTS * pace.restMs, Math.max(min, next)))
+}
+
+export interface FeedVerdicts {
+  sighted: string[]
+  unchanged: string[]
+}
+
+/**
+ * The page's lines against the Series they name: a chapter above the Latest Chapter (or a line without a number
+ * that changed since the last read) is a Sighting from the Site; any other line shows the Series unchanged.
+ */
+export function feedVerdicts(
+  lines: ReadonlyMap<string, FeedEntry>,
+  rows: readonly FeedSeries[],
+  previous: ReadonlySet<string> | null,
+): FeedVerdicts {
+  const sighted: string[] = []
+  const unchanged: string[] = []
+  for (const row of rows) {
+    const line = lines.get(row.series_id)
+    if (!line) continue
+    const above = line.chapter !== null && (row.latest_chapter === null || line.chapter > row.latest_chapter)
+    const moved = line.chapter === null && previous !== null && !previous.has(lineKey(line))
+    if (above || moved) sighted.push(row.series_id)
+    else unchanged.push(row.series_id)
+  }
+  return { sighted, unchanged }
+}
+
+export interface FeedReadDeps {
+  db: Db
+  site: Site
+  fetcher: Fetcher
+  log: Log
+  now(): number
+  watch: FeedWatch
+  /** Called just before the request goes out (the pacer's turn is then spent). */
+  beforeRequest?(): void
+}
+
+export type FeedReadOutcome = 'read' | 'broken' | 'refused' | 'skipped'
+
+/**
+ * Reads the feed once (the caller took the Lane's turn and checked its gate) and plans from it. A refusal is the
+ * caller's to record, as a check's. Never throws: a store that failed leaves the plans as they were.
+ */
+export async function readFeed(deps: FeedReadDeps, signal?: AbortSignal): Promise<{ outcome: FeedReadOutcome; retryAfterMs?: number }> {
+  const { db, site, fetcher, watch } = deps
+  const feed = siteFeed(site.adapter)
+  const pace = site.pace
+  const sample = feed && (await sampleSeriesUrl(db, site.key).catch(() => null))
+  const sampleUrl = sample ? parseUrl(sample) : null
+  if (!feed || !sampleUrl) {
+    watch.putOff(deps.now(), pace.restMs)
+    return { outcome: 'skipped' }
+  }
+  const request = feed.request(sampleUrl)
+  const target = parseUrl(request.url)
+  if (!target || !isPinned(site, target)) return broken(deps, `the host pin refused ${request.url}`)
+  deps.beforeRequest?.()
+  const result = await fetcher.fetch(request, site, signal)
+  if (result.kind === 'refused') {
+    watch.putOff(deps.now(), pace.refusalBackoffMs)
+    return { outcome: 'refused', retryAfterMs: result.retryAfterMs }
+  }
+  if (result.kind !== 'page') return broken(deps, result.reason)
+  return planFromPage(deps, feed, result.page)
+}
+
+async function planFromPage(
+  deps: FeedReadDeps,
+  feed: SiteFeed,
+  page: Parameters<SiteFeed['read']>[0],
+): Promise<{ outcome: FeedReadOutcome }> {
+  const { db, site, log, watch } = deps
+  let entries: FeedEntry[]
+  try {
+    entries = feed.read(page)
+  } catch (error) {
+    if (error instanceof AdapterError) return broken(deps, `the updates page: ${error.message}`)
+    throw error
+  }
+  const now = deps.now()
+  const previous = watch.previousLines()
+  watch.parsed(entries, now, siteClockOffset(page.date, now) ?? 0, site.pace)
+  troubleOver(log, `feed:${site.key}`, { site: site.key }, 'lane: the updates page reads again')
+  const lines = new Map<string, FeedEntry>()
+  for (const entry of entries) {
+    const url = parseUrl(entry.seriesUrl)
+    const id = url && site.seriesIdOf(url)
+    if (id && !lines.has(id)) lines.set(id, entry)
+  }
+  try {
+    const rows = await feedSeries(db, site.key, [...lines.keys()])
+    const verdicts = feedVerdicts(lines, rows, previous)
+    const { intervalMs, coveredSince: covered } = watch.status
+    const moved = await applyFeedPlan(db, {
+      site: site.key,
+      now,
+      ...verdicts,
+      coveredSince: covered,
+      until: now + 2 * intervalMs,
+      safetyMs: safetyCeilingMs(site.pace),
+    })
+    log.debug({ site: site.key, lines: entries.length, ...moved }, 'lane: updates page read')
+  } catch (error) {
+    log.error({ site: site.key, err: error }, 'lane: the updates page could not be planned from')
+  }
+  return { outcome: 'read' }
+}
+
+function broken(deps: FeedReadDeps, reason: string): { outcome: FeedReadOutcome } {
+  const { site, log, watch } = deps
+  watch.failed(reason, deps.now(), site.pace)
+  warnOnce(log, `feed:${site.key}`, { site: site.key, reason }, 'lane: the updates page does not read; its Series keep their cadence')
+  return { outcome: 'broken' }
+}
+
+/** What the Lane says of its feed, in words ('' for a Site without one). */
+export function feedWords(status: FeedStatus | undefined): string {
+  if (!status) return ''
+  if (status.state === 'broken') return `updates page not read (${status.reason}): each Series keeps its own cadence`
+  if (status.state === 'unread') return 'updates page not read yet'
+  return 'updates page read: it shows which Series moved'
+}
