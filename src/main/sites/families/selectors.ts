@@ -3,12 +3,14 @@
  * `title` the Series title, `number` says where the number is (`text`, or `attr:NAME`).
  */
 import { parseChapterNumber } from '../../../shared/chapter-number'
-import { absoluteHref, boundedRows, distinctChapters, findFirst, labelOf, loadHtml, selectAll, titleOf } from '../html'
+import { absoluteHref, boundedRows, distinctChapters, findFirst, labelOf, loadHtml, selectAll, titleOf, coverOf } from '../html'
 import type { Adapter } from '../site'
 
 export interface Selectors {
   chapter: string
   title?: string
+  /** The cover element (an `<img>` or what holds one); `og:image` when absent or empty. */
+  cover?: string
   number: 'text' | `attr:${string}`
 }
 
@@ -32,7 +34,7 @@ export function selectorAdapter(selectors: Selectors): Adapter {
           return { number, label: label || `Chapter ${number}`, url: absoluteHref(href, page.url) }
         }),
       )
-      return { kind: 'parsed', result: { title, chapters } }
+      return { kind: 'parsed', result: { title, chapters, coverUrl: coverOf($, selectors.cover ? [selectors.cover] : [], page.url) } }
     },
   }
 }
