@@ -25,6 +25,7 @@ import { BACKUP_DIR, listBackups, type BackupView } from './store/backups'
 import { createRestorer, type Restorer } from './restore-in-app'
 import { startIntegrityCheck, type IntegrityCheck, type IntegrityVerdict } from './store/integrity'
 import { ensurePrivateDir } from './store/private-files'
+import { COVERS_DIR, CoverStore } from './store/covers'
 import { faultAtOpen, RESTORE_ADVICE, type StorageFault } from './store/storage'
 import { AppError } from '../shared/errors'
 import type { AcquireDeps } from './use-cases/acquire'
@@ -94,6 +95,8 @@ export interface Core {
   readonly health: BrowserHealth
   /** The spacing of requests per Site, shared by the Lanes and Acquisition. */
   readonly pacer: SitePacer
+  /** The covers checks find, served to Readers and the owner (store/covers.ts). */
+  readonly covers: CoverStore
   /** Problems found in sites.json (file, site, field); the valid Sites run. */
   readonly siteProblems: readonly string[]
   readonly clock: Clock
@@ -190,6 +193,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     fetchers: polling.fetchers,
     health: polling.health,
     pacer: polling.pacer,
+    covers: polling.covers,
     siteProblems: polling.siteProblems,
     clock,
     log,
@@ -458,6 +462,8 @@ interface PollingParts {
   health: BrowserHealth
   pacer: SitePacer
   reader: PageReader
+  /** The covers checks find, kept in `<data>/covers/` (store/covers.ts). */
+  covers: CoverStore
 }
 
 /** The Sites (built-in or given, and sites.json's, its problems logged), the fetchers, the pacer, the page reader. */
@@ -474,12 +480,13 @@ function pollingParts(options: CoreOptions): PollingParts {
   const pacer = new SitePacer(clock)
   // Pages are read off the main thread, each under a deadline (docs/adr/0040-…).
   const reader = options.reader ?? createPageReader({ log, deadlineMs: options.readDeadlineMs || undefined })
-  return { registry, siteProblems: loaded.problems, fetchers, health, pacer, reader }
+  const covers = new CoverStore(join(options.dataDir, COVERS_DIR))
+  return { registry, siteProblems: loaded.problems, fetchers, health, pacer, reader, covers }
 }
 
 /** What an Acquisition checks with: the Lanes' parts, and the signal that stops it with the app. */
 function acquireDeps(options: CoreOptions, store: Store, polling: PollingParts, signal: AbortSignal): AcquireDeps {
-  const { registry, fetchers, health, pacer, reader } = polling
+  const { registry, fetchers, health, pacer, reader, covers } = polling
   const { onCheck } = options
   return {
     db: store.db,
@@ -491,6 +498,7 @@ function acquireDeps(options: CoreOptions, store: Store, polling: PollingParts, 
     log: options.log,
     signal,
     reader,
+    covers,
     onCheck: onCheck && ((key, report) => onCheck(key.site, key.seriesId, report)),
   }
 }
@@ -507,6 +515,7 @@ function laneOptions(options: CoreOptions, store: Store, polling: PollingParts, 
     health: polling.health,
     pacer: polling.pacer,
     reader: polling.reader,
+    covers: polling.covers,
     onNewChapters: (site, chapters) => {
       log.info(
         { site: site.key, chapters: chapters.map((c) => `${c.title} ${c.label}`) },

@@ -20,10 +20,11 @@ import { repairFutureStamps, stillDue } from '../store/series'
 import { ageWords } from '../../shared/format'
 import type { PassSkip } from '../../shared/skip'
 import { checkSeries, type CheckReport } from './check'
+import { fetchCovers, type CoverDeps } from './covers'
 import { computeGap, dueBound, laneGate, refusalLength, sleepAfter, wakeDue } from './decisions'
 import type { SitePacer } from './pacer'
 
-export interface PassDeps {
+export interface PassDeps extends Pick<CoverDeps, 'covers' | 'fetchImage' | 'onCover'> {
   db: Db
   site: Site
   fetchers: Fetchers
@@ -180,6 +181,14 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
   }
   // Every Series read was taken and more are due: straight on to the next pass, as after maxPassMs.
   if (!tally.stoppedEarly && queue.length < tally.due) tally.cutShort = true
+
+  // 7b. The covers the checks found, on the same pace (docs/adr/0151-a-cover-is-one-paced-request.md).
+  if (!tally.stoppedEarly) {
+    const covered = await fetchCovers(deps, { gap: plan.gap, startedMono, signal, busy: tally.fetched })
+    if (covered.sent > 0) tally.fetched = true
+    if (covered.end === 'stop') return end.stopped(tally)
+    if (covered.end === 'refused') await backOff(deps, tally, covered)
+  }
 
   // 8. The row.
   const result = await end.write('', tally.figures(), undefined, tally.newChapters)
@@ -448,7 +457,7 @@ async function checkOne(loop: Loop, series: DueSeries): Promise<Step> {
     const url = await stillDueNow(loop, series)
     if (typeof url !== 'string') return url.step
     report = await checkSeries(
-      { db: deps.db, clock, log: deps.log, beforeRequest: () => turn.sent(), reader: deps.reader },
+      { db: deps.db, clock, log: deps.log, beforeRequest: () => turn.sent(), reader: deps.reader, covers: deps.covers },
       site,
       plan.fetcher,
       { site: series.site, series_id: series.series_id, series_url: url, previous_checked_at: series.latest_checked_at },
@@ -547,7 +556,7 @@ async function tallyCheck(loop: Loop, series: DueSeries, report: CheckReport): P
 }
 
 /** A refusal: recorded for every Lane and Acquisition, or (the store refused too) slept out by this Lane. */
-async function backOff(deps: PassDeps, tally: Tally, report: CheckReport): Promise<void> {
+async function backOff(deps: PassDeps, tally: Tally, report: Pick<CheckReport, 'reason' | 'retryAfterMs'>): Promise<void> {
   const { db, site, clock, log } = deps
   const length = refusalLength(site.pace, report.retryAfterMs)
   const until = clock.now() + length.ms
