@@ -27,6 +27,7 @@ import {
   type SyncDeps,
 } from './routes'
 import { notifyRoutes } from './notify-routes'
+import { shelfRoutes } from './shelf-routes'
 import { signInRoute } from './sign-in-route'
 
 export interface SyncOptions {
@@ -88,6 +89,7 @@ export async function registerSyncApi(app: FastifyInstance, given: SyncDeps, opt
       await readers.register(changeRoutes, { deps })
       await readers.register(chapterRoutes, { deps })
       await readers.register(notifyRoutes, { deps })
+      await readers.register(shelfRoutes, { deps })
     })
   })
 }
