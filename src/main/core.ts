@@ -25,7 +25,8 @@ import { BACKUP_DIR, listBackups, type BackupView } from './store/backups'
 import { createRestorer, type Restorer } from './restore-in-app'
 import { startIntegrityCheck, type IntegrityCheck, type IntegrityVerdict } from './store/integrity'
 import { ensurePrivateDir } from './store/private-files'
-import { COVERS_DIR, CoverStore } from './store/covers'
+import { COVERS_DIR, CoverStore, type CoverKey } from './store/covers'
+import type { ImageFetcher, ImageResult } from './fetch/image-fetcher'
 import { faultAtOpen, RESTORE_ADVICE, type StorageFault } from './store/storage'
 import { AppError } from '../shared/errors'
 import type { AcquireDeps } from './use-cases/acquire'
@@ -51,6 +52,12 @@ export interface CoreOptions {
   onNewChapters?(site: Site, chapters: NewChapter[]): void
   /** Every pass result of every Lane (the simulation's observer). */
   onPass?(site: Site, result: PassResult): void
+  /**
+   * Fetches cover images (default: plain HTTP, fetch/image-fetcher.ts); the simulation serves them from its Sites
+   * and counts them in its ledger. `onCover` hears every cover request a Lane makes, as it ends.
+   */
+  fetchImage?: ImageFetcher
+  onCover?(site: Site, key: CoverKey, result: ImageResult): void
   /** Every check a Lane or an Acquisition makes, as it ends (the simulation's observer). */
   onCheck?(site: string, seriesId: string, report: CheckReport): void
   /**
@@ -516,6 +523,8 @@ function laneOptions(options: CoreOptions, store: Store, polling: PollingParts, 
     pacer: polling.pacer,
     reader: polling.reader,
     covers: polling.covers,
+    fetchImage: options.fetchImage,
+    onCover: options.onCover,
     onNewChapters: (site, chapters) => {
       log.info(
         { site: site.key, chapters: chapters.map((c) => `${c.title} ${c.label}`) },

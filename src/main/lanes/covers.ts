@@ -1,7 +1,8 @@
 /**
  * The covers a Site's checks found, fetched by its Lane after a pass's checks (docs/adr/0151-a-cover-is-one-paced-request.md):
  * each on the pacer's turn like any request, after the gate is read again (never past a pause or a refusal),
- * only while the pass has time, at most a few per pass, and only for a Series some Reader still holds.
+ * only while the pass has time, at most a few per pass, and only for a Series some Reader still holds. A Lane whose
+ * checks fill every pass would never reach them: so a pass takes one wanted cover first, then its checks.
  */
 import { fetchImage, type ImageFetcher, type ImageResult } from '../fetch/image-fetcher'
 import type { Clock } from '../clock'
@@ -35,6 +36,8 @@ export interface CoverRun {
   signal: AbortSignal
   /** Whether the pass sent a request already (then maxPassMs is minded before each cover). */
   busy: boolean
+  /** At most this many covers (default MAX_COVERS_PER_PASS). */
+  limit?: number
 }
 
 export type CoverEnd = { end: 'done' | 'stop' } | { end: 'refused'; reason: string; retryAfterMs?: number }
@@ -44,7 +47,7 @@ export async function fetchCovers(deps: CoverDeps, run: CoverRun): Promise<Cover
   const { covers, site } = deps
   let sent = 0
   if (!covers) return { end: 'done', sent }
-  for (let n = 0; n < MAX_COVERS_PER_PASS; n++) {
+  for (let n = 0; n < (run.limit ?? MAX_COVERS_PER_PASS); n++) {
     const wanted = covers.nextWanted(site.key)
     if (!wanted) break
     const url = parseUrl(wanted.url)
@@ -81,7 +84,11 @@ async function fetchOne(deps: CoverDeps, run: CoverRun, wanted: { key: CoverKey;
       return 'passed'
     }
     turn.sent()
-    const result = await (deps.fetchImage ?? fetchImage)(wanted.url, site, { referer: series.series_url, signal: run.signal, now: () => clock.now() })
+    const result = await (deps.fetchImage ?? fetchImage)(wanted.url, site, {
+      referer: series.series_url,
+      signal: run.signal,
+      now: () => clock.now(),
+    })
     deps.onCover?.(wanted.key, result)
     if (run.signal.aborted) return { end: 'stop' }
     if (result.kind === 'refused') return { end: 'refused', reason: result.reason, retryAfterMs: result.retryAfterMs }

@@ -20,7 +20,7 @@ import { repairFutureStamps, stillDue } from '../store/series'
 import { ageWords } from '../../shared/format'
 import type { PassSkip } from '../../shared/skip'
 import { checkSeries, type CheckReport } from './check'
-import { fetchCovers, type CoverDeps } from './covers'
+import { fetchCovers, type CoverDeps, type CoverRun } from './covers'
 import { computeGap, dueBound, laneGate, refusalLength, sleepAfter, wakeDue } from './decisions'
 import type { SitePacer } from './pacer'
 
@@ -169,8 +169,10 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
   const plan = await planPass(deps, startedAt)
   if ('exit' in plan) return end.write(plan.exit, NO_FIGURES, plan.lane)
 
-  // 7. The loop.
+  // 7. The loop: one wanted cover first, so a Lane whose checks fill every pass still gets to its covers.
   const tally = new Tally(plan)
+  const first = await coversStep(deps, tally, { gap: plan.gap, startedMono, signal, busy: false, limit: 1 })
+  if (first === 'stop') return end.stopped(tally)
   const queue = new DueQueue(deps, plan, tally)
   const loop: Loop = { deps, plan, tally, queue, signal, startedMono }
   for (const series of queue) {
@@ -183,12 +185,8 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
   if (!tally.stoppedEarly && queue.length < tally.due) tally.cutShort = true
 
   // 7b. The covers the checks found, on the same pace (docs/adr/0151-a-cover-is-one-paced-request.md).
-  if (!tally.stoppedEarly) {
-    const covered = await fetchCovers(deps, { gap: plan.gap, startedMono, signal, busy: tally.fetched })
-    if (covered.sent > 0) tally.fetched = true
-    if (covered.end === 'stop') return end.stopped(tally)
-    if (covered.end === 'refused') await backOff(deps, tally, covered)
-  }
+  if (!tally.stoppedEarly && (await coversStep(deps, tally, { gap: plan.gap, startedMono, signal, busy: tally.fetched })) === 'stop')
+    return end.stopped(tally)
 
   // 8. The row.
   const result = await end.write('', tally.figures(), undefined, tally.newChapters)
@@ -551,6 +549,19 @@ async function tallyCheck(loop: Loop, series: DueSeries, report: CheckReport): P
       label: s.latest_chapter_label,
       url: s.latest_chapter_url || s.series_url,
     })
+  }
+  return 'next'
+}
+
+/** Fetches wanted covers (lanes/covers.ts); a refusal backs the Lane off and ends the pass's requests. */
+async function coversStep(deps: PassDeps, tally: Tally, run: CoverRun): Promise<'next' | 'stop'> {
+  if (tally.stoppedEarly) return 'next'
+  const covered = await fetchCovers(deps, run)
+  if (covered.sent > 0) tally.fetched = true
+  if (covered.end === 'stop') return 'stop'
+  if (covered.end === 'refused') {
+    await backOff(deps, tally, covered)
+    tally.stoppedEarly = true
   }
   return 'next'
 }
