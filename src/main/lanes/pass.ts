@@ -169,10 +169,13 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
   const plan = await planPass(deps, startedAt)
   if ('exit' in plan) return end.write(plan.exit, NO_FIGURES, plan.lane)
 
-  // 7. The loop: one wanted cover first, so a Lane whose checks fill every pass still gets to its covers.
+  // 7. The loop. A cover waits for a pass's spare time (after its checks); one that waited a whole ceiling (a Lane
+  // whose checks fill every pass) takes the pass's first turn instead (docs/adr/0151-a-cover-is-one-paced-request.md).
   const tally = new Tally(plan)
-  const first = await coversStep(deps, tally, { gap: plan.gap, startedMono, signal, busy: false, limit: 1 })
-  if (first === 'stop') return end.stopped(tally)
+  if (coverOverdue(deps, startedAt)) {
+    const first = await coversStep(deps, tally, { gap: plan.gap, startedMono, signal, busy: false, limit: 1 })
+    if (first === 'stop') return end.stopped(tally)
+  }
   const queue = new DueQueue(deps, plan, tally)
   const loop: Loop = { deps, plan, tally, queue, signal, startedMono }
   for (const series of queue) {
@@ -551,6 +554,12 @@ async function tallyCheck(loop: Loop, series: DueSeries, report: CheckReport): P
     })
   }
   return 'next'
+}
+
+/** Whether the Site's oldest wanted cover has waited a whole ceiling for spare time. */
+function coverOverdue(deps: PassDeps, now: number): boolean {
+  const oldest = deps.covers?.nextWanted(deps.site.key)
+  return oldest !== undefined && now - oldest.at >= deps.site.pace.ceilingMs
 }
 
 /** Fetches wanted covers (lanes/covers.ts); a refusal backs the Lane off and ends the pass's requests. */

@@ -55,7 +55,7 @@ export class CoverStore {
   /** Records read so far (null: none on disk), by key. */
   readonly #records = new Map<string, CoverRecord | null>()
   /** Cover URLs checks read that differ from the record, by Site then key. */
-  readonly #wanted = new Map<string, Map<string, { key: CoverKey; url: string }>>()
+  readonly #wanted = new Map<string, Map<string, { key: CoverKey; url: string; at: number }>>()
   #made = false
 
   constructor(readonly dir: string) {}
@@ -96,12 +96,12 @@ export class CoverStore {
     if (record?.url === url && (record.type !== '' || now - record.at < RETRY_FAILED_MS)) return false
     let site = this.#wanted.get(key.site)
     if (!site) this.#wanted.set(key.site, (site = new Map()))
-    site.set(keyOf(key), { key, url })
+    site.set(keyOf(key), { key, url, at: site.get(keyOf(key))?.at ?? now })
     return true
   }
 
   /** The next cover a Site's Lane should fetch, oldest noted first. */
-  nextWanted(site: string): { key: CoverKey; url: string } | undefined {
+  nextWanted(site: string): { key: CoverKey; url: string; at: number } | undefined {
     return this.#wanted.get(site)?.values().next().value
   }
 
