@@ -38,6 +38,11 @@ export interface CoverRun {
   busy: boolean
   /** At most this many covers (default MAX_COVERS_PER_PASS). */
   limit?: number
+  /**
+   * Whether to wait for the pacer's turn. Without it a cover goes only when its turn is free now: a pass never
+   * sits out a gap for a cover (a Check now pressed meanwhile would wait behind it).
+   */
+  waitTurn?: boolean
 }
 
 export type CoverEnd = { end: 'done' | 'stop' } | { end: 'refused'; reason: string; retryAfterMs?: number }
@@ -57,6 +62,7 @@ export async function fetchCovers(deps: CoverDeps, run: CoverRun): Promise<Cover
       continue
     }
     if ((run.busy || sent > 0) && !hasTime(deps, run)) break
+    if (!run.waitTurn && deps.pacer.waitFor(site.key, run.gap) > 0) break
     const one = await fetchOne(deps, run, wanted)
     if (one === 'closed') break
     if (one === 'passed') continue

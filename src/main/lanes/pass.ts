@@ -173,7 +173,7 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
   // whose checks fill every pass) takes the pass's first turn instead (docs/adr/0151-a-cover-is-one-paced-request.md).
   const tally = new Tally(plan)
   if (coverOverdue(deps, startedAt)) {
-    const first = await coversStep(deps, tally, { gap: plan.gap, startedMono, signal, busy: false, limit: 1 })
+    const first = await coversStep(deps, tally, { gap: plan.gap, startedMono, signal, busy: false, limit: 1, waitTurn: true })
     if (first === 'stop') return end.stopped(tally)
   }
   const queue = new DueQueue(deps, plan, tally)
