@@ -39,10 +39,10 @@ export interface CoverRun {
   /** At most this many covers (default MAX_COVERS_PER_PASS). */
   limit?: number
   /**
-   * Whether to wait for the pacer's turn. Without it a cover goes only when its turn is free now: a pass never
-   * sits out a gap for a cover (a Check now pressed meanwhile would wait behind it).
+   * The longest a cover waits for the pacer's turn (default 0: only a turn free now). A pass never sits out a
+   * whole gap for a cover: the Lane stays free to write its rows and take a Check now.
    */
-  waitTurn?: boolean
+  maxWaitMs?: number
 }
 
 export type CoverEnd = { end: 'done' | 'stop' } | { end: 'refused'; reason: string; retryAfterMs?: number }
@@ -62,7 +62,7 @@ export async function fetchCovers(deps: CoverDeps, run: CoverRun): Promise<Cover
       continue
     }
     if ((run.busy || sent > 0) && !hasTime(deps, run)) break
-    if (!run.waitTurn && deps.pacer.waitFor(site.key, run.gap) > 0) break
+    if (deps.pacer.waitFor(site.key, run.gap) > (run.maxWaitMs ?? 0)) break
     const one = await fetchOne(deps, run, wanted)
     if (one === 'closed') break
     if (one === 'passed') continue

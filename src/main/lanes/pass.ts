@@ -173,7 +173,7 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
   // whose checks fill every pass) takes the pass's first turn instead (docs/adr/0151-a-cover-is-one-paced-request.md).
   const tally = new Tally(plan)
   if (coverOverdue(deps, startedAt)) {
-    const first = await coversStep(deps, tally, { gap: plan.gap, startedMono, signal, busy: false, limit: 1, waitTurn: true })
+    const first = await coversStep(deps, tally, { gap: plan.gap, startedMono, signal, busy: false, limit: 1, maxWaitMs: Infinity })
     if (first === 'stop') return end.stopped(tally)
   }
   const queue = new DueQueue(deps, plan, tally)
@@ -188,7 +188,12 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
   if (!tally.stoppedEarly && queue.length < tally.due) tally.cutShort = true
 
   // 7b. The covers the checks found, on the same pace (docs/adr/0151-a-cover-is-one-paced-request.md).
-  if (!tally.stoppedEarly && (await coversStep(deps, tally, { gap: plan.gap, startedMono, signal, busy: tally.fetched })) === 'stop')
+  // A pass that checked nothing may wait for the turn as long as the Lane would sleep before its next pass anyway.
+  const maxWaitMs = tally.checksMade() ? 0 : deps.site.pace.idleRequeryMs
+  if (
+    !tally.stoppedEarly &&
+    (await coversStep(deps, tally, { gap: plan.gap, startedMono, signal, busy: tally.fetched, maxWaitMs })) === 'stop'
+  )
     return end.stopped(tally)
 
   // 8. The row.
