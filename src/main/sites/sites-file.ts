@@ -241,7 +241,7 @@ function buildSite(entry: Entry, base: Site | undefined): Site | string {
     key: entry.key,
     name: entry.name ?? base!.name,
     hosts: entry.hosts ?? base!.hosts,
-    ...(entry.imageHosts ?? base?.imageHosts ? { imageHosts: entry.imageHosts ?? base!.imageHosts } : {}),
+    ...((entry.imageHosts ?? base?.imageHosts) ? { imageHosts: entry.imageHosts ?? base!.imageHosts } : {}),
     fetcher,
     fallback: entry.fallback ?? base?.fallback ?? 'none',
     adapter,

@@ -51,7 +51,12 @@ export function madaraAdapter(): Adapter {
       if (rows.length === 0) {
         const holder = $('div[id^="manga-chapters-holder"]').first()
         if (holder.length && isSeriesPage(page, seriesUrl))
-          return chaptersByXhr(seriesUrl, holder.attr('data-id'), { title, coverUrl: coverOf($, COVER, page.url) }, declaredAjaxUrl(page.body, seriesUrl))
+          return chaptersByXhr(
+            seriesUrl,
+            holder.attr('data-id'),
+            { title, coverUrl: coverOf($, COVER, page.url) },
+            declaredAjaxUrl(page.body, seriesUrl),
+          )
       }
       const chapters = distinctChapters(
         boundedRows(rows).map((row) => {

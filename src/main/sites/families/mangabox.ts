@@ -30,7 +30,10 @@ export function mangaBoxAdapter(): Adapter {
           return link ? rowChapter({ name: link, href: link.attribs['href'] }, title, page.url) : null
         }),
       )
-      return { kind: 'parsed', result: { title, chapters, coverUrl: coverOf($, ['div.manga-info-pic img', 'span.info-image img'], page.url) } }
+      return {
+        kind: 'parsed',
+        result: { title, chapters, coverUrl: coverOf($, ['div.manga-info-pic img', 'span.info-image img'], page.url) },
+      }
     },
   }
 }

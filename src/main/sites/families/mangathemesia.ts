@@ -68,7 +68,10 @@ export function mangaThemesiaAdapter(): Adapter {
           }
         }),
       )
-      return { kind: 'parsed', result: { title, chapters, coverUrl: coverOf($, ['.infomanga > div[itemprop=image] img', '.thumb img'], page.url) } }
+      return {
+        kind: 'parsed',
+        result: { title, chapters, coverUrl: coverOf($, ['.infomanga > div[itemprop=image] img', '.thumb img'], page.url) },
+      }
     },
   }
 }

@@ -38,7 +38,11 @@ export function zeistMangaAdapter(): Adapter {
       if (!feed) throw new AdapterError('ZeistManga: the page names no chapter feed (#clwd, #myUL or #latest script)')
       const url = new URL(feed, seriesUrl.origin)
       url.search = `alt=json&start-index=1&max-results=${FEED_MAX}`
-      return { kind: 'follow', request: { url: url.href, method: 'GET' }, partial: { title, coverUrl: coverOf($, ['#ImageBlock img', '.thum img'], page.url) } }
+      return {
+        kind: 'follow',
+        request: { url: url.href, method: 'GET' },
+        partial: { title, coverUrl: coverOf($, ['#ImageBlock img', '.thum img'], page.url) },
+      }
     },
   }
 }
