@@ -28,6 +28,8 @@ import { BACKUP_DIR, listBackups, type BackupView } from './store/backups'
 import { createRestorer, type Restorer } from './restore-in-app'
 import { startIntegrityCheck, type IntegrityCheck, type IntegrityVerdict } from './store/integrity'
 import { ensurePrivateDir } from './store/private-files'
+import { COVERS_DIR, CoverStore, type CoverKey } from './store/covers'
+import type { ImageFetcher, ImageResult } from './fetch/image-fetcher'
 import { faultAtOpen, RESTORE_ADVICE, type StorageFault } from './store/storage'
 import { AppError } from '../shared/errors'
 import type { AcquireDeps } from './use-cases/acquire'
@@ -53,6 +55,12 @@ export interface CoreOptions {
   onNewChapters?(site: Site, chapters: NewChapter[]): void
   /** Every pass result of every Lane (the simulation's observer). */
   onPass?(site: Site, result: PassResult): void
+  /**
+   * Fetches cover images (default: plain HTTP, fetch/image-fetcher.ts); the simulation serves them from its Sites
+   * and counts them in its ledger. `onCover` hears every cover request a Lane makes, as it ends.
+   */
+  fetchImage?: ImageFetcher
+  onCover?(site: Site, key: CoverKey, result: ImageResult): void
   /** Every check a Lane or an Acquisition makes, as it ends (the simulation's observer). */
   onCheck?(site: string, seriesId: string, report: CheckReport): void
   /** Every title search that sent its request, by Site (the simulation counts them; docs/adr/0145-…). */
@@ -99,6 +107,8 @@ export interface Core {
   readonly health: BrowserHealth
   /** The spacing of requests per Site, shared by the Lanes and Acquisition. */
   readonly pacer: SitePacer
+  /** The covers checks find, served to Readers and the owner (store/covers.ts). */
+  readonly covers: CoverStore
   /** Problems found in sites.json (file, site, field); the valid Sites run. */
   readonly siteProblems: readonly string[]
   readonly clock: Clock
@@ -198,6 +208,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     fetchers: polling.fetchers,
     health: polling.health,
     pacer: polling.pacer,
+    covers: polling.covers,
     siteProblems: polling.siteProblems,
     clock,
     log,
@@ -469,6 +480,8 @@ interface PollingParts {
   reader: PageReader
   /** Each adaptive Site's updates page as its Lane last read it (docs/adr/0165-site-feeds.md). */
   feeds: Map<string, FeedStatus>
+  /** The covers checks find, kept in `<data>/covers/` (store/covers.ts). */
+  covers: CoverStore
 }
 
 /** The Sites (built-in or given, and sites.json's, its problems logged), the fetchers, the pacer, the page reader. */
@@ -485,12 +498,13 @@ function pollingParts(options: CoreOptions): PollingParts {
   const pacer = new SitePacer(clock)
   // Pages are read off the main thread, each under a deadline (docs/adr/0040-…).
   const reader = options.reader ?? createPageReader({ log, deadlineMs: options.readDeadlineMs || undefined })
-  return { registry, siteProblems: loaded.problems, fetchers, health, pacer, reader, feeds: new Map() }
+  const covers = new CoverStore(join(options.dataDir, COVERS_DIR))
+  return { registry, siteProblems: loaded.problems, fetchers, health, pacer, reader, feeds: new Map(), covers }
 }
 
 /** What an Acquisition checks with: the Lanes' parts, and the signal that stops it with the app. */
 function acquireDeps(options: CoreOptions, store: Store, polling: PollingParts, signal: AbortSignal): SearchDeps {
-  const { registry, fetchers, health, pacer, reader } = polling
+  const { registry, fetchers, health, pacer, reader, covers } = polling
   const { onCheck } = options
   return {
     db: store.db,
@@ -502,6 +516,7 @@ function acquireDeps(options: CoreOptions, store: Store, polling: PollingParts, 
     log: options.log,
     signal,
     reader,
+    covers,
     onCheck: onCheck && ((key, report) => onCheck(key.site, key.seriesId, report)),
     onSearch: options.onSearch,
   }
@@ -523,6 +538,9 @@ function laneOptions(options: CoreOptions, store: Store, polling: PollingParts, 
     pacer: polling.pacer,
     reader: polling.reader,
     feeds: polling.feeds,
+    covers: polling.covers,
+    fetchImage: options.fetchImage,
+    onCover: options.onCover,
     onNewChapters: (site, chapters) => {
       log.info(
         { site: site.key, chapters: chapters.map((c) => `${c.title} ${c.label}`) },

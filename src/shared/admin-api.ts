@@ -388,6 +388,8 @@ export interface ReaderAddressView {
 
 export interface SeriesDetailView {
   row: SeriesRowView
+  /** The cover the app keeps for the Series, as a `data:` URL of its sniffed type; absent when none is kept. */
+  cover?: string
   readers: Array<{ readerId: number; name: string; status: string; progress: number | null; progressAt: number }>
   sightings: Array<{
     id: number

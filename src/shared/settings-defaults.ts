@@ -11,6 +11,7 @@ export const DEFAULT_SETTINGS: Settings = {
   notifications: true,
   logLevel: 'info',
   bookmarksPerReader: 2_000,
+  shelf: true,
   notifyTargets: 'public',
   ntfyServer: 'https://ntfy.sh',
   ownerContact: '',

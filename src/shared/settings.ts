@@ -19,6 +19,11 @@ export const SettingsSchema = z.strictObject({
    */
   bookmarksPerReader: z.number().int().min(1).max(100_000),
   /**
+   * The household's shelf (docs/adr/0152-the-households-shelf.md): whether a Reader sees the Series the household
+   * follows (titles and covers, never another Reader's progress) and may follow one with a tap.
+   */
+  shelf: z.boolean(),
+  /**
    * Where Readers' notification channels may point (docs/adr/0075-notification-targets-are-untrusted.md):
    * `public` addresses only, or the `local-network` too (loopback, private and link-local addresses).
    */

@@ -113,8 +113,10 @@ async function seriesDetail(scope: AdminScope, key: SeriesKey) {
     latestChapterHistory(db, key),
     chapterList(db, key, { limit: DETAIL_CHAPTERS }),
   ])
+  const image = scope.core.covers.image(key)
   return {
     row,
+    ...(image ? { cover: `data:${image.type};base64,${image.bytes.toString('base64')}` } : {}),
     readers: readers.map((x) => ({
       readerId: x.reader_id,
       name: x.name,

@@ -8,6 +8,7 @@
  *   GET  /themesia/manga/:slug/               MangaThemesia
  *   GET  /webtoons/en/fantasy/:slug/list?title_no=N   Webtoons
  *   GET  /mangadex/title/:uuid/:slug          MangaDex title page; GET /mangadex/api/manga/:uuid/feed
+ *   GET  /<family>/manga/:slug/cover.png     the Series' cover, a small PNG (Madara and MangaThemesia pages name it)
  *   GET  /chapter/:id, /webtoons/…/episode-N/viewer   a chapter's reading page (what a Continue link opens)
  *   GET  /js-challenge/manga/:slug/           a JS challenge only a real browser passes (then Madara)
  *   GET  /never-clears/manga/:slug/           a challenge that never clears
@@ -49,6 +50,7 @@ import {
   webtoonsPage,
   type FixtureSeries,
 } from './pages'
+import { coverPng } from './cover-images'
 import { WINDOWS_1252_HIGH } from '../fetch/encoding'
 import { hostileExtras, hostilePopup, hostileServiceWorker, hostileWorker, isAttack, isDestination } from './hostile-pages'
 
@@ -88,7 +90,7 @@ export interface FixtureOptions {
 }
 
 const FAMILY_PATH =
-  /^\/(madara|madara-xhr|themesia|js-challenge|never-clears|no-chapters|broken|hang|huge|redirect-off|moved|gone|leaky|busy|hostile|slow-down|encoded)\/manga\/([a-z0-9-]{1,80})\/?(ajax\/chapters\/?|chapter-\d+\/?)?$/
+  /^\/(madara|madara-xhr|themesia|js-challenge|never-clears|no-chapters|broken|hang|huge|redirect-off|moved|gone|leaky|busy|hostile|slow-down|encoded)\/manga\/([a-z0-9-]{1,80})\/?(ajax\/chapters\/?|chapter-\d+\/?|cover\.png)?$/
 const WEBTOONS_PATH = /^\/webtoons\/en\/[a-z-]+\/([a-z0-9-]{1,80})\/list$/
 const MANGADEX_FEED = /^\/mangadex\/api\/manga\/([0-9a-f-]{36})\/feed$/
 const MANGADEX_TITLE = /^\/mangadex\/title\/([0-9a-f-]{36})(?:\/([a-z0-9-]+))?$/
@@ -297,6 +299,7 @@ function familyRoute(state: FixtureState, req: IncomingMessage, res: ServerRespo
   const series = seriesFor(state, `${family}:${slug}`, slug)
   if (state.vanished.has(`${family}:${slug}`)) return send(res, 404, 'text/html', '<!DOCTYPE html><title>Not found</title><h1>404</h1>')
   if (rest?.startsWith('chapter-')) return send(res, 200, 'text/html', `<!DOCTYPE html><title>${series.title}</title><p>pages</p>`)
+  if (rest === 'cover.png') return sendCover(res, `${family}:${slug}`)
   FAMILY_PAGES[family]({ state, req, res, url, base, slug, rest, series })
 }
 
@@ -472,6 +475,13 @@ function hostileHelper(res: ServerResponse, url: URL): void {
     default:
       return send(res, 204, 'text/plain', '')
   }
+}
+
+/** A Series' cover (cover-images.ts): a PNG made from its key. */
+function sendCover(res: ServerResponse, key: string): void {
+  const png = coverPng(key)
+  res.writeHead(200, { 'content-type': 'image/png', 'content-length': png.length })
+  res.end(png)
 }
 
 function send(res: ServerResponse, status: number, type: string, body: string, headers: Record<string, string> = {}): void {

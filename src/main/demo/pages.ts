@@ -30,7 +30,7 @@ export function madaraPage(base: string, s: FixtureSeries, options: { xhr?: bool
     : `<div class="listing-chapters_wrap">${madaraChapterList(base, s)}</div>`
   return page(
     `${s.title} – Fixture Scans`,
-    `<div class="post-title"><h1>${esc(s.title)}</h1></div><div class="c-page-content">${list}</div>`,
+    `<div class="post-title"><h1>${esc(s.title)}</h1></div><div class="summary_image"><a href="${base}"><img class="img-responsive" src="${base}cover.png" alt="${esc(s.title)}"></a></div><div class="c-page-content">${list}</div>`,
   )
 }
 
@@ -55,7 +55,7 @@ export function themesiaPage(base: string, s: FixtureSeries): string {
     .join('\n')
   return page(
     `${s.title} - Fixture Themesia`,
-    `<h1 class="entry-title">${esc(s.title)}</h1><div class="eplister" id="chapterlist"><ul>${items}</ul></div>`,
+    `<div class="thumb"><img src="${base}cover.png" alt=""></div><h1 class="entry-title">${esc(s.title)}</h1><div class="eplister" id="chapterlist"><ul>${items}</ul></div>`,
   )
 }
 

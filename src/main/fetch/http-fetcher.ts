@@ -145,7 +145,7 @@ async function readResponse(response: Response, url: URL, settings: HttpSettings
 }
 
 /** The body's bytes, or null when it is longer than the cap (the rest is never read). */
-async function readCapped(response: Response, cap: number): Promise<Buffer | null> {
+export async function readCapped(response: Response, cap: number): Promise<Buffer | null> {
   const declared = Number(response.headers.get('content-length'))
   if (Number.isFinite(declared) && declared > cap) {
     await response.body?.cancel()

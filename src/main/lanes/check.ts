@@ -21,6 +21,7 @@ import { recordNewChapterEvent, type NewChapterEvent } from '../store/notify'
 import { isStorageUnavailable } from '../store/storage'
 import { storeChapters, type ServedChapter } from '../store/chapters'
 import { recordSiteMove } from '../store/site-moves'
+import type { CoverStore } from '../store/covers'
 
 /** The classification of one check (docs/design.md#sites-and-fetching), plus `aborted` for a check the app itself interrupted. */
 export type CheckOutcome = 'chapter' | 'no-chapter' | 'refused' | 'unreachable' | 'unfetchable' | 'error' | 'aborted'
@@ -56,6 +57,8 @@ export interface CheckContext {
    * (sites/page-reader.ts); without one, on the calling thread (tests).
    */
   reader?: PageReader
+  /** Where the cover URL a check reads is noted, for its Lane to fetch (lanes/covers.ts). */
+  covers?: CoverStore
 }
 
 export interface CheckTarget {
@@ -133,6 +136,8 @@ interface Reading {
   /** Whether a request went out (every report says so). */
   fetched: boolean
   title?: string
+  /** The cover URL a first page named, when a later page gives the chapters. */
+  coverUrl?: string
   /** How far the Site's clock is ahead of ours, from the newest response that gave its Date. */
   siteOffsetMs?: number
 }
@@ -156,6 +161,7 @@ async function readSeries(
     // Site text enters here: no control character or bidirectional override reaches a title, label, message or log.
     reading.title = siteText(read.result.title ?? reading.title, MAX_TITLE)
     const { title } = reading
+    noteCover(ctx, key, read.result.coverUrl ?? reading.coverUrl)
     const chapters = read.result.chapters.map((c) => ({ ...c, label: siteText(c.label, MAX_LABEL) ?? '' }))
     const highest = highestChapter(chapters)
     if (!highest) return { ...exit(reading, 'no-chapter', 'a real page with no chapter found'), ...(title ? { title } : {}) }
@@ -210,6 +216,7 @@ async function readPages(
     if (signal?.aborted) return exit(reading, 'aborted', 'stopped')
     if (step.kind === 'parsed') return step
     reading.title ??= step.partial?.title
+    reading.coverUrl ??= step.partial?.coverUrl
     request = step.request
     fallback = step.fallback
   }
@@ -273,6 +280,15 @@ function servedChapters(site: Site, chapters: readonly Chapter[], seriesUrl: str
     url: chapterLink(site, c.url, seriesUrl),
     released: c.released?.at,
   }))
+}
+
+/** The cover URL a page named, noted for the Lane (a failure to note costs only the cover). */
+function noteCover(ctx: CheckContext, key: SeriesKey, url: string | undefined): void {
+  try {
+    ctx.covers?.note(key, url, ctx.clock.now())
+  } catch (error) {
+    ctx.log.warn({ site: key.site, series: key.seriesId, err: error }, 'check: the cover could not be noted')
+  }
 }
 
 /** A Site's text made safe to keep (shared/ids.ts safeText); undefined stays undefined, nothing left is undefined. */

@@ -18,6 +18,8 @@ import { insertPasses, prunePasses } from '../store/passes'
 import { pruneOrphanSeries } from '../store/series'
 import type { CheckReport } from './check'
 import { SitePacer } from './pacer'
+import type { CoverKey, CoverStore } from '../store/covers'
+import type { ImageFetcher, ImageResult } from '../fetch/image-fetcher'
 import { runPass, UnwrittenPasses, WallWatch, type NewChapter, type PassResult } from './pass'
 import { FeedWatch, type FeedStatus } from './feed'
 import { siteFeed } from '../sites/feeds'
@@ -54,6 +56,11 @@ export interface LanesOptions {
   onCheck?(site: Site, series: DueSeries, report: CheckReport): void
   /** Reads fetched pages (default: on the calling thread). */
   reader?: PageReader
+  /** Where checks note covers and the Lanes keep them (none: no cover is fetched). */
+  covers?: CoverStore
+  fetchImage?: ImageFetcher
+  /** Every cover request a Lane makes, as it ends. */
+  onCover?(site: Site, key: CoverKey, result: ImageResult): void
 }
 
 export interface Lanes {
@@ -140,8 +147,11 @@ async function seedPacer(shared: LaneShared, site: Site): Promise<void> {
 /** What one Lane's passes are given. */
 function passDeps(shared: LaneShared, site: Site, unwritten: UnwrittenPasses) {
   const { options, health, pacer } = shared
-  const { onCheck } = options
+  const { onCheck, onCover } = options
   return {
+    covers: options.covers,
+    fetchImage: options.fetchImage,
+    onCover: onCover && ((key: CoverKey, result: ImageResult) => onCover(site, key, result)),
     db: options.db,
     site,
     unwritten,
@@ -182,7 +192,7 @@ async function retention(options: LanesOptions, signal: AbortSignal): Promise<vo
   const { clock, db, log } = options
   await clock.sleep(FIRST_PRUNE_AFTER_MS, signal)
   while (!signal.aborted) {
-    for (const [what, step] of retentionSteps(db, clock.now(), options.retentionMs ?? PASS_RETENTION_MS)) {
+    for (const [what, step] of retentionSteps(db, clock.now(), options.retentionMs ?? PASS_RETENTION_MS, options.covers)) {
       if (signal.aborted) break
       await retentionStep(what, step, signal, log)
     }
@@ -191,15 +201,24 @@ async function retention(options: LanesOptions, signal: AbortSignal): Promise<vo
 }
 
 /** The retention task's steps, each named for the log. */
-function retentionSteps(db: Db, now: number, passRetentionMs: number): Array<[string, () => Promise<number | void>]> {
+function retentionSteps(db: Db, now: number, passRetentionMs: number, covers?: CoverStore): Array<[string, () => Promise<number | void>]> {
   return [
     ['old pass rows', () => prunePasses(db, now - passRetentionMs)],
     ['Series no Reader has held for a long time', () => pruneOrphanSeries(db, now - ORPHAN_RETENTION_MS)],
     ['Sightings judged long ago', () => pruneJudgedSightings(db, now - RETENTION.judgedSightingsMs)],
     ['Sightings no check judged', () => pruneOutstandingSightings(db, now - RETENTION.outstandingSightingsMs)],
     ['bookmark removals every Reader has long synced', () => pruneRemovals(db, now - RETENTION.removalsMs)],
+    ['covers of Series no longer kept', () => pruneCovers(db, covers)],
     ['statistics', () => optimizeStore(db)],
   ]
+}
+
+/** The cover files whose Series was deleted (docs/adr/0150-covers-are-a-cache-beside-the-database.md). */
+export async function pruneCovers(db: Db, covers: CoverStore | undefined): Promise<number> {
+  if (!covers) return 0
+  const rows = await db.selectFrom('series').select(['site', 'series_id']).execute()
+  const kept = new Set(rows.map((r) => `${r.site}\n${r.series_id}`))
+  return covers.prune((key) => kept.has(`${key.site}\n${key.seriesId}`))
 }
 
 /** One retention step; a failure is logged (not once the Lanes stop) and the next step runs. */

@@ -21,10 +21,11 @@ import { ageWords } from '../../shared/format'
 import type { PassSkip } from '../../shared/skip'
 import { checkSeries, type CheckReport } from './check'
 import { readFeed, type FeedReadOutcome, type FeedWatch } from './feed'
+import { fetchCovers, type CoverDeps, type CoverRun } from './covers'
 import { computeGap, dueBound, laneGate, refusalLength, sleepAfter, wakeDue } from './decisions'
 import type { SitePacer } from './pacer'
 
-export interface PassDeps {
+export interface PassDeps extends Pick<CoverDeps, 'covers' | 'fetchImage' | 'onCover'> {
   db: Db
   site: Site
   fetchers: Fetchers
@@ -171,8 +172,13 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
   const plan = await planPass(deps, startedAt, signal)
   if ('exit' in plan) return end.write(plan.exit, NO_FIGURES, plan.lane)
 
-  // 7. The loop.
+  // 7. The loop. A cover waits for a pass's spare time (after its checks); one that waited a whole ceiling (a Lane
+  // whose checks fill every pass) takes the pass's first turn instead (docs/adr/0151-a-cover-is-one-paced-request.md).
   const tally = new Tally(plan)
+  if (coverOverdue(deps, startedAt)) {
+    const first = await coversStep(deps, tally, { gap: plan.gap, startedMono, signal, busy: false, limit: 1, maxWaitMs: Infinity })
+    if (first === 'stop') return end.stopped(tally)
+  }
   const queue = new DueQueue(deps, plan, tally)
   const loop: Loop = { deps, plan, tally, queue, signal, startedMono }
   for (const series of queue) {
@@ -183,6 +189,15 @@ export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<Pass
   }
   // Every Series read was taken and more are due: straight on to the next pass, as after maxPassMs.
   if (!tally.stoppedEarly && queue.length < tally.due) tally.cutShort = true
+
+  // 7b. The covers the checks found, on the same pace (docs/adr/0151-a-cover-is-one-paced-request.md).
+  // A pass that checked nothing may wait for the turn as long as the Lane would sleep before its next pass anyway.
+  const maxWaitMs = tally.checksMade() ? 0 : deps.site.pace.idleRequeryMs
+  if (
+    !tally.stoppedEarly &&
+    (await coversStep(deps, tally, { gap: plan.gap, startedMono, signal, busy: tally.fetched, maxWaitMs })) === 'stop'
+  )
+    return end.stopped(tally)
 
   // 8. The row.
   const result = await end.write('', tally.figures(), undefined, tally.newChapters)
@@ -492,7 +507,7 @@ async function checkOne(loop: Loop, series: DueSeries): Promise<Step> {
     const url = await stillDueNow(loop, series)
     if (typeof url !== 'string') return url.step
     report = await checkSeries(
-      { db: deps.db, clock, log: deps.log, beforeRequest: () => turn.sent(), reader: deps.reader },
+      { db: deps.db, clock, log: deps.log, beforeRequest: () => turn.sent(), reader: deps.reader, covers: deps.covers },
       site,
       plan.fetcher,
       { site: series.site, series_id: series.series_id, series_url: url, previous_checked_at: series.latest_checked_at },
@@ -590,8 +605,27 @@ async function tallyCheck(loop: Loop, series: DueSeries, report: CheckReport): P
   return 'next'
 }
 
+/** Whether the Site's oldest wanted cover has waited a whole ceiling for spare time. */
+function coverOverdue(deps: PassDeps, now: number): boolean {
+  const oldest = deps.covers?.nextWanted(deps.site.key)
+  return oldest !== undefined && now - oldest.at >= deps.site.pace.ceilingMs
+}
+
+/** Fetches wanted covers (lanes/covers.ts); a refusal backs the Lane off and ends the pass's requests. */
+async function coversStep(deps: PassDeps, tally: Tally, run: CoverRun): Promise<'next' | 'stop'> {
+  if (tally.stoppedEarly) return 'next'
+  const covered = await fetchCovers(deps, run)
+  if (covered.sent > 0) tally.fetched = true
+  if (covered.end === 'stop') return 'stop'
+  if (covered.end === 'refused') {
+    await backOff(deps, tally, covered)
+    tally.stoppedEarly = true
+  }
+  return 'next'
+}
+
 /** A refusal: recorded for every Lane and Acquisition, or (the store refused too) slept out by this Lane. */
-async function backOff(deps: PassDeps, tally: Tally, report: CheckReport): Promise<void> {
+async function backOff(deps: PassDeps, tally: Tally, report: Pick<CheckReport, 'reason' | 'retryAfterMs'>): Promise<void> {
   const { db, site, clock, log } = deps
   const length = refusalLength(site.pace, report.retryAfterMs)
   const until = clock.now() + length.ms

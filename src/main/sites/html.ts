@@ -176,3 +176,36 @@ export function distinctChapters(chapters: Array<Chapter | null>): Chapter[] {
   }
   return out
 }
+
+/** The image attributes a cover element may carry its URL in, lazy loaders' first (their `src` is a placeholder). */
+const IMAGE_ATTRIBUTES = ['data-src', 'data-lazy-src', 'data-original', 'src', 'content', 'href'] as const
+
+/**
+ * The Series' cover: the first of `selectors` that names an image (an `<img>` itself or the first one inside it; a
+ * lazy loader's `data-src` before its placeholder `src`; the first candidate of a `srcset`), else the page's
+ * `og:image`; an absolute http(s) URL, or undefined. Only read here, never fetched (lanes/covers.ts fetches it).
+ * One pass over the page for all the selectors together; `og:image` is looked for among the first `MAX_WALK`
+ * nodes only (the head), so a page without either costs no scan of a long body.
+ */
+export function coverOf($: Doc, selectors: readonly string[], base: string): string | undefined {
+  const found = selectors.length ? selectAll($, selectors.join(', ')) : []
+  for (const selector of selectors) {
+    const element = found.find((el) => $(el).is(selector))
+    if (!element) continue
+    const image = element.name === 'img' ? element : findFirst(element, (el) => el.name === 'img')
+    const url = image && imageUrlOf(image, base)
+    if (url) return url
+  }
+  const root = $.root().get(0)
+  const og = root && findFirst(root, (el) => el.name === 'meta' && el.attribs['property'] === 'og:image')
+  return absoluteHref(og?.attribs['content']?.trim(), base) || undefined
+}
+
+function imageUrlOf(element: Element, base: string): string {
+  for (const name of IMAGE_ATTRIBUTES) {
+    const url = absoluteHref(element.attribs[name]?.trim(), base)
+    if (url && !url.startsWith('data:')) return url
+  }
+  const srcset = element.attribs['srcset'] ?? element.attribs['data-srcset']
+  return absoluteHref(srcset?.trim().split(/\s+/)[0], base)
+}

@@ -78,6 +78,8 @@ export interface Chapter {
 export interface ParsedSeries {
   title?: string
   chapters: Chapter[]
+  /** The Series' cover image as its page names it (the family's cover element, else `og:image`); never fetched by the adapter. */
+  coverUrl?: string
 }
 
 /** What an adapter makes of a page: the chapters, or one more request (e.g. Madara's XHR chapter list). */
@@ -89,7 +91,7 @@ export type AdapterStep =
       /** Tried instead when `request` answers with a non-200 status. */
       fallback?: PageRequest
       /** What the first page already told (its title), merged into the final result. */
-      partial?: { title?: string }
+      partial?: { title?: string; coverUrl?: string }
     }
 
 /**
@@ -126,6 +128,8 @@ export interface Site {
   name: string
   /** The host pin: `host[:port]`, lowercase. A URL whose host is not listed is never fetched. */
   hosts: readonly string[]
+  /** Hosts its cover images may come from besides the pin (sites.json `imageHosts`); only images are fetched there. */
+  imageHosts?: readonly string[]
   fetcher: FetcherKind
   fallback: Fallback
   adapter: Adapter
@@ -147,6 +151,14 @@ export function isPinned(site: Pick<Site, 'hosts'>, url: URL): boolean {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return false
   if (url.username || url.password) return false
   return site.hosts.includes(url.host.toLowerCase())
+}
+
+/** Whether a cover image may be fetched from a URL: http(s), no credentials, its host the Site's pin or one of its image hosts. */
+export function isCoverHost(site: Pick<Site, 'hosts' | 'imageHosts'>, url: URL): boolean {
+  if (isPinned(site, url)) return true
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return false
+  if (url.username || url.password) return false
+  return site.imageHosts?.includes(url.host.toLowerCase()) ?? false
 }
 
 /**

@@ -87,6 +87,8 @@ const entrySchema = z.strictObject({
   key: z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'lowercase letters, digits and dashes, at most 40'),
   name: z.string().trim().min(1).max(80).optional(),
   hosts: z.array(host).min(1).max(20).optional(),
+  /** Hosts the Site serves its cover images from (a CDN), besides its pin; nothing else is fetched from them. */
+  imageHosts: z.array(host).max(20).optional(),
   fetcher: z.enum(['http', 'browser']).optional(),
   fallback: z.enum(['http', 'none']).optional(),
   family: z.enum(FAMILY_KEYS).optional(),
@@ -94,6 +96,7 @@ const entrySchema = z.strictObject({
     .strictObject({
       chapter: z.string().trim().min(1).max(300),
       title: z.string().trim().min(1).max(300).optional(),
+      cover: z.string().trim().min(1).max(300).optional(),
       number: z
         .string()
         .regex(/^(text|attr:[A-Za-z_:][-A-Za-z0-9_:.]*)$/, '"text" or "attr:NAME"')
@@ -257,6 +260,7 @@ function buildSite(entry: Entry, base: Site | undefined): Site | string {
     key: entry.key,
     name: entry.name ?? base!.name,
     hosts,
+    ...((entry.imageHosts ?? base?.imageHosts) ? { imageHosts: entry.imageHosts ?? base!.imageHosts } : {}),
     fetcher,
     fallback: entry.fallback ?? base?.fallback ?? 'none',
     adapter: entry.search ? { ...adapter, search: templateSearch(entry.search) } : adapter,

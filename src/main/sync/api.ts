@@ -28,6 +28,7 @@ import {
 } from './routes'
 import { notifyRoutes } from './notify-routes'
 import { searchRoutes } from './search-routes'
+import { shelfRoutes } from './shelf-routes'
 import { signInRoute } from './sign-in-route'
 
 export interface SyncOptions {
@@ -90,6 +91,7 @@ export async function registerSyncApi(app: FastifyInstance, given: SyncDeps, opt
       await readers.register(chapterRoutes, { deps })
       await readers.register(notifyRoutes, { deps })
       await readers.register(searchRoutes, { deps })
+      await readers.register(shelfRoutes, { deps })
     })
   })
 }

@@ -28,6 +28,7 @@ export const nothing = (description: string) => z.null().describe(description)
 export const REFUSAL = {
   400: answer(ErrorBody, 'malformed JSON or a bad request line'),
   401: answer(ErrorBody, 'no token, or an unknown one'),
+  403: answer(ErrorBody, 'the owner turned this off'),
   404: answer(ErrorBody, 'not found (or not yours)'),
   413: answer(ErrorBody, 'the body is larger than 64 KiB'),
   415: answer(ErrorBody, 'the body is not application/json'),

@@ -17,6 +17,8 @@ import { createNotifier, type Notifier } from '../notify/notifier'
 import { vapidKeys } from '../notify/vapid'
 import { readSettings } from '../store/settings'
 import { openTestStore, type TestStore } from './store'
+import { join } from 'node:path'
+import { COVERS_DIR, CoverStore } from '../store/covers'
 
 export interface TestSyncServer {
   origin: string
@@ -24,6 +26,8 @@ export interface TestSyncServer {
   fixture: FixtureSite
   clock: FakeClock
   notifier: Notifier
+  /** The covers folder the server serves from (empty until a test keeps one). */
+  covers: CoverStore
   /** Tokens of two Readers, alice and bob. */
   alice: { id: number; token: string }
   bob: { id: number; token: string }
@@ -55,6 +59,7 @@ export async function startTestSyncServer(
     vapid: () => vapidKeys(store.dir),
     policy: async () => (await readSettings(store.db)).notifyTargets,
   })
+  const covers = new CoverStore(join(store.dir, COVERS_DIR))
   const app = createHttpServer({ log: silentLog, ...(limits ? { limits } : {}) })
   await registerSyncApi(
     app,
@@ -69,6 +74,7 @@ export async function startTestSyncServer(
         pacer: new SitePacer(clock),
         clock,
         log: silentLog,
+        covers,
       },
       notify: { notifier, vapidPublicKey: () => vapidKeys(store.dir).publicKey },
     },
@@ -83,6 +89,7 @@ export async function startTestSyncServer(
     fixture,
     clock,
     notifier,
+    covers,
     alice: { id: a.reader.id, token: a.token },
     bob: { id: b.reader.id, token: b.token },
     async call(token, method, path, body, headers = {}) {

@@ -10,6 +10,7 @@ import type { Clock } from '../clock'
 import type { BrowserHealth } from '../fetch/browser-health'
 import { fetcherFor, type Fetchers } from '../fetch/fetcher'
 import { checkSeries, type CheckReport } from '../lanes/check'
+import type { CoverStore } from '../store/covers'
 import type { PageReader } from '../sites/page-reader'
 import { laneGate, refusalLength } from '../lanes/decisions'
 import type { SitePacer } from '../lanes/pacer'
@@ -41,6 +42,8 @@ export interface AcquireDeps {
   onCheck?(key: SeriesKey, report: CheckReport): void
   /** Reads fetched pages (default: on the calling thread). */
   reader?: PageReader
+  /** Where a check notes the cover it read, for the Lane to fetch. */
+  covers?: CoverStore
 }
 
 /** What happens to a new Series: read now (in the background), or left for its Lane, and why. */
@@ -151,7 +154,7 @@ async function acquire(deps: AcquireDeps, key: SeriesKey): Promise<CheckReport |
     const url = await stillDue(deps.db, key, 0)
     if (url === null) return undefined
     const report = await checkSeries(
-      { db: deps.db, clock: deps.clock, log: deps.log, beforeRequest: () => turn.sent(), reader: deps.reader },
+      { db: deps.db, clock: deps.clock, log: deps.log, beforeRequest: () => turn.sent(), reader: deps.reader, covers: deps.covers },
       site,
       fetcher,
       { site: key.site, series_id: key.seriesId, series_url: url },

@@ -5,7 +5,7 @@
  * is `div.grid > h1`. Facts from the extension repository's Keyoapp theme, read to write our own pages.
  */
 import type { Element } from 'domhandler'
-import { boundedRows, distinctChapters, findFirst, hasClass, loadHtml, selectAll, titleOf } from '../html'
+import { boundedRows, distinctChapters, findFirst, hasClass, loadHtml, selectAll, titleOf, coverOf } from '../html'
 import { rowChapter } from './rows'
 import type { Adapter } from '../site'
 
@@ -30,7 +30,7 @@ export function keyoappAdapter(): Adapter {
           return chapter && /\bupcoming\b/i.test(chapter.label) ? null : chapter
         }),
       )
-      return { kind: 'parsed', result: { title, chapters } }
+      return { kind: 'parsed', result: { title, chapters, coverUrl: coverOf($, [], page.url) } }
     },
   }
 }

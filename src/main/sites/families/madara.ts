@@ -21,6 +21,7 @@ import {
   readableText,
   selectAll,
   titleOf,
+  coverOf,
 } from '../html'
 import type { Adapter, AdapterStep, Page } from '../site'
 
@@ -33,6 +34,8 @@ export const MADARA_ID_PATTERN =
   /^(?:(?:\/[^/?#]+)*?\/(?:manga|manhua|manhwa|webtoon|webtoons|comic|comics|series|serie|novel)|\/[^/?#]+)\/([^/?#]+)/
 
 const ROWS = 'li.wp-manga-chapter, div.wp-manga-chapter'
+/** The cover (keiyoushi/extensions-source fd4236e0, Madara.kt mangaDetailsSelectorThumbnail). */
+const COVER = ['div.summary_image img']
 const isBadge = (el: Element) => hasClass(el, 'manga-title-badges')
 const isDate = (el: Element) => hasClass(el, 'chapter-release-date')
 const isLink = (el: Element) => el.name === 'a' && el.attribs['href'] !== undefined
@@ -48,7 +51,12 @@ export function madaraAdapter(): Adapter {
       if (rows.length === 0) {
         const holder = $('div[id^="manga-chapters-holder"]').first()
         if (holder.length && isSeriesPage(page, seriesUrl))
-          return chaptersByXhr(seriesUrl, holder.attr('data-id'), title, declaredAjaxUrl(page.body, seriesUrl))
+          return chaptersByXhr(
+            seriesUrl,
+            holder.attr('data-id'),
+            { title, coverUrl: coverOf($, COVER, page.url) },
+            declaredAjaxUrl(page.body, seriesUrl),
+          )
       }
       const chapters = distinctChapters(
         boundedRows(rows).map((row) => {
@@ -62,7 +70,7 @@ export function madaraAdapter(): Adapter {
           return { number, label, url: absoluteHref(link.attribs['href'], page.url), released: released ?? undefined }
         }),
       )
-      return { kind: 'parsed', result: { title, chapters } }
+      return { kind: 'parsed', result: { title, chapters, coverUrl: coverOf($, COVER, page.url) } }
     },
   }
 }
@@ -92,7 +100,12 @@ function declaredAjaxUrl(body: string, seriesUrl: URL): string | undefined {
   return undefined
 }
 
-function chaptersByXhr(seriesUrl: URL, postId: string | undefined, title: string | undefined, ajaxUrl: string | undefined): AdapterStep {
+function chaptersByXhr(
+  seriesUrl: URL,
+  postId: string | undefined,
+  partial: { title?: string; coverUrl?: string },
+  ajaxUrl: string | undefined,
+): AdapterStep {
   const base = seriesUrl.href.endsWith('/') ? seriesUrl.href : `${seriesUrl.href}/`
   const xhr = { 'X-Requested-With': 'XMLHttpRequest' }
   return {
@@ -107,6 +120,6 @@ function chaptersByXhr(seriesUrl: URL, postId: string | undefined, title: string
             body: `action=manga_get_chapters&manga=${postId}`,
           }
         : undefined,
-    partial: { title },
+    partial,
   }
 }

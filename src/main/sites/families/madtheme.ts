@@ -5,7 +5,7 @@
  * ("Nov 29, 2026", or relative). A `/manga/{id}-{slug}` Series is read from its own page. Facts from the
  * extension repository's MadTheme theme, read to write our own pages.
  */
-import { boundedRows, distinctChapters, findFirst, hasClass, loadHtml, selectAll, titleOf } from '../html'
+import { boundedRows, distinctChapters, findFirst, hasClass, loadHtml, selectAll, titleOf, coverOf } from '../html'
 import { isLink, rowChapter } from './rows'
 import type { Adapter } from '../site'
 
@@ -34,7 +34,7 @@ export function madThemeAdapter(): Adapter {
           )
         }),
       )
-      return { kind: 'parsed', result: { title, chapters } }
+      return { kind: 'parsed', result: { title, chapters, coverUrl: coverOf($, ['#cover img'], page.url) } }
     },
   }
 }

@@ -5,7 +5,7 @@
  * `ul.row-content-chapter li` rows, each one link whose text is the chapter's name. Facts from the extension
  * repository's MangaBox theme, read to write our own pages.
  */
-import { boundedRows, distinctChapters, findFirst, loadHtml, selectAll, titleOf } from '../html'
+import { boundedRows, distinctChapters, findFirst, loadHtml, selectAll, titleOf, coverOf } from '../html'
 import { isLink, rowChapter } from './rows'
 import { firstOf, type Adapter } from '../site'
 
@@ -30,7 +30,10 @@ export function mangaBoxAdapter(): Adapter {
           return link ? rowChapter({ name: link, href: link.attribs['href'] }, title, page.url) : null
         }),
       )
-      return { kind: 'parsed', result: { title, chapters } }
+      return {
+        kind: 'parsed',
+        result: { title, chapters, coverUrl: coverOf($, ['div.manga-info-pic img', 'span.info-image img'], page.url) },
+      }
     },
   }
 }

@@ -4,7 +4,7 @@
  * first: the link and name in `.col-span-4 > a`, a subtitle in a `.text-xs`. The title is `div.container > h1`.
  * Facts from the extension repository's MangaCatalog theme, read to write our own pages.
  */
-import { boundedRows, distinctChapters, findFirst, hasClass, loadHtml, selectAll, titleOf } from '../html'
+import { boundedRows, distinctChapters, findFirst, hasClass, loadHtml, selectAll, titleOf, coverOf } from '../html'
 import type { Adapter } from '../site'
 import { isLink, rowChapter } from './rows'
 
@@ -26,7 +26,7 @@ export function mangaCatalogAdapter(): Adapter {
           return link ? rowChapter({ name: link, href: link.attribs['href'] }, title, page.url) : null
         }),
       )
-      return { kind: 'parsed', result: { title, chapters } }
+      return { kind: 'parsed', result: { title, chapters, coverUrl: coverOf($, [], page.url) } }
     },
   }
 }

@@ -18,6 +18,7 @@ import {
   readableText,
   selectAll,
   titleOf,
+  coverOf,
 } from '../html'
 import type { Adapter } from '../site'
 
@@ -67,7 +68,10 @@ export function mangaThemesiaAdapter(): Adapter {
           }
         }),
       )
-      return { kind: 'parsed', result: { title, chapters } }
+      return {
+        kind: 'parsed',
+        result: { title, chapters, coverUrl: coverOf($, ['.infomanga > div[itemprop=image] img', '.thumb img'], page.url) },
+      }
     },
   }
 }

@@ -8,12 +8,14 @@
 import type { Cheerio } from 'cheerio'
 import type { Element } from 'domhandler'
 import { parseChapterNumber } from '../../../shared/chapter-number'
-import { absoluteHref, boundedRows, distinctChapters, findFirst, labelOf, loadHtml, selectAll, titleOf } from '../html'
+import { absoluteHref, boundedRows, distinctChapters, findFirst, labelOf, loadHtml, selectAll, titleOf, coverOf } from '../html'
 import type { Adapter } from '../site'
 
 export interface Selectors {
   chapter: string
   title?: string
+  /** The cover element (an `<img>` or what holds one); `og:image` when absent or empty. */
+  cover?: string
   number: 'text' | `attr:${string}`
   /** Inside a chapter's element: where its name is. */
   name?: string
@@ -45,7 +47,7 @@ export function selectorAdapter(selectors: Selectors): Adapter {
           return { number, label: label || `Chapter ${number}`, url: absoluteHref(href, page.url) }
         }),
       )
-      return { kind: 'parsed', result: { title, chapters } }
+      return { kind: 'parsed', result: { title, chapters, coverUrl: coverOf($, selectors.cover ? [selectors.cover] : [], page.url) } }
     },
   }
 }

@@ -19,6 +19,7 @@ import {
   readableText,
   selectAll,
   titleOf,
+  coverOf,
 } from '../html'
 import type { Adapter } from '../site'
 
@@ -62,7 +63,7 @@ export function webtoonsAdapter(): Adapter {
           }
         }),
       )
-      return { kind: 'parsed', result: { title, chapters } }
+      return { kind: 'parsed', result: { title, chapters, coverUrl: coverOf($, ['.detail_header .thmb img'], page.url) } }
     },
   }
 }

@@ -11,7 +11,7 @@
  */
 import { parseChapterNumber } from '../../../shared/chapter-number'
 import { parseReleaseDate } from '../dates'
-import { MAX_LABEL, MAX_TITLE, boundedRows, cleanText, distinctChapters, loadHtml, titleOf } from '../html'
+import { MAX_LABEL, MAX_TITLE, boundedRows, cleanText, coverOf, distinctChapters, loadHtml, titleOf } from '../html'
 import { readJson } from './json'
 import { AdapterError, type Adapter, type AdapterStep, type Chapter, type Page } from '../site'
 
@@ -38,7 +38,11 @@ export function zeistMangaAdapter(): Adapter {
       if (!feed) throw new AdapterError('ZeistManga: the page names no chapter feed (#clwd, #myUL or #latest script)')
       const url = new URL(feed, seriesUrl.origin)
       url.search = `alt=json&start-index=1&max-results=${FEED_MAX}`
-      return { kind: 'follow', request: { url: url.href, method: 'GET' }, partial: { title } }
+      return {
+        kind: 'follow',
+        request: { url: url.href, method: 'GET' },
+        partial: { title, coverUrl: coverOf($, ['#ImageBlock img', '.thum img'], page.url) },
+      }
     },
   }
 }
