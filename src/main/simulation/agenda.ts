@@ -217,7 +217,9 @@ function flood(rng: Random, world: World): Item[] {
   const count = world.series.filter((s) => s.flood).length
   const at = Math.round(world.start + rng.between(FLOOD_WINDOW_HOURS[0] * HOUR, FLOOD_WINDOW_HOURS[1] * HOUR))
   if (count === 0 || at >= world.end) return []
-  return [{ at, kind: 'bookmark-burst', site: floodSite(world.sites).site.key, count, reader: rng.int(0, 3), flood: true }]
+  // The first Reader, told of every New Chapter (minUnread 1): a new bookmark starts caught up, so a Reader who
+  // waits for two unread hears of a flood's Series only at their second New Chapter.
+  return [{ at, kind: 'bookmark-burst', site: floodSite(world.sites).site.key, count, reader: 0, flood: true }]
 }
 
 /**
