@@ -14,6 +14,8 @@ import type * as Chapters from '../store/chapters'
 import type * as DigestModule from '../notify/digest'
 import type { Digest } from '../notify/digest'
 import type * as Acquire from '../use-cases/acquire'
+import type * as Html from '../sites/html'
+import type * as Passes from '../store/passes'
 import type { AcquireDeps } from '../use-cases/acquire'
 import type { RuleName } from './checker'
 import type { SimulationReport } from './report'
@@ -35,6 +37,9 @@ export type Bug =
   | 'paused-acquisition'
   | 'vanished-chapter-new-again'
   | 'fair-share-ignored'
+  | 'rest-halved'
+  | 'newest-row-dropped'
+  | 'failed-check-counted-twice'
 
 /** The bug switched on; for check-now-takes-no-gap, how many of each Site's next Lane turns are a Check now'd Series'. */
 export const plant = { bug: '' as Bug, forcedTurns: new Map<string, number>() }
@@ -141,12 +146,45 @@ export async function due(importOriginal: Original) {
   const real = await importOriginal<typeof Due>()
   return {
     ...real,
+    dueFigures: (...args: Parameters<typeof real.dueFigures>) => {
+      if (plant.bug === 'rest-halved') args[2] = halfRest(args[2])
+      return real.dueFigures(...args)
+    },
     dueSeries: async (...args: Parameters<typeof real.dueSeries>) => {
       if (plant.bug === 'fair-share-ignored') args[2] = { ...args[2], restCapacity: undefined }
+      if (plant.bug === 'rest-halved') args[2] = halfRest(args[2])
       const rows = await real.dueSeries(...args)
       plant.forcedTurns.set(args[1], rows.filter((r) => r.forced).length)
       return rows
     },
+  }
+}
+
+/** A Series due after half its rest (a rest cutoff from the rest's half: now − rest / 2; the ceiling is a day). */
+function halfRest(cutoffs: Due.DueCutoffs): Due.DueCutoffs {
+  const now = cutoffs.ceilingCutoff + 86_400_000
+  return { ...cutoffs, restCutoff: now - (now - cutoffs.restCutoff) / 2 }
+}
+
+/** An HTML chapter list read without its first row (a newest-first list loses its newest chapter). */
+export async function html(importOriginal: Original) {
+  const real = await importOriginal<typeof Html>()
+  return {
+    ...real,
+    distinctChapters: (...args: Parameters<typeof real.distinctChapters>) => {
+      const chapters = real.distinctChapters(...args)
+      return plant.bug === 'newest-row-dropped' && chapters.length > 1 ? chapters.slice(1) : chapters
+    },
+  }
+}
+
+/** A pass row that counts each failed check twice (once as failed, once more as an error). */
+export async function passes(importOriginal: Original) {
+  const real = await importOriginal<typeof Passes>()
+  return {
+    ...real,
+    insertPasses: (db: Parameters<typeof real.insertPasses>[0], rows: Parameters<typeof real.insertPasses>[1]) =>
+      real.insertPasses(db, plant.bug === 'failed-check-counted-twice' ? rows.map((r) => ({ ...r, errors: r.errors * 2 })) : rows),
   }
 }
 

@@ -15,11 +15,14 @@ vi.mock('../store/chapters', (io) => import('./plant-bugs').then((m) => m.chapte
 vi.mock('../store/due', (io) => import('./plant-bugs').then((m) => m.due(io)))
 vi.mock('../notify/digest', (io) => import('./plant-bugs').then((m) => m.digest(io)))
 vi.mock('../use-cases/acquire', (io) => import('./plant-bugs').then((m) => m.acquire(io)))
+vi.mock('../sites/html', (io) => import('./plant-bugs').then((m) => m.html(io)))
+vi.mock('../store/passes', (io) => import('./plant-bugs').then((m) => m.passes(io)))
 
 const PLANTS: ReadonlyArray<readonly [Bug, RuleName, number]> = [
   ['fraction-dropped', 'latest-recorded', 1],
   ['fractional-move-not-new', 'new-chapter-complete', 1],
   ['vanished-chapter-new-again', 'no-new-chapter-unchanged', 1],
+  ['newest-row-dropped', 'parsed-as-served', 1],
 ]
 
 describe('bugs planted in the chapters, caught from outside', () => {

@@ -15,10 +15,14 @@ vi.mock('../store/chapters', (io) => import('./plant-bugs').then((m) => m.chapte
 vi.mock('../store/due', (io) => import('./plant-bugs').then((m) => m.due(io)))
 vi.mock('../notify/digest', (io) => import('./plant-bugs').then((m) => m.digest(io)))
 vi.mock('../use-cases/acquire', (io) => import('./plant-bugs').then((m) => m.acquire(io)))
+vi.mock('../sites/html', (io) => import('./plant-bugs').then((m) => m.html(io)))
+vi.mock('../store/passes', (io) => import('./plant-bugs').then((m) => m.passes(io)))
 
 const PLANTS: ReadonlyArray<readonly [Bug, RuleName, number]> = [
   ['paused-acquisition', 'closed-lane-silent', 1],
   ['fair-share-ignored', 'fair-share', 1],
+  ['rest-halved', 'rest', 1],
+  ['failed-check-counted-twice', 'counts-add-up', 1],
 ]
 
 describe('bugs planted in the Lanes, caught from outside', () => {
