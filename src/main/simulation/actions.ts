@@ -47,6 +47,8 @@ type ActionEntry = Parameters<EventLog['add']>[0] & { type: 'action' }
 
 export class Actor {
   #asleep = false
+  /** A flood sent while the machine slept: the Reader's device sends it again once the app answers. */
+  #heldFlood: ItemOf<'bookmark-burst'> | null = null
   /** The Readers' reading, a stream of its own so it reshuffles no other action. */
   readonly #reading: Random
 
@@ -71,6 +73,7 @@ export class Actor {
         this.d.dbFaults.lockedUntil = this.d.clock.monotonic() + item.forMs
         return
     }
+    if (this.#asleep && item.kind === 'bookmark-burst' && item.flood) this.#heldFlood = item
     if (this.#asleep) return
     switch (item.kind) {
       case 'check-now':
@@ -145,6 +148,9 @@ export class Actor {
     this.#asleep = false
     this.d.log.add({ type: 'action', action: 'lanes-start', result: 'ok' })
     await this.d.core.startLanes()
+    const flood = this.#heldFlood
+    this.#heldFlood = null
+    if (flood) this.#bookmarkBurst(flood)
   }
 
   async #checkNow(item: ItemOf<'check-now'>): Promise<void> {
@@ -198,16 +204,16 @@ export class Actor {
 
   #bookmarkFresh(): void {
     const { world, household: state, rng, readers } = this.d
-    const fresh = world.series.filter((s) => !state.known.has(s.key))
+    const fresh = world.series.filter((s) => !s.flood && !state.known.has(s.key))
     if (!fresh.length) return
     this.d.track(this.#bookmark(rng.pick(fresh), rng.pick(readers)))
   }
 
-  /** A Reader imports a handful of Series of one Site at once. */
+  /** A Reader imports a handful of Series of one Site at once (a flood: the flood's hundreds). */
   #bookmarkBurst(item: ItemOf<'bookmark-burst'>): void {
     const { world, household: state, rng, readers } = this.d
     const site = item.site ?? rng.pick(world.sites).site.key
-    const fresh = world.series.filter((s) => s.site === site && !state.known.has(s.key))
+    const fresh = world.series.filter((s) => s.site === site && !state.known.has(s.key) && !s.flood === !item.flood)
     const readerId = item.reader !== undefined ? readers[item.reader]! : rng.pick(readers)
     for (const series of fresh.slice(0, item.count ?? rng.int(3, 6))) this.d.track(this.#bookmark(series, readerId))
   }

@@ -4,7 +4,7 @@
  * and the Sites' fault episodes.
  */
 import { PAUSE_DURATIONS, type PauseDuration } from '../../shared/admin-api'
-import { DAY, HOUR, type SimChapter, type SimSeries, type World } from './catalogue'
+import { DAY, floodSite, HOUR, type SimChapter, type SimSeries, type World } from './catalogue'
 import type { Random } from './random'
 import type { FaultEpisode } from './sim-sites'
 
@@ -38,7 +38,7 @@ export type Item =
   | { at: number; kind: 'resume'; site: string }
   | { at: number; kind: 'finish' | 'unfinish' | 'bookmark' | 'bookmark-second' }
   | { at: number; kind: 'check-now'; site?: string; finished?: boolean }
-  | { at: number; kind: 'bookmark-burst'; site?: string; count?: number; reader?: number }
+  | { at: number; kind: 'bookmark-burst'; site?: string; count?: number; reader?: number; flood?: boolean }
   | { at: number; kind: 'clock-step'; stepMs: number }
   | { at: number; kind: 'machine-sleep' | 'machine-wake' }
   | { at: number; kind: 'database-locked'; forMs: number }
@@ -184,7 +184,7 @@ export function scenarioMoments(rng: Random, world: World, household: Household)
   const items: Item[] = []
   const t = (from: number, to: number) => Math.round(world.start + rng.between(from * HOUR, to * HOUR))
   // The Site with the most Series left to bookmark, early, before the agenda's own bookmarks take them.
-  const freshOf = (key: string) => world.series.filter((s) => s.site === key && !household.known.has(s.key)).length
+  const freshOf = (key: string) => world.series.filter((s) => s.site === key && !s.flood && !household.known.has(s.key)).length
   const site = [...world.sites].sort((a, b) => freshOf(b.site.key) - freshOf(a.site.key))[0]!.site.key
   const pausedAt = t(1, 3)
   items.push(
@@ -201,7 +201,25 @@ export function scenarioMoments(rng: Random, world: World, household: Household)
     )
   items.push(...twoAtOnce(world, household))
   items.push({ at: t(4, 40), kind: 'check-now', finished: true }, { at: t(44, 70), kind: 'check-now', finished: true })
+  items.push(...flood(rng, world))
   return items
+}
+
+/** Hours into the run a flood comes, when the run is long enough to see it out (FLOOD_SERIES). */
+export const FLOOD_WINDOW_HOURS = [48, 56] as const
+
+/**
+ * One Reader bookmarking the world's flood Series at once (an import of a whole list), past what a rest of their
+ * Site holds: the fair share (docs/adr/0081) has to keep the other Readers' turns, and each pass finds several of
+ * the flood's New Chapters for one Reader (one digest, not one message each).
+ */
+function flood(rng: Random, world: World): Item[] {
+  const count = world.series.filter((s) => s.flood).length
+  const at = Math.round(world.start + rng.between(FLOOD_WINDOW_HOURS[0] * HOUR, FLOOD_WINDOW_HOURS[1] * HOUR))
+  if (count === 0 || at >= world.end) return []
+  // The first Reader, told of every New Chapter (minUnread 1): a new bookmark starts caught up, so a Reader who
+  // waits for two unread hears of a flood's Series only at their second New Chapter.
+  return [{ at, kind: 'bookmark-burst', site: floodSite(world.sites).site.key, count, reader: 0, flood: true }]
 }
 
 /**

@@ -19,7 +19,8 @@ export type PageFamily = 'madara' | 'madara-xhr' | 'mangathemesia' | 'webtoons' 
 /** The order Sites are made in: the first four cover an XHR list, data-num, a JSON API and a browser Site. */
 const SITE_PLAN: ReadonlyArray<{ family: PageFamily; browser: boolean; pace: Partial<Pace>; label: string }> = [
   { family: 'madara-xhr', browser: false, pace: {}, label: 'Madara, XHR list' },
-  { family: 'mangathemesia', browser: false, pace: {}, label: 'MangaThemesia' },
+  // A small Site that asks for a minute between requests: a rest holds 60 checks, so a flood passes its fair share.
+  { family: 'mangathemesia', browser: false, pace: { minGapMs: 60_000 }, label: 'MangaThemesia, a minute apart' },
   { family: 'mangadex', browser: false, pace: { restMs: 2 * HOUR }, label: 'MangaDex API' },
   { family: 'selectors', browser: true, pace: {}, label: 'selectors, behind a browser' },
   { family: 'webtoons', browser: false, pace: { restMs: HOUR / 2 }, label: 'Webtoons' },
@@ -83,6 +84,8 @@ export interface SimSeries {
   readonly initialReaders: number
   /** The owner had shelved it (Finished) before the start. */
   readonly initiallyFinished: boolean
+  /** One of the many a flood bookmarks at once (FLOOD): left alone by every other bookmark. */
+  readonly flood?: boolean
 }
 
 export interface WorldOptions {
@@ -96,6 +99,8 @@ export interface WorldOptions {
   pace?: Partial<Pace>
   /** The share of Series the household holds at the start (default 0.85). */
   held?: number
+  /** How many Series a flood bookmarks (floodSeries; default none). */
+  flood?: number
 }
 
 export interface World {
@@ -159,6 +164,7 @@ export function buildWorld(rng: Random, options: WorldOptions): World {
     series.push(makeSeries(rng, sim, i, usedSlugs, options))
   }
   withdrawChapters(rng.fork('withdrawals'), series, options.start, options.end)
+  series.push(...floodSeries(rng.fork('flood'), sites, series.length, usedSlugs, options))
   const byHost = new Map<string, SimSite>()
   for (const s of sites) {
     byHost.set(s.host, s)
@@ -180,6 +186,25 @@ export function buildWorld(rng: Random, options: WorldOptions): World {
     seriesByKey: (key) => byKey.get(key),
     findSeries: (site, by, value) => index.get(`${site}|${by}|${value}`),
   }
+}
+
+/** The Site a flood lands on: the one whose pace holds fewest checks in a rest (the first such). */
+export function floodSite(sites: readonly SimSite[]): SimSite {
+  const capacity = (s: SimSite) => s.site.pace.restMs / s.site.pace.minGapMs
+  return [...sites].sort((a, b) => capacity(a) - capacity(b))[0]!
+}
+
+/**
+ * The Series a flood bookmarks (one Reader importing a whole list): `options.flood` of them, none held at the start,
+ * on the Site whose rest holds fewest checks, from a stream of their own (the run's other Series stay as they were).
+ */
+function floodSeries(rng: Random, sites: readonly SimSite[], first: number, used: Set<string>, options: WorldOptions): SimSeries[] {
+  if (!options.flood || sites.length === 0) return []
+  const site = floodSite(sites)
+  return Array.from({ length: options.flood }, (_, i) => ({
+    ...makeSeries(rng, site, first + i, used, { ...options, held: 0 }),
+    flood: true,
+  }))
 }
 
 function makeSite(index: number, cadence: PaceCadence, over: Partial<Pace> = {}): SimSite {

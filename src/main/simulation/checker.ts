@@ -703,7 +703,8 @@ const latestNeverDown: Rule = (index, out) => {
 
 /**
  * Proof of life: a running Lane writes a pass row at least every max(idleRequeryMs, the refusal still to run)
- * + maxPassMs + maxGapMs + one check's slack (monotonic).
+ * + maxPassMs + maxGapMs + one check's slack (monotonic), plus a gap for each Acquisition the Site took meanwhile
+ * (a flood of them holds the Lane's turn back, as fairShare allows).
  */
 const proofOfLife: Rule = (index, out) => {
   for (const site of Object.keys(index.config.sites)) {
@@ -711,13 +712,16 @@ const proofOfLife: Rule = (index, out) => {
     const pace = facts.pace
     const base = pace.maxPassMs + pace.maxGapMs + facts.checkSlackMs
     let since: { mono: number; seq: number; allowed: number } | null = null
+    // An Acquisition takes a turn of the Site's as a check does: a flood of them holds the Lane's next turn back.
+    const acquisitions = index.events.filter((e) => e.type === 'request' && e.first && e.caller === 'acquisition' && e.site === site)
+    const turnsTaken = (from: number, to: number) => acquisitions.filter((r) => r.mono >= from && r.mono < to).length * pace.minGapMs
     const judge = (e: { seq: number; mono: number }, what: string) => {
-      if (since && e.mono - since.mono > since.allowed)
+      if (since && e.mono - since.mono > since.allowed + turnsTaken(since.mono, e.mono))
         out.push({
           rule: 'proof-of-life',
           ...at(e),
           site,
-          message: `no pass row for ${minutes(e.mono - since.mono)} (allowed ${minutes(since.allowed)}) until ${what}`,
+          message: `no pass row for ${minutes(e.mono - since.mono)} (allowed ${minutes(since.allowed + turnsTaken(since.mono, e.mono))}) until ${what}`,
         })
     }
     for (const e of index.events) {

@@ -157,6 +157,7 @@ export function buildReport(input: ReportInput): SimulationReport {
     scenarios: {
       ...scenarioCounts(events),
       withdrawnAndBack: world.series.flatMap((x) => x.chapters).filter((c) => c.withdrawn && c.withdrawn.to <= world.end).length,
+      flooded: floodedCount(events, world),
     },
     invariantViolations: checked.violations,
     violationsByRule,
@@ -313,7 +314,7 @@ export function formatSummary(report: SimulationReport, start: number): string {
   lines.push(`pass rows by skip: ${tally(report.passRowsBySkip)}`)
   const sc = report.scenarios
   lines.push(
-    `scenarios: bookmarks during a pause ${sc.bookmarkDuringPause}, pauses during a Lane's wait ${sc.pauseDuringWait}, Check now on a Finished Series ${sc.checkNowFinished}, on a paused Site ${sc.checkNowPaused}, chapters withdrawn and back ${sc.withdrawnAndBack}`,
+    `scenarios: bookmarks during a pause ${sc.bookmarkDuringPause}, pauses during a Lane's wait ${sc.pauseDuringWait}, Check now on a Finished Series ${sc.checkNowFinished}, on a paused Site ${sc.checkNowPaused}, chapters withdrawn and back ${sc.withdrawnAndBack}, Series in a flood ${sc.flooded}`,
   )
   const n = report.notifications
   lines.push(
@@ -354,10 +355,24 @@ export interface ScenarioCounts {
   checkNowPaused: number
   /** Chapters a Site withdrew and uploaded again during the run. */
   withdrawnAndBack: number
+  /** Series one Reader bookmarked in a flood (past their share of the Site). */
+  flooded: number
+}
+
+function floodedCount(events: readonly SimEvent[], world: World): number {
+  const flood = new Set(world.series.filter((s) => s.flood).map((s) => s.key))
+  return events.filter((e) => e.type === 'action' && e.action === 'bookmark' && e.result === 'ok' && flood.has(e.series ?? '')).length
 }
 
 function scenarioCounts(events: readonly SimEvent[]): ScenarioCounts {
-  const counts: ScenarioCounts = { bookmarkDuringPause: 0, pauseDuringWait: 0, checkNowFinished: 0, checkNowPaused: 0, withdrawnAndBack: 0 }
+  const counts: ScenarioCounts = {
+    bookmarkDuringPause: 0,
+    pauseDuringWait: 0,
+    checkNowFinished: 0,
+    checkNowPaused: 0,
+    withdrawnAndBack: 0,
+    flooded: 0,
+  }
   const pausedUntil = new Map<string, number>()
   const finished = new Set<string>()
   // A Check now not yet served: the Lane has a due Series and waits its turn.

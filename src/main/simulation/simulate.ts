@@ -34,6 +34,7 @@ import type { AcquireDeps } from '../use-cases/acquire'
 import { Actor } from './actions'
 import {
   agendaInsert,
+  FLOOD_WINDOW_HOURS,
   makeAgenda,
   readingItems,
   scenarioMoments,
@@ -44,7 +45,7 @@ import {
   type Level,
   type ScenarioStep,
 } from './agenda'
-import { buildWorld, DAY, releasedBy, type SimSeries, type World } from './catalogue'
+import { buildWorld, DAY, HOUR, releasedBy, type SimSeries, type World } from './catalogue'
 import { checkInvariants, type CheckerConfig } from './checker'
 import {
   DB_FAULT_MARK,
@@ -88,6 +89,11 @@ export interface SimulationOptions {
   pace?: Partial<Pace>
   /** The share of Series the household holds at the start (default 0.85); the rest are there to bookmark. */
   held?: number
+  /**
+   * How many Series one Reader floods a Site with (scenarioMoments' flood; default FLOOD_SERIES when actions are on
+   * and the run reaches the flood's hours, else none): Series of their own, beside `series`.
+   */
+  flood?: number
   /** Called with the store before it is closed and deleted (tests compare it with the report). */
   inspect?(store: Store): Promise<void>
   /** Receives the whole event log at the end (for a reproduction or a closer look). */
@@ -175,6 +181,7 @@ function setUpWorld(options: SimulationOptions): Run {
     cadence: options.cadence ?? 'fixed',
     pace: options.pace,
     held: options.held,
+    flood: options.flood ?? defaultFlood(options),
   })
   const clock = new FakeClock(start)
   const log = new EventLog(clock)
@@ -213,6 +220,16 @@ function setUpWorld(options: SimulationOptions): Run {
     outbox: new OutboxWatch(() => run.core!, log),
   }
   return run
+}
+
+/**
+ * Series in the default run's flood: three times what a rest of the flood's Site holds (60 checks at a minute
+ * apart), so the flood's Reader holds past their share however many Readers hold a Series there.
+ */
+export const FLOOD_SERIES = 180
+
+function defaultFlood(options: SimulationOptions): number {
+  return (options.actions ?? 'some') !== 'none' && options.days * DAY > FLOOD_WINDOW_HOURS[1] * HOUR ? FLOOD_SERIES : 0
 }
 
 /** The real core on a fresh store in `dir`, fetching from the simulated Sites; its log, queries, passes and digests watched. */
