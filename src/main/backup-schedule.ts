@@ -67,10 +67,14 @@ export function scheduleBackups(options: BackupOptions): Backups {
   }
 
   const backup = (why: 'daily' | 'asked'): Promise<BackupView> => {
-    // The store's connection is held for the whole backup (docs/adr/0140-…): it starts once a transaction in
-    // progress (an import's write, which lets the event loop run between its statements) has ended, and no
-    // statement runs on the connection until the copy is made.
-    const next = running.catch(() => undefined).then(() => store.db.connection().execute(() => make(why)))
+    // The backup starts once the store's connection is free (docs/adr/0140-…): a transaction in progress (an
+    // import's write, which lets the event loop run between its statements) has ended. The connection is not held
+    // while the pages are copied — every other query would wait seconds for a large library —; a write that opens
+    // during the copy ends it (`backupDatabase`), and the next backup check makes it again.
+    const next = running
+      .catch(() => undefined)
+      .then(() => store.db.connection().execute(async () => undefined))
+      .then(() => make(why))
     running = next
     return next
   }
