@@ -104,10 +104,17 @@ export async function notifyStore(importOriginal: Original) {
   const real = await importOriginal<typeof NotifyStore>()
   return {
     ...real,
-    enqueue: async (db: Parameters<typeof real.enqueue>[0], row: Parameters<typeof real.enqueue>[1]) => {
-      const digest = JSON.parse(row.message) as Digest
-      if (plant.bug !== 'message-per-chapter' || digest.newChapters.length < 2) return real.enqueue(db, row)
-      for (const c of digest.newChapters) await real.enqueue(db, { ...row, message: JSON.stringify({ ...digest, newChapters: [c] }) })
+    // A digest's messages go in as multi-row inserts (docs/adr/0170-digests-in-sets.md): the plant splits each into
+    // one message per chapter there.
+    enqueueAll: async (db: Parameters<typeof real.enqueueAll>[0], rows: Parameters<typeof real.enqueueAll>[1]) => {
+      if (plant.bug !== 'message-per-chapter') return real.enqueueAll(db, rows)
+      const split = rows.flatMap((row) => {
+        const digest = JSON.parse(row.message) as Digest
+        return digest.newChapters.length < 2
+          ? [row]
+          : digest.newChapters.map((c) => ({ ...row, message: JSON.stringify({ ...digest, newChapters: [c] }) }))
+      })
+      return real.enqueueAll(db, split)
     },
     // The notifier takes each Reader's queue on its own (docs/adr/0120-one-queue-per-reader.md).
     dueMessagesOf: async (...args: Parameters<typeof real.dueMessagesOf>) => {
