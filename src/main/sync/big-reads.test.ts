@@ -8,6 +8,7 @@
 import { rmSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
+import type { Readable } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ExportDocument } from '../../shared/export-format'
 import { startApp, type RunningApp } from '../app'
@@ -26,6 +27,8 @@ import { startBigReads } from './big-reads'
 import { presentAll } from './present'
 
 const BOOKMARKS = 50_000
+/** A streamed answer's whole text. */
+const text = async (answer: Promise<Readable>) => Buffer.concat(await (await answer).toArray()).toString('utf8')
 const TOKEN = 'test-admin-token-0123456789'
 let app: RunningApp
 let dir: { dir: string; remove(): void }
@@ -121,11 +124,11 @@ describe('the big-read worker', () => {
       const readerId = await seedReader(store.db, 'small')
       await addSeries(store.db, { site: 'x', seriesId: 'a', seriesUrl: '', now: 1 })
       await addBookmark(store.db, { site: 'x', seriesId: 'a', readerId, now: 1 })
-      const first = JSON.parse((await reads.fullSync(readerId, 5, true)).toString('utf8'))
+      const first = JSON.parse(await text(reads.fullSync(readerId, 5, true)))
       expect(first).toEqual({ bookmarks: await presentAll(store.db, readerId), now: 5, deleted: [], full: true })
       await addSeries(store.db, { site: 'x', seriesId: 'b', seriesUrl: '', now: 2 })
       await addBookmark(store.db, { site: 'x', seriesId: 'b', readerId, now: 2 })
-      const second = JSON.parse((await reads.fullSync(readerId, 6)).toString('utf8'))
+      const second = JSON.parse(await text(reads.fullSync(readerId, 6)))
       expect(second.bookmarks.map((b: { seriesId: string }) => b.seriesId)).toEqual(['a', 'b'])
     } finally {
       await reads.close()
@@ -147,7 +150,7 @@ describe('the big-read worker', () => {
         await addBookmark(store.db, { site: 'x', seriesId, readerId, now: 1 })
       }
       const ids = async () =>
-        JSON.parse((await reads.fullSync(1, 5)).toString('utf8')).bookmarks.map((b: { seriesId: string }) => b.seriesId)
+        JSON.parse(await text(reads.fullSync(1, 5))).bookmarks.map((b: { seriesId: string }) => b.seriesId)
       expect(await ids()).toEqual(['before-restore'])
       await backup.close()
       await live.close()
@@ -167,7 +170,7 @@ describe('the big-read worker', () => {
     const reads = startBigReads({ file: `${store.file}.missing`, db: store.db, registry: createRegistry([]), log })
     try {
       const readerId = await seedReader(store.db, 'small')
-      expect(JSON.parse((await reads.fullSync(readerId, 5)).toString('utf8'))).toEqual({ bookmarks: [], now: 5 })
+      expect(JSON.parse(await text(reads.fullSync(readerId, 5)))).toEqual({ bookmarks: [], now: 5 })
       expect(errors.some((m) => m.includes('big-read worker'))).toBe(true)
     } finally {
       await reads.close()
