@@ -16,7 +16,11 @@ export async function* readerBookmarkRows(db: Db, readerId: number): AsyncGenera
     .innerJoin('series as s', (join) => join.onRef('s.site', '=', 'b.site').onRef('s.series_id', '=', 'b.series_id'))
     .selectAll('b')
     .select(SERIES_JSON.as('series_json'))
-    .select([CHAPTER_FACTS.facts_next.as('facts_next'), CHAPTER_FACTS.facts_lowest.as('facts_lowest'), CHAPTER_FACTS.facts_highest.as('facts_highest')])
+    .select([
+      CHAPTER_FACTS.facts_next.as('facts_next'),
+      CHAPTER_FACTS.facts_lowest.as('facts_lowest'),
+      CHAPTER_FACTS.facts_highest.as('facts_highest'),
+    ])
     .where('b.reader_id', '=', readerId)
     .orderBy('s.title')
     .orderBy('b.site')

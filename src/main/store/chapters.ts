@@ -227,7 +227,9 @@ const ABOVE = sql`c.number > COALESCE(b.progress, -1)`
 /** The expressions a bookmark `b`'s chapter facts are read from (chapterFacts reads them): one statement for any list. */
 export const CHAPTER_FACTS = {
   facts_next: sql<string>`(SELECT json_array(MIN(c.number), c.label, c.url, COUNT(*)) FROM chapters c WHERE ${LIVE} AND ${ABOVE})`,
-  facts_lowest: sql<number | null>`CASE WHEN b.progress IS NULL THEN (SELECT c.number FROM chapters c WHERE ${LIVE} ORDER BY c.number LIMIT 1)
+  facts_lowest: sql<
+    number | null
+  >`CASE WHEN b.progress IS NULL THEN (SELECT c.number FROM chapters c WHERE ${LIVE} ORDER BY c.number LIMIT 1)
     ELSE (SELECT c.number FROM chapters c WHERE ${LIVE} AND c.number <= b.progress ORDER BY c.number DESC LIMIT 1) END`,
   facts_highest: sql<number | null>`(SELECT c.number FROM chapters c WHERE ${LIVE} ORDER BY c.number DESC LIMIT 1)`,
 }

@@ -29,15 +29,10 @@ export type BigReadJob =
 
 /** To the worker: a job, more room for chunks (`n` taken by the socket), or the answer no longer wanted. */
 export type BigReadCommand =
-  | { type: 'job'; id: number; job: BigReadJob }
-  | { type: 'pull'; id: number; n: number }
-  | { type: 'cancel'; id: number }
+  { type: 'job'; id: number; job: BigReadJob } | { type: 'pull'; id: number; n: number } | { type: 'cancel'; id: number }
 /** From the worker: ready, a chunk of an answer, its end, or why it failed. */
 export type BigReadMessage =
-  | { ready: true }
-  | { id: number; chunk: Uint8Array }
-  | { id: number; done: true }
-  | { id: number; ok: false; message: string }
+  { ready: true } | { id: number; chunk: Uint8Array } | { id: number; done: true } | { id: number; ok: false; message: string }
 
 /** Where a big read's text goes: `write` resolves when there is room for more. */
 export interface TextSink {

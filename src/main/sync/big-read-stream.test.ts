@@ -46,7 +46,12 @@ beforeAll(async () => {
     const latest = i % 4 === 0 ? null : (i % 50) + (i % 3 === 0 ? 0.5 : 0)
     await db
       .updateTable('series')
-      .set({ latest_chapter: latest, latest_chapter_label: `Ch. ${latest} «${title}»`, latest_changed_at: 100 + i, finished_at: i % 9 === 0 ? 5 : 0 })
+      .set({
+        latest_chapter: latest,
+        latest_chapter_label: `Ch. ${latest} «${title}»`,
+        latest_changed_at: 100 + i,
+        finished_at: i % 9 === 0 ? 5 : 0,
+      })
       .where('site', '=', site)
       .where('series_id', '=', seriesId)
       .execute()
@@ -68,7 +73,11 @@ beforeAll(async () => {
       const progress = (i + r) % 3 === 0 ? null : (i % 40) + r
       await db
         .updateTable('bookmarks')
-        .set({ progress, progress_at: progress === null ? 0 : 30 + i, status: (['reading', 'waiting', 'planned', 'dropped'] as const)[(i + r) % 4]! })
+        .set({
+          progress,
+          progress_at: progress === null ? 0 : 30 + i,
+          status: (['reading', 'waiting', 'planned', 'dropped'] as const)[(i + r) % 4]!,
+        })
         .where('reader_id', '=', readerId)
         .where('site', '=', site)
         .where('series_id', '=', seriesId)

@@ -149,8 +149,7 @@ describe('the big-read worker', () => {
         await addSeries(store.db, { site: 'x', seriesId, seriesUrl: '', now: 1 })
         await addBookmark(store.db, { site: 'x', seriesId, readerId, now: 1 })
       }
-      const ids = async () =>
-        JSON.parse(await text(reads.fullSync(1, 5))).bookmarks.map((b: { seriesId: string }) => b.seriesId)
+      const ids = async () => JSON.parse(await text(reads.fullSync(1, 5))).bookmarks.map((b: { seriesId: string }) => b.seriesId)
       expect(await ids()).toEqual(['before-restore'])
       await backup.close()
       await live.close()

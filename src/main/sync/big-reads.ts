@@ -51,7 +51,7 @@ export function startBigReads(options: BigReadOptions): BigReads {
   let nextId = 1
   const flows = new Map<number, Flow>()
   const failAll = (error: Error) => {
-    for (const flow of flows.values()) flow.stream ? flow.stream.destroy(error) : flow.first.reject(error)
+    for (const flow of flows.values()) failFlow(flow, error)
     flows.clear()
   }
   const start = () =>
@@ -112,7 +112,7 @@ function onMessage(w: Worker, flows: Map<number, Flow>, m: Exclude<BigReadMessag
   if ('ok' in m) {
     flows.delete(m.id)
     const error = new Error(`big read: ${m.message}`)
-    return void (flow.stream ? flow.stream.destroy(error) : flow.first.reject(error))
+    return failFlow(flow, error)
   }
   const stream = (flow.stream ??= answerStream(w, flows, m.id, flow))
   if ('done' in m) {
@@ -123,7 +123,13 @@ function onMessage(w: Worker, flows: Map<number, Flow>, m: Exclude<BigReadMessag
     // Room for more at once while the stream's buffer is short; else when it is read (`read` below).
     if (stream.push(Buffer.from(m.chunk.buffer, m.chunk.byteOffset, m.chunk.byteLength))) pullOwed(w, m.id, flow)
   }
-  if (flow.first) flow.first.resolve(stream)
+  flow.first.resolve(stream)
+}
+
+/** Before its first chunk the answer's promise fails (an error reply); after, its stream does (the socket closes). */
+function failFlow(flow: Flow, error: Error): void {
+  if (flow.stream) flow.stream.destroy(error)
+  else flow.first.reject(error)
 }
 
 function pullOwed(w: Worker, id: number, flow: Flow): void {

@@ -61,7 +61,16 @@ export async function exportReaderCsv(deps: Pick<ExportDeps, 'db'>, readerId: nu
 
 /** A bookmark's fields in READER_CSV_COLUMNS' order. */
 export function readerCsvFields(b: ReaderBookmark): Array<string | number | null> {
-  return [b.site, b.series_id, b.series.title, b.series.series_url, b.status, b.progress, b.progress === null ? '' : b.progress_at, b.series.latest_chapter]
+  return [
+    b.site,
+    b.series_id,
+    b.series.title,
+    b.series.series_url,
+    b.status,
+    b.progress,
+    b.progress === null ? '' : b.progress_at,
+    b.series.latest_chapter,
+  ]
 }
 
 /** `paused`: the Lanes paused now, by Site, until when (the whole library's export records them; a Site paused with no Series is listed too). */
