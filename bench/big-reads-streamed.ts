@@ -1,0 +1,199 @@
+/**
+ * Big reads streamed (docs/adr/0176-big-reads-streamed.md), through a running app while `/api/v1/health` is asked
+ * every 10 ms, against a bare node:http + better-sqlite3 server streaming the same rows in the same run:
+ *   export-300k     the owner's export (admin `exportLibrary`) of 300,000 Series, 3 Readers holding 100,000
+ *                   bookmarks each
+ *   full-sync-150k  `GET /api/v1/bookmarks` of a Reader with 150,000 bookmarks, CHAPTERS stored chapters each
+ * Value: the process's peak RSS while answering (target ≤ 300 MB); ratio: the app's time over the bare server's
+ * (target ≤ 1.5). The slowest `/health` meanwhile is in the note.
+ */
+import { createServer, request as httpRequest, type ServerResponse } from 'node:http'
+import { once } from 'node:events'
+import type { AddressInfo } from 'node:net'
+import { join } from 'node:path'
+import BetterSqlite3 from 'better-sqlite3'
+import { startApp } from '../src/main/app'
+import { silentLog } from '../src/main/log'
+import { BUILT_IN_SITES } from '../src/main/sites/builtin'
+import { openStore, STORE_FILE } from '../src/main/store/database'
+import { adminSessionCookie } from '../src/main/testing/admin-session'
+import { tempDir } from '../src/main/testing/store'
+import { createReader } from '../src/main/use-cases/reader-tokens'
+import { healthProbe } from './import-hostile'
+import type { BenchResult } from './run'
+
+const TOKEN = 'bench-admin-token-0123456789'
+const CHAPTERS = 50
+const NOW = Date.UTC(2026, 0, 1)
+
+/** `series` Series on one Site, each bookmarked by `readers.length` Readers (by share), `chapters` stored each. */
+async function seed(dataDir: string, series: number, readers: number, chapters: number): Promise<string[]> {
+  const store = openStore(join(dataDir, STORE_FILE), { now: NOW })
+  try {
+    const tokens: string[] = []
+    for (let r = 0; r < readers; r++) tokens.push((await createReader(store.db, `reader ${r}`, NOW)).token)
+    const s = store.sqlite
+    s.pragma('synchronous = OFF')
+    const addSeries = s.prepare(
+      "INSERT INTO series (site, series_id, title, series_url, latest_chapter, created_at) VALUES ('bench-a', ?, ?, ?, ?, ?)",
+    )
+    const addBookmark = s.prepare(
+      "INSERT INTO bookmarks (reader_id, site, series_id, status, progress, progress_at, created_at, updated_at) VALUES (?, 'bench-a', ?, 'reading', ?, ?, ?, ?)",
+    )
+    const addChapter = s.prepare(
+      "INSERT INTO chapters (site, series_id, number, label, url, first_seen_at) VALUES ('bench-a', ?, ?, ?, ?, ?)",
+    )
+    s.transaction(() => {
+      for (let i = 0; i < series; i++) {
+        const id = `s${i}`
+        const latest = 40 + (i % 60)
+        // Titles out of key order, so the title order is a sort of its own.
+        addSeries.run(id, `Series ${(i * 7919) % series} «${i % 97}»`, `https://bench-a.example/manga/${id}/`, latest, NOW)
+        addBookmark.run(1 + (i % readers), id, latest - (i % 7), NOW, NOW, NOW)
+        for (let n = latest; n > latest - chapters; n--)
+          addChapter.run(id, n, `Chapter ${n}`, `https://bench-a.example/manga/${id}/${n}/`, NOW)
+      }
+    })()
+    return tokens
+  } finally {
+    await store.close()
+  }
+}
+
+/** A request's time and size, the body counted and dropped as it comes. */
+function timedGet(port: number, path: string, headers: Record<string, string>, method = 'GET', body?: string) {
+  return new Promise<{ ms: number; bytes: number }>((resolve, reject) => {
+    const started = performance.now()
+    const req = httpRequest({ host: '127.0.0.1', port, method, path, headers }, (res) => {
+      let bytes = 0
+      res.on('data', (c: Buffer) => (bytes += c.length))
+      res.on('end', () =>
+        res.statusCode === 200 ? resolve({ ms: performance.now() - started, bytes }) : reject(new Error(`${path}: ${res.statusCode}`)),
+      )
+      res.on('error', reject)
+    })
+    req.on('error', reject)
+    req.end(body)
+  })
+}
+
+/** The bare server: node:http streaming each row of `rows` as JSON, waiting for the socket as it fills. */
+async function bare(file: string, rows: (db: BetterSqlite3.Database) => Iterable<unknown>): Promise<{ ms: number; bytes: number }> {
+  const db = new BetterSqlite3(file, { readonly: true })
+  const write = async (res: ServerResponse, text: string) => {
+    if (!res.write(text)) await once(res, 'drain')
+  }
+  const server = createServer((_req, res) => {
+    void (async () => {
+      res.writeHead(200, { 'content-type': 'application/json' })
+      let parts: string[] = []
+      for (const row of rows(db)) {
+        parts.push(JSON.stringify(row))
+        if (parts.length >= 200) await write(res, parts.join(','))
+        if (parts.length >= 200) parts = []
+      }
+      res.end(parts.join(','))
+    })()
+  })
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  try {
+    return await timedGet((server.address() as AddressInfo).port, '/', {})
+  } finally {
+    server.close()
+    db.close()
+  }
+}
+
+const FULL_SYNC_SQL = `SELECT b.*, s.title, s.series_url, s.latest_chapter, s.latest_chapter_label, s.latest_chapter_url,
+  s.latest_changed_at, s.latest_checked_at, s.finished_at,
+  (SELECT json_array(MIN(c.number), c.label, c.url, COUNT(*)) FROM chapters c WHERE c.site = b.site AND c.series_id = b.series_id AND c.vanished_at = 0 AND c.number > COALESCE(b.progress, -1)) AS next,
+  (SELECT c.number FROM chapters c WHERE c.site = b.site AND c.series_id = b.series_id AND c.vanished_at = 0 AND c.number <= b.progress ORDER BY c.number DESC LIMIT 1) AS lowest,
+  (SELECT c.number FROM chapters c WHERE c.site = b.site AND c.series_id = b.series_id AND c.vanished_at = 0 ORDER BY c.number DESC LIMIT 1) AS highest
+  FROM bookmarks b JOIN series s ON s.site = b.site AND s.series_id = b.series_id WHERE b.reader_id = 1 ORDER BY s.title, b.site, b.series_id`
+
+function* exportRows(db: BetterSqlite3.Database): Iterable<unknown> {
+  yield* db.prepare('SELECT * FROM series ORDER BY site, series_id').iterate()
+  for (const r of db.prepare('SELECT id FROM readers ORDER BY name').all() as Array<{ id: number }>) {
+    yield* db.prepare('SELECT * FROM bookmarks WHERE reader_id = ? ORDER BY site, series_id').iterate(r.id)
+  }
+}
+
+async function throughTheApp(
+  dataDir: string,
+  token: string,
+  ask: (app: { port: number; adminPort: number; cookie: string; token: string }) => Promise<{ ms: number; bytes: number }>,
+) {
+  const app = await startApp({
+    shell: 'headless',
+    dataDir,
+    log: silentLog,
+    port: 0,
+    sites: BUILT_IN_SITES,
+    lanes: false,
+    adminHttp: { token: TOKEN, port: 0 },
+  })
+  try {
+    const cookie = await adminSessionCookie(app.adminPort!, TOKEN)
+    const before = process.memoryUsage().rss
+    let peak = before
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 10)
+    const probe = healthProbe(app.port)
+    const answer = await ask({ port: app.port, adminPort: app.adminPort!, cookie, token })
+    const health = await probe.stop()
+    clearInterval(sampler)
+    return { ...answer, health, peakMb: peak / 1e6, beforeMb: before / 1e6 }
+  } finally {
+    await app.stop()
+  }
+}
+
+async function measure(
+  name: string,
+  shape: { series: number; readers: number; chapters: number },
+  ask: Parameters<typeof throughTheApp>[2],
+  rows: (db: BetterSqlite3.Database) => Iterable<unknown>,
+): Promise<BenchResult> {
+  const dir = tempDir(`mb-bench-${name}-`)
+  try {
+    process.stderr.write(`bench: seeding ${name}…\n`)
+    const tokens = await seed(dir.dir, shape.series, shape.readers, shape.chapters)
+    const baseline = await bare(join(dir.dir, STORE_FILE), rows)
+    const app = await throughTheApp(dir.dir, tokens[0]!, ask)
+    const ratio = app.ms / baseline.ms
+    return {
+      name,
+      value: app.peakMb,
+      unit: 'MB',
+      baseline: baseline.ms,
+      ratio,
+      target: 'value <= 300 MB, ratio <= 1.5',
+      pass: app.peakMb <= 300 && ratio <= 1.5,
+      note: `peak RSS ${Math.round(app.peakMb)} MB (${Math.round(app.beforeMb)} MB before); ${Math.round(app.ms)} ms, ${(app.bytes / 1e6).toFixed(1)} MB; bare ${Math.round(baseline.ms)} ms, ${(baseline.bytes / 1e6).toFixed(1)} MB; slowest /health ${Math.round(app.health)} ms`,
+    }
+  } finally {
+    dir.remove()
+  }
+}
+
+export function export300k(): Promise<BenchResult> {
+  return measure(
+    'export-300k',
+    { series: 300_000, readers: 3, chapters: 0 },
+    ({ adminPort, cookie }) => {
+      const host = `127.0.0.1:${adminPort}`
+      const headers = { host, origin: `http://${host}`, 'content-type': 'application/json', cookie }
+      return timedGet(adminPort, '/admin/rpc/exportLibrary', headers, 'POST', '{}')
+    },
+    exportRows,
+  )
+}
+
+export function fullSync150k(): Promise<BenchResult> {
+  return measure(
+    'full-sync-150k',
+    { series: 150_000, readers: 1, chapters: CHAPTERS },
+    ({ port, token }) => timedGet(port, '/api/v1/bookmarks', { authorization: `Bearer ${token}` }),
+    (db) => db.prepare(FULL_SYNC_SQL).iterate(),
+  )
+}
