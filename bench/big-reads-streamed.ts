@@ -7,6 +7,7 @@
  * Value: the process's peak RSS while answering (target ≤ 300 MB); ratio: the app's time over the bare server's
  * (target ≤ 1.5). The slowest `/health` meanwhile is in the note.
  */
+import { execFileSync } from 'node:child_process'
 import { createServer, request as httpRequest, type ServerResponse } from 'node:http'
 import { once } from 'node:events'
 import type { AddressInfo } from 'node:net'
@@ -27,7 +28,7 @@ const CHAPTERS = 50
 const NOW = Date.UTC(2026, 0, 1)
 
 /** `series` Series on one Site, each bookmarked by `readers.length` Readers (by share), `chapters` stored each. */
-async function seed(dataDir: string, series: number, readers: number, chapters: number): Promise<string[]> {
+export async function seed(dataDir: string, series: number, readers: number, chapters: number): Promise<string[]> {
   const store = openStore(join(dataDir, STORE_FILE), { now: NOW })
   try {
     const tokens: string[] = []
@@ -58,6 +59,17 @@ async function seed(dataDir: string, series: number, readers: number, chapters: 
   } finally {
     await store.close()
   }
+}
+
+function seededApart(dir: string, shape: { series: number; readers: number; chapters: number }): string[] {
+  const args = [dir, shape.series, shape.readers, shape.chapters].map(String)
+  const out = execFileSync(process.execPath, ['--import', 'tsx', 'bench/big-reads-streamed.ts', 'seed', ...args], { encoding: 'utf8' })
+  return JSON.parse(out.trim().split('\n').pop()!) as string[]
+}
+
+if (process.argv[2] === 'seed' && process.argv[1]?.endsWith('big-reads-streamed.ts')) {
+  const [dir, series, readers, chapters] = process.argv.slice(3)
+  void seed(dir!, Number(series), Number(readers), Number(chapters)).then((tokens) => console.log(JSON.stringify(tokens)))
 }
 
 /** A request's time and size, the body counted and dropped as it comes. */
@@ -105,7 +117,7 @@ async function bare(file: string, rows: (db: BetterSqlite3.Database) => Iterable
   }
 }
 
-const FULL_SYNC_SQL = `SELECT b.*, s.title, s.series_url, s.latest_chapter, s.latest_chapter_label, s.latest_chapter_url,
+export const FULL_SYNC_SQL = `SELECT b.*, s.title, s.series_url, s.latest_chapter, s.latest_chapter_label, s.latest_chapter_url,
   s.latest_changed_at, s.latest_checked_at, s.finished_at,
   (SELECT json_array(MIN(c.number), c.label, c.url, COUNT(*)) FROM chapters c WHERE c.site = b.site AND c.series_id = b.series_id AND c.vanished_at = 0 AND c.number > COALESCE(b.progress, -1)) AS next,
   (SELECT c.number FROM chapters c WHERE c.site = b.site AND c.series_id = b.series_id AND c.vanished_at = 0 AND c.number <= b.progress ORDER BY c.number DESC LIMIT 1) AS lowest,
@@ -157,7 +169,8 @@ async function measure(
   const dir = tempDir(`mb-bench-${name}-`)
   try {
     process.stderr.write(`bench: seeding ${name}…\n`)
-    const tokens = await seed(dir.dir, shape.series, shape.readers, shape.chapters)
+    // Seeded in a process of its own: its rows and caches are not this process's RSS.
+    const tokens = seededApart(dir.dir, shape)
     const baseline = await bare(join(dir.dir, STORE_FILE), rows)
     const app = await throughTheApp(dir.dir, tokens[0]!, ask)
     const ratio = app.ms / baseline.ms

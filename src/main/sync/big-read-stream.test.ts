@@ -85,7 +85,7 @@ beforeAll(async () => {
     }
   }
   await db.insertInto('poll_lanes').values({ site: 'paused-only', paused_until: 10_000 }).execute()
-  reads = startBigReads({ file: store.file, db, registry: createRegistry([]), log: silentLog, stallMs: 200 })
+  reads = startBigReads({ file: store.file, db, registry: createRegistry([]), log: silentLog, stallMs: 200, chunksAhead: 1 })
 }, 60_000)
 afterAll(async () => {
   await reads?.close()
@@ -124,7 +124,7 @@ describe('a big read streamed from the worker', () => {
     closed.destroy()
     const stalled = await reads.exportLibrary(5_000)
     const failed = new Promise<Error>((resolve) => stalled.once('error', resolve))
-    // Not read: the worker sends its few chunks ahead, then waits for room that never comes.
+    // Not read: the worker sends its one chunk ahead, then waits for room that never comes.
     expect((await failed).message).toMatch(/no chunk taken for 200 ms/)
     expect(await text(reads.fullSync(readers[1]!, 5_000))).toBe(
       JSON.stringify({ bookmarks: await presentAll(store.db, readers[1]!), now: 5_000 }),

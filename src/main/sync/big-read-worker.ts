@@ -6,18 +6,16 @@
  */
 import { statSync } from 'node:fs'
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads'
-import type { Db } from '../store/database'
 import { openReadOnlyDb } from '../store/read-only'
 import { ChunkedText, writeBigRead, type BigReadCommand, type BigReadJob, type BigReadMessage } from './big-read-jobs'
 
-/** Chunks sent ahead of the socket: enough to keep it busy, few enough to hold (4 × 64 KB). */
-export const CHUNKS_AHEAD = 4
+type Connection = ReturnType<typeof openReadOnlyDb>
 
 /**
  * The connection to the file at the store's path: a restore renames another file over that path
  * (docs/adr/0089-restore-in-place.md), and a connection kept open would go on reading the file it replaced.
  */
-function followingPath(file: string, nativeBinding: string | undefined): () => Promise<Db> {
+function followingPath(file: string, nativeBinding: string | undefined): () => Promise<Connection> {
   const open = () => ({ ...openReadOnlyDb(file, nativeBinding), ino: statSync(file).ino })
   let opened = open()
   return async () => {
@@ -26,16 +24,18 @@ function followingPath(file: string, nativeBinding: string | undefined): () => P
       await opened.close()
       opened = open()
     }
-    return opened.db
+    return opened
   }
 }
 
 /** One job's room for chunks: taken by each chunk sent, given back by the main thread's pulls. */
 class Room {
-  private free = CHUNKS_AHEAD
   private wake: (() => void) | undefined
   private stopped: string | undefined
-  constructor(private readonly stallMs: number) {}
+  constructor(
+    private free: number,
+    private readonly stallMs: number,
+  ) {}
   pull(n: number): void {
     this.free += n
     this.wake?.()
@@ -56,13 +56,14 @@ class Room {
   }
 }
 
-async function run(port: MessagePort, connection: () => Promise<Db>, id: number, job: BigReadJob, room: Room): Promise<void> {
+async function run(port: MessagePort, connection: () => Promise<Connection>, id: number, job: BigReadJob, room: Room): Promise<void> {
   const out = new ChunkedText(async (chunk) => {
     await room.take()
     port.postMessage({ id, chunk } satisfies BigReadMessage, [chunk.buffer as ArrayBuffer])
   })
   try {
-    await writeBigRead(await connection(), job, out)
+    const { db, sqlite } = await connection()
+    await writeBigRead(db, job, out, sqlite)
     await out.flush()
     port.postMessage({ id, done: true } satisfies BigReadMessage)
   } catch (error) {
@@ -73,7 +74,7 @@ async function run(port: MessagePort, connection: () => Promise<Db>, id: number,
 
 const port = parentPort
 if (port) {
-  const { file, nativeBinding, stallMs } = workerData as { file: string; nativeBinding?: string; stallMs: number }
+  const { file, nativeBinding, stallMs, ahead } = workerData as { file: string; nativeBinding?: string; stallMs: number; ahead: number }
   const connection = followingPath(file, nativeBinding)
   const rooms = new Map<number, Room>()
   // One job at a time, in the order asked: each read is one transaction on this thread's connection.
@@ -81,7 +82,7 @@ if (port) {
   port.on('message', (m: BigReadCommand) => {
     if (m.type === 'pull') return rooms.get(m.id)?.pull(m.n)
     if (m.type === 'cancel') return rooms.get(m.id)?.cancel('cancelled')
-    const room = new Room(stallMs)
+    const room = new Room(ahead, stallMs)
     rooms.set(m.id, room)
     queue = queue.then(() => run(port, connection, m.id, m.job, room).finally(() => rooms.delete(m.id)))
   })

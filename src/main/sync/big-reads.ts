@@ -13,7 +13,7 @@ import type { Log } from '../log'
 import type { SiteRegistry } from '../sites/registry'
 import type { Db } from '../store/database'
 import { spawnWorkerThread } from '../worker-thread'
-import { bigReadBytes, type BigReadCommand, type BigReadJob, type BigReadMessage } from './big-read-jobs'
+import { bigReadBytes, CHUNK_CHARS, type BigReadCommand, type BigReadJob, type BigReadMessage } from './big-read-jobs'
 
 export interface BigReads {
   /** Every bookmark of the Reader, as `GET /api/v1/bookmarks` answers: JSON text. */
@@ -35,6 +35,8 @@ export interface BigReadOptions {
   nativeBinding?: string
   /** The worker's heap: a streamed answer holds a few chunks, whatever its size. */
   heapMb?: number
+  /** Chunks (of ~CHUNK_CHARS) the worker sends ahead of the socket: enough to keep it busy, few enough to hold. */
+  chunksAhead?: number
   /** A job whose reader takes nothing for this long is given up (its read transaction held the worker). */
   stallMs?: number
 }
@@ -67,7 +69,7 @@ export function startBigReads(options: BigReadOptions): BigReads {
       let ready = false
       w.on('message', (m: BigReadMessage) => {
         if ('ready' in m) return void ((ready = true), resolve(w))
-        onMessage(w, flows, m)
+        onMessage(w, flows, m, chunksAhead(options))
       })
       w.on('error', (error) => {
         options.log.error({ err: error }, 'sync: the big-read worker failed')
@@ -106,7 +108,7 @@ export function startBigReads(options: BigReadOptions): BigReads {
 const post = (w: Worker, command: BigReadCommand) => w.postMessage(command)
 
 /** A chunk, the end or a failure of an answer: into its stream, made at its first chunk. */
-function onMessage(w: Worker, flows: Map<number, Flow>, m: Exclude<BigReadMessage, { ready: true }>): void {
+function onMessage(w: Worker, flows: Map<number, Flow>, m: Exclude<BigReadMessage, { ready: true }>, ahead: number): void {
   const flow = flows.get(m.id)
   if (!flow) return
   if ('ok' in m) {
@@ -114,7 +116,7 @@ function onMessage(w: Worker, flows: Map<number, Flow>, m: Exclude<BigReadMessag
     const error = new Error(`big read: ${m.message}`)
     return failFlow(flow, error)
   }
-  const stream = (flow.stream ??= answerStream(w, flows, m.id, flow))
+  const stream = (flow.stream ??= answerStream(w, flows, m.id, flow, ahead))
   if ('done' in m) {
     flows.delete(m.id)
     stream.push(null)
@@ -138,8 +140,10 @@ function pullOwed(w: Worker, id: number, flow: Flow): void {
   flow.owed = 0
 }
 
-function answerStream(w: Worker, flows: Map<number, Flow>, id: number, flow: Flow): Readable {
+function answerStream(w: Worker, flows: Map<number, Flow>, id: number, flow: Flow, ahead: number): Readable {
   return new Readable({
+    // Room for the chunks the worker sends ahead (big-read-worker.ts), so it never waits on a socket that keeps up.
+    highWaterMark: ahead * CHUNK_CHARS,
     read: () => pullOwed(w, id, flow),
     destroy(error, callback) {
       // Closed before its end (the socket went): the worker stops reading it.
@@ -149,6 +153,8 @@ function answerStream(w: Worker, flows: Map<number, Flow>, id: number, flow: Flo
   })
 }
 
+const chunksAhead = (options: BigReadOptions) => options.chunksAhead ?? 8
+
 /** The worker thread: the built app's `big-read-worker.js`, or the TypeScript file from the sources. */
 function spawnBigReadWorker(options: BigReadOptions): Worker {
   const built = [new URL('./big-read-worker.js', import.meta.url), new URL('../big-read-worker.js', import.meta.url)]
@@ -156,6 +162,6 @@ function spawnBigReadWorker(options: BigReadOptions): Worker {
     built,
     new URL('./big-read-worker.ts', import.meta.url),
     { maxOldGenerationSizeMb: options.heapMb ?? 256 },
-    { file: options.file, nativeBinding: options.nativeBinding, stallMs: options.stallMs ?? 60_000 },
+    { file: options.file, nativeBinding: options.nativeBinding, stallMs: options.stallMs ?? 60_000, ahead: chunksAhead(options) },
   )
 }
