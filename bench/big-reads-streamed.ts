@@ -171,8 +171,9 @@ async function measure(
     process.stderr.write(`bench: seeding ${name}…\n`)
     // Seeded in a process of its own: its rows and caches are not this process's RSS.
     const tokens = seededApart(dir.dir, shape)
-    const baseline = await bare(join(dir.dir, STORE_FILE), rows)
+    // The app first, so the RSS before it is a fresh process's, not what the bare server left behind.
     const app = await throughTheApp(dir.dir, tokens[0]!, ask)
+    const baseline = await bare(join(dir.dir, STORE_FILE), rows)
     const ratio = app.ms / baseline.ms
     return {
       name,

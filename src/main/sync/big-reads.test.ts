@@ -25,6 +25,7 @@ import { openStore } from '../store/database'
 import { restoreFile } from '../store/restore'
 import { startBigReads } from './big-reads'
 import { presentAll } from './present'
+import { exportReader, exportReaderCsv } from '../use-cases/library-export'
 
 const BOOKMARKS = 50_000
 /** A streamed answer's whole text. */
@@ -113,6 +114,23 @@ describe('a Reader with 50,000 bookmarks', () => {
     expect(doc.series).toHaveLength(BOOKMARKS)
     expect(doc.sites).toEqual([{ key: 'bench-a', name: 'bench-a', hosts: [] }])
     expect(stallMs).toBeLessThan(1_000)
+  })
+})
+
+describe("a Reader's own export through the running app", () => {
+  it('JSON and CSV come chunked from the worker, the same as made whole on the main thread', { timeout: 120_000 }, async () => {
+    const get = (query: string) => fetch(`${app.origin}/api/v1/export${query}`, { headers: { authorization: `Bearer ${readerToken}` } })
+    const db = app.core.store.db
+    const reader = (await db.selectFrom('readers').select('id').where('name', '=', 'phone').executeTakeFirstOrThrow()).id
+    const csv = await get('?format=csv')
+    expect(csv.headers.get('transfer-encoding')).toBe('chunked')
+    expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8')
+    expect(await csv.text()).toBe(await exportReaderCsv({ db }, reader))
+    const json = await get('')
+    expect(json.headers.get('transfer-encoding')).toBe('chunked')
+    const text = await json.text()
+    const { exportedAt } = JSON.parse(text) as ExportDocument
+    expect(text).toBe(JSON.stringify(await exportReader({ db, registry: app.core.registry, now: exportedAt }, reader)))
   })
 })
 
