@@ -7,8 +7,9 @@
  * Value: the process's peak RSS while answering (target ≤ 300 MB); ratio: the app's time over the bare server's
  * (target ≤ 1.5). The slowest `/health` meanwhile is in the note.
  */
-import { execFileSync } from 'node:child_process'
-import { createServer, request as httpRequest, type ServerResponse } from 'node:http'
+import { execFile, execFileSync } from 'node:child_process'
+import { promisify } from 'node:util'
+import { createServer, type ServerResponse } from 'node:http'
 import { once } from 'node:events'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
@@ -24,6 +25,7 @@ import { healthProbe } from './import-hostile'
 import type { BenchResult } from './run'
 
 const TOKEN = 'bench-admin-token-0123456789'
+const run = promisify(execFile)
 const CHAPTERS = 50
 const NOW = Date.UTC(2026, 0, 1)
 
@@ -72,21 +74,21 @@ if (process.argv[2] === 'seed' && process.argv[1]?.endsWith('big-reads-streamed.
   void seed(dir!, Number(series), Number(readers), Number(chapters)).then((tokens) => console.log(JSON.stringify(tokens)))
 }
 
-/** A request's time and size, the body counted and dropped as it comes. */
-function timedGet(port: number, path: string, headers: Record<string, string>, method = 'GET', body?: string) {
-  return new Promise<{ ms: number; bytes: number }>((resolve, reject) => {
-    const started = performance.now()
-    const req = httpRequest({ host: '127.0.0.1', port, method, path, headers }, (res) => {
-      let bytes = 0
-      res.on('data', (c: Buffer) => (bytes += c.length))
-      res.on('end', () =>
-        res.statusCode === 200 ? resolve({ ms: performance.now() - started, bytes }) : reject(new Error(`${path}: ${res.statusCode}`)),
-      )
-      res.on('error', reject)
-    })
-    req.on('error', reject)
-    req.end(body)
-  })
+/**
+ * A request's time and size, asked from a process of its own (its socket buffers are not the app's RSS), the body
+ * counted and dropped as it comes.
+ */
+async function timedGet(port: number, path: string, headers: Record<string, string>, method = 'GET', body?: string) {
+  const script = `const http = require('node:http'); const [port, path, method, headers, body] = JSON.parse(process.argv[1]);
+    const started = performance.now();
+    const req = http.request({ host: '127.0.0.1', port, method, path, headers }, (res) => {
+      let bytes = 0; res.on('data', (c) => (bytes += c.length));
+      res.on('end', () => { if (res.statusCode !== 200) { console.error(path + ': ' + res.statusCode); process.exit(1) }
+        console.log(JSON.stringify({ ms: performance.now() - started, bytes })) });
+    });
+    req.on('error', (e) => { console.error(String(e)); process.exit(1) }); req.end(body);`
+  const { stdout } = await run(process.execPath, ['-e', script, JSON.stringify([port, path, method, headers, body])], { maxBuffer: 1e6 })
+  return JSON.parse(stdout) as { ms: number; bytes: number }
 }
 
 /** The bare server: node:http streaming each row of `rows` as JSON, waiting for the socket as it fills. */
