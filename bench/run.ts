@@ -13,6 +13,7 @@ import { importHostile } from './import-hostile'
 import { importLarge } from './import-large'
 import { digest50x200 } from './digest'
 import { export50k } from './export-50k'
+import { export300k, fullSync150k } from './big-reads-streamed'
 import { seriesList10k } from './series-list'
 import { idleCpu100k, memory100k, seriesListChromium100k, startup100k } from './shell-100k'
 import { dueQuery100k, overview100k, seriesListStore100k, since5k } from './store-100k'
@@ -39,6 +40,8 @@ const BENCHES: Record<string, () => Promise<BenchResult>> = {
   'import-hostile': importHostile,
   'import-large': importLarge,
   'export-50k': export50k,
+  'export-300k': export300k,
+  'full-sync-150k': fullSync150k,
   'due-query-100k': dueQuery100k,
   'series-list-100k': seriesListStore100k,
   'series-list-100k-chromium': seriesListChromium100k,

@@ -10,6 +10,7 @@
  */
 import { JsonText } from './json-text'
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
+import { Readable } from 'node:stream'
 import cookie from '@fastify/cookie'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { IMPORT_MAX_BASE64_CHARS, IMPORT_MAX_FILE_BYTES } from '../../shared/library'
@@ -182,9 +183,7 @@ export async function registerAdminHttp(app: FastifyInstance, options: AdminHttp
     const result = await options.caller.call(method, request.body)
     void reply.header('cache-control', 'no-store')
     if (result.ok && result.value instanceof JsonText) {
-      return reply
-        .type('application/json; charset=utf-8')
-        .send(Buffer.concat([Buffer.from('{"value":'), result.value.bytes, Buffer.from('}')]))
+      return reply.type('application/json; charset=utf-8').send(Readable.from(result.value.asValue()))
     }
     if (result.ok) return { value: result.value ?? null }
     return reply.code(ERROR_STATUS[result.error.code]).send({ error: result.error })

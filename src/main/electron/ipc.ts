@@ -21,7 +21,7 @@ export function registerAdminIpc(
       const result = await caller.call(method, input)
       after?.(method, result.ok)
       // IPC passes plain data only: an answer written as JSON text (json-text.ts) goes as what it holds.
-      return result.ok && result.value instanceof JsonText ? { ok: true, value: result.value.parse() } : result
+      return result.ok && result.value instanceof JsonText ? { ok: true, value: await result.value.parse() } : result
     })
   }
   return () => {

@@ -105,5 +105,10 @@ function looksGuarded(text: string): boolean {
 
 /** A CSV document: a header and rows, CRLF line ends as RFC 4180 writes them. */
 export function toCsv(header: readonly string[], rows: ReadonlyArray<ReadonlyArray<string | number | null | undefined>>): string {
-  return [header, ...rows].map((r) => r.map(csvField).join(',')).join('\r\n') + '\r\n'
+  return [header, ...rows].map(csvLine).join('')
+}
+
+/** One line of a CSV document, its CRLF included: a document is its lines one after another. */
+export function csvLine(fields: ReadonlyArray<string | number | null | undefined>): string {
+  return fields.map(csvField).join(',') + '\r\n'
 }

@@ -155,7 +155,7 @@ export async function pruneRemovals(db: Db, before: number): Promise<number> {
 }
 
 /** What a Reader sees of a Series, as one JSON value per row (one column instead of fifteen). */
-const SERIES_JSON = sql<string>`json_object(
+export const SERIES_JSON = sql<string>`json_object(
   'site', s.site, 'series_id', s.series_id, 'title', s.title, 'series_url', s.series_url,
   'latest_chapter', s.latest_chapter, 'latest_chapter_label', s.latest_chapter_label,
   'latest_chapter_url', s.latest_chapter_url, 'latest_source', s.latest_source,
@@ -204,10 +204,13 @@ export async function readerBookmarks(
     if (options.key) query = query.where('b.site', '=', options.key.site).where('b.series_id', '=', options.key.seriesId)
     rows = await query.orderBy('s.title').orderBy('b.site').orderBy('b.series_id').execute()
   }
-  return rows.map(({ series_json, ...bookmark }) => {
-    const series = JSON.parse(series_json) as SeriesRow
-    return { ...bookmark, series, unread: isUnread(series.latest_chapter, bookmark.progress) }
-  })
+  return rows.map(readerBookmark)
+}
+
+/** A bookmark row read with its Series as `SERIES_JSON` (`series_json`), as readerBookmarks answers it. */
+export function readerBookmark({ series_json, ...bookmark }: BookmarkRow & { series_json: string }): ReaderBookmark {
+  const series = JSON.parse(series_json) as SeriesRow
+  return { ...bookmark, series, unread: isUnread(series.latest_chapter, bookmark.progress) }
 }
 
 /** How many bookmarks each Reader holds, by Reader id (one query). */

@@ -211,30 +211,41 @@ export const chapterKey = (site: string, seriesId: string): string => `${site}\u
  * order, so are the Series' lists.
  */
 export async function readerChapterFacts(db: Db, readerId: number, keys?: readonly SeriesKey[]): Promise<Map<string, ChapterFacts>> {
-  const live = sql`c.site = b.site AND c.series_id = b.series_id AND c.vanished_at = 0`
-  const above = sql`c.number > COALESCE(b.progress, -1)`
   const restrict = keys
     ? sql`AND (b.site, b.series_id) IN (SELECT value ->> 0, value ->> 1 FROM json_each(${JSON.stringify(keys.map((k) => [k.site, k.seriesId]))}))`
     : sql``
-  const result = await sql<{ site: string; series_id: string; next: string; lowest: number | null; highest: number | null }>`
-    SELECT b.site, b.series_id,
-      (SELECT json_array(MIN(c.number), c.label, c.url, COUNT(*)) FROM chapters c WHERE ${live} AND ${above}) AS next,
-      CASE WHEN b.progress IS NULL THEN (SELECT c.number FROM chapters c WHERE ${live} ORDER BY c.number LIMIT 1)
-        ELSE (SELECT c.number FROM chapters c WHERE ${live} AND c.number <= b.progress ORDER BY c.number DESC LIMIT 1)
-      END AS lowest,
-      (SELECT c.number FROM chapters c WHERE ${live} ORDER BY c.number DESC LIMIT 1) AS highest
+  const result = await sql<ChapterFactsColumns & { site: string; series_id: string }>`
+    SELECT b.site, b.series_id, ${CHAPTER_FACTS.facts_next} AS facts_next, ${CHAPTER_FACTS.facts_lowest} AS facts_lowest,
+      ${CHAPTER_FACTS.facts_highest} AS facts_highest
     FROM bookmarks b INDEXED BY sqlite_autoindex_bookmarks_1 WHERE b.reader_id = ${readerId} ${restrict}
   `.execute(db)
-  return new Map(
-    result.rows.map((r) => {
-      // One aggregate gives the next chapter (the row of the MIN: SQLite's bare columns) and how many there are.
-      const [number, label, url, count] = JSON.parse(r.next) as [number | null, string | null, string | null, number]
-      const next = number === null ? null : { number, label: label ?? '', url: url ?? '' }
-      // Nothing stored at or below the Progress: the lowest stored is the next one.
-      const facts = { next, storedUnread: count, lowest: r.lowest ?? number, highest: r.highest }
-      return [chapterKey(r.site, r.series_id), facts]
-    }),
-  )
+  return new Map(result.rows.map((r) => [chapterKey(r.site, r.series_id), chapterFacts(r)]))
+}
+
+const LIVE = sql`c.site = b.site AND c.series_id = b.series_id AND c.vanished_at = 0`
+const ABOVE = sql`c.number > COALESCE(b.progress, -1)`
+/** The expressions a bookmark `b`'s chapter facts are read from (chapterFacts reads them): one statement for any list. */
+export const CHAPTER_FACTS = {
+  facts_next: sql<string>`(SELECT json_array(MIN(c.number), c.label, c.url, COUNT(*)) FROM chapters c WHERE ${LIVE} AND ${ABOVE})`,
+  facts_lowest: sql<
+    number | null
+  >`CASE WHEN b.progress IS NULL THEN (SELECT c.number FROM chapters c WHERE ${LIVE} ORDER BY c.number LIMIT 1)
+    ELSE (SELECT c.number FROM chapters c WHERE ${LIVE} AND c.number <= b.progress ORDER BY c.number DESC LIMIT 1) END`,
+  facts_highest: sql<number | null>`(SELECT c.number FROM chapters c WHERE ${LIVE} ORDER BY c.number DESC LIMIT 1)`,
+}
+export interface ChapterFactsColumns {
+  facts_next: string
+  facts_lowest: number | null
+  facts_highest: number | null
+}
+
+/** A bookmark's chapter facts from the columns CHAPTER_FACTS read. */
+export function chapterFacts(r: ChapterFactsColumns): ChapterFacts {
+  // One aggregate gives the next chapter (the row of the MIN: SQLite's bare columns) and how many there are.
+  const [number, label, url, count] = JSON.parse(r.facts_next) as [number | null, string | null, string | null, number]
+  const next = number === null ? null : { number, label: label ?? '', url: url ?? '' }
+  // Nothing stored at or below the Progress: the lowest stored is the next one.
+  return { next, storedUnread: count, lowest: r.facts_lowest ?? number, highest: r.facts_highest }
 }
 
 /** A Series' stored chapters still on the Site, lowest first: what factsFromList reads. */

@@ -8,9 +8,10 @@ import { Kysely, SqliteDialect } from 'kysely'
 import type { Database } from './schema'
 import type { Db } from './database'
 
-export function openReadOnlyDb(file: string, nativeBinding?: string): { db: Db; close(): Promise<void> } {
+/** `sqlite`: the connection under `db`, for a big read that steps its rows itself (big-read-rows.ts). */
+export function openReadOnlyDb(file: string, nativeBinding?: string): { db: Db; sqlite: BetterSqlite3.Database; close(): Promise<void> } {
   const sqlite = new BetterSqlite3(file, { readonly: true, fileMustExist: true, ...(nativeBinding ? { nativeBinding } : {}) })
   sqlite.pragma('busy_timeout = 5000')
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) })
-  return { db, close: () => db.destroy() }
+  return { db, sqlite, close: () => db.destroy() }
 }

@@ -8,6 +8,7 @@
 import { rmSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
+import type { Readable } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ExportDocument } from '../../shared/export-format'
 import { startApp, type RunningApp } from '../app'
@@ -24,8 +25,11 @@ import { openStore } from '../store/database'
 import { restoreFile } from '../store/restore'
 import { startBigReads } from './big-reads'
 import { presentAll } from './present'
+import { exportReader, exportReaderCsv } from '../use-cases/library-export'
 
 const BOOKMARKS = 50_000
+/** A streamed answer's whole text. */
+const text = async (answer: Promise<Readable>) => Buffer.concat(await (await answer).toArray()).toString('utf8')
 const TOKEN = 'test-admin-token-0123456789'
 let app: RunningApp
 let dir: { dir: string; remove(): void }
@@ -113,6 +117,23 @@ describe('a Reader with 50,000 bookmarks', () => {
   })
 })
 
+describe("a Reader's own export through the running app", () => {
+  it('JSON and CSV come chunked from the worker, the same as made whole on the main thread', { timeout: 120_000 }, async () => {
+    const get = (query: string) => fetch(`${app.origin}/api/v1/export${query}`, { headers: { authorization: `Bearer ${readerToken}` } })
+    const db = app.core.store.db
+    const reader = (await db.selectFrom('readers').select('id').where('name', '=', 'phone').executeTakeFirstOrThrow()).id
+    const csv = await get('?format=csv')
+    expect(csv.headers.get('transfer-encoding')).toBe('chunked')
+    expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8')
+    expect(await csv.text()).toBe(await exportReaderCsv({ db }, reader))
+    const json = await get('')
+    expect(json.headers.get('transfer-encoding')).toBe('chunked')
+    const text = await json.text()
+    const { exportedAt } = JSON.parse(text) as ExportDocument
+    expect(text).toBe(JSON.stringify(await exportReader({ db, registry: app.core.registry, now: exportedAt }, reader)))
+  })
+})
+
 describe('the big-read worker', () => {
   it('answers from its own read-only connection what the main thread would, and a write after its answer comes with the next read', async () => {
     const store = openTestStore()
@@ -121,11 +142,11 @@ describe('the big-read worker', () => {
       const readerId = await seedReader(store.db, 'small')
       await addSeries(store.db, { site: 'x', seriesId: 'a', seriesUrl: '', now: 1 })
       await addBookmark(store.db, { site: 'x', seriesId: 'a', readerId, now: 1 })
-      const first = JSON.parse((await reads.fullSync(readerId, 5, true)).toString('utf8'))
+      const first = JSON.parse(await text(reads.fullSync(readerId, 5, true)))
       expect(first).toEqual({ bookmarks: await presentAll(store.db, readerId), now: 5, deleted: [], full: true })
       await addSeries(store.db, { site: 'x', seriesId: 'b', seriesUrl: '', now: 2 })
       await addBookmark(store.db, { site: 'x', seriesId: 'b', readerId, now: 2 })
-      const second = JSON.parse((await reads.fullSync(readerId, 6)).toString('utf8'))
+      const second = JSON.parse(await text(reads.fullSync(readerId, 6)))
       expect(second.bookmarks.map((b: { seriesId: string }) => b.seriesId)).toEqual(['a', 'b'])
     } finally {
       await reads.close()
@@ -146,8 +167,7 @@ describe('the big-read worker', () => {
         await addSeries(store.db, { site: 'x', seriesId, seriesUrl: '', now: 1 })
         await addBookmark(store.db, { site: 'x', seriesId, readerId, now: 1 })
       }
-      const ids = async () =>
-        JSON.parse((await reads.fullSync(1, 5)).toString('utf8')).bookmarks.map((b: { seriesId: string }) => b.seriesId)
+      const ids = async () => JSON.parse(await text(reads.fullSync(1, 5))).bookmarks.map((b: { seriesId: string }) => b.seriesId)
       expect(await ids()).toEqual(['before-restore'])
       await backup.close()
       await live.close()
@@ -167,7 +187,7 @@ describe('the big-read worker', () => {
     const reads = startBigReads({ file: `${store.file}.missing`, db: store.db, registry: createRegistry([]), log })
     try {
       const readerId = await seedReader(store.db, 'small')
-      expect(JSON.parse((await reads.fullSync(readerId, 5)).toString('utf8'))).toEqual({ bookmarks: [], now: 5 })
+      expect(JSON.parse(await text(reads.fullSync(readerId, 5)))).toEqual({ bookmarks: [], now: 5 })
       expect(errors.some((m) => m.includes('big-read worker'))).toBe(true)
     } finally {
       await reads.close()

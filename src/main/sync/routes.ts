@@ -3,6 +3,7 @@
  * (health), a Fastify plugin per group. Handlers are thin: inputs arrive validated and typed from their schemas,
  * one use-case runs, plain data goes back through the response schemas (docs/adr/0100-…).
  */
+import { Readable } from 'node:stream'
 import type { FastifyReply } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import type { Clock } from '../clock'
@@ -48,7 +49,7 @@ export interface SyncDeps {
   /** One-time sign-in codes the owner's window made for Readers' tokens (docs/adr/0087-sign-in-links-that-end.md). */
   readerCodes?: SignInCodes
   /** Full syncs read off the main thread (docs/adr/0093-…); absent: read here. */
-  bigReads?: Pick<BigReads, 'fullSync'>
+  bigReads?: Pick<BigReads, 'fullSync' | 'exportReader'>
 }
 
 /** A status or Progress write. Its time is read when the write is applied, inside its transaction. */
@@ -73,14 +74,19 @@ const presented = (deps: SyncDeps, reader: ReaderRow, bookmarks: readonly Reader
  * Every bookmark of the Reader (`full`: marked so, for a `since` answered in full), read off the main thread when
  * it can be: then as the JSON text the worker made with the same presenter (it goes out as it is).
  */
-async function fullList(deps: SyncDeps, reader: ReaderRow, now: number, full: boolean): Promise<Buffer | S.BookmarksAnswer> {
+async function fullList(deps: SyncDeps, reader: ReaderRow, now: number, full: boolean): Promise<Readable | S.BookmarksAnswer> {
   if (deps.bigReads) return deps.bigReads.fullSync(reader.id, now, full)
   return { bookmarks: await presentAll(deps.db, reader.id), now, ...(full ? { deleted: [], full: true } : {}) }
 }
 
-/** JSON text made elsewhere (the big-read worker) is sent as it is: a reply its route's schema does not serialise. */
-function jsonText(reply: FastifyReply, json: Buffer): FastifyReply {
-  return reply.type('application/json; charset=utf-8').send(json)
+/** JSON text made elsewhere (the big-read worker's stream) is sent as it comes: a reply its route's schema does not serialise. */
+function jsonText(reply: FastifyReply, json: Readable): FastifyReply {
+  return streamed(reply.type('application/json; charset=utf-8'), json)
+}
+
+/** A streamed body, sent chunked as it comes (its type set by the caller). */
+function streamed(reply: FastifyReply, body: Readable): FastifyReply {
+  return reply.send(body)
 }
 
 /** A page of a stored list, and where the next one starts (absent on the last page). */
@@ -150,11 +156,15 @@ export const readerRoutes: RoutesOf = async (app, { deps }) => {
       const reader = authenticated(request)
       const day = new Date(deps.clock.now()).toISOString().slice(0, 10)
       const name = `manga-bookmarks-${reader.name.replace(/[^A-Za-z0-9._-]+/g, '_')}-${day}`
-      if (request.query.format === 'csv') {
-        void reply.header('content-disposition', `attachment; filename="${name}.csv"`).type('text/csv; charset=utf-8')
-        return exportReaderCsv(deps, reader.id)
+      const csv = request.query.format === 'csv'
+      void reply.header('content-disposition', `attachment; filename="${name}.${csv ? 'csv' : 'json'}"`)
+      if (csv) void reply.type('text/csv; charset=utf-8')
+      // Streamed from the big-read worker (docs/adr/0176-…), the same text as made here.
+      if (deps.bigReads) {
+        const text = await deps.bigReads.exportReader(reader.id, deps.clock.now(), csv ? 'csv' : 'json')
+        return csv ? streamed(reply, text) : jsonText(reply, text)
       }
-      void reply.header('content-disposition', `attachment; filename="${name}.json"`)
+      if (csv) return exportReaderCsv(deps, reader.id)
       return exportReader({ db: deps.db, registry: deps.acquire.registry, now: deps.clock.now() }, reader.id)
     },
   )
@@ -180,7 +190,7 @@ export const bookmarkRoutes: RoutesOf = async (app, { deps }) => {
       // was corrected are earlier than it, so only the whole list is a true answer (docs/adr/0092-…).
       if (since === undefined || since < now - RETENTION.removalsMs || since > now) {
         const list = await fullList(deps, reader, now, since !== undefined)
-        return Buffer.isBuffer(list) ? jsonText(reply, list) : list
+        return list instanceof Readable ? jsonText(reply, list) : list
       }
       // Removals are read first, and a client applies them first: a bookmark removed or added again meanwhile
       // ends as it is now (and anything after `now` comes with the next answer).

@@ -8,7 +8,7 @@ import { EXPORT_FORMAT, EXPORT_VERSION } from '../../shared/library'
 import pkg from '../../../package.json' with { type: 'json' }
 import { toCsv } from '../library/csv'
 import type { Site } from '../sites/site'
-import { readerBookmarks } from '../store/bookmarks'
+import { readerBookmarks, type ReaderBookmark } from '../store/bookmarks'
 import type { Db } from '../store/database'
 import { libraryForExport } from '../store/library'
 import { pausedLanes } from '../store/lanes'
@@ -56,20 +56,21 @@ export const READER_CSV_COLUMNS = ['site', 'seriesId', 'title', 'url', 'status',
 
 /** One Reader's bookmarks as CSV, by title. */
 export async function exportReaderCsv(deps: Pick<ExportDeps, 'db'>, readerId: number): Promise<string> {
-  const rows = await readerBookmarks(deps.db, readerId)
-  return toCsv(
-    READER_CSV_COLUMNS,
-    rows.map((b) => [
-      b.site,
-      b.series_id,
-      b.series.title,
-      b.series.series_url,
-      b.status,
-      b.progress,
-      b.progress === null ? '' : b.progress_at,
-      b.series.latest_chapter,
-    ]),
-  )
+  return toCsv(READER_CSV_COLUMNS, (await readerBookmarks(deps.db, readerId)).map(readerCsvFields))
+}
+
+/** A bookmark's fields in READER_CSV_COLUMNS' order. */
+export function readerCsvFields(b: ReaderBookmark): Array<string | number | null> {
+  return [
+    b.site,
+    b.series_id,
+    b.series.title,
+    b.series.series_url,
+    b.status,
+    b.progress,
+    b.progress === null ? '' : b.progress_at,
+    b.series.latest_chapter,
+  ]
 }
 
 /** `paused`: the Lanes paused now, by Site, until when (the whole library's export records them; a Site paused with no Series is listed too). */
@@ -79,7 +80,15 @@ function document(
   readers: ExportDocument['readers'],
   paused: ReadonlyMap<string, number> = new Map(),
 ): ExportDocument {
-  const siteKeys = [...new Set([...series.map((s) => s.site), ...paused.keys()])].sort()
+  return {
+    ...exportHead(deps, [...new Set([...series.map((s) => s.site), ...paused.keys()])].sort(), paused),
+    series: series.map(exportedSeries),
+    readers,
+  }
+}
+
+/** The document's fields before its Series: what it is, and the Sites (`siteKeys`, sorted) with their pauses. */
+export function exportHead(deps: Omit<ExportDeps, 'db'>, siteKeys: string[], paused: ReadonlyMap<string, number>) {
   return {
     format: EXPORT_FORMAT,
     version: EXPORT_VERSION,
@@ -91,25 +100,27 @@ function document(
       const until = paused.get(key)
       return { key, name: site?.name ?? key, hosts: site ? [...site.hosts] : [], pausedUntil: until || undefined }
     }),
-    series: series.map((s) => ({
-      site: s.site,
-      seriesId: s.series_id,
-      title: s.title,
-      url: s.series_url,
-      latestChapter: s.latest_chapter,
-      latestChapterLabel: s.latest_chapter_label,
-      latestChapterUrl: s.latest_chapter_url,
-      latestSource: s.latest_source,
-      latestChangedAt: s.latest_changed_at,
-      latestCheckedAt: s.latest_checked_at,
-      finishedAt: s.finished_at,
-      createdAt: s.created_at,
-    })),
-    readers,
+  } satisfies Partial<ExportDocument>
+}
+
+export function exportedSeries(s: SeriesRow): ExportDocument['series'][number] {
+  return {
+    site: s.site,
+    seriesId: s.series_id,
+    title: s.title,
+    url: s.series_url,
+    latestChapter: s.latest_chapter,
+    latestChapterLabel: s.latest_chapter_label,
+    latestChapterUrl: s.latest_chapter_url,
+    latestSource: s.latest_source,
+    latestChangedAt: s.latest_changed_at,
+    latestCheckedAt: s.latest_checked_at,
+    finishedAt: s.finished_at,
+    createdAt: s.created_at,
   }
 }
 
-function exportedBookmark(b: BookmarkRow): ExportedBookmark {
+export function exportedBookmark(b: BookmarkRow): ExportedBookmark {
   return {
     site: b.site,
     seriesId: b.series_id,
