@@ -17,7 +17,7 @@ import type { FamilyKey } from '../src/main/sites/families'
 import type { DerivedSite, DerivedSitesTable } from '../src/main/sites/known-sites'
 import { FAMILY_TABLE as KNOWN_SITES } from '../src/main/sites/known-sites'
 import { deriveSelectors, type DerivedSelectors } from './derived-kotlin'
-import { BUILT_IN_EXTENSIONS, type SourceFact } from './known-sites'
+import { BUILT_IN_EXTENSIONS, bareHost, origin, slug, type SourceFact } from './known-sites'
 
 const OUT = 'src/main/sites/derived-sites.json'
 
@@ -54,29 +54,6 @@ export function usableSelector(selector: string): boolean {
   } catch {
     return false
   }
-}
-
-function origin(base: string | null | undefined): string | null {
-  if (!base || base.includes('$')) return null
-  try {
-    const url = new URL(base)
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.origin : null
-  } catch {
-    return null
-  }
-}
-
-const bareHost = (o: string) => new URL(o).host.replace(/^www\./, '')
-
-function slug(text: string): string {
-  const s = text
-    .normalize('NFKD')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '')
-    .slice(0, 40)
-    .replace(/-$/, '')
-  return s || 'site'
 }
 
 /** An extension's Kotlin, its files joined (data classes and filters left out: no parse lives there). */

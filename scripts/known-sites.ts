@@ -141,7 +141,8 @@ function otherOrigins(f: SourceFact, base: string | null): string[] {
   return [...new Set(all)]
 }
 
-function origin(base: string | null | undefined): string | null {
+/** A base URL's origin (http or https only), or null for a templated or unreadable one. */
+export function origin(base: string | null | undefined): string | null {
   if (!base || base.includes('$')) return null
   try {
     const url = new URL(base)
@@ -151,9 +152,10 @@ function origin(base: string | null | undefined): string | null {
   }
 }
 
-const bareHost = (o: string) => new URL(o).host.replace(/^www\./, '')
+export const bareHost = (o: string) => new URL(o).host.replace(/^www\./, '')
 
-function slug(text: string): string {
+/** A Site key made from a name: ASCII, lowercase, dashes, at most 40 characters. */
+export function slug(text: string): string {
   const s = text
     .normalize('NFKD')
     .toLowerCase()
