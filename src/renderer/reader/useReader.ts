@@ -39,48 +39,62 @@ interface CachedList {
   bookmarks: Bookmark[]
 }
 
-export function useReader(storage: Storage = window.localStorage) {
+/** The page's state: the refs the page reads, the API client, the outbox, and where a `since` sync starts. */
+function readerState(storage: Storage) {
   const token = ref<string | null>(storage.getItem(TOKEN_KEY))
-  const reader = ref<Reader | null>(null)
-  const bookmarks = ref<Bookmark[]>([])
-  const pending = ref(0)
-  /** A write the app refused, or a download that failed: shown beside the list. */
-  const problem = ref<string | null>(null)
-  /** Why a sign-in failed: shown on the sign-in form. */
-  const signInError = ref<string | null>(null)
-  const offline = ref(false)
-  /** When the list shown was last synced (0: never). */
-  const syncedAt = ref(0)
-  const sort = ref<ReaderSort>('new')
-  const search = ref('')
-  const order = ref<string[]>([])
-  /** The pointer is over the list, or the focus in it: the order holds still. */
-  const interacting = ref(false)
-  const marked = reactive(new Map<string, MarkedRead>())
-  /** The Reader's unread New Chapters, newest first (loaded with the Updates view). */
-  const updates = ref<UpdateItem[]>([])
   /** When the Reader last opened the page before this time: what arrived after it is "new". */
   const seenBefore = Number(storage.getItem(SEEN_KEY) ?? 0) || 0
   storage.setItem(SEEN_KEY, String(Date.now()))
-  /** The `now` of the last answer: the next sync asks only for what changed since (null: a full sync). */
-  let since: number | null = null
   const api = createApi(() => token.value)
   const outbox = new Outbox(storage, (write) => api.send(write))
-  pending.value = outbox.list().length
-
-  // Signed in before: show the list as last synced at once, whatever the network does.
-  const cached = readCache()
-  if (token.value && cached) {
-    reader.value = cached.reader
-    // What the Reader did since, still waiting in the outbox, is drawn over it.
-    bookmarks.value = withPendingWrites(cached.bookmarks, outbox.list())
-    syncedAt.value = cached.now
-    order.value = orderOf(cached.bookmarks, sort.value)
+  return {
+    storage,
+    token,
+    reader: ref<Reader | null>(null),
+    bookmarks: ref<Bookmark[]>([]),
+    pending: ref(outbox.list().length),
+    /** A write the app refused, or a download that failed: shown beside the list. */
+    problem: ref<string | null>(null),
+    /** Why a sign-in failed: shown on the sign-in form. */
+    signInError: ref<string | null>(null),
+    offline: ref(false),
+    /** When the list shown was last synced (0: never). */
+    syncedAt: ref(0),
+    sort: ref<ReaderSort>('new'),
+    search: ref(''),
+    order: ref<string[]>([]),
+    /** The pointer is over the list, or the focus in it: the order holds still. */
+    interacting: ref(false),
+    marked: reactive(new Map<string, MarkedRead>()),
+    /** The Reader's unread New Chapters, newest first (loaded with the Updates view). */
+    updates: ref<UpdateItem[]>([]),
+    seenBefore,
+    api,
+    outbox,
+    /** The `now` of the last answer: the next sync asks only for what changed since (null: a full sync). */
+    since: null as number | null,
   }
+}
+type ReaderState = ReturnType<typeof readerState>
 
-  /** What the page lists: the kept order, narrowed by the search. */
-  const shown = computed(() => inOrder(bookmarks.value, order.value).filter((b) => matches(b, search.value)))
+/** What a card shows once read up to `chapter`: from the tapped list when given, else by what the card knows. */
+function shownAfter(current: Bookmark, chapter: number, after?: AfterRead): Partial<Bookmark> {
+  const latest = current.series.latestChapter
+  const caughtUp = latest === null || chapter >= latest
+  const unreadCount = caughtUp ? 0 : (after?.unread ?? Math.max(0, Math.ceil(latest - chapter)))
+  const nextChapter = caughtUp
+    ? null
+    : after
+      ? after.next
+      : current.nextChapter && current.nextChapter.number > chapter
+        ? current.nextChapter
+        : null
+  return { progress: chapter, unread: unreadCount > 0, unreadCount, nextChapter }
+}
 
+/** The list as held: read from the cache, ordered, replaced, forgotten at sign-out. */
+function listParts(state: ReaderState) {
+  const { storage, token, reader, bookmarks, order, syncedAt, interacting, sort } = state
   function readCache(): CachedList | null {
     try {
       const value = JSON.parse(storage.getItem(LIST_KEY) ?? 'null') as CachedList | null
@@ -96,6 +110,101 @@ export function useReader(storage: Storage = window.localStorage) {
     order.value = orderOf(bookmarks.value, sort.value)
   }
 
+  function forgetList(): void {
+    storage.removeItem(LIST_KEY)
+    reader.value = null
+    bookmarks.value = []
+    order.value = []
+    syncedAt.value = 0
+    state.since = null
+  }
+
+  function signOut(): void {
+    storage.removeItem(TOKEN_KEY)
+    token.value = null
+    forgetList()
+  }
+
+  function replace(key: string, change: Partial<Bookmark>): void {
+    bookmarks.value = bookmarks.value.map((b) => (keyOf(b) === key ? { ...b, ...change } : b))
+  }
+
+  return { readCache, resort, forgetList, signOut, replace }
+}
+type ListParts = ReturnType<typeof listParts>
+
+/** The list synced with the app: the outbox sent first, then what changed since the last answer. */
+function syncParts(state: ReaderState, list: ListParts) {
+  const { api, outbox, reader, bookmarks, marked, syncedAt, offline, storage, order, pending, problem, updates } = state
+  const { resort, signOut } = list
+  /**
+   * Syncs the list: in full the first time (or when `full`), then only what changed since the last answer —
+   * removals applied first, then the changed bookmarks replace or join the ones held. A Mark read still in its
+   * Undo window keeps what the page shows for it.
+   */
+  async function refresh(options: { full?: boolean } = {}): Promise<void> {
+    await flush()
+    try {
+      if (!reader.value || options.full) reader.value = await api.me()
+      const asked = options.full || state.since === null ? undefined : state.since
+      const answer = await api.bookmarks(asked)
+      let next: Bookmark[]
+      if (asked === undefined || answer.full) next = answer.bookmarks
+      else {
+        const held = new Map(bookmarks.value.map((b) => [keyOf(b), b]))
+        for (const removed of answer.deleted ?? []) held.delete(keyOf(removed))
+        for (const changed of answer.bookmarks) held.set(keyOf(changed), changed)
+        next = [...held.values()]
+      }
+      bookmarks.value = withPendingWrites(next, outbox.list()).map((b) => {
+        const mark = marked.get(keyOf(b))
+        return mark ? { ...b, ...shownAfter(bookmarks.value.find((h) => keyOf(h) === keyOf(b)) ?? b, mark.chapter) } : b
+      })
+      state.since = answer.now
+      syncedAt.value = answer.now
+      offline.value = false
+      storage.setItem(LIST_KEY, JSON.stringify({ reader: reader.value, now: answer.now, bookmarks: next }))
+      if (order.value.length === 0) resort(true)
+      else resort()
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) return signOut()
+      // The app's library is missing (its database was deleted; the owner restores a backup): the token is kept.
+      if (error instanceof ApiError && error.code === 'library-missing') problem.value = error.message
+      offline.value = true
+    }
+  }
+
+  async function flush(): Promise<void> {
+    const result = await outbox.flush()
+    pending.value = outbox.list().length
+    offline.value = pending.value > marked.size
+    if (result.unauthorized) signOut()
+    if (result.rejected.length) problem.value = result.rejected.map((r) => `${r.write.label}: ${r.reason}`).join('; ')
+  }
+
+  /** The Reader's Updates, again. Kept as they were when the app cannot be reached. */
+  async function loadUpdates(): Promise<void> {
+    try {
+      updates.value = (await api.updates()).updates
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) signOut()
+    }
+  }
+
+  /** A page of a Series' stored chapters, for the card's list. */
+  function chapters(bookmark: Bookmark, before?: number): Promise<ChaptersAnswer> {
+    return api.chapters(bookmark, before)
+  }
+
+  return { refresh, flush, loadUpdates, chapters }
+}
+type SyncParts = ReturnType<typeof syncParts>
+
+/** Signing in, by a typed token or a sign-in link's one-time code. */
+function sessionParts(state: ReaderState, list: ListParts, sync: SyncParts) {
+  const { api, token, reader, storage, signInError, problem } = state
+  const { forgetList, resort } = list
+  const { refresh } = sync
   async function signIn(candidate: string): Promise<boolean> {
     const previous = token.value
     token.value = candidate.trim()
@@ -141,95 +250,14 @@ export function useReader(storage: Storage = window.localStorage) {
     return signIn(exchanged)
   }
 
-  function forgetList(): void {
-    storage.removeItem(LIST_KEY)
-    reader.value = null
-    bookmarks.value = []
-    order.value = []
-    syncedAt.value = 0
-    since = null
-  }
+  return { signIn, signInWithCode }
+}
 
-  function signOut(): void {
-    storage.removeItem(TOKEN_KEY)
-    token.value = null
-    forgetList()
-  }
-
-  /**
-   * Syncs the list: in full the first time (or when `full`), then only what changed since the last answer —
-   * removals applied first, then the changed bookmarks replace or join the ones held. A Mark read still in its
-   * Undo window keeps what the page shows for it.
-   */
-  async function refresh(options: { full?: boolean } = {}): Promise<void> {
-    await flush()
-    try {
-      if (!reader.value || options.full) reader.value = await api.me()
-      const asked = options.full || since === null ? undefined : since
-      const answer = await api.bookmarks(asked)
-      let next: Bookmark[]
-      if (asked === undefined || answer.full) next = answer.bookmarks
-      else {
-        const held = new Map(bookmarks.value.map((b) => [keyOf(b), b]))
-        for (const removed of answer.deleted ?? []) held.delete(keyOf(removed))
-        for (const changed of answer.bookmarks) held.set(keyOf(changed), changed)
-        next = [...held.values()]
-      }
-      bookmarks.value = withPendingWrites(next, outbox.list()).map((b) => {
-        const mark = marked.get(keyOf(b))
-        return mark ? { ...b, ...shownAfter(bookmarks.value.find((h) => keyOf(h) === keyOf(b)) ?? b, mark.chapter) } : b
-      })
-      since = answer.now
-      syncedAt.value = answer.now
-      offline.value = false
-      storage.setItem(LIST_KEY, JSON.stringify({ reader: reader.value, now: answer.now, bookmarks: next }))
-      if (order.value.length === 0) resort(true)
-      else resort()
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 401) return signOut()
-      // The app's library is missing (its database was deleted; the owner restores a backup): the token is kept.
-      if (error instanceof ApiError && error.code === 'library-missing') problem.value = error.message
-      offline.value = true
-    }
-  }
-
-  async function flush(): Promise<void> {
-    const result = await outbox.flush()
-    pending.value = outbox.list().length
-    offline.value = pending.value > marked.size
-    if (result.unauthorized) signOut()
-    if (result.rejected.length) problem.value = result.rejected.map((r) => `${r.write.label}: ${r.reason}`).join('; ')
-  }
-
-  /** The Reader's Updates, again. Kept as they were when the app cannot be reached. */
-  async function loadUpdates(): Promise<void> {
-    try {
-      updates.value = (await api.updates()).updates
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 401) signOut()
-    }
-  }
-
-  /** A page of a Series' stored chapters, for the card's list. */
-  function chapters(bookmark: Bookmark, before?: number): Promise<ChaptersAnswer> {
-    return api.chapters(bookmark, before)
-  }
-
-  /** What a card shows once read up to `chapter`: from the tapped list when given, else by what the card knows. */
-  function shownAfter(current: Bookmark, chapter: number, after?: AfterRead): Partial<Bookmark> {
-    const latest = current.series.latestChapter
-    const caughtUp = latest === null || chapter >= latest
-    const unreadCount = caughtUp ? 0 : (after?.unread ?? Math.max(0, Math.ceil(latest - chapter)))
-    const nextChapter = caughtUp
-      ? null
-      : after
-        ? after.next
-        : current.nextChapter && current.nextChapter.number > chapter
-          ? current.nextChapter
-          : null
-    return { progress: chapter, unread: unreadCount > 0, unreadCount, nextChapter }
-  }
-
+/** Mark read, at once on the page and undoable while its write waits. */
+function markParts(state: ReaderState, list: ListParts, sync: SyncParts) {
+  const { bookmarks, marked, outbox, pending, updates } = state
+  const { replace } = list
+  const { refresh, flush, loadUpdates } = sync
   /**
    * Marks a bookmark read up to `chapter` (the Latest Chapter unless given), at once on the page — `after`, when
    * the Reader tapped a chapter of the loaded list, says what is next. The write waits UNDO_MS in the outbox, so
@@ -300,10 +328,14 @@ export function useReader(storage: Storage = window.localStorage) {
     return true
   }
 
-  function replace(key: string, change: Partial<Bookmark>): void {
-    bookmarks.value = bookmarks.value.map((b) => (keyOf(b) === key ? { ...b, ...change } : b))
-  }
+  return { markRead, markAllRead, undo }
+}
 
+/** Adding a bookmark by URL, searching a Site, and the Reader's own export. */
+function libraryParts(state: ReaderState, list: ListParts, sync: SyncParts) {
+  const { api, bookmarks, outbox, pending, offline, problem } = state
+  const { signOut } = list
+  const { refresh } = sync
   /**
    * Adds a bookmark by URL. A new Series is answered at once and read by the app in the background: the page
    * looks again until it has been read, so the Reader sees it fill in. A refusal (a URL off every Site) is
@@ -374,9 +406,30 @@ export function useReader(storage: Storage = window.localStorage) {
     }
   }
 
+  return { add, download, searchableSites, searchSite }
+}
+
+export function useReader(storage: Storage = window.localStorage) {
+  const state = readerState(storage)
+  const list = listParts(state)
+  // Signed in before: show the list as last synced at once, whatever the network does.
+  const cached = list.readCache()
+  if (state.token.value && cached) {
+    state.reader.value = cached.reader
+    // What the Reader did since, still waiting in the outbox, is drawn over it.
+    state.bookmarks.value = withPendingWrites(cached.bookmarks, state.outbox.list())
+    state.syncedAt.value = cached.now
+    state.order.value = orderOf(cached.bookmarks, state.sort.value)
+  }
+  const sync = syncParts(state, list)
+  const { token, reader, bookmarks, pending, problem, signInError, offline, syncedAt, sort, search, order, interacting, marked, updates } =
+    state
+  /** What the page lists: the kept order, narrowed by the search. */
+  const shown = computed(() => inOrder(bookmarks.value, order.value).filter((b) => matches(b, search.value)))
   return {
-    searchableSites,
-    searchSite,
+    ...libraryParts(state, list, sync),
+    ...sessionParts(state, list, sync),
+    ...markParts(state, list, sync),
     token,
     reader,
     bookmarks: shown,
@@ -391,19 +444,12 @@ export function useReader(storage: Storage = window.localStorage) {
     interacting,
     marked,
     updates,
-    seenBefore,
-    resort,
-    signIn,
-    signInWithCode,
-    signOut,
-    refresh,
-    flush,
-    markRead,
-    markAllRead,
-    loadUpdates,
-    chapters,
-    undo,
-    add,
-    download,
+    seenBefore: state.seenBefore,
+    resort: list.resort,
+    signOut: list.signOut,
+    refresh: sync.refresh,
+    flush: sync.flush,
+    loadUpdates: sync.loadUpdates,
+    chapters: sync.chapters,
   }
 }
