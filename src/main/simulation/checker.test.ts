@@ -573,6 +573,28 @@ describe('detection-bound', () => {
   const found = (log: Log, chapter: number) =>
     log.request({ served: chapter }).check({ served: chapter, reported: chapter, reason: `chapter ${chapter}` })
 
+  it('a Series held only by a Reader over their share is bounded by what a rest leaves over (docs/adr/0081)', () => {
+    // A minute between requests: a rest of an hour holds 60 checks, a share of 30 for each of two Readers.
+    // Reader 1 holds 20 Series (within), Reader 0 holds 100 more (over): theirs share the 40 checks left over,
+    // a round of 100 × 60 min ÷ 40 = 150 min, where the 120 eligible alone would give 120.
+    const slow: CheckerConfig = {
+      ...config,
+      sites: { a: { pace: { ...DEFAULT_PACE, minGapMs: MIN, maxGapMs: MIN, restMs: HOUR }, browser: false, checkSlackMs: 1_000 } },
+    }
+    const world = (released: string) => {
+      const log = new Log()
+      for (let i = 0; i < 120; i++) {
+        const series = i === 0 ? S : `a/s${i}`
+        const holders = (released === 'over' ? i > 0 && i <= 20 : i < 20) ? [1] : [0]
+        log.add({ type: 'seed', site: 'a', series, held: true, readers: 1, finished: false, latest: 10, checkedAt: 0, holders })
+      }
+      return found(log.release(11, { eligible: 120 }).at(140 * MIN), 11)
+    }
+    const rules = (log: Log) => [...new Set(checkInvariants(log.events, slow).violations.map((v) => v.rule))]
+    expect(rules(world('over'))).not.toContain('detection-bound')
+    expect(rules(world('within'))).toContain('detection-bound')
+  })
+
   it('a chapter found after 3 hours on a healthy Lane breaks it; one found in 40 minutes is fine', () => {
     const late = found(new Log().release(11).at(3 * HOUR), 11)
     const { violations, detections } = checkInvariants(late.events, config)

@@ -531,14 +531,16 @@ const checkNowServed: Rule = (index, out) => {
  * (the store sees that stamp in the future until the next pass brings it back to now: the step, at most the
  * time from the check to the step plus a pass and a gap — docs/adr/0021); Check nows served first (a gap
  * each); a failed check (it stamped the Series: the next comes a rest later); a Sighting deferral; the
- * browser's wake threshold; a backlog of due Series ahead of it; and a Lane with more Series than it can
- * check in a rest.
+ * browser's wake threshold; a backlog of due Series ahead of it; a Lane with more Series than it can
+ * check in a rest; and, for a Series held only by Readers over their share, the rest's leftover turns it shares
+ * (overShareCyclesOf).
  */
 const detectionBound = (index: Index, out: Violation[], detections: Detection[]) => {
   const pressesBySite = new Map<string, ActionEvent[]>()
   for (const presses of index.pressesBySeries.values()) for (const p of presses) push(pressesBySite, p.site!, p)
   const seeds = new Map<string, number>()
   for (const e of index.events) if (e.type === 'seed' && e.checkedAt > 0) seeds.set(e.series, e.checkedAt)
+  const overShareCycles = overShareCyclesOf(index)
   for (const e of index.events) {
     if (e.type !== 'release' || !e.tracked) continue
     const release = e as ReleaseEvent
@@ -547,7 +549,11 @@ const detectionBound = (index: Index, out: Violation[], detections: Detection[])
     // An adaptive Site lets a Series rest outside its expected window up to the ceiling, never longer
     // (docs/adr/0014-freshness-per-request.md): that is its turn; a fixed Site's is the rest.
     const turn = pace.cadence === 'adaptive' ? pace.ceilingMs : pace.restMs
-    const cycle = Math.max(turn, release.eligible * pace.minGapMs)
+    const overShare = overShareCycles.get(release.seq)
+    // A Series held only by Readers over their share is served after every other Reader's (docs/adr/0081): it
+    // shares what a rest leaves over. When nothing is left over, its wait has no bound to judge.
+    if (overShare === Infinity) continue
+    const cycle = Math.max(turn, release.eligible * pace.minGapMs, overShare ?? 0)
     const gap = Math.min(pace.maxGapMs, Math.max(pace.minGapMs, Math.round(pace.restMs / Math.max(1, release.eligible))))
     const base = cycle + pace.maxPassMs + facts.checkSlackMs + (facts.browser ? pace.wakeOldestMs : 0)
     const sightings = release.readers === 1 ? (index.sightingsBySeries.get(release.series) ?? []) : []
@@ -588,6 +594,43 @@ const detectionBound = (index: Index, out: Violation[], detections: Detection[])
         message: `chapter ${release.chapter} ${found ? `found after ${minutes(detectedAt - release.mono)}` : 'never found'}; allowed ${minutes(deadline - release.mono)}`,
       })
   }
+}
+
+/**
+ * For each release on a Series whose every holder is over their share of its Site then (a rest's checks over the
+ * Readers holding any of its Series), the time its Lane takes to go round such Series: the due query serves them
+ * after every Series a Reader within their share holds (docs/adr/0081-one-reader-bounded.md), so they share what a
+ * rest leaves over — their number × rest ÷ (checks in a rest − the Series held within a share), or Infinity when
+ * nothing is left over. Holdings only grow in a run (bookmarks are added, never removed).
+ */
+function overShareCyclesOf(index: Index): Map<number, number> {
+  const holders = new Map<string, Set<number>>()
+  const held = new Map<string, Map<number, number>>()
+  const cycles = new Map<number, number>()
+  const hold = (site: string, series: string, reader: number) => {
+    if (!holders.has(series)) holders.set(series, new Set())
+    if (holders.get(series)!.has(reader)) return
+    holders.get(series)!.add(reader)
+    if (!held.has(site)) held.set(site, new Map())
+    held.get(site)!.set(reader, (held.get(site)!.get(reader) ?? 0) + 1)
+  }
+  for (const e of index.events) {
+    if (e.type === 'seed') for (const reader of e.holders ?? []) hold(e.site, e.series, reader)
+    if (e.type === 'action' && e.action === 'bookmark' && e.result === 'ok' && e.reader !== undefined) hold(e.site!, e.series!, e.reader)
+    if (e.type !== 'release' || !e.tracked) continue
+    const counts = held.get(e.site)
+    const pace = index.facts(e.site).pace
+    const capacity = Math.floor(pace.restMs / pace.minGapMs)
+    if (!counts || counts.size === 0) continue
+    const share = capacity / counts.size
+    const within = (series: string) => [...(holders.get(series) ?? [])].some((r) => counts.get(r)! <= share)
+    if (within(e.series)) continue
+    const onSite = [...holders.keys()].filter((key) => key.startsWith(`${e.site}/`))
+    const fair = onSite.filter(within).length
+    const over = onSite.length - fair
+    cycles.set(e.seq, capacity > fair ? Math.ceil((over * pace.restMs) / (capacity - fair)) : Infinity)
+  }
+  return cycles
 }
 
 /** What one release's detection bound is counted from (see detectionBound). */
