@@ -8,7 +8,7 @@
 import type { BackupView } from '../shared/admin-api'
 import type { Clock } from './clock'
 import type { Log } from './log'
-import { backupDatabase, backupRefusal, listBackups, pruneBackups } from './store/backups'
+import { backupDatabase, backupRefusal, listBackups, pruneBackups, WRITE_IN_PROGRESS } from './store/backups'
 import { AppError } from '../shared/errors'
 import type { Store } from './store/database'
 
@@ -16,6 +16,8 @@ export const BACKUP_EVERY_MS = 86_400_000
 /** The first look waits this long, so a backup never slows the start. */
 export const FIRST_BACKUP_DELAY_MS = 60_000
 const LONGEST_WAIT_MS = 3_600_000
+/** How many times a copy a transaction ended is made again before the backup fails (the next check tries again). */
+const COPY_ATTEMPTS = 20
 
 export interface Backups {
   /** Makes a backup now (after the one in progress, if any). */
@@ -54,7 +56,7 @@ export function scheduleBackups(options: BackupOptions): Backups {
       throw new AppError('conflict', refused)
     }
     try {
-      const made = await backupDatabase(store.sqlite, dir, at, binding)
+      const made = await copyBetweenWrites(() => backupDatabase(store.sqlite, dir, at, binding))
       const pruned = pruneBackups(dir, at)
       problem = null
       log.info({ file: made.file, bytes: made.bytes, pruned: pruned.length, why }, 'store: backup made')
@@ -63,6 +65,21 @@ export function scheduleBackups(options: BackupOptions): Backups {
       problem = (error as Error).message
       log.error({ err: error, why }, `store: backup failed: ${problem}`)
       throw error
+    }
+  }
+
+  /**
+   * The copy, made when no transaction is open on the store's connection: a transaction that opens during it (a
+   * Lane's check, a sync write) ends the copy, and it is made again once the connection is free, a few times.
+   */
+  const copyBetweenWrites = async <T>(copy: () => Promise<T>): Promise<T> => {
+    for (let attempt = 1; ; attempt++) {
+      await store.db.connection().execute(async () => undefined)
+      try {
+        return await copy()
+      } catch (error) {
+        if (attempt >= COPY_ATTEMPTS || !String((error as Error).message).includes(WRITE_IN_PROGRESS)) throw error
+      }
     }
   }
 

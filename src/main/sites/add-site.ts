@@ -287,8 +287,8 @@ async function fetchOne(fetchPage: FetchPage, request: PageRequest): Promise<{ p
 }
 
 /**
- * Where the Series page of a pasted chapter URL may be: what a markup family's rule makes of it, then one path
- * segment up; at most two, none the URL itself.
+ * Where the Series page of a pasted chapter URL may be: what a markup family's rule makes of it, and one path
+ * segment up; at most two, the nearest to the URL first, none the URL itself.
  */
 function seriesPagesOf(url: URL): URL[] {
   const found = new Map<string, URL>()
@@ -300,7 +300,8 @@ function seriesPagesOf(url: URL): URL[] {
   const up = parentUrl(url)
   if (up) found.set(up.href, up)
   found.delete(url.href)
-  return [...found.values()].slice(-2)
+  // The nearest first: a broad family rule (a first segment and a slug) must not crowd out the page just above.
+  return [...found.values()].sort((a, b) => b.pathname.length - a.pathname.length).slice(0, 2)
 }
 
 /** The URL one path segment up, when it still has a segment. */

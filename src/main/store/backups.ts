@@ -100,7 +100,7 @@ export function pruneBackups(dir: string, now: number): string[] {
 
 /** Pages copied per step of the online backup (better-sqlite3's own default); the loop runs between steps. */
 const BACKUP_STEP_PAGES = 100
-const WRITE_IN_PROGRESS = 'a write is in progress on the database (an import?); try again once it ends'
+export const WRITE_IN_PROGRESS = 'a write is in progress on the database (an import?); try again once it ends'
 
 /**
  * Makes a backup of the open database into `dir`, named by `at`: SQLite's online backup into a `.partial`

@@ -20,6 +20,7 @@ describe('ManhwaZ, read as Madara', () => {
       kind: 'parsed',
       result: {
         title: 'Kiếm Sĩ Mù',
+        coverUrl: 'https://ume.example/covers/kiem-si-mu.jpg',
         chapters: [
           { number: 33, label: 'Chương 33', url: 'https://ume.example/manga/kiem-si-mu/chuong-33' },
           { number: 32, label: 'Chương 32', url: 'https://ume.example/manga/kiem-si-mu/chuong-32' },
