@@ -35,7 +35,7 @@ export default defineConfig({
           headless: resolve('src/main/headless/cli.ts'),
           'read-worker': resolve('src/main/sites/read-worker.ts'),
           'import-worker': resolve('src/main/library/import-worker.ts'),
-          'big-read-worker': resolve('src/main/sync/big-read-worker.ts'),
+          'big-read-worker': resolve('src/main/reads/big-read-worker.ts'),
         },
       },
     },

@@ -13,7 +13,7 @@ function isNodeBuiltin(specifier) {
 }
 
 /**
- * The rooms of src/main, lowest first (docs/adr/0178-rooms-that-point-down.md): a folder, or a file at the top of
+ * The rooms of src/main, lowest first (docs/adr/0178-rooms-that-point-down.md, docs/adr/0195-one-descriptor-per-family-and-the-reads-room.md): a folder, or a file at the top of
  * src/main. A room imports only from rooms below it — never from a room above, nor from another room of its own
  * rank — so a newcomer finds a service below everything that uses it. Tests and `testing/` are not rooms.
  */
@@ -24,9 +24,9 @@ export const ROOMS = [
   ['fetch', 'library'],
   ['lanes', 'notify'],
   ['use-cases', 'backup-schedule.ts', 'restore-in-app.ts', 'storage-watch.ts'],
+  ['reads'],
   ['core.ts'],
-  ['sync', 'demo'],
-  ['admin'],
+  ['sync', 'admin', 'demo'],
   ['cli', 'app.ts', 'shell-args.ts'],
   ['electron', 'headless', 'simulation'],
 ]

@@ -25,7 +25,7 @@ import { readSettings } from './store/settings'
 import type { Settings } from '../shared/settings'
 import { registerSyncApi, type SyncOptions, type SyncStoreState } from './sync/api'
 import { holdsLibrary } from './store/backups'
-import { startBigReads } from './sync/big-reads'
+import { startBigReads } from './reads/big-reads'
 
 export interface AppOptions {
   shell: 'electron' | 'headless'
