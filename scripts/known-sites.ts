@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { wantsHelp } from '../src/main/cli/help'
-import { FAMILY_KEYS, type FamilyKey } from '../src/main/sites/families'
+import { FAMILY_KEYS, SITE_FAMILIES, type FamilyKey } from '../src/shared/site-families'
 import type { KnownSitesTable, KnownSite, KnownSourceRow } from '../src/main/sites/known-sites'
 
 const KNOWN_SITES_FILE = 'src/main/sites/known-sites.json'
@@ -40,15 +40,19 @@ const REPOSITORY = 'https://github.com/keiyoushi/extensions-source'
 export const BUILT_IN_EXTENSIONS = new Set(['src/all/mangadex', 'src/all/webtoons'])
 
 /**
- * Themes whose Series pages are another family's markup, read by that family's adapter: ManhwaZ writes Madara's
- * `li.wp-manga-chapter` rows and `div.post-title h1` (the extension repository's ManhwaZ theme).
+ * Themes whose Series pages are another family's markup, read by that family's adapter (its descriptor's `themes`
+ * beyond its own, src/shared/site-families.ts): ManhwaZ writes Madara's `li.wp-manga-chapter` rows.
  */
-export const THEMES_READ_AS: Readonly<Record<string, FamilyKey>> = { manhwaz: 'madara' }
+export const THEMES_READ_AS: Readonly<Record<string, FamilyKey>> = Object.fromEntries(
+  FAMILY_KEYS.flatMap((key) =>
+    (SITE_FAMILIES[key].themes as readonly string[]).filter((theme) => theme !== key).map((theme) => [theme, key]),
+  ),
+)
 
-/** The family that reads a theme's Sites, if any. */
+/** The family that reads a theme's Sites, if any: the one whose descriptor lists the theme. */
 function familyOf(theme: string | null): FamilyKey | undefined {
   if (!theme) return undefined
-  return (FAMILY_KEYS as readonly string[]).includes(theme) ? (theme as FamilyKey) : THEMES_READ_AS[theme]
+  return FAMILY_KEYS.find((key) => (SITE_FAMILIES[key].themes as readonly string[]).includes(theme))
 }
 
 /** Mihon's default source id: MD5("<name lowercased>/<lang>/<versionId>"), first 8 bytes big-endian, sign cleared. */

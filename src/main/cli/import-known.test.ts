@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { writeFile } from 'node:fs/promises'
 import { BUILT_IN_SITES } from '../sites/builtin'
-import { FAMILY_NAMES } from '../sites/known-sites'
+import { SITE_FAMILIES } from '../../shared/site-families'
 import { loadSites } from '../sites/sites-file'
 import { knownSourcesBackup } from '../testing/known-backup'
 import { tachibk } from '../testing/library-files'
@@ -37,7 +37,7 @@ describe('npm run import of a backup over Known Sites', () => {
     const dry = await run(file, '--reader', 'Aiko', '--data', d.dir, '--dry-run')
     expect(dry.code).toBe(0)
     expect(dry.out).toContain('Adds 4 Sites: ')
-    for (const s of sites) expect(dry.out).toContain(`${s.name} (${FAMILY_NAMES[s.family!]})`)
+    for (const s of sites) expect(dry.out).toContain(`${s.name} (${SITE_FAMILIES[s.family!].name})`)
     expect(existsSync(join(d.dir, 'sites.json'))).toBe(false)
 
     const real = await run(file, '--reader', 'Aiko', '--data', d.dir)

@@ -10,6 +10,7 @@
  */
 import type { Element } from 'domhandler'
 import { parseChapterNumber } from '../../shared/chapter-number'
+import { FAMILY_KEYS, familiesThat, SITE_FAMILIES } from '../../shared/site-families'
 import { FAMILIES, type FamilyKey } from './families'
 import { GIGAVIEWER_MARKUP } from './families/gigaviewer'
 import { GROUPLE_ROWS } from './families/grouple'
@@ -103,32 +104,15 @@ function knownHow(found: Extract<Found, { how: string }>, known: KnownSite): str
 }
 
 /**
- * The families whose pages say who they are in their markup (`recogniseFamily`). The others are read through
- * an API their page does not show (ComiciViewer's episode list, PizzaReader's comic API, MangaDex, Webtoons):
- * on a Known host of one of them, the family's own first request is fetched, and it is recognised only when
- * the family reads chapters from the answer.
+ * The families whose pages say who they are in their markup (`recogniseFamily`; `recognisedBy` in their
+ * descriptors, src/shared/site-families.ts). The others are read through an API their page does not show
+ * (ComiciViewer's episode list, PizzaReader's comic API, MangaDex, Webtoons): on a Known host of one of them,
+ * the family's own first request is fetched, and it is recognised only when the family reads chapters from the answer.
  */
-const MARKUP_FAMILIES: ReadonlySet<FamilyKey> = new Set([
-  'madara',
-  'mangathemesia',
-  'mangabox',
-  'mangacatalog',
-  'madtheme',
-  'keyoapp',
-  'zeistmanga',
-  'gigaviewer',
-  'wpcomics',
-  'grouple',
-  'foolslide',
-  'mmrcms',
-  'mangareader',
-  'galleryadults',
-])
+const MARKUP_FAMILIES: ReadonlySet<FamilyKey> = new Set(FAMILY_KEYS.filter((key) => SITE_FAMILIES[key].recognisedBy === 'markup'))
 
 /** Families whose rule finds the Series page of a pasted chapter URL; Grouple's, MMRCMS's and MangaReader's first-segment rules are too broad to guess by. */
-const CHAPTER_URL_FAMILIES: readonly FamilyKey[] = [...MARKUP_FAMILIES].filter(
-  (f) => f !== 'grouple' && f !== 'mmrcms' && f !== 'mangareader',
-)
+const CHAPTER_URL_FAMILIES: readonly FamilyKey[] = familiesThat('readsChapterUrls')
 
 /**
  * The family a fetched page's markup shows, or why it cannot be told: the same recognition Add a Site makes.

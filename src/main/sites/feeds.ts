@@ -10,7 +10,7 @@
 import type { Element } from 'domhandler'
 import { parseChapterNumber } from '../../shared/chapter-number'
 import { absoluteHref, cleanText, loadHtml, selectAll, type Doc } from './html'
-import type { FamilyKey } from './families/keys'
+import type { FamiliesThat } from '../../shared/site-families'
 import { AdapterError, type Adapter, type FeedEntry, type Page, type SiteFeed } from './site'
 
 export type { FeedEntry, SiteFeed } from './site'
@@ -159,8 +159,11 @@ function readMangaDexFeed(page: Page): FeedEntry[] {
   return entries
 }
 
-/** The families that publish a latest-updates page the app reads (the others keep their cadence alone). */
-const FAMILY_FEEDS: Partial<Record<FamilyKey, SiteFeed>> = {
+/**
+ * The feed of each family whose descriptor says it publishes one (src/shared/site-families.ts; the others keep
+ * their cadence alone); MangaDex's is read from its API (`siteFeed`).
+ */
+const FAMILY_FEEDS: Record<Exclude<FamiliesThat<'feed'>, 'mangadex'>, SiteFeed> = {
   madara: madaraFeed,
   mangathemesia: mangaThemesiaFeed,
   mangabox: mangaBoxFeed,
@@ -172,5 +175,5 @@ export function siteFeed(adapter: Pick<Adapter, 'latest' | 'recipe'>): SiteFeed 
   const recipe = adapter.recipe
   if (!recipe || !('family' in recipe)) return undefined
   if (recipe.family === 'mangadex') return mangaDexFeed(recipe.apiBase, recipe.languages?.length ? recipe.languages : ['en'])
-  return FAMILY_FEEDS[recipe.family]
+  return Object.hasOwn(FAMILY_FEEDS, recipe.family) ? FAMILY_FEEDS[recipe.family as keyof typeof FAMILY_FEEDS] : undefined
 }

@@ -9,6 +9,7 @@
  * reads it). A family's own Series paths are in its module, so every Site of the family reads them.
  */
 import type { FamilyKey } from './families'
+import { SITE_FAMILIES } from '../../shared/site-families'
 import { parseUrl } from './site'
 import type { SiteEntry } from './sites-file'
 import type { Selectors } from './families/selectors'
@@ -116,7 +117,7 @@ export const KNOWN_SITES = withDerived(FAMILY_TABLE, derivedTable as DerivedSite
 
 /** How a preview names what reads a Known Site: its family, or its derived selectors. */
 export function knownSiteKind(known: Pick<KnownSite, 'family'>): string {
-  return known.family ? FAMILY_NAMES[known.family] : DERIVED_KIND
+  return known.family ? SITE_FAMILIES[known.family].name : DERIVED_KIND
 }
 
 /** A derived Site's kind, as a preview or the import names it. */
@@ -180,27 +181,4 @@ export function knownSiteEntry(known: KnownSite, takenKeys: ReadonlySet<string>)
   for (let n = 2; takenKeys.has(key); n++) key = `${known.key.slice(0, 36)}-${n}`
   const reads = known.family ? { family: known.family } : { selectors: { ...known.selectors! } }
   return { key, name: known.name, hosts: knownHosts(known), ...reads }
-}
-
-/** "Asura Scans (MangaThemesia)": how a preview names a Site it would add. */
-export const FAMILY_NAMES: Record<FamilyKey, string> = {
-  madara: 'Madara',
-  mangathemesia: 'MangaThemesia',
-  webtoons: 'Webtoons',
-  mangadex: 'MangaDex',
-  zeistmanga: 'ZeistManga',
-  keyoapp: 'Keyoapp',
-  comiciviewer: 'ComiciViewer',
-  mangabox: 'MangaBox',
-  madtheme: 'MadTheme',
-  mangacatalog: 'MangaCatalog',
-  pizzareader: 'PizzaReader',
-  gigaviewer: 'GigaViewer',
-  wpcomics: 'WPComics',
-  grouple: 'Grouple',
-  foolslide: 'FoolSlide',
-  mmrcms: 'MMRCMS',
-  mangareader: 'MangaReader',
-  galleryadults: 'GalleryAdults',
-  navercomic: 'Naver Webtoon',
 }

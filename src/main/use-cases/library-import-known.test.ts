@@ -10,7 +10,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { ImportJobView } from '../../shared/admin-api'
 import { sourceId } from '../library/mihon/sources'
 import { BUILT_IN_SITES } from '../sites/builtin'
-import { FAMILY_NAMES, KNOWN_SITES, knownSiteEntry } from '../sites/known-sites'
+import { SITE_FAMILIES } from '../../shared/site-families'
+import { KNOWN_SITES, knownSiteEntry } from '../sites/known-sites'
 import { createRegistry, type SiteRegistry } from '../sites/registry'
 import { checkSiteEntry, loadSites } from '../sites/sites-file'
 import type { Site } from '../sites/site'
@@ -83,7 +84,7 @@ describe('a Mihon backup over Known Sites', () => {
     expect(p.skipped).toEqual([])
     expect(p.totals).toMatchObject({ add: entries, newSeries: entries, skipped: 0 })
     expect(p.sitesToAdd.map((s) => `${s.name} (${s.family})`).sort()).toEqual(
-      sites.map((s) => `${s.name} (${FAMILY_NAMES[s.family!]})`).sort(),
+      sites.map((s) => `${s.name} (${SITE_FAMILIES[s.family!].name})`).sort(),
     )
     expect(p.sitesToAdd.every((s) => s.count === 5)).toBe(true)
     // Nothing is written before the confirm: no Site, no row.

@@ -9,14 +9,14 @@ import type { ImportJobView, ImportPreviewView, ImportResultView } from '../../s
 import type { ImportSkipReason } from '../../shared/library'
 import type { Clock } from '../clock'
 import { AppError } from '../../shared/errors'
+import { familyName as familyNameOf, SITE_FAMILIES } from '../../shared/site-families'
 import type { ParsedLibrary } from '../library/entries'
 import { ImportError } from '../library/errors'
 import { defaultOrigin, planImportInSlices, type ImportPlan, type SourceMapping } from '../library/plan'
 import { readLibraryOffThread } from '../library/import-reader'
 import type { Log } from '../log'
 import type { SiteRegistry } from '../sites/registry'
-import type { FamilyKey } from '../sites/families'
-import { FAMILY_NAMES, knownHostFacts, knownSiteKind } from '../sites/known-sites'
+import { knownHostFacts, knownSiteKind } from '../sites/known-sites'
 import { parseUrl, type Site } from '../sites/site'
 import { addSiteEntry } from '../sites/sites-writer'
 import type { Db } from '../store/database'
@@ -125,7 +125,7 @@ function sourceViews(plan: ImportPlan, registry: SiteRegistry): ImportPreviewVie
   const adding = new Map(plan.sitesToAdd.map((s) => [s.entry.key, s.entry.name]))
   return plan.sources.map(({ site, family, ...s }) => {
     const siteName = site && (registry.get(site)?.name ?? adding.get(site) ?? site)
-    const familyName = family && (FAMILY_NAMES[family as FamilyKey] ?? family)
+    const familyName = family && familyNameOf(family)
     return { ...s, ...(siteName ? { siteName } : {}), ...(familyName ? { family: familyName } : {}) }
   })
 }
@@ -192,7 +192,7 @@ function skipsByReason(skipped: ImportPlan['skipped']): Pick<ImportPreviewView, 
 function hostHint(host: string): { known?: string } {
   const facts = knownHostFacts(host)
   if (!facts) return {}
-  if (facts.family) return { known: `${facts.name}, a ${FAMILY_NAMES[facts.family]} site: Add a Site adds it` }
+  if (facts.family) return { known: `${facts.name}, a ${SITE_FAMILIES[facts.family].name} site: Add a Site adds it` }
   return { known: `${facts.name}${facts.theme ? ` (theme ${facts.theme})` : ''}: no family reads this site yet` }
 }
 
@@ -312,7 +312,7 @@ function unknownHostHint(url: URL, sourceName: string): string {
   const lead = `no Site has the host ${url.host}.`
   if (facts?.family) {
     const json = JSON.stringify({ ...entry, family: facts.family })
-    return `${lead} It is ${facts.name}, a ${FAMILY_NAMES[facts.family]} site: add it with Add a Site, or as a Site in sites.json, restart, and map again: ${json}`
+    return `${lead} It is ${facts.name}, a ${SITE_FAMILIES[facts.family].name} site: add it with Add a Site, or as a Site in sites.json, restart, and map again: ${json}`
   }
   const known = facts
     ? ` The extension repository knows it as ${facts.name}${facts.theme ? ` (theme ${facts.theme})` : ''}, which no family of this app reads yet.`

@@ -13,7 +13,7 @@ import { MANGABOX_ID_PATTERN, mangaBoxAdapter } from './mangabox'
 import { MADTHEME_ID_PATTERN, madThemeAdapter } from './madtheme'
 import { MANGACATALOG_ID_PATTERN, mangaCatalogAdapter } from './mangacatalog'
 import { PIZZAREADER_ID_PATTERN, pizzaReaderAdapter } from './pizzareader'
-import { FAMILY_SEARCH, mangaDexSearch } from './search'
+import { familySearch, mangaDexSearch } from './search'
 import { DEFAULT_LANGUAGES } from './mangadex'
 import { GIGAVIEWER_ID_PATTERN, gigaViewerAdapter } from './gigaviewer'
 import { WPCOMICS_ID_PATTERN, wpComicsAdapter } from './wpcomics'
@@ -41,7 +41,7 @@ export { FAMILY_KEYS, type FamilyKey } from './keys'
 
 /** The family's adapter with its search, when the family has one (families/search.ts). */
 function searching(key: Exclude<FamilyKey, 'mangadex'>, make: () => Adapter): () => Adapter {
-  const search = FAMILY_SEARCH[key]
+  const search = familySearch(key)
   return search ? () => ({ ...make(), search }) : make
 }
 

@@ -1,23 +1,2 @@
-/** The built-in Site families' keys: a closed list, the key of every table about a family. */
-export const FAMILY_KEYS = [
-  'madara',
-  'mangathemesia',
-  'webtoons',
-  'mangadex',
-  'zeistmanga',
-  'keyoapp',
-  'comiciviewer',
-  'mangabox',
-  'madtheme',
-  'mangacatalog',
-  'pizzareader',
-  'gigaviewer',
-  'wpcomics',
-  'grouple',
-  'foolslide',
-  'mmrcms',
-  'mangareader',
-  'galleryadults',
-  'navercomic',
-] as const
-export type FamilyKey = (typeof FAMILY_KEYS)[number]
+/** The built-in Site families' keys: a closed list, kept with each family's descriptor in src/shared/site-families.ts. */
+export { FAMILY_KEYS, type FamilyKey } from '../../../shared/site-families'

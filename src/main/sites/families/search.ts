@@ -17,7 +17,7 @@
  */
 import { htmlSearch, isRecord, jsonOf, siteUrl, type FoundSeries, type SiteSearch } from '../search'
 import { AdapterError } from '../site'
-import type { FamilyKey } from './keys'
+import type { FamiliesThat, FamilyKey } from '../../../shared/site-families'
 
 export const madaraSearch: SiteSearch = htmlSearch({
   url: ({ query, base }) => siteUrl(base, './', { s: query, post_type: 'wp-manga' }),
@@ -144,12 +144,17 @@ function coverFile(relationships: unknown): string | undefined {
   return typeof file === 'string' && /^[\w.-]{1,200}$/.test(file) ? file : undefined
 }
 
-/** The search of each family that has one. */
-export const FAMILY_SEARCH: Partial<Record<Exclude<FamilyKey, 'mangadex'>, SiteSearch>> = {
+/** The search of each family whose descriptor says it searches (src/shared/site-families.ts); MangaDex's is its API's (index.ts). */
+export const FAMILY_SEARCH: Record<Exclude<FamiliesThat<'searches'>, 'mangadex'>, SiteSearch> = {
   madara: madaraSearch,
   mangathemesia: mangaThemesiaSearch,
   mangabox: mangaBoxSearch,
   webtoons: webtoonsSearch,
   zeistmanga: zeistMangaSearch,
   keyoapp: keyoappSearch,
+}
+
+/** A family's search (not MangaDex's, made with its options in index.ts), or undefined when it has none. */
+export function familySearch(key: Exclude<FamilyKey, 'mangadex'>): SiteSearch | undefined {
+  return Object.hasOwn(FAMILY_SEARCH, key) ? FAMILY_SEARCH[key as keyof typeof FAMILY_SEARCH] : undefined
 }
