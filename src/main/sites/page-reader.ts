@@ -31,7 +31,7 @@ export interface PageReader {
    */
   read(site: Pick<Site, 'adapter'>, page: Page, seriesUrl: URL, signal?: AbortSignal): Promise<AdapterStep>
   /**
-   * The page of an unknown Site recognised ("Add a Site", add-site.ts `recogniseSite`) in the worker, under the
+   * The page of an unknown Site recognised ("Add a Site", recognise-site.ts `recogniseSite`) in the worker, under the
    * same deadline; `inline` recognises it on the calling thread where no worker can start. Rejects as `read`.
    */
   recognise(page: Page, url: URL, options: RecogniseOptions, inline: () => Recognition): Promise<Recognition>

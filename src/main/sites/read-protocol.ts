@@ -3,7 +3,7 @@ import type { AdapterRecipe } from './families'
 import type { Recognition, RecogniseOptions } from './recognition'
 import type { AdapterStep, Page } from './site'
 
-/** A page for a Site's adapter, or (with `recognise`) the page of an unknown Site to recognise (add-site.ts). */
+/** A page for a Site's adapter, or (with `recognise`) the page of an unknown Site to recognise (recognise-site.ts). */
 export type ReadJob =
   | {
       id: number

@@ -4,7 +4,7 @@
  * main thread ends at the read's deadline (docs/adr/0040-reading-pages-in-a-worker-with-a-deadline.md).
  */
 import { parentPort } from 'node:worker_threads'
-import { recogniseSite } from './add-site'
+import { recogniseSite } from './recognise-site'
 import { adapterFromRecipe } from './families'
 import type { ReadAnswer, ReadJob } from './read-protocol'
 import { AdapterError, type Adapter } from './site'

@@ -1,5 +1,5 @@
 /**
- * What "Add a Site" makes of one page (add-site.ts), as plain data: it crosses to the page reader's worker
+ * What "Add a Site" makes of one page (recognise-site.ts), as plain data: it crosses to the page reader's worker
  * (page-reader.ts), where the page is recognised off the main thread and under the read deadline.
  */
 import type { KnownSite } from './known-sites'

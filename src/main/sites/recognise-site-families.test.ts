@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createHttpFetcher } from '../fetch/http-fetcher'
-import { familyOfPage, proposeSite, type FetchPage, type SiteProposal } from './add-site'
+import { familyOfPage, proposeSite, type FetchPage, type SiteProposal } from './recognise-site'
 import { BUILT_IN_SITES } from './builtin'
 import { DEFAULT_PACE, seriesRules, type Site } from './site'
 

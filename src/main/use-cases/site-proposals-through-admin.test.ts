@@ -14,7 +14,7 @@ import { FakeClock } from '../testing/clock'
 import { seedReader, tempDir } from '../testing/store'
 import type { AdminApi } from '../../shared/admin-api'
 import { SITES_FILE } from '../sites/sites-file'
-import { familyHintForHost, familyOfPage } from '../sites/add-site'
+import { familyHintForHost, familyOfPage } from '../sites/recognise-site'
 
 let fixture: FixtureSite
 let dir: { dir: string; remove(): void }
