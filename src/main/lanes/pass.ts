@@ -148,7 +148,7 @@ interface Plan {
   clamped: boolean
   /** How many due Series the pass reads at a time. */
   bound: number
-  /** How many the pass found due (docs/adr/0064-what-a-refill-counts.md). */
+  /** How many the pass found due (docs/adr/0050-the-due-query-reads-what-a-pass-can-use.md). */
   due: number
   series: DueSeries[]
 }
@@ -320,7 +320,7 @@ async function planPass(deps: PassDeps, startedAt: number, signal?: AbortSignal)
   }
   // Fewer than asked for is the whole due set as it is now: a Series counted a moment ago was checked since
   // (by an Acquisition), or one came due since (a Check now). The row counts what the pass found due, not what
-  // the count saw; a full read says only that at least that many are due (docs/adr/0064-what-a-refill-counts.md).
+  // the count saw; a full read says only that at least that many are due (docs/adr/0050-the-due-query-reads-what-a-pass-can-use.md).
   const due = series.length < bound ? series.length : Math.max(figures.due, series.length)
   return { lane, fetcher, cutoffs, gap, clamped, bound, due, series }
 }
@@ -383,7 +383,7 @@ async function openLane(deps: PassDeps, startedAt: number): Promise<LaneRow | Ex
 class Tally {
   readonly counts: Counts = { ...ZERO }
   readonly newChapters: NewChapter[] = []
-  /** How many the pass found due; a refill may raise it (docs/adr/0064-what-a-refill-counts.md). */
+  /** How many the pass found due; a refill may raise it (docs/adr/0050-the-due-query-reads-what-a-pass-can-use.md). */
   due: number
   /**
    * Due Series the loop passed over because they stopped being due (orphaned, emptied, Finished, or checked by
@@ -450,16 +450,16 @@ class DueQueue {
     let more: DueSeries[]
     try {
       // Every Series read so far was passed over, so none of them is due again unless pressed Check now
-      // since: then it is taken, like any other (docs/adr/0064-what-a-refill-counts.md).
+      // since: then it is taken, like any other (docs/adr/0050-the-due-query-reads-what-a-pass-can-use.md).
       more = await dueSeries(this.deps.db, this.deps.site.key, plan.cutoffs, plan.bound)
     } catch (error) {
       this.deps.log.error({ site: this.deps.site.key, err: error }, 'lane: due query failed')
       return readFailed(tally, plan)
     }
     // A Series that came due after the count (a Check now, a new Bookmark) is due all the same: the row never
-    // counts fewer due than the pass checked (docs/adr/0064-what-a-refill-counts.md). A read shorter than the
+    // counts fewer due than the pass checked (docs/adr/0050-the-due-query-reads-what-a-pass-can-use.md). A read shorter than the
     // bound is the whole due set now, as after the first read: the Series counted but gone meanwhile (read by an
-    // Acquisition) are not due, or the row would read as a stall (docs/adr/0064-what-a-refill-counts.md).
+    // Acquisition) are not due, or the row would read as a stall (docs/adr/0050-the-due-query-reads-what-a-pass-can-use.md).
     const dueNow = tally.passedOver + more.length
     tally.due = more.length < plan.bound ? dueNow : Math.max(tally.due, dueNow)
     this.#series.push(...more)

@@ -20,7 +20,7 @@ export const READ_HEAP_MB = 512
 /**
  * The worker's young generation: each page's DOM is garbage as soon as it is read, so a small nursery is
  * collected often and cheaply; V8's default let it grow to ~40 MB of the app's resident memory
- * (docs/adr/0054-a-start-that-answers-first.md).
+ * (docs/adr/0032-the-headless-shell-runs-its-build.md).
  */
 export const READ_YOUNG_MB = 8
 
