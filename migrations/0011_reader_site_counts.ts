@@ -1,5 +1,5 @@
 /**
- * 0011 — each Reader's bookmarks per Site, counted (docs/adr/0085-the-fair-share-read-from-a-count.md). Frozen.
+ * 0011 — each Reader's bookmarks per Site, counted (docs/adr/0081-one-reader-bounded.md). Frozen.
  *
  * `reader_site_counts`: how many bookmarks a Reader holds on a Site, kept by triggers on `bookmarks` (whoever
  * writes them, a cascade from a removed Reader or Series included), a row only while there is one. The Lane's

@@ -160,7 +160,7 @@ interface Plan {
 type Step = 'next' | 'end' | 'stop' | Exit
 
 /**
- * One pass as a pipeline (docs/adr/0084-the-pass-as-a-pipeline.md): the plan (steps 1–6) or its exit, each due
+ * One pass as a pipeline (docs/adr/0101-functions-read-at-once.md): the plan (steps 1–6) or its exit, each due
  * Series checked in turn, and one row for whatever ended it.
  */
 export async function runPass(deps: PassDeps, signal: AbortSignal): Promise<PassResult> {

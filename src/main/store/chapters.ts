@@ -207,7 +207,7 @@ export const chapterKey = (site: string, seriesId: string): string => `${site}\u
  * stored ones unread, and the ends of the list. One statement; each bookmark costs one seek in the chapters'
  * primary key at its Progress, and the reads beside it stay on the pages that seek found: the stored chapter
  * just at or below the Progress, rather than the list's first (a page of its own), tells whether any lies below
- * the list unread (docs/adr/0086-a-cheaper-check-and-sync-with-chapter-lists.md). The bookmarks are read in key
+ * the list unread (docs/adr/0073-unread-counted-from-chapters.md). The bookmarks are read in key
  * order, so are the Series' lists.
  */
 export async function readerChapterFacts(db: Db, readerId: number, keys?: readonly SeriesKey[]): Promise<Map<string, ChapterFacts>> {

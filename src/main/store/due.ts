@@ -177,7 +177,7 @@ async function unforcedSeries(
  * fits in a rest (one row read), or when every Reader is over it (nobody to serve first). The counts come from
  * `reader_site_counts` (one row per Reader holding any Series of the Site, kept by triggers; migration 0011),
  * so the share costs two reads of a Site's few rows, whatever its bookmarks
- * (docs/adr/0085-the-fair-share-read-from-a-count.md).
+ * (docs/adr/0081-one-reader-bounded.md).
  */
 export async function overShareReaders(db: Db, site: string, restCapacity: number): Promise<number[]> {
   if ((await eligibleCount(db, site)) <= restCapacity) return []

@@ -6,7 +6,7 @@ import { tempDir } from '../testing/store'
 import { STORE_FILE } from './database'
 import { migrate } from './migrate'
 
-// reader_site_counts (migration 0011; docs/adr/0085-the-fair-share-read-from-a-count.md): each Reader's bookmarks
+// reader_site_counts (migration 0011; docs/adr/0081-one-reader-bounded.md): each Reader's bookmarks
 // per Site, kept by triggers whoever writes the bookmarks — always what a count of the bookmarks says.
 const dirs: Array<{ remove(): void }> = []
 afterEach(() => dirs.splice(0).forEach((d) => d.remove()))

@@ -1,6 +1,6 @@
 /**
  * The store putting another file in place of its own while it runs (a restore in the app,
- * docs/adr/0089-restore-in-the-app.md): what was written before is kept in the file set aside, the file put at
+ * docs/adr/0089-restore-in-place.md): what was written before is kept in the file set aside, the file put at
  * the path is the store from then on (migrated, its writes taken, an earlier fault forgotten), and a swap that
  * fails leaves the store on its own file. Real SQLite files in a temporary directory.
  */
