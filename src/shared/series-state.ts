@@ -55,7 +55,7 @@ export interface LaneFacts {
 }
 
 /**
- * When a Series checked at `latestCheckedAt` is due again (the due query, docs/design.md#queries-with-load-bearing-semantics):
+ * When a Series checked at `latestCheckedAt` is due again (the due query, docs/design.md#the-due-query):
  * a rest after its check (on an adaptive Site, its planned check) — and, held by one Reader and sighted within the rest, not before its Sighting is a
  * rest old or the ceiling has passed (the Sighting deferral).
  */
