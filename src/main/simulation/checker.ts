@@ -13,6 +13,7 @@ import { KEEP_NEWEST } from '../store/chapters'
 import type { PassRow } from '../store/schema'
 import { isFeedUrl } from './sim-feeds'
 import { checkReaderRules, READER_RULES } from './checker-readers'
+import { siteEditsAsServed } from './site-edits'
 import {
   DB_FAULT_MARK,
   FAULT_OUTCOME,
@@ -49,6 +50,7 @@ export const RULES = [
   'gap-kept',
   'acquisition-paced',
   'one-message-per-reader-per-pass',
+  'site-edits-as-served',
   ...READER_RULES,
 ] as const
 export type RuleName = (typeof RULES)[number]
@@ -1041,6 +1043,8 @@ export function checkInvariants(events: readonly SimEvent[], config: CheckerConf
   latestRecorded(index, violations)
   spacing(index, violations)
   oneMessagePerReaderPerPass(index, violations)
+  for (const { check, message } of siteEditsAsServed(events))
+    violations.push({ rule: 'site-edits-as-served', ...at(check), site: check.site, series: check.series, message })
   violations.push(...checkReaderRules(events, config.end))
   violations.sort((a, b) => a.seq - b.seq)
   return { violations, unexplainedErrors, detections }

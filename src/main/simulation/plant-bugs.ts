@@ -48,6 +48,7 @@ export type Bug =
   | 'fraction-is-adapter-error'
   | 'gate-not-read-after-wait'
   | 'paused-lane-sleeps-out-pause'
+  | 'relabel-not-stored'
 
 /** The bug switched on; for check-now-takes-no-gap, how many of each Site's next Lane turns are a Check now'd Series'. */
 export const plant = { bug: '' as Bug, forcedTurns: new Map<string, number>() }
@@ -158,7 +159,7 @@ export async function digest(importOriginal: Original) {
 
 /**
  * The unread count one too many once a Reader has read something (the Progress chapter counted as unread); a
- * chapter list stored without the chapters a New Chapter brought.
+ * chapter list stored without the chapters a New Chapter brought, or without the new labels a Site gave.
  */
 export async function chapters(importOriginal: Original) {
   const real = await importOriginal<typeof Chapters>()
@@ -170,8 +171,24 @@ export async function chapters(importOriginal: Original) {
     storeChapters: (...args: Parameters<typeof real.storeChapters>) => {
       const [, , served, , previous] = args
       if (plant.bug === 'newest-chapter-not-stored' && previous !== null) args[2] = served.filter((c) => c.number <= previous)
+      // A chapter's new label not taken (a stored chapter compared by number and link alone).
+      if (plant.bug === 'relabel-not-stored') return keepLabels(real)(...args)
       return real.storeChapters(...args)
     },
+  }
+}
+
+/** storeChapters with the labels of the chapters stored already kept over those served. */
+function keepLabels(real: typeof Chapters): typeof Chapters.storeChapters {
+  return async (db, key, served, now, previous) => {
+    const stored = new Map((await real.chapterList(db, key, { limit: 1000 })).map((c) => [c.number, c.label]))
+    return real.storeChapters(
+      db,
+      key,
+      served.map((c) => ({ ...c, label: stored.get(c.number) ?? c.label })),
+      now,
+      previous,
+    )
   }
 }
 

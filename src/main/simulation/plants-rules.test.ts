@@ -22,6 +22,7 @@ const PLANTS: ReadonlyArray<readonly [Bug, RuleName, number]> = [
   ['fraction-is-adapter-error', 'error-needs-fault', 1],
   ['gate-not-read-after-wait', 'closed-lane-silent', 1],
   ['paused-lane-sleeps-out-pause', 'proof-of-life', 1],
+  ['relabel-not-stored', 'site-edits-as-served', 1],
 ]
 
 describe('bugs planted for the rules without one, caught from outside', () => {
