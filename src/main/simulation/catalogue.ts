@@ -175,18 +175,21 @@ const EDIT_KINDS: readonly SiteEditKind[] = ['relabel', 'renumber', 'extra']
 /**
  * Sites that relabel a chapter ("Chapter 12" → "Ch. 12 – The Return"), re-upload their newest under a corrected
  * lower number (12 → 11.5) or insert an extra chapter below their newest (11.5 between 11 and 12), from a stream of
- * their own, on a Series no withdrawal touches; the newest out 12 h or more. A run long enough makes each kind at
+ * their own, on a Series held from the start that no withdrawal touches, 6 h in or later; the newest out 12 h or more. A run long enough makes each kind at
  * least once, on the first Series that can take it (docs/adr/0180).
  */
-function siteEdits(rng: Random, series: readonly SimSeries[], start: number, end: number): void {
+function siteEdits(rng: Random, series: readonly SimSeries[], unlabelled: ReadonlySet<string>, start: number, end: number): void {
   if (end - start < DAY) return
   const made = new Set<SiteEditKind>()
   const chance = Math.min(1, (EDITS_PER_SERIES_PER_DAY * (end - start)) / DAY)
   for (const s of series) {
-    if (s.chapters.some((c) => c.withdrawn)) continue
-    const due = EDIT_KINDS.find((k) => !made.has(k))
-    const kind = rng.pick(EDIT_KINDS)
-    const at = Math.round(rng.between(start + 2 * HOUR, start + Math.min(end - start, 2 * DAY)))
+    // A Series held from the start, edited once the app has read it: the edit meets a list stored before it.
+    if (!s.initiallyHeld || s.initiallyFinished || s.chapters.some((c) => c.withdrawn)) continue
+    // An API that shows no label text of its own (MangaDex) shows no relabel.
+    const kinds = unlabelled.has(s.site) ? EDIT_KINDS.filter((k) => k !== 'relabel') : EDIT_KINDS
+    const due = kinds.find((k) => !made.has(k))
+    const kind = rng.pick(kinds)
+    const at = Math.round(rng.between(start + 6 * HOUR, start + Math.min(end - start, 2 * DAY)))
     if (!rng.chance(chance) && !due) continue
     if (editAt(s, due ?? kind, at)) made.add(due ?? kind)
   }
@@ -236,7 +239,8 @@ export function buildWorld(rng: Random, options: WorldOptions): World {
     series.push(makeSeries(rng, sim, i, usedSlugs, options))
   }
   withdrawChapters(rng.fork('withdrawals'), series, options.start, options.end)
-  siteEdits(rng.fork('edits'), series, options.start, options.end)
+  const unlabelled = new Set(sites.filter((s) => s.family === 'mangadex').map((s) => s.site.key))
+  siteEdits(rng.fork('edits'), series, unlabelled, options.start, options.end)
   series.push(...floodSeries(rng.fork('flood'), sites, series.length, usedSlugs, options))
   const byHost = new Map<string, SimSite>()
   for (const s of sites) {
