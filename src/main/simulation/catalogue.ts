@@ -61,6 +61,22 @@ export interface SimChapter {
   at: number
   /** Taken down by the Site from `from` and uploaded again at `to` (monotonic ms): absent from its pages meanwhile. */
   withdrawn?: { from: number; to: number }
+  /**
+   * What the Site does to this chapter from `at` on (siteEdits): shows it under a new label (the same number), under
+   * a corrected lower `number` (re-uploaded), or lists an extra chapter `number` just below it (inserted).
+   */
+  edit?: SiteEdit
+  /** Set on what shownBy lists for an edit in effect: which edit made this entry. */
+  shownAs?: SiteEditKind
+}
+
+export type SiteEditKind = 'relabel' | 'renumber' | 'extra'
+export interface SiteEdit {
+  kind: SiteEditKind
+  at: number
+  /** The label shown from `at` (relabel), the corrected number (renumber) or the extra chapter's (extra). */
+  label: string
+  number: number
 }
 
 export interface SimSeries {
@@ -77,7 +93,7 @@ export interface SimSeries {
   readonly uuid: string
   readonly labelStyle: LabelStyle
   readonly schedule: readonly SchedulePhase[]
-  /** Every chapter in release order (numbers increase), back catalogue first. */
+  /** Every chapter in release order (numbers increase), back catalogue first; what the Site shows is shownBy's. */
   readonly chapters: readonly SimChapter[]
   /** Held by Readers when the simulation starts (else a Reader may bookmark it by URL later). */
   readonly initiallyHeld: boolean
@@ -127,12 +143,71 @@ export function releasedBy(series: SimSeries, at: number): readonly SimChapter[]
   return chapters.slice(0, lo)
 }
 
-/** The chapters a Series' pages list at `at`: those released by then, less any the Site has withdrawn for now. */
+/**
+ * The chapters a Series' pages list at `at`: those released by then, less any the Site has withdrawn for now, with
+ * the Site's edits made by then (a label, a corrected number, an extra chapter), in number order.
+ */
 export function shownBy(series: SimSeries, at: number): readonly SimChapter[] {
   const released = releasedBy(series, at)
-  return released.some((c) => c.withdrawn)
+  const shown = released.some((c) => c.withdrawn)
     ? released.filter((c) => !c.withdrawn || at < c.withdrawn.from || at >= c.withdrawn.to)
     : released
+  return shown.some((c) => c.edit && c.edit.at <= at) ? edited(shown, at) : shown
+}
+
+/** The chapters with the edits made by `at` applied, in number order (an edit's chapter a new object). */
+function edited(shown: readonly SimChapter[], at: number): SimChapter[] {
+  const out: SimChapter[] = []
+  for (const c of shown) {
+    const e = c.edit && c.edit.at <= at ? c.edit : undefined
+    if (!e) out.push(c)
+    else if (e.kind === 'relabel') out.push({ ...c, label: e.label, shownAs: e.kind })
+    else if (e.kind === 'renumber') out.push({ number: e.number, label: e.label, at: c.at, shownAs: e.kind })
+    else out.push(c, { number: e.number, label: e.label, at: e.at, shownAs: e.kind })
+  }
+  return out.sort((a, b) => a.number - b.number)
+}
+
+/** Per Series per day: the chance its Site edits a chapter it shows (docs/adr/0180). */
+const EDITS_PER_SERIES_PER_DAY = 0.03
+const EDIT_KINDS: readonly SiteEditKind[] = ['relabel', 'renumber', 'extra']
+
+/**
+ * Sites that relabel a chapter ("Chapter 12" → "Ch. 12 – The Return"), re-upload their newest under a corrected
+ * lower number (12 → 11.5) or insert an extra chapter below their newest (11.5 between 11 and 12), from a stream of
+ * their own, on a Series held from the start that no withdrawal touches, 6 h in or later; the newest out 12 h or more. A run long enough makes each kind at
+ * least once, on the first Series that can take it (docs/adr/0180).
+ */
+function siteEdits(rng: Random, series: readonly SimSeries[], unlabelled: ReadonlySet<string>, start: number, end: number): void {
+  if (end - start < DAY) return
+  const made = new Set<SiteEditKind>()
+  const chance = Math.min(1, (EDITS_PER_SERIES_PER_DAY * (end - start)) / DAY)
+  for (const s of series) {
+    // A Series held from the start, edited once the app has read it: the edit meets a list stored before it.
+    if (!s.initiallyHeld || s.initiallyFinished || s.chapters.some((c) => c.withdrawn)) continue
+    // An API that shows no label text of its own (MangaDex) shows no relabel.
+    const kinds = unlabelled.has(s.site) ? EDIT_KINDS.filter((k) => k !== 'relabel') : EDIT_KINDS
+    const due = kinds.find((k) => !made.has(k))
+    const kind = rng.pick(kinds)
+    const at = Math.round(rng.between(start + 6 * HOUR, start + Math.min(end - start, 2 * DAY)))
+    if (!rng.chance(chance) && !due) continue
+    if (editAt(s, due ?? kind, at)) made.add(due ?? kind)
+  }
+}
+
+/** One edit of a Series' newest chapter at `at` (null when it cannot take it: too new, or an end chapter). */
+function editAt(s: SimSeries, kind: SiteEditKind, at: number): SiteEdit | null {
+  const released = releasedBy(s, at)
+  const newest = released.at(-1) as SimChapter | undefined
+  const prev = released.at(-2)
+  if (!newest || newest.at > at - 12 * HOUR || newest.label.endsWith('[END]') || (kind !== 'relabel' && !prev)) return null
+  const lower = prev ? (prev.number + newest.number) / 2 : newest.number
+  const edit: SiteEdit =
+    kind === 'relabel'
+      ? { kind, at, number: newest.number, label: `Ch. ${newest.number} – The Return` }
+      : { kind, at, number: lower, label: chapterLabel(s.labelStyle, lower, s.slug) }
+  newest.edit = edit
+  return edit
 }
 
 /** Per Series per day: the chance its Site withdraws its newest chapter for a while (a bad scan, a takedown). */
@@ -164,6 +239,8 @@ export function buildWorld(rng: Random, options: WorldOptions): World {
     series.push(makeSeries(rng, sim, i, usedSlugs, options))
   }
   withdrawChapters(rng.fork('withdrawals'), series, options.start, options.end)
+  const unlabelled = new Set(sites.filter((s) => s.family === 'mangadex').map((s) => s.site.key))
+  siteEdits(rng.fork('edits'), series, unlabelled, options.start, options.end)
   series.push(...floodSeries(rng.fork('flood'), sites, series.length, usedSlugs, options))
   const byHost = new Map<string, SimSite>()
   for (const s of sites) {

@@ -793,6 +793,7 @@ describe('one-message-per-reader-per-pass', () => {
   it('two messages for one Reader in a pass, a Series they do not hold, or a digest with no pass before it break it', () => {
     expect(result(new Log().add(found).add(digest([told, told])))).toEqual(['Reader 1 has two messages in one digest'])
     expect(result(new Log().add(found).add(digest([{ reader: 1, series: [S, 'a/y'], held: [S] }])))).toEqual([
+      'a digest told of a/y again: no pass found a New Chapter of it since',
       'Reader 1 was told of a/y, which they do not hold',
     ])
     expect(
@@ -802,6 +803,43 @@ describe('one-message-per-reader-per-pass', () => {
           .add(digest([told]))
           .add(digest([told])),
       ),
-    ).toEqual(['digest 2 of a follows only 1 passes that found New Chapters'])
+    ).toEqual([
+      `a digest told of ${S} again: no pass found a New Chapter of it since`,
+      'digest 2 of a follows only 1 passes that found New Chapters',
+    ])
+  })
+
+  it('a Series told again after a later pass found nothing new of it breaks it; a digest made again after a failure, or at a start, keeps it', () => {
+    const other = { type: 'pass', site: 'a', row: null, newChapters: [{ series: 'a/y', chapter: 3 }] } as const
+    const both = { reader: 1, series: ['a/y', S], held: ['a/y', S] }
+    expect(
+      result(
+        new Log()
+          .add(found)
+          .add(digest([told]))
+          .add(other)
+          .add(digest([both])),
+      ),
+    ).toEqual([`a digest told of ${S} again: no pass found a New Chapter of it since`])
+    // The first digest failed (no event): the next names what it held, and the new one.
+    expect(
+      result(
+        new Log()
+          .add(found)
+          .add(other)
+          .add(digest([both])),
+      ),
+    ).toEqual([])
+    // A start's digest (no Site) takes what a stop left: what it names is told.
+    const atStart = { type: 'notify', site: '', messages: [told] } as const
+    expect(
+      result(
+        new Log()
+          .add(found)
+          .add(atStart)
+          .add(other)
+          .add(digest([both])),
+      ),
+    ).toEqual([`a digest told of ${S} again: no pass found a New Chapter of it since`])
   })
 })

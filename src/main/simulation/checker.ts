@@ -13,6 +13,7 @@ import { KEEP_NEWEST } from '../store/chapters'
 import type { PassRow } from '../store/schema'
 import { isFeedUrl } from './sim-feeds'
 import { checkReaderRules, READER_RULES } from './checker-readers'
+import { siteEditsAsServed } from './site-edits'
 import {
   DB_FAULT_MARK,
   FAULT_OUTCOME,
@@ -49,6 +50,7 @@ export const RULES = [
   'gap-kept',
   'acquisition-paced',
   'one-message-per-reader-per-pass',
+  'site-edits-as-served',
   ...READER_RULES,
 ] as const
 export type RuleName = (typeof RULES)[number]
@@ -896,16 +898,23 @@ const finishedNotPolled: Rule = (index, out) => {
 
 /**
  * New Chapters reach the Readers (docs/adr/0074-…): at most one message per Reader per pass — each digest follows a
- * pass of its Site that found New Chapters, and names each Reader once — and none names a Series its Reader did not
- * hold when it was made.
+ * pass of its Site that found New Chapters, and names each Reader once — none names a Series its Reader did not
+ * hold when it was made, and none a Series no pass found new since a digest last named it (toldAgain).
  */
 const oneMessagePerReaderPerPass: Rule = (index, out) => {
   const passes = new Map<string, number>()
   const digests = new Map<string, number>()
+  // The Series each Site's passes found new since a digest last named them: a digest tells of no other.
+  const fresh = new Map<string, Set<string>>()
   const flag = (e: NotifyEvent, message: string) => out.push({ rule: 'one-message-per-reader-per-pass', ...at(e), site: e.site, message })
   for (const e of index.events) {
-    if (e.type === 'pass' && e.newChapters.length > 0) passes.set(e.site, (passes.get(e.site) ?? 0) + 1)
+    if (e.type === 'pass' && e.newChapters.length > 0) {
+      passes.set(e.site, (passes.get(e.site) ?? 0) + 1)
+      if (!fresh.has(e.site)) fresh.set(e.site, new Set())
+      for (const c of e.newChapters) fresh.get(e.site)!.add(c.series)
+    }
     if (e.type !== 'notify') continue
+    toldAgain(e, fresh, flag)
     const made = (digests.get(e.site) ?? 0) + 1
     digests.set(e.site, made)
     if (e.site && made > (passes.get(e.site) ?? 0))
@@ -918,6 +927,19 @@ const oneMessagePerReaderPerPass: Rule = (index, out) => {
       if (notHeld.length) flag(e, `Reader ${m.reader} was told of ${notHeld.join(', ')}, which they do not hold`)
     }
   }
+}
+
+/**
+ * one-message-per-reader-per-pass: a Site's digest names only Series a pass found new since a digest last named
+ * them (a digest the store failed to make is made again after the next pass, with what it held); those it names
+ * are told. The digest made at a start (no Site) takes what a stop left, of every Site: judged by none.
+ */
+function toldAgain(e: NotifyEvent, fresh: Map<string, Set<string>>, flag: (e: NotifyEvent, message: string) => void): void {
+  const named = new Set(e.messages.flatMap((m) => m.series))
+  if (e.site)
+    for (const series of named)
+      if (!fresh.get(e.site)?.has(series)) flag(e, `a digest told of ${series} again: no pass found a New Chapter of it since`)
+  for (const [site, set] of fresh) if (!e.site || site === e.site) for (const series of named) set.delete(series)
 }
 
 /**
@@ -1021,6 +1043,8 @@ export function checkInvariants(events: readonly SimEvent[], config: CheckerConf
   latestRecorded(index, violations)
   spacing(index, violations)
   oneMessagePerReaderPerPass(index, violations)
+  for (const { check, message } of siteEditsAsServed(events))
+    violations.push({ rule: 'site-edits-as-served', ...at(check), site: check.site, series: check.series, message })
   violations.push(...checkReaderRules(events, config.end))
   violations.sort((a, b) => a.seq - b.seq)
   return { violations, unexplainedErrors, detections }

@@ -53,6 +53,15 @@ export interface RequestEvent extends At {
   served: number | null
   /** Every chapter number the answer listed, newest first (absent or null: it listed none). */
   listed?: number[] | null
+  /** The Site's edits among what it listed (a relabel, a corrected number, an extra chapter), with the label shown. */
+  edited?: ServedEdit[]
+}
+
+/** One chapter a Site listed as its edit made it (catalogue.ts SiteEdit). */
+export interface ServedEdit {
+  kind: 'relabel' | 'renumber' | 'extra'
+  number: number
+  label: string
 }
 
 /** A refusal a simulated Site answered (logged when the answer went out, on the Site's true clock). */
@@ -89,6 +98,9 @@ export interface CheckEvent extends At {
   reported: number | null
   /** The chapter numbers its Site listed (the last answer that listed any), newest first. */
   listed?: number[] | null
+  /** The Site's edits that answer listed, and the live chapters stored once the check was recorded (number → label). */
+  edited?: ServedEdit[]
+  storedLabels?: Record<string, string> | null
   /** A 'chapter' check: the stored chapters on the Site (not vanished) once it was recorded, newest first. */
   stored?: number[] | null
 }

@@ -5,6 +5,7 @@
  */
 import { challengePage, noChaptersPage } from '../demo/pages'
 import type { PageFamily, SimChapter, SimSeries } from './catalogue'
+import type { ServedEdit } from './events'
 
 export { challengePage }
 
@@ -46,6 +47,18 @@ export function madaraList(series: SimSeries, chapters: readonly SimChapter[]): 
 export function listedNumbers(family: PageFamily, chapters: readonly SimChapter[]): number[] {
   const count = family === 'webtoons' ? LISTED_WEBTOONS : family === 'mangadex' ? LISTED_FEED : LISTED
   return newestFirst(chapters, count).map((c) => c.number)
+}
+
+/** The Site's edits among what a page of `family` lists (none: no field). */
+export function servedEdits(family: PageFamily, chapters: readonly SimChapter[]): { edited?: ServedEdit[] } {
+  if (!chapters.some((c) => c.shownAs)) return {}
+  const count = family === 'webtoons' ? LISTED_WEBTOONS : family === 'mangadex' ? LISTED_FEED : LISTED
+  // MangaDex's feed shows no label text of its own (the adapter makes one): a relabel there shows nothing.
+  const api = family === 'mangadex'
+  const edited = newestFirst(chapters, count).flatMap((c) =>
+    c.shownAs && !(api && c.shownAs === 'relabel') ? [{ kind: c.shownAs, number: c.number, label: api ? '' : c.label }] : [],
+  )
+  return edited.length ? { edited } : {}
 }
 
 /** A Series page of its Site's family, listing `chapters` (those released by now). */

@@ -16,6 +16,7 @@ import type { Digest } from '../notify/digest'
 import type * as Acquire from '../use-cases/acquire'
 import type * as Html from '../sites/html'
 import type * as Passes from '../store/passes'
+import type * as Sightings from '../store/sightings'
 import type { AcquireDeps } from '../use-cases/acquire'
 import type { RuleName } from './checker'
 import type { SimulationReport } from './report'
@@ -40,13 +41,24 @@ export type Bug =
   | 'rest-halved'
   | 'newest-row-dropped'
   | 'failed-check-counted-twice'
+  | 'rest-doubled'
+  | 'sighting-lowers-latest'
+  | 'newest-chapter-not-stored'
+  | 'digested-chapters-kept'
+  | 'fraction-is-adapter-error'
+  | 'gate-not-read-after-wait'
+  | 'paused-lane-sleeps-out-pause'
+  | 'relabel-not-stored'
 
 /** The bug switched on; for check-now-takes-no-gap, how many of each Site's next Lane turns are a Check now'd Series'. */
 export const plant = { bug: '' as Bug, forcedTurns: new Map<string, number>() }
 
 type Original = <T>() => Promise<T>
 
-/** The backoff stored in seconds where ms were meant: a thousandth of it. Acquisition blind to the owner's pause. */
+/**
+ * The backoff stored in seconds where ms were meant: a thousandth of it. Acquisition blind to the owner's pause; or
+ * the pass blind to it once it has waited its turn. A paused Lane sleeping the pause out (a Resume unseen till then).
+ */
 export async function decisions(importOriginal: Original) {
   const real = await importOriginal<typeof Decisions>()
   return {
@@ -58,8 +70,15 @@ export async function decisions(importOriginal: Original) {
     // Acquisition reads the gate without the owner's pause (told apart by its frames: the Lane's gate is pass.ts's).
     laneGate: (...args: Parameters<typeof real.laneGate>) => {
       const gate = real.laneGate(...args)
+      // The gate read only as the pass opens, not again after the wait for a turn (a Pause pressed meanwhile unseen).
+      if (plant.bug === 'gate-not-read-after-wait' && new Error().stack?.includes('stillDueNow')) return null
       if (plant.bug !== 'paused-acquisition' || gate !== 'paused' || !new Error().stack?.includes('use-cases/acquire')) return gate
       return args[0].refuse_until > args[1] ? 'refusing' : null
+    },
+    sleepAfter: (...args: Parameters<typeof real.sleepAfter>) => {
+      const [f] = args
+      if (plant.bug === 'paused-lane-sleeps-out-pause' && f.skip === 'paused') return Math.max(1, f.lane.paused_until - f.now)
+      return real.sleepAfter(...args)
     },
   }
 }
@@ -98,7 +117,8 @@ export async function seriesStore(importOriginal: Original) {
 
 /**
  * One outbox message per New Chapter instead of one digest (a digest of several Series queued as one message for
- * each); a message deleted from the outbox as it is taken for delivery (lost when the delivery fails).
+ * each); a message deleted from the outbox as it is taken for delivery (lost when the delivery fails); a digest's
+ * New Chapters not deleted once digested.
  */
 export async function notifyStore(importOriginal: Original) {
   const real = await importOriginal<typeof NotifyStore>()
@@ -116,6 +136,9 @@ export async function notifyStore(importOriginal: Original) {
       })
       return real.enqueueAll(db, split)
     },
+    // The digest's New Chapters left in the store: every later digest of the Site tells of them again.
+    deleteChapters: (...args: Parameters<typeof real.deleteChapters>) =>
+      plant.bug === 'digested-chapters-kept' ? Promise.resolve() : real.deleteChapters(...args),
     // The notifier takes each Reader's queue on its own (docs/adr/0120-one-queue-per-reader.md).
     dueMessagesOf: async (...args: Parameters<typeof real.dueMessagesOf>) => {
       const due = await real.dueMessagesOf(...args)
@@ -134,13 +157,38 @@ export async function digest(importOriginal: Original) {
   }
 }
 
-/** The unread count one too many once a Reader has read something (the Progress chapter counted as unread). */
+/**
+ * The unread count one too many once a Reader has read something (the Progress chapter counted as unread); a
+ * chapter list stored without the chapters a New Chapter brought, or without the new labels a Site gave.
+ */
 export async function chapters(importOriginal: Original) {
   const real = await importOriginal<typeof Chapters>()
   return {
     ...real,
     unreadCount: (...args: Parameters<typeof real.unreadCount>) =>
       real.unreadCount(...args) + (plant.bug === 'unread-off-by-one' && args[1] !== null ? 1 : 0),
+    // The list stored as it stood before the check: what a New Chapter brought (above the previous Latest) left out.
+    storeChapters: (...args: Parameters<typeof real.storeChapters>) => {
+      const [, , served, , previous] = args
+      if (plant.bug === 'newest-chapter-not-stored' && previous !== null) args[2] = served.filter((c) => c.number <= previous)
+      // A chapter's new label not taken (a stored chapter compared by number and link alone).
+      if (plant.bug === 'relabel-not-stored') return keepLabels(real)(...args)
+      return real.storeChapters(...args)
+    },
+  }
+}
+
+/** storeChapters with the labels of the chapters stored already kept over those served. */
+function keepLabels(real: typeof Chapters): typeof Chapters.storeChapters {
+  return async (db, key, served, now, previous) => {
+    const stored = new Map((await real.chapterList(db, key, { limit: 1000 })).map((c) => [c.number, c.label]))
+    return real.storeChapters(
+      db,
+      key,
+      served.map((c) => ({ ...c, label: stored.get(c.number) ?? c.label })),
+      now,
+      previous,
+    )
   }
 }
 
@@ -155,11 +203,13 @@ export async function due(importOriginal: Original) {
     ...real,
     dueFigures: (...args: Parameters<typeof real.dueFigures>) => {
       if (plant.bug === 'rest-halved') args[2] = halfRest(args[2])
+      if (plant.bug === 'rest-doubled') args[2] = scaledRest(args[2], 2)
       return real.dueFigures(...args)
     },
     dueSeries: async (...args: Parameters<typeof real.dueSeries>) => {
       if (plant.bug === 'fair-share-ignored') args[2] = { ...args[2], restCapacity: undefined }
       if (plant.bug === 'rest-halved') args[2] = halfRest(args[2])
+      if (plant.bug === 'rest-doubled') args[2] = scaledRest(args[2], 2)
       const rows = await real.dueSeries(...args)
       plant.forcedTurns.set(args[1], rows.filter((r) => r.forced).length)
       return rows
@@ -169,18 +219,58 @@ export async function due(importOriginal: Original) {
 
 /** A Series due after half its rest (a rest cutoff from the rest's half: now − rest / 2; the ceiling is a day). */
 function halfRest(cutoffs: Due.DueCutoffs): Due.DueCutoffs {
-  const now = cutoffs.ceilingCutoff + 86_400_000
-  return { ...cutoffs, restCutoff: now - (now - cutoffs.restCutoff) / 2 }
+  return scaledRest(cutoffs, 1 / 2)
 }
 
-/** An HTML chapter list read without its first row (a newest-first list loses its newest chapter). */
+/** A Series due after `factor` times its rest (now − rest × factor; the ceiling is a day): the rest counted twice at 2. */
+function scaledRest(cutoffs: Due.DueCutoffs, factor: number): Due.DueCutoffs {
+  const now = cutoffs.ceilingCutoff + 86_400_000
+  return { ...cutoffs, restCutoff: now - (now - cutoffs.restCutoff) * factor }
+}
+
+/**
+ * An HTML chapter list read without its first row (a newest-first list loses its newest chapter); or one with a
+ * fractional chapter refused as unreadable (a whole-number pattern: the served page counted an error).
+ */
 export async function html(importOriginal: Original) {
   const real = await importOriginal<typeof Html>()
+  const { AdapterError } = await import('../sites/site')
   return {
     ...real,
     distinctChapters: (...args: Parameters<typeof real.distinctChapters>) => {
       const chapters = real.distinctChapters(...args)
+      if (plant.bug === 'fraction-is-adapter-error' && chapters.some((c) => !Number.isInteger(c.number)))
+        throw new AdapterError('a chapter number is not a whole number')
       return plant.bug === 'newest-row-dropped' && chapters.length > 1 ? chapters.slice(1) : chapters
+    },
+  }
+}
+
+/**
+ * A Sighting lower than the Latest Chapter taken as a raise (the "higher" test left out): within the lead of what
+ * a check last found, it writes the Latest Chapter down to what the Reader saw.
+ */
+export async function sightings(importOriginal: Original) {
+  const real = await importOriginal<typeof Sightings>()
+  const { getSeries, checkedChapter } = await import('../store/series')
+  return {
+    ...real,
+    recordSighting: async (db: Parameters<typeof real.recordSighting>[0], input: Parameters<typeof real.recordSighting>[1]) => {
+      const before = plant.bug === 'sighting-lowers-latest' ? await getSeries(db, input) : undefined
+      const report = await real.recordSighting(db, input)
+      if (!before || before.latest_chapter === null || input.chapter >= before.latest_chapter) return report
+      await db
+        .updateTable('series')
+        .set({
+          latest_chapter: input.chapter,
+          latest_source: 'sighting',
+          latest_changed_at: input.now,
+          checked_chapter: checkedChapter(before),
+        })
+        .where('site', '=', input.site)
+        .where('series_id', '=', input.seriesId)
+        .execute()
+      return { ...report, raised: true }
     },
   }
 }

@@ -15,6 +15,7 @@ import {
   type Violation,
 } from './checker'
 import type { ActionKind, FaultKind, SimEvent } from './events'
+import { editsMet } from './site-edits'
 
 export interface SimulationReport {
   options: { days: number; series: number; sites: number; seed: number; faults: string; actions: string }
@@ -157,6 +158,7 @@ export function buildReport(input: ReportInput): SimulationReport {
     scenarios: {
       ...scenarioCounts(events),
       withdrawnAndBack: world.series.flatMap((x) => x.chapters).filter((c) => c.withdrawn && c.withdrawn.to <= world.end).length,
+      ...editsMetCounts(events),
       flooded: floodedCount(events, world),
     },
     invariantViolations: checked.violations,
@@ -314,7 +316,7 @@ export function formatSummary(report: SimulationReport, start: number): string {
   lines.push(`pass rows by skip: ${tally(report.passRowsBySkip)}`)
   const sc = report.scenarios
   lines.push(
-    `scenarios: bookmarks during a pause ${sc.bookmarkDuringPause}, pauses during a Lane's wait ${sc.pauseDuringWait}, Check now on a Finished Series ${sc.checkNowFinished}, on a paused Site ${sc.checkNowPaused}, chapters withdrawn and back ${sc.withdrawnAndBack}, Series in a flood ${sc.flooded}`,
+    `scenarios: bookmarks during a pause ${sc.bookmarkDuringPause}, pauses during a Lane's wait ${sc.pauseDuringWait}, Check now on a Finished Series ${sc.checkNowFinished}, on a paused Site ${sc.checkNowPaused}, chapters withdrawn and back ${sc.withdrawnAndBack}, Series in a flood ${sc.flooded}, chapters relabelled ${sc.relabelled}, renumbered ${sc.renumbered}, extra inserted ${sc.extraInserted}`,
   )
   const n = report.notifications
   lines.push(
@@ -357,6 +359,15 @@ export interface ScenarioCounts {
   withdrawnAndBack: number
   /** Series one Reader bookmarked in a flood (past their share of the Site). */
   flooded: number
+  /** Site edits a check met (docs/adr/0180): a chapter relabelled, renumbered down, an extra inserted below the newest. */
+  relabelled: number
+  renumbered: number
+  extraInserted: number
+}
+
+function editsMetCounts(events: readonly SimEvent[]): Pick<ScenarioCounts, 'relabelled' | 'renumbered' | 'extraInserted'> {
+  const met = editsMet(events)
+  return { relabelled: met.relabel, renumbered: met.renumber, extraInserted: met.extra }
 }
 
 function floodedCount(events: readonly SimEvent[], world: World): number {
@@ -372,6 +383,9 @@ function scenarioCounts(events: readonly SimEvent[]): ScenarioCounts {
     checkNowPaused: 0,
     withdrawnAndBack: 0,
     flooded: 0,
+    relabelled: 0,
+    renumbered: 0,
+    extraInserted: 0,
   }
   const pausedUntil = new Map<string, number>()
   const finished = new Set<string>()

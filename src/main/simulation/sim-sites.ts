@@ -14,7 +14,7 @@ import { BROWSER_DEFAULTS } from '../fetch/browser/browser-fetcher'
 import { parseUrl, type PageRequest, type Site } from '../sites/site'
 import { shownBy, type SimSeries, type SimSite, type World } from './catalogue'
 import type { Caller, EventLog, FaultKind, RefusalEvent, RequestEvent } from './events'
-import { challengePage, listedNumbers, madaraList, pageWithoutChapters, seriesPage } from './pages'
+import { challengePage, listedNumbers, madaraList, pageWithoutChapters, seriesPage, servedEdits } from './pages'
 import { feedAnswer, isFeedRequest } from './sim-feeds'
 import type { Random } from './random'
 
@@ -137,6 +137,7 @@ export class SimSites {
       fault,
       served: !fault && shows && released.length ? released[released.length - 1]!.number : null,
       listed: !fault && shows && released.length ? listedNumbers(route.kind === 'list' ? 'madara' : sim!.family, released) : null,
+      ...(!fault && shows ? servedEdits(route.kind === 'list' ? 'madara' : sim!.family, released) : {}),
     })
     this.o.onRequest(event)
 

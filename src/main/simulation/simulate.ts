@@ -61,6 +61,7 @@ import { Random } from './random'
 import { buildReport, type SimulationReport } from './report'
 import { OutboxWatch, seedReaders } from './readers'
 import { Receivers } from './receivers'
+import { storedLabels } from './site-edits'
 import { LONGEST_REQUEST_MS, SimSites, type FaultRates } from './sim-sites'
 
 export { LEVELS, type Level, type ScenarioStep } from './agenda'
@@ -429,6 +430,7 @@ function observeCheck(run: Run, caller: Caller, site: string, seriesId: string, 
   const reported = outcome === 'chapter' ? Number(/^chapter (.+)$/.exec(reason)?.[1]) : null
   const first = requests[0]
   const listed = requests.reduce<number[] | null>((last, r) => r.listed ?? last, null)
+  const edited = requests.reduce<RequestEvent['edited']>((last, r) => (r.listed ? r.edited : last), undefined)
   const event = log.add({
     type: 'check',
     site,
@@ -444,10 +446,12 @@ function observeCheck(run: Run, caller: Caller, site: string, seriesId: string, 
     reported: reported !== null && Number.isFinite(reported) ? reported : null,
     listed,
     stored: null as number[] | null,
+    ...(edited ? { edited, storedLabels: null as Record<string, string> | null } : {}),
   } satisfies Omit<CheckEvent, 'seq' | 'mono' | 'wall'>)
   if (outcome === 'chapter') snapshotLatest(run, site, seriesId, 'check')
   // The chapter list as stored once the check is recorded (read after the queries queued before it).
   if (outcome === 'chapter') void storedChapterNumbers(run.rawDb!, { site, seriesId }).then((numbers) => (event.stored = numbers))
+  if (outcome === 'chapter' && edited) void storedLabels(run.rawDb!, { site, seriesId }).then((labels) => (event.storedLabels = labels))
   // An Acquisition records its refusal before it logs; a Lane logs its check first (see the log hook).
   if (outcome === 'refused' && caller === 'acquisition') snapshotLane(run, site)
 }
