@@ -7,6 +7,7 @@
 import { FAMILIES } from '../sites/families'
 import { mangaDexAdapter } from '../sites/families/mangadex'
 import { selectorAdapter } from '../sites/families/selectors'
+import { templateSearch } from '../sites/search'
 import { DEFAULT_PACE, seriesRules, type Cadence as PaceCadence, type Pace, type Site } from '../sites/site'
 import type { Random } from './random'
 
@@ -222,6 +223,8 @@ function makeSite(index: number, cadence: PaceCadence, over: Partial<Pace> = {})
     fallback: 'none' as const,
     pace,
     origin: 'built-in' as const,
+    // Half its Series' covers are on an image host of its own (sim-search.ts).
+    imageHosts: [`img.${host}`],
   }
   let site: Site
   switch (plan.family) {
@@ -242,7 +245,11 @@ function makeSite(index: number, cadence: PaceCadence, over: Partial<Pace> = {})
       site = {
         ...base,
         // As a sites.json entry would give it: every other selectors Site reads the number from an attribute.
-        adapter: selectorAdapter({ chapter: 'ul.chapters li a', title: 'h1.series-title', number: index % 2 ? 'attr:data-num' : 'text' }),
+        adapter: {
+          ...selectorAdapter({ chapter: 'ul.chapters li a', title: 'h1.series-title', number: index % 2 ? 'attr:data-num' : 'text' }),
+          // As a sites.json `search` template gives it (sim-search.ts answers it).
+          search: templateSearch(`https://${host}/search?q={query}`),
+        },
         ...seriesRules(/^\/series\/([^/?#]+)/),
       }
       break
