@@ -59,6 +59,8 @@ export interface RequestEvent extends At {
   kind?: 'search' | 'cover'
   /** A search a Reader made: who (absent: the owner, or the app finding a Series again). */
   reader?: number
+  /** A cover request the Site answered with the image (set as the answer goes out). */
+  image?: boolean
 }
 
 /** A refusal a simulated Site answered (logged when the answer went out, on the Site's true clock). */

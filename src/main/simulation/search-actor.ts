@@ -12,10 +12,10 @@ import type { FakeClock } from '../testing/clock'
 import { bookmarkByUrl, type AcquireDeps } from '../use-cases/acquire'
 import { searchSite } from '../use-cases/search-site'
 import type { Household, Level } from './agenda'
-import { DAY, HOUR, type SimSeries, type World } from './catalogue'
+import { DAY, type SimSeries, type World } from './catalogue'
 import type { EventLog } from './events'
 import type { Random } from './random'
-import type { Moves, SeriesMove } from './sim-search'
+import { OWNER_REVIEW_EVERY_MS, type Moves, type SeriesMove } from './sim-search'
 import type { SimSites } from './sim-sites'
 
 /** One moment of the searches' and moves' own agenda. */
@@ -29,8 +29,6 @@ export type SearchMoment =
 /** Reader searches per simulated day, at actions `some`. */
 const SEARCHES_PER_DAY = 6
 const SCALE: Record<Level, number> = { none: 0, some: 1, many: 3 }
-/** How often the owner opens the window and looks at the proposals. */
-export const OWNER_REVIEW_EVERY_MS = 2 * HOUR
 
 /**
  * The agenda of searches and moves: Reader searches (a Poisson stream), one search burst in the first day, each
@@ -91,7 +89,16 @@ export class SearchActor {
       case 'search-burst':
         return this.#burst(m.reader)
       case 'series-moved':
-        this.d.log.add({ type: 'action', action: 'series-moved', site: m.move.series.site, series: m.move.series.key, url: m.move.url, result: 'ok' })
+        this.d.log.add({
+          type: 'action',
+          action: 'series-moved',
+          site: m.move.series.site,
+          series: m.move.series.key,
+          url: m.move.url,
+          // How long the owner will wait once the app offers the move (the rule on it allows for that).
+          durationMs: m.move.acceptAfterMs,
+          result: 'ok',
+        })
         return Promise.resolve()
       case 'owner-review':
         return this.#review()

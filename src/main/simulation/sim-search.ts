@@ -18,6 +18,8 @@ export const SELECTORS_SEARCH_PATH = '/search'
 const SLUG_FAMILIES: readonly PageFamily[] = ['madara', 'madara-xhr', 'mangathemesia', 'selectors']
 /** How long the owner takes to accept a proposal once the app shows it: at once, or after a while. */
 const ACCEPT_DELAYS_MS = [0, 2 * HOUR, 9 * HOUR] as const
+/** How often the owner opens the window and looks at the "found again" proposals (search-actor.ts). */
+export const OWNER_REVIEW_EVERY_MS = 2 * HOUR
 /** Moves per simulated day. */
 const MOVES_PER_DAY = 0.7
 

@@ -408,7 +408,19 @@ export class SimSites {
     const episode = sim && this.#episodeAt(sim)
     this.coverRequests.count++
     const fault = episode?.fault ?? null
-    log.add({ type: 'request', site: site.key, series: series?.key ?? '', caller: 'lane', first: false, url, fault, served: null, listed: null, kind: 'cover' })
+    const event = log.add({
+      type: 'request',
+      site: site.key,
+      series: series?.key ?? '',
+      caller: 'lane',
+      first: false,
+      url,
+      fault,
+      served: null,
+      listed: null,
+      kind: 'cover',
+      image: false as boolean,
+    })
     await clock.sleep(COVER_LATENCY_MS, signal)
     if (signal?.aborted) return { kind: 'error', reason: 'aborted' }
     if (fault === 'timeout') return { kind: 'error', reason: 'timed out' }
@@ -419,6 +431,7 @@ export class SimSites {
       return { kind: 'refused', reason: 'HTTP 429 for a cover', retryAfterMs: askedMs }
     }
     if (!sim || !series || coverUrl(sim, series, world, clock.monotonic()) !== url) return { kind: 'error', reason: 'HTTP 404' }
+    event.image = true
     return { kind: 'image', bytes: COVER_PNG, type: 'image/png' }
   }
 
