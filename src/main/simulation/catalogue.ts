@@ -8,6 +8,7 @@ import { FAMILIES } from '../sites/families'
 import { mangaDexAdapter } from '../sites/families/mangadex'
 import { selectorAdapter } from '../sites/families/selectors'
 import { templateSearch } from '../sites/search'
+import { mangaDexSearch } from '../sites/families/search'
 import { DEFAULT_PACE, seriesRules, type Cadence as PaceCadence, type Pace, type Site } from '../sites/site'
 import type { Random } from './random'
 
@@ -239,7 +240,12 @@ function makeSite(index: number, cadence: PaceCadence, over: Partial<Pace> = {})
       site = { ...base, adapter: FAMILIES.webtoons.adapter(), ...seriesRules(FAMILIES.webtoons.idPattern) }
       break
     case 'mangadex':
-      site = { ...base, adapter: mangaDexAdapter({ apiBase: `https://${apiHost}` }), ...seriesRules(FAMILIES.mangadex.idPattern) }
+      site = {
+        ...base,
+        // Its search as the built-in MangaDex has it (families/index.ts), on the simulated API host.
+        adapter: { ...mangaDexAdapter({ apiBase: `https://${apiHost}` }), search: mangaDexSearch(`https://${apiHost}`, ['en']) },
+        ...seriesRules(FAMILIES.mangadex.idPattern),
+      }
       break
     case 'selectors':
       site = {
