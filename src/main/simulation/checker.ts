@@ -1002,7 +1002,7 @@ const spacing: Rule = (index, out) => {
       ...at(e),
       site: e.site,
       series: e.series,
-      message: `${prev.kind ?? prev.caller} then lane ${e.kind ?? 'check'} request ${apart} ms apart; the pass's gap is ${gap} ms`,
+      message: `${prev.caller}${prev.kind ? ` ${prev.kind}` : ''} then lane${e.kind ? ` ${e.kind}` : ''} request ${apart} ms apart; the pass's gap is ${gap} ms`,
     })
   }
 }
