@@ -58,7 +58,13 @@ function coverOnce(events: readonly SimEvent[], out: Out): void {
     if (e.type !== 'request' || e.kind !== 'cover') continue
     const key = `${e.series}\n${e.url}`
     if (served.has(key))
-      out.push({ rule: 'cover-once', ...at(e), site: e.site, series: e.series, message: `cover ${e.url} fetched again; the Site served it before` })
+      out.push({
+        rule: 'cover-once',
+        ...at(e),
+        site: e.site,
+        series: e.series,
+        message: `cover ${e.url} fetched again; the Site served it before`,
+      })
     if (e.image) served.add(key)
   }
 }

@@ -108,7 +108,11 @@ export function seriesPage(family: PageFamily, series: SimSeries, chapters: read
       const items = newestFirst(chapters)
         .map((c) => `<li><a href="${chapterUrl(series, c)}" data-num="${c.number}">${esc(c.label)}</a></li>`)
         .join('\n')
-      return document(`${series.title} · Sim Reader`, `<h1 class="series-title">${title}</h1><ul class="chapters">${items}</ul>`, shown.head)
+      return document(
+        `${series.title} · Sim Reader`,
+        `<h1 class="series-title">${title}</h1><ul class="chapters">${items}</ul>`,
+        shown.head,
+      )
     }
     case 'mangadex':
       return mangaDexFeed(series, chapters)

@@ -23,6 +23,8 @@ export interface SearchCoverCounts {
     series: number
     /** Distinct cover URLs requested. */
     urls: number
+    /** Requests per Series a cover was requested for: 1, and 1 more for each cover its page changed to. */
+    perSeries: number
   }
   moves: { moved: number; accepted: number; offeredWrong: number }
   /** Search and cover requests per Series held and simulated day (the held at the end of the run). */
@@ -32,7 +34,7 @@ export interface SearchCoverCounts {
 export function searchCoverCounts(events: readonly SimEvent[], world: World): SearchCoverCounts {
   const c: SearchCoverCounts = {
     searches: { requests: 0, byReaders: 0, declined: 0, answered: 0 },
-    covers: { requests: 0, series: 0, urls: 0 },
+    covers: { requests: 0, series: 0, urls: 0, perSeries: 0 },
     moves: { moved: 0, accepted: 0, offeredWrong: 0 },
     perSeriesPerDay: { searches: 0, covers: 0 },
   }
@@ -64,6 +66,7 @@ export function searchCoverCounts(events: readonly SimEvent[], world: World): Se
   }
   c.covers.series = coverSeries.size
   c.covers.urls = coverUrls.size
+  c.covers.perSeries = coverSeries.size ? Math.round((c.covers.requests / coverSeries.size) * 100) / 100 : 0
   const seriesDays = Math.max(1, held.size) * Math.max(1 / 24, (world.end - world.start) / DAY)
   c.perSeriesPerDay = {
     searches: Math.round((c.searches.requests / seriesDays) * 1000) / 1000,
@@ -76,7 +79,7 @@ export function searchCoverCounts(events: readonly SimEvent[], world: World): Se
 export function searchCoverLine(c: SearchCoverCounts): string {
   return (
     `searches and covers: ${c.searches.requests} search requests (${c.searches.byReaders} by Readers, ${c.searches.answered} answered, ` +
-    `${c.searches.declined} declined), ${c.covers.requests} cover requests for ${c.covers.series} Series (${c.covers.urls} URLs); ` +
+    `${c.searches.declined} declined), ${c.covers.requests} cover requests for ${c.covers.series} Series (${c.covers.urls} URLs, ${c.covers.perSeries} a Series); ` +
     `per Series a day: ${c.perSeriesPerDay.searches} searches, ${c.perSeriesPerDay.covers} covers; ` +
     `moves ${c.moves.moved}, accepted ${c.moves.accepted}${c.moves.offeredWrong ? `, offered wrong ${c.moves.offeredWrong}` : ''}`
   )

@@ -121,7 +121,10 @@ export class SearchActor {
   async #search(readerIndex: number, series: SimSeries, query: string, follow: boolean): Promise<void> {
     const { sites, log, acquireDeps } = this.d
     const readerId = this.d.readers[readerIndex]!
-    const deps = { ...acquireDeps, fetchers: { http: sites.http('acquisition', readerId), browser: sites.browser('acquisition', readerId) } }
+    const deps = {
+      ...acquireDeps,
+      fetchers: { http: sites.http('acquisition', readerId), browser: sites.browser('acquisition', readerId) },
+    }
     const entry = { type: 'action' as const, action: 'search' as const, site: series.site, series: series.key, reader: readerId }
     let results: Awaited<ReturnType<typeof searchSite>>['results']
     try {
@@ -134,7 +137,8 @@ export class SearchActor {
     log.add({ ...entry, results: results.length, result: 'ok' })
     const wanted = normalisedTitle(series.title)
     const hit = results.find((r) => normalisedTitle(r.title) === wanted)
-    if (follow && hit && !hit.following && !this.d.household.held.get(series.key)?.has(readerId)) await this.#follow(series, readerId, hit.url)
+    if (follow && hit && !hit.following && !this.d.household.held.get(series.key)?.has(readerId))
+      await this.#follow(series, readerId, hit.url)
   }
 
   /** Follows a result with one tap: the bookmark-by-URL path, an Acquisition when the app had no row for it. */

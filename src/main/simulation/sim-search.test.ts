@@ -100,7 +100,18 @@ describe('the rules on searches, covers and moves', () => {
   })
 
   it('cover-once: a cover URL fetched again after the Site served it fires; after a failure, or a new URL, not', () => {
-    const cover = (at: number, url: string, image: boolean) => ({ at, type: 'request', site: 'a', series: 'a/x', caller: 'lane', first: false, url, fault: null, kind: 'cover', image })
+    const cover = (at: number, url: string, image: boolean) => ({
+      at,
+      type: 'request',
+      site: 'a',
+      series: 'a/x',
+      caller: 'lane',
+      first: false,
+      url,
+      fault: null,
+      kind: 'cover',
+      image,
+    })
     expect(rules(log([cover(0, 'u1', false), cover(HOUR, 'u1', true), cover(2 * HOUR, 'u2', true)]))).toEqual([])
     expect(rules(log([cover(0, 'u1', true), cover(HOUR, 'u1', true)]))).toEqual(['cover-once'])
   })
@@ -133,15 +144,38 @@ describe('the rules on searches, covers and moves', () => {
 describe('the pacing rules count search and cover requests', () => {
   const config: CheckerConfig = { end: T0 + 10 * DAY, sites: { a: { pace, browser: false, checkSlackMs: 1_000 } } }
   const GAP = 72_000
-  const check = (at: number, series = 'a/x') => ({ at, type: 'request', site: 'a', series, caller: 'lane', first: true, url: 'x', fault: null, served: 1 })
+  const check = (at: number, series = 'a/x') => ({
+    at,
+    type: 'request',
+    site: 'a',
+    series,
+    caller: 'lane',
+    first: true,
+    url: 'x',
+    fault: null,
+    served: 1,
+  })
   const pass = (at: number) => ({ at, type: 'pass', site: 'a', row: null, newChapters: [] })
   const judged = (events: SimEvent[], only: readonly RuleName[]) =>
-    checkInvariants(events, config).violations.map((v) => v.rule).filter((r) => only.includes(r))
+    checkInvariants(events, config)
+      .violations.map((v) => v.rule)
+      .filter((r) => only.includes(r))
   const PACING: readonly RuleName[] = ['gap-kept', 'acquisition-paced', 'min-gap', 'closed-lane-silent', 'refusal-respected']
 
   it("a cover closer than its pass's gap after a check breaks gap-kept", () => {
     const row = { site: 'a', skip: '', gap: GAP, due: 1, checked: 1 }
-    const cover = (at: number) => ({ at, type: 'request', site: 'a', series: 'a/x', caller: 'lane', first: false, url: 'c', fault: null, kind: 'cover', image: true })
+    const cover = (at: number) => ({
+      at,
+      type: 'request',
+      site: 'a',
+      series: 'a/x',
+      caller: 'lane',
+      first: false,
+      url: 'c',
+      fault: null,
+      kind: 'cover',
+      image: true,
+    })
     const events = (coverAt: number) => log([check(0), cover(coverAt), { ...pass(coverAt + 1), row: { id: 1, ...row } }])
     expect(judged(events(GAP / 2), PACING)).toEqual(['gap-kept'])
     expect(judged(events(GAP), PACING)).toEqual([])

@@ -184,7 +184,9 @@ export function searchAnswer(sim: SimSite, found: readonly Found[]): string {
           id: f.series.uuid,
           type: 'manga',
           attributes: { title: { en: f.series.title } },
-          relationships: [{ id: `${f.series.uuid.slice(0, 24)}c0ver0000000`, type: 'cover_art', attributes: { fileName: `${f.series.slug}.jpg` } }],
+          relationships: [
+            { id: `${f.series.uuid.slice(0, 24)}c0ver0000000`, type: 'cover_art', attributes: { fileName: `${f.series.slug}.jpg` } },
+          ],
         })),
         limit: SIM_SEARCH_RESULTS,
         offset: 0,

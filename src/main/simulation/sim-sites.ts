@@ -305,8 +305,7 @@ export class SimSites {
       case 'mangathemesia':
         if ((m = /^\/manga\/([^/]+)\/?$/.exec(path))) return this.#bySlug(key, m[1]!, 'page')
         if (sim.family === 'madara-xhr' && request.method === 'POST') {
-          if ((m = /^\/manga\/([^/]+)\/ajax\/chapters\/?$/.exec(path)))
-            return this.#bySlug(key, m[1]!, 'list')
+          if ((m = /^\/manga\/([^/]+)\/ajax\/chapters\/?$/.exec(path))) return this.#bySlug(key, m[1]!, 'list')
           if (path === '/wp-admin/admin-ajax.php') {
             const postId = new URLSearchParams(request.body ?? '').get('manga') ?? ''
             return { series: world.findSeries(key, 'postId', postId), kind: 'list' }
@@ -427,7 +426,15 @@ export class SimSites {
     if (fault === '5xx') return { kind: 'error', reason: 'HTTP 503' }
     if (fault === 'challenge') {
       const askedMs = COVER_RETRY_AFTER_S * 1000
-      log.add({ type: 'refusal', site: site.key, series: series?.key ?? '', caller: 'lane', form: '429', retryAfter: String(COVER_RETRY_AFTER_S), askedMs })
+      log.add({
+        type: 'refusal',
+        site: site.key,
+        series: series?.key ?? '',
+        caller: 'lane',
+        form: '429',
+        retryAfter: String(COVER_RETRY_AFTER_S),
+        askedMs,
+      })
       return { kind: 'refused', reason: 'HTTP 429 for a cover', retryAfterMs: askedMs }
     }
     if (!sim || !series || coverUrl(sim, series, world, clock.monotonic()) !== url) return { kind: 'error', reason: 'HTTP 404' }
