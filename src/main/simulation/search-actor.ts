@@ -83,6 +83,8 @@ export class SearchActor {
   constructor(private readonly d: SearchActorDeps) {}
 
   run(m: SearchMoment): Promise<void> {
+    // Nobody uses the app while the machine sleeps; the Sites move Series all the same.
+    if (m.kind !== 'series-moved' && this.#asleep()) return Promise.resolve()
     switch (m.kind) {
       case 'search':
         return this.#search(m.reader, m.series, m.query, true)
@@ -103,6 +105,16 @@ export class SearchActor {
       case 'owner-review':
         return this.#review()
     }
+  }
+
+  /** Whether the machine sleeps now: the Lanes' last stop (actions.ts, on a sleep) not followed by a start. */
+  #asleep(): boolean {
+    const events = this.d.log.events
+    for (let i = events.length - 1; i >= 0; i--) {
+      const e = events[i]!
+      if (e.type === 'action' && (e.action === 'lanes-stop' || e.action === 'lanes-start')) return e.action === 'lanes-stop'
+    }
+    return false
   }
 
   /** Past the bound at once: the searches the app must decline are the ones over SEARCHES_PER_READER_PER_MINUTE. */
