@@ -76,6 +76,9 @@ export interface SearchActorDeps {
   snapshotUnread(readerId: number, series: SimSeries): void
 }
 
+/** How long a burst sent while the machine sleeps waits before the Reader's device sends it again. */
+const BURST_RETRY_MS = 15 * 60_000
+
 export class SearchActor {
   /** When the owner first saw each proposal (monotonic), by Series key. */
   readonly #seen = new Map<string, number>()
@@ -83,8 +86,8 @@ export class SearchActor {
   constructor(private readonly d: SearchActorDeps) {}
 
   run(m: SearchMoment): Promise<void> {
-    // Nobody uses the app while the machine sleeps; the Sites move Series all the same.
-    if (m.kind !== 'series-moved' && this.#asleep()) return Promise.resolve()
+    // Nobody uses the app while the machine sleeps (the burst waits for it to wake); the Sites move Series all the same.
+    if (m.kind !== 'series-moved' && m.kind !== 'search-burst' && this.#asleep()) return Promise.resolve()
     switch (m.kind) {
       case 'search':
         return this.#search(m.reader, m.series, m.query, true)
@@ -119,7 +122,9 @@ export class SearchActor {
 
   /** Past the bound at once: the searches the app must decline are the ones over SEARCHES_PER_READER_PER_MINUTE. */
   async #burst(reader: number): Promise<void> {
-    const { world } = this.d
+    const { world, clock } = this.d
+    while (this.#asleep() && clock.monotonic() < world.end) await clock.sleep(BURST_RETRY_MS)
+    if (this.#asleep()) return
     const pool = world.series.filter((s) => !s.flood && !this.d.moves.list.some((m) => m.series === s))
     const works: Array<Promise<void>> = []
     for (let i = 0; i < SEARCHES_PER_READER_PER_MINUTE + 2; i++) {
