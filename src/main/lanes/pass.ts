@@ -614,7 +614,14 @@ function coverOverdue(deps: PassDeps, now: number): boolean {
 /** Fetches wanted covers (lanes/covers.ts); a refusal backs the Lane off and ends the pass's requests. */
 async function coversStep(deps: PassDeps, tally: Tally, run: CoverRun): Promise<'next' | 'stop'> {
   if (tally.stoppedEarly) return 'next'
-  const covered = await fetchCovers(deps, run)
+  let covered: Awaited<ReturnType<typeof fetchCovers>>
+  try {
+    covered = await fetchCovers(deps, run)
+  } catch (error) {
+    // The store could not be read (a locked file): the covers wait for a later pass; this one still writes its row.
+    deps.log.warn({ site: deps.site.key, err: error }, 'lane: covers left for a later pass: the store could not be read')
+    return 'next'
+  }
   if (covered.sent > 0) tally.fetched = true
   if (covered.end === 'stop') return 'stop'
   if (covered.end === 'refused') {

@@ -7,6 +7,8 @@
 import { FAMILIES } from '../sites/families'
 import { mangaDexAdapter } from '../sites/families/mangadex'
 import { selectorAdapter } from '../sites/families/selectors'
+import { templateSearch } from '../sites/search'
+import { mangaDexSearch } from '../sites/families/search'
 import { DEFAULT_PACE, seriesRules, type Cadence as PaceCadence, type Pace, type Site } from '../sites/site'
 import type { Random } from './random'
 
@@ -299,6 +301,8 @@ function makeSite(index: number, cadence: PaceCadence, over: Partial<Pace> = {})
     fallback: 'none' as const,
     pace,
     origin: 'built-in' as const,
+    // Half its Series' covers are on an image host of its own (sim-search.ts).
+    imageHosts: [`img.${host}`],
   }
   let site: Site
   switch (plan.family) {
@@ -313,13 +317,22 @@ function makeSite(index: number, cadence: PaceCadence, over: Partial<Pace> = {})
       site = { ...base, adapter: FAMILIES.webtoons.adapter(), ...seriesRules(FAMILIES.webtoons.idPattern) }
       break
     case 'mangadex':
-      site = { ...base, adapter: mangaDexAdapter({ apiBase: `https://${apiHost}` }), ...seriesRules(FAMILIES.mangadex.idPattern) }
+      site = {
+        ...base,
+        // Its search as the built-in MangaDex has it (families/index.ts), on the simulated API host.
+        adapter: { ...mangaDexAdapter({ apiBase: `https://${apiHost}` }), search: mangaDexSearch(`https://${apiHost}`, ['en']) },
+        ...seriesRules(FAMILIES.mangadex.idPattern),
+      }
       break
     case 'selectors':
       site = {
         ...base,
         // As a sites.json entry would give it: every other selectors Site reads the number from an attribute.
-        adapter: selectorAdapter({ chapter: 'ul.chapters li a', title: 'h1.series-title', number: index % 2 ? 'attr:data-num' : 'text' }),
+        adapter: {
+          ...selectorAdapter({ chapter: 'ul.chapters li a', title: 'h1.series-title', number: index % 2 ? 'attr:data-num' : 'text' }),
+          // As a sites.json `search` template gives it (sim-search.ts answers it).
+          search: templateSearch(`https://${host}/search?q={query}`),
+        },
         ...seriesRules(/^\/series\/([^/?#]+)/),
       }
       break

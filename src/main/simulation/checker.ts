@@ -14,6 +14,7 @@ import type { PassRow } from '../store/schema'
 import { isFeedUrl } from './sim-feeds'
 import { checkReaderRules, READER_RULES } from './checker-readers'
 import { siteEditsAsServed } from './site-edits'
+import { checkSearchRules, moveAllowance, moveAllowances, SEARCH_RULES } from './checker-search'
 import {
   DB_FAULT_MARK,
   FAULT_OUTCOME,
@@ -52,6 +53,7 @@ export const RULES = [
   'one-message-per-reader-per-pass',
   'site-edits-as-served',
   ...READER_RULES,
+  ...SEARCH_RULES,
 ] as const
 export type RuleName = (typeof RULES)[number]
 
@@ -147,7 +149,8 @@ class Index {
   /** Files one action: the Lanes stopped (returns since when) or started again, and a press, Sighting or Finish that worked. */
   #indexAction(e: ActionEvent, stoppedAt: number | null): number | null {
     if (e.result === 'ok' && e.series) {
-      if (e.action === 'check-now') push(this.pressesBySeries, e.series, e)
+      // Accepting a move checks the Series at its new place at the Lane's next turn, as a Check now does.
+      if (e.action === 'check-now' || e.action === 'accept-move') push(this.pressesBySeries, e.series, e)
       if (e.action === 'sighting') push(this.sightingsBySeries, e.series, e)
       if (e.action === 'finish') push(this.finishes, e.series, e)
     }
@@ -402,7 +405,7 @@ const closedLaneSilent: Rule = (index, out) => {
       if (e.action === 'pause' && e.durationMs) pauses.set(e.site, e)
       else pauses.delete(e.site)
     }
-    if (e.type !== 'request' || !e.first) continue
+    if (e.type !== 'request' || !paced(e)) continue
     const lane = index.laneBefore(e.site, e.seq)
     if (lane && lane.refuseUntil > e.wall)
       out.push({
@@ -425,11 +428,14 @@ const closedLaneSilent: Rule = (index, out) => {
   }
 }
 
-/** Each check's first request with the one to the same Site before it, whoever sent either. */
+/** A request that takes a turn of its Site's pace: a check's first, a title search, a cover. */
+const paced = (e: RequestEvent) => e.first || e.kind === 'search' || e.kind === 'cover'
+
+/** Each paced request with the one to the same Site before it, whoever sent either. */
 function* requestPairs(index: Index): Generator<[RequestEvent, RequestEvent]> {
   const last = new Map<string, RequestEvent>()
   for (const e of index.events) {
-    if (e.type !== 'request' || !e.first) continue
+    if (e.type !== 'request' || !paced(e)) continue
     const prev = last.get(e.site)
     last.set(e.site, e)
     if (prev) yield [prev, e]
@@ -543,6 +549,7 @@ const detectionBound = (index: Index, out: Violation[], detections: Detection[])
   const seeds = new Map<string, number>()
   for (const e of index.events) if (e.type === 'seed' && e.checkedAt > 0) seeds.set(e.series, e.checkedAt)
   const overShareCycles = overShareCyclesOf(index)
+  const moves = moveAllowances(index.events)
   for (const e of index.events) {
     if (e.type !== 'release' || !e.tracked) continue
     const release = e as ReleaseEvent
@@ -575,6 +582,8 @@ const detectionBound = (index: Index, out: Violation[], detections: Detection[])
     )
     const backlog = dueBacklog(index, release, found, deadline)
     deadline += Math.max(0, backlog - 1) * gap
+    // A Series its Site moved: the time until the owner accepted the move found again (docs/adr/0186-…).
+    deadline += moveAllowance(moves.get(release.series), release, deadline)
     const finishedSoon = (index.finishes.get(release.series) ?? []).some((f) => f.mono >= release.mono && f.mono <= deadline)
     const judged = deadline <= index.config.end && !finishedSoon
     detections.push({
@@ -826,6 +835,8 @@ const chaptersAsServed: Rule = (index, out) => {
 /** Every owner and Reader action the simulation makes is valid, so each succeeds. */
 const actionsSucceed: Rule = (index, out) => {
   for (const e of index.events) {
+    // A search the app declined in words (a Reader past the bound, a closed Lane) is the app's answer, not a failure.
+    if (e.type === 'action' && e.action === 'search' && e.declined) continue
     if (e.type === 'action' && e.result !== 'ok' && !(e.result.includes(DB_FAULT_MARK) && index.dbFaultWithin(e.mono, e.seq)))
       out.push({
         rule: 'actions-succeed',
@@ -852,7 +863,7 @@ const refusalRespected: Rule = (index, out) => {
       if (!prev || e.mono + length > prev.until) closed.set(e.site, { until: e.mono + length, refusal: e })
       continue
     }
-    if (e.type !== 'request' || !e.first) continue
+    if (e.type !== 'request' || !paced(e)) continue
     const c = closed.get(e.site)
     if (!c || e.mono <= c.refusal.mono) continue
     const early = c.until - index.forwardWithin(c.refusal.mono, e.mono) - e.mono
@@ -983,7 +994,7 @@ function laneRequestGaps(index: Index): Map<number, number> {
   const gaps = new Map<number, number>()
   const open = new Map<string, RequestEvent[]>()
   for (const e of index.events) {
-    if (e.type === 'request' && e.first && e.caller === 'lane') push(open, e.site, e)
+    if (e.type === 'request' && (e.first || e.kind === 'cover') && e.caller === 'lane') push(open, e.site, e)
     else if (e.type === 'pass-failed') open.delete(e.site)
     else if (e.type === 'pass') {
       const gap = e.row?.gap ?? 0
@@ -1005,14 +1016,15 @@ const spacing: Rule = (index, out) => {
   const gaps = laneRequestGaps(index)
   for (const [prev, e] of requestPairs(index)) {
     const apart = e.mono - prev.mono
-    const gap = e.caller === 'lane' ? gaps.get(e.seq) : undefined
+    // A search (a Reader's, or the app finding a Series again) asks for minGapMs as an Acquisition does.
+    const gap = e.caller === 'lane' && e.kind !== 'search' ? gaps.get(e.seq) : undefined
     if (gap === undefined || apart >= gap - GAP_TOLERANCE_MS) continue
     out.push({
-      rule: prev.caller === 'lane' ? 'gap-kept' : 'acquisition-paced',
+      rule: prev.caller === 'lane' && prev.kind !== 'search' ? 'gap-kept' : 'acquisition-paced',
       ...at(e),
       site: e.site,
       series: e.series,
-      message: `${prev.caller} then lane request ${apart} ms apart; the pass's gap is ${gap} ms`,
+      message: `${prev.caller}${prev.kind ? ` ${prev.kind}` : ''} then lane${e.kind ? ` ${e.kind}` : ''} request ${apart} ms apart; the pass's gap is ${gap} ms`,
     })
   }
 }
@@ -1046,6 +1058,9 @@ export function checkInvariants(events: readonly SimEvent[], config: CheckerConf
   for (const { check, message } of siteEditsAsServed(events))
     violations.push({ rule: 'site-edits-as-served', ...at(check), site: check.site, series: check.series, message })
   violations.push(...checkReaderRules(events, config.end))
+  violations.push(
+    ...checkSearchRules(events, { end: config.end, facts: (site) => index.facts(site), unavailable: (site) => index.unavailable(site) }),
+  )
   violations.sort((a, b) => a.seq - b.seq)
   return { violations, unexplainedErrors, detections }
 }

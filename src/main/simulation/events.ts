@@ -18,6 +18,8 @@ export const FAULT_OUTCOME = {
   'browser-dies': 'unreachable',
   /** A query the store makes fails (the file locked by another process, a full disk). */
   database: 'error',
+  /** The Series' page is gone (404/410): its Site moved it to a new slug (sim-moves.ts); the Site's doing, never drawn. */
+  gone: 'error',
 } as const satisfies Record<string, CheckOutcome>
 export type FaultKind = keyof typeof FAULT_OUTCOME
 
@@ -53,6 +55,12 @@ export interface RequestEvent extends At {
   served: number | null
   /** Every chapter number the answer listed, newest first (absent or null: it listed none). */
   listed?: number[] | null
+  /** A title search or a cover image (sim-search.ts): a Lane request outside any check; absent for a check's or a feed's. */
+  kind?: 'search' | 'cover'
+  /** A search a Reader made: who (absent: the owner, or the app finding a Series again). */
+  reader?: number
+  /** A cover request the Site answered with the image (set as the answer goes out). */
+  image?: boolean
   /** The Site's edits among what it listed (a relabel, a corrected number, an extra chapter), with the label shown. */
   edited?: ServedEdit[]
 }
@@ -186,6 +194,12 @@ export type ActionKind =
   | 'lanes-stop'
   | 'lanes-start'
   | 'progress'
+  /** A Reader searched a Site by title (sim-search.ts); `declined` when the app said no in words. */
+  | 'search'
+  /** A Site moved a Series to a new slug (the world's doing). */
+  | 'series-moved'
+  /** The owner accepted the app's "found again" proposal for a moved Series. */
+  | 'accept-move'
 
 /** Something the owner, a Reader or the machine did. */
 export interface ActionEvent extends At {
@@ -207,6 +221,11 @@ export interface ActionEvent extends At {
   reader?: number
   /** pause: the duration the simulation chose, in ms. */
   durationMs?: number
+  /** search: why the app declined it in words ('rate-limited', 'conflict': a paused or refusing Lane). */
+  declined?: string
+  /** search: the results answered; accept-move: the URL moved to. */
+  results?: number
+  url?: string
 }
 
 /**

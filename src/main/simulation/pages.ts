@@ -17,8 +17,25 @@ const LISTED_FEED = 100
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
-function document(title: string, body: string): string {
-  return `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title></head>\n<body>${body}</body></html>\n`
+function document(title: string, body: string, head = ''): string {
+  return `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title>${head}</head>\n<body>${body}</body></html>\n`
+}
+
+/** The cover as the family's page shows it (sim-search.ts names it): its cover element, or `og:image` for selectors. */
+function coverHtml(family: PageFamily, cover: string | undefined): { body: string; head: string } {
+  if (!cover) return { body: '', head: '' }
+  const img = `<img src="${esc(cover)}" alt="">`
+  switch (family) {
+    case 'madara':
+    case 'madara-xhr':
+      return { body: `<div class="summary_image"><a href="#">${img}</a></div>`, head: '' }
+    case 'mangathemesia':
+      return { body: `<div class="thumb">${img}</div>`, head: '' }
+    case 'webtoons':
+      return { body: `<div class="detail_header"><span class="thmb">${img}</span></div>`, head: '' }
+    default:
+      return { body: '', head: `<meta property="og:image" content="${esc(cover)}">` }
+  }
 }
 
 const newestFirst = (chapters: readonly SimChapter[], count = LISTED) => chapters.slice(-count).reverse()
@@ -62,18 +79,19 @@ export function servedEdits(family: PageFamily, chapters: readonly SimChapter[])
 }
 
 /** A Series page of its Site's family, listing `chapters` (those released by now). */
-export function seriesPage(family: PageFamily, series: SimSeries, chapters: readonly SimChapter[]): string {
+export function seriesPage(family: PageFamily, series: SimSeries, chapters: readonly SimChapter[], cover?: string): string {
   const title = esc(series.title)
+  const shown = coverHtml(family, cover)
   switch (family) {
     case 'madara':
       return document(
         `${series.title} – Sim Scans`,
-        `<div class="post-title"><h1>${title}</h1></div><div class="c-page-content"><div class="listing-chapters_wrap">${madaraList(series, chapters)}</div></div>`,
+        `<div class="post-title"><h1>${title}</h1></div>${shown.body}<div class="c-page-content"><div class="listing-chapters_wrap">${madaraList(series, chapters)}</div></div>`,
       )
     case 'madara-xhr':
       return document(
         `${series.title} – Sim Scans`,
-        `<div class="post-title"><h1>${title}</h1></div><div class="c-page-content"><div id="manga-chapters-holder" data-id="${series.postId}"><div class="loading-chapters"></div></div></div>`,
+        `<div class="post-title"><h1>${title}</h1></div>${shown.body}<div class="c-page-content"><div id="manga-chapters-holder" data-id="${series.postId}"><div class="loading-chapters"></div></div></div>`,
       )
     case 'mangathemesia': {
       const items = newestFirst(chapters)
@@ -84,7 +102,7 @@ export function seriesPage(family: PageFamily, series: SimSeries, chapters: read
         .join('\n')
       return document(
         `${series.title} - Sim Themesia`,
-        `<h1 class="entry-title">${title}</h1><div class="eplister" id="chapterlist"><ul>${items}</ul></div>`,
+        `<h1 class="entry-title">${title}</h1>${shown.body}<div class="eplister" id="chapterlist"><ul>${items}</ul></div>`,
       )
     }
     case 'webtoons': {
@@ -96,14 +114,18 @@ export function seriesPage(family: PageFamily, series: SimSeries, chapters: read
         .join('\n')
       return document(
         `${series.title} | Sim Toons`,
-        `<div class="info"><h1 class="subj">${title}</h1></div><div class="detail_lst"><ul id="_listUl">${items}</ul></div>`,
+        `${shown.body}<div class="info"><h1 class="subj">${title}</h1></div><div class="detail_lst"><ul id="_listUl">${items}</ul></div>`,
       )
     }
     case 'selectors': {
       const items = newestFirst(chapters)
         .map((c) => `<li><a href="${chapterUrl(series, c)}" data-num="${c.number}">${esc(c.label)}</a></li>`)
         .join('\n')
-      return document(`${series.title} · Sim Reader`, `<h1 class="series-title">${title}</h1><ul class="chapters">${items}</ul>`)
+      return document(
+        `${series.title} · Sim Reader`,
+        `<h1 class="series-title">${title}</h1><ul class="chapters">${items}</ul>`,
+        shown.head,
+      )
     }
     case 'mangadex':
       return mangaDexFeed(series, chapters)

@@ -19,7 +19,7 @@ vi.mock('../sites/html', (io) => import('./plant-bugs').then((m) => m.html(io)))
 vi.mock('../store/passes', (io) => import('./plant-bugs').then((m) => m.passes(io)))
 
 const PLANTS: ReadonlyArray<readonly [Bug, RuleName, number]> = [
-  ['message-per-chapter', 'one-digest-per-reader-per-pass', 1],
+  ['message-per-chapter', 'one-digest-per-reader-per-pass', 3],
   ['quiet-hours-ignored', 'quiet-hours-kept', 1],
   ['outbox-row-deleted-before-delivery', 'delivered-at-least-once', 1],
   ['unread-off-by-one', 'unread-as-served', 1],

@@ -16,6 +16,7 @@ import {
 } from './checker'
 import type { ActionKind, FaultKind, SimEvent } from './events'
 import { editsMet } from './site-edits'
+import { searchCoverCounts, searchCoverLine, type SearchCoverCounts } from './report-search'
 
 export interface SimulationReport {
   options: { days: number; series: number; sites: number; seed: number; faults: string; actions: string }
@@ -62,6 +63,8 @@ export interface SimulationReport {
   browserLaunches: number
   /** Reads of the Sites' updates pages (counted in `requests`; docs/adr/0165-site-feeds.md). */
   feedRequests?: number
+  /** Title searches, covers and moves (report-search.ts; counted in `requests` too). */
+  searchAndCovers: SearchCoverCounts
   actions: Partial<Record<ActionKind, { ok: number; failed: number }>>
   /** Digests of New Chapters made after passes, and the messages in them (one per Reader told). */
   notifications: NotificationCounts
@@ -153,6 +156,7 @@ export function buildReport(input: ReportInput): SimulationReport {
     refusals: t.refusals,
     browserLaunches: input.browserLaunches,
     ...(input.feedRequests ? { feedRequests: input.feedRequests } : {}),
+    searchAndCovers: searchCoverCounts(events, world),
     actions: t.actions,
     notifications: notificationCounts(events),
     scenarios: {
@@ -322,6 +326,7 @@ export function formatSummary(report: SimulationReport, start: number): string {
   lines.push(
     `notifications: ${n.messages} messages in ${n.digests} digests; outbox ${n.outbox}; receivers saw ok ${n.deliveries.ok}, refused ${n.deliveries.refused}, dropped ${n.deliveries.dropped} (delivered twice: ${n.deliveredTwice}); Progress ${n.progress}, unread views ${n.unreadViews}`,
   )
+  lines.push(searchCoverLine(report.searchAndCovers))
   lines.push(`checks by outcome: ${tally(report.checks.byOutcome)}`)
   lines.push(`errors by cause: ${tally(report.errorsByCause)}`)
   lines.push(`faults injected: ${tally(report.faultsInjected)}; on Acquisitions ${report.faultsOnAcquisitions}`)

@@ -16,10 +16,12 @@ import { shownBy, type SimSeries, type SimSite, type World } from './catalogue'
 import type { Caller, EventLog, FaultKind, RefusalEvent, RequestEvent } from './events'
 import { challengePage, listedNumbers, madaraList, pageWithoutChapters, seriesPage, servedEdits } from './pages'
 import { feedAnswer, isFeedRequest } from './sim-feeds'
+import { COVER_PNG, coverUrl, searchAnswer, searchMatches, searchQuery, type Moves } from './sim-search'
+import type { ImageFetcher, ImageResult } from '../fetch/image-fetcher'
 import type { Random } from './random'
 
 /** The chance of each fault per request (`browser-dies` only on browser requests; `database` per store query). */
-export type FaultRates = Record<FaultKind, number>
+export type FaultRates = Record<Exclude<FaultKind, 'gone'>, number>
 
 /** A stretch of time when every request to one Site meets the same fault. */
 export interface FaultEpisode {
@@ -40,6 +42,8 @@ export interface SimSitesOptions {
   episodes: readonly FaultEpisode[]
   /** Called with every request as it is recorded (the simulation groups them into checks). */
   onRequest(event: RequestEvent): void
+  /** The Series the Sites move to a new slug (sim-search.ts; none: no move). */
+  moves?: Moves
 }
 
 const HTTP_LATENCY_MS = [150, 900] as const
@@ -59,7 +63,14 @@ export const LONGEST_REQUEST_MS =
 /** How long an updates page takes to answer. */
 const FEED_LATENCY_MS = 400
 
-type Route = { series: SimSeries | undefined; kind: 'page' | 'list' | 'unknown' }
+/** `gone`: the Series moved away from this URL (what it answers). */
+type Route = { series: SimSeries | undefined; kind: 'page' | 'list' | 'unknown'; gone?: 404 | 410 }
+
+/** How long a search answer and a cover take. */
+const SEARCH_LATENCY_MS = 600
+const COVER_LATENCY_MS = 300
+/** The Retry-After a Site in a challenge episode sends with a cover's 429 (seconds). */
+const COVER_RETRY_AFTER_S = 1_200
 
 export class SimSites {
   readonly faultsInjected: Record<FaultKind, number> = {
@@ -70,7 +81,11 @@ export class SimSites {
     'no-chapter': 0,
     'browser-dies': 0,
     database: 0,
+    gone: 0,
   }
+  /** Title searches and cover images the Sites answered (sim-search.ts). */
+  readonly searchRequests = { count: 0 }
+  readonly coverRequests = { count: 0 }
   readonly browserLaunches = { count: 0 }
   /** Requests for the Sites' updates pages (sim-feeds.ts). */
   readonly feedRequests = { count: 0 }
@@ -82,15 +97,15 @@ export class SimSites {
   constructor(private readonly o: SimSitesOptions) {}
 
   /** The HTTP fetcher as one caller sees it. */
-  http(caller: Caller): Fetcher {
-    return { kind: 'http', fetch: (request, site, signal) => this.#serve(request, site, signal, caller, 'http') }
+  http(caller: Caller, reader?: number): Fetcher {
+    return { kind: 'http', fetch: (request, site, signal) => this.#serve(request, site, signal, caller, 'http', reader) }
   }
 
   /** The one browser (its tab shared by every browser Lane and Acquisition) as one caller sees it. */
-  browser(caller: Caller): BrowserFetcher {
+  browser(caller: Caller, reader?: number): BrowserFetcher {
     const view: BrowserFetcher = {
       kind: 'browser',
-      fetch: (request, site, signal) => this.#serve(request, site, signal, caller, 'browser'),
+      fetch: (request, site, signal) => this.#serve(request, site, signal, caller, 'browser', reader),
       isAwake: () => this.#awake,
       close: async () => {
         this.#awake = false
@@ -114,16 +129,23 @@ export class SimSites {
     signal: AbortSignal | undefined,
     caller: Caller,
     via: 'http' | 'browser',
+    reader?: number,
   ): Promise<FetchResult> {
     const { clock, rng } = this.o
     const url = parseUrl(request.url)
     const sim = url ? this.o.world.siteByHost(url.host) : undefined
     if (url && sim && isFeedRequest(sim, url)) return this.#serveFeed(sim, url, request, site, caller, signal)
+    const query = url && sim ? searchQuery(sim, url) : null
+    if (query !== null) return this.#serveSearch(sim!, url!, query, { caller, via, reader, signal })
     const route: Route = url && sim ? this.#route(sim, url, request) : { series: undefined, kind: 'unknown' }
     // Always the same number of draws per request, so one fault decision never shifts the next.
     const draw = rng.next()
     const latencyDraw = rng.next()
-    const fault = route.series ? this.#fault(sim!, via, caller === 'acquisition' ? draw / ACQUISITION_FAULT_FACTOR : draw) : null
+    const fault = route.gone
+      ? 'gone'
+      : route.series
+        ? this.#fault(sim!, via, caller === 'acquisition' ? draw / ACQUISITION_FAULT_FACTOR : draw)
+        : null
     if (fault) this.faultsInjected[fault]++
     const released = route.series ? shownBy(route.series, clock.monotonic()) : []
     const shows = route.kind === 'list' || (route.kind === 'page' && sim!.family !== 'madara-xhr')
@@ -155,7 +177,7 @@ export class SimSites {
     const faulted = fault && this.#faultAnswer(fault, { url, sim, series: route.series, via, draw, latency, caller })
     if (faulted) return faulted
     if (route.kind === 'list') return page(url.href, 200, 'text/html', madaraList(route.series, released), clock.monotonic())
-    const body = seriesPage(sim.family, route.series, released)
+    const body = seriesPage(sim.family, route.series, released, coverUrl(sim, route.series, this.o.world, clock.monotonic()))
     return page(url.href, 200, sim.family === 'mangadex' ? 'application/json' : 'text/html', body, clock.monotonic())
   }
 
@@ -193,6 +215,10 @@ export class SimSites {
         )
       case 'database':
         return null
+      case 'gone': {
+        const status = this.o.moves?.movedBy(r.series, clock.monotonic())?.status ?? 404
+        return page(url.href, status, 'text/html', `<!DOCTYPE html><title>${status}</title><h1>Not here any more</h1>`, clock.monotonic())
+      }
     }
   }
 
@@ -278,10 +304,9 @@ export class SimSites {
       case 'madara':
       case 'madara-xhr':
       case 'mangathemesia':
-        if ((m = /^\/manga\/([^/]+)\/?$/.exec(path))) return { series: world.findSeries(key, 'slug', m[1]!), kind: 'page' }
+        if ((m = /^\/manga\/([^/]+)\/?$/.exec(path))) return this.#bySlug(key, m[1]!, 'page')
         if (sim.family === 'madara-xhr' && request.method === 'POST') {
-          if ((m = /^\/manga\/([^/]+)\/ajax\/chapters\/?$/.exec(path)))
-            return { series: world.findSeries(key, 'slug', m[1]!), kind: 'list' }
+          if ((m = /^\/manga\/([^/]+)\/ajax\/chapters\/?$/.exec(path))) return this.#bySlug(key, m[1]!, 'list')
           if (path === '/wp-admin/admin-ajax.php') {
             const postId = new URLSearchParams(request.body ?? '').get('manga') ?? ''
             return { series: world.findSeries(key, 'postId', postId), kind: 'list' }
@@ -297,15 +322,129 @@ export class SimSites {
           return { series: world.findSeries(key, 'uuid', m[1]!), kind: 'page' }
         break
       case 'selectors':
-        if ((m = /^\/series\/([^/]+)\/?$/.exec(path))) return { series: world.findSeries(key, 'slug', m[1]!), kind: 'page' }
+        if ((m = /^\/series\/([^/]+)\/?$/.exec(path))) return this.#bySlug(key, m[1]!, 'page')
         break
     }
     return { series: undefined, kind: 'unknown' }
   }
 
-  #fault(sim: SimSite, via: 'http' | 'browser', draw: number): FaultKind | null {
+  /**
+   * A Series by the slug in its URL: a moved Series at its new slug (from its move on), and at its old one from
+   * then on the move's 404 or 410 (sim-search.ts).
+   */
+  #bySlug(site: string, slug: string, kind: 'page' | 'list'): Route {
     const now = this.o.clock.monotonic()
-    const episode = this.o.episodes.find((e) => e.site === sim.site.key && e.from <= now && now < e.to)
+    const moved = this.o.moves?.bySlug(site, slug, now)
+    if (moved) return { series: moved, kind }
+    const series = this.o.world.findSeries(site, 'slug', slug)
+    const move = series && this.o.moves?.movedBy(series, now)
+    return move ? { series, kind, gone: move.status } : { series, kind }
+  }
+
+  #episodeAt(sim: SimSite): FaultEpisode | undefined {
+    const now = this.o.clock.monotonic()
+    return this.o.episodes.find((e) => e.site === sim.site.key && e.from <= now && now < e.to)
+  }
+
+  /**
+   * A title search (sim-search.ts): in the ledger as a `search` request of no Series (with the Reader who asked,
+   * when one did), never grouped with a check; no draw from the run's generator; a fault episode of the Site meets
+   * it as it meets checks.
+   */
+  async #serveSearch(
+    sim: SimSite,
+    url: URL,
+    query: string,
+    r: { caller: Caller; via: 'http' | 'browser'; reader: number | undefined; signal: AbortSignal | undefined },
+  ): Promise<FetchResult> {
+    const { clock, log, world } = this.o
+    const episode = this.#episodeAt(sim)
+    this.searchRequests.count++
+    log.add({
+      type: 'request',
+      site: sim.site.key,
+      series: '',
+      caller: r.caller,
+      first: false,
+      url: url.href,
+      fault: episode?.fault ?? null,
+      served: null,
+      listed: null,
+      kind: 'search',
+      ...(r.reader !== undefined ? { reader: r.reader } : {}),
+    })
+    await clock.sleep(SEARCH_LATENCY_MS, r.signal)
+    if (r.signal?.aborted) return { kind: 'error', reason: 'aborted' }
+    const now = clock.monotonic()
+    if (episode?.fault === 'timeout') return { kind: 'error', reason: `timed out after ${SEARCH_LATENCY_MS} ms` }
+    if (episode?.fault === '5xx') return page(url.href, 503, 'text/html', '<!DOCTYPE html><title>503</title><h1>Server error 503</h1>', now)
+    if (episode) return this.#refuse(url, r.via, 0, SEARCH_LATENCY_MS, { site: sim.site.key, series: '', caller: r.caller })
+    const found = searchMatches(
+      world.series.filter((s) => s.site === sim.site.key),
+      query,
+    ).map((series) => ({
+      series,
+      url: this.o.moves?.urlOf(series, now) ?? series.url,
+      cover: coverUrl(sim, series, world, now),
+      latest: shownBy(series, now).at(-1)?.label,
+    }))
+    return page(url.href, 200, sim.family === 'mangadex' ? 'application/json' : 'text/html', searchAnswer(sim, found), now)
+  }
+
+  /**
+   * The cover images, as the app's image fetcher would get them (core's `fetchImage`): each in the ledger as a Lane's
+   * `cover` request of its Series; the image its page names now, else 404; a fault episode of the Site meets it (a
+   * challenge as a 429 with Retry-After, entered as a refusal).
+   */
+  image(): ImageFetcher {
+    return (url, site, options) => this.#serveCover(url, site, options.signal)
+  }
+
+  async #serveCover(url: string, site: Site, signal: AbortSignal | undefined): Promise<ImageResult> {
+    const { clock, log, world } = this.o
+    const sim = world.sites.find((s) => s.site.key === site.key)
+    const m = /^\/covers\/(.+)-v\d+\.png$/.exec(parseUrl(url)?.pathname ?? '')
+    const series = sim && m ? world.findSeries(sim.site.key, 'slug', m[1]!) : undefined
+    const episode = sim && this.#episodeAt(sim)
+    this.coverRequests.count++
+    const fault = episode?.fault ?? null
+    const event = log.add({
+      type: 'request',
+      site: site.key,
+      series: series?.key ?? '',
+      caller: 'lane',
+      first: false,
+      url,
+      fault,
+      served: null,
+      listed: null,
+      kind: 'cover',
+      image: false as boolean,
+    })
+    await clock.sleep(COVER_LATENCY_MS, signal)
+    if (signal?.aborted) return { kind: 'error', reason: 'aborted' }
+    if (fault === 'timeout') return { kind: 'error', reason: 'timed out' }
+    if (fault === '5xx') return { kind: 'error', reason: 'HTTP 503' }
+    if (fault === 'challenge') {
+      const askedMs = COVER_RETRY_AFTER_S * 1000
+      log.add({
+        type: 'refusal',
+        site: site.key,
+        series: series?.key ?? '',
+        caller: 'lane',
+        form: '429',
+        retryAfter: String(COVER_RETRY_AFTER_S),
+        askedMs,
+      })
+      return { kind: 'refused', reason: 'HTTP 429 for a cover', retryAfterMs: askedMs }
+    }
+    if (!sim || !series || coverUrl(sim, series, world, clock.monotonic()) !== url) return { kind: 'error', reason: 'HTTP 404' }
+    event.image = true
+    return { kind: 'image', bytes: COVER_PNG, type: 'image/png' }
+  }
+
+  #fault(sim: SimSite, via: 'http' | 'browser', draw: number): FaultKind | null {
+    const episode = this.#episodeAt(sim)
     if (episode) return episode.fault
     let x = draw
     for (const [kind, rate] of Object.entries(this.o.rates) as Array<[FaultKind, number]>) {

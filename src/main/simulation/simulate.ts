@@ -63,6 +63,8 @@ import { OutboxWatch, seedReaders } from './readers'
 import { Receivers } from './receivers'
 import { storedLabels } from './site-edits'
 import { LONGEST_REQUEST_MS, SimSites, type FaultRates } from './sim-sites'
+import { Moves, planMoves } from './sim-search'
+import { SearchActor, searchMoments, type SearchMoment } from './search-actor'
 
 export { LEVELS, type Level, type ScenarioStep } from './agenda'
 
@@ -138,6 +140,8 @@ interface Run {
   /** The Readers' receivers (their ledger goes into the log) and the outbox as digests fill it. */
   readonly receivers: Receivers
   readonly outbox: OutboxWatch
+  /** The Series the Sites move to a new slug (sim-search.ts). */
+  readonly moves: Moves
 }
 
 /** The store's injected faults: at `rate` per query while `active`, and every query while another process holds the lock. */
@@ -156,7 +160,8 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
   try {
     await run.receivers.listen()
     const core = await startRunCore(run, dir)
-    const { agenda, actor } = await seedRun(run, core)
+    const { agenda, actor, searching } = await seedRun(run, core)
+    void driveSearching(run, searching)
     await runClock(run, core, agenda, actor)
     options.onEvents?.(run.log.events)
     await options.inspect?.(core.store)
@@ -188,7 +193,10 @@ function setUpWorld(options: SimulationOptions): Run {
   const log = new EventLog(clock)
   const episodes = makeEpisodes(root.fork('episodes'), world, faults)
   const openChecks = new Map<string, RequestEvent[]>()
+  // Moves are the Sites' doing, but only the owner's answer ends them: none in a run without actions.
+  const moves = (options.actions ?? 'some') !== 'none' ? planMoves(root.fork('moves'), world) : new Moves([])
   const sites = new SimSites({
+    moves,
     world,
     clock,
     log,
@@ -219,6 +227,7 @@ function setUpWorld(options: SimulationOptions): Run {
     timersFired: 0,
     receivers: new Receivers(clock, log, world.end),
     outbox: new OutboxWatch(() => run.core!, log),
+    moves,
   }
   return run
 }
@@ -246,6 +255,8 @@ async function startRunCore(run: Run, dir: string): Promise<Core> {
     browser: sites.browser('lane'),
     // Pages are read in process: a worker thread would read in real time while the clock is fake.
     reader: inlineReader,
+    // Covers come from the simulated Sites, each in their ledger (sim-sites.ts).
+    fetchImage: sites.image(),
     wrapDb: (db) => {
       run.rawDb = db
       return db.withPlugin(faulting)
@@ -260,7 +271,7 @@ async function startRunCore(run: Run, dir: string): Promise<Core> {
 }
 
 /** The household's Readers, bookmarks and Series as the run finds them, the agenda, and the actor that carries it out. */
-async function seedRun(run: Run, core: Core): Promise<{ agenda: Item[]; actor: Actor }> {
+async function seedRun(run: Run, core: Core): Promise<{ agenda: Item[]; actor: Actor; searching: Searching }> {
   const { world, log, root } = run
   const admin = createAdmin({ core, shell: 'headless', listening: () => 'simulation' })
   // Acquisitions get the same Sites through their own view, so each request says who asked.
@@ -296,7 +307,38 @@ async function seedRun(run: Run, core: Core): Promise<{ agenda: Item[]; actor: A
     track: (work) => track(run, work),
     snapshotUnread: (readerId, series) => snapshotUnread(run, readerId, series),
   })
-  return { agenda, actor }
+  const searching: Searching = {
+    moments: run.actions !== 'none' ? searchMoments(root.fork('searches'), world, run.moves, run.actions, readers.length) : [],
+    actor: new SearchActor({
+      world,
+      clock: run.clock,
+      log,
+      admin,
+      acquireDeps,
+      sites: run.sites,
+      moves: run.moves,
+      household,
+      readers,
+      track: (work) => track(run, work),
+      snapshotUnread: (readerId, series) => snapshotUnread(run, readerId, series),
+    }),
+  }
+  return { agenda, actor, searching }
+}
+
+/** The searches' and moves' own agenda and the actor that carries it out (search-actor.ts). */
+interface Searching {
+  moments: SearchMoment[]
+  actor: SearchActor
+}
+
+/** Walks the searches' and moves' agenda on the clock, beside the main one. */
+async function driveSearching(run: Run, searching: Searching): Promise<void> {
+  for (const moment of searching.moments) {
+    const wait = moment.at - run.clock.monotonic()
+    if (wait > 0) await run.clock.sleep(wait)
+    track(run, searching.actor.run(moment))
+  }
 }
 
 /**
