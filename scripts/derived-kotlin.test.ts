@@ -111,6 +111,125 @@ describe('the Kotlin reader of scripts/derived-sites.ts', () => {
     expect(why('')).toBe('no chapterListParse')
   })
 
+  // A KeiSource (the newer API): one update fetches the Series page and hands it to the chapter parse.
+  const keiSource = (update: string, extra = '') => `
+class Example : KeiSource() {
+    override suspend fun fetchMangaUpdate(
+        manga: SManga,
+        chapters: List<SChapter>,
+        fetchDetails: Boolean,
+        fetchChapters: Boolean,
+    ): SMangaUpdate {
+${update}
+    }
+
+    private fun parseMangaDetails(document: Document): SManga = SManga.create().apply {
+        title = document.selectFirst("h1.comic-name")!!.text()
+    }
+
+    private fun parseChapterList(document: Document): List<SChapter> = document.select("div.chapters > div.item").mapNotNull { row ->
+        val link = row.selectFirst("a.go") ?: return@mapNotNull null
+        SChapter.create().apply {
+            setUrlWithoutDomain(link.absUrl("href"))
+            name = link.text()
+            date_upload = parseDate(row.selectFirst(".time")?.text())
+        }
+    }
+${extra}
+}
+`
+  const plainUpdate = `        val document = client.get(getMangaUrl(manga)).asJsoup()
+        return SMangaUpdate(parseMangaDetails(document), if (fetchChapters) parseChapterList(document) else chapters)`
+
+  it('an update that reads the Series page: the parse it hands the page to, a row without its link skipped', () => {
+    expect(deriveSelectors(keiSource(plainUpdate))).toEqual({
+      ok: true,
+      shape: 'update lambda, name inside, link inside',
+      selectors: { chapter: 'div.chapters > div.item', title: 'h1.comic-name', number: 'text', name: 'a.go', link: 'a.go' },
+    })
+  })
+
+  it('an update: the page by a response named first, through a use block that only throws, or by a function of its own', () => {
+    const ok = (code: string, extra = '') => deriveSelectors(keiSource(code, extra)).ok
+    expect(
+      ok(`        val response = client.get("\${baseUrl}\${manga.url}")
+        val document = response.asJsoup()
+        return SMangaUpdate(manga, parseChapterList(document))`),
+    ).toBe(true)
+    expect(
+      ok(`        val path = manga.url
+        val doc = client.get("$baseUrl$path", ensureSuccess = false).use { response ->
+            if (!response.isSuccessful) {
+                throw HttpException(response.code)
+            }
+            response.asJsoup()
+        }
+        return SMangaUpdate(manga, parseChapterList(doc))`),
+    ).toBe(true)
+    expect(
+      ok(
+        `        return SMangaUpdate(manga, if (fetchChapters) loadChapters(manga) else chapters)`,
+        `    private suspend fun loadChapters(manga: SManga): List<SChapter> = parseChapterList(client.get(getMangaUrl(manga)).asJsoup())`,
+      ),
+    ).toBe(true)
+  })
+
+  it('refuses an update whose chapters come otherwise, and a row skipped for an element it does not read', () => {
+    const why = (code: string, extra = '') => {
+      const d = deriveSelectors(keiSource(code, extra))
+      return d.ok ? 'accepted' : d.why
+    }
+    expect(why(plainUpdate.replace('getMangaUrl(manga)', '"$baseUrl/ajax/chapters/${manga.url}"'))).toBe(
+      'the update reads no Series page for its chapters',
+    )
+    // The page a reader opens is another address than the one the update builds: not the Series page.
+    expect(
+      why(
+        plainUpdate.replace('getMangaUrl(manga)', 'baseUrl + manga.url'),
+        '    override fun getMangaUrl(manga: SManga) = "$baseUrl/series/${manga.url}"',
+      ),
+    ).toBe('the update reads no Series page for its chapters')
+    expect(why(plainUpdate.replace(/document\b/g, 'page'))).toBe('accepted')
+    expect(why('        return SMangaUpdate(manga, api.chapters(manga.url))')).toBe('the update reads no Series page')
+    const guarded = keiSource(plainUpdate).replace(
+      'val link = row.selectFirst("a.go") ?: return@mapNotNull null',
+      'val link = row.selectFirst("a.go")!!\n        val lock = row.selectFirst(".free") ?: return@mapNotNull null',
+    )
+    expect(deriveSelectors(guarded)).toEqual({ ok: false, why: 'a row skipped for an element not read' })
+  })
+
+  it('a ParsedHttpSource: the list selector a literal, each chapter made by chapterFromElement', () => {
+    const parsed = (fromElement: string) =>
+      deriveSelectors(`
+class Example : ParsedHttpSource() {
+    override fun chapterListSelector() = "ul.episodes li"
+    override fun chapterFromElement(element: Element): SChapter = ${fromElement}
+}`)
+    expect(
+      parsed(`SChapter.create().apply {
+        name = element.selectFirst("span.title")!!.text()
+        setUrlWithoutDomain(element.selectFirst("a")!!.attr("href"))
+    }`),
+    ).toEqual({
+      ok: true,
+      shape: 'parsed, name inside, link inside',
+      selectors: { chapter: 'ul.episodes li', number: 'text', name: 'span.title', link: 'a' },
+    })
+    expect(parsed(`SChapter.create().apply { name = element.text(); url = "/e/" + element.attr("data-id") }`)).toMatchObject({
+      ok: false,
+      why: expect.stringMatching(/^a URL made, not read/),
+    })
+    expect(parsed(`chapterOf(element).also { log(it) }`)).toEqual({ ok: false, why: 'chapterFromElement does more than one apply block' })
+  })
+
+  it('a list mapped with mapNotNull is read as one (not as map followed by something else)', () => {
+    const d = deriveSelectors(
+      source(`    override fun chapterListParse(response: Response): List<SChapter> =
+        response.asJsoup().select("li.ch").mapNotNull { SChapter.create().apply { name = it.text(); url = it.attr("href") } }`),
+    )
+    expect(d).toMatchObject({ ok: true, shape: 'lambda, name the row, link the row', selectors: { chapter: 'li.ch' } })
+  })
+
   it('reads literals, and bodies of both forms', () => {
     expect(literal('"a[href*=\\"x\\"]"')).toBe('a[href*="x"]')
     expect(literal('"a.$b"')).toBeNull()

@@ -72,7 +72,8 @@ describe('derived selector entries', () => {
       expect.arrayContaining(['name inside, link inside', 'name inside, link the row', 'name the row, link the row']),
     )
     const how = new Set(TABLE.sites.map((s) => s.shape.split(',')[0]))
-    expect([...how].sort()).toEqual(['adapter', 'function', 'hand', 'lambda'])
+    expect([...how].sort()).toEqual(expect.arrayContaining(['adapter', 'function', 'hand', 'lambda', 'update lambda']))
+    for (const h of how) expect(['adapter', 'function', 'hand', 'lambda', 'update lambda', 'update function', 'parsed']).toContain(h)
   })
 
   it('read the name where `name` says, not the whole row (a date beside it is no number)', () => {
