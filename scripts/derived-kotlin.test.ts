@@ -230,6 +230,27 @@ class Example : ParsedHttpSource() {
     expect(d).toMatchObject({ ok: true, shape: 'lambda, name the row, link the row', selectors: { chapter: 'li.ch' } })
   })
 
+  it('a sort by number or a reversal is no logic; a name with a digitless literal taken off an end keeps its number', () => {
+    const d = deriveSelectors(
+      source(`    override fun chapterListParse(response: Response): List<SChapter> {
+        return response.asJsoup().select("li.ch").map { row ->
+            SChapter.create().apply {
+                name = row.selectFirst("a")!!.text().removePrefix("#").trimStart()
+                setUrlWithoutDomain(row.selectFirst("a")!!.absUrl("href"))
+                row.selectFirst(".date")?.text()?.also { date_upload = parseDate(it) }
+            }
+        }.sortedByDescending { it.chapter_number }.asReversed()
+    }`),
+    )
+    expect(d).toMatchObject({ ok: true, selectors: { chapter: 'li.ch', name: 'a', link: 'a' } })
+    const digits = deriveSelectors(
+      source(`    override fun chapterListParse(response: Response) = response.asJsoup().select("li").map {
+        SChapter.create().apply { name = it.text().removePrefix("1. "); url = it.attr("href") }
+    }`),
+    )
+    expect(digits).toMatchObject({ ok: false, why: expect.stringMatching(/^a name made, not read/) })
+  })
+
   it('reads literals, and bodies of both forms', () => {
     expect(literal('"a[href*=\\"x\\"]"')).toBe('a[href*="x"]')
     expect(literal('"a.$b"')).toBeNull()

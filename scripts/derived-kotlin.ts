@@ -149,9 +149,12 @@ function elementPath(code: string, bases: ReadonlyMap<string, string[]>): string
 /** What may follow a read without changing it where it is read: a trim, a fallback when there is nothing. */
 const FALLBACK = String.raw`\.trim(?:Start)?\(\)|\??\.orEmpty\(\)|!!|\s*\?:\s*(?:"[^"$\\]*"|throw \w+\("[^"$\\]*"\))|\.ifEmpty\s*\{\s*"[^"$\\]*"\s*\}`
 
+/** What may follow a name's text and leave its number as it is: a literal with no digit taken off an end. */
+const UNDIGITED = String.raw`\.remove(?:Prefix|Suffix)\("[^"$\\\d]*"\)|\.trimEnd\(\)`
+
 /** The path an expression reads text from (`<path>.text()`), or null. */
 function textPath(code: string, bases: ReadonlyMap<string, string[]>): string[] | null {
-  const m = new RegExp(`^(.+?)(?:\\?|!!)?\\.text\\(\\)(?:${FALLBACK})*$`).exec(code)
+  const m = new RegExp(`^(.+?)(?:\\?|!!)?\\.text\\(\\)(?:${FALLBACK}|${UNDIGITED})*$`).exec(code)
   return m ? elementPath(m[1]!, bases) : null
 }
 
@@ -188,6 +191,9 @@ export function chapterFields(block: string, param: string): { name: string[]; l
       name = textPath(field[2]!, bases)
       if (!name) return `a name made, not read: ${s.slice(0, 80)}`
     } else if (field && ['date_upload', 'scanlator'].includes(field[1]!)) {
+      continue
+    } else if (/\{\s*(?:\w+\s*->\s*)?(?:date_upload|scanlator)\s*=[^{}]*\}$/.test(s) && !/\b(?:name|url)\s*=|setUrlWithoutDomain/.test(s)) {
+      // `….also { date_upload = … }`: only a date or a scanlator, which are not read.
       continue
     } else if (field?.[1] === 'chapter_number') {
       const number = new RegExp(`^${param}\\.attr\\("([\\w-]+)"\\)\\.toFloat(?:OrNull)?\\(\\)(?:\\s*\\?:\\s*-?\\d+f|!!)?$`, 'i').exec(
@@ -267,7 +273,11 @@ function deriveFromList(text: string, code: string, docs: string[], prefix: stri
   if (typeof found === 'string') return { ok: false, why: found }
   const residue = (code.slice(0, chain.index) + code.slice(found.end + 1))
     .replace(/val \w+(?:\s*:\s*Document)? = response\.asJsoup\(\)/, '')
-    .replace(/\breturn\b|\.reversed\(\)|\.distinctBy\s*\{\s*it\.url\s*\}/g, '')
+    // The order is no fact the app reads (it keeps both ends of a long list): a sort or a reversal is no logic.
+    .replace(
+      /\breturn\b|\.(?:as)?[rR]eversed\(\)|\.distinctBy\s*\{\s*it\.url\s*\}|\.sortedBy(?:Descending)?\s*\{\s*it\.chapter_number\s*\}/g,
+      '',
+    )
     .trim()
   if (residue) return { ok: false, why: `more than the list: ${residue.replace(/\s+/g, ' ').slice(0, 80)}` }
   return fromFields(text, chapter, found.block, found.param, `${prefix}${found.shape}`)
