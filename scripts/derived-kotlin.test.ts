@@ -251,6 +251,43 @@ class Example : ParsedHttpSource() {
     expect(digits).toMatchObject({ ok: false, why: expect.stringMatching(/^a name made, not read/) })
   })
 
+  it("a row's href or text named first, the row skipped when it is empty, is read where it is named", () => {
+    const rows = (first: string, fields: string) =>
+      deriveSelectors(
+        source(`    override fun chapterListParse(response: Response): List<SChapter> {
+        val document = response.asJsoup()
+        return document.select(".list article a").mapNotNull { element ->
+            ${first}
+            SChapter.create().apply {
+                ${fields}
+            }
+        }
+    }`),
+      )
+    expect(
+      rows(
+        'val chapterUrl = element.absUrl("href").takeIf { it.isNotEmpty() } ?: return@mapNotNull null',
+        'setUrlWithoutDomain(chapterUrl)\n                name = element.select(".storyTitle").text()',
+      ),
+    ).toMatchObject({ ok: true, selectors: { chapter: '.list article a', name: '.storyTitle' } })
+    expect(
+      rows(
+        'val title = element.selectFirst("h4")?.text()?.takeIf(String::isNotEmpty) ?: return@mapNotNull null',
+        'url = element.attr("href")\n                name = title',
+      ),
+    ).toMatchObject({ ok: true, selectors: { name: 'h4' } })
+    // A value of no element read (a number found by a pattern) guarding the row: logic.
+    expect(
+      rows(
+        'val n = Regex("c-(\\\\d+)").find(element.attr("href"))?.value ?: return@mapNotNull null',
+        'url = element.attr("href")\n                name = element.text()',
+      ),
+    ).toMatchObject({
+      ok: false,
+      why: expect.stringMatching(/^a row skipped by logic/),
+    })
+  })
+
   it('reads literals, and bodies of both forms', () => {
     expect(literal('"a[href*=\\"x\\"]"')).toBe('a[href*="x"]')
     expect(literal('"a.$b"')).toBeNull()

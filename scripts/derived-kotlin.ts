@@ -152,6 +152,9 @@ const FALLBACK = String.raw`\.trim(?:Start)?\(\)|\??\.orEmpty\(\)|!!|\s*\?:\s*(?
 /** What may follow a name's text and leave its number as it is: a literal with no digit taken off an end. */
 const UNDIGITED = String.raw`\.remove(?:Prefix|Suffix)\("[^"$\\\d]*"\)|\.trimEnd\(\)`
 
+/** A value kept only when it is not empty: a row without it is skipped (the adapter skips a row with no link). */
+const NOT_EMPTY = /\s*\??\.takeIf\s*(?:\{\s*it\.isNot(?:Empty|Blank)\(\)\s*\}|\(String::isNot(?:Empty|Blank)\))\s*$/
+
 /** The path an expression reads text from (`<path>.text()`), or null. */
 function textPath(code: string, bases: ReadonlyMap<string, string[]>): string[] | null {
   const m = new RegExp(`^(.+?)(?:\\?|!!)?\\.text\\(\\)(?:${FALLBACK}|${UNDIGITED})*$`).exec(code)
@@ -171,24 +174,32 @@ export function chapterFields(block: string, param: string): { name: string[]; l
   let link: string[] | null = null
   let attr: string | undefined
   const guards: string[][] = []
+  // Values read once and named: an element's `href` or text (`val u = row.absUrl("href")`).
+  const reads = new Map<string, { href: string[] | null; text: string[] | null }>()
   for (const s of statements(withoutComments(block))) {
-    const alias = /^val (\w+)(?:\s*:\s*Element\??)? = (.+?)(\s*\?:\s*return(?:@\w+)?\s+null)?$/.exec(s)
+    const alias = /^val (\w+)(?:\s*:\s*(?:Element|String)\??)? = (.+?)(\s*\?:\s*return(?:@\w+)?\s+null)?$/.exec(s)
     if (alias) {
       // A value that is no element (a date's text, …) may feed only what is not read here.
       const path = elementPath(alias[2]!, bases)
       if (path) bases.set(alias[1]!, path)
       else bases.delete(alias[1]!)
-      if (alias[3] && !path) return `a row skipped by logic: ${s.slice(0, 80)}`
-      if (alias[3]) guards.push(path!)
+      const value = alias[2]!.replace(NOT_EMPTY, '')
+      const read = path ? null : { href: hrefPath(value, bases), text: textPath(value, bases) }
+      if (read && (read.href || read.text)) reads.set(alias[1]!, read)
+      else reads.delete(alias[1]!)
+      const guarded = path ?? read?.href ?? read?.text
+      if (alias[3] && !guarded) return `a row skipped by logic: ${s.slice(0, 80)}`
+      if (alias[3]) guards.push(guarded!)
       continue
     }
     const field = /^(\w+)\s*=\s*(.+)$/.exec(s)
     const url = /^setUrlWithoutDomain\((.+)\)$/.exec(s)
     if (url || field?.[1] === 'url') {
-      link = hrefPath((url?.[1] ?? field![2])!, bases)
+      const expression = (url?.[1] ?? field![2])!
+      link = reads.get(expression)?.href ?? hrefPath(expression, bases)
       if (!link) return `a URL made, not read: ${s.slice(0, 80)}`
     } else if (field?.[1] === 'name') {
-      name = textPath(field[2]!, bases)
+      name = reads.get(field[2]!)?.text ?? textPath(field[2]!, bases)
       if (!name) return `a name made, not read: ${s.slice(0, 80)}`
     } else if (field && ['date_upload', 'scanlator'].includes(field[1]!)) {
       continue
