@@ -203,4 +203,5 @@ export const FAMILY_NAMES: Record<FamilyKey, string> = {
   mangareader: 'MangaReader',
   galleryadults: 'GalleryAdults',
   navercomic: 'Naver Webtoon',
+  xcomic: 'XCOMIC',
 }

@@ -19,5 +19,6 @@ export const FAMILY_KEYS = [
   'mangareader',
   'galleryadults',
   'navercomic',
+  'xcomic',
 ] as const
 export type FamilyKey = (typeof FAMILY_KEYS)[number]
