@@ -288,6 +288,49 @@ class Example : ParsedHttpSource() {
     })
   })
 
+  it('an element read in a scope of its own (let, run, with, also) is read as a named element', () => {
+    const scoped = (fields: string) =>
+      deriveSelectors(
+        source(`    override fun chapterListParse(response: Response): List<SChapter> {
+        return response.asJsoup().select("ul.list li").map { element ->
+            SChapter.create().apply {
+                ${fields}
+            }
+        }
+    }`),
+      )
+    const expected = { ok: true, selectors: { chapter: 'ul.list li', name: 'a.go', link: 'a.go' } }
+    expect(
+      scoped(
+        'element.selectFirst("a.go")!!.let { a ->\n                    name = a.text()\n                    url = a.attr("href")\n                }',
+      ),
+    ).toMatchObject(expected)
+    expect(
+      scoped(
+        'with(element.selectFirst("a.go")!!) {\n                    setUrlWithoutDomain(attr("abs:href"))\n                    name = text()\n                }',
+      ),
+    ).toMatchObject(expected)
+    expect(
+      scoped(
+        'element.selectFirst("a.go")?.run {\n                    setUrlWithoutDomain(absUrl("href"))\n                    name = text()\n                }',
+      ),
+    ).toMatchObject(expected)
+    expect(
+      scoped(
+        'name = element.selectFirst("a.go")!!.text()\n                element.selectFirst("a.go")?.absUrl("href")?.also { setUrlWithoutDomain(it) }',
+      ),
+    ).toMatchObject(expected)
+    // What the scope makes of the element is still read as anywhere else: a URL built is refused.
+    expect(
+      scoped(
+        'element.selectFirst("a.go")!!.let {\n                    name = it.text()\n                    url = "/r/" + it.attr("data-id")\n                }',
+      ),
+    ).toMatchObject({
+      ok: false,
+      why: expect.stringMatching(/^a URL made, not read/),
+    })
+  })
+
   it('reads literals, and bodies of both forms', () => {
     expect(literal('"a[href*=\\"x\\"]"')).toBe('a[href*="x"]')
     expect(literal('"a.$b"')).toBeNull()

@@ -167,6 +167,30 @@ function hrefPath(code: string, bases: ReadonlyMap<string, string[]>): string[] 
   return m ? elementPath(m[1]!, bases) : null
 }
 
+/** The element calls a scope's receiver answers when named by nothing (`with(a) { name = text() }`). */
+const RECEIVER_CALL = /(^|[^.\w])(text|ownText|attr|absUrl|selectFirst|select)\(/g
+
+/**
+ * A statement that reads an element in a scope of its own (`<path>.let { a -> … }`, `<path>?.run { … }`,
+ * `with(<path>) { … }`) written as a named element and the scope's statements, which then read it by that name.
+ */
+export function withoutScopes(block: string, n = 0): string {
+  const scope = /(^|\n)[ \t]*(?:with\(([^\n{}]+)\)|([A-Za-z_][^\n{}=]*?)(?:\?|!!)?\.(let|run|also|apply))\s*\{/.exec(block)
+  if (!scope) return block
+  const open = scope.index + scope[0].length - 1
+  const inner = braced(block, open)
+  if (!inner) return block
+  const name = `scoped${n}`
+  const param = /^\s*(\w+)\s*->/.exec(inner.inner)
+  const body = param ? inner.inner.slice(param[0].length) : inner.inner
+  const named =
+    scope[4] === 'let' || scope[4] === 'also'
+      ? body.replace(new RegExp(`\\b${param?.[1] ?? 'it'}\\b`, 'g'), name)
+      : body.replace(RECEIVER_CALL, `$1${name}.$2(`)
+  const rewritten = `${scope[1]}val ${name} = ${(scope[2] ?? scope[3])!.trim()}\n${named}\n`
+  return withoutScopes(block.slice(0, scope.index) + rewritten + block.slice(inner.end + 1), n + 1)
+}
+
 /** The chapter's fields from an `SChapter.create().apply { … }` block over the element named `param`. */
 export function chapterFields(block: string, param: string): { name: string[]; link: string[]; attr?: string } | string {
   const bases = new Map<string, string[]>([[param, []]])
@@ -176,7 +200,7 @@ export function chapterFields(block: string, param: string): { name: string[]; l
   const guards: string[][] = []
   // Values read once and named: an element's `href` or text (`val u = row.absUrl("href")`).
   const reads = new Map<string, { href: string[] | null; text: string[] | null }>()
-  for (const s of statements(withoutComments(block))) {
+  for (const s of statements(withoutScopes(withoutComments(block)))) {
     const alias = /^val (\w+)(?:\s*:\s*(?:Element|String)\??)? = (.+?)(\s*\?:\s*return(?:@\w+)?\s+null)?$/.exec(s)
     if (alias) {
       // A value that is no element (a date's text, …) may feed only what is not read here.
