@@ -22,7 +22,7 @@ import { BUILT_IN_EXTENSIONS, bareHost, origin, slug, type SourceFact } from './
 const OUT = 'src/main/sites/derived-sites.json'
 
 /** One-off extensions read by an adapter written by hand for their API (src/main/sites/families/). */
-export const API_ADAPTERS: Readonly<Record<string, FamilyKey>> = { 'src/ko/navercomic': 'navercomic' }
+export const API_ADAPTERS: Readonly<Record<string, FamilyKey>> = { 'src/ko/navercomic': 'navercomic', 'src/all/xcomic': 'xcomic' }
 
 /**
  * Selectors read by hand from a chapter list parse the derivation refuses for its logic, where the logic only
@@ -208,10 +208,34 @@ function main(argv: string[]): void {
   for (const [shape, n] of [...shapes].sort((a, b) => b[1] - a[1])) console.log(`  ${n}\t${shape}`)
   console.log('refused (extensions):')
   for (const [why, n] of [...refusals].sort((a, b) => b[1] - a[1])) console.log(`  ${n}\t${why}`)
-  console.log('| language | sources | before | after |\n| --- | --- | --- | --- |')
+  const coverage = coverageTable(coverageByLanguage(facts, sites))
+  console.log(coverage)
+  const doc = readFileSync(DOC, 'utf8')
+  const updated = withCoverage(doc, coverage)
+  if (updated !== doc) writeFileSync(DOC, updated)
+  console.log(updated === doc ? `${DOC}: the coverage table as it was` : `${DOC}: the coverage table rewritten`)
+}
+
+const DOC = 'docs/sites.md'
+const START = '<!-- derived-sites coverage: start (scripts/derived-sites.ts writes it) -->'
+const END = '<!-- derived-sites coverage: end -->'
+
+/** The coverage per language as docs/sites.md shows it. */
+export function coverageTable(rows: ReturnType<typeof coverageByLanguage>): string {
   const pct = (n: number, t: number) => `${((100 * n) / t).toFixed(1)} %`
-  for (const r of coverageByLanguage(facts, sites))
-    console.log(`| ${r.lang} | ${r.total} | ${r.before} (${pct(r.before, r.total)}) | ${r.after} (${pct(r.after, r.total)}) |`)
+  const lines = rows.map(
+    (r) =>
+      `| ${r.lang.replace(/^\((.*)\)$/, '$1')} | ${r.total} | ${r.before} (${pct(r.before, r.total)}) | ${r.after} (${pct(r.after, r.total)}) |`,
+  )
+  return ['| language | sources | families | with derived |', '| --- | --- | --- | --- |', ...lines].join('\n')
+}
+
+/** The document with the table between its two markers replaced; unchanged without them. */
+export function withCoverage(doc: string, table: string): string {
+  const start = doc.indexOf(START)
+  const end = doc.indexOf(END)
+  if (start < 0 || end < start) return doc
+  return `${doc.slice(0, start + START.length)}\n${table}\n${doc.slice(end)}`
 }
 
 if (process.argv[1]?.endsWith('derived-sites.ts')) main(process.argv.slice(2))

@@ -27,6 +27,7 @@ export const FAMILY_KEYS = [
   'mangareader',
   'galleryadults',
   'navercomic',
+  'xcomic',
 ] as const
 export type FamilyKey = (typeof FAMILY_KEYS)[number]
 
@@ -161,6 +162,14 @@ export const SITE_FAMILIES = {
     recognisedBy: 'api',
     readsChapterUrls: false,
     themes: ['navercomic'],
+  },
+  xcomic: {
+    name: 'XCOMIC',
+    searches: false,
+    feed: false,
+    recognisedBy: 'api',
+    readsChapterUrls: false,
+    themes: ['xcomic'],
   },
 } as const satisfies Record<FamilyKey, FamilyDescriptor>
 

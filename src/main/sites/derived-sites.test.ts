@@ -4,7 +4,7 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { load } from 'cheerio'
 import { describe, expect, it } from 'vitest'
-import { formatDerived } from '../../../scripts/derived-sites'
+import { coverageTable, formatDerived, withCoverage } from '../../../scripts/derived-sites'
 import { createHttpFetcher } from '../fetch/http-fetcher'
 import { proposeSite, type FetchPage } from './recognise-site'
 import { DEFAULT_PACE, seriesRules } from './site'
@@ -72,7 +72,8 @@ describe('derived selector entries', () => {
       expect.arrayContaining(['name inside, link inside', 'name inside, link the row', 'name the row, link the row']),
     )
     const how = new Set(TABLE.sites.map((s) => s.shape.split(',')[0]))
-    expect([...how].sort()).toEqual(['adapter', 'function', 'hand', 'lambda'])
+    expect([...how].sort()).toEqual(expect.arrayContaining(['adapter', 'function', 'hand', 'lambda', 'update lambda']))
+    for (const h of how) expect(['adapter', 'function', 'hand', 'lambda', 'update lambda', 'update function', 'parsed']).toContain(h)
   })
 
   it('read the name where `name` says, not the whole row (a date beside it is no number)', () => {
@@ -151,6 +152,20 @@ describe('derived selector entries', () => {
     } finally {
       await new Promise((resolve) => server.close(resolve))
     }
+  })
+
+  it('the coverage table is written between its markers in docs/sites.md, and nowhere without them', () => {
+    const table = coverageTable([
+      { lang: '(overall)', total: 10, before: 2, after: 5 },
+      { lang: 'vi', total: 4, before: 1, after: 2 },
+    ])
+    expect(table.split('\n').slice(2)).toEqual(['| overall | 10 | 2 (20.0 %) | 5 (50.0 %) |', '| vi | 4 | 1 (25.0 %) | 2 (50.0 %) |'])
+    const start = '<!-- derived-sites coverage: start (scripts/derived-sites.ts writes it) -->'
+    const end = '<!-- derived-sites coverage: end -->'
+    const doc = `# Sites\n\n${start}\n| old |\n${end}\n\nAfter.\n`
+    expect(withCoverage(doc, table)).toBe(`# Sites\n\n${start}\n${table}\n${end}\n\nAfter.\n`)
+    expect(withCoverage('# Sites\n| old |\n', table)).toBe('# Sites\n| old |\n')
+    expect(readFileSync(join(import.meta.dirname, '../../../docs/sites.md'), 'utf8')).toContain(start)
   })
 
   it('never take a host or a key a family has', () => {

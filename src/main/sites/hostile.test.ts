@@ -27,6 +27,7 @@ const adapters: Record<HostileFamily, { adapter: Adapter; url: string }> = {
   mmrcms: { adapter: FAMILIES.mmrcms.adapter(), url: 'https://cms.example/manga/hostile' },
   mangareader: { adapter: FAMILIES.mangareader.adapter(), url: 'https://raw.example/hostile' },
   navercomic: { adapter: FAMILIES.navercomic.adapter(), url: 'https://comic.naver.com/webtoon/list?titleId=1' },
+  xcomic: { adapter: FAMILIES.xcomic.adapter(), url: 'https://xcomic.me/comic/1-hostile' },
 }
 
 function read(family: HostileFamily, body: string): { result: ParsedSeries; ms: number } {

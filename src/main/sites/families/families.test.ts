@@ -16,6 +16,7 @@ import { MMRCMS_ID_PATTERN } from './mmrcms'
 import { MANGAREADER_ID_PATTERN } from './mangareader'
 import { GALLERYADULTS_ID_PATTERN } from './galleryadults'
 import { NAVERCOMIC_ID_PATTERN } from './navercomic'
+import { XCOMIC_ID_PATTERN } from './xcomic'
 import { ZEISTMANGA_ID_PATTERN } from './zeistmanga'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -60,6 +61,7 @@ describe('the built-in families', () => {
       ['mangareader', MANGAREADER_ID_PATTERN, false],
       ['galleryadults', GALLERYADULTS_ID_PATTERN, false],
       ['navercomic', NAVERCOMIC_ID_PATTERN, false],
+      ['xcomic', XCOMIC_ID_PATTERN, false],
     ])
   })
 
@@ -84,6 +86,7 @@ describe('the built-in families', () => {
       { family: 'mangareader' },
       { family: 'galleryadults' },
       { family: 'navercomic' },
+      { family: 'xcomic' },
     ])
   })
 

@@ -23,6 +23,7 @@ import { MMRCMS_ID_PATTERN, mmrcmsAdapter } from './mmrcms'
 import { MANGAREADER_ID_PATTERN, mangaReaderAdapter } from './mangareader'
 import { GALLERYADULTS_ID_PATTERN, galleryAdultsAdapter } from './galleryadults'
 import { NAVERCOMIC_ID_PATTERN, naverComicAdapter } from './navercomic'
+import { XCOMIC_ID_PATTERN, xcomicAdapter } from './xcomic'
 
 /** What a Site's own sites.json entry may tell its family's adapter. */
 export interface FamilyOptions {
@@ -66,6 +67,7 @@ export const FAMILIES: Record<FamilyKey, Family> = {
   mangareader: { adapter: mangaReaderAdapter, idPattern: MANGAREADER_ID_PATTERN, readsLanguages: false },
   galleryadults: { adapter: galleryAdultsAdapter, idPattern: GALLERYADULTS_ID_PATTERN, readsLanguages: false },
   navercomic: { adapter: naverComicAdapter, idPattern: NAVERCOMIC_ID_PATTERN, readsLanguages: false },
+  xcomic: { adapter: xcomicAdapter, idPattern: XCOMIC_ID_PATTERN, readsLanguages: false },
   mangadex: {
     adapter: (options) => ({
       ...mangaDexAdapter({ apiBase: MANGADEX_API, languages: options?.languages }),

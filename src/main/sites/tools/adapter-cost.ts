@@ -62,6 +62,7 @@ const families: HostileFamily[] = [
   'mmrcms',
   'mangareader',
   'navercomic',
+  'xcomic',
 ]
 const hostileAdapters: Record<HostileFamily, Adapter> = {
   madara: FAMILIES.madara.adapter(),
@@ -83,6 +84,7 @@ const hostileAdapters: Record<HostileFamily, Adapter> = {
   mmrcms: FAMILIES.mmrcms.adapter(),
   mangareader: FAMILIES.mangareader.adapter(),
   navercomic: FAMILIES.navercomic.adapter(),
+  xcomic: FAMILIES.xcomic.adapter(),
 }
 for (const family of families) {
   const body = hostilePage(family, 5 * 1024 * 1024)
@@ -91,7 +93,9 @@ for (const family of families) {
       ? 'https://mangadex.org/title/a96676e5-8ae2-425e-b549-7f15dd34a6d8/x'
       : family === 'navercomic'
         ? 'https://comic.naver.com/webtoon/list?titleId=1'
-        : 'https://big.example/manga/big/'
+        : family === 'xcomic'
+          ? 'https://xcomic.me/comic/1-hostile'
+          : 'https://big.example/manga/big/'
   const ms = median(hostileAdapters[family], body, url)
   process.stdout.write(`hostile ${family}: ${(body.length / 1e6).toFixed(2)} MB: ${ms.toFixed(0)} ms\n`)
 }

@@ -25,6 +25,7 @@ export type HostileFamily =
   | 'mmrcms'
   | 'mangareader'
   | 'navercomic'
+  | 'xcomic'
 
 /** Labels that froze or bloated the old parser: each is far longer than a label may be. */
 export const HOSTILE_LABELS: readonly string[] = [
@@ -178,6 +179,14 @@ const HOSTILE_PAGES: Record<HostileFamily, (bytes: number) => string> = {
     `{"titleId":1,"pageInfo":{"nextPage":2},"articleList":[${jsonItems(bytes, (label, i) =>
       JSON.stringify({ no: i === 0 ? HOSTILE_LATEST : i % HOSTILE_LATEST, subtitle: label, serviceDateDescription: label }),
     )}]}`,
+  // The number is `chaNum`; the hostile labels are the names and titles (and paths), under lower numbers.
+  xcomic: (bytes) =>
+    `{"data":{"get_comic_chapterList_uniqList":{"items":[${jsonItems(bytes, (label, i) =>
+      JSON.stringify({
+        id: String(i),
+        data: { id: String(i), chaNum: i === 0 ? HOSTILE_LATEST : i % HOSTILE_LATEST, dname: label, title: label },
+      }),
+    )}]}}}`,
 }
 
 /** MangaDex's chapter feed: the honest chapter first, then hostile ones (volume, number and title alike). */
