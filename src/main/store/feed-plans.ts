@@ -28,6 +28,19 @@ export async function sampleSeriesUrl(db: Db, site: string): Promise<string | nu
   return row?.series_url ?? null
 }
 
+/** How many bookmarked Series of the Site a feed stands for (eligible ones: a URL, a Reader, not Finished). */
+export async function heldCount(db: Db, site: string): Promise<number> {
+  const row = await db
+    .selectFrom('series')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('site', '=', site)
+    .where('series_url', '<>', '')
+    .where('reader_count', '>', 0)
+    .where('finished_at', '=', 0)
+    .executeTakeFirstOrThrow()
+  return Number(row.n)
+}
+
 /** The bookmarked, eligible Series among `ids` (the ones a feed names). */
 export async function feedSeries(db: Db, site: string, ids: readonly string[]): Promise<FeedSeries[]> {
   if (ids.length === 0) return []
