@@ -9,6 +9,7 @@ import {
   FEED_MAX_RESTS,
   FEED_MIN_RESTS,
   FEED_READ_SHARE,
+  FeedWatch,
   nextInterval,
   safetyCeilingMs,
 } from './feed'
@@ -44,6 +45,24 @@ describe('coverage', () => {
     const site = now + 2 * HOUR // the Site's clock is two hours ahead
     const entries = [line('a', 3, site - HOUR), line('b', 9, site - 5 * HOUR)]
     expect(coveredSince(null, entries, null, now, 2 * HOUR)).toBe(now - 5 * HOUR + 60_000)
+  })
+})
+
+describe('a page that failed once', () => {
+  it('covers nobody until it reads again; a read that overlaps the last good one carries its coverage on', () => {
+    const pace = { restMs: HOUR, ceilingMs: 24 * HOUR, minGapMs: 5_000 }
+    const watch = new FeedWatch(pace)
+    const t = 100 * HOUR
+    watch.parsed([line('a', 1), line('b', 4)], t, 0, pace)
+    expect(watch.status.coveredSince).toBe(t)
+    watch.failed('HTTP 503', t + HOUR, pace)
+    expect(watch.status.coveredSince).toBeNull()
+    watch.parsed([line('c', 2), line('a', 1)], t + 2 * HOUR, 0, pace)
+    expect(watch.status.coveredSince).toBe(t)
+    // No overlap with the last good read: only Series checked from now on.
+    watch.failed('HTTP 503', t + 3 * HOUR, pace)
+    watch.parsed([line('d', 9)], t + 4 * HOUR, 0, pace)
+    expect(watch.status.coveredSince).toBe(t + 4 * HOUR)
   })
 })
 

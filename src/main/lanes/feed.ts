@@ -60,7 +60,10 @@ export interface FeedStatus {
 /** One Lane's feed: its cadence and what the last read showed. */
 export class FeedWatch {
   readonly status: FeedStatus
+  /** The last read that parsed (kept through a failed one: a later read that overlaps it carries the chain on). */
   #previous: readonly FeedEntry[] | null = null
+  /** The coverage that read gave (ADR 0200: a page that failed once does not cost every Series a check). */
+  #chain: number | null = null
 
   constructor(pace: Pick<FeedPace, 'restMs'>) {
     this.status = { state: 'unread', reason: '', lastReadAt: 0, nextReadAt: 0, intervalMs: pace.restMs / 2, coveredSince: null, entries: 0 }
@@ -79,7 +82,8 @@ export class FeedWatch {
   parsed(entries: readonly FeedEntry[], now: number, offsetMs: number, pace: FeedPace, held = Infinity): void {
     const previous = this.#previous
     const s = this.status
-    s.coveredSince = coveredSince(previous, entries, s.state === 'reading' ? s.coveredSince : null, now, offsetMs)
+    s.coveredSince = coveredSince(previous, entries, this.#chain, now, offsetMs)
+    this.#chain = s.coveredSince
     s.intervalMs = nextInterval(s.intervalMs, changedEntries(previous, entries), entries.length, pace, held)
     s.entries = entries.length
     s.state = 'reading'
@@ -89,14 +93,16 @@ export class FeedWatch {
     this.#previous = entries
   }
 
-  /** A read that failed to parse or to come: the page covers nobody until it reads again. */
+  /**
+   * A read that failed to parse or to come: the page covers nobody until it reads again — then, if that read
+   * overlaps the last one that parsed, the coverage goes on from where it was.
+   */
   failed(reason: string, now: number, pace: FeedPace): void {
     const s = this.status
     s.state = 'broken'
     s.reason = reason
     s.coveredSince = null
     s.nextReadAt = now + Math.max(pace.minGapMs, FEED_RETRY_RESTS * pace.restMs)
-    this.#previous = null
   }
 
   /** A read put off (a refusal, no Series to make the request from): tried again after a while. */
