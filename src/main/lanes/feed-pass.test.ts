@@ -67,7 +67,11 @@ afterEach(() => store.dispose())
 /** A Series with Latest Chapter `latest`, checked at `checkedAt`, planned at `plannedAt`. */
 async function seed(id: string, latest: number, checkedAt: number, plannedAt: number): Promise<void> {
   await seedSeries(store.db, { id, latest, checkedAt, readers: [alice] })
-  await store.db.updateTable('series').set({ next_check_at: plannedAt }).where('series_id', '=', id).execute()
+  await store.db
+    .updateTable('series')
+    .set({ next_check_at: plannedAt, last_outcome: 'chapter', last_outcome_at: checkedAt })
+    .where('series_id', '=', id)
+    .execute()
   pages[id] = latest
 }
 const series = (id: string) => requireSeries(store.db, { site: 'a', seriesId: id })
@@ -150,6 +154,22 @@ describe('the safety ceiling', () => {
     // And the page saves checks: far fewer than one a rest.
     expect(checks.length).toBeGreaterThanOrEqual(3)
     expect(checks.length).toBeLessThan((3 * 24 * HOUR) / site.pace.restMs / 3)
+  })
+})
+
+describe('a Series whose last check failed', () => {
+  it('is not put off by the page: its cadence tries it again, so a failed check never doubles the ceiling', async () => {
+    const t0 = clock.now()
+    await seed('failed', 5, t0 - 20 * MIN, t0 + 40 * MIN)
+    await store.db.updateTable('series').set({ last_outcome: 'error', last_error: 'HTTP 503' }).where('series_id', '=', 'failed').execute()
+    await seed('fine', 5, t0 - 20 * MIN, t0 + 40 * MIN)
+    lines = [
+      ['failed', 'Chapter 5'],
+      ['fine', 'Chapter 5'],
+    ]
+    expect((await pass()).requested).toEqual(['?m_orderby=latest'])
+    expect((await series('failed')).next_check_at).toBe(t0 + 40 * MIN)
+    expect((await series('fine')).next_check_at).toBeGreaterThan(t0 + 40 * MIN)
   })
 })
 
