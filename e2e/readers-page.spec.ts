@@ -44,6 +44,8 @@ test('a Reader signs in, sees a bookmark, marks it read and adds one by URL', as
   const card = page.locator('li.card', { hasText: 'The Tower Climber' })
   await expect(card).toBeVisible()
   await waitUntilReadable(page, card)
+  // Say why (issue 43): the card says when the app last checked the Series.
+  await expect(card.locator('[data-checked]')).toHaveText(/^· checked \d+ (s|min) ago$/)
   const latest = Number(/Latest (\d+)/.exec((await card.textContent()) ?? '')?.[1])
   await card.getByRole('button', { name: 'Mark read' }).click()
   await expect(card.getByRole('button', { name: 'Mark read' })).toBeDisabled()

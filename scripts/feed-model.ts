@@ -38,12 +38,17 @@ interface Held {
   lastCheck: number
   highest: number
   found: Map<number, number>
+  /** Why its next check comes: its cadence, a Sighting from the page, or the safety ceiling. */
+  why: 'cadence' | 'sighted' | 'ceiling'
+  onFeed: boolean
 }
 
-type Tally = { requests: number; feedRequests: number; delays: number[]; ceilingGap: number }
+type Tally = { requests: number; feedRequests: number; delays: number[]; ceilingGap: number; why: Record<string, number> }
 
 function check(h: Held, t: number, pace: Pace, mode: 'fixed' | 'adaptive' | 'feeds', tally: Tally): void {
   tally.requests++
+  if (h.onFeed) tally.why[h.why] = (tally.why[h.why] ?? 0) + 1
+  h.why = 'cadence'
   tally.ceilingGap = Math.max(tally.ceilingGap, t - h.lastCheck)
   const shown = releasedBy(h.s, t)
   const top = shown.at(-1)?.number ?? 0
@@ -82,6 +87,8 @@ function runSite(siteIndex: number, mode: 'fixed' | 'adaptive' | 'feeds', tally:
       lastCheck: start - pace.restMs,
       highest: releasedBy(s, start).at(-1)?.number ?? 0,
       found: new Map(),
+      why: 'cadence' as const,
+      onFeed: mode === 'feeds' && FEED_FAMILIES.has(sim.family),
     }))
   const withFeed = mode === 'feeds' && FEED_FAMILIES.has(sim.family)
   let interval = pace.restMs / 2
@@ -98,16 +105,25 @@ function runSite(siteIndex: number, mode: 'fixed' | 'adaptive' | 'feeds', tally:
     const lines: Array<{ key: string; chapter: number }> = previous && faults.chance(0.05) ? previous : page(all, r)
     const keyOf = (l: { key: string; chapter: number }) => `${l.key}:${l.chapter}`
     const before = new Set(previous?.map(keyOf))
-    const overlaps = previous?.[0] !== undefined && lines.some((l) => keyOf(l) === keyOf(previous![0]!))
+    // The Lane's overlap (coveredSince in src/main/lanes/feed.ts): any line of the previous read still shown, unless
+    // a Series shows a lower chapter than it did then (a stale page).
+    const was = new Map(previous?.map((l) => [l.key, l.chapter]))
+    const older = lines.some((l) => l.chapter < (was.get(l.key) ?? -Infinity))
+    const overlaps = !older && lines.some((l) => before.has(keyOf(l)))
     coveredSince = coveredSince !== null && overlaps ? coveredSince : r
     const changed = previous ? lines.filter((l) => !before.has(keyOf(l))).length : lines.length
-    interval = nextInterval(interval, changed, lines.length, { ...pace })
+    interval = nextInterval(interval, changed, lines.length, { ...pace }, held.length)
     previous = lines
     const until = r + 2 * interval
     for (const h of held) {
       const line = lines.find((l) => l.key === h.s.key)
-      if (line && line.chapter > h.highest) h.plan = Math.min(h.plan, r)
-      else if ((line || h.lastCheck >= coveredSince) && h.plan <= until) h.plan = Math.max(h.plan, Math.min(h.lastCheck + safety, until))
+      if (line && line.chapter > h.highest) {
+        if (h.plan > r) h.why = 'sighted'
+        h.plan = Math.min(h.plan, r)
+      } else if ((line || h.lastCheck >= coveredSince) && h.plan <= until) {
+        h.plan = Math.max(h.plan, Math.min(h.lastCheck + safety, until))
+        if (h.plan === h.lastCheck + safety) h.why = 'ceiling'
+      }
     }
   }
   for (const h of held)
@@ -120,7 +136,7 @@ const results: Record<string, Tally> = {}
 /** Requests on the Sites with an updates page, per mode. */
 const onFeedSites: Record<string, number> = {}
 for (const mode of ['fixed', 'adaptive', 'feeds'] as const) {
-  const tally: Tally = { requests: 0, feedRequests: 0, delays: [], ceilingGap: 0 }
+  const tally: Tally = { requests: 0, feedRequests: 0, delays: [], ceilingGap: 0, why: {} }
   const perSite: string[] = []
   for (let i = 0; i < world.sites.length; i++) {
     const before = tally.requests
@@ -144,12 +160,13 @@ for (const mode of ['fixed', 'adaptive', 'feeds'] as const) {
     'longest gap between checks',
     h(tally.ceilingGap),
     perSite.join(' '),
+    mode === 'feeds' ? `why checked on the Sites with a page: ${JSON.stringify(tally.why)}` : '',
   )
 }
 const fixed = results.fixed!
 for (const mode of ['adaptive', 'feeds'] as const) {
   const r = results[mode]!
   console.log(
-    `${mode} / fixed: requests ${(r.requests / fixed.requests).toFixed(2)} (Sites with a page: ${((onFeedSites[mode] ?? 0) / (onFeedSites.fixed ?? 1)).toFixed(2)}), p50 ${((percentile(r.delays, 0.5) ?? 0) / (percentile(fixed.delays, 0.5) ?? 1)).toFixed(2)}, p95 ${((percentile(r.delays, 0.95) ?? 0) / (percentile(fixed.delays, 0.95) ?? 1)).toFixed(2)}`,
+    `${mode} / fixed: requests ${(r.requests / fixed.requests).toFixed(2)} (Sites with a page: ${((onFeedSites[mode] ?? 0) / (onFeedSites.fixed ?? 1)).toFixed(3)}), p50 ${((percentile(r.delays, 0.5) ?? 0) / (percentile(fixed.delays, 0.5) ?? 1)).toFixed(2)}, p95 ${((percentile(r.delays, 0.95) ?? 0) / (percentile(fixed.delays, 0.95) ?? 1)).toFixed(2)}`,
   )
 }

@@ -3,6 +3,9 @@
  * simulation reports (`npm run simulate -- … --out REPORT.json`): prints the Markdown table (seed × cadence:
  * requests, New Chapters, requests per New Chapter, detection delay p50/p95/max, invariant violations) and
  * writes an SVG of detection delay (p50 and p95) against requests per New Chapter. No dependency: plain SVG.
+ * The requests on the Sites with an updates page (the simulation's Madara, MangaThemesia and MangaDex Sites, by
+ * their keys `simN-<family>`; docs/adr/0165-site-feeds.md) and the page's reads are counted apart. A row labelled
+ * with "pages" (`REPORT.json=adaptive, with pages`) is drawn in green.
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 
@@ -18,11 +21,16 @@ interface Row {
   max: number
   violations: number
   unexplained: number
+  /** Requests on the Sites whose family publishes an updates page. */
+  onPageSites: number
+  /** Reads of the updates pages. */
+  pageReads: number
 }
 
 interface Report {
   options: { seed: number; days: number; cadence?: string }
-  requests: { total: number; perNewChapter: number | null }
+  requests: { total: number; perNewChapter: number | null; perSitePerDay: Record<string, number[]> }
+  feedRequests?: number
   newChaptersDetected: number
   detectionDelayMs: { p50: number | null; p95: number | null; max: number | null }
   invariantViolations: unknown[]
@@ -34,6 +42,8 @@ if (!svgFile || files.length === 0) {
   console.error('usage: npx tsx scripts/freshness-chart.ts OUT.svg REPORT.json…')
   process.exit(2)
 }
+/** The simulation's Sites whose family publishes an updates page (sim-feeds.ts `isFeedRequest`). */
+const PAGE_SITE = /^sim\d+-(madara|madara-xhr|mangathemesia|mangadex)$/
 // `REPORT.json=LABEL` names the row (say, a version of the rule); by default, its cadence.
 const rows: Row[] = files.map((arg) => {
   const [file, label] = arg.split('=') as [string, string | undefined]
@@ -50,25 +60,29 @@ const rows: Row[] = files.map((arg) => {
     max: r.detectionDelayMs.max ?? 0,
     violations: r.invariantViolations.length,
     unexplained: r.unexplainedErrors.length,
+    onPageSites: Object.entries(r.requests.perSitePerDay)
+      .filter(([site]) => PAGE_SITE.test(site))
+      .reduce((sum, [, days]) => sum + days.reduce((a, b) => a + b, 0), 0),
+    pageReads: r.feedRequests ?? 0,
   }
 })
 rows.sort((a, b) => a.seed - b.seed || a.cadence.localeCompare(b.cadence))
 
 const min = (ms: number) => `${(ms / 60_000).toFixed(0)} min`
 console.log(
-  '| seed | days | cadence | requests | New Chapters | requests per New Chapter | p50 | p95 | max | violations | unexplained errors |',
+  '| seed | days | cadence | requests | on Sites with a page | of them, page reads | New Chapters | requests per New Chapter | p50 | p95 | max | violations | unexplained errors |',
 )
-console.log('| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |')
+console.log('| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |')
 for (const r of rows)
   console.log(
-    `| ${r.seed} | ${r.days} | ${r.cadence} | ${r.requests} | ${r.newChapters} | ${r.perNewChapter} | ${min(r.p50)} | ${min(r.p95)} | ${min(r.max)} | ${r.violations} | ${r.unexplained} |`,
+    `| ${r.seed} | ${r.days} | ${r.cadence} | ${r.requests} | ${r.onPageSites} | ${r.pageReads} | ${r.newChapters} | ${r.perNewChapter} | ${min(r.p50)} | ${min(r.p95)} | ${min(r.max)} | ${r.violations} | ${r.unexplained} |`,
   )
 for (const seed of [...new Set(rows.map((r) => r.seed))]) {
   const fixed = rows.find((r) => r.seed === seed && r.cadence === 'fixed')
   if (!fixed) continue
   for (const adaptive of rows.filter((r) => r.seed === seed && r.cadence.startsWith('adaptive')))
     console.log(
-      `\nseed ${seed}, ${adaptive.cadence}/fixed: requests ${(adaptive.requests / fixed.requests).toFixed(2)}, p50 ${(adaptive.p50 / fixed.p50).toFixed(2)}, p95 ${(adaptive.p95 / fixed.p95).toFixed(2)}`,
+      `\nseed ${seed}, ${adaptive.cadence}/fixed: requests ${(adaptive.requests / fixed.requests).toFixed(2)} (Sites with a page ${(adaptive.onPageSites / fixed.onPageSites).toFixed(3)}), p50 ${(adaptive.p50 / fixed.p50).toFixed(2)}, p95 ${(adaptive.p95 / fixed.p95).toFixed(2)}`,
     )
 }
 
@@ -80,7 +94,8 @@ const xMax = Math.max(...rows.map((r) => r.perNewChapter)) * 1.1
 const yMax = Math.max(...rows.map((r) => r.p95 / 60_000)) * 1.15
 const x = (v: number) => M.left + (v / xMax) * (W - M.left - M.right)
 const y = (v: number) => H - M.bottom - (v / yMax) * (H - M.top - M.bottom)
-const colour = (cadence: string) => (cadence === 'fixed' ? '#1d4ed8' : cadence.endsWith('v1') ? '#a16207' : '#c2410c')
+const colour = (cadence: string) =>
+  cadence === 'fixed' ? '#1d4ed8' : cadence.includes('pages') ? '#15803d' : cadence.endsWith('v1') ? '#a16207' : '#c2410c'
 const ticks = (max: number) => {
   const step = 10 ** Math.floor(Math.log10(max / 2))
   const nice = [1, 2, 5].map((k) => k * step).find((s) => max / s <= 8) ?? 10 * step
@@ -117,8 +132,9 @@ parts.push(
   `<circle cx="${lx}" cy="${M.top + 10}" r="5" fill="#1d4ed8"/><text x="${lx + 10}" y="${M.top + 14}">fixed</text>`,
   `<circle cx="${lx}" cy="${M.top + 30}" r="5" fill="#c2410c"/><text x="${lx + 10}" y="${M.top + 34}">adaptive</text>`,
   `<circle cx="${lx}" cy="${M.top + 50}" r="5" fill="#a16207"/><text x="${lx + 10}" y="${M.top + 54}">adaptive, v1</text>`,
-  `<circle cx="${lx}" cy="${M.top + 76}" r="5" fill="#555"/><text x="${lx + 10}" y="${M.top + 80}">p50</text>`,
-  `<circle cx="${lx}" cy="${M.top + 96}" r="5" fill="none" stroke="#555" stroke-width="2"/><text x="${lx + 10}" y="${M.top + 100}">p95</text>`,
+  `<circle cx="${lx}" cy="${M.top + 70}" r="5" fill="#15803d"/><text x="${lx + 10}" y="${M.top + 74}">adaptive, with pages</text>`,
+  `<circle cx="${lx}" cy="${M.top + 96}" r="5" fill="#555"/><text x="${lx + 10}" y="${M.top + 100}">p50</text>`,
+  `<circle cx="${lx}" cy="${M.top + 116}" r="5" fill="none" stroke="#555" stroke-width="2"/><text x="${lx + 10}" y="${M.top + 120}">p95</text>`,
   '</svg>',
 )
 writeFileSync(svgFile, `${parts.join('\n')}\n`)

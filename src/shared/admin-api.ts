@@ -18,6 +18,7 @@ import type { GoneFacts, SeriesWaitingView } from './series-state'
 
 export type { SeriesFilter, SeriesSort } from './domain'
 import type { ErrorBody } from './errors'
+import type { FeedView } from './feed-words'
 
 const readerId = z.number().int().positive()
 export { PAUSE_DURATIONS, type PauseDuration } from './domain'
@@ -266,6 +267,8 @@ export interface LaneView {
    * the words the owner reads ("untried — derived from the extension's selectors"; docs/adr/0160).
    */
   untried?: string
+  /** Its Site's updates page, when its Lane reads one (an adaptive Site whose family has one; ADR 0165, 0200). */
+  feed?: FeedView
 }
 
 export interface SiteMoveView {

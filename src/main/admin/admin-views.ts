@@ -3,6 +3,8 @@
  * failed checks, the store and its backups. Shared by the admin operations, the tray and the Electron shell.
  */
 import type { CheckFailureView, LaneView, PassView, SeriesRowView, StorageView } from '../../shared/admin-api'
+import type { FeedView } from '../../shared/feed-words'
+import type { FeedStatus } from '../lanes/feed'
 import { isGone, type GoneFacts, type SeriesWaitingView } from '../../shared/series-state'
 import type { Core } from '../core'
 import { cadenceWords } from '../lanes/cadence'
@@ -106,10 +108,18 @@ export function laneView(
     })),
     ...(recent && site ? { hosts: [...site.hosts] } : {}),
     ...(isUntried(site, tried) ? { untried: DERIVED_WORDS } : {}),
+    ...feedView(core.feeds.get(lane.site)),
     ...(move
       ? { move: { toOrigin: move.to_origin, toHost: new URL(move.to_origin).host, fromUrl: move.from_url, seenAt: move.seen_at } }
       : {}),
   }
+}
+
+/** The Lane's updates page as the owner reads it (none for a Site whose Lane reads none). */
+export function feedView(status: FeedStatus | undefined): { feed?: FeedView } {
+  if (!status) return {}
+  const { state, reason, lastReadAt, entries, nextReadAt } = status
+  return { feed: { state, reason, lastReadAt, entries, nextReadAt } }
 }
 
 export function seriesRowView(r: SeriesListRow, site: Site | undefined, waiting: SeriesWaitingView): SeriesRowView {

@@ -67,7 +67,11 @@ afterEach(() => store.dispose())
 /** A Series with Latest Chapter `latest`, checked at `checkedAt`, planned at `plannedAt`. */
 async function seed(id: string, latest: number, checkedAt: number, plannedAt: number): Promise<void> {
   await seedSeries(store.db, { id, latest, checkedAt, readers: [alice] })
-  await store.db.updateTable('series').set({ next_check_at: plannedAt }).where('series_id', '=', id).execute()
+  await store.db
+    .updateTable('series')
+    .set({ next_check_at: plannedAt, last_outcome: 'chapter', last_outcome_at: checkedAt })
+    .where('series_id', '=', id)
+    .execute()
   pages[id] = latest
 }
 const series = (id: string) => requireSeries(store.db, { site: 'a', seriesId: id })
@@ -138,7 +142,7 @@ describe('the safety ceiling', () => {
     await seed('hidden', 5, t0 - 5 * MIN, t0 + 30 * MIN)
     const checks: number[] = [t0 - 5 * MIN]
     let n = 1
-    while (clock.now() < t0 + 2 * 86_400_000) {
+    while (clock.now() < t0 + 3 * 86_400_000) {
       // The page moves now and then, always keeping the previous newest line: it covers `hidden` throughout.
       if (++n % 3 === 0) lines = [[`busy${n}`, 'Chapter 1'] as [string, string], ...lines].slice(0, 20)
       const result = await pass()
@@ -148,7 +152,24 @@ describe('the safety ceiling', () => {
     const gaps = checks.slice(1).map((at, i) => at - checks[i]!)
     expect(Math.max(...gaps, clock.now() - checks.at(-1)!)).toBeLessThanOrEqual(ceiling + 30 * MIN)
     // And the page saves checks: far fewer than one a rest.
-    expect(checks.length).toBeLessThan((2 * 24 * HOUR) / site.pace.restMs / 3)
+    expect(checks.length).toBeGreaterThanOrEqual(3)
+    expect(checks.length).toBeLessThan((3 * 24 * HOUR) / site.pace.restMs / 3)
+  })
+})
+
+describe('a Series whose last check failed', () => {
+  it('is not put off by the page: its cadence tries it again, so a failed check never doubles the ceiling', async () => {
+    const t0 = clock.now()
+    await seed('failed', 5, t0 - 20 * MIN, t0 + 40 * MIN)
+    await store.db.updateTable('series').set({ last_outcome: 'error', last_error: 'HTTP 503' }).where('series_id', '=', 'failed').execute()
+    await seed('fine', 5, t0 - 20 * MIN, t0 + 40 * MIN)
+    lines = [
+      ['failed', 'Chapter 5'],
+      ['fine', 'Chapter 5'],
+    ]
+    expect((await pass()).requested).toEqual(['?m_orderby=latest'])
+    expect((await series('failed')).next_check_at).toBe(t0 + 40 * MIN)
+    expect((await series('fine')).next_check_at).toBeGreaterThan(t0 + 40 * MIN)
   })
 })
 

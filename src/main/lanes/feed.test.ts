@@ -1,7 +1,18 @@
 /** The pure rules of a Site's updates page (docs/adr/0165-site-feeds.md): coverage, its cadence, the verdicts. */
 import { describe, expect, it } from 'vitest'
 import type { FeedEntry } from '../sites/feeds'
-import { changedEntries, coveredSince, feedVerdicts, FEED_MAX_RESTS, FEED_MIN_RESTS, nextInterval, safetyCeilingMs } from './feed'
+import {
+  changedEntries,
+  coveredSince,
+  feedVerdicts,
+  FEED_LONGEST_RESTS,
+  FEED_MAX_RESTS,
+  FEED_MIN_RESTS,
+  FEED_READ_SHARE,
+  FeedWatch,
+  nextInterval,
+  safetyCeilingMs,
+} from './feed'
 
 const HOUR = 3_600_000
 const pace = { restMs: HOUR, ceilingMs: 24 * HOUR, minGapMs: 5_000 }
@@ -17,17 +28,41 @@ describe('coverage', () => {
   it('a first read covers only Series checked from now on', () => {
     expect(coveredSince(null, [line('a', 1)], null, now, 0)).toBe(now)
   })
-  it('the previous newest line still shown: the coverage goes on; fallen off (or reordered away): from now', () => {
+  it('a line of the previous read still shown unchanged (any of them): the coverage goes on; none left: from now', () => {
     const before = [line('a', 1), line('b', 4)]
     expect(coveredSince(before, [line('c', 2), line('a', 1)], now - 3 * HOUR, now, 0)).toBe(now - 3 * HOUR)
-    expect(coveredSince(before, [line('c', 2), line('b', 4)], now - 3 * HOUR, now, 0)).toBe(now)
+    // The newest Series moved again: the page still reaches back to `b` as the previous read showed it (ADR 0200).
+    expect(coveredSince(before, [line('a', 2), line('c', 2), line('b', 4)], now - 3 * HOUR, now, 0)).toBe(now - 3 * HOUR)
     // The same Series with another chapter is another line: it moved, and what fell off in between is unknown.
     expect(coveredSince(before, [line('a', 2)], now - 3 * HOUR, now, 0)).toBe(now)
+    expect(coveredSince(before, [line('c', 2), line('d', 7)], now - 3 * HOUR, now, 0)).toBe(now)
+  })
+  it('a page older than the previous read (a Series shows a lower chapter): from now', () => {
+    const before = [line('a', 3), line('b', 4)]
+    expect(coveredSince(before, [line('a', 2), line('b', 4)], now - 3 * HOUR, now, 0)).toBe(now)
   })
   it('lines with times cover from the oldest, turned to the wall clock, a minute inside', () => {
     const site = now + 2 * HOUR // the Site's clock is two hours ahead
     const entries = [line('a', 3, site - HOUR), line('b', 9, site - 5 * HOUR)]
     expect(coveredSince(null, entries, null, now, 2 * HOUR)).toBe(now - 5 * HOUR + 60_000)
+  })
+})
+
+describe('a page that failed once', () => {
+  it('covers nobody until it reads again; a read that overlaps the last good one carries its coverage on', () => {
+    const pace = { restMs: HOUR, ceilingMs: 24 * HOUR, minGapMs: 5_000 }
+    const watch = new FeedWatch(pace)
+    const t = 100 * HOUR
+    watch.parsed([line('a', 1), line('b', 4)], t, 0, pace)
+    expect(watch.status.coveredSince).toBe(t)
+    watch.failed('HTTP 503', t + HOUR, pace)
+    expect(watch.status.coveredSince).toBeNull()
+    watch.parsed([line('c', 2), line('a', 1)], t + 2 * HOUR, 0, pace)
+    expect(watch.status.coveredSince).toBe(t)
+    // No overlap with the last good read: only Series checked from now on.
+    watch.failed('HTTP 503', t + 3 * HOUR, pace)
+    watch.parsed([line('d', 9)], t + 4 * HOUR, 0, pace)
+    expect(watch.status.coveredSince).toBe(t + 4 * HOUR)
   })
 })
 
@@ -40,12 +75,22 @@ describe('the page cadence', () => {
     expect(nextInterval(FEED_MAX_RESTS * HOUR, 0, 20, pace)).toBe(FEED_MAX_RESTS * HOUR)
     expect(nextInterval(FEED_MIN_RESTS * HOUR, 20, 20, pace)).toBe(FEED_MIN_RESTS * HOUR)
   })
+  it('reads no more often than its share of the checks of the Series it stands for, at most every two rests', () => {
+    const q = 20 * 60_000
+    // 22 bookmarked Series: a read costs at most 0.09 × 22 checks a rest, every 30.3 minutes at least.
+    expect(nextInterval(q, 3, 20, pace, 22)).toBe(Math.round(HOUR / (FEED_READ_SHARE * 22)))
+    expect(nextInterval(q, 3, 20, pace, 5)).toBe(FEED_LONGEST_RESTS * HOUR)
+    // Hundreds of bookmarks: the learnt interval alone.
+    expect(nextInterval(q, 3, 20, pace, 400)).toBe(q)
+    expect(nextInterval(q, 0, 20, pace, 400)).toBe(30 * 60_000)
+  })
   it('counts new lines against the previous read', () => {
     expect(changedEntries(null, [line('a', 1)])).toBe(1)
     expect(changedEntries([line('a', 1)], [line('a', 2), line('a', 1)])).toBe(1)
   })
-  it('the safety ceiling is twelve rests, never past the Site ceiling', () => {
-    expect(safetyCeilingMs(pace)).toBe(12 * HOUR)
+  it('the safety ceiling is 24 rests, never past the Site ceiling', () => {
+    expect(safetyCeilingMs(pace)).toBe(24 * HOUR)
+    expect(safetyCeilingMs({ restMs: HOUR / 2, ceilingMs: 24 * HOUR })).toBe(12 * HOUR)
     expect(safetyCeilingMs({ restMs: 4 * HOUR, ceilingMs: 24 * HOUR })).toBe(24 * HOUR)
   })
 })

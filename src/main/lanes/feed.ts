@@ -12,13 +12,22 @@ import { troubleOver, warnOnce, type Log } from '../log'
 import { siteFeed, type FeedEntry, type SiteFeed } from '../sites/feeds'
 import { AdapterError, isPinned, parseUrl, type Site } from '../sites/site'
 import type { Db } from '../store/database'
-import { applyFeedPlan, feedSeries, sampleSeriesUrl, type FeedSeries } from '../store/feed-plans'
+import { applyFeedPlan, feedSeries, heldCount, sampleSeriesUrl, type FeedSeries } from '../store/feed-plans'
 
-/** A Series on a Site with a feed is still checked at least every this many rests (capped by the ceiling). */
-export const FEED_SAFETY_RESTS = 12
+/**
+ * A Series on a Site with a feed is still checked at least every this many rests (capped by the Site's ceiling;
+ * ADR 0200: once a day at the default rest).
+ */
+export const FEED_SAFETY_RESTS = 24
 /** The feed is read at most every quarter rest, at least every half rest (ADR 0165: at two rests, chapters came 1.6× later). */
 export const FEED_MIN_RESTS = 0.25
 export const FEED_MAX_RESTS = 0.5
+/**
+ * The page's reads cost at most this share of checking every bookmarked Series of the Site once a rest (ADR 0200):
+ * a Site with few bookmarks reads it less often, never less than every FEED_LONGEST_RESTS rests.
+ */
+export const FEED_READ_SHARE = 0.09
+export const FEED_LONGEST_RESTS = 2
 /** A page that failed is tried again after this many rests (the cadence plans the Series meanwhile). */
 export const FEED_RETRY_RESTS = 1
 
@@ -44,15 +53,20 @@ export interface FeedStatus {
   intervalMs: number
   /** Series checked at or after this are covered by the page (null: the page covers nobody now). */
   coveredSince: number | null
+  /** Lines the last read that parsed showed. */
+  entries: number
 }
 
 /** One Lane's feed: its cadence and what the last read showed. */
 export class FeedWatch {
   readonly status: FeedStatus
+  /** The last read that parsed (kept through a failed one: a later read that overlaps it carries the chain on). */
   #previous: readonly FeedEntry[] | null = null
+  /** The coverage that read gave (ADR 0200: a page that failed once does not cost every Series a check). */
+  #chain: number | null = null
 
   constructor(pace: Pick<FeedPace, 'restMs'>) {
-    this.status = { state: 'unread', reason: '', lastReadAt: 0, nextReadAt: 0, intervalMs: pace.restMs / 2, coveredSince: null }
+    this.status = { state: 'unread', reason: '', lastReadAt: 0, nextReadAt: 0, intervalMs: pace.restMs / 2, coveredSince: null, entries: 0 }
   }
 
   /** The lines the last read showed (null before a read, or after one failed). */
@@ -64,12 +78,14 @@ export class FeedWatch {
     return now >= this.status.nextReadAt
   }
 
-  /** A read that parsed: the coverage it gives and when to read again. */
-  parsed(entries: readonly FeedEntry[], now: number, offsetMs: number, pace: FeedPace): void {
+  /** A read that parsed: the coverage it gives and when to read again (`held`: the Site's bookmarked Series). */
+  parsed(entries: readonly FeedEntry[], now: number, offsetMs: number, pace: FeedPace, held = Infinity): void {
     const previous = this.#previous
     const s = this.status
-    s.coveredSince = coveredSince(previous, entries, s.state === 'reading' ? s.coveredSince : null, now, offsetMs)
-    s.intervalMs = nextInterval(s.intervalMs, changedEntries(previous, entries), entries.length, pace)
+    s.coveredSince = coveredSince(previous, entries, this.#chain, now, offsetMs)
+    this.#chain = s.coveredSince
+    s.intervalMs = nextInterval(s.intervalMs, changedEntries(previous, entries), entries.length, pace, held)
+    s.entries = entries.length
     s.state = 'reading'
     s.reason = ''
     s.lastReadAt = now
@@ -77,14 +93,16 @@ export class FeedWatch {
     this.#previous = entries
   }
 
-  /** A read that failed to parse or to come: the page covers nobody until it reads again. */
+  /**
+   * A read that failed to parse or to come: the page covers nobody until it reads again — then, if that read
+   * overlaps the last one that parsed, the coverage goes on from where it was.
+   */
   failed(reason: string, now: number, pace: FeedPace): void {
     const s = this.status
     s.state = 'broken'
     s.reason = reason
     s.coveredSince = null
     s.nextReadAt = now + Math.max(pace.minGapMs, FEED_RETRY_RESTS * pace.restMs)
-    this.#previous = null
   }
 
   /** A read put off (a refusal, no Series to make the request from): tried again after a while. */
@@ -106,9 +124,11 @@ export function changedEntries(previous: readonly FeedEntry[] | null, entries: r
 /**
  * Since when the page covers every Series: a Series checked at or after it that moved since would be on it.
  * With times on every line (MangaDex), from the oldest line's time (on the wall clock, a minute's margin). Without
- * them, by overlap: when the previous read's newest line is still on the page, every line that moved since is
- * above it and the coverage goes on from where it was; when it fell off, lines may have fallen off with it, and
- * only Series checked from this read on are covered.
+ * them, by overlap: when a line of the previous read is still on the page unchanged (ADR 0200: any of them, not
+ * only its newest), the page reaches back past the previous read, every Series that moved since is on it, and the
+ * coverage goes on from where it was; when none is left, lines may have fallen off between the reads, and only
+ * Series checked from this read on are covered. A page older than the previous read (a Series on it shows a lower
+ * chapter than the previous read showed: a stale cache) does not carry the coverage on either.
  */
 export function coveredSince(
   previous: readonly FeedEntry[] | null,
@@ -125,21 +145,28 @@ export function coveredSince(
 }
 
 function previousOverlaps(previous: readonly FeedEntry[] | null, entries: readonly FeedEntry[]): boolean {
-  const top = previous?.[0]
-  if (!top) return false
-  const key = lineKey(top)
-  return entries.some((e) => lineKey(e) === key)
+  if (!previous?.length) return false
+  const before = new Map(previous.map((e) => [e.seriesUrl, e]))
+  const older = entries.some((e) => {
+    const was = before.get(e.seriesUrl)
+    return was?.chapter != null && e.chapter !== null && e.chapter < was.chapter
+  })
+  if (older) return false
+  const keys = new Set(previous.map(lineKey))
+  return entries.some((e) => keys.has(lineKey(e)))
 }
 
 /**
  * The feed's next interval, learnt from how much it changed: more than half the page new (lines may have fallen
  * off between reads) halves it, nothing new lengthens it by half, else it stays; between FEED_MIN_RESTS and
- * FEED_MAX_RESTS rests (and never under the Site's gap).
+ * FEED_MAX_RESTS rests (and never under the Site's gap) — and never shorter than its share of the checks it stands
+ * for allows (`held` bookmarked Series: a rest ÷ (FEED_READ_SHARE × held), at most FEED_LONGEST_RESTS rests).
  */
-export function nextInterval(current: number, changed: number, length: number, pace: FeedPace): number {
+export function nextInterval(current: number, changed: number, length: number, pace: FeedPace, held = Infinity): number {
   const next = changed === 0 ? current * 1.5 : changed * 2 > length ? current / 2 : current
-  const min = Math.max(pace.minGapMs, FEED_MIN_RESTS * pace.restMs)
-  return Math.round(Math.min(FEED_MAX_RESTS * pace.restMs, Math.max(min, next)))
+  const share = held > 0 ? pace.restMs / (FEED_READ_SHARE * held) : 0
+  const min = Math.max(pace.minGapMs, FEED_MIN_RESTS * pace.restMs, Math.min(FEED_LONGEST_RESTS * pace.restMs, share))
+  return Math.round(Math.max(min, Math.min(FEED_MAX_RESTS * pace.restMs, next)))
 }
 
 export interface FeedVerdicts {
@@ -224,7 +251,8 @@ async function planFromPage(
   }
   const now = deps.now()
   const previous = watch.previousLines()
-  watch.parsed(entries, now, siteClockOffset(page.date, now) ?? 0, site.pace)
+  const held = await heldCount(db, site.key).catch(() => Infinity)
+  watch.parsed(entries, now, siteClockOffset(page.date, now) ?? 0, site.pace, held)
   troubleOver(log, `feed:${site.key}`, { site: site.key }, 'lane: the updates page reads again')
   const lines = new Map<string, FeedEntry>()
   for (const entry of entries) {

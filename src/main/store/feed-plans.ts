@@ -28,6 +28,19 @@ export async function sampleSeriesUrl(db: Db, site: string): Promise<string | nu
   return row?.series_url ?? null
 }
 
+/** How many bookmarked Series of the Site a feed stands for (eligible ones: a URL, a Reader, not Finished). */
+export async function heldCount(db: Db, site: string): Promise<number> {
+  const row = await db
+    .selectFrom('series')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('site', '=', site)
+    .where('series_url', '<>', '')
+    .where('reader_count', '>', 0)
+    .where('finished_at', '=', 0)
+    .executeTakeFirstOrThrow()
+  return Number(row.n)
+}
+
 /** The bookmarked, eligible Series among `ids` (the ones a feed names). */
 export async function feedSeries(db: Db, site: string, ids: readonly string[]): Promise<FeedSeries[]> {
   if (ids.length === 0) return []
@@ -57,7 +70,11 @@ export interface FeedPlan {
   safetyMs: number
 }
 
-/** Writes a feed's verdicts as plans, in one transaction; returns how many plans moved each way. */
+/**
+ * Writes a feed's verdicts as plans, in one transaction; returns how many plans moved each way. Only a Series whose
+ * last check read its page is postponed (ADR 0200): the ceiling counts from a check that read it, and a check that
+ * failed is tried again by the cadence, never put off by the page for another ceiling.
+ */
 export async function applyFeedPlan(db: Db, plan: FeedPlan): Promise<{ sighted: number; postponed: number }> {
   return db.transaction().execute(async (trx) => {
     let sighted = 0
@@ -75,7 +92,8 @@ export async function applyFeedPlan(db: Db, plan: FeedPlan): Promise<{ sighted: 
     const postpone = (covered: ReturnType<typeof sql>) =>
       sql`UPDATE series SET next_check_at = ${target}
           WHERE site = ${plan.site} AND next_check_at BETWEEN 1 AND ${plan.until} AND next_check_at < ${target}
-            AND force_poll_at <= latest_checked_at AND ${covered}`.execute(trx)
+            AND force_poll_at <= latest_checked_at AND last_outcome = 'chapter' AND last_outcome_at >= latest_checked_at
+            AND ${covered}`.execute(trx)
     let postponed = 0
     if (plan.unchanged.length) {
       const r = await postpone(sql`series_id IN (${sql.join(plan.unchanged)})`)

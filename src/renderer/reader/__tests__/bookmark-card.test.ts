@@ -92,3 +92,18 @@ describe('"caught up" only when nothing is unread', () => {
     expect(meta(byDefault(false))).toContain('caught up')
   })
 })
+
+describe('a card says when the app last checked its Series (issue 43, say why)', () => {
+  it('"checked 5 min ago" against the clock it is given; nothing before the first check', () => {
+    const b = bookmark('check')
+    b.series.latestCheckedAt = 1_800_000_000_000
+    const card = mount(BookmarkCard, { props: { bookmark: b, now: b.series.latestCheckedAt + 5 * 60_000, loadChapters } })
+    expect(card.find('[data-checked]').text()).toBe('· checked 5 min ago')
+    b.series.latestCheckedAt = 0
+    expect(
+      mount(BookmarkCard, { props: { bookmark: b, loadChapters } })
+        .find('[data-checked]')
+        .exists(),
+    ).toBe(false)
+  })
+})

@@ -220,6 +220,19 @@ describe('LaneRow', () => {
     expect(wrapper.find('.ok').text()).toBe('2')
   })
 
+  it('a Site whose Lane reads its updates page says when it read it and what it showed, or why it fell back', () => {
+    const reading = { state: 'reading' as const, reason: '', lastReadAt: NOW - 5 * 60_000, entries: 20, nextReadAt: NOW + 25 * 60_000 }
+    expect(
+      mountLane(lane({ feed: reading }))
+        .find('[data-feed]')
+        .text(),
+    ).toBe('Updates page read 5 min ago: 20 entries; next read in about 25 min')
+    const broken = mountLane(lane({ feed: { ...reading, state: 'broken', reason: 'HTTP 503' } })).find('[data-feed]')
+    expect(broken.text()).toContain('fell back: HTTP 503 — each Series keeps its own cadence')
+    expect(broken.classes()).toContain('attention')
+    expect(mountLane(lane()).find('[data-feed]').exists()).toBe(false)
+  })
+
   it('a derived Site says it is untried, under its name; another Site says nothing of it', () => {
     const words = "untried — derived from the extension's selectors"
     expect(
