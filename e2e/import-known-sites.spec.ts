@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { expect, test, useShell } from './support/fixtures'
-import { FAMILY_NAMES } from '../src/main/sites/known-sites'
+import { familyName } from '../src/shared/site-families'
 import { knownSourcesBackup } from '../src/main/testing/known-backup'
 import { tachibk } from '../src/main/testing/library-files'
 import { withDb } from './support/db'
@@ -43,7 +43,7 @@ test('a backup of 50 manga over Known Sites imports whole: every entry resolved,
   await expect(preview).toContainText('household.tachibk — a Mihon/Tachiyomi backup')
   const adding = preview.locator('[data-sites-to-add]')
   await expect(adding).toContainText('Adds 10 Sites:')
-  for (const s of sites) await expect(adding).toContainText(`${s.name} (${FAMILY_NAMES[s.family!]})`)
+  for (const s of sites) await expect(adding).toContainText(`${s.name} (${familyName(s.family!)})`)
   // Every entry resolved: no source to map, nothing skipped.
   await expect(preview.locator('li[data-source]')).toHaveCount(0)
   await expect(preview.locator('li[data-reason]')).toHaveCount(0)
