@@ -45,7 +45,7 @@ function replaced(source: string, from: string, to: string): string {
 }
 
 /** A new key, and nothing else. */
-const withNewKey = (source: string) => replaced(source, "  'navercomic',\n] as const", "  'navercomic',\n  'newfamily',\n] as const")
+const withNewKey = (source: string) => replaced(source, '\n] as const', "\n  'newfamily',\n] as const")
 
 /** A new key with its descriptor, one that searches and has a feed. */
 const withNewSearchingFamily = (source: string) =>
