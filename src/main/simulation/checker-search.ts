@@ -23,7 +23,7 @@ export interface SearchViolation {
 
 export interface SearchRuleFacts {
   end: number
-  facts(site: string): { pace: Pace; checkSlackMs: number }
+  facts(site: string): { pace: Pace; checkSlackMs: number; browser: boolean }
   /** The windows in which the Site's Lane could not work (closed, stopped, browser down). */
   unavailable(site: string): ReadonlyArray<readonly [number, number]>
 }
@@ -74,7 +74,7 @@ function coverOnce(events: readonly SimEvent[], out: Out): void {
  * the move's delay, so the acceptance comes within GONE_AFTER_CHECKS + 2 of the Series' turns (the gone checks, the
  * search at the last, one failed try) each with a pass and a check's slack, two looks, the owner's delay, and the
  * time its Lane could not work. A turn is the Site's rest (its ceiling when adaptive), stretched to the eligible
- * Series a gap apart.
+ * Series a gap apart, plus the browser's wake threshold on a Site behind a browser.
  */
 function moveFoundAgain(events: readonly SimEvent[], f: SearchRuleFacts, out: Out): void {
   const eligible = new Map<string, number>()
@@ -83,8 +83,10 @@ function moveFoundAgain(events: readonly SimEvent[], f: SearchRuleFacts, out: Ou
   for (const e of events) if (e.type === 'action' && e.action === 'accept-move' && e.result === 'ok' && e.series) accepted.set(e.series, e)
   for (const e of events) {
     if (e.type !== 'action' || e.action !== 'series-moved' || !e.site || !e.series) continue
-    const { pace, checkSlackMs } = f.facts(e.site)
-    const turn = Math.max(pace.cadence === 'adaptive' ? pace.ceilingMs : pace.restMs, (eligible.get(e.site) ?? 0) * pace.minGapMs)
+    const { pace, checkSlackMs, browser } = f.facts(e.site)
+    // A browser Site's Lane sleeps until its oldest due Series has waited the wake threshold: every turn waits it too.
+    const wake = browser ? pace.wakeOldestMs : 0
+    const turn = Math.max(pace.cadence === 'adaptive' ? pace.ceilingMs : pace.restMs, (eligible.get(e.site) ?? 0) * pace.minGapMs) + wake
     const base = (GONE_AFTER_CHECKS + 2) * (turn + pace.maxPassMs + checkSlackMs) + 2 * OWNER_REVIEW_EVERY_MS + (e.durationMs ?? 0)
     let deadline = e.mono + base
     for (let round = 0; round < 100; round++) {

@@ -637,6 +637,22 @@ describe('detection-bound', () => {
     expect(rulesOf(found(log, 11))).toEqual([])
   })
 
+  it("a failed check on a Site behind a browser gives its next turn a rest and the browser's wake threshold later", () => {
+    // Rest 1 h, the browser woken when the oldest due Series has waited 2 h: a turn every 3 h. The check at 3 h fails;
+    // the next comes 3 h after it (a rest, then the wake threshold again), so finding the chapter at 6 h 5 min is on time.
+    const pace = { ...DEFAULT_PACE, restMs: HOUR, wakeOldestMs: 2 * HOUR }
+    const behindBrowser: CheckerConfig = { ...config, sites: { a: { pace, browser: true, checkSlackMs: 1_000 } } }
+    const failed = { outcome: 'error' as const, reason: 'HTTP 502', faults: ['5xx' as const], served: null, reported: null }
+    const log = new Log()
+      .release(11)
+      .at(3 * HOUR)
+      .request({ fault: '5xx', served: null })
+      .check(failed)
+      .at(6 * HOUR + pace.maxPassMs / 2)
+    const rules = checkInvariants(found(log, 11).events, behindBrowser).violations.map((v) => v.rule)
+    expect(rules).not.toContain('detection-bound')
+  })
+
   it('a refusal at the turn a Sighting deferred delays that turn, and the failed check after it gives another rest', () => {
     // The Reader's Sighting at 40 min puts the Series' next check a rest later (about 101 min); the Site refuses from
     // 102 to 117 min, the check at 117 min fails, and the next comes a rest after it.

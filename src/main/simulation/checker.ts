@@ -685,8 +685,10 @@ function delayedDeadline(index: Index, t: ReleaseTurn): number {
       overlapLength(unavailable, from, deadline) +
       wentBack +
       t.forced.filter((p) => p.mono >= from && p.mono <= deadline).length * gap
-    // A failed check comes on top of whatever made the Series wait for it.
-    next += t.failedChecks.filter((c) => c.startMono >= release.mono && c.startMono <= deadline).length * cycle
+    // A failed check comes on top of whatever made the Series wait for it: a turn again, and on a Site behind a
+    // browser the wake threshold again (the browser sleeps until the oldest due Series has waited it).
+    const retry = cycle + (facts.browser ? pace.wakeOldestMs : 0)
+    next += t.failedChecks.filter((c) => c.startMono >= release.mono && c.startMono <= deadline).length * retry
     if (next <= deadline) break
     deadline = next
   }

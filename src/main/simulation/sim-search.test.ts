@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { SEARCHES_PER_READER_PER_MINUTE } from '../../shared/search'
+import { GONE_AFTER_CHECKS } from '../../shared/series-state'
 import { DEFAULT_PACE, type Page } from '../sites/site'
 import { searchBase } from '../use-cases/search-site'
 import { buildWorld, DAY, HOUR } from './catalogue'
@@ -7,7 +8,7 @@ import { checkInvariants, type CheckerConfig, type RuleName } from './checker'
 import { checkSearchRules, moveAllowance } from './checker-search'
 import type { SimEvent } from './events'
 import { Random } from './random'
-import { coverUrl, planMoves, searchAnswer, searchMatches, searchQuery, SIM_SEARCH_RESULTS } from './sim-search'
+import { coverUrl, OWNER_REVIEW_EVERY_MS, planMoves, searchAnswer, searchMatches, searchQuery, SIM_SEARCH_RESULTS } from './sim-search'
 
 const T0 = Date.UTC(2025, 0, 6)
 const world = buildWorld(new Random(7), { sites: 6, series: 60, start: T0, end: T0 + 3 * DAY })
@@ -87,7 +88,7 @@ const search = (at: number, reader = 1, site = 'a') => ({
   reader,
 })
 const pace = { ...DEFAULT_PACE }
-const facts = { end: T0 + 10 * DAY, facts: () => ({ pace, checkSlackMs: 1_000 }), unavailable: () => [] }
+const facts = { end: T0 + 10 * DAY, facts: () => ({ pace, checkSlackMs: 1_000, browser: false }), unavailable: () => [] }
 const rules = (events: SimEvent[]) => checkSearchRules(events, facts).map((v) => v.rule)
 
 describe('the rules on searches, covers and moves', () => {
@@ -122,6 +123,23 @@ describe('the rules on searches, covers and moves', () => {
     expect(rules(log([moved]))).toEqual(['move-found-again'])
     expect(rules(log([moved, accepted(8 * HOUR)]))).toEqual([])
     expect(rules(log([moved, accepted(3 * DAY)]))).toEqual(['move-found-again'])
+  })
+
+  it("move-found-again: on a Site behind a browser each turn also waits the browser's wake threshold", () => {
+    const moved = { at: 0, type: 'action', action: 'series-moved', site: 'a', series: 'a/x', url: 'u2', durationMs: 2 * HOUR, result: 'ok' }
+    const turns = GONE_AFTER_CHECKS + 2
+    const plainBound = turns * (pace.restMs + pace.maxPassMs + 1_000) + 2 * OWNER_REVIEW_EVERY_MS + 2 * HOUR
+    const late = {
+      at: plainBound + (turns * pace.wakeOldestMs) / 2,
+      type: 'action',
+      action: 'accept-move',
+      site: 'a',
+      series: 'a/x',
+      result: 'ok',
+    }
+    const behindBrowser = { ...facts, facts: () => ({ pace, checkSlackMs: 1_000, browser: true }) }
+    expect(rules(log([moved, late]))).toEqual(['move-found-again'])
+    expect(checkSearchRules(log([moved, late]), behindBrowser).map((v) => v.rule)).toEqual([])
   })
 
   it('moved-keeps-progress: a Reader whose Progress differs across the acceptance fires', () => {
