@@ -129,7 +129,7 @@ test('from npm start to a push on the phone that opens the chapter the Reader re
   await phone.goto(`${origin}/${scanned.hash}`)
   await expect(phone.getByRole('heading', { name: /Your bookmarks/ })).toBeVisible()
   expect(phone.url()).not.toContain(scanned.hash.slice('#code='.length))
-  expect(await phone.evaluate(() => localStorage.getItem('mb.token'))).toBe(token)
+  await expect.poll(() => phone.evaluate(() => localStorage.getItem('mb.token'))).toBe(token)
 
   // A bookmark by URL: read at once, and caught up — nothing unread, nothing to continue yet.
   await phone.getByLabel('Series URL').fill(`${fixture.origin}${SERIES}`)
