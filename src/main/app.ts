@@ -257,7 +257,7 @@ async function serve(context: {
   const notify = { notifier: core.notifier, vapidPublicKey: () => core.vapidKeys().publicKey }
   await registerSyncApi(
     app,
-    { db: core.store.db, clock, acquire: core.acquireDeps, notify, readerCodes, bigReads },
+    { db: core.store.db, clock, acquire: core.acquireDeps, notify, readerCodes, bigReads, feeds: core.feeds },
     { ...options.sync, store: syncStoreState(core) },
   )
   const rendererDir = options.rendererDir ?? defaultRendererDir()

@@ -3,17 +3,16 @@
  * with (a Series row, a Lane, the store's state). Built once per `createAdmin`.
  */
 import type { LaneView, SeriesRowView } from '../../shared/admin-api'
-import { seriesWaiting, type FeedState, type SeriesWaitingView } from '../../shared/series-state'
+import type { SeriesWaitingView } from '../../shared/series-state'
 import type { Settings } from '../../shared/settings'
 import { AppError } from '../../shared/errors'
 import type { Core } from '../core'
-import { fetcherFor } from '../fetch/fetcher'
-import type { FeedStatus } from '../lanes/feed'
 import type { BigReads } from '../reads/big-reads'
 import { DEFAULT_PACE, type Site } from '../sites/site'
-import { allLanes, laneRow } from '../store/lanes'
+import { laneRow } from '../store/lanes'
 import { getSeriesListRow, type SeriesListRow } from '../store/series-list'
 import type { SignInCodes } from '../access/sign-in-codes'
+import { waitingOf } from '../use-cases/series-waiting'
 import { laneView, laneViews, seriesRowView, storageViewOf } from './admin-views'
 
 export interface AdminContext {
@@ -49,36 +48,8 @@ export function adminScope(ctx: AdminContext) {
   })
 
   /** What each Series waits for needs its Lane's row: read once per answer, for every Lane. */
-  async function waitingFor(): Promise<(row: SeriesListRow) => SeriesWaitingView> {
-    const lanes = new Map((await allLanes(db)).map((l) => [l.site, l]))
-    const at = now()
-    return (row) => {
-      const site = siteOf(row.site)
-      const lane = lanes.get(row.site)
-      return seriesWaiting(
-        {
-          url: row.series_url,
-          readerCount: row.reader_count,
-          finishedAt: row.finished_at,
-          pending: row.pending,
-          latestCheckedAt: row.latest_checked_at,
-          latestSightedAt: row.latest_sighted_at,
-          plannedAt: site?.pace.cadence === 'adaptive' ? row.next_check_at : 0,
-        },
-        {
-          site: site && {
-            restMs: site.pace.restMs,
-            ceilingMs: site.pace.ceilingMs,
-            hasFetcher: fetcherFor(site, core.fetchers) !== undefined,
-            ...feedFact(core.feeds.get(site.key)),
-          },
-          pausedUntil: lane?.paused_until ?? 0,
-          refuseUntil: lane?.refuse_until ?? 0,
-        },
-        at,
-      )
-    }
-  }
+  const waitingFor = (): Promise<(row: SeriesListRow) => SeriesWaitingView> =>
+    waitingOf({ db, registry: core.registry, fetchers: core.fetchers, feeds: core.feeds, now })
 
   async function seriesRow(key: { site: string; seriesId: string }): Promise<SeriesRowView> {
     const found = await getSeriesListRow(db, key)
@@ -105,11 +76,4 @@ export function adminScope(ctx: AdminContext) {
     oneLane,
     storageView: () => storageViewOf(core),
   }
-}
-
-/** The owner's word for a Site's updates page: read, or not reading now (none before its first read). */
-function feedFact(status: FeedStatus | undefined): { feed?: FeedState } {
-  if (status?.state === 'reading') return { feed: 'reading' }
-  if (status?.state === 'broken') return { feed: 'broken' }
-  return {}
 }

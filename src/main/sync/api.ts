@@ -29,6 +29,7 @@ import {
 import { notifyRoutes } from './notify-routes'
 import { searchRoutes } from './search-routes'
 import { shelfRoutes } from './shelf-routes'
+import { checkRoutes } from './check-routes'
 import { signInRoute } from './sign-in-route'
 
 export interface SyncOptions {
@@ -92,6 +93,7 @@ export async function registerSyncApi(app: FastifyInstance, given: SyncDeps, opt
       await readers.register(notifyRoutes, { deps })
       await readers.register(searchRoutes, { deps })
       await readers.register(shelfRoutes, { deps })
+      await readers.register(checkRoutes, { deps })
     })
   })
 }

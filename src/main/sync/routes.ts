@@ -31,6 +31,7 @@ import { ExportDocument } from '../../shared/export-format'
 import { chapterList, readerUpdates } from '../store/chapters'
 import type { ReaderBookmark } from '../store/bookmarks'
 import type { BigReads } from '../reads/big-reads'
+import type { FeedStatus } from '../lanes/feed'
 import { presentAll, presentBookmarks, presentChapter, presentReader, presentSighting, presentUpdate } from '../reads/present'
 import * as S from '../../shared/sync-schemas'
 import type { SignInCodes } from '../access/sign-in-codes'
@@ -50,6 +51,8 @@ export interface SyncDeps {
   readerCodes?: SignInCodes
   /** Full syncs read off the main thread (docs/adr/0093-…); absent: read here. */
   bigReads?: Pick<BigReads, 'fullSync' | 'exportReader'>
+  /** Each adaptive Site's updates page as its Lane last read it, for `GET /api/v1/checks` (absent: none read). */
+  feeds?: ReadonlyMap<string, FeedStatus>
 }
 
 /** A status or Progress write. Its time is read when the write is applied, inside its transaction. */

@@ -2,6 +2,7 @@
  * A real sync endpoint for tests: a real SQLite file, the fixture site for Series URLs, and the Fastify
  * server listening on a loopback port.
  */
+import type { FeedStatus } from '../lanes/feed'
 import { SitePacer } from '../lanes/pacer'
 import { startFixtureSite, type FixtureSite } from '../demo/fixture-site'
 import { fixtureSites } from '../demo/fixture-sites'
@@ -28,6 +29,8 @@ export interface TestSyncServer {
   notifier: Notifier
   /** The covers folder the server serves from (empty until a test keeps one). */
   covers: CoverStore
+  /** Each Site's updates page as a Lane would have read it (empty: none read; the test sets it). */
+  feeds: Map<string, FeedStatus>
   /** Tokens of two Readers, alice and bob. */
   alice: { id: number; token: string }
   bob: { id: number; token: string }
@@ -60,6 +63,7 @@ export async function startTestSyncServer(
     policy: async () => (await readSettings(store.db)).notifyTargets,
   })
   const covers = new CoverStore(join(store.dir, COVERS_DIR))
+  const feeds = new Map<string, FeedStatus>()
   const app = createHttpServer({ log: silentLog, ...(limits ? { limits } : {}) })
   await registerSyncApi(
     app,
@@ -77,6 +81,7 @@ export async function startTestSyncServer(
         covers,
       },
       notify: { notifier, vapidPublicKey: () => vapidKeys(store.dir).publicKey },
+      feeds,
     },
     options,
   )
@@ -90,6 +95,7 @@ export async function startTestSyncServer(
     clock,
     notifier,
     covers,
+    feeds,
     alice: { id: a.reader.id, token: a.token },
     bob: { id: b.reader.id, token: b.token },
     async call(token, method, path, body, headers = {}) {

@@ -3,6 +3,7 @@ import type { Bookmark, BookmarksAnswer, ChaptersAnswer, Device, Reader, Updates
 import type { PendingWrite, SendResult } from './outbox'
 import type { NotificationsBody, NotificationsView, TestResponse } from '../../shared/notify-schemas'
 import type { SearchableSiteView, SearchResponse } from '../../shared/search'
+import type { ChecksResponse } from '../../shared/reader-checks'
 
 export class ApiError extends Error {
   constructor(
@@ -46,6 +47,8 @@ export function createApi(token: () => string | null) {
         'GET',
         `/api/v1/bookmarks/${encodeURIComponent(b.site)}/${encodeURIComponent(b.seriesId)}/chapters${before === undefined ? '' : `?before=${before}`}`,
       ),
+    /** When the app checks each bookmarked Series next, and why (docs/adr/0218-the-readers-next-check.md). */
+    checks: () => call<ChecksResponse>('GET', '/api/v1/checks'),
     /** The Reader's unread New Chapters, newest first. */
     updates: () => call<UpdatesAnswer>('GET', '/api/v1/updates'),
     /** The Sites, each with whether it can be searched by title. */

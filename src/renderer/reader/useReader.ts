@@ -8,6 +8,7 @@ import { computed, reactive, ref } from 'vue'
 import type { Bookmark, ChaptersAnswer, NextChapter, Reader, UpdateItem } from '../../shared/sync-schemas'
 import { ApiError, createApi } from './api'
 import type { SearchableSiteView, SearchResponse } from '../../shared/search'
+import type { ReaderCheckState } from '../../shared/reader-checks'
 import { inOrder, keyOf, matches, orderOf, type ReaderSort } from './order'
 import { Outbox, withPendingWrites } from './outbox'
 
@@ -66,6 +67,8 @@ function readerState(storage: Storage) {
     /** The pointer is over the list, or the focus in it: the order holds still. */
     interacting: ref(false),
     marked: reactive(new Map<string, MarkedRead>()),
+    /** When each bookmarked Series is checked next, and why, on this device's clock (by its key; loaded with the list). */
+    checks: ref(new Map<string, ReaderCheckState>()),
     /** The Reader's unread New Chapters, newest first (loaded with the Updates view). */
     updates: ref<UpdateItem[]>([]),
     seenBefore,
@@ -90,6 +93,14 @@ function shownAfter(current: Bookmark, chapter: number, after?: AfterRead): Part
         ? current.nextChapter
         : null
   return { progress: chapter, unread: unreadCount > 0, unreadCount, nextChapter }
+}
+
+/**
+ * A planned check moved by `shift` (this device's clock less the server's): "in about 3 h" is counted on the device's
+ * clock. A pause's end stays the time the owner set ("until 12:04").
+ */
+function onThisClock(check: ReaderCheckState, shift: number): ReaderCheckState {
+  return check.kind === 'next-check' ? { ...check, at: check.at + shift } : check
 }
 
 /** The list as held: read from the cache, ordered, replaced, forgotten at sign-out. */
@@ -166,6 +177,7 @@ function syncParts(state: ReaderState, list: ListParts) {
       storage.setItem(LIST_KEY, JSON.stringify({ reader: reader.value, now: answer.now, bookmarks: next }))
       if (order.value.length === 0) resort(true)
       else resort()
+      await loadChecks()
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) return signOut()
       // The app's library is missing (its database was deleted; the owner restores a backup): the token is kept.
@@ -180,6 +192,20 @@ function syncParts(state: ReaderState, list: ListParts) {
     offline.value = pending.value > marked.size
     if (result.unauthorized) signOut()
     if (result.rejected.length) problem.value = result.rejected.map((r) => `${r.write.label}: ${r.reason}`).join('; ')
+  }
+
+  /**
+   * When each Series is checked next and why (`GET /api/v1/checks`), its times moved onto this device's clock. Kept as
+   * they were when it cannot be read (an older app answers 404): the card then says only when it was checked.
+   */
+  async function loadChecks(): Promise<void> {
+    try {
+      const answer = await api.checks()
+      const shift = Date.now() - answer.now
+      state.checks.value = new Map(answer.checks.map((c) => [keyOf(c), onThisClock(c.check, shift)]))
+    } catch {
+      // The list itself synced; the reasons wait for the next sync.
+    }
   }
 
   /** The Reader's Updates, again. Kept as they were when the app cannot be reached. */
@@ -444,6 +470,7 @@ export function useReader(storage: Storage = window.localStorage) {
     interacting,
     marked,
     updates,
+    checks: state.checks,
     seenBefore: state.seenBefore,
     resort: list.resort,
     signOut: list.signOut,

@@ -107,3 +107,23 @@ describe('a card says when the app last checked its Series (issue 43, say why)',
     ).toBe(false)
   })
 })
+
+describe('a card says when the app checks its Series next, and why (issue 43, ADR 0218)', () => {
+  const at = 1_800_000_000_000
+  it("the next check and its reason; a paused Site's words in the accent; nothing when unknown", () => {
+    const b = bookmark('check')
+    const planned = mount(BookmarkCard, {
+      props: { bookmark: b, now: at, loadChapters, check: { kind: 'next-check', at: at + 3 * 3_600_000, why: 'feed', everyMs: 3_600_000 } },
+    })
+    expect(planned.find('[data-next-check]').text()).toBe('next check in about 3 h — this Site’s updates page shows it first')
+    expect(planned.find('[data-next-check]').classes()).not.toContain('attention')
+    const paused = mount(BookmarkCard, { props: { bookmark: b, now: at, loadChapters, check: { kind: 'paused', until: at + 60_000 } } })
+    expect(paused.find('[data-next-check]').text()).toMatch(/^not checked: Site paused until /)
+    expect(paused.find('[data-next-check]').classes()).toContain('attention')
+    expect(
+      mount(BookmarkCard, { props: { bookmark: b, loadChapters } })
+        .find('[data-next-check]')
+        .exists(),
+    ).toBe(false)
+  })
+})
