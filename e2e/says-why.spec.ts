@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, test, useShell } from './support/fixtures'
 import { withDb } from './support/db'
-import { signInAdmin } from './support/pages'
+import { signInAdmin, signInReader } from './support/pages'
 
 const HOUR = 3_600_000
 /** "until …" as the window words it: HH:MM today, with the date when it falls on another day (e.g. past midnight). */
@@ -75,6 +75,41 @@ test.describe('with the demo Sites', () => {
     await page.locator('tr[data-lane="fixture-themesia"]').getByRole('button', { name: 'Resume' }).click()
     await page.goto(`${origin}/admin/#/series?site=fixture-themesia`)
     await expect(row.locator('[data-waiting]')).not.toContainText('paused')
+  })
+
+  test("a Reader's card says when its Series is checked next, and that its paused Site is not checked until when", async ({
+    page,
+    shell,
+  }) => {
+    const origin = await signInAdmin(page, shell)
+    await page.goto(`${origin}/admin/#/lanes`)
+    const lane = page.locator('tr[data-lane="fixture-themesia"]')
+    await lane.getByRole('button', { name: 'Pause' }).click()
+    await expect(lane.getByRole('button', { name: 'Resume' })).toBeVisible()
+    const until = (
+      withDb(shell.dataFile, (db) => db.prepare("SELECT paused_until FROM poll_lanes WHERE site = 'fixture-themesia'").get()) as {
+        paused_until: number
+      }
+    ).paused_until
+    // A demo Reader who holds a Series of the paused Site, and one of another Site.
+    const holder = withDb(shell.dataFile, (db) =>
+      db
+        .prepare(
+          "SELECT r.name, s.title FROM bookmarks b JOIN readers r ON r.id = b.reader_id JOIN series s USING (site, series_id) WHERE b.site = 'fixture-themesia' AND s.title <> '' ORDER BY r.name LIMIT 1",
+        )
+        .get(),
+    ) as { name: string; title: string }
+    await signInReader(page, shell, shell.tokens[holder.name]!)
+    const card = page.locator('li.card', { hasText: holder.title }).first()
+    await expect(card.locator('[data-next-check]')).toHaveText(`not checked: Site paused until ${hhmm(until)}`)
+    await expect(card.locator('[data-next-check]')).toHaveClass(/attention/)
+    const other = page
+      .locator('li.card')
+      .filter({ hasNot: page.getByText('not checked: Site paused') })
+      .first()
+    await expect(other.locator('[data-next-check]')).toHaveText(
+      /^(next check in (about \d+ (min|h)|under a minute) — .+|checked at its Site’s next turn)$/,
+    )
   })
 
   test('each Lane says what its recent passes came to, naming the latest cause', async ({ page, shell }) => {
