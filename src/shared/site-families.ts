@@ -28,6 +28,8 @@ export const FAMILY_KEYS = [
   'galleryadults',
   'navercomic',
   'xcomic',
+  'libgroup',
+  'goda',
 ] as const
 export type FamilyKey = (typeof FAMILY_KEYS)[number]
 
@@ -49,6 +51,11 @@ export interface FamilyDescriptor {
   readsChapterUrls: boolean
   /** The extension repository's themes whose sources it reads (scripts/known-sites.ts): its own, and look-alikes. */
   themes: readonly string[]
+  /**
+   * Hosts its adapter asks besides the Site's own (an API elsewhere): on the pin of each of its Known Sites'
+   * entries, exactly these (docs/adr/0213-libgroup-and-goda-adapters.md).
+   */
+  apiHosts?: readonly string[]
 }
 
 export const SITE_FAMILIES = {
@@ -170,6 +177,25 @@ export const SITE_FAMILIES = {
     recognisedBy: 'api',
     readsChapterUrls: false,
     themes: ['xcomic'],
+  },
+  libgroup: {
+    name: 'LibGroup',
+    note: 'MangaLib',
+    searches: false,
+    feed: false,
+    recognisedBy: 'api',
+    readsChapterUrls: false,
+    themes: ['libgroup'],
+    apiHosts: ['api.cdnlibs.org'],
+  },
+  goda: {
+    name: 'GoDa',
+    searches: false,
+    feed: false,
+    recognisedBy: 'api',
+    readsChapterUrls: false,
+    themes: ['goda'],
+    apiHosts: ['api-get-v3.mgsearcher.com'],
   },
 } as const satisfies Record<FamilyKey, FamilyDescriptor>
 

@@ -24,6 +24,8 @@ import { MANGAREADER_ID_PATTERN, mangaReaderAdapter } from './mangareader'
 import { GALLERYADULTS_ID_PATTERN, galleryAdultsAdapter } from './galleryadults'
 import { NAVERCOMIC_ID_PATTERN, naverComicAdapter } from './navercomic'
 import { XCOMIC_ID_PATTERN, xcomicAdapter } from './xcomic'
+import { LIBGROUP_ID_PATTERN, libGroupAdapter } from './libgroup'
+import { GODA_ID_PATTERN, godaAdapter } from './goda'
 
 /** What a Site's own sites.json entry may tell its family's adapter. */
 export interface FamilyOptions {
@@ -68,6 +70,8 @@ export const FAMILIES: Record<FamilyKey, Family> = {
   galleryadults: { adapter: galleryAdultsAdapter, idPattern: GALLERYADULTS_ID_PATTERN, readsLanguages: false },
   navercomic: { adapter: naverComicAdapter, idPattern: NAVERCOMIC_ID_PATTERN, readsLanguages: false },
   xcomic: { adapter: xcomicAdapter, idPattern: XCOMIC_ID_PATTERN, readsLanguages: false },
+  libgroup: { adapter: libGroupAdapter, idPattern: LIBGROUP_ID_PATTERN, readsLanguages: false },
+  goda: { adapter: godaAdapter, idPattern: GODA_ID_PATTERN, readsLanguages: false },
   mangadex: {
     adapter: (options) => ({
       ...mangaDexAdapter({ apiBase: MANGADEX_API, languages: options?.languages }),
