@@ -22,7 +22,11 @@ import { BUILT_IN_EXTENSIONS, bareHost, origin, slug, type SourceFact } from './
 const OUT = 'src/main/sites/derived-sites.json'
 
 /** One-off extensions read by an adapter written by hand for their API (src/main/sites/families/). */
-export const API_ADAPTERS: Readonly<Record<string, FamilyKey>> = { 'src/ko/navercomic': 'navercomic', 'src/all/xcomic': 'xcomic' }
+export const API_ADAPTERS: Readonly<Record<string, FamilyKey>> = {
+  'src/ko/navercomic': 'navercomic',
+  'src/all/xcomic': 'xcomic',
+  'src/zh/bilimanga': 'bilimanga',
+}
 
 /**
  * Selectors read by hand from a chapter list parse the derivation refuses for its logic, where the logic only
@@ -56,6 +60,9 @@ export const HAND_READ: Readonly<Record<string, DerivedSelectors>> = {
     number: 'text',
   },
   'src/zh/favcomic': { chapter: '.catalog_box a', title: '.comic_title', number: 'text', name: '.title' },
+  // JComic: a Series page's second `.col-md-6` column of links (`:nth-child(2)` in the extension; a single-chapter
+  // `/page/` work has none).
+  'src/zh/jcomic': { chapter: '.col-md-6 + .col-md-6 a', number: 'text' },
   // The Manga18 theme (no extension overrides its list): `div.chapter_box .item`, the link and name its `a`, the
   // date (day first) in its `p` not read.
   'src/zh/hanman18': { chapter: 'div.chapter_box .item', number: 'text', name: 'a', link: 'a' },

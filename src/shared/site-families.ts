@@ -30,6 +30,7 @@ export const FAMILY_KEYS = [
   'xcomic',
   'libgroup',
   'goda',
+  'bilimanga',
 ] as const
 export type FamilyKey = (typeof FAMILY_KEYS)[number]
 
@@ -196,6 +197,14 @@ export const SITE_FAMILIES = {
     readsChapterUrls: false,
     themes: ['goda'],
     apiHosts: ['api-get-v3.mgsearcher.com'],
+  },
+  bilimanga: {
+    name: 'BiliManga',
+    searches: false,
+    feed: false,
+    recognisedBy: 'api',
+    readsChapterUrls: false,
+    themes: ['bilimanga'],
   },
 } as const satisfies Record<FamilyKey, FamilyDescriptor>
 

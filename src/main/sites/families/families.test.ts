@@ -19,6 +19,7 @@ import { NAVERCOMIC_ID_PATTERN } from './navercomic'
 import { XCOMIC_ID_PATTERN } from './xcomic'
 import { LIBGROUP_ID_PATTERN } from './libgroup'
 import { GODA_ID_PATTERN } from './goda'
+import { BILIMANGA_ID_PATTERN } from './bilimanga'
 import { ZEISTMANGA_ID_PATTERN } from './zeistmanga'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -66,6 +67,7 @@ describe('the built-in families', () => {
       ['xcomic', XCOMIC_ID_PATTERN, false],
       ['libgroup', LIBGROUP_ID_PATTERN, false],
       ['goda', GODA_ID_PATTERN, false],
+      ['bilimanga', BILIMANGA_ID_PATTERN, false],
     ])
   })
 
@@ -93,6 +95,7 @@ describe('the built-in families', () => {
       { family: 'xcomic' },
       { family: 'libgroup' },
       { family: 'goda' },
+      { family: 'bilimanga' },
     ])
   })
 

@@ -26,6 +26,7 @@ import { NAVERCOMIC_ID_PATTERN, naverComicAdapter } from './navercomic'
 import { XCOMIC_ID_PATTERN, xcomicAdapter } from './xcomic'
 import { LIBGROUP_ID_PATTERN, libGroupAdapter } from './libgroup'
 import { GODA_ID_PATTERN, godaAdapter } from './goda'
+import { BILIMANGA_ID_PATTERN, biliMangaAdapter } from './bilimanga'
 
 /** What a Site's own sites.json entry may tell its family's adapter. */
 export interface FamilyOptions {
@@ -72,6 +73,7 @@ export const FAMILIES: Record<FamilyKey, Family> = {
   xcomic: { adapter: xcomicAdapter, idPattern: XCOMIC_ID_PATTERN, readsLanguages: false },
   libgroup: { adapter: libGroupAdapter, idPattern: LIBGROUP_ID_PATTERN, readsLanguages: false },
   goda: { adapter: godaAdapter, idPattern: GODA_ID_PATTERN, readsLanguages: false },
+  bilimanga: { adapter: biliMangaAdapter, idPattern: BILIMANGA_ID_PATTERN, readsLanguages: false },
   mangadex: {
     adapter: (options) => ({
       ...mangaDexAdapter({ apiBase: MANGADEX_API, languages: options?.languages }),
