@@ -54,7 +54,7 @@ export interface FamilyDescriptor {
   themes: readonly string[]
   /**
    * Hosts its adapter asks besides the Site's own (an API elsewhere): on the pin of each of its Known Sites'
-   * entries, exactly these (docs/adr/0213-libgroup-and-goda-adapters.md).
+   * entries, exactly these (docs/adr/0213-libgroup-goda-and-bilimanga-adapters.md).
    */
   apiHosts?: readonly string[]
 }

@@ -8,7 +8,7 @@
  *   `data.slug` and `data.chapters[]` with `attributes.title` (the name), `attributes.slug` (the page is
  *   `/manga/{data.slug}/{slug}`) and `attributes.updatedAt` (ISO).
  * The API's host is on the pin of every GoDa Site; only GoDa漫画's are asked there
- * (docs/adr/0213-libgroup-and-goda-adapters.md). Facts from the extension repository's GoDa theme and its baozimhorg
+ * (docs/adr/0213-libgroup-goda-and-bilimanga-adapters.md). Facts from the extension repository's GoDa theme and its baozimhorg
  * extension (commit fd4236e034ea55f9df1799bf34b7c713f1a46780), read to write our own pages and answers.
  */
 import { parseChapterNumber } from '../../../shared/chapter-number'

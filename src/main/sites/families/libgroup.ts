@@ -7,7 +7,7 @@
  * `restricted_view.is_open` (false: a paid chapter, left out as the extension does by default). The chapter's
  * name is "Том {volume}. Глава {number}" and its own name after " - "; its page is
  * `/ru/{id}--{slug}/read/v{volume}/c{number}`. The API's host is on the pin of every LibGroup Site
- * (docs/adr/0213-libgroup-and-goda-adapters.md). Facts from the extension repository's LibGroup theme (commit
+ * (docs/adr/0213-libgroup-goda-and-bilimanga-adapters.md). Facts from the extension repository's LibGroup theme (commit
  * fd4236e034ea55f9df1799bf34b7c713f1a46780), read to write our own request and answers.
  */
 import { parseReleaseDate } from '../dates'
