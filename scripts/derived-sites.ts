@@ -60,6 +60,9 @@ export const HAND_READ: Readonly<Record<string, DerivedSelectors>> = {
     number: 'text',
   },
   'src/zh/favcomic': { chapter: '.catalog_box a', title: '.comic_title', number: 'text', name: '.title' },
+  // Mangabz (and its mirrors xmanhua, yymanhua): the links `#chapterlistload` holds, the name the link's text with
+  // its page count ("第12话（17P）"); the list's date is not read.
+  'src/zh/mangabz': { chapter: '#chapterlistload > a', number: 'text' },
   // JComic: a Series page's second `.col-md-6` column of links (`:nth-child(2)` in the extension; a single-chapter
   // `/page/` work has none).
   'src/zh/jcomic': { chapter: '.col-md-6 + .col-md-6 a', number: 'text' },

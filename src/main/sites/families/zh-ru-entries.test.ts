@@ -75,6 +75,16 @@ describe('Chinese and Russian hand-read entries', () => {
     ])
   })
 
+  it('Mangabz: the links #chapterlistload holds, the page count in the name', () => {
+    const body = `<div class="detail-list-form-title">连载中, 2026-11-28</div><div id="chapterlistload">
+      <a href="/m334455/" class="detail-list-form-item">第205话 <span>（18P）</span></a>
+      <a href="/m334400/" class="detail-list-form-item">第204.5话 番外 <span>（9P）</span></a></div>`
+    expect(rows(read('mangabz', body, 'https://xmanhua.com/1234xm/'))).toEqual([
+      [205, '第205话 （18P）', '/m334455/'],
+      [204.5, '第204.5话 番外 （9P）', '/m334400/'],
+    ])
+  })
+
   it('漫画1234 and the Manga18 theme: the name is read where the entry says, not the row with its date', () => {
     const mh = `<div class="chapter-list"><a class="chapter-item" href="/go/123/456.html"><span class="chapter-title">第12话</span><span class="chapter-date">2026-11-28</span></a></div>`
     expect(rows(read('1234', mh, 'https://m.wmh1234.com/comic/123.html'))).toEqual([[12, '第12话', '/go/123/456.html']])
