@@ -58,7 +58,8 @@ function chapterOf(row: LibChapter, slug: string, origin: string): Chapter | nul
   if (!NUMBER.test(number) || !NUMBER.test(volume)) return null
   const branch = firstBranch(row.branches)
   if (branch?.restricted_view?.is_open === false) return null
-  const own = typeof row.name === 'string' ? cleanText(row.name, MAX_LABEL) : ''
+  // Its own name, read no further than a label needs (a long run of spaces is not read to its end).
+  const own = typeof row.name === 'string' ? cleanText(row.name.slice(0, MAX_LABEL * 4), MAX_LABEL) : ''
   const label = cleanText(`Том ${volume}. Глава ${number}${own ? ` - ${own}` : ''}`, MAX_LABEL)
   const released = typeof branch?.created_at === 'string' ? parseReleaseDate(branch.created_at) : null
   const url = absoluteHref(`/ru/${slug}/read/v${volume}/c${number}`, origin)
