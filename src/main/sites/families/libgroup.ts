@@ -58,12 +58,18 @@ function chapterOf(row: LibChapter, slug: string, origin: string): Chapter | nul
   if (!NUMBER.test(number) || !NUMBER.test(volume)) return null
   const branch = firstBranch(row.branches)
   if (branch?.restricted_view?.is_open === false) return null
-  // Its own name, read no further than a label needs (a long run of spaces is not read to its end).
-  const own = typeof row.name === 'string' ? cleanText(row.name.slice(0, MAX_LABEL * 4), MAX_LABEL) : ''
-  const label = cleanText(`Том ${volume}. Глава ${number}${own ? ` - ${own}` : ''}`, MAX_LABEL)
+  const name = `Том ${volume}. Глава ${number}`
+  // Its own name after " - ", cut so the whole stays a label (read no further than that needs).
+  const room = MAX_LABEL - name.length - 3
+  const own = typeof row.name === 'string' ? cleanText(row.name.slice(0, room * 4), room) : ''
+  const chapter: Chapter = {
+    number: Number(number),
+    label: own ? `${name} - ${own}` : name,
+    url: absoluteHref(`/ru/${slug}/read/v${volume}/c${number}`, origin),
+  }
   const released = typeof branch?.created_at === 'string' ? parseReleaseDate(branch.created_at) : null
-  const url = absoluteHref(`/ru/${slug}/read/v${volume}/c${number}`, origin)
-  return { number: Number(number), label, url, ...(released ? { released } : {}) }
+  if (released) chapter.released = released
+  return chapter
 }
 
 export function libGroupAdapter(): Adapter {

@@ -189,10 +189,15 @@ const HOSTILE_PAGES: Record<HostileFamily, (bytes: number) => string> = {
         data: { id: String(i), chaNum: i === 0 ? HOSTILE_LATEST : i % HOSTILE_LATEST, dname: label, title: label },
       }),
     )}]}}}`,
-  // The number is `number` (a string); the hostile labels are the names, under lower numbers.
+  // The number is `number` (a string); the hostile labels are the names and the first branch's dates, under lower numbers.
   libgroup: (bytes) =>
     `{"data":[${jsonItems(bytes, (label, i) =>
-      JSON.stringify({ volume: '1', number: String(i === 0 ? HOSTILE_LATEST : i % HOSTILE_LATEST), name: label, branches: [] }),
+      JSON.stringify({
+        volume: '1',
+        number: String(i === 0 ? HOSTILE_LATEST : i % HOSTILE_LATEST),
+        name: label,
+        branches: [{ created_at: label }],
+      }),
     )}]}`,
   // GoDa漫画's API: the number read from the title; the hostile titles, then the honest one.
   goda: (bytes) =>
