@@ -26,6 +26,7 @@ export const API_ADAPTERS: Readonly<Record<string, FamilyKey>> = {
   'src/ko/navercomic': 'navercomic',
   'src/all/xcomic': 'xcomic',
   'src/zh/bilimanga': 'bilimanga',
+  'src/zh/komiic': 'komiic',
 }
 
 /**

@@ -31,6 +31,7 @@ export const FAMILY_KEYS = [
   'libgroup',
   'goda',
   'bilimanga',
+  'komiic',
 ] as const
 export type FamilyKey = (typeof FAMILY_KEYS)[number]
 
@@ -206,6 +207,7 @@ export const SITE_FAMILIES = {
     readsChapterUrls: false,
     themes: ['bilimanga'],
   },
+  komiic: { name: 'Komiic', searches: false, feed: false, recognisedBy: 'api', readsChapterUrls: false, themes: ['komiic'] },
 } as const satisfies Record<FamilyKey, FamilyDescriptor>
 
 type Flag = 'searches' | 'feed' | 'readsChapterUrls'

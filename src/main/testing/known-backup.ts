@@ -44,6 +44,8 @@ export function backupPath(family: FamilyKey, slug: string): string {
     case 'goda':
       // The extension stores the bare slug, which the import does not read yet: its Series URL's path.
       return `/manga/${slug}`
+    case 'komiic':
+      return `/comic/${[...slug].reduce((n, c) => (n * 31 + c.charCodeAt(0)) % 1e6, 7)}`
     case 'bilimanga':
       return `/detail/${[...slug].reduce((n, c) => (n * 31 + c.charCodeAt(0)) % 1e6, 7)}.html`
     case 'navercomic':

@@ -20,6 +20,7 @@ import { XCOMIC_ID_PATTERN } from './xcomic'
 import { LIBGROUP_ID_PATTERN } from './libgroup'
 import { GODA_ID_PATTERN } from './goda'
 import { BILIMANGA_ID_PATTERN } from './bilimanga'
+import { KOMIIC_ID_PATTERN } from './komiic'
 import { ZEISTMANGA_ID_PATTERN } from './zeistmanga'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -68,6 +69,7 @@ describe('the built-in families', () => {
       ['libgroup', LIBGROUP_ID_PATTERN, false],
       ['goda', GODA_ID_PATTERN, false],
       ['bilimanga', BILIMANGA_ID_PATTERN, false],
+      ['komiic', KOMIIC_ID_PATTERN, false],
     ])
   })
 
@@ -96,6 +98,7 @@ describe('the built-in families', () => {
       { family: 'libgroup' },
       { family: 'goda' },
       { family: 'bilimanga' },
+      { family: 'komiic' },
     ])
   })
 

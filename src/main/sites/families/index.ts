@@ -27,6 +27,7 @@ import { XCOMIC_ID_PATTERN, xcomicAdapter } from './xcomic'
 import { LIBGROUP_ID_PATTERN, libGroupAdapter } from './libgroup'
 import { GODA_ID_PATTERN, godaAdapter } from './goda'
 import { BILIMANGA_ID_PATTERN, biliMangaAdapter } from './bilimanga'
+import { KOMIIC_ID_PATTERN, komiicAdapter } from './komiic'
 
 /** What a Site's own sites.json entry may tell its family's adapter. */
 export interface FamilyOptions {
@@ -74,6 +75,7 @@ export const FAMILIES: Record<FamilyKey, Family> = {
   libgroup: { adapter: libGroupAdapter, idPattern: LIBGROUP_ID_PATTERN, readsLanguages: false },
   goda: { adapter: godaAdapter, idPattern: GODA_ID_PATTERN, readsLanguages: false },
   bilimanga: { adapter: biliMangaAdapter, idPattern: BILIMANGA_ID_PATTERN, readsLanguages: false },
+  komiic: { adapter: komiicAdapter, idPattern: KOMIIC_ID_PATTERN, readsLanguages: false },
   mangadex: {
     adapter: (options) => ({
       ...mangaDexAdapter({ apiBase: MANGADEX_API, languages: options?.languages }),
