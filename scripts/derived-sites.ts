@@ -22,7 +22,12 @@ import { BUILT_IN_EXTENSIONS, bareHost, origin, slug, type SourceFact } from './
 const OUT = 'src/main/sites/derived-sites.json'
 
 /** One-off extensions read by an adapter written by hand for their API (src/main/sites/families/). */
-export const API_ADAPTERS: Readonly<Record<string, FamilyKey>> = { 'src/ko/navercomic': 'navercomic', 'src/all/xcomic': 'xcomic' }
+export const API_ADAPTERS: Readonly<Record<string, FamilyKey>> = {
+  'src/ko/navercomic': 'navercomic',
+  'src/all/xcomic': 'xcomic',
+  'src/zh/bilimanga': 'bilimanga',
+  'src/zh/komiic': 'komiic',
+}
 
 /**
  * Selectors read by hand from a chapter list parse the derivation refuses for its logic, where the logic only
@@ -34,6 +39,59 @@ export const HAND_READ: Readonly<Record<string, DerivedSelectors>> = {
   'src/zh/manhuagui': { chapter: '[id^=chapter-list-] li > a.status0', title: 'div.book-title > h1', number: 'attr:title' },
   // Rows `.comics-chapters` (the latest few, then the whole list), the name the row's text, the URL its first link.
   'src/zh/baozimanhua': { chapter: '.comics-chapters', title: 'h1.comics-detail__title', number: 'text', link: 'a' },
+  // Chinese and Russian (issue 42, docs/adr/0212-chinese-and-russian-hand-read-entries.md). 动漫屋: the sections
+  // under #chapterlistload, each `ul`'s `li > a`; the name `p.title` or the link's text (a warning bar or no list is
+  // no chapter); volumes ("第1卷") carry no chapter number.
+  'src/zh/dm5': { chapter: 'div#chapterlistload > ul li > a', title: 'div.banner_detail_form p.title', number: 'text' },
+  // 漫画1234: `a.chapter-item` rows, the name `.chapter-title` (the app-only rows are read as chapters too).
+  'src/zh/mh1234': { chapter: '.chapter-list a.chapter-item', number: 'text', name: '.chapter-title' },
+  // zero搬运网: the links to `/view/index.php` in `div.grid`.
+  'src/zh/zerobyw': { chapter: 'div.grid a[href*="/view/index.php"]', title: 'main h1', number: 'text' },
+  // Manga Xiao Si: `#detail-list-select li a`; the update date beside the list is not read.
+  'src/zh/mangaxiaosi': { chapter: '#detail-list-select li a', title: '.banner_detail_form .info h1', number: 'text' },
+  // The MCCMS theme's web parse (its first child the link), with each extension's own list selector.
+  'src/zh/manhuawu': { chapter: '.chapter__list-box > li', number: 'text', name: 'a', link: 'a' },
+  'src/zh/miaoqu': { chapter: 'ul.list > li', number: 'text', name: 'a', link: 'a' },
+  'src/zh/sixmh': { chapter: 'ul#mh-chapter-list-ol-0 li.chapter__item', number: 'text', name: 'a', link: 'a' },
+  // 漫画社, 瓜子漫画, 喜漫漫画: KeiSource updates reading the Series page, the list one select (a price is not read).
+  'src/zh/manhuashe': { chapter: '#chapter-list > div.chapter-item > a', title: 'div.comic-meta-info > h1', number: 'text' },
+  'src/zh/guazimanhua': {
+    chapter: 'section.mobile-comic-all-chapters div.mobile-chapter-grid a',
+    title: 'div.mobile-comic-title',
+    number: 'text',
+  },
+  'src/zh/favcomic': { chapter: '.catalog_box a', title: '.comic_title', number: 'text', name: '.title' },
+  // Mangabz (and its mirrors xmanhua, yymanhua): the links `#chapterlistload` holds, the name the link's text with
+  // its page count ("第12话（17P）"); the list's date is not read.
+  'src/zh/mangabz': { chapter: '#chapterlistload > a', number: 'text' },
+  // JComic: a Series page's second `.col-md-6` column of links (`:nth-child(2)` in the extension; a single-chapter
+  // `/page/` work has none).
+  'src/zh/jcomic': { chapter: '.col-md-6 + .col-md-6 a', number: 'text' },
+  // The Manga18 theme (no extension overrides its list): `div.chapter_box .item`, the link and name its `a`, the
+  // date (day first) in its `p` not read.
+  'src/zh/hanman18': { chapter: 'div.chapter_box .item', number: 'text', name: 'a', link: 'a' },
+  'src/en/eighteenporncomic': { chapter: 'div.chapter_box .item', number: 'text', name: 'a', link: 'a' },
+  'src/en/hentai3zcc': { chapter: 'div.chapter_box .item', number: 'text', name: 'a', link: 'a' },
+  'src/en/manga18club': { chapter: 'div.chapter_box .item', number: 'text', name: 'a', link: 'a' },
+  // The MultiChan theme (MangaChan, YaoiChan; HenChan reads another page): `table.table_cha tr` past its two
+  // heading rows (no link, no number: skipped), the name and link the row's `a`.
+  'src/ru/mangachan': { chapter: 'table.table_cha tr', number: 'text', name: 'a', link: 'a' },
+  'src/ru/yaoichan': { chapter: 'table.table_cha tr', number: 'text', name: 'a', link: 'a' },
+  // MangaMen: `.chapter-item` rows, the number `data-number`, the link and name `.chapter-item__name a[href]`.
+  'src/ru/mangamen': {
+    chapter: '.chapter-item',
+    number: 'attr:data-number',
+    name: '.chapter-item__name a[href]',
+    link: '.chapter-item__name a[href]',
+  },
+  // YagamiProject: `.list .element`, the link and name `.title a`.
+  'src/ru/yagamiproject': { chapter: '.list .element', number: 'text', name: '.title a', link: '.title a' },
+  // Manga-shi: the first page of `#chapters-list > a[href*="/glava"]` (newest first; the older pages, loaded on
+  // demand, are not read), the name `span.chapter-title > span`.
+  'src/ru/mangashi': { chapter: '#chapters-list > a[href*="/glava"]', number: 'text', name: 'span.chapter-title > span' },
+  // MangaBuff: the page's 100 newest `a.chapters__item` (the rest, loaded by a POST, not read), the number in
+  // `.chapters__value` ("Глава 12").
+  'src/ru/mangabuff': { chapter: 'a.chapters__item', number: 'text', name: '.chapters__value' },
 }
 const REPOSITORY = 'https://github.com/keiyoushi/extensions-source'
 
@@ -76,8 +134,10 @@ export function deriveAll(facts: readonly SourceFact[], read: (extension: string
   const refusals = new Map<string, number>()
   const count = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1)
   const byExtension = new Map<string, SourceFact[]>()
+  // A themed extension no family reads is taken when it is read by hand or by an adapter of its own.
+  const oneOff = (f: SourceFact) => !f.theme || !!HAND_READ[f.extension] || !!API_ADAPTERS[f.extension]
   for (const f of facts)
-    if (!f.theme && !BUILT_IN_EXTENSIONS.has(f.extension)) byExtension.set(f.extension, [...(byExtension.get(f.extension) ?? []), f])
+    if (oneOff(f) && !BUILT_IN_EXTENSIONS.has(f.extension)) byExtension.set(f.extension, [...(byExtension.get(f.extension) ?? []), f])
   const taken = new Set(KNOWN_SITES.sites.map((s) => s.key))
   const claimed = new Set(KNOWN_SITES.sites.map((s) => bareHost(s.baseUrl)))
   const sites: DerivedSite[] = []
@@ -90,7 +150,7 @@ export function deriveAll(facts: readonly SourceFact[], read: (extension: string
     }
     const hand = HAND_READ[extension]
     if (hand) {
-      const shape = `hand, name the row, link ${hand.link ? 'inside' : 'the row'}`
+      const shape = `hand, name ${hand.name ? 'inside' : 'the row'}, link ${hand.link ? 'inside' : 'the row'}`
       count(shapes, shape)
       sites.push(...sitesOf(sources, { selectors: hand }, shape, taken, claimed))
       continue

@@ -28,6 +28,10 @@ export const FAMILY_KEYS = [
   'galleryadults',
   'navercomic',
   'xcomic',
+  'libgroup',
+  'goda',
+  'bilimanga',
+  'komiic',
 ] as const
 export type FamilyKey = (typeof FAMILY_KEYS)[number]
 
@@ -49,6 +53,11 @@ export interface FamilyDescriptor {
   readsChapterUrls: boolean
   /** The extension repository's themes whose sources it reads (scripts/known-sites.ts): its own, and look-alikes. */
   themes: readonly string[]
+  /**
+   * Hosts its adapter asks besides the Site's own (an API elsewhere): on the pin of each of its Known Sites'
+   * entries, exactly these (docs/adr/0213-libgroup-goda-and-bilimanga-adapters.md).
+   */
+  apiHosts?: readonly string[]
 }
 
 export const SITE_FAMILIES = {
@@ -171,6 +180,34 @@ export const SITE_FAMILIES = {
     readsChapterUrls: false,
     themes: ['xcomic'],
   },
+  libgroup: {
+    name: 'LibGroup',
+    note: 'MangaLib',
+    searches: false,
+    feed: false,
+    recognisedBy: 'api',
+    readsChapterUrls: false,
+    themes: ['libgroup'],
+    apiHosts: ['api.cdnlibs.org'],
+  },
+  goda: {
+    name: 'GoDa',
+    searches: false,
+    feed: false,
+    recognisedBy: 'api',
+    readsChapterUrls: false,
+    themes: ['goda'],
+    apiHosts: ['api-get-v3.mgsearcher.com'],
+  },
+  bilimanga: {
+    name: 'BiliManga',
+    searches: false,
+    feed: false,
+    recognisedBy: 'api',
+    readsChapterUrls: false,
+    themes: ['bilimanga'],
+  },
+  komiic: { name: 'Komiic', searches: false, feed: false, recognisedBy: 'api', readsChapterUrls: false, themes: ['komiic'] },
 } as const satisfies Record<FamilyKey, FamilyDescriptor>
 
 type Flag = 'searches' | 'feed' | 'readsChapterUrls'

@@ -28,6 +28,8 @@ const adapters: Record<HostileFamily, { adapter: Adapter; url: string }> = {
   mangareader: { adapter: FAMILIES.mangareader.adapter(), url: 'https://raw.example/hostile' },
   navercomic: { adapter: FAMILIES.navercomic.adapter(), url: 'https://comic.naver.com/webtoon/list?titleId=1' },
   xcomic: { adapter: FAMILIES.xcomic.adapter(), url: 'https://xcomic.me/comic/1-hostile' },
+  libgroup: { adapter: FAMILIES.libgroup.adapter(), url: 'https://mangalib.me/ru/manga/1--hostile' },
+  goda: { adapter: FAMILIES.goda.adapter(), url: 'https://baozimh.org/manga/hostile' },
 }
 
 function read(family: HostileFamily, body: string): { result: ParsedSeries; ms: number } {

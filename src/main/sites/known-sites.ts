@@ -9,7 +9,7 @@
  * reads it). A family's own Series paths are in its module, so every Site of the family reads them.
  */
 import type { FamilyKey } from './families'
-import { SITE_FAMILIES } from '../../shared/site-families'
+import { SITE_FAMILIES, type FamilyDescriptor } from '../../shared/site-families'
 import { parseUrl } from './site'
 import type { SiteEntry } from './sites-file'
 import type { Selectors } from './families/selectors'
@@ -180,5 +180,7 @@ export function knownSiteEntry(known: KnownSite, takenKeys: ReadonlySet<string>)
   let key = known.key
   for (let n = 2; takenKeys.has(key); n++) key = `${known.key.slice(0, 36)}-${n}`
   const reads = known.family ? { family: known.family } : { selectors: { ...known.selectors! } }
-  return { key, name: known.name, hosts: knownHosts(known), ...reads }
+  // A family whose adapter asks an API elsewhere pins exactly that host too.
+  const apiHosts: readonly string[] = (known.family && (SITE_FAMILIES[known.family] as FamilyDescriptor).apiHosts) || []
+  return { key, name: known.name, hosts: [...knownHosts(known), ...apiHosts], ...reads }
 }

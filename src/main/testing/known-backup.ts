@@ -39,6 +39,15 @@ export function backupPath(family: FamilyKey, slug: string): string {
       return `/2026/01/${slug}.html`
     case 'xcomic':
       return `/comic/${slug.replace(/[^0-9a-z]/g, '') || '1'}-${slug}`
+    case 'libgroup':
+      return `/${[...slug].reduce((n, c) => (n * 31 + c.charCodeAt(0)) % 1e6, 7)}--${slug}`
+    case 'goda':
+      // The extension stores the bare slug, which the import does not read yet: its Series URL's path.
+      return `/manga/${slug}`
+    case 'komiic':
+      return `/comic/${[...slug].reduce((n, c) => (n * 31 + c.charCodeAt(0)) % 1e6, 7)}`
+    case 'bilimanga':
+      return `/detail/${[...slug].reduce((n, c) => (n * 31 + c.charCodeAt(0)) % 1e6, 7)}.html`
     case 'navercomic':
       return `/webtoon/list?titleId=${slug.replace(/\D/g, '') || '1'}`
     default:

@@ -12,6 +12,8 @@ interface Compound {
   id?: string
   classes: string[]
   attrs: Array<[string, string]>
+  /** The attributes a link's own `href` must still meet: `*=` and `$=` (a query keeps the path as it is). */
+  hrefMust?: { op: '*=' | '$='; value: string }
   has: string[]
   text?: string
 }
@@ -89,8 +91,11 @@ function parseCompound(text: string): Compound {
     if (!m) throw new Error(`cannot build a page for "${text}"`)
     if (id) compound.id = id[1]
     else if (cls) compound.classes.push(cls[1]!)
-    else if (attr) compound.attrs.push([attr[1]!, attr[3] ?? attr[4] ?? attr[5] ?? ''])
-    else pseudoOf(compound, pseudo![1]!, pseudo![2])
+    else if (attr) {
+      const value = attr[3] ?? attr[4] ?? attr[5] ?? ''
+      compound.attrs.push([attr[1]!, value])
+      if (attr[1] === 'href' && (attr[2] === '*=' || attr[2] === '$=') && value) compound.hrefMust = { op: attr[2], value }
+    } else pseudoOf(compound, pseudo![1]!, pseudo![2])
     rest = rest.slice(m[0].length)
   }
   return compound
@@ -154,7 +159,10 @@ function insert(element: string, inner: string): string {
 
 function open(c: Compound, defaultTag: string, extra: Array<[string, string]>, inner: string): string {
   const tag = c.tag ?? defaultTag
-  const attrs: Array<[string, string]> = [...c.attrs.filter(([k]) => !extra.some(([e]) => e === k)), ...extra]
+  // A link's own href meets its selector's `[href*=…]` / `[href$=…]` by a query after its path.
+  const meet = ([k, v]: [string, string]): [string, string] =>
+    k === 'href' && c.hrefMust && !v.includes(c.hrefMust.value) ? [k, `${v}${v.includes('?') ? '&' : '?'}${c.hrefMust.value}`] : [k, v]
+  const attrs: Array<[string, string]> = [...c.attrs.filter(([k]) => !extra.some(([e]) => e === k)), ...extra.map(meet)]
   if (c.id) attrs.push(['id', c.id])
   if (c.classes.length) attrs.push(['class', c.classes.join(' ')])
   const text = attrs.map(([k, v]) => ` ${k}="${escape(v)}"`).join('')

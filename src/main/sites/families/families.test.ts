@@ -17,6 +17,10 @@ import { MANGAREADER_ID_PATTERN } from './mangareader'
 import { GALLERYADULTS_ID_PATTERN } from './galleryadults'
 import { NAVERCOMIC_ID_PATTERN } from './navercomic'
 import { XCOMIC_ID_PATTERN } from './xcomic'
+import { LIBGROUP_ID_PATTERN } from './libgroup'
+import { GODA_ID_PATTERN } from './goda'
+import { BILIMANGA_ID_PATTERN } from './bilimanga'
+import { KOMIIC_ID_PATTERN } from './komiic'
 import { ZEISTMANGA_ID_PATTERN } from './zeistmanga'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -62,6 +66,10 @@ describe('the built-in families', () => {
       ['galleryadults', GALLERYADULTS_ID_PATTERN, false],
       ['navercomic', NAVERCOMIC_ID_PATTERN, false],
       ['xcomic', XCOMIC_ID_PATTERN, false],
+      ['libgroup', LIBGROUP_ID_PATTERN, false],
+      ['goda', GODA_ID_PATTERN, false],
+      ['bilimanga', BILIMANGA_ID_PATTERN, false],
+      ['komiic', KOMIIC_ID_PATTERN, false],
     ])
   })
 
@@ -87,6 +95,10 @@ describe('the built-in families', () => {
       { family: 'galleryadults' },
       { family: 'navercomic' },
       { family: 'xcomic' },
+      { family: 'libgroup' },
+      { family: 'goda' },
+      { family: 'bilimanga' },
+      { family: 'komiic' },
     ])
   })
 

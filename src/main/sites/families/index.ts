@@ -24,6 +24,10 @@ import { MANGAREADER_ID_PATTERN, mangaReaderAdapter } from './mangareader'
 import { GALLERYADULTS_ID_PATTERN, galleryAdultsAdapter } from './galleryadults'
 import { NAVERCOMIC_ID_PATTERN, naverComicAdapter } from './navercomic'
 import { XCOMIC_ID_PATTERN, xcomicAdapter } from './xcomic'
+import { LIBGROUP_ID_PATTERN, libGroupAdapter } from './libgroup'
+import { GODA_ID_PATTERN, godaAdapter } from './goda'
+import { BILIMANGA_ID_PATTERN, biliMangaAdapter } from './bilimanga'
+import { KOMIIC_ID_PATTERN, komiicAdapter } from './komiic'
 
 /** What a Site's own sites.json entry may tell its family's adapter. */
 export interface FamilyOptions {
@@ -68,6 +72,10 @@ export const FAMILIES: Record<FamilyKey, Family> = {
   galleryadults: { adapter: galleryAdultsAdapter, idPattern: GALLERYADULTS_ID_PATTERN, readsLanguages: false },
   navercomic: { adapter: naverComicAdapter, idPattern: NAVERCOMIC_ID_PATTERN, readsLanguages: false },
   xcomic: { adapter: xcomicAdapter, idPattern: XCOMIC_ID_PATTERN, readsLanguages: false },
+  libgroup: { adapter: libGroupAdapter, idPattern: LIBGROUP_ID_PATTERN, readsLanguages: false },
+  goda: { adapter: godaAdapter, idPattern: GODA_ID_PATTERN, readsLanguages: false },
+  bilimanga: { adapter: biliMangaAdapter, idPattern: BILIMANGA_ID_PATTERN, readsLanguages: false },
+  komiic: { adapter: komiicAdapter, idPattern: KOMIIC_ID_PATTERN, readsLanguages: false },
   mangadex: {
     adapter: (options) => ({
       ...mangaDexAdapter({ apiBase: MANGADEX_API, languages: options?.languages }),

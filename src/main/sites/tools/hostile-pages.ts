@@ -26,6 +26,8 @@ export type HostileFamily =
   | 'mangareader'
   | 'navercomic'
   | 'xcomic'
+  | 'libgroup'
+  | 'goda'
 
 /** Labels that froze or bloated the old parser: each is far longer than a label may be. */
 export const HOSTILE_LABELS: readonly string[] = [
@@ -187,6 +189,21 @@ const HOSTILE_PAGES: Record<HostileFamily, (bytes: number) => string> = {
         data: { id: String(i), chaNum: i === 0 ? HOSTILE_LATEST : i % HOSTILE_LATEST, dname: label, title: label },
       }),
     )}]}}}`,
+  // The number is `number` (a string); the hostile labels are the names and the first branch's dates, under lower numbers.
+  libgroup: (bytes) =>
+    `{"data":[${jsonItems(bytes, (label, i) =>
+      JSON.stringify({
+        volume: '1',
+        number: String(i === 0 ? HOSTILE_LATEST : i % HOSTILE_LATEST),
+        name: label,
+        branches: [{ created_at: label }],
+      }),
+    )}]}`,
+  // GoDa漫画's API: the number read from the title; the hostile titles, then the honest one.
+  goda: (bytes) =>
+    `{"data":{"slug":"hostile","chapters":[${jsonItems(bytes, (label, i) =>
+      JSON.stringify({ id: i, attributes: { title: i === 0 ? honest : label, slug: `c${i}`, updatedAt: label } }),
+    )}]}}`,
 }
 
 /** MangaDex's chapter feed: the honest chapter first, then hostile ones (volume, number and title alike). */
