@@ -22,7 +22,13 @@ import { BUILT_IN_EXTENSIONS, bareHost, origin, slug, type SourceFact } from './
 const OUT = 'src/main/sites/derived-sites.json'
 
 /** One-off extensions read by an adapter written by hand for their API (src/main/sites/families/). */
-export const API_ADAPTERS: Readonly<Record<string, FamilyKey>> = { 'src/ko/navercomic': 'navercomic', 'src/all/xcomic': 'xcomic' }
+export const API_ADAPTERS: Readonly<Record<string, FamilyKey>> = {
+  'src/ko/navercomic': 'navercomic',
+  'src/all/xcomic': 'xcomic',
+  // One gallery a Series, its one chapter the Series page (families/gallerypage.ts).
+  'src/all/akuma': 'gallerypage',
+  'src/all/hentai3': 'gallerypage',
+}
 
 /**
  * Selectors read by hand from a chapter list parse the derivation refuses for its logic, where the logic only

@@ -28,6 +28,8 @@ export const FAMILY_KEYS = [
   'galleryadults',
   'navercomic',
   'xcomic',
+  'hentaihand',
+  'gallerypage',
 ] as const
 export type FamilyKey = (typeof FAMILY_KEYS)[number]
 
@@ -170,6 +172,24 @@ export const SITE_FAMILIES = {
     recognisedBy: 'api',
     readsChapterUrls: false,
     themes: ['xcomic'],
+  },
+  hentaihand: {
+    name: 'HentaiHand',
+    note: 'one chapter a comic',
+    searches: false,
+    feed: false,
+    recognisedBy: 'api',
+    readsChapterUrls: false,
+    themes: ['hentaihand'],
+  },
+  gallerypage: {
+    name: 'Gallery page',
+    note: 'one chapter a gallery',
+    searches: false,
+    feed: false,
+    recognisedBy: 'api',
+    readsChapterUrls: false,
+    themes: ['masonry'],
   },
 } as const satisfies Record<FamilyKey, FamilyDescriptor>
 

@@ -25,7 +25,7 @@ describe('family descriptors', () => {
   it('no theme is read by two families; a look-alike theme is read by its family', () => {
     const themes = FAMILY_KEYS.flatMap((key) => SITE_FAMILIES[key].themes)
     expect(new Set(themes).size).toBe(themes.length)
-    expect(THEMES_READ_AS).toEqual({ manhwaz: 'madara' })
+    expect(THEMES_READ_AS).toEqual({ manhwaz: 'madara', masonry: 'gallerypage' })
   })
 
   it('names a family in its words, and a key this version does not know as it is', () => {

@@ -39,6 +39,8 @@ export function backupPath(family: FamilyKey, slug: string): string {
       return `/2026/01/${slug}.html`
     case 'xcomic':
       return `/comic/${slug.replace(/[^0-9a-z]/g, '') || '1'}-${slug}`
+    case 'hentaihand':
+      return `/en/comic/${slug}`
     case 'navercomic':
       return `/webtoon/list?titleId=${slug.replace(/\D/g, '') || '1'}`
     default:

@@ -17,6 +17,8 @@ import { MANGAREADER_ID_PATTERN } from './mangareader'
 import { GALLERYADULTS_ID_PATTERN } from './galleryadults'
 import { NAVERCOMIC_ID_PATTERN } from './navercomic'
 import { XCOMIC_ID_PATTERN } from './xcomic'
+import { HENTAIHAND_ID_PATTERN } from './hentaihand'
+import { GALLERYPAGE_ID_PATTERN } from './gallerypage'
 import { ZEISTMANGA_ID_PATTERN } from './zeistmanga'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -62,6 +64,8 @@ describe('the built-in families', () => {
       ['galleryadults', GALLERYADULTS_ID_PATTERN, false],
       ['navercomic', NAVERCOMIC_ID_PATTERN, false],
       ['xcomic', XCOMIC_ID_PATTERN, false],
+      ['hentaihand', HENTAIHAND_ID_PATTERN, false],
+      ['gallerypage', GALLERYPAGE_ID_PATTERN, false],
     ])
   })
 
@@ -87,6 +91,8 @@ describe('the built-in families', () => {
       { family: 'galleryadults' },
       { family: 'navercomic' },
       { family: 'xcomic' },
+      { family: 'hentaihand' },
+      { family: 'gallerypage' },
     ])
   })
 

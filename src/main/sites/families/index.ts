@@ -24,6 +24,8 @@ import { MANGAREADER_ID_PATTERN, mangaReaderAdapter } from './mangareader'
 import { GALLERYADULTS_ID_PATTERN, galleryAdultsAdapter } from './galleryadults'
 import { NAVERCOMIC_ID_PATTERN, naverComicAdapter } from './navercomic'
 import { XCOMIC_ID_PATTERN, xcomicAdapter } from './xcomic'
+import { HENTAIHAND_ID_PATTERN, hentaiHandAdapter } from './hentaihand'
+import { GALLERYPAGE_ID_PATTERN, galleryPageAdapter } from './gallerypage'
 
 /** What a Site's own sites.json entry may tell its family's adapter. */
 export interface FamilyOptions {
@@ -68,6 +70,8 @@ export const FAMILIES: Record<FamilyKey, Family> = {
   galleryadults: { adapter: galleryAdultsAdapter, idPattern: GALLERYADULTS_ID_PATTERN, readsLanguages: false },
   navercomic: { adapter: naverComicAdapter, idPattern: NAVERCOMIC_ID_PATTERN, readsLanguages: false },
   xcomic: { adapter: xcomicAdapter, idPattern: XCOMIC_ID_PATTERN, readsLanguages: false },
+  hentaihand: { adapter: hentaiHandAdapter, idPattern: HENTAIHAND_ID_PATTERN, readsLanguages: false },
+  gallerypage: { adapter: galleryPageAdapter, idPattern: GALLERYPAGE_ID_PATTERN, readsLanguages: false },
   mangadex: {
     adapter: (options) => ({
       ...mangaDexAdapter({ apiBase: MANGADEX_API, languages: options?.languages }),
