@@ -28,6 +28,11 @@ export const API_ADAPTERS: Readonly<Record<string, FamilyKey>> = {
   // One gallery a Series, its one chapter the Series page (families/gallerypage.ts).
   'src/all/akuma': 'gallerypage',
   'src/all/hentai3': 'gallerypage',
+  'src/all/pandachaika': 'gallerypage',
+  // NetTruyen's ChapterList JSON, as the WPComics NetTruyen sites (families/wpcomics.ts).
+  'src/vi/nettruyenviet': 'wpcomics',
+  'src/all/kagane': 'kagane',
+  'src/all/mangatoon': 'mangatoon',
 }
 
 /**

@@ -30,6 +30,8 @@ export const FAMILY_KEYS = [
   'xcomic',
   'hentaihand',
   'gallerypage',
+  'kagane',
+  'mangatoon',
 ] as const
 export type FamilyKey = (typeof FAMILY_KEYS)[number]
 
@@ -190,6 +192,22 @@ export const SITE_FAMILIES = {
     recognisedBy: 'api',
     readsChapterUrls: false,
     themes: ['masonry'],
+  },
+  kagane: {
+    name: 'Kagane',
+    searches: false,
+    feed: false,
+    recognisedBy: 'api',
+    readsChapterUrls: false,
+    themes: ['kagane'],
+  },
+  mangatoon: {
+    name: 'MangaToon',
+    searches: false,
+    feed: false,
+    recognisedBy: 'api',
+    readsChapterUrls: false,
+    themes: ['mangatoon'],
   },
 } as const satisfies Record<FamilyKey, FamilyDescriptor>
 

@@ -39,6 +39,10 @@ export function backupPath(family: FamilyKey, slug: string): string {
       return `/2026/01/${slug}.html`
     case 'xcomic':
       return `/comic/${slug.replace(/[^0-9a-z]/g, '') || '1'}-${slug}`
+    case 'kagane':
+      return slug.replace(/[^0-9a-z-]/g, '') || '1'
+    case 'mangatoon':
+      return `/en/detail/${[...slug].reduce((n, c) => (n * 31 + c.charCodeAt(0)) % 1e6, 7)}`
     case 'hentaihand':
       return `/en/comic/${slug}`
     case 'navercomic':

@@ -19,6 +19,8 @@ import { NAVERCOMIC_ID_PATTERN } from './navercomic'
 import { XCOMIC_ID_PATTERN } from './xcomic'
 import { HENTAIHAND_ID_PATTERN } from './hentaihand'
 import { GALLERYPAGE_ID_PATTERN } from './gallerypage'
+import { KAGANE_ID_PATTERN } from './kagane'
+import { MANGATOON_ID_PATTERN } from './mangatoon'
 import { ZEISTMANGA_ID_PATTERN } from './zeistmanga'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -66,6 +68,8 @@ describe('the built-in families', () => {
       ['xcomic', XCOMIC_ID_PATTERN, false],
       ['hentaihand', HENTAIHAND_ID_PATTERN, false],
       ['gallerypage', GALLERYPAGE_ID_PATTERN, false],
+      ['kagane', KAGANE_ID_PATTERN, false],
+      ['mangatoon', MANGATOON_ID_PATTERN, false],
     ])
   })
 
@@ -93,6 +97,8 @@ describe('the built-in families', () => {
       { family: 'xcomic' },
       { family: 'hentaihand' },
       { family: 'gallerypage' },
+      { family: 'kagane' },
+      { family: 'mangatoon' },
     ])
   })
 

@@ -12,6 +12,8 @@ const MASONRY = `<html><head><meta property="og:title" content="Sunset Walk"></h
 </body></html>`
 const AKUMA = `<html><body><h1 class="entry-title">"Rainy Day Notes"</h1><img class="img-thumbnail" src="/c.jpg">
   <div class="date"><span class="value"><time>2026-01-02</time></span></div></body></html>`
+const PANDA = `<html><head><title>Lantern Festival | Panda Backup</title></head><body><div class="gallery">
+  <img src="/static/images/archive/thumb.jpg"></div><h5>Archive</h5></body></html>`
 const THREE = `<html><body><div id="main-info"><h1>Paper Cranes [English]</h1></div><div id="main-cover"><img src="/c.jpg"></div>
   <time datetime="2026-01-02T00:00:00Z">2 Jan</time></body></html>`
 
@@ -37,6 +39,16 @@ describe('a gallery page', () => {
     })
     expect(read(THREE, 'https://3hentai.net/d/123456')).toMatchObject({
       result: { title: 'Paper Cranes [English]', chapters: [{ number: 1, url: 'https://3hentai.net/d/123456' }] },
+    })
+  })
+
+  it("Panda Chaika's shape: without h1 or og:title, the document's <title> names the gallery", () => {
+    expect(read(PANDA, 'https://panda.chaika.moe/archive/98765/')).toEqual({
+      kind: 'parsed',
+      result: {
+        title: 'Lantern Festival | Panda Backup',
+        chapters: [{ number: 1, label: 'Gallery', url: 'https://panda.chaika.moe/archive/98765/' }],
+      },
     })
   })
 

@@ -1,13 +1,13 @@
 /**
  * A gallery page: Sites where a Series is one gallery page and the gallery is its one chapter, as the peers read
  * them (the extension repository's `masonry` theme — Elite Babes, FemJoy Hunter, MetArt Hunter, … 7 sources — and
- * the one-off extensions Akuma and 3Hentai, one source per language each, all making one "Chapter"/"Gallery" at the
- * Series page itself). Read only on the Known hosts of those sources. Chapter 1, at the Series page, when the page
- * is a gallery: a title (`h1`, `.entry-title`, else `og:title`) and at least one image; the home page, or a page
- * without them (removed, a notice), has no chapter. The series_id is the page's path. Facts from the extension
+ * the one-off extensions Akuma, 3Hentai and Panda Chaika (`/archive/{id}/`), one source per language each, all
+ * making one "Chapter"/"Gallery" of the Series itself). Read only on the Known hosts of those sources. Chapter 1,
+ * at the Series page, when the page is a gallery: a title (`h1`, `.entry-title`, `og:title`, else the document's
+ * `<title>`) and at least one image; the home page, or a page without them (removed, a notice), has no chapter. The series_id is the page's path. Facts from the extension
  * repository (commit fd4236e034ea55f9df1799bf34b7c713f1a46780), read to write our own pages.
  */
-import { loadHtml, titleOf } from '../html'
+import { MAX_TITLE, cleanText, loadHtml, titleOf } from '../html'
 import type { Adapter } from '../site'
 
 /** The whole path (a gallery's page has no shared shape across these Sites): at most 8 segments. */
@@ -19,7 +19,7 @@ export function galleryPageAdapter(): Adapter {
     request: (seriesUrl) => ({ url: seriesUrl.href, method: 'GET' }),
     read(page, seriesUrl) {
       const $ = loadHtml(page.body)
-      const title = titleOf($, ['h1', '.entry-title'])
+      const title = titleOf($, ['h1', '.entry-title']) ?? (cleanText($('head > title').first().text(), MAX_TITLE) || undefined)
       const image = $('img').length > 0
       if (!title || !image || !GALLERYPAGE_ID_PATTERN.test(seriesUrl.pathname)) return { kind: 'parsed', result: { title, chapters: [] } }
       return {

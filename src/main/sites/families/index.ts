@@ -26,6 +26,8 @@ import { NAVERCOMIC_ID_PATTERN, naverComicAdapter } from './navercomic'
 import { XCOMIC_ID_PATTERN, xcomicAdapter } from './xcomic'
 import { HENTAIHAND_ID_PATTERN, hentaiHandAdapter } from './hentaihand'
 import { GALLERYPAGE_ID_PATTERN, galleryPageAdapter } from './gallerypage'
+import { KAGANE_ID_PATTERN, kaganeAdapter } from './kagane'
+import { MANGATOON_ID_PATTERN, mangaToonAdapter } from './mangatoon'
 
 /** What a Site's own sites.json entry may tell its family's adapter. */
 export interface FamilyOptions {
@@ -72,6 +74,8 @@ export const FAMILIES: Record<FamilyKey, Family> = {
   xcomic: { adapter: xcomicAdapter, idPattern: XCOMIC_ID_PATTERN, readsLanguages: false },
   hentaihand: { adapter: hentaiHandAdapter, idPattern: HENTAIHAND_ID_PATTERN, readsLanguages: false },
   gallerypage: { adapter: galleryPageAdapter, idPattern: GALLERYPAGE_ID_PATTERN, readsLanguages: false },
+  kagane: { adapter: kaganeAdapter, idPattern: KAGANE_ID_PATTERN, readsLanguages: false },
+  mangatoon: { adapter: mangaToonAdapter, idPattern: MANGATOON_ID_PATTERN, readsLanguages: false },
   mangadex: {
     adapter: (options) => ({
       ...mangaDexAdapter({ apiBase: MANGADEX_API, languages: options?.languages }),
