@@ -53,6 +53,8 @@ export interface FamilyDescriptor {
   readsChapterUrls: boolean
   /** The extension repository's themes whose sources it reads (scripts/known-sites.ts): its own, and look-alikes. */
   themes: readonly string[]
+  /** Its extension stores a Series as a bare id: a backup's bare path is read under this prefix (`/series/`). */
+  backupPrefix?: string
 }
 
 export const SITE_FAMILIES = {
@@ -200,6 +202,7 @@ export const SITE_FAMILIES = {
     recognisedBy: 'api',
     readsChapterUrls: false,
     themes: ['kagane'],
+    backupPrefix: '/series/',
   },
   mangatoon: {
     name: 'MangaToon',
@@ -238,4 +241,10 @@ export function familyWords(key: string): string {
   if (!isFamilyKey(key)) return key
   const family: FamilyDescriptor = SITE_FAMILIES[key]
   return family.note ? `${family.name} (${family.note})` : family.name
+}
+
+/** A Series path as a backup stores it, read as a path: a bare id of a family whose extension stores one, under its prefix. */
+export function backupSeriesPath(family: string | undefined, path: string): string {
+  const prefix = family && isFamilyKey(family) ? (SITE_FAMILIES[family] as FamilyDescriptor).backupPrefix : undefined
+  return prefix && /^[A-Za-z0-9_-]{1,200}$/.test(path) ? `${prefix}${path}` : path
 }

@@ -40,7 +40,8 @@ export function backupPath(family: FamilyKey, slug: string): string {
     case 'xcomic':
       return `/comic/${slug.replace(/[^0-9a-z]/g, '') || '1'}-${slug}`
     case 'kagane':
-      return slug.replace(/[^0-9a-z-]/g, '') || '1'
+      // The extension stores the bare id (families' `backupPrefix`).
+      return slug
     case 'mangatoon':
       return `/en/detail/${[...slug].reduce((n, c) => (n * 31 + c.charCodeAt(0)) % 1e6, 7)}`
     case 'hentaihand':
