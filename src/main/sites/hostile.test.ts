@@ -28,6 +28,8 @@ const adapters: Record<HostileFamily, { adapter: Adapter; url: string }> = {
   mangareader: { adapter: FAMILIES.mangareader.adapter(), url: 'https://raw.example/hostile' },
   navercomic: { adapter: FAMILIES.navercomic.adapter(), url: 'https://comic.naver.com/webtoon/list?titleId=1' },
   xcomic: { adapter: FAMILIES.xcomic.adapter(), url: 'https://xcomic.me/comic/1-hostile' },
+  kagane: { adapter: FAMILIES.kagane.adapter(), url: 'https://kagane.to/series/hostile' },
+  mangatoon: { adapter: FAMILIES.mangatoon.adapter(), url: 'https://mangatoon.mobi/vi/detail/1' },
 }
 
 function read(family: HostileFamily, body: string): { result: ParsedSeries; ms: number } {

@@ -63,6 +63,8 @@ const families: HostileFamily[] = [
   'mangareader',
   'navercomic',
   'xcomic',
+  'kagane',
+  'mangatoon',
 ]
 const hostileAdapters: Record<HostileFamily, Adapter> = {
   madara: FAMILIES.madara.adapter(),
@@ -85,6 +87,8 @@ const hostileAdapters: Record<HostileFamily, Adapter> = {
   mangareader: FAMILIES.mangareader.adapter(),
   navercomic: FAMILIES.navercomic.adapter(),
   xcomic: FAMILIES.xcomic.adapter(),
+  kagane: FAMILIES.kagane.adapter(),
+  mangatoon: FAMILIES.mangatoon.adapter(),
 }
 for (const family of families) {
   const body = hostilePage(family, 5 * 1024 * 1024)
@@ -95,7 +99,11 @@ for (const family of families) {
         ? 'https://comic.naver.com/webtoon/list?titleId=1'
         : family === 'xcomic'
           ? 'https://xcomic.me/comic/1-hostile'
-          : 'https://big.example/manga/big/'
+          : family === 'kagane'
+            ? 'https://kagane.to/series/hostile'
+            : family === 'mangatoon'
+              ? 'https://mangatoon.mobi/vi/detail/1'
+              : 'https://big.example/manga/big/'
   const ms = median(hostileAdapters[family], body, url)
   process.stdout.write(`hostile ${family}: ${(body.length / 1e6).toFixed(2)} MB: ${ms.toFixed(0)} ms\n`)
 }
