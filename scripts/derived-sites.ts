@@ -45,6 +45,10 @@ export const API_ADAPTERS: Readonly<Record<string, FamilyKey>> = {
   'src/vi/nettruyenviet': 'wpcomics',
   'src/all/kagane': 'kagane',
   'src/all/mangatoon': 'mangatoon',
+  // Posts whose pages are the chapters ("Part n", "Page n"; families/pagedpost.ts).
+  'src/all/myreadingmanga': 'pagedpost',
+  'src/all/xiutaku': 'pagedpost',
+  'src/all/misskon': 'pagedpost',
 }
 
 /**

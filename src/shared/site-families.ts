@@ -32,6 +32,7 @@ export const FAMILY_KEYS = [
   'gallerypage',
   'kagane',
   'mangatoon',
+  'pagedpost',
 ] as const
 export type FamilyKey = (typeof FAMILY_KEYS)[number]
 
@@ -211,6 +212,15 @@ export const SITE_FAMILIES = {
     recognisedBy: 'api',
     readsChapterUrls: false,
     themes: ['mangatoon'],
+  },
+  pagedpost: {
+    name: 'Paged post',
+    note: 'its pages the chapters',
+    searches: false,
+    feed: false,
+    recognisedBy: 'api',
+    readsChapterUrls: false,
+    themes: ['pagedpost'],
   },
 } as const satisfies Record<FamilyKey, FamilyDescriptor>
 

@@ -100,6 +100,14 @@ describe('Add a Site, the families read through their own answer', () => {
     expect(m.preview.title).toBe('Đèn Biển')
   })
 
+  it("a paged post: the post's pages are its parts", async () => {
+    const site = known('myreadingmanga.info', 'pagedpost')
+    const post = html('<h1>Letters</h1><a class="page-numbers" href="/letters/2/">2</a><a class="page-numbers" href="/letters/3/">3</a>')
+    const proposal = await propose(site, '/letters/', { '/letters/': post })
+    if (!proposal.ok) throw new Error(proposal.reason)
+    expect(proposal.recognisedBy).toMatch(/^Paged post: its answer for this Series read 3 chapters/)
+  })
+
   it('an answer without a chapter, or no answer, proposes nothing', async () => {
     const other = await propose(known('nhentai.com', 'hentaihand'), '/en/comic/a', { '/api/comics/a': json({ slug: 'b', title: 'B' }) })
     expect(other.ok).toBe(false)

@@ -21,6 +21,7 @@ import { HENTAIHAND_ID_PATTERN } from './hentaihand'
 import { GALLERYPAGE_ID_PATTERN } from './gallerypage'
 import { KAGANE_ID_PATTERN } from './kagane'
 import { MANGATOON_ID_PATTERN } from './mangatoon'
+import { PAGEDPOST_ID_PATTERN } from './pagedpost'
 import { ZEISTMANGA_ID_PATTERN } from './zeistmanga'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -70,6 +71,7 @@ describe('the built-in families', () => {
       ['gallerypage', GALLERYPAGE_ID_PATTERN, false],
       ['kagane', KAGANE_ID_PATTERN, false],
       ['mangatoon', MANGATOON_ID_PATTERN, false],
+      ['pagedpost', PAGEDPOST_ID_PATTERN, false],
     ])
   })
 
@@ -99,6 +101,7 @@ describe('the built-in families', () => {
       { family: 'gallerypage' },
       { family: 'kagane' },
       { family: 'mangatoon' },
+      { family: 'pagedpost' },
     ])
   })
 

@@ -28,6 +28,7 @@ import { HENTAIHAND_ID_PATTERN, hentaiHandAdapter } from './hentaihand'
 import { GALLERYPAGE_ID_PATTERN, galleryPageAdapter } from './gallerypage'
 import { KAGANE_ID_PATTERN, kaganeAdapter } from './kagane'
 import { MANGATOON_ID_PATTERN, mangaToonAdapter } from './mangatoon'
+import { PAGEDPOST_ID_PATTERN, pagedPostAdapter } from './pagedpost'
 
 /** What a Site's own sites.json entry may tell its family's adapter. */
 export interface FamilyOptions {
@@ -76,6 +77,7 @@ export const FAMILIES: Record<FamilyKey, Family> = {
   gallerypage: { adapter: galleryPageAdapter, idPattern: GALLERYPAGE_ID_PATTERN, readsLanguages: false },
   kagane: { adapter: kaganeAdapter, idPattern: KAGANE_ID_PATTERN, readsLanguages: false },
   mangatoon: { adapter: mangaToonAdapter, idPattern: MANGATOON_ID_PATTERN, readsLanguages: false },
+  pagedpost: { adapter: pagedPostAdapter, idPattern: PAGEDPOST_ID_PATTERN, readsLanguages: false },
   mangadex: {
     adapter: (options) => ({
       ...mangaDexAdapter({ apiBase: MANGADEX_API, languages: options?.languages }),
