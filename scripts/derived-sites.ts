@@ -27,6 +27,30 @@ export const API_ADAPTERS: Readonly<Record<string, FamilyKey>> = {
   'src/all/xcomic': 'xcomic',
   'src/zh/bilimanga': 'bilimanga',
   'src/zh/komiic': 'komiic',
+  // One gallery a Series, its one chapter the Series page (families/gallerypage.ts).
+  'src/all/akuma': 'gallerypage',
+  'src/all/hentai3': 'gallerypage',
+  'src/all/pandachaika': 'gallerypage',
+  // Photo galleries whose one chapter ("Gallery") is the Series page itself (`manga.url`, the request's path, its
+  // canonical link), read in each extension at fd4236e0.
+  'src/all/baobua': 'gallerypage',
+  'src/all/cosplaytele': 'gallerypage',
+  'src/all/everiaclub': 'gallerypage',
+  'src/all/everiaclubcom': 'gallerypage',
+  'src/all/foamgirl': 'gallerypage',
+  'src/all/jjcos': 'gallerypage',
+  'src/all/mitaku': 'gallerypage',
+  'src/all/photos18': 'gallerypage',
+  'src/all/simplycosplay': 'gallerypage',
+  'src/all/v2ph': 'gallerypage',
+  // NetTruyen's ChapterList JSON, as the WPComics NetTruyen sites (families/wpcomics.ts).
+  'src/vi/nettruyenviet': 'wpcomics',
+  'src/all/kagane': 'kagane',
+  'src/all/mangatoon': 'mangatoon',
+  // Posts whose pages are the chapters ("Part n", "Page n"; families/pagedpost.ts).
+  'src/all/myreadingmanga': 'pagedpost',
+  'src/all/xiutaku': 'pagedpost',
+  'src/all/misskon': 'pagedpost',
 }
 
 /**

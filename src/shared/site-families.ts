@@ -32,6 +32,11 @@ export const FAMILY_KEYS = [
   'goda',
   'bilimanga',
   'komiic',
+  'hentaihand',
+  'gallerypage',
+  'kagane',
+  'mangatoon',
+  'pagedpost',
 ] as const
 export type FamilyKey = (typeof FAMILY_KEYS)[number]
 
@@ -58,6 +63,8 @@ export interface FamilyDescriptor {
    * entries, exactly these (docs/adr/0213-libgroup-goda-and-bilimanga-adapters.md).
    */
   apiHosts?: readonly string[]
+  /** Its extension stores a Series as a bare id: a backup's bare path is read under this prefix (`/series/`). */
+  backupPrefix?: string
 }
 
 export const SITE_FAMILIES = {
@@ -208,6 +215,50 @@ export const SITE_FAMILIES = {
     themes: ['bilimanga'],
   },
   komiic: { name: 'Komiic', searches: false, feed: false, recognisedBy: 'api', readsChapterUrls: false, themes: ['komiic'] },
+  hentaihand: {
+    name: 'HentaiHand',
+    note: 'one chapter a comic',
+    searches: false,
+    feed: false,
+    recognisedBy: 'api',
+    readsChapterUrls: false,
+    themes: ['hentaihand'],
+  },
+  gallerypage: {
+    name: 'Gallery page',
+    note: 'one chapter a gallery',
+    searches: false,
+    feed: false,
+    recognisedBy: 'api',
+    readsChapterUrls: false,
+    themes: ['masonry'],
+  },
+  kagane: {
+    name: 'Kagane',
+    searches: false,
+    feed: false,
+    recognisedBy: 'api',
+    readsChapterUrls: false,
+    themes: ['kagane'],
+    backupPrefix: '/series/',
+  },
+  mangatoon: {
+    name: 'MangaToon',
+    searches: false,
+    feed: false,
+    recognisedBy: 'api',
+    readsChapterUrls: false,
+    themes: ['mangatoon'],
+  },
+  pagedpost: {
+    name: 'Paged post',
+    note: 'its pages the chapters',
+    searches: false,
+    feed: false,
+    recognisedBy: 'api',
+    readsChapterUrls: false,
+    themes: ['pagedpost'],
+  },
 } as const satisfies Record<FamilyKey, FamilyDescriptor>
 
 type Flag = 'searches' | 'feed' | 'readsChapterUrls'
@@ -237,4 +288,10 @@ export function familyWords(key: string): string {
   if (!isFamilyKey(key)) return key
   const family: FamilyDescriptor = SITE_FAMILIES[key]
   return family.note ? `${family.name} (${family.note})` : family.name
+}
+
+/** A Series path as a backup stores it, read as a path: a bare id of a family whose extension stores one, under its prefix. */
+export function backupSeriesPath(family: string | undefined, path: string): string {
+  const prefix = family && isFamilyKey(family) ? (SITE_FAMILIES[family] as FamilyDescriptor).backupPrefix : undefined
+  return prefix && /^[A-Za-z0-9_-]{1,200}$/.test(path) ? `${prefix}${path}` : path
 }

@@ -6,6 +6,7 @@
 import { safeText, unsafeIdReason } from '../../shared/ids'
 import type { ImportFormat, ImportSkipReason } from '../../shared/library'
 import { LONGEST_PAUSE_MS } from '../../shared/domain'
+import { backupSeriesPath } from '../../shared/site-families'
 import type { BookmarkStatus } from '../../shared/sync-schemas'
 import type { SiteRegistry } from '../sites/registry'
 import { isPinned, parseUrl, type Site } from '../sites/site'
@@ -423,6 +424,7 @@ function byKnownSite(
   sourceId: string,
   source: KnownSource,
 ): Resolved {
+  path = backupSeriesPath(known.family, path)
   const hosts = knownHosts(known)
   const running = registry.sites.find((s) => hosts.some((h) => s.hosts.includes(h)))
   const via = (outcome: SourceOutcome, site: string, r: Resolved): Resolved => ({

@@ -4,7 +4,7 @@
  * Site names it in the descriptor's words.
  */
 import { describe, expect, it } from 'vitest'
-import { FAMILY_KEYS, familiesThat, familyName, familyWords, SITE_FAMILIES } from '../../shared/site-families'
+import { FAMILY_KEYS, backupSeriesPath, familiesThat, familyName, familyWords, SITE_FAMILIES } from '../../shared/site-families'
 import { THEMES_READ_AS } from '../../../scripts/known-sites'
 import { FAMILIES } from './families'
 import { siteFeed } from './feeds'
@@ -25,7 +25,7 @@ describe('family descriptors', () => {
   it('no theme is read by two families; a look-alike theme is read by its family', () => {
     const themes = FAMILY_KEYS.flatMap((key) => SITE_FAMILIES[key].themes)
     expect(new Set(themes).size).toBe(themes.length)
-    expect(THEMES_READ_AS).toEqual({ manhwaz: 'madara' })
+    expect(THEMES_READ_AS).toEqual({ manhwaz: 'madara', masonry: 'gallerypage' })
   })
 
   it('names a family in its words, and a key this version does not know as it is', () => {
@@ -35,5 +35,14 @@ describe('family descriptors', () => {
     expect(familyWords('madara-next')).toBe('madara-next')
     expect(familyName('constructor')).toBe('constructor')
     for (const key of FAMILY_KEYS) expect(familyWords(key)).toMatch(new RegExp(`^${SITE_FAMILIES[key].name}( \\(.+\\))?$`))
+  })
+
+  it("reads a backup's bare id under the prefix of a family whose extension stores one; any other path as it is", () => {
+    expect(backupSeriesPath('kagane', '3fA9-x_Q')).toBe('/series/3fA9-x_Q')
+    expect(backupSeriesPath('kagane', '/series/3fA9')).toBe('/series/3fA9')
+    expect(backupSeriesPath('kagane', 'https://kagane.to/series/1')).toBe('https://kagane.to/series/1')
+    expect(backupSeriesPath('kagane', '../admin')).toBe('../admin')
+    expect(backupSeriesPath('madara', 'abc')).toBe('abc')
+    expect(backupSeriesPath(undefined, 'abc')).toBe('abc')
   })
 })

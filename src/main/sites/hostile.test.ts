@@ -1,36 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { highestChapter } from '../../shared/chapter-number'
-import { FAMILIES } from './families'
-import { selectorAdapter } from './families/selectors'
 import { MAX_LABEL, MAX_ROWS, MAX_TITLE } from './html'
-import type { Adapter, ParsedSeries } from './site'
+import type { ParsedSeries } from './site'
+import { hostileCases } from './tools/hostile-cases'
 import { HOSTILE_LATEST, hostilePage, type HostileFamily } from './tools/hostile-pages'
 
 const FIVE_MB = 5 * 1024 * 1024
-const adapters: Record<HostileFamily, { adapter: Adapter; url: string }> = {
-  madara: { adapter: FAMILIES.madara.adapter(), url: 'https://scans.example/manga/hostile/' },
-  mangathemesia: { adapter: FAMILIES.mangathemesia.adapter(), url: 'https://bloom.example/manga/hostile/' },
-  webtoons: { adapter: FAMILIES.webtoons.adapter(), url: 'https://www.webtoons.com/en/x/hostile/list?title_no=1' },
-  selectors: { adapter: selectorAdapter({ chapter: 'li.ch a', number: 'attr:data-n' }), url: 'https://small.example/s/hostile' },
-  mangadex: { adapter: FAMILIES.mangadex.adapter(), url: 'https://mangadex.org/title/a96676e5-8ae2-425e-b549-7f15dd34a6d8/hostile' },
-  keyoapp: { adapter: FAMILIES.keyoapp.adapter(), url: 'https://keyo.example/series/hostile/' },
-  mangabox: { adapter: FAMILIES.mangabox.adapter(), url: 'https://box.example/manga/hostile' },
-  madtheme: { adapter: FAMILIES.madtheme.adapter(), url: 'https://buddy.example/hostile' },
-  zeistmanga: { adapter: FAMILIES.zeistmanga.adapter(), url: 'https://blog.example/2026/01/hostile.html' },
-  comiciviewer: { adapter: FAMILIES.comiciviewer.adapter(), url: 'https://comic.example/series/hostile' },
-  mangacatalog: { adapter: FAMILIES.mangacatalog.adapter(), url: 'https://tide.example/manga/hostile/' },
-  pizzareader: { adapter: FAMILIES.pizzareader.adapter(), url: 'https://pizza.example/comics/hostile' },
-  gigaviewer: { adapter: FAMILIES.gigaviewer.adapter(), url: 'https://giga.example/episode/1' },
-  wpcomics: { adapter: FAMILIES.wpcomics.adapter(), url: 'https://truyen.example/truyen-tranh/hostile' },
-  grouple: { adapter: FAMILIES.grouple.adapter(), url: 'https://read.example/hostile' },
-  foolslide: { adapter: FAMILIES.foolslide.adapter(), url: 'https://fool.example/series/hostile/' },
-  mmrcms: { adapter: FAMILIES.mmrcms.adapter(), url: 'https://cms.example/manga/hostile' },
-  mangareader: { adapter: FAMILIES.mangareader.adapter(), url: 'https://raw.example/hostile' },
-  navercomic: { adapter: FAMILIES.navercomic.adapter(), url: 'https://comic.naver.com/webtoon/list?titleId=1' },
-  xcomic: { adapter: FAMILIES.xcomic.adapter(), url: 'https://xcomic.me/comic/1-hostile' },
-  libgroup: { adapter: FAMILIES.libgroup.adapter(), url: 'https://mangalib.me/ru/manga/1--hostile' },
-  goda: { adapter: FAMILIES.goda.adapter(), url: 'https://baozimh.org/manga/hostile' },
-}
+const adapters = hostileCases()
 
 function read(family: HostileFamily, body: string): { result: ParsedSeries; ms: number } {
   const { adapter, url } = adapters[family]

@@ -48,6 +48,13 @@ export function backupPath(family: FamilyKey, slug: string): string {
       return `/comic/${[...slug].reduce((n, c) => (n * 31 + c.charCodeAt(0)) % 1e6, 7)}`
     case 'bilimanga':
       return `/detail/${[...slug].reduce((n, c) => (n * 31 + c.charCodeAt(0)) % 1e6, 7)}.html`
+    case 'kagane':
+      // The extension stores the bare id (families' `backupPrefix`).
+      return slug
+    case 'mangatoon':
+      return `/en/detail/${[...slug].reduce((n, c) => (n * 31 + c.charCodeAt(0)) % 1e6, 7)}`
+    case 'hentaihand':
+      return `/en/comic/${slug}`
     case 'navercomic':
       return `/webtoon/list?titleId=${slug.replace(/\D/g, '') || '1'}`
     default:

@@ -21,6 +21,11 @@ import { LIBGROUP_ID_PATTERN } from './libgroup'
 import { GODA_ID_PATTERN } from './goda'
 import { BILIMANGA_ID_PATTERN } from './bilimanga'
 import { KOMIIC_ID_PATTERN } from './komiic'
+import { HENTAIHAND_ID_PATTERN } from './hentaihand'
+import { GALLERYPAGE_ID_PATTERN } from './gallerypage'
+import { KAGANE_ID_PATTERN } from './kagane'
+import { MANGATOON_ID_PATTERN } from './mangatoon'
+import { PAGEDPOST_ID_PATTERN } from './pagedpost'
 import { ZEISTMANGA_ID_PATTERN } from './zeistmanga'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -70,6 +75,11 @@ describe('the built-in families', () => {
       ['goda', GODA_ID_PATTERN, false],
       ['bilimanga', BILIMANGA_ID_PATTERN, false],
       ['komiic', KOMIIC_ID_PATTERN, false],
+      ['hentaihand', HENTAIHAND_ID_PATTERN, false],
+      ['gallerypage', GALLERYPAGE_ID_PATTERN, false],
+      ['kagane', KAGANE_ID_PATTERN, false],
+      ['mangatoon', MANGATOON_ID_PATTERN, false],
+      ['pagedpost', PAGEDPOST_ID_PATTERN, false],
     ])
   })
 
@@ -99,6 +109,11 @@ describe('the built-in families', () => {
       { family: 'goda' },
       { family: 'bilimanga' },
       { family: 'komiic' },
+      { family: 'hentaihand' },
+      { family: 'gallerypage' },
+      { family: 'kagane' },
+      { family: 'mangatoon' },
+      { family: 'pagedpost' },
     ])
   })
 

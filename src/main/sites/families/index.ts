@@ -28,6 +28,11 @@ import { LIBGROUP_ID_PATTERN, libGroupAdapter } from './libgroup'
 import { GODA_ID_PATTERN, godaAdapter } from './goda'
 import { BILIMANGA_ID_PATTERN, biliMangaAdapter } from './bilimanga'
 import { KOMIIC_ID_PATTERN, komiicAdapter } from './komiic'
+import { HENTAIHAND_ID_PATTERN, hentaiHandAdapter } from './hentaihand'
+import { GALLERYPAGE_ID_PATTERN, galleryPageAdapter } from './gallerypage'
+import { KAGANE_ID_PATTERN, kaganeAdapter } from './kagane'
+import { MANGATOON_ID_PATTERN, mangaToonAdapter } from './mangatoon'
+import { PAGEDPOST_ID_PATTERN, pagedPostAdapter } from './pagedpost'
 
 /** What a Site's own sites.json entry may tell its family's adapter. */
 export interface FamilyOptions {
@@ -76,6 +81,11 @@ export const FAMILIES: Record<FamilyKey, Family> = {
   goda: { adapter: godaAdapter, idPattern: GODA_ID_PATTERN, readsLanguages: false },
   bilimanga: { adapter: biliMangaAdapter, idPattern: BILIMANGA_ID_PATTERN, readsLanguages: false },
   komiic: { adapter: komiicAdapter, idPattern: KOMIIC_ID_PATTERN, readsLanguages: false },
+  hentaihand: { adapter: hentaiHandAdapter, idPattern: HENTAIHAND_ID_PATTERN, readsLanguages: false },
+  gallerypage: { adapter: galleryPageAdapter, idPattern: GALLERYPAGE_ID_PATTERN, readsLanguages: false },
+  kagane: { adapter: kaganeAdapter, idPattern: KAGANE_ID_PATTERN, readsLanguages: false },
+  mangatoon: { adapter: mangaToonAdapter, idPattern: MANGATOON_ID_PATTERN, readsLanguages: false },
+  pagedpost: { adapter: pagedPostAdapter, idPattern: PAGEDPOST_ID_PATTERN, readsLanguages: false },
   mangadex: {
     adapter: (options) => ({
       ...mangaDexAdapter({ apiBase: MANGADEX_API, languages: options?.languages }),

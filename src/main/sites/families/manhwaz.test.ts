@@ -37,7 +37,7 @@ describe('ManhwaZ, read as Madara', () => {
   })
 
   it('the Known Sites table has its Sites as Madara ones', () => {
-    expect(THEMES_READ_AS).toEqual({ manhwaz: 'madara' })
+    expect(THEMES_READ_AS).toMatchObject({ manhwaz: 'madara' })
     const hosts = KNOWN_SITES.sites.filter((s) => ['https://manhwaz.com', 'https://umetruyenz.org'].includes(s.baseUrl))
     expect(hosts.map((s) => s.family)).toEqual(['madara', 'madara'])
   })

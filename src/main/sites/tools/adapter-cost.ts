@@ -6,6 +6,7 @@
 import { FAMILIES } from '../families'
 import { selectorAdapter } from '../families/selectors'
 import type { Adapter } from '../site'
+import { hostileCases } from './hostile-cases'
 import { hostilePage, type HostileFamily } from './hostile-pages'
 
 const rows = Number(process.argv[2] ?? 20_000)
@@ -42,66 +43,8 @@ for (const [name, adapter, body] of cases) {
   process.stdout.write(`${name}: ${rows} rows, ${(body.length / 1e6).toFixed(2)} MB: ${ms.toFixed(0)} ms\n`)
 }
 
-const families: HostileFamily[] = [
-  'madara',
-  'mangathemesia',
-  'webtoons',
-  'selectors',
-  'mangadex',
-  'keyoapp',
-  'mangabox',
-  'madtheme',
-  'zeistmanga',
-  'comiciviewer',
-  'mangacatalog',
-  'pizzareader',
-  'gigaviewer',
-  'wpcomics',
-  'grouple',
-  'foolslide',
-  'mmrcms',
-  'mangareader',
-  'navercomic',
-  'xcomic',
-  'libgroup',
-  'goda',
-]
-const hostileAdapters: Record<HostileFamily, Adapter> = {
-  madara: FAMILIES.madara.adapter(),
-  mangathemesia: FAMILIES.mangathemesia.adapter(),
-  webtoons: FAMILIES.webtoons.adapter(),
-  selectors: selectorAdapter({ chapter: 'li.ch a', number: 'attr:data-n' }),
-  mangadex: FAMILIES.mangadex.adapter(),
-  keyoapp: FAMILIES.keyoapp.adapter(),
-  mangabox: FAMILIES.mangabox.adapter(),
-  madtheme: FAMILIES.madtheme.adapter(),
-  zeistmanga: FAMILIES.zeistmanga.adapter(),
-  comiciviewer: FAMILIES.comiciviewer.adapter(),
-  mangacatalog: FAMILIES.mangacatalog.adapter(),
-  pizzareader: FAMILIES.pizzareader.adapter(),
-  gigaviewer: FAMILIES.gigaviewer.adapter(),
-  wpcomics: FAMILIES.wpcomics.adapter(),
-  grouple: FAMILIES.grouple.adapter(),
-  foolslide: FAMILIES.foolslide.adapter(),
-  mmrcms: FAMILIES.mmrcms.adapter(),
-  mangareader: FAMILIES.mangareader.adapter(),
-  navercomic: FAMILIES.navercomic.adapter(),
-  xcomic: FAMILIES.xcomic.adapter(),
-  libgroup: FAMILIES.libgroup.adapter(),
-  goda: FAMILIES.goda.adapter(),
-}
-for (const family of families) {
-  const body = hostilePage(family, 5 * 1024 * 1024)
-  const url =
-    family === 'mangadex'
-      ? 'https://mangadex.org/title/a96676e5-8ae2-425e-b549-7f15dd34a6d8/x'
-      : family === 'navercomic'
-        ? 'https://comic.naver.com/webtoon/list?titleId=1'
-        : family === 'xcomic'
-          ? 'https://xcomic.me/comic/1-hostile'
-          : family === 'libgroup'
-            ? 'https://mangalib.me/ru/manga/1--hostile'
-            : 'https://big.example/manga/big/'
-  const ms = median(hostileAdapters[family], body, url)
+for (const [family, { adapter, url }] of Object.entries(hostileCases())) {
+  const body = hostilePage(family as HostileFamily, 5 * 1024 * 1024)
+  const ms = median(adapter, body, url)
   process.stdout.write(`hostile ${family}: ${(body.length / 1e6).toFixed(2)} MB: ${ms.toFixed(0)} ms\n`)
 }

@@ -28,6 +28,8 @@ export type HostileFamily =
   | 'xcomic'
   | 'libgroup'
   | 'goda'
+  | 'kagane'
+  | 'mangatoon'
 
 /** Labels that froze or bloated the old parser: each is far longer than a label may be. */
 export const HOSTILE_LABELS: readonly string[] = [
@@ -204,6 +206,26 @@ const HOSTILE_PAGES: Record<HostileFamily, (bytes: number) => string> = {
     `{"data":{"slug":"hostile","chapters":[${jsonItems(bytes, (label, i) =>
       JSON.stringify({ id: i, attributes: { title: i === 0 ? honest : label, slug: `c${i}`, updatedAt: label } }),
     )}]}}`,
+  // The number is `chapter_no`; the hostile labels are the titles and volumes, under lower numbers.
+  kagane: (bytes) =>
+    `{"title":"Hostile","series_books":[${jsonItems(bytes, (label, i) =>
+      JSON.stringify({
+        book_id: `b${i}`,
+        chapter_no: String(i === 0 ? HOSTILE_LATEST : i % HOSTILE_LATEST),
+        title: label,
+        volume_no: label,
+      }),
+    )}]}`,
+  // The number is `div.episode-number`; the hostile labels are the episode titles, under lower numbers.
+  mangatoon: (bytes) =>
+    `${unclosedTitle('h1')}<a class="episode-item-new" href="/vi/watch/1/0"><div class="episode-number">${HOSTILE_LATEST}</div>` +
+    `<div class="episode-title-new">${honest}</div></a>` +
+    rows(
+      bytes,
+      (label, i) =>
+        `<a class="episode-item-new" href="/vi/watch/1/${i + 1}"><div class="episode-number">${(i + 1) % HOSTILE_LATEST}</div>` +
+        `<div class="episode-title-new">${escapeAttr(label)}</div></a>`,
+    ),
 }
 
 /** MangaDex's chapter feed: the honest chapter first, then hostile ones (volume, number and title alike). */
