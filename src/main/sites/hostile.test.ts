@@ -8,16 +8,22 @@ import { HOSTILE_LATEST, hostilePage, type HostileFamily } from './tools/hostile
 const FIVE_MB = 5 * 1024 * 1024
 const adapters = hostileCases()
 
+/** CPU milliseconds of this process: time the CPU was given to another process is not the adapter's cost. */
+const cpuMs = () => {
+  const { user, system } = process.cpuUsage()
+  return (user + system) / 1000
+}
+
 function read(family: HostileFamily, body: string): { result: ParsedSeries; ms: number } {
   const { adapter, url } = adapters[family]
-  const started = performance.now()
+  const started = cpuMs()
   const step = adapter.read({ url, status: 200, contentType: '', body }, new URL(url))
-  const ms = performance.now() - started
+  const ms = cpuMs() - started
   if (step.kind !== 'parsed') throw new Error(`expected parsed, got ${step.kind}`)
   return { result: step.result, ms }
 }
 
-/** The best of three reads: a scheduling hiccup on a shared machine is not the adapter's cost. */
+/** The best of three reads: a cache or collector hiccup is not the adapter's cost. */
 function cost(family: HostileFamily, body: string): number {
   return Math.min(...[0, 1, 2].map(() => read(family, body).ms))
 }
@@ -46,10 +52,11 @@ describe.skipIf(process.env['MB_MUTATION_RUN'] === '1').each(Object.keys(adapter
 
     it('doubling the page roughly doubles the work', () => {
       const half = hostilePage(family, FIVE_MB / 2)
-      // Interleaved, the best of five each: another process taking the CPU for a moment is not the adapter's cost.
+      // Interleaved, the best of five each, in CPU time: a collection that lands in one run is not the adapter's cost.
       let best = [Infinity, Infinity]
       for (let run = 0; run < 5; run++) best = [Math.min(best[0]!, read(family, half).ms), Math.min(best[1]!, read(family, body).ms)]
-      expect(best[1]! / best[0]!).toBeLessThan(3)
+      // Linear work doubles; quadratic work would quadruple (4): 3.5 leaves room for a collection in the larger runs.
+      expect(best[1]! / best[0]!).toBeLessThan(3.5)
     })
   },
 )
