@@ -73,14 +73,17 @@ function coverOnce(events: readonly SimEvent[], out: Out): void {
  * A moved Series is found again and its move accepted: the owner looks every OWNER_REVIEW_EVERY_MS and accepts after
  * the move's delay, so the acceptance comes within GONE_AFTER_CHECKS + 2 of the Series' turns (the gone checks, the
  * search at the last, one failed try) each with a pass and a check's slack, two looks, the owner's delay, and the
- * time its Lane could not work. A turn is the Site's rest (its ceiling when adaptive), stretched to the eligible
- * Series a gap apart, plus the browser's wake threshold on a Site behind a browser.
+ * time its Lane could not work, or would not check the Series: while the owner has it Finished, no check finds its
+ * page gone (a Series Finished from before the deadline to the run's end is not judged). A turn is the Site's rest
+ * (its ceiling when adaptive), stretched to the eligible Series a gap apart, plus the browser's wake threshold on a
+ * Site behind a browser.
  */
 function moveFoundAgain(events: readonly SimEvent[], f: SearchRuleFacts, out: Out): void {
   const eligible = new Map<string, number>()
   for (const e of events) if (e.type === 'release') eligible.set(e.site, Math.max(eligible.get(e.site) ?? 0, e.eligible))
   const accepted = new Map<string, ActionEvent>()
   for (const e of events) if (e.type === 'action' && e.action === 'accept-move' && e.result === 'ok' && e.series) accepted.set(e.series, e)
+  const finished = finishedWindows(events)
   for (const e of events) {
     if (e.type !== 'action' || e.action !== 'series-moved' || !e.site || !e.series) continue
     const { pace, checkSlackMs, browser } = f.facts(e.site)
@@ -88,12 +91,7 @@ function moveFoundAgain(events: readonly SimEvent[], f: SearchRuleFacts, out: Ou
     const wake = browser ? pace.wakeOldestMs : 0
     const turn = Math.max(pace.cadence === 'adaptive' ? pace.ceilingMs : pace.restMs, (eligible.get(e.site) ?? 0) * pace.minGapMs) + wake
     const base = (GONE_AFTER_CHECKS + 2) * (turn + pace.maxPassMs + checkSlackMs) + 2 * OWNER_REVIEW_EVERY_MS + (e.durationMs ?? 0)
-    let deadline = e.mono + base
-    for (let round = 0; round < 100; round++) {
-      const closed = f.unavailable(e.site).reduce((sum, [a, b]) => sum + Math.max(0, Math.min(b, deadline) - Math.max(a, e.mono)), 0)
-      if (e.mono + base + closed <= deadline) break
-      deadline = e.mono + base + closed
-    }
+    const deadline = waitedDeadline(e.mono, base, [...f.unavailable(e.site), ...(finished.get(e.series) ?? [])])
     const done = accepted.get(e.series)
     if (deadline > f.end || (done && done.mono <= deadline)) continue
     out.push({
@@ -104,6 +102,46 @@ function moveFoundAgain(events: readonly SimEvent[], f: SearchRuleFacts, out: Ou
       message: `moved to ${e.url}; ${done ? `accepted after ${minutes(done.mono - e.mono)}` : 'never offered and accepted'}, allowed ${minutes(deadline - e.mono)}`,
     })
   }
+}
+
+/** The windows in which the owner had each Series Finished (from before the run when its seed says so; open while not unfinished). */
+function finishedWindows(events: readonly SimEvent[]): Map<string, Array<[number, number]>> {
+  const windows = new Map<string, Array<[number, number]>>()
+  const open = (series: string, from: number) => {
+    const list = windows.get(series) ?? []
+    if (list.at(-1)?.[1] !== Infinity) list.push([from, Infinity])
+    windows.set(series, list)
+  }
+  for (const e of events) {
+    if (e.type === 'seed' && e.finished) open(e.series, -Infinity)
+    if (e.type !== 'action' || e.result !== 'ok' || !e.series) continue
+    if (e.action === 'finish') open(e.series, e.mono)
+    const last = windows.get(e.series)?.at(-1)
+    if (e.action === 'unfinish' && last?.[1] === Infinity) last[1] = e.mono
+  }
+  return windows
+}
+
+/**
+ * The deadline `base` after `from` with the time in `waits` (overlapping windows counted once) on top. A fixpoint:
+ * each window counts up to the deadline, and what it adds may reach more; a window still open at the deadline makes
+ * it Infinity.
+ */
+export function waitedDeadline(from: number, base: number, waits: ReadonlyArray<readonly [number, number]>): number {
+  const merged: Array<[number, number]> = []
+  for (const [a, b] of [...waits].sort((x, y) => x[0] - y[0])) {
+    const last = merged.at(-1)
+    if (last && a <= last[1]) last[1] = Math.max(last[1], b)
+    else merged.push([a, b])
+  }
+  let deadline = from + base
+  for (let round = 0; round < 10_000; round++) {
+    if (merged.some(([a, b]) => b === Infinity && a <= deadline)) return Infinity
+    const waited = merged.reduce((sum, [a, b]) => sum + Math.max(0, Math.min(b, deadline) - Math.max(a, from)), 0)
+    if (from + base + waited <= deadline) break
+    deadline = from + base + waited
+  }
+  return deadline
 }
 
 /**

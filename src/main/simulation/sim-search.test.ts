@@ -5,7 +5,7 @@ import { DEFAULT_PACE, type Page } from '../sites/site'
 import { searchBase } from '../use-cases/search-site'
 import { buildWorld, DAY, HOUR } from './catalogue'
 import { checkInvariants, type CheckerConfig, type RuleName } from './checker'
-import { checkSearchRules, moveAllowance } from './checker-search'
+import { checkSearchRules, moveAllowance, waitedDeadline } from './checker-search'
 import type { SimEvent } from './events'
 import { Random } from './random'
 import { coverUrl, OWNER_REVIEW_EVERY_MS, planMoves, searchAnswer, searchMatches, searchQuery, SIM_SEARCH_RESULTS } from './sim-search'
@@ -140,6 +140,47 @@ describe('the rules on searches, covers and moves', () => {
     const behindBrowser = { ...facts, facts: () => ({ pace, checkSlackMs: 1_000, browser: true }) }
     expect(rules(log([moved, late]))).toEqual(['move-found-again'])
     expect(checkSearchRules(log([moved, late]), behindBrowser).map((v) => v.rule)).toEqual([])
+  })
+
+  it('move-found-again: a Series the owner has Finished is not checked, so its bound waits the Finished time', () => {
+    const moved = { at: 0, type: 'action', action: 'series-moved', site: 'a', series: 'a/x', url: 'u2', durationMs: 0, result: 'ok' }
+    const owner = (at: number, action: 'finish' | 'unfinish') => ({ at, type: 'action', action, site: 'a', series: 'a/x', result: 'ok' })
+    const accepted = (at: number) => ({ at, type: 'action', action: 'accept-move', site: 'a', series: 'a/x', result: 'ok' })
+    const bound = (GONE_AFTER_CHECKS + 2) * (pace.restMs + pace.maxPassMs + 1_000) + 2 * OWNER_REVIEW_EVERY_MS
+    // Finished a day before the move and never again checked: never gone, never searched — not judged.
+    expect(rules(log([owner(-DAY, 'finish'), moved]))).toEqual([])
+    // Finished and checked again from 2 days on: the bound counts from there.
+    expect(rules(log([owner(-DAY, 'finish'), moved, owner(2 * DAY, 'unfinish'), accepted(2 * DAY + bound - HOUR)]))).toEqual([])
+    expect(rules(log([owner(-DAY, 'finish'), moved, owner(2 * DAY, 'unfinish'), accepted(2 * DAY + bound + HOUR)]))).toEqual([
+      'move-found-again',
+    ])
+    // Finished and unfinished before the move, or another Series Finished: judged as any move.
+    expect(rules(log([owner(-DAY, 'finish'), owner(-HOUR, 'unfinish'), moved]))).toEqual(['move-found-again'])
+    expect(rules(log([{ ...owner(-DAY, 'finish'), series: 'a/y' }, moved]))).toEqual(['move-found-again'])
+  })
+
+  it('waitedDeadline: overlapping waits count once; what they add reaches later ones; an open one is Infinity', () => {
+    expect(waitedDeadline(0, 10, [])).toBe(10)
+    expect(
+      waitedDeadline(0, 10, [
+        [5, 15],
+        [8, 20],
+      ]),
+    ).toBe(25)
+    expect(
+      waitedDeadline(0, 10, [
+        [5, 15],
+        [18, 30],
+      ]),
+    ).toBe(32)
+    expect(waitedDeadline(0, 10, [[-5, 2]])).toBe(12)
+    expect(waitedDeadline(0, 10, [[40, Infinity]])).toBe(10)
+    expect(
+      waitedDeadline(0, 10, [
+        [5, 15],
+        [19, Infinity],
+      ]),
+    ).toBe(Infinity)
   })
 
   it('moved-keeps-progress: a Reader whose Progress differs across the acceptance fires', () => {
