@@ -28,30 +28,17 @@ function stepped<R>(rows: Rows, query: Compilable<R> & { stream(): AsyncIterable
 
 /**
  * A Reader's bookmarks in the order readerBookmarks gives them (title, Site, id), each with its chapter facts and
- * its Series read as columns (no JSON made and parsed again for each row). A Reader holding at least
- * 1/BY_TITLE_SHARE of the Series is read in the `series_by_title` index's order, each Series' bookmark looked up
- * by its key: no temporary sort of the whole list (docs/adr/0207-big-reads-by-the-title-index.md). A smaller list
- * is read by the Reader's key and sorted: fewer rows than a walk of every title.
+ * its Series read as columns (no JSON made and parsed again for each row). Read by the Reader's key and sorted by
+ * title: each row's facts are read in key order, near the last, then sorted; read in a title index's order they
+ * cost twice the CPU, and saved no memory (docs/adr/0207-big-read-title-order-stays-a-sort.md).
  */
 export async function readerBookmarkRows(
   rows: Rows,
   readerId: number,
 ): Promise<Iterable<ReaderBookmarkFacts> | AsyncIterable<ReaderBookmarkFacts>> {
-  const query = readerBookmarkQuery(rows.db, readerId, await byTitleIndex(rows.db, readerId))
+  const query = readerBookmarkQuery(rows.db, readerId)
   if (!rows.sqlite) return (await rows.db.executeQuery<ReaderBookmarkColumns>(query)).rows.map(readerBookmarkFacts)
   return mapSync(rows.sqlite.prepare(query.sql).iterate(...query.parameters) as Iterable<ReaderBookmarkColumns>, readerBookmarkFacts)
-}
-
-/** From this share of the Series (1 in so many) a Reader's list is read in the title index's order. */
-export const BY_TITLE_SHARE = 8
-
-/** Whether the Reader's list is read by the title index: they hold at least 1/BY_TITLE_SHARE of the Series. */
-export async function byTitleIndex(db: Db, readerId: number): Promise<boolean> {
-  const count = (q: { executeTakeFirstOrThrow(): Promise<{ n: number | string | bigint }> }) =>
-    q.executeTakeFirstOrThrow().then((r) => Number(r.n))
-  const held = await count(db.selectFrom('bookmarks').select(db.fn.countAll<number>().as('n')).where('reader_id', '=', readerId))
-  if (held === 0) return false
-  return held * BY_TITLE_SHARE >= (await count(db.selectFrom('series').select(db.fn.countAll<number>().as('n'))))
 }
 
 /** The Series' columns a ReaderBookmark carries (those SERIES_JSON holds), each as `s_<name>`. */
@@ -77,25 +64,14 @@ const SERIES_FIELDS = [
 type SeriesColumns = { [K in (typeof SERIES_FIELDS)[number] as `s_${K}`]: SeriesRow[K] }
 type ReaderBookmarkColumns = BookmarkRow & SeriesColumns & ChapterFactsColumns
 
-/**
- * The statement readerBookmarkRows steps: from the title index (`byTitle`), each Series' bookmark found by the
- * Reader's key (CROSS JOIN keeps the Series first; s.site and s.series_id equal b's, so the order is the same);
- * or from the Reader's key, sorted.
- */
-export function readerBookmarkQuery(db: Db, readerId: number, byTitle: boolean): CompiledQuery {
+/** The statement readerBookmarkRows steps. */
+export function readerBookmarkQuery(db: Db, readerId: number): CompiledQuery {
   const series = sql.raw(SERIES_FIELDS.map((f) => `s.${f} AS s_${f}`).join(', '))
-  const facts = sql`${CHAPTER_FACTS.facts_next} AS facts_next, ${CHAPTER_FACTS.facts_lowest} AS facts_lowest,
-    ${CHAPTER_FACTS.facts_highest} AS facts_highest`
-  const query = byTitle
-    ? sql`SELECT b.*, ${series}, ${facts}
-        FROM series s INDEXED BY series_by_title
-        CROSS JOIN bookmarks b ON b.reader_id = ${readerId} AND b.site = s.site AND b.series_id = s.series_id
-        ORDER BY s.title, s.site, s.series_id`
-    : sql`SELECT b.*, ${series}, ${facts}
-        FROM bookmarks b JOIN series s ON s.site = b.site AND s.series_id = b.series_id
-        WHERE b.reader_id = ${readerId}
-        ORDER BY s.title, b.site, b.series_id`
-  return query.compile(db)
+  return sql`SELECT b.*, ${series}, ${CHAPTER_FACTS.facts_next} AS facts_next, ${CHAPTER_FACTS.facts_lowest} AS facts_lowest,
+      ${CHAPTER_FACTS.facts_highest} AS facts_highest
+    FROM bookmarks b JOIN series s ON s.site = b.site AND s.series_id = b.series_id
+    WHERE b.reader_id = ${readerId}
+    ORDER BY s.title, b.site, b.series_id`.compile(db)
 }
 
 /** A row of readerBookmarkQuery as readerBookmarks shows it (its Series with SERIES_JSON's fields, in its order). */
