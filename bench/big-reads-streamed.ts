@@ -20,7 +20,7 @@ import { adminSessionCookie } from '../src/main/testing/admin-session'
 import { tempDir } from '../src/main/testing/store'
 import { createReader } from '../src/main/use-cases/reader-tokens'
 import { loopProbe } from './loop-probe'
-import { built, freePort, ROOT, rssMb, sleep, startHeadless, untilAnswers } from './processes'
+import { atRest, built, freePort, ROOT, rssMb, startHeadless, untilAnswers } from './processes'
 import type { BenchResult } from './run'
 
 const TOKEN = 'bench-admin-token-0123456789'
@@ -183,7 +183,8 @@ async function throughTheApp(
     const cookie = await adminSessionCookie(adminPort, TOKEN)
     // The worker is started at the first big read and kept: started here, its start is not the answer's memory.
     await timedGet(port, '/api/v1/export?format=csv', { authorization: `Bearer ${idle}` })
-    await sleep(1_000)
+    // The start's own work (on this library, seconds of it) is over: the answer is measured alone.
+    await atRest(app.pid)
     const beforeMb = rssMb(app.pid)
     const memory = peakMemory(app.pid)
     const probe = loopProbe(port)
