@@ -37,8 +37,16 @@ export async function readerBookmarkRows(
   readerId: number,
 ): Promise<Iterable<ReaderBookmarkFacts> | AsyncIterable<ReaderBookmarkFacts>> {
   const query = readerBookmarkQuery(rows.db, readerId)
-  if (!rows.sqlite) return (await rows.db.executeQuery<ReaderBookmarkColumns>(query)).rows.map(readerBookmarkFacts)
-  return mapSync(rows.sqlite.prepare(query.sql).iterate(...query.parameters) as Iterable<ReaderBookmarkColumns>, readerBookmarkFacts)
+  if (!rows.sqlite) {
+    const found = (await rows.db.executeQuery<ReaderBookmarkColumns>(query)).rows
+    if (found.length === 0) return []
+    const build = readerBookmarkFacts(Object.keys(found[0] ?? {}))
+    return found.map((row) => build(Object.values(row)))
+  }
+  // Each row as an array (no object with 30 named keys made for each, then read once): ~a third of the stepping.
+  const statement = rows.sqlite.prepare(query.sql).raw(true)
+  const build = readerBookmarkFacts(statement.columns().map((c) => c.name))
+  return mapSync(statement.iterate(...query.parameters) as Iterable<unknown[]>, build)
 }
 
 /** The Series' columns a ReaderBookmark carries (those SERIES_JSON holds), each as `s_<name>`. */
@@ -63,6 +71,14 @@ const SERIES_FIELDS = [
 ] as const
 type SeriesColumns = { [K in (typeof SERIES_FIELDS)[number] as `s_${K}`]: SeriesRow[K] }
 type ReaderBookmarkColumns = BookmarkRow & SeriesColumns & ChapterFactsColumns
+const BOOKMARK_FIELDS = ['reader_id', 'site', 'series_id', 'status', 'progress', 'progress_at', 'created_at', 'updated_at'] as const
+const COLUMNS: ReadonlyArray<keyof ReaderBookmarkColumns> = [
+  ...BOOKMARK_FIELDS,
+  ...SERIES_FIELDS.map((f) => `s_${f}` as const),
+  'facts_next',
+  'facts_lowest',
+  'facts_highest',
+]
 
 /** The statement readerBookmarkRows steps. */
 export function readerBookmarkQuery(db: Db, readerId: number): CompiledQuery {
@@ -75,41 +91,56 @@ export function readerBookmarkQuery(db: Db, readerId: number): CompiledQuery {
 }
 
 /** A row of readerBookmarkQuery as readerBookmarks shows it (its Series with SERIES_JSON's fields, in its order). */
-function readerBookmarkFacts(r: ReaderBookmarkColumns): ReaderBookmarkFacts {
+function readerBookmarkFacts(names: readonly string[]): (row: unknown[]) => ReaderBookmarkFacts {
+  const index = new Map(names.map((name, i) => [name, i]))
+  const at = (name: keyof ReaderBookmarkColumns) => {
+    const place = index.get(name)
+    if (place === undefined) throw new Error(`big read: the statement has no column ${name}`)
+    return place
+  }
+  const i = Object.fromEntries(COLUMNS.map((name) => [name, at(name)])) as Record<keyof ReaderBookmarkColumns, number>
+  // Typed by the statement's columns (readerBookmarkQuery): one read of each by its place.
+  const v = <K extends keyof ReaderBookmarkColumns>(row: unknown[], k: K) => row[i[k]] as ReaderBookmarkColumns[K]
+  return (row) => build(row, v)
+}
+
+type Read = <K extends keyof ReaderBookmarkColumns>(row: unknown[], k: K) => ReaderBookmarkColumns[K]
+
+function build(row: unknown[], v: Read): ReaderBookmarkFacts {
   const series = {
-    site: r.site,
-    series_id: r.series_id,
-    title: r.s_title,
-    series_url: r.s_series_url,
-    latest_chapter: r.s_latest_chapter,
-    latest_chapter_label: r.s_latest_chapter_label,
-    latest_chapter_url: r.s_latest_chapter_url,
-    latest_source: r.s_latest_source,
-    latest_changed_at: r.s_latest_changed_at,
-    latest_checked_at: r.s_latest_checked_at,
-    latest_sighted_at: r.s_latest_sighted_at,
-    force_poll_at: r.s_force_poll_at,
-    finished_at: r.s_finished_at,
-    created_at: r.s_created_at,
-    rhythm: r.s_rhythm,
-    rhythm_misses: r.s_rhythm_misses,
-    gone_checks: r.s_gone_checks,
-    gone_since: r.s_gone_since,
-    gone_status: r.s_gone_status,
+    site: v(row, 'site'),
+    series_id: v(row, 'series_id'),
+    title: v(row, 's_title'),
+    series_url: v(row, 's_series_url'),
+    latest_chapter: v(row, 's_latest_chapter'),
+    latest_chapter_label: v(row, 's_latest_chapter_label'),
+    latest_chapter_url: v(row, 's_latest_chapter_url'),
+    latest_source: v(row, 's_latest_source'),
+    latest_changed_at: v(row, 's_latest_changed_at'),
+    latest_checked_at: v(row, 's_latest_checked_at'),
+    latest_sighted_at: v(row, 's_latest_sighted_at'),
+    force_poll_at: v(row, 's_force_poll_at'),
+    finished_at: v(row, 's_finished_at'),
+    created_at: v(row, 's_created_at'),
+    rhythm: v(row, 's_rhythm'),
+    rhythm_misses: v(row, 's_rhythm_misses'),
+    gone_checks: v(row, 's_gone_checks'),
+    gone_since: v(row, 's_gone_since'),
+    gone_status: v(row, 's_gone_status'),
   } as SeriesRow
   const bookmark: BookmarkRow = {
-    reader_id: r.reader_id,
-    site: r.site,
-    series_id: r.series_id,
-    status: r.status,
-    progress: r.progress,
-    progress_at: r.progress_at,
-    created_at: r.created_at,
-    updated_at: r.updated_at,
+    reader_id: v(row, 'reader_id'),
+    site: v(row, 'site'),
+    series_id: v(row, 'series_id'),
+    status: v(row, 'status'),
+    progress: v(row, 'progress'),
+    progress_at: v(row, 'progress_at'),
+    created_at: v(row, 'created_at'),
+    updated_at: v(row, 'updated_at'),
   }
   return {
     bookmark: { ...bookmark, series, unread: isUnread(series.latest_chapter, bookmark.progress) },
-    facts: chapterFacts(r),
+    facts: chapterFacts({ facts_next: v(row, 'facts_next'), facts_lowest: v(row, 'facts_lowest'), facts_highest: v(row, 'facts_highest') }),
   }
 }
 
