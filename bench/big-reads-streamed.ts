@@ -20,7 +20,7 @@ import { adminSessionCookie } from '../src/main/testing/admin-session'
 import { tempDir } from '../src/main/testing/store'
 import { createReader } from '../src/main/use-cases/reader-tokens'
 import { loopProbe } from './loop-probe'
-import { atRest, built, freePort, ROOT, rssMb, startHeadless, untilAnswers } from './processes'
+import { atRest, built, cpuMs, freePort, ROOT, rssMb, startHeadless, untilAnswers } from './processes'
 import type { BenchResult } from './run'
 
 const TOKEN = 'bench-admin-token-0123456789'
@@ -96,7 +96,7 @@ async function timedGet(port: number, path: string, headers: Record<string, stri
  * for the export, of the Series and then each Reader's bookmarks) as JSON, waiting for the socket as it fills.
  * Resolves with the request's time and size and the server process's peak RSS.
  */
-async function bare(file: string, kind: 'full-sync' | 'export'): Promise<{ ms: number; bytes: number; peakMb: number }> {
+async function bare(file: string, kind: 'full-sync' | 'export'): Promise<{ ms: number; bytes: number; peakMb: number; cpuMs: number }> {
   const script = `const http = require('node:http'); const Database = require('better-sqlite3');
     const [file, kind, sql] = JSON.parse(process.argv[1]); const db = new Database(file, { readonly: true });
     function* rows() {
@@ -125,8 +125,9 @@ async function bare(file: string, kind: 'full-sync' | 'export'): Promise<{ ms: n
     const [line] = (await once(server.stdout!, 'data')) as [Buffer]
     const { port } = JSON.parse(line.toString()) as { port: number }
     const memory = peakMemory(server.pid!)
+    const cpu = cpuMs(server.pid!)
     const answer = await timedGet(port, '/', {})
-    return { ...answer, peakMb: memory.stop() }
+    return { ...answer, peakMb: memory.stop(), cpuMs: cpuMs(server.pid!) - cpu }
   } finally {
     server.kill('SIGTERM')
   }
@@ -188,10 +189,12 @@ async function throughTheApp(
     const beforeMb = rssMb(app.pid)
     const memory = peakMemory(app.pid)
     const probe = loopProbe(port)
+    const cpu = cpuMs(app.pid)
     const answer = await ask({ port, adminPort, cookie, token })
+    const answerCpuMs = cpuMs(app.pid) - cpu
     // The slowest `/health` (the loop's delay measured here is the bench's own, not the app's).
     const { health } = await probe.stop()
-    return { ...answer, health, peakMb: memory.stop(), beforeMb }
+    return { ...answer, health, peakMb: memory.stop(), beforeMb, cpuMs: answerCpuMs }
   } finally {
     await app.stop()
   }
@@ -221,7 +224,7 @@ async function measure(
       ratio,
       target: 'value <= 300 MB, ratio <= 1.5, /health < 100 ms',
       pass: app.peakMb <= 300 && ratio <= 1.5 && app.health < 100,
-      note: `peak RSS ${Math.round(app.peakMb)} MB (${Math.round(app.beforeMb)} MB before); ${Math.round(app.ms)} ms, ${(app.bytes / 1e6).toFixed(1)} MB; bare ${Math.round(baseline.ms)} ms, ${(baseline.bytes / 1e6).toFixed(1)} MB, peak RSS ${Math.round(baseline.peakMb)} MB; slowest /health ${Math.round(app.health)} ms`,
+      note: `peak RSS ${Math.round(app.peakMb)} MB (${Math.round(app.beforeMb)} MB before); ${Math.round(app.ms)} ms (CPU ${Math.round(app.cpuMs)} ms, /health's too), ${(app.bytes / 1e6).toFixed(1)} MB; bare ${Math.round(baseline.ms)} ms (CPU ${Math.round(baseline.cpuMs)} ms), ${(baseline.bytes / 1e6).toFixed(1)} MB, peak RSS ${Math.round(baseline.peakMb)} MB; slowest /health ${Math.round(app.health)} ms`,
     }
   } finally {
     dir.remove()
