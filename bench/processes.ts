@@ -114,3 +114,19 @@ export async function untilAnswers(url: string, started: number, proc: Child, li
     await sleep(5)
   }
 }
+
+/**
+ * Waits until a process is at rest: under `busyMs` of CPU in each of two windows of 500 ms in a row (a start's
+ * own work — an integrity check, statistics — is not what a bench that follows measures). Gives up after limitMs.
+ */
+export async function atRest(pid: number, busyMs = 25, limitMs = 60_000): Promise<void> {
+  const started = performance.now()
+  let calm = 0
+  let last = cpuMs(pid)
+  while (calm < 2 && performance.now() - started < limitMs) {
+    await sleep(500)
+    const now = cpuMs(pid)
+    calm = now - last < busyMs ? calm + 1 : 0
+    last = now
+  }
+}

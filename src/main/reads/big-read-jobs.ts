@@ -92,21 +92,24 @@ export async function bigReadBytes(db: Db, job: BigReadJob): Promise<Buffer> {
 /** `[` the items, each as JSON, `]`: what JSON.stringify writes for the array. */
 async function jsonArray<T>(out: TextSink, rows: Iterable<T> | AsyncIterable<T>, view: (row: T) => unknown): Promise<void> {
   let first = true
-  // A write waits only when a chunk is full: most rows go on with no await (a microtask each would cost).
-  const each = (row: T) => {
+  await eachRow(rows, (row) => {
     const written = out.write((first ? '[' : ',') + JSON.stringify(view(row)))
     first = false
     return written
-  }
+  })
+  await out.write(first ? '[]' : ']')
+}
+
+/** `write` for each row: waiting only when a chunk is full, so most rows go on with no await (a microtask each). */
+async function eachRow<T>(rows: Iterable<T> | AsyncIterable<T>, write: (row: T) => Promise<void> | void): Promise<void> {
   if (Symbol.iterator in rows) {
     for (const row of rows) {
-      const wait = each(row)
+      const wait = write(row)
       if (wait) await wait
     }
   } else {
-    for await (const row of rows) await each(row)
+    for await (const row of rows) await write(row)
   }
-  await out.write(first ? '[]' : ']')
 }
 
 /** An object's JSON without its closing brace, to go on with more fields. */
@@ -114,7 +117,7 @@ const opened = (value: object) => JSON.stringify(value).slice(0, -1)
 
 async function fullSync(db: Rows, job: Extract<BigReadJob, { kind: 'full-sync' }>, out: TextSink): Promise<void> {
   await out.write('{"bookmarks":')
-  await jsonArray(out, readerBookmarkRows(db, job.readerId), (r) => presentBookmark(r.bookmark, r.facts))
+  await jsonArray(out, await readerBookmarkRows(db, job.readerId), (r) => presentBookmark(r.bookmark, r.facts))
   await out.write(`,"now":${JSON.stringify(job.now)}${job.full ? ',"deleted":[],"full":true' : ''}}`)
 }
 
@@ -142,11 +145,11 @@ async function readerExport(rows: Rows, deps: Deps, readerId: number, out: TextS
   const { db } = rows
   const reader = await getReader(db, readerId)
   await out.write(opened(exportHead(deps, await siteKeys(db, readerId), new Map())) + ',"series":')
-  await jsonArray(out, readerBookmarkRows(rows, readerId), (r) => exportedSeries(r.bookmark.series))
+  await jsonArray(out, await readerBookmarkRows(rows, readerId), (r) => exportedSeries(r.bookmark.series))
   await out.write(',"readers":[')
   if (reader) {
     await out.write(opened({ name: reader.name, createdAt: reader.created_at }) + ',"bookmarks":')
-    await jsonArray(out, readerBookmarkRows(rows, readerId), (r) => exportedBookmark(r.bookmark))
+    await jsonArray(out, await readerBookmarkRows(rows, readerId), (r) => exportedBookmark(r.bookmark))
     await out.write('}')
   }
   await out.write(']}')
@@ -154,5 +157,5 @@ async function readerExport(rows: Rows, deps: Deps, readerId: number, out: TextS
 
 async function readerCsv(rows: Rows, readerId: number, out: TextSink): Promise<void> {
   await out.write(csvLine(READER_CSV_COLUMNS))
-  for await (const r of readerBookmarkRows(rows, readerId)) await out.write(csvLine(readerCsvFields(r.bookmark)))
+  await eachRow(await readerBookmarkRows(rows, readerId), (r) => out.write(csvLine(readerCsvFields(r.bookmark))))
 }
