@@ -253,8 +253,9 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       await closeData(data, polling.reader)
     },
   }
-  // Ready to read before the first check (about a tenth of a second, beside the rest of the start).
-  await polling.reader.warm()
+  // Ready to read before the first check: the worker starts on its own thread while the app builds its servers and
+  // listens; a read asked sooner waits for it (docs/adr/0211-a-start-that-answers-first.md).
+  void polling.reader.warm()
   return core
 }
 
