@@ -485,7 +485,10 @@ function watchIntegrity(store: Store, backupDir: string, options: CoreOptions): 
     begin() {
       if (!check && !cancelled) {
         check = startIntegrityCheck(store.file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {})
-        void check.verdict.then(applyVerdict).finally(settle)
+        // A check stopped by the app (its stop, a restore) has no verdict to say.
+        void check.verdict
+          .then((verdict) => (cancelled ? log.debug('store: the integrity check was stopped') : applyVerdict(verdict)))
+          .finally(settle)
       }
       return checked
     },
