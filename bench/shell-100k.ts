@@ -2,7 +2,8 @@
  * The headless shell on the 100k library, run as `npm run headless` runs it (its build), each figure against
  * a bare `node -e` HTTP server in the same run. The library's 6 Sites are Madara Sites on bench/site-server.ts
  * (a child process of its own); the two built-in Sites have no Series.
- *   startup-100k   spawn to the first 200 from /api/v1/health, median of 5 starts ≤ 1,000 ms
+ *   startup-100k   spawn to the first 200 from /api/v1/health, median of 5 starts ≤ 500 ms (the integrity check
+ *                  runs after it, docs/adr/0210-the-start-before-the-verdict.md)
  *   idle-cpu-100k  CPU of the shell over 60 s with nothing due, once the start's one-off work is done — its first
  *                  passes, V8's collections after them, the integrity check, the first daily backup (a minute
  *                  after the start) and the first retention run — ≤ 0.2 % of a core
@@ -82,7 +83,7 @@ export async function startup100k(): Promise<BenchResult> {
     }
     const value = median(app)
     const baseline = median(bare)
-    return { name: 'startup-100k', value, unit: 'ms', baseline, ratio: value / baseline, target: 'value <= 1000 ms', pass: value <= 1000 }
+    return { name: 'startup-100k', value, unit: 'ms', baseline, ratio: value / baseline, target: 'value <= 500 ms', pass: value <= 500 }
   } finally {
     await data.remove()
   }

@@ -112,19 +112,18 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       awaitIntegrity: false,
     })
     started.add(() => core.stop())
-    // Nothing writes and nothing listens before the integrity check's verdict (or its wait): no write lands in a
-    // file found damaged. The servers are built meanwhile, while the check runs in its own thread.
-    if (demo) await core.integrityChecked
     const demoReaders = demo ? await demo.seed(core.store.db, clock.now()) : []
 
     const settings = await readSettings(core.store.db)
     applyLogLevel(log, settings.logLevel)
     const served = await serve({ options, core, clock, dataDir, started, host: options.host ?? bindHost(settings.syncBind) })
-    await core.integrityChecked
     const bound = await served.endpoint.listen(options.port ?? settings.syncPort)
     // Digests what a crash left before any pass can add to it, then delivers each pass's digests (docs/adr/0074-…).
     core.notifier.start()
     if (options.lanes ?? true) await core.startLanes()
+    // The integrity check reads the whole file: it runs once the app answers and the Lanes run, and damage it finds
+    // stops writes and the Lanes then (docs/adr/0210-the-start-before-the-verdict.md).
+    void core.checkIntegrity()
 
     let stopping: Promise<void> | undefined
     return {
@@ -348,7 +347,6 @@ async function adminListener(context: {
     admin: (server, html) =>
       registerAdminHttp(server, { caller: admin, adminToken, sessionKey: secret.sessionKey, port: () => adminPort, html, clock, codes }),
   })
-  await context.core.integrityChecked
   const purpose = { name: "the owner's window", choose: 'start with --admin-port N for another one, or --admin-port 0 for a free one' }
   const asked = wanted.port ?? 0
   let taken: number | undefined

@@ -77,8 +77,8 @@ export interface CoreOptions {
   /** How long the start waits for the integrity check's verdict before it carries on (default INTEGRITY_WAIT_MS). */
   integrityWaitMs?: number
   /**
-   * Whether `startCore` itself waits for that verdict (default true). The app passes false and waits on
-   * `integrityChecked` just before it listens, so its servers are built while the check runs.
+   * Whether `startCore` starts the integrity check and waits for its verdict (default true). The app passes false:
+   * it listens and starts the Lanes first, then calls `checkIntegrity()` (docs/adr/0210-the-start-before-the-verdict.md).
    */
   awaitIntegrity?: boolean
   /** How long one page may take to read (default `READ_DEADLINE_MS`; tests shorten it). */
@@ -122,10 +122,15 @@ export interface Core {
   /** Whether the store takes writes, looked at every few seconds (docs/adr/0045-storage-faults.md). */
   readonly storage: StorageWatch
   /**
-   * Settles once the integrity check's verdict is applied, or once the start has waited INTEGRITY_WAIT_MS for
-   * it (a larger file is checked on while the app runs; docs/adr/0046-the-file-the-app-opened.md).
+   * Settles once the integrity check's verdict is applied (at once for a store in memory, and when the check is
+   * cancelled). A damaged verdict stops writes and holds the Lanes until a restore (docs/adr/0210-…).
    */
   readonly integrityChecked: Promise<void>
+  /**
+   * Starts the integrity check if it has not started (idempotent): the app calls it once it listens and the Lanes
+   * run. Resolves as `integrityChecked`.
+   */
+  checkIntegrity(): Promise<void>
   /** The daily backup and "Back up now" (docs/adr/0048-backups.md). */
   readonly backups: Backups
   /** Settings → Backups: the backups with their verdict, and a restore while the app runs (docs/adr/0089-…). */
@@ -199,6 +204,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   })
   const acquire = acquireDeps(options, store, polling, stopping.signal)
   const lanes = new LaneSwitch(() => startLanes(laneOptions(options, store, polling, notifier, acquire)))
+  holdLanesOnDamage(store, lanes, log)
   const restorer = restorerOf(options, data, polling, lanes)
   let closed = false
   const core: Core = {
@@ -214,6 +220,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     log,
     storage: data.storage,
     integrityChecked: integrity.checked,
+    checkIntegrity: () => integrity.begin(),
     backups,
     restorer,
     madeEmpty: () => data.madeEmpty,
@@ -246,8 +253,9 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       await closeData(data, polling.reader)
     },
   }
-  // Ready to read before the first check (about a tenth of a second, beside the rest of the start).
-  await polling.reader.warm()
+  // Ready to read before the first check: the worker starts on its own thread while the app builds its servers and
+  // listens; a read asked sooner waits for it (docs/adr/0211-a-start-that-answers-first.md).
+  void polling.reader.warm()
   return core
 }
 
@@ -264,12 +272,31 @@ function restorerOf(options: CoreOptions, data: OpenedData, polling: PollingPart
       const lanesWere = lanes.running
       await lanes.stop()
       await data.backups.idle()
-      await data.integrity.check?.cancel()
+      await data.integrity.cancel()
       return async () => {
         if (lanesWere) await lanes.start()
       }
     },
-    restored: () => (data.madeEmpty = null),
+    restored: () => {
+      data.madeEmpty = null
+      lanes.release()
+    },
+  })
+}
+
+/**
+ * Damage — found by the integrity check, at open, or by a statement — stops the Lanes and holds them until a restore
+ * puts a sound file in place (docs/adr/0210-the-start-before-the-verdict.md): damage is kept until then, so every
+ * check would only fail to write. Other faults (a full disk) leave them running; their writes resume by themselves.
+ */
+function holdLanesOnDamage(store: Store, lanes: LaneSwitch, log: Log): void {
+  const hold = () => {
+    log.warn('lanes: stopped until a backup is restored (the database is damaged)')
+    void lanes.hold()
+  }
+  if (store.health.fault()?.kind === 'damaged') hold()
+  store.health.onChange((fault) => {
+    if (fault?.kind === 'damaged') hold()
   })
 }
 
@@ -297,7 +324,7 @@ async function openData(options: CoreOptions): Promise<OpenedData> {
   })
   const backupDir = join(options.dataDir, BACKUP_DIR)
   const integrity = watchIntegrity(store, backupDir, options)
-  if (options.awaitIntegrity ?? true) await integrity.checked
+  if (options.awaitIntegrity ?? true) await waitAtStart(integrity, options)
   const madeEmpty = madeEmptyBesideBackups(store, backupDir, log)
   const backups = scheduleBackups({
     store,
@@ -312,7 +339,7 @@ async function openData(options: CoreOptions): Promise<OpenedData> {
 
 /** Closes what `openData` opened, after the page reader, and lets the data directory go. */
 async function closeData(data: OpenedData, reader: PageReader): Promise<void> {
-  await data.integrity.check?.cancel()
+  await data.integrity.cancel()
   await data.backups.stop()
   await data.storage.stop()
   await reader.close()
@@ -417,22 +444,23 @@ function unopenedAnswer(store: Store): AppError | null {
 /** The fault code of a store whose file could not be opened at all (a stand-in in memory). */
 const UNOPENED = 'cannot-open'
 
-/** The integrity check of the file opened (none for a store in memory), and when the start has its verdict. */
+/** The integrity check of the file opened (none for a store in memory, or before it begins), and its verdict applied. */
 interface IntegrityWatch {
-  check: IntegrityCheck | null
-  checked: Promise<void>
+  readonly check: IntegrityCheck | null
+  /** Starts the check (once; not after a cancel); resolves as `checked`. */
+  begin(): Promise<void>
+  /** Settles once the verdict is applied (at once for a store in memory or a check cancelled before it began). */
+  readonly checked: Promise<void>
+  /** Stops a check running, and any that would begin. */
+  cancel(): Promise<void>
 }
 
 /**
- * Starts the integrity check; its verdict, when it comes, marks a damaged store with the newest backup to restore.
- * `checked` settles with the verdict or after the start's wait, whichever is first.
+ * The integrity check of the store's file, begun when asked, on a read-only connection in a worker; its verdict,
+ * when it comes, marks a damaged store with the newest backup to restore (docs/adr/0046-…, 0210-…).
  */
 function watchIntegrity(store: Store, backupDir: string, options: CoreOptions): IntegrityWatch {
   const { log } = options
-  const check =
-    store.file === ':memory:'
-      ? null
-      : startIntegrityCheck(store.file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {})
   const applyVerdict = (verdict: IntegrityVerdict) => {
     if (verdict.ok) {
       if (verdict.problems.length) log.warn({ problems: verdict.problems }, 'store: the integrity check did not run')
@@ -445,17 +473,42 @@ function watchIntegrity(store: Store, backupDir: string, options: CoreOptions): 
       newest ? `${RESTORE_ADVICE}; the newest is ${newest.file}` : `${RESTORE_ADVICE}; there is none in ${backupDir}`,
     )
   }
+  let check: IntegrityCheck | null = null
+  let cancelled = store.file === ':memory:'
+  let settle = () => {}
+  const checked = new Promise<void>((resolve) => (settle = resolve))
+  if (cancelled) settle()
+  return {
+    get check() {
+      return check
+    },
+    begin() {
+      if (!check && !cancelled) {
+        check = startIntegrityCheck(store.file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {})
+        // A check stopped by the app (its stop, a restore) has no verdict to say.
+        void check.verdict
+          .then((verdict) => (cancelled ? log.debug('store: the integrity check was stopped') : applyVerdict(verdict)))
+          .finally(settle)
+      }
+      return checked
+    },
+    checked,
+    async cancel() {
+      cancelled = true
+      if (check) await check.cancel()
+      else settle()
+    },
+  }
+}
+
+/**
+ * `startCore` on its own (tests, tools): begins the check and waits for its verdict up to `integrityWaitMs` of real
+ * time (the check is real work); a larger file is checked on while the core runs.
+ */
+async function waitAtStart(integrity: IntegrityWatch, options: CoreOptions): Promise<void> {
   const waitMs = options.integrityWaitMs ?? INTEGRITY_WAIT_MS
-  const checked = check
-    ? Promise.race([check.verdict, realDelay(waitMs)]).then((early) => {
-        if (early) applyVerdict(early)
-        else {
-          log.info({ waitedMs: waitMs }, 'store: the integrity check goes on while the app runs')
-          void check.verdict.then(applyVerdict)
-        }
-      })
-    : Promise.resolve()
-  return { check, checked }
+  const inTime = await Promise.race([integrity.begin().then(() => true), realDelay(waitMs)])
+  if (!inTime) options.log.info({ waitedMs: waitMs }, 'store: the integrity check goes on while the app runs')
 }
 
 /** A new, empty database made while the backup folder holds backups: the file was deleted or moved (said loudly). */
@@ -568,6 +621,8 @@ class LaneSwitch {
   #stopping: Promise<void> = Promise.resolve()
   /** Nothing may send any more. */
   #refused = false
+  /** Stopped for a damaged file (`hold`): no start until `release`; and whether they ran when held. */
+  #held: { wereRunning: boolean } | null = null
 
   constructor(start: () => Promise<Lanes>) {
     this.#start = start
@@ -579,6 +634,11 @@ class LaneSwitch {
 
   async start(): Promise<void> {
     if (this.#refused) return
+    if (this.#held) {
+      // Asked while held: they start once a sound file is restored.
+      this.#held.wereRunning = true
+      return
+    }
     const previous = this.#stopping
     this.#lanes ??= previous.then(() => this.#start())
     await this.#lanes
@@ -595,6 +655,20 @@ class LaneSwitch {
   /** A Site added while the Lanes run gets its Lane at once. */
   async add(site: Site): Promise<void> {
     if (this.#lanes) await (await this.#lanes).add(site)
+  }
+
+  /** Stops the Lanes, and no start runs until `release` (the file is damaged). */
+  async hold(): Promise<void> {
+    if (this.#held) return
+    this.#held = { wereRunning: this.running }
+    await this.stop()
+  }
+
+  /** Starts runs again; the Lanes start if they ran when held (a sound file was restored). */
+  release(): void {
+    const held = this.#held
+    this.#held = null
+    if (held?.wereRunning) void this.start()
   }
 
   /** From now on no start runs (the app is stopping). */

@@ -1,7 +1,8 @@
 /**
  * A database that opens but has a damaged page (docs/adr/0046-the-file-the-app-opened.md): the quick integrity
- * check at start notices it, the app takes no more writes into it (503 `storage-unavailable`), and the Overview
- * says what to do — restore a backup, naming the newest.
+ * check notices it — the app's after it listens and its Lanes run (docs/adr/0210-the-start-before-the-verdict.md) —
+ * the app takes no more writes into it (503 `storage-unavailable`), the Lanes stop, and the Overview says what to
+ * do — restore a backup, naming the newest.
  */
 import BetterSqlite3 from 'better-sqlite3'
 import { fixtureSites } from './demo/fixture-sites'
@@ -33,6 +34,9 @@ describe('a damaged page in a database that opens', () => {
   }) => {
     const { file, backup } = await damagedDataDir(dataDir)
     const app = await startTestApp({ dataDir, lanes: false })
+    // The app started without the verdict: the check's worker answers no sooner than the next turn of the loop.
+    expect(app.core.storage.problem()).toBeNull()
+    await app.core.integrityChecked
     const problem = app.core.storage.problem()!
     expect(problem.kind).toBe('damaged')
     expect(problem.message).toMatch(
@@ -48,24 +52,35 @@ describe('a damaged page in a database that opens', () => {
     expect(added).toMatchObject({ ok: false, error: { code: 'storage-unavailable' } })
   })
 
-  it('with the Lanes on, the app starts all the same: reads answer, writes are 503, the Lanes run', async ({ dataDir, startTestApp }) => {
-    await damagedDataDir(dataDir)
+  it('with the Lanes on, the app starts them; the verdict stops them and writes, and a restore starts them again', async ({
+    dataDir,
+    startTestApp,
+  }) => {
+    const { backup } = await damagedDataDir(dataDir)
     // Nothing listens there: no pass is wanted, only Lanes that start.
     const app = await startTestApp({ dataDir, sites: fixtureSites('127.0.0.1:9') })
     expect(app.core.lanesRunning).toBe(true)
+    // The first pass's writes may meet the damaged page before the verdict does: either way the Lanes stop.
+    await app.core.integrityChecked
     expect(app.core.storage.problem()).toMatchObject({ kind: 'damaged' })
+    expect(app.core.lanesRunning).toBe(false)
+    // Held: a start asked now waits for the restore.
+    await app.core.startLanes()
+    expect(app.core.lanesRunning).toBe(false)
     expect(await app.admin.call('readers', {})).toMatchObject({ ok: true, value: [{ name: 'aiko' }] })
     expect(await app.admin.call('pauseLane', { site: 'fixture-madara', duration: '1h' })).toMatchObject({
       ok: false,
       error: { code: 'storage-unavailable' },
     })
+    await app.core.restorer.restore(backup)
+    expect(app.core.storage.problem()).toBeNull()
+    expect(app.core.lanesRunning).toBe(true)
   })
 
   it('in a file the start does not wait for, the verdict comes while the app runs', async ({ dataDir, startTestCore }) => {
     await damagedDataDir(dataDir)
     const core = await startTestCore({ dataDir, integrityWaitMs: 0 })
-    const started = Date.now()
-    while (!core.storage.problem() && Date.now() - started < 10_000) await new Promise((resolve) => setTimeout(resolve, 5))
+    await core.integrityChecked
     expect(core.storage.problem()).toMatchObject({ kind: 'damaged' })
   })
 

@@ -96,6 +96,7 @@ describe('Restore in the window', () => {
     })
 
     const app = await startTestApp(on({ dataDir }))
+    await app.core.integrityChecked
     expect((await call(app, 'overview')).value?.storage.problem ?? app.core.storage.problem()).toMatchObject({
       kind: 'damaged',
       action: expect.stringMatching(/^restore the newest good backup/),

@@ -4,13 +4,13 @@
  * package) for the Readers' page's service worker. No token of the app's is ever in a message.
  */
 import { createHmac } from 'node:crypto'
-import webpush from 'web-push'
 import { isChannelKind, type ChannelKind } from '../../shared/channel-kinds'
 import { AppError } from '../../shared/errors'
 import type { NotifyChannelRow } from '../store/schema'
 import { digestText, pushNotices, type Digest } from './digest'
 import type { SendRequest } from './send'
 import { STAND_IN_SUBJECT, type VapidKeys } from './vapid'
+import { webpush } from './web-push'
 
 export const SIGNATURE_HEADER = 'x-manga-bookmark-signature'
 export const DELIVERY_HEADER = 'x-manga-bookmark-delivery'
@@ -141,7 +141,7 @@ export const CHANNEL_SENDERS: Record<ChannelKind, ChannelSender> = {
     request(channel, digest, base, { vapid }) {
       const secret = readSecret(channel.secret)
       const keys = vapid()
-      const details = webpush.generateRequestDetails(
+      const details = webpush().generateRequestDetails(
         { endpoint: channel.target, keys: { p256dh: secret.p256dh ?? '', auth: secret.auth ?? '' } },
         pushPayload(digest),
         {

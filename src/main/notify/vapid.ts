@@ -5,9 +5,9 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import webpush from 'web-push'
 import { z } from 'zod'
 import { preparePrivateFile } from '../store/private-files'
+import { webpush } from './web-push'
 
 export const VAPID_FILE = 'vapid.json'
 
@@ -29,7 +29,7 @@ export function vapidKeys(dataDir: string): VapidKeys {
   } catch {
     // None yet (or not JSON): made below.
   }
-  const keys = webpush.generateVAPIDKeys()
+  const keys = webpush().generateVAPIDKeys()
   preparePrivateFile(file)
   writeFileSync(file, JSON.stringify(keys), { mode: 0o600 })
   return keys

@@ -278,22 +278,27 @@ export function factsFromList(list: LiveList, progress: number | null): ChapterF
 }
 
 /** The live lists of the Series (by chapterKey), lowest first: one statement. A Series with none is absent. */
-export async function liveLists(db: Db, keys: readonly SeriesKey[]): Promise<Map<string, LiveList>> {
-  if (keys.length === 0) return new Map()
-  const wanted = JSON.stringify(keys.map((k) => [k.site, k.seriesId]))
-  const result = await sql<{ site: string; series_id: string; number: number; label: string; url: string }>`
-    SELECT c.site, c.series_id, c.number, c.label, c.url
-    FROM (SELECT DISTINCT value ->> 0 AS site, value ->> 1 AS series_id FROM json_each(${wanted})) k
+export async function liveLists(db: Db, wanted: readonly SeriesKey[]): Promise<Map<string, LiveList>> {
+  if (wanted.length === 0) return new Map()
+  const keys = [...new Map(wanted.map((k) => [chapterKey(k.site, k.seriesId), k])).values()]
+  // By the key's place in the list: no site and id strings made per chapter row.
+  const result = await sql<{ i: number; number: number; label: string; url: string }>`
+    SELECT k.i, c.number, c.label, c.url
+    FROM (SELECT key AS i, value ->> 0 AS site, value ->> 1 AS series_id FROM json_each(${JSON.stringify(keys.map((k) => [k.site, k.seriesId]))})) k
     CROSS JOIN chapters c ON c.site = k.site AND c.series_id = k.series_id
     WHERE c.vanished_at = 0
   `.execute(db)
   const lists = new Map<string, Array<{ number: number; label: string; url: string }>>()
+  let at = -1
+  let list: Array<{ number: number; label: string; url: string }> = []
   for (const r of result.rows) {
-    const key = chapterKey(r.site, r.series_id)
-    const list = lists.get(key)
-    const chapter = { number: r.number, label: r.label, url: r.url }
-    if (list) list.push(chapter)
-    else lists.set(key, [chapter])
+    if (r.i !== at) {
+      at = r.i
+      const key = chapterKey(keys[at]!.site, keys[at]!.seriesId)
+      list = lists.get(key) ?? []
+      lists.set(key, list)
+    }
+    list.push({ number: r.number, label: r.label, url: r.url })
   }
   // Each list comes in its key's order already (no sort of the whole read in SQL); this keeps it so, cheaply.
   for (const list of lists.values()) list.sort((a, b) => a.number - b.number)

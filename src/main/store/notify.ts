@@ -66,24 +66,61 @@ export interface HolderRow {
 }
 
 /**
- * Every bookmark holding one of `keys`, with what its unread count is computed from: ONE statement for a whole
- * digest, each Series found by `bookmarks_series` (docs/adr/0170-digests-in-sets.md). Ordered by Series, then
- * Reader.
+ * Every bookmark holding one of `keys`, with what its unread count is computed from: three statements for a whole
+ * chunk — the bookmarks, each Series found by `bookmarks_series`, by the key's place in the list (no string per
+ * row); the Series' and the Readers' columns once each (docs/adr/0170-digests-in-sets.md, 0211-…). Ordered by
+ * Series, then Reader.
  */
 export async function holdersOf(db: Db, keys: readonly SeriesKey[]): Promise<HolderRow[]> {
   if (keys.length === 0) return []
-  const wanted = JSON.stringify(keys.map((k) => [k.site, k.seriesId]))
-  const result = await sql<HolderRow>`
-    SELECT b.reader_id, r.name, b.site, b.series_id, b.status, b.progress, b.created_at,
-      s.latest_chapter, s.latest_chapter_url, s.series_url
-    FROM (SELECT DISTINCT value ->> 0 AS site, value ->> 1 AS series_id FROM json_each(${wanted})) k
+  const wanted = uniqueKeys(keys)
+  const json = JSON.stringify(wanted.map((k) => [k.site, k.seriesId]))
+  const bookmarks = await sql<{ i: number; reader_id: number; status: BookmarkStatus; progress: number | null; created_at: number }>`
+    SELECT k.i, b.reader_id, b.status, b.progress, b.created_at
+    FROM (SELECT key AS i, value ->> 0 AS site, value ->> 1 AS series_id FROM json_each(${json})) k
     CROSS JOIN bookmarks b INDEXED BY bookmarks_series ON b.site = k.site AND b.series_id = k.series_id
-    JOIN readers r ON r.id = b.reader_id
-    JOIN series s ON s.site = b.site AND s.series_id = b.series_id
   `.execute(db)
-  // By Series, then Reader, sorted here: SQL's sort of the whole read costs more than the read.
-  return result.rows.sort((a, b) =>
-    a.site < b.site ? -1 : a.site > b.site ? 1 : a.series_id < b.series_id ? -1 : a.series_id > b.series_id ? 1 : a.reader_id - b.reader_id,
+  const series = await sql<{ i: number; latest_chapter: number | null; latest_chapter_url: string; series_url: string }>`
+    SELECT k.i, s.latest_chapter, s.latest_chapter_url, s.series_url
+    FROM (SELECT key AS i, value ->> 0 AS site, value ->> 1 AS series_id FROM json_each(${json})) k
+    JOIN series s ON s.site = k.site AND s.series_id = k.series_id
+  `.execute(db)
+  const readerIds = [...new Set(bookmarks.rows.map((b) => b.reader_id))]
+  const names = await sql<{ id: number; name: string }>`
+    SELECT id, name FROM readers WHERE id IN (SELECT value FROM json_each(${JSON.stringify(readerIds)}))
+  `.execute(db)
+  const seriesAt = new Map(series.rows.map((r) => [r.i, r]))
+  const nameOf = new Map(names.rows.map((r) => [r.id, r.name]))
+  const rows: HolderRow[] = []
+  // By Series (the keys sorted), then Reader: numbers compared, not strings.
+  bookmarks.rows.sort((a, b) => a.i - b.i || a.reader_id - b.reader_id)
+  for (const b of bookmarks.rows) {
+    const s = seriesAt.get(b.i)
+    const name = nameOf.get(b.reader_id)
+    if (!s || name === undefined) continue
+    const key = wanted[b.i]!
+    rows.push({
+      reader_id: b.reader_id,
+      name,
+      site: key.site,
+      series_id: key.seriesId,
+      status: b.status,
+      progress: b.progress,
+      created_at: b.created_at,
+      latest_chapter: s.latest_chapter,
+      latest_chapter_url: s.latest_chapter_url,
+      series_url: s.series_url,
+    })
+  }
+  return rows
+}
+
+/** The keys without repeats, by Series (site, then id). */
+function uniqueKeys(keys: readonly SeriesKey[]): SeriesKey[] {
+  const seen = new Map<string, SeriesKey>()
+  for (const k of keys) seen.set(`${k.site}\n${k.seriesId}`, k)
+  return [...seen.values()].sort((a, b) =>
+    a.site < b.site ? -1 : a.site > b.site ? 1 : a.seriesId < b.seriesId ? -1 : a.seriesId > b.seriesId ? 1 : 0,
   )
 }
 
