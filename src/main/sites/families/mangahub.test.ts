@@ -73,7 +73,9 @@ describe('MangaHub', () => {
   })
 
   it('a bad number or row is skipped; an error, no manga or a bad answer is an AdapterError', () => {
-    const odd = read(answer([{ number: -1, title: 'a' }, { number: '../5' }, { number: 1e12 }, null, 'x', { title: 'no number' }, { number: 4 }]))
+    const odd = read(
+      answer([{ number: -1, title: 'a' }, { number: '../5' }, { number: 1e12 }, null, 'x', { title: 'no number' }, { number: 4 }]),
+    )
     expect(odd.kind === 'parsed' && odd.result.chapters.map((c) => c.number)).toEqual([4])
     expect(() => read('<html>')).toThrow(/not JSON/)
     expect(() => read('{"errors":[{"message":"api key invalid"}],"data":null}')).toThrow(/answered an error: api key invalid/)

@@ -121,7 +121,9 @@ export function mangaHubAdapter(): Adapter {
       const rows = manga.chapters ?? []
       if (!Array.isArray(rows)) throw new AdapterError('MangaHub: the answer has no chapters array')
       const chapters = distinctChapters(
-        boundedRows(rows as Array<HubChapter | null>).map((row) => (row && typeof row === 'object' ? chapterOf(row, slug, seriesUrl.origin) : null)),
+        boundedRows(rows as Array<HubChapter | null>).map((row) =>
+          row && typeof row === 'object' ? chapterOf(row, slug, seriesUrl.origin) : null,
+        ),
       )
       const title = typeof manga.title === 'string' ? cleanText(manga.title.slice(0, MAX_LABEL * 4)) : ''
       return { kind: 'parsed', result: title ? { title, chapters } : { chapters } }
