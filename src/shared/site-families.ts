@@ -37,6 +37,7 @@ export const FAMILY_KEYS = [
   'kagane',
   'mangatoon',
   'pagedpost',
+  'mangahub',
 ] as const
 export type FamilyKey = (typeof FAMILY_KEYS)[number]
 
@@ -258,6 +259,15 @@ export const SITE_FAMILIES = {
     recognisedBy: 'api',
     readsChapterUrls: false,
     themes: ['pagedpost'],
+  },
+  mangahub: {
+    name: 'MangaHub',
+    searches: false,
+    feed: false,
+    recognisedBy: 'api',
+    readsChapterUrls: false,
+    themes: ['mangahub'],
+    apiHosts: ['api.mghcdn.com'],
   },
 } as const satisfies Record<FamilyKey, FamilyDescriptor>
 

@@ -57,6 +57,9 @@ export function backupPath(family: FamilyKey, slug: string): string {
       return `/en/comic/${slug}`
     case 'navercomic':
       return `/webtoon/list?titleId=${slug.replace(/\D/g, '') || '1'}`
+    case 'mangahub':
+      // The extension stores `/manga/{slug}`, its slug lowercase.
+      return `/manga/${slug.toLowerCase().replace(/[^a-z0-9_-]/g, '-')}`
     default:
       return `/series/${slug}/`
   }

@@ -26,6 +26,7 @@ import { GALLERYPAGE_ID_PATTERN } from './gallerypage'
 import { KAGANE_ID_PATTERN } from './kagane'
 import { MANGATOON_ID_PATTERN } from './mangatoon'
 import { PAGEDPOST_ID_PATTERN } from './pagedpost'
+import { MANGAHUB_ID_PATTERN } from './mangahub'
 import { ZEISTMANGA_ID_PATTERN } from './zeistmanga'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -80,6 +81,7 @@ describe('the built-in families', () => {
       ['kagane', KAGANE_ID_PATTERN, false],
       ['mangatoon', MANGATOON_ID_PATTERN, false],
       ['pagedpost', PAGEDPOST_ID_PATTERN, false],
+      ['mangahub', MANGAHUB_ID_PATTERN, false],
     ])
   })
 
@@ -114,6 +116,7 @@ describe('the built-in families', () => {
       { family: 'kagane' },
       { family: 'mangatoon' },
       { family: 'pagedpost' },
+      { family: 'mangahub' },
     ])
   })
 

@@ -33,6 +33,7 @@ import { GALLERYPAGE_ID_PATTERN, galleryPageAdapter } from './gallerypage'
 import { KAGANE_ID_PATTERN, kaganeAdapter } from './kagane'
 import { MANGATOON_ID_PATTERN, mangaToonAdapter } from './mangatoon'
 import { PAGEDPOST_ID_PATTERN, pagedPostAdapter } from './pagedpost'
+import { MANGAHUB_ID_PATTERN, mangaHubAdapter } from './mangahub'
 
 /** What a Site's own sites.json entry may tell its family's adapter. */
 export interface FamilyOptions {
@@ -86,6 +87,7 @@ export const FAMILIES: Record<FamilyKey, Family> = {
   kagane: { adapter: kaganeAdapter, idPattern: KAGANE_ID_PATTERN, readsLanguages: false },
   mangatoon: { adapter: mangaToonAdapter, idPattern: MANGATOON_ID_PATTERN, readsLanguages: false },
   pagedpost: { adapter: pagedPostAdapter, idPattern: PAGEDPOST_ID_PATTERN, readsLanguages: false },
+  mangahub: { adapter: mangaHubAdapter, idPattern: MANGAHUB_ID_PATTERN, readsLanguages: false },
   mangadex: {
     adapter: (options) => ({
       ...mangaDexAdapter({ apiBase: MANGADEX_API, languages: options?.languages }),

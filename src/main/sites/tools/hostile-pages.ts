@@ -30,6 +30,7 @@ export type HostileFamily =
   | 'goda'
   | 'kagane'
   | 'mangatoon'
+  | 'mangahub'
 
 /** Labels that froze or bloated the old parser: each is far longer than a label may be. */
 export const HOSTILE_LABELS: readonly string[] = [
@@ -206,6 +207,11 @@ const HOSTILE_PAGES: Record<HostileFamily, (bytes: number) => string> = {
     `{"data":{"slug":"hostile","chapters":[${jsonItems(bytes, (label, i) =>
       JSON.stringify({ id: i, attributes: { title: i === 0 ? honest : label, slug: `c${i}`, updatedAt: label } }),
     )}]}}`,
+  // The number is `number` (a JSON number); the hostile labels are the titles and dates, under lower numbers.
+  mangahub: (bytes) =>
+    `{"data":{"manga":{"title":"Hostile","chapters":[${jsonItems(bytes, (label, i) =>
+      JSON.stringify({ number: i === 0 ? HOSTILE_LATEST : i % HOSTILE_LATEST, title: label, date: label }),
+    )}]}}}`,
   // The number is `chapter_no`; the hostile labels are the titles and volumes, under lower numbers.
   kagane: (bytes) =>
     `{"title":"Hostile","series_books":[${jsonItems(bytes, (label, i) =>
