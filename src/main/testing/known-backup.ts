@@ -55,6 +55,9 @@ export function backupPath(family: FamilyKey, slug: string): string {
       return `/en/detail/${[...slug].reduce((n, c) => (n * 31 + c.charCodeAt(0)) % 1e6, 7)}`
     case 'hentaihand':
       return `/en/comic/${slug}`
+    case 'iken':
+      // The extension stores `{slug}#{id}` (families' `backupPrefix`; the id is not needed).
+      return `${slug}#${[...slug].reduce((n, c) => (n * 31 + c.charCodeAt(0)) % 1e6, 7)}`
     case 'navercomic':
       return `/webtoon/list?titleId=${slug.replace(/\D/g, '') || '1'}`
     default:

@@ -24,6 +24,7 @@ import { KOMIIC_ID_PATTERN } from './komiic'
 import { HENTAIHAND_ID_PATTERN } from './hentaihand'
 import { GALLERYPAGE_ID_PATTERN } from './gallerypage'
 import { KAGANE_ID_PATTERN } from './kagane'
+import { IKEN_ID_PATTERN } from './iken'
 import { MANGATOON_ID_PATTERN } from './mangatoon'
 import { PAGEDPOST_ID_PATTERN } from './pagedpost'
 import { ZEISTMANGA_ID_PATTERN } from './zeistmanga'
@@ -80,6 +81,7 @@ describe('the built-in families', () => {
       ['kagane', KAGANE_ID_PATTERN, false],
       ['mangatoon', MANGATOON_ID_PATTERN, false],
       ['pagedpost', PAGEDPOST_ID_PATTERN, false],
+      ['iken', IKEN_ID_PATTERN, false],
     ])
   })
 
@@ -114,6 +116,7 @@ describe('the built-in families', () => {
       { family: 'kagane' },
       { family: 'mangatoon' },
       { family: 'pagedpost' },
+      { family: 'iken' },
     ])
   })
 

@@ -33,6 +33,7 @@ import { GALLERYPAGE_ID_PATTERN, galleryPageAdapter } from './gallerypage'
 import { KAGANE_ID_PATTERN, kaganeAdapter } from './kagane'
 import { MANGATOON_ID_PATTERN, mangaToonAdapter } from './mangatoon'
 import { PAGEDPOST_ID_PATTERN, pagedPostAdapter } from './pagedpost'
+import { IKEN_ID_PATTERN, ikenAdapter } from './iken'
 
 /** What a Site's own sites.json entry may tell its family's adapter. */
 export interface FamilyOptions {
@@ -86,6 +87,7 @@ export const FAMILIES: Record<FamilyKey, Family> = {
   kagane: { adapter: kaganeAdapter, idPattern: KAGANE_ID_PATTERN, readsLanguages: false },
   mangatoon: { adapter: mangaToonAdapter, idPattern: MANGATOON_ID_PATTERN, readsLanguages: false },
   pagedpost: { adapter: pagedPostAdapter, idPattern: PAGEDPOST_ID_PATTERN, readsLanguages: false },
+  iken: { adapter: ikenAdapter, idPattern: IKEN_ID_PATTERN, readsLanguages: false },
   mangadex: {
     adapter: (options) => ({
       ...mangaDexAdapter({ apiBase: MANGADEX_API, languages: options?.languages }),

@@ -39,5 +39,6 @@ export function hostileCases(): Record<HostileFamily, HostileCase> {
     goda: { adapter: FAMILIES.goda.adapter(), url: 'https://baozimh.org/manga/hostile' },
     kagane: { adapter: FAMILIES.kagane.adapter(), url: 'https://kagane.to/series/hostile' },
     mangatoon: { adapter: FAMILIES.mangatoon.adapter(), url: 'https://mangatoon.mobi/vi/detail/1' },
+    iken: { adapter: FAMILIES.iken.adapter(), url: 'https://iken.example/series/hostile' },
   }
 }
