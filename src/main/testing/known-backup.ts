@@ -5,6 +5,7 @@
 import type { FamilyKey } from '../sites/families'
 import { FAMILY_TABLE, KNOWN_SITES, type KnownSite } from '../sites/known-sites'
 import { sourceId } from '../library/mihon/sources'
+import { backupSeriesPath } from '../../shared/site-families'
 import type { TestBackup } from './library-files'
 
 /** The path a family's extension stores as a manga's `url` in a backup. */
@@ -177,7 +178,8 @@ export function realLibraryBackup(entries = 300): RealLibrary {
       const mirror = site.mirrors && r % 8 === 1 ? site.mirrors[0]! : undefined
       const former =
         site.key === 'manganato' ? 'https://chapmanganato.com' : `https://former-${new URL(site.baseUrl).host.replace(/^www\./, '')}`
-      url = `${mirror ?? former}${path}`
+      // A bare id (a family's `backupPrefix`) is never a whole URL: its Series path is.
+      url = `${mirror ?? former}${backupSeriesPath(site.family, path)}`
       result.elsewhere++
       if (!mirror) result.moved.set(site.key, (result.moved.get(site.key) ?? 0) + 1)
     }
