@@ -1,7 +1,8 @@
 /** Iken through its Site's own `api.` host, on answers of our own: the requests, and where each part is read from. */
 import { describe, expect, it } from 'vitest'
 import { backupSeriesPath } from '../../../shared/site-families'
-import { knownSiteEntry, type KnownSite } from '../known-sites'
+import { knownSiteByHost, knownSiteEntry, type KnownSite } from '../known-sites'
+import { proposeSite, type FetchPage } from '../recognise-site'
 import { AdapterError, seriesRules, type AdapterStep } from '../site'
 import { IKEN_ID_PATTERN, ikenAdapter } from './iken'
 
@@ -127,5 +128,28 @@ describe('Iken', () => {
     expect(backupSeriesPath('iken', 'solo-leveling')).toBe('/series/solo-leveling')
     expect(backupSeriesPath('iken', 'solo#leveling')).toBe('solo#leveling')
     expect(backupSeriesPath('madara', 'solo-leveling#123')).toBe('solo-leveling#123')
+  })
+
+  it('Add a Site on a Known Iken host asks its api. host for the post and proposes the Site pinned to it', async () => {
+    const known = knownSiteByHost('vortexscans.org')
+    expect(known?.family).toBe('iken')
+    const asked: string[] = []
+    // The answers of the Site's API by URL (a pass-level fetcher: Add a Site's reading, not the network, is tried).
+    const fetchPage: FetchPage = (request) => {
+      asked.push(request.url)
+      const body = JSON.stringify({ post: { id: 7, postTitle: 'Harbour', chapters: [chapter(2, 'c2'), chapter(1, 'c1')] } })
+      return Promise.resolve(
+        request.url === POST
+          ? { kind: 'page', page: { url: request.url, status: 200, contentType: 'application/json', body } }
+          : { kind: 'unreachable', reason: 'not found' },
+      )
+    }
+    const proposal = await proposeSite(fetchPage, SERIES, { sites: [] })
+    if (!proposal.ok) throw new Error(proposal.reason)
+    expect(asked).toEqual([POST])
+    expect(proposal.recognisedBy).toMatch(/^Iken: its answer for this Series read 2 chapters/)
+    expect(proposal.entry).toMatchObject({ key: known!.key, family: 'iken' })
+    expect(proposal.entry.hosts).toContain('api.vortexscans.org')
+    expect(proposal.preview.title).toBe('Harbour')
   })
 })
