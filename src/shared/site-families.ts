@@ -38,6 +38,7 @@ export const FAMILY_KEYS = [
   'mangatoon',
   'pagedpost',
   'mangahub',
+  'iken',
 ] as const
 export type FamilyKey = (typeof FAMILY_KEYS)[number]
 
@@ -66,6 +67,11 @@ export interface FamilyDescriptor {
   apiHosts?: readonly string[]
   /** Its extension stores a Series as a bare id: a backup's bare path is read under this prefix (`/series/`). */
   backupPrefix?: string
+  /**
+   * Its adapter asks an API on a host under the Site's own (`api.`): that host of each Known Site's own is on its
+   * entry's pin too (docs/adr/0224-iken-api-on-the-sites-api-host.md).
+   */
+  apiSubdomain?: string
 }
 
 export const SITE_FAMILIES = {
@@ -269,6 +275,16 @@ export const SITE_FAMILIES = {
     themes: ['mangahub'],
     apiHosts: ['api.mghcdn.com'],
   },
+  iken: {
+    name: 'Iken',
+    searches: false,
+    feed: false,
+    recognisedBy: 'api',
+    readsChapterUrls: false,
+    themes: ['iken'],
+    backupPrefix: '/series/',
+    apiSubdomain: 'api.',
+  },
 } as const satisfies Record<FamilyKey, FamilyDescriptor>
 
 type Flag = 'searches' | 'feed' | 'readsChapterUrls'
@@ -303,5 +319,7 @@ export function familyWords(key: string): string {
 /** A Series path as a backup stores it, read as a path: a bare id of a family whose extension stores one, under its prefix. */
 export function backupSeriesPath(family: string | undefined, path: string): string {
   const prefix = family && isFamilyKey(family) ? (SITE_FAMILIES[family] as FamilyDescriptor).backupPrefix : undefined
-  return prefix && /^[A-Za-z0-9_-]{1,200}$/.test(path) ? `${prefix}${path}` : path
+  // An id may follow the slug after "#" (Iken's `{slug}#{id}`): the slug is the Series.
+  const bare = /^([A-Za-z0-9_-]{1,200})(?:#\d{1,12})?$/.exec(path)
+  return prefix && bare ? `${prefix}${bare[1]!}` : path
 }

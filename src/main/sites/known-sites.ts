@@ -181,6 +181,9 @@ export function knownSiteEntry(known: KnownSite, takenKeys: ReadonlySet<string>)
   for (let n = 2; takenKeys.has(key); n++) key = `${known.key.slice(0, 36)}-${n}`
   const reads = known.family ? { family: known.family } : { selectors: { ...known.selectors! } }
   // A family whose adapter asks an API elsewhere pins exactly that host too.
-  const apiHosts: readonly string[] = (known.family && (SITE_FAMILIES[known.family] as FamilyDescriptor).apiHosts) || []
+  const family: FamilyDescriptor | undefined = known.family ? SITE_FAMILIES[known.family] : undefined
+  const apiHosts: string[] = [...(family?.apiHosts ?? [])]
+  // A family whose API is on a host under the Site's own (`api.`) pins that host of its own.
+  if (family?.apiSubdomain) apiHosts.push(`${family.apiSubdomain}${new URL(known.baseUrl).hostname.replace(/^www\./, '')}`)
   return { key, name: known.name, hosts: [...knownHosts(known), ...apiHosts], ...reads }
 }

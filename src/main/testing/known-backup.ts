@@ -5,6 +5,7 @@
 import type { FamilyKey } from '../sites/families'
 import { FAMILY_TABLE, KNOWN_SITES, type KnownSite } from '../sites/known-sites'
 import { sourceId } from '../library/mihon/sources'
+import { backupSeriesPath } from '../../shared/site-families'
 import type { TestBackup } from './library-files'
 
 /** The path a family's extension stores as a manga's `url` in a backup. */
@@ -55,6 +56,9 @@ export function backupPath(family: FamilyKey, slug: string): string {
       return `/en/detail/${[...slug].reduce((n, c) => (n * 31 + c.charCodeAt(0)) % 1e6, 7)}`
     case 'hentaihand':
       return `/en/comic/${slug}`
+    case 'iken':
+      // The extension stores `{slug}#{id}` (families' `backupPrefix`; the id is not needed).
+      return `${slug}#${[...slug].reduce((n, c) => (n * 31 + c.charCodeAt(0)) % 1e6, 7)}`
     case 'navercomic':
       return `/webtoon/list?titleId=${slug.replace(/\D/g, '') || '1'}`
     case 'mangahub':
@@ -177,7 +181,8 @@ export function realLibraryBackup(entries = 300): RealLibrary {
       const mirror = site.mirrors && r % 8 === 1 ? site.mirrors[0]! : undefined
       const former =
         site.key === 'manganato' ? 'https://chapmanganato.com' : `https://former-${new URL(site.baseUrl).host.replace(/^www\./, '')}`
-      url = `${mirror ?? former}${path}`
+      // A bare id (a family's `backupPrefix`) is never a whole URL: its Series path is.
+      url = `${mirror ?? former}${backupSeriesPath(site.family, path)}`
       result.elsewhere++
       if (!mirror) result.moved.set(site.key, (result.moved.get(site.key) ?? 0) + 1)
     }

@@ -24,6 +24,7 @@ import { KOMIIC_ID_PATTERN } from './komiic'
 import { HENTAIHAND_ID_PATTERN } from './hentaihand'
 import { GALLERYPAGE_ID_PATTERN } from './gallerypage'
 import { KAGANE_ID_PATTERN } from './kagane'
+import { IKEN_ID_PATTERN } from './iken'
 import { MANGATOON_ID_PATTERN } from './mangatoon'
 import { PAGEDPOST_ID_PATTERN } from './pagedpost'
 import { MANGAHUB_ID_PATTERN } from './mangahub'
@@ -82,6 +83,7 @@ describe('the built-in families', () => {
       ['mangatoon', MANGATOON_ID_PATTERN, false],
       ['pagedpost', PAGEDPOST_ID_PATTERN, false],
       ['mangahub', MANGAHUB_ID_PATTERN, false],
+      ['iken', IKEN_ID_PATTERN, false],
     ])
   })
 
@@ -117,6 +119,7 @@ describe('the built-in families', () => {
       { family: 'mangatoon' },
       { family: 'pagedpost' },
       { family: 'mangahub' },
+      { family: 'iken' },
     ])
   })
 

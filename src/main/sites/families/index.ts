@@ -34,6 +34,7 @@ import { KAGANE_ID_PATTERN, kaganeAdapter } from './kagane'
 import { MANGATOON_ID_PATTERN, mangaToonAdapter } from './mangatoon'
 import { PAGEDPOST_ID_PATTERN, pagedPostAdapter } from './pagedpost'
 import { MANGAHUB_ID_PATTERN, mangaHubAdapter } from './mangahub'
+import { IKEN_ID_PATTERN, ikenAdapter } from './iken'
 
 /** What a Site's own sites.json entry may tell its family's adapter. */
 export interface FamilyOptions {
@@ -88,6 +89,7 @@ export const FAMILIES: Record<FamilyKey, Family> = {
   mangatoon: { adapter: mangaToonAdapter, idPattern: MANGATOON_ID_PATTERN, readsLanguages: false },
   pagedpost: { adapter: pagedPostAdapter, idPattern: PAGEDPOST_ID_PATTERN, readsLanguages: false },
   mangahub: { adapter: mangaHubAdapter, idPattern: MANGAHUB_ID_PATTERN, readsLanguages: false },
+  iken: { adapter: ikenAdapter, idPattern: IKEN_ID_PATTERN, readsLanguages: false },
   mangadex: {
     adapter: (options) => ({
       ...mangaDexAdapter({ apiBase: MANGADEX_API, languages: options?.languages }),

@@ -40,5 +40,6 @@ export function hostileCases(): Record<HostileFamily, HostileCase> {
     kagane: { adapter: FAMILIES.kagane.adapter(), url: 'https://kagane.to/series/hostile' },
     mangatoon: { adapter: FAMILIES.mangatoon.adapter(), url: 'https://mangatoon.mobi/vi/detail/1' },
     mangahub: { adapter: FAMILIES.mangahub.adapter(), url: 'https://mangahub.io/manga/hostile' },
+    iken: { adapter: FAMILIES.iken.adapter(), url: 'https://iken.example/series/hostile' },
   }
 }

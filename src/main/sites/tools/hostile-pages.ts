@@ -31,6 +31,7 @@ export type HostileFamily =
   | 'kagane'
   | 'mangatoon'
   | 'mangahub'
+  | 'iken'
 
 /** Labels that froze or bloated the old parser: each is far longer than a label may be. */
 export const HOSTILE_LABELS: readonly string[] = [
@@ -232,6 +233,11 @@ const HOSTILE_PAGES: Record<HostileFamily, (bytes: number) => string> = {
         `<a class="episode-item-new" href="/vi/watch/1/${i + 1}"><div class="episode-number">${(i + 1) % HOSTILE_LATEST}</div>` +
         `<div class="episode-title-new">${escapeAttr(label)}</div></a>`,
     ),
+  // Iken's post: the number is `number` (a JSON number); the hostile labels are the title, the chapters' titles and dates.
+  iken: (bytes) =>
+    `{"post":{"id":1,"postTitle":${JSON.stringify(HOSTILE_LABELS[0])},"chapters":[${jsonItems(bytes, (label, i) =>
+      JSON.stringify({ id: i, slug: `c${i}`, number: i === 0 ? HOSTILE_LATEST : i % HOSTILE_LATEST, title: label, createdAt: label }),
+    )}]}}`,
 }
 
 /** MangaDex's chapter feed: the honest chapter first, then hostile ones (volume, number and title alike). */
