@@ -355,6 +355,7 @@ describe('OpenAPI', () => {
       '/api/v1/bookmarks/{site}/{seriesId}',
       '/api/v1/bookmarks/{site}/{seriesId}/chapters',
       '/api/v1/covers/{site}/{seriesId}',
+      '/api/v1/checks',
       '/api/v1/devices',
       '/api/v1/devices/{id}',
       '/api/v1/export',
