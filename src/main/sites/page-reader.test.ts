@@ -9,7 +9,7 @@ import { silentLog } from '../log'
 import { FAMILIES } from './families'
 import { selectorAdapter } from './families/selectors'
 import { recogniseSite } from './recognise-site'
-import { createPageReader, type PageReader } from './page-reader'
+import { createPageReader, INLINE_MAX_CHARS, INLINE_MAX_DEPTH, readsInline, type PageReader } from './page-reader'
 import { AdapterError, type Page } from './site'
 import { nestedRows } from './tools/hostile-pages'
 
@@ -20,8 +20,9 @@ const readers: PageReader[] = []
 afterEach(async () => {
   for (const reader of readers.splice(0)) await reader.close()
 })
-function reader(deadlineMs = 10_000): PageReader {
-  const made = createPageReader({ log: silentLog, deadlineMs })
+/** A reader that sends every page to the worker, unless told the calling thread's bound (`inlineMaxChars`). */
+function reader(deadlineMs = 10_000, inlineMaxChars = 0): PageReader {
+  const made = createPageReader({ log: silentLog, deadlineMs, inlineMaxChars })
   readers.push(made)
   return made
 }
@@ -72,6 +73,57 @@ describe('reading a page in the worker', () => {
     const row = (n: number) => page(url.href, `<li class="wp-manga-chapter"><a href="/c/${n}">Chapter ${n}</a></li>`)
     const steps = await Promise.all([1, 2, 3, 4].map((n) => r.read({ adapter }, row(n), url)))
     expect(steps.map((s) => (s.kind === 'parsed' ? s.result.chapters[0]!.number : null))).toEqual([1, 2, 3, 4])
+  })
+})
+
+describe('a small shallow page, read on the calling thread (docs/adr/0206-small-pages-read-inline.md)', () => {
+  const url = new URL('https://scans.example/manga/the-tower-climber/')
+  /** Madara's adapter from its recipe, counting the reads done on this thread. */
+  function counted(): { adapter: ReturnType<typeof FAMILIES.madara.adapter>; here: () => number } {
+    const adapter = FAMILIES.madara.adapter()
+    let here = 0
+    return { adapter: { ...adapter, read: (p: Page, u: URL) => (here++, adapter.read(p, u)) }, here: () => here }
+  }
+
+  it('a real page under the bounds is read here, with the same step; the worker is not started for it', async () => {
+    const body = stored('madara-inline.html')
+    expect(body.length).toBeLessThanOrEqual(INLINE_MAX_CHARS)
+    const { adapter, here } = counted()
+    const r = reader(10_000, INLINE_MAX_CHARS)
+    expect(readsInline(body)).toBe(true)
+    expect(await r.read({ adapter }, page(url.href, body), url)).toEqual(FAMILIES.madara.adapter().read(page(url.href, body), url))
+    expect(here()).toBe(1)
+  })
+
+  it('a page over either bound goes to the worker: too long, or nested deeper than INLINE_MAX_DEPTH', async () => {
+    const { adapter, here } = counted()
+    const r = reader(10_000, INLINE_MAX_CHARS)
+    const row = (n: number) => `<li class="wp-manga-chapter"><a href="/c/${n}">Chapter ${n}</a></li>`
+    const long = `<ul>${Array.from({ length: 1_000 }, (_, i) => row(i + 1)).join('')}</ul>`
+    // Divs around a list, its row and the row's link: INLINE_MAX_DEPTH deep, then one deeper.
+    const nest = (divs: number) => `${'<div>'.repeat(divs)}<ul>${row(7)}</ul>${'</div>'.repeat(divs)}`
+    const deep = nest(INLINE_MAX_DEPTH - 2)
+    expect(long.length).toBeGreaterThan(INLINE_MAX_CHARS)
+    expect(deep.length).toBeLessThan(1_000)
+    for (const body of [long, deep]) expect((await r.read({ adapter }, page(url.href, body), url)).kind).toBe('parsed')
+    expect(here()).toBe(0)
+    expect(readsInline(nest(INLINE_MAX_DEPTH - 3))).toBe(true)
+  })
+
+  it('the worst page within the bounds holds the loop briefly; nested rows just past them go to the worker', async () => {
+    const adapter = FAMILIES.mangathemesia.adapter()
+    // Rows nested INLINE_MAX_DEPTH deep, over and over, up to the size bound: the costliest shape inline.
+    const unit = `${'<div><li data-num="1"><a href="/c">Chapter 1</a>'.repeat(INLINE_MAX_DEPTH / 2 - 1)}${'</li></div>'.repeat(INLINE_MAX_DEPTH / 2 - 1)}`
+    const worst = `<div id="chapterlist">${unit.repeat(Math.floor((INLINE_MAX_CHARS - 30) / unit.length))}</div>`
+    expect(readsInline(worst)).toBe(true)
+    const r = reader(10_000, INLINE_MAX_CHARS)
+    await r.read({ adapter }, page(url.href, worst), url) // (the JIT's first pass)
+    const started = performance.now()
+    const step = await r.read({ adapter }, page(url.href, worst), url)
+    // As long as a flat list of as many rows: about 20 ms on a loaded machine; the bound leaves room for more load.
+    expect(performance.now() - started).toBeLessThan(250)
+    expect(step.kind).toBe('parsed')
+    expect(readsInline(nestedRows(INLINE_MAX_DEPTH))).toBe(false)
   })
 })
 
