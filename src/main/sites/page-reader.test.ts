@@ -110,6 +110,21 @@ describe('a small shallow page, read on the calling thread (docs/adr/0206-small-
     expect(readsInline(nest(INLINE_MAX_DEPTH - 3))).toBe(true)
   })
 
+  it("an owner's selectors go to the worker whatever the page: they have no bound", async () => {
+    const owners = selectorAdapter({ chapter: 'ul.chapters a', number: 'text' })
+    let here = 0
+    const adapter = { ...owners, read: (p: Page, u: URL) => (here++, owners.read(p, u)) }
+    const body = stored('generic-list.html')
+    expect(readsInline(body)).toBe(true)
+    const step = await reader(10_000, INLINE_MAX_CHARS).read(
+      { adapter },
+      page('https://small.example/s/x', body),
+      new URL('https://small.example/s/x'),
+    )
+    expect(step).toEqual(owners.read(page('https://small.example/s/x', body), new URL('https://small.example/s/x')))
+    expect(here).toBe(0)
+  })
+
   it('the worst page within the bounds holds the loop briefly; nested rows just past them go to the worker', async () => {
     const adapter = FAMILIES.mangathemesia.adapter()
     // Rows nested INLINE_MAX_DEPTH deep, over and over, up to the size bound: the costliest shape inline.

@@ -25,8 +25,8 @@ export const READ_HEAP_MB = 512
  */
 export const READ_YOUNG_MB = 8
 /**
- * A page this small and this shallow is read on the calling thread: the worker's round trip (the page copied
- * over, the step copied back, a second heap to collect) costs more than such a read can hold the loop
+ * A page this small and this shallow, for a built-in family, is read on the calling thread: the worker's round trip
+ * (the page copied over, the step copied back, a second heap to collect) costs more than such a read holds the loop
  * (docs/adr/0206-small-pages-read-inline.md: the worst page within both bounds reads in about 10 ms).
  */
 export const INLINE_MAX_CHARS = 64 * 1024
@@ -97,7 +97,8 @@ export function createPageReader(options: PageReaderOptions): PageReader {
       if (!recipe || reads.unavailable) return inlineReader.read(site, page, seriesUrl)
       if (reads.closed) return Promise.reject(new AdapterError('the page reader is closed'))
       if (signal?.aborted) return Promise.reject(new AdapterError('stopped'))
-      if (readsInline(page.body, inlineMaxChars)) return inlineReader.read(site, page, seriesUrl)
+      // A built-in family's own selectors only: an owner's selectors have no bound (docs/adr/0040-…).
+      if ('family' in recipe && readsInline(page.body, inlineMaxChars)) return inlineReader.read(site, page, seriesUrl)
       return reads.submit({ id: ++seq, recipe, page, seriesUrl: seriesUrl.href }, () => site.adapter.read(page, seriesUrl), signal)
     },
     recognise(page, url, options, inline) {
