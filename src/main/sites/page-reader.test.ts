@@ -130,13 +130,22 @@ describe('a small shallow page, read on the calling thread (docs/adr/0206-small-
     // Rows nested INLINE_MAX_DEPTH deep, over and over, up to the size bound: the costliest shape inline.
     const unit = `${'<div><li data-num="1"><a href="/c">Chapter 1</a>'.repeat(INLINE_MAX_DEPTH / 2 - 1)}${'</li></div>'.repeat(INLINE_MAX_DEPTH / 2 - 1)}`
     const worst = `<div id="chapterlist">${unit.repeat(Math.floor((INLINE_MAX_CHARS - 30) / unit.length))}</div>`
+    const flat = `<div id="chapterlist">${'<li data-num="1"><a href="/c">Chapter 1</a></li>'.repeat(Math.floor((INLINE_MAX_CHARS - 30) / 50))}</div>`
     expect(readsInline(worst)).toBe(true)
     const r = reader(10_000, INLINE_MAX_CHARS)
-    await r.read({ adapter }, page(url.href, worst), url) // (the JIT's first pass)
-    const started = performance.now()
+    /** The quickest of three reads, in ms (the first also warms the JIT). */
+    const quickest = async (body: string) => {
+      let best = Infinity
+      for (let i = 0; i < 3; i++) {
+        const started = performance.now()
+        await r.read({ adapter }, page(url.href, body), url)
+        best = Math.min(best, performance.now() - started)
+      }
+      return best
+    }
+    // As long as an honest flat list as long (about 20 ms each on a loaded machine): depth within the bound adds little.
+    expect(await quickest(worst)).toBeLessThan(3 * (await quickest(flat)) + 20)
     const step = await r.read({ adapter }, page(url.href, worst), url)
-    // As long as a flat list of as many rows: about 20 ms on a loaded machine; the bound leaves room for more load.
-    expect(performance.now() - started).toBeLessThan(250)
     expect(step.kind).toBe('parsed')
     expect(readsInline(nestedRows(INLINE_MAX_DEPTH))).toBe(false)
   })
