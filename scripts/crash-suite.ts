@@ -14,6 +14,10 @@
  * - no refusal is forgotten: each refusal the log file recorded (written after its commit) is still in
  *   `poll_lanes` (refuse_until at least as late).
  *
+ * Then a power-cut round (docs/adr/0205-which-writes-wait-for-the-disk.md): while Readers write and Lanes check, the
+ * database's WAL and then its file are copied as they are, and the copy opened: `integrity_check` is `ok` and every
+ * write acknowledged before the copy began is in it.
+ *
  * Then a clock-ahead round: the shell two days fast takes a write without progressAt, and a device's later write
  * with the right time is the one kept (docs/adr/0121-a-write-without-a-time.md).
  *
@@ -28,7 +32,7 @@
  * its own). Prints the figures; exits 1 on any violation.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -103,6 +107,8 @@ interface Figures {
   restores: number
   /** Empty-start rounds: the database deleted, the start, no backup of the empty library, restore --latest. */
   emptyStarts: number
+  /** Power-cut rounds: the files copied while the app writes, the copy whole and holding every acknowledged write. */
+  powerCuts: number
   /** Clock-ahead rounds: the shell two days fast, a write without progressAt, then a device's timed write kept. */
   clockAhead: number
   violations: string[]
@@ -125,6 +131,7 @@ const figures: Figures = {
   integrityChecks: 0,
   restores: 0,
   emptyStarts: 0,
+  powerCuts: 0,
   clockAhead: 0,
   violations: [],
   seconds: 0,
@@ -380,12 +387,69 @@ try {
       `kill ${run}/${KILLS} at ${moment} ms: ${figures.progressAcknowledged} Progress and ${figures.sightingsAcknowledged} Sightings acknowledged so far, ${figures.violations.length} violations\n`,
     )
   }
+  await powerCutRound()
   await clockAheadRound()
   await restoreRound()
   await emptyStartRound()
 } finally {
   await fixture.close()
   rmSync(data, { recursive: true, force: true })
+}
+
+/**
+ * Copies taken as a power cut would leave the files (docs/adr/0205-which-writes-wait-for-the-disk.md): while Readers
+ * write and the Lanes check (their stamps and records committed without waiting for the disk), the WAL and then
+ * the database are copied, and the copy opened on its own: whole, and with every Progress and Sighting
+ * acknowledged before the copy began.
+ */
+async function powerCutRound(): Promise<void> {
+  const fail = (what: string): void => void figures.violations.push(`power-cut round: ${what}`)
+  const app = start()
+  const origin = await app.ready
+  const stop = new AbortController()
+  const writers = readers.flatMap((reader) => Array.from({ length: WRITERS_PER_READER }, () => writer(origin, reader, stop.signal)))
+  const copies = mkdtempSync(join(tmpdir(), 'mb-power-cut-'))
+  try {
+    for (let cut = 1; cut <= 5; cut++) {
+      await new Promise((resolve) => setTimeout(resolve, 300 + Math.floor(moments() * 700)))
+      const progress = new Map(acknowledged)
+      const sightings = new Map(sightingIds)
+      const copy = join(copies, `${cut}.sqlite`)
+      // The WAL first: a checkpoint between the two copies leaves its frames in the file copied after.
+      copyFileSync(join(data, `${STORE_FILE}-wal`), `${copy}-wal`)
+      copyFileSync(join(data, STORE_FILE), copy)
+      const db = new BetterSqlite3(copy)
+      try {
+        const integrity = db.pragma('integrity_check', { simple: true })
+        if (integrity !== 'ok') fail(`copy ${cut}: integrity_check ${String(integrity)}`)
+        const at = db.prepare('SELECT progress, progress_at FROM bookmarks WHERE reader_id = ? AND site = ? AND series_id = ?')
+        for (const [key, ack] of progress) {
+          const [reader, site, seriesId] = key.split('/')
+          const row = at.get(Number(reader), site, seriesId) as { progress: number | null; progress_at: number } | undefined
+          if (!row || row.progress_at < ack.progressAt)
+            fail(`copy ${cut}: Progress ${key} acknowledged at ${ack.progressAt}, copied ${row?.progress_at}`)
+        }
+        const ids = new Set((db.prepare('SELECT id FROM sightings').all() as Array<{ id: number }>).map((r) => r.id))
+        const newest = db.prepare('SELECT max(id) AS id FROM sightings WHERE reader_id = ? AND site = ? AND series_id = ?')
+        for (const [id, key] of sightings) {
+          const [reader, site, seriesId] = key.split('/')
+          if (!ids.has(id) && ((newest.get(Number(reader), site, seriesId) as { id: number | null }).id ?? 0) < id)
+            fail(`copy ${cut}: Sighting ${id} acknowledged, not in the copy`)
+        }
+      } finally {
+        db.close()
+      }
+      figures.powerCuts++
+    }
+  } finally {
+    app.child.kill('SIGKILL')
+    await app.exited
+    stop.abort()
+    await Promise.allSettled(writers)
+    rmSync(copies, { recursive: true, force: true })
+  }
+  verify('the power-cut round')
+  process.stdout.write(`power-cut round: ${figures.powerCuts} copies while writing, each whole; ${figures.violations.length} violations\n`)
 }
 
 /**

@@ -94,7 +94,52 @@ describe('what a check costs the store', () => {
       transformResult: async (args) => args.result,
     })
     expect(await check({ db })).toMatchObject({ outcome: 'chapter' })
-    expect(kinds[0]).toBe('UpdateQueryNode')
+    // (The connection's sync setting, a raw PRAGMA, is set around the stamp: docs/adr/0205-….)
+    expect(kinds.filter((kind) => kind !== 'RawNode')[0]).toBe('UpdateQueryNode')
+  })
+})
+
+describe("which of a check's commits wait for the disk (docs/adr/0205-which-writes-wait-for-the-disk.md)", () => {
+  /** The store, recording the connection's `synchronous` level (1 NORMAL, 2 FULL) at each write. */
+  function recordingLevels(): { db: Db; levels: Array<[string, number]> } {
+    const levels: Array<[string, number]> = []
+    const db = store.db.withPlugin({
+      transformQuery(args) {
+        const node = args.node as {
+          kind: string
+          table?: { table: { identifier: { name: string } } }
+          into?: { table: { identifier: { name: string } } }
+        }
+        if (node.kind === 'UpdateQueryNode' || node.kind === 'InsertQueryNode')
+          levels.push([(node.table ?? node.into)!.table.identifier.name, store.sqlite.pragma('synchronous', { simple: true }) as number])
+        return args.node
+      },
+      transformResult: async (args) => args.result,
+    })
+    return { db, levels }
+  }
+
+  it('the stamp and the record are committed unsynced; the connection is back to FULL after each', async () => {
+    expect(store.sqlite.pragma('synchronous', { simple: true })).toBe(2)
+    http.respond = () => chapterPage(8)
+    const { db, levels } = recordingLevels()
+    expect(await check({ db })).toMatchObject({ outcome: 'chapter', latest: { newChapter: true } })
+    expect(levels.length).toBeGreaterThanOrEqual(3)
+    expect(levels.every(([, level]) => level === 1)).toBe(true)
+    expect(store.sqlite.pragma('synchronous', { simple: true })).toBe(2)
+    expect(await requireSeries(store.db, key)).toMatchObject({ latest_chapter: 8 })
+  })
+
+  it("a failed check's outcome too, in one commit", async () => {
+    http.respond = () => ({ kind: 'page', page: { url: SERIES_URL, status: 200, contentType: 'text/plain', body: '' } })
+    const { db, levels } = recordingLevels()
+    expect(await check({ db })).toMatchObject({ outcome: 'no-chapter' })
+    expect(levels).toEqual([
+      ['series', 1],
+      ['series', 1],
+    ])
+    expect(store.sqlite.pragma('synchronous', { simple: true })).toBe(2)
+    expect(await requireSeries(store.db, key)).toMatchObject({ last_outcome: 'no-chapter' })
   })
 })
 

@@ -11,7 +11,7 @@ import type { Fetcher } from '../fetch/fetcher'
 import type { Log } from '../log'
 import { type AdapterStep, AdapterError, chapterLink, type Chapter, isPinned, parseUrl, type PageRequest, type Site } from '../sites/site'
 import { inlineReader, type PageReader } from '../sites/page-reader'
-import type { Db } from '../store/database'
+import { unsyncedWrites, type Db } from '../store/database'
 import type { SeriesKey, SeriesRow } from '../store/schema'
 import { getSeries, markLatestChecked, recordCheckOutcome, recordCheckResult, type CheckResultReport } from '../store/series'
 import { siteClockOffset } from '../fetch/site-clock'
@@ -85,11 +85,14 @@ export async function checkSeries(
   let judgeUpTo: number
   let previousCheckAt = 0
   try {
-    // An adaptive Site plans from the time since the previous check (docs/adr/0014-freshness-per-request.md).
-    if (adaptive) previousCheckAt = (await getSeries(ctx.db, key))?.latest_checked_at ?? 0
-    if (!(await markLatestChecked(ctx.db, key, stampedAt, adaptive ? site.pace.restMs : undefined)))
-      return report('error', 'the Series no longer exists', 0, false)
-    judgeUpTo = await lastSightingId(ctx.db, key)
+    // Not waited for on the disk: a stamp lost to a power cut leaves the Series due, checked again (docs/adr/0205-…).
+    const stamped = await unsyncedWrites(ctx.db, async (db) => {
+      // An adaptive Site plans from the time since the previous check (docs/adr/0014-freshness-per-request.md).
+      if (adaptive) previousCheckAt = (await getSeries(db, key))?.latest_checked_at ?? 0
+      return (await markLatestChecked(db, key, stampedAt, adaptive ? site.pace.restMs : undefined)) ? lastSightingId(db, key) : null
+    })
+    if (stamped === null) return report('error', 'the Series no longer exists', 0, false)
+    judgeUpTo = stamped
   } catch (error) {
     const failed = report('error', `check stamp failed: ${(error as Error).message}`, 0, false)
     return isStorageUnavailable(error) ? { ...failed, storageUnavailable: true } : failed
@@ -111,11 +114,17 @@ export async function checkSeries(
  * Series whose stamp failed keeps its previous outcome too.
  */
 async function recorded(ctx: CheckContext, key: SeriesKey, report: CheckReport): Promise<CheckReport> {
-  if (report.outcome === 'chapter' || report.outcome === 'aborted') return report
+  const { outcome, reason, gone, moved } = report
+  if (outcome === 'chapter' || outcome === 'aborted') return report
   const at = ctx.clock.now()
   try {
-    await recordCheckOutcome(ctx.db, key, { outcome: report.outcome, reason: report.reason, at, gone: report.gone })
-    if (report.moved) await recordSiteMove(ctx.db, key.site, { ...report.moved, at })
+    // One commit, not waited for on the disk: an outcome lost to a power cut is the next check's (docs/adr/0205-…).
+    await unsyncedWrites(ctx.db, (db) =>
+      db.transaction().execute(async (trx) => {
+        await recordCheckOutcome(trx, key, { outcome, reason, at, gone })
+        if (moved) await recordSiteMove(trx, key.site, { ...moved, at })
+      }),
+    )
   } catch (error) {
     ctx.log.warn({ site: key.site, series: key.seriesId, err: error }, 'check: the outcome could not be recorded')
   }
@@ -238,21 +247,25 @@ async function recordChapter(
 ): Promise<CheckResultReport> {
   const now = ctx.clock.now()
   const { title } = reading
-  return ctx.db.transaction().execute(async (trx) => {
-    const moved = await recordCheckResult(trx, {
-      ...key,
-      found: { chapter: highest.number, label: highest.label, url: chapterLink(site, highest.url, url.href) },
-      title,
-      now,
-      outcome: true,
-      plan: site.pace.cadence === 'adaptive' ? adaptivePlan(site, chapters, stamps, reading.siteOffsetMs) : undefined,
-    })
-    if (stamps.judgeUpTo > 0) await judgeSightings(trx, key, highest.number, now, stamps.judgeUpTo)
-    await storeChapters(trx, key, servedChapters(site, chapters, url.href), now, moved.previous)
-    // Kept for the pass's digest in the same transaction: a crash after it loses no message (docs/adr/0074-…).
-    if (moved.newChapter) await recordNewChapterEvent(trx, newChapterEvent(moved.series, stamps.checkedBefore, now))
-    return moved
-  })
+  // Not waited for on the disk: lost to a power cut, it is lost whole, message with it, and the Series' next check
+  // finds the same chapter new again; the next full commit (a Reader's write) makes it durable too (ADR 0205).
+  return unsyncedWrites(ctx.db, (db) =>
+    db.transaction().execute(async (trx) => {
+      const moved = await recordCheckResult(trx, {
+        ...key,
+        found: { chapter: highest.number, label: highest.label, url: chapterLink(site, highest.url, url.href) },
+        title,
+        now,
+        outcome: true,
+        plan: site.pace.cadence === 'adaptive' ? adaptivePlan(site, chapters, stamps, reading.siteOffsetMs) : undefined,
+      })
+      if (stamps.judgeUpTo > 0) await judgeSightings(trx, key, highest.number, now, stamps.judgeUpTo)
+      await storeChapters(trx, key, servedChapters(site, chapters, url.href), now, moved.previous)
+      // Kept for the pass's digest in the same transaction: a crash after it loses no message (docs/adr/0074-…).
+      if (moved.newChapter) await recordNewChapterEvent(trx, newChapterEvent(moved.series, stamps.checkedBefore, now))
+      return moved
+    }),
+  )
 }
 
 /**

@@ -9,7 +9,7 @@ import { silentLog } from '../log'
 import { FAMILIES } from './families'
 import { selectorAdapter } from './families/selectors'
 import { recogniseSite } from './recognise-site'
-import { createPageReader, type PageReader } from './page-reader'
+import { createPageReader, INLINE_MAX_CHARS, INLINE_MAX_DEPTH, readsInline, type PageReader } from './page-reader'
 import { AdapterError, type Page } from './site'
 import { nestedRows } from './tools/hostile-pages'
 
@@ -20,8 +20,9 @@ const readers: PageReader[] = []
 afterEach(async () => {
   for (const reader of readers.splice(0)) await reader.close()
 })
-function reader(deadlineMs = 10_000): PageReader {
-  const made = createPageReader({ log: silentLog, deadlineMs })
+/** A reader that sends every page to the worker, unless told the calling thread's bound (`inlineMaxChars`). */
+function reader(deadlineMs = 10_000, inlineMaxChars = 0): PageReader {
+  const made = createPageReader({ log: silentLog, deadlineMs, inlineMaxChars })
   readers.push(made)
   return made
 }
@@ -72,6 +73,81 @@ describe('reading a page in the worker', () => {
     const row = (n: number) => page(url.href, `<li class="wp-manga-chapter"><a href="/c/${n}">Chapter ${n}</a></li>`)
     const steps = await Promise.all([1, 2, 3, 4].map((n) => r.read({ adapter }, row(n), url)))
     expect(steps.map((s) => (s.kind === 'parsed' ? s.result.chapters[0]!.number : null))).toEqual([1, 2, 3, 4])
+  })
+})
+
+describe('a small shallow page, read on the calling thread (docs/adr/0206-small-pages-read-inline.md)', () => {
+  const url = new URL('https://scans.example/manga/the-tower-climber/')
+  /** Madara's adapter from its recipe, counting the reads done on this thread. */
+  function counted(): { adapter: ReturnType<typeof FAMILIES.madara.adapter>; here: () => number } {
+    const adapter = FAMILIES.madara.adapter()
+    let here = 0
+    return { adapter: { ...adapter, read: (p: Page, u: URL) => (here++, adapter.read(p, u)) }, here: () => here }
+  }
+
+  it('a real page under the bounds is read here, with the same step; the worker is not started for it', async () => {
+    const body = stored('madara-inline.html')
+    expect(body.length).toBeLessThanOrEqual(INLINE_MAX_CHARS)
+    const { adapter, here } = counted()
+    const r = reader(10_000, INLINE_MAX_CHARS)
+    expect(readsInline(body)).toBe(true)
+    expect(await r.read({ adapter }, page(url.href, body), url)).toEqual(FAMILIES.madara.adapter().read(page(url.href, body), url))
+    expect(here()).toBe(1)
+  })
+
+  it('a page over either bound goes to the worker: too long, or nested deeper than INLINE_MAX_DEPTH', async () => {
+    const { adapter, here } = counted()
+    const r = reader(10_000, INLINE_MAX_CHARS)
+    const row = (n: number) => `<li class="wp-manga-chapter"><a href="/c/${n}">Chapter ${n}</a></li>`
+    const long = `<ul>${Array.from({ length: 1_000 }, (_, i) => row(i + 1)).join('')}</ul>`
+    // Divs around a list, its row and the row's link: INLINE_MAX_DEPTH deep, then one deeper.
+    const nest = (divs: number) => `${'<div>'.repeat(divs)}<ul>${row(7)}</ul>${'</div>'.repeat(divs)}`
+    const deep = nest(INLINE_MAX_DEPTH - 2)
+    expect(long.length).toBeGreaterThan(INLINE_MAX_CHARS)
+    expect(deep.length).toBeLessThan(1_000)
+    for (const body of [long, deep]) expect((await r.read({ adapter }, page(url.href, body), url)).kind).toBe('parsed')
+    expect(here()).toBe(0)
+    expect(readsInline(nest(INLINE_MAX_DEPTH - 3))).toBe(true)
+  })
+
+  it("an owner's selectors go to the worker whatever the page: they have no bound", async () => {
+    const owners = selectorAdapter({ chapter: 'ul.chapters a', number: 'text' })
+    let here = 0
+    const adapter = { ...owners, read: (p: Page, u: URL) => (here++, owners.read(p, u)) }
+    const body = stored('generic-list.html')
+    expect(readsInline(body)).toBe(true)
+    const step = await reader(10_000, INLINE_MAX_CHARS).read(
+      { adapter },
+      page('https://small.example/s/x', body),
+      new URL('https://small.example/s/x'),
+    )
+    expect(step).toEqual(owners.read(page('https://small.example/s/x', body), new URL('https://small.example/s/x')))
+    expect(here).toBe(0)
+  })
+
+  it('the worst page within the bounds holds the loop briefly; nested rows just past them go to the worker', async () => {
+    const adapter = FAMILIES.mangathemesia.adapter()
+    // Rows nested INLINE_MAX_DEPTH deep, over and over, up to the size bound: the costliest shape inline.
+    const unit = `${'<div><li data-num="1"><a href="/c">Chapter 1</a>'.repeat(INLINE_MAX_DEPTH / 2 - 1)}${'</li></div>'.repeat(INLINE_MAX_DEPTH / 2 - 1)}`
+    const worst = `<div id="chapterlist">${unit.repeat(Math.floor((INLINE_MAX_CHARS - 30) / unit.length))}</div>`
+    const flat = `<div id="chapterlist">${'<li data-num="1"><a href="/c">Chapter 1</a></li>'.repeat(Math.floor((INLINE_MAX_CHARS - 30) / 50))}</div>`
+    expect(readsInline(worst)).toBe(true)
+    const r = reader(10_000, INLINE_MAX_CHARS)
+    /** The quickest of three reads, in ms (the first also warms the JIT). */
+    const quickest = async (body: string) => {
+      let best = Infinity
+      for (let i = 0; i < 3; i++) {
+        const started = performance.now()
+        await r.read({ adapter }, page(url.href, body), url)
+        best = Math.min(best, performance.now() - started)
+      }
+      return best
+    }
+    // As long as an honest flat list as long (about 20 ms each on a loaded machine): depth within the bound adds little.
+    expect(await quickest(worst)).toBeLessThan(3 * (await quickest(flat)) + 20)
+    const step = await r.read({ adapter }, page(url.href, worst), url)
+    expect(step.kind).toBe('parsed')
+    expect(readsInline(nestedRows(INLINE_MAX_DEPTH))).toBe(false)
   })
 })
 

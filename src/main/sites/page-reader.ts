@@ -9,6 +9,7 @@
 import type { Worker } from 'node:worker_threads'
 import type { Log } from '../log'
 import { spawnWorkerThread } from '../worker-thread'
+import { nestingDepth } from './page-shape'
 import type { ReadAnswer, ReadJob } from './read-protocol'
 import type { Recognition, RecogniseOptions } from './recognition'
 import { AdapterError, type AdapterStep, type Page, type Site } from './site'
@@ -23,6 +24,13 @@ export const READ_HEAP_MB = 512
  * (docs/adr/0032-the-headless-shell-runs-its-build.md).
  */
 export const READ_YOUNG_MB = 8
+/**
+ * A page this small and this shallow, for a built-in family, is read on the calling thread: the worker's round trip
+ * (the page copied over, the step copied back, a second heap to collect) costs more than such a read holds the loop
+ * (docs/adr/0206-small-pages-read-inline.md: the worst page within both bounds reads in about 10 ms).
+ */
+export const INLINE_MAX_CHARS = 64 * 1024
+export const INLINE_MAX_DEPTH = 32
 
 export interface PageReader {
   /**
@@ -56,6 +64,13 @@ export interface PageReaderOptions {
   log: Log
   deadlineMs?: number
   heapMb?: number
+  /** Pages up to this many characters (and INLINE_MAX_DEPTH deep) are read on the calling thread; 0: none. */
+  inlineMaxChars?: number
+}
+
+/** Whether a page is small and shallow enough to read on the calling thread (page-shape.ts). */
+export function readsInline(body: string, maxChars = INLINE_MAX_CHARS): boolean {
+  return body.length <= maxChars && nestingDepth(body, INLINE_MAX_DEPTH) <= INLINE_MAX_DEPTH
 }
 
 interface Pending {
@@ -68,11 +83,13 @@ interface Pending {
 /**
  * A page reader with one worker thread, started by `warm()` or the first page, and again after a read that
  * had to end it. Pages are read one at a time in the order asked; each read's deadline runs from when the
- * worker is given it. An adapter without a recipe is read on the calling thread. Where no worker can start
+ * worker is given it. An adapter without a recipe, and a small shallow page (`readsInline`), are read on the
+ * calling thread. Where no worker can start
  * at all (a build without its worker file), pages are read on the calling thread, logged once as an error.
  */
 export function createPageReader(options: PageReaderOptions): PageReader {
   const reads = new ReadWorker(options)
+  const inlineMaxChars = options.inlineMaxChars ?? INLINE_MAX_CHARS
   let seq = 0
   return {
     read(site, page, seriesUrl, signal) {
@@ -80,6 +97,8 @@ export function createPageReader(options: PageReaderOptions): PageReader {
       if (!recipe || reads.unavailable) return inlineReader.read(site, page, seriesUrl)
       if (reads.closed) return Promise.reject(new AdapterError('the page reader is closed'))
       if (signal?.aborted) return Promise.reject(new AdapterError('stopped'))
+      // A built-in family's own selectors only: an owner's selectors have no bound (docs/adr/0040-…).
+      if ('family' in recipe && readsInline(page.body, inlineMaxChars)) return inlineReader.read(site, page, seriesUrl)
       return reads.submit({ id: ++seq, recipe, page, seriesUrl: seriesUrl.href }, () => site.adapter.read(page, seriesUrl), signal)
     },
     recognise(page, url, options, inline) {

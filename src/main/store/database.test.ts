@@ -6,7 +6,8 @@ import { chmodSync, existsSync, readdirSync, statSync, writeFileSync } from 'nod
 import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import { describe, expect, it } from '../testing/fixtures'
-import { openStore, STORE_FILE } from './database'
+import { sql } from 'kysely'
+import { openStore, STORE_FILE, unsyncedWrites, type Db } from './database'
 
 describe('opening the store', () => {
   it('waits as long as it is told for a lock another connection holds, five seconds unless told', async ({ makeDir, defer }) => {
@@ -85,5 +86,50 @@ describe('opening the store', () => {
     await used.db.selectFrom('readers').selectAll().execute()
     await used.close()
     expect(used.sqlite.open).toBe(false)
+  })
+})
+
+describe('writes not waited for on the disk (docs/adr/0205-which-writes-wait-for-the-disk.md)', () => {
+  const level = (db: Db) => sql<{ synchronous: number }>`PRAGMA synchronous`.execute(db).then((r) => r.rows[0]!.synchronous)
+
+  it('run at NORMAL on the connection held; a query asked meanwhile waits and runs at FULL; FULL again after', async ({
+    makeDir,
+    defer,
+  }) => {
+    const store = openStore(join(makeDir(), STORE_FILE), { now: 1 })
+    defer(() => store.close())
+    expect(await level(store.db)).toBe(2)
+    let meanwhile: Promise<number> | undefined
+    const inside = await unsyncedWrites(store.db, async (db) => {
+      meanwhile = level(store.db)
+      await db.insertInto('readers').values({ name: 'Ann', token_hash: 'h', created_at: 1 }).execute()
+      return level(db)
+    })
+    expect(inside).toBe(1)
+    expect(await meanwhile).toBe(2)
+    expect(await level(store.db)).toBe(2)
+    expect(await store.db.selectFrom('readers').select('name').execute()).toEqual([{ name: 'Ann' }])
+  })
+
+  it('back to FULL when the work fails, its transaction rolled back whole', async ({ makeDir, defer }) => {
+    const store = openStore(join(makeDir(), STORE_FILE), { now: 1 })
+    defer(() => store.close())
+    const failing = unsyncedWrites(store.db, (db) =>
+      db.transaction().execute(async (trx) => {
+        await trx.insertInto('readers').values({ name: 'Ann', token_hash: 'h', created_at: 1 }).execute()
+        throw new Error('no')
+      }),
+    )
+    await expect(failing).rejects.toThrow('no')
+    expect(await level(store.db)).toBe(2)
+    expect(await store.db.selectFrom('readers').select('name').execute()).toEqual([])
+  })
+
+  it('inside a transaction, runs in it: the transaction’s commit is its owner’s', async ({ makeDir, defer }) => {
+    const store = openStore(join(makeDir(), STORE_FILE), { now: 1 })
+    defer(() => store.close())
+    await store.db.transaction().execute(async (trx) => {
+      expect(await unsyncedWrites(trx, (db) => level(db))).toBe(2)
+    })
   })
 })

@@ -6,7 +6,7 @@
 import { readFileSync, statSync } from 'node:fs'
 import { dirname } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
-import { Kysely, SqliteDialect } from 'kysely'
+import { Kysely, SqliteDialect, sql } from 'kysely'
 import { migrations } from '../../../migrations'
 import { AppError } from '../../shared/errors'
 import { migrate, schemaVersion, versionOf, type MigrationReport } from './migrate'
@@ -92,6 +92,28 @@ export function openStoreReadOnly(file: string, options: OpenStoreOptions, fault
     sqlite.close()
     throw error
   }
+}
+
+/**
+ * Runs `work` on the store's one connection with its commits not waited for on the disk (`synchronous = NORMAL`
+ * in WAL: a commit is written to the WAL, the fsync left to the next full commit or checkpoint), then puts the
+ * connection back to `synchronous = FULL`. Only for writes that may be lost to a power cut because they are
+ * re-done: a Lane's check stamp and record (docs/adr/0205-which-writes-wait-for-the-disk.md). Atomicity is
+ * untouched, and so is every other write: the connection is held meanwhile, so nothing else runs relaxed, and
+ * the next full commit makes these durable too (the WAL is written in order). `work` must only use the store:
+ * no request, no wait on anything else, or every other query waits with it.
+ */
+export function unsyncedWrites<T>(db: Db, work: (connection: Db) => Promise<T>): Promise<T> {
+  // Inside a transaction the setting cannot change (SQLite refuses): its commit is its owner's to make.
+  if (db.isTransaction) return work(db)
+  return db.connection().execute(async (connection) => {
+    await sql`PRAGMA synchronous = NORMAL`.execute(connection)
+    try {
+      return await work(connection)
+    } finally {
+      await sql`PRAGMA synchronous = FULL`.execute(connection)
+    }
+  })
 }
 
 /** The largest file read whole into memory when its folder refuses the shared-memory file a read needs. */
