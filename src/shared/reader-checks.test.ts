@@ -1,7 +1,8 @@
 /** Say why on the Reader's side (issue 43, ADR 0218): each state of a bookmarked Series' next check in words. */
 import { describe, expect, it } from 'vitest'
 import { untilWords } from './format'
-import { ChecksResponse, readerCheckNeedsAttention, readerCheckWords, type ReaderCheckState } from './reader-checks'
+import { readerCheckNeedsAttention, readerCheckWords } from './reader-check-words'
+import { ChecksResponse, type ReaderCheckState } from './reader-checks'
 
 const NOW = 1_800_000_000_000
 const MIN = 60_000

@@ -3,10 +3,9 @@
  * Reader's bookmarked Series next and why — its Site's updates page shows a new chapter first, its rhythm, its
  * Site's round — or why it is not checked now ("not checked: Site paused until 12:04"). The sync API answers the
  * facts (`GET /api/v1/checks`, worked out by the owner's rule in series-state.ts); the Readers' page words them
- * against its own ticking clock. Pure: the server, the page and tests share it.
+ * against its own ticking clock (reader-check-words.ts: no zod in the window). Pure: the server and tests share it.
  */
 import { z } from 'zod'
-import { ageWords, untilWords } from './format'
 
 const millis = z.number().int().min(0)
 
@@ -39,43 +38,3 @@ export const ChecksResponse = z.strictObject({
   checks: z.array(ReaderCheckView),
 })
 export type ChecksResponse = z.infer<typeof ChecksResponse>
-
-const WHY: Record<Exclude<NextCheckReason, 'round'>, string> = {
-  feed: 'this Site’s updates page shows it first',
-  'feed-broken': 'this Site’s updates page does not read now: its own rhythm until it does',
-  rhythm: 'when its next chapter is likely',
-}
-
-const ahead = (ms: number): string => (ms < 60_000 ? 'under a minute' : `about ${ageWords(ms)}`)
-
-/** The card's line: when the Series is checked next and why, or why it is not checked now. */
-export function readerCheckWords(state: ReaderCheckState, now: number): string {
-  switch (state.kind) {
-    case 'no-url':
-      return 'not checked: it has no address on its Site yet'
-    case 'orphan':
-      return 'not checked: no Reader holds it'
-    case 'no-site':
-      return 'not checked: its Site is not set up in the app'
-    case 'finished':
-      return 'Finished: checked only when the owner asks'
-    case 'no-fetcher':
-      return 'not checked: its Site needs a browser the app does not have'
-    case 'paused':
-      return `not checked: Site paused until ${untilWords(state.until, now)}`
-    case 'refusing':
-      return `not checked: the Site refuses the app until ${untilWords(state.until, now)} (an anti-bot challenge)`
-    case 'due':
-      return 'checked at its Site’s next turn'
-    case 'next-check': {
-      if (state.at <= now) return 'checked at its Site’s next turn'
-      const why = state.why === 'round' ? `its Site is checked every ${ageWords(state.everyMs)}` : WHY[state.why]
-      return `next check in ${ahead(state.at - now)} — ${why}`
-    }
-  }
-}
-
-/** Whether the line tells of something that stops checks (the attention accent). */
-export function readerCheckNeedsAttention(state: ReaderCheckState): boolean {
-  return state.kind === 'paused' || state.kind === 'refusing' || state.kind === 'no-fetcher' || state.kind === 'no-url'
-}

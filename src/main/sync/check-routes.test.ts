@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { untilWords } from '../../shared/format'
-import { readerCheckWords } from '../../shared/reader-checks'
+import { readerCheckWords } from '../../shared/reader-check-words'
 import type { FeedStatus } from '../lanes/feed'
 import { pauseLane } from '../store/lanes'
 import { startTestSyncServer, type TestSyncServer } from '../testing/sync-server'
