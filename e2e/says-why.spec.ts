@@ -5,11 +5,13 @@
  * each Lane says what its recent passes came to, with the columns that are all zero left out and a chart legend of
  * what it draws; the "cannot reach the app" banner clears itself and says how old the page is.
  */
+import type { Page } from '@playwright/test'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, test, useShell } from './support/fixtures'
 import { withDb } from './support/db'
 import { signInAdmin, signInReader } from './support/pages'
+import type { RunningShell } from './support/shell'
 
 const HOUR = 3_600_000
 /** "until …" as the window words it: HH:MM today, with the date when it falls on another day (e.g. past midnight). */
@@ -19,6 +21,19 @@ const hhmm = (at: number) => {
   const time = `${two(d.getHours())}:${two(d.getMinutes())}`
   if (d.toDateString() === new Date().toDateString()) return time
   return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${time}`
+}
+
+/** Signs the owner in and pauses a Site's Lane from the Lanes page; answers the admin origin and the pause's end. */
+async function pauseLane(page: Page, shell: RunningShell, site: string): Promise<{ origin: string; until: number }> {
+  const origin = await signInAdmin(page, shell)
+  await page.goto(`${origin}/admin/#/lanes`)
+  const lane = page.locator(`tr[data-lane="${site}"]`)
+  await lane.getByRole('button', { name: 'Pause' }).click()
+  await expect(lane.getByRole('button', { name: 'Resume' })).toBeVisible()
+  const row = withDb(shell.dataFile, (db) => db.prepare('SELECT paused_until FROM poll_lanes WHERE site = ?').get(site)) as {
+    paused_until: number
+  }
+  return { origin, until: row.paused_until }
 }
 
 test.describe('with the demo Sites', () => {
@@ -56,16 +71,7 @@ test.describe('with the demo Sites', () => {
   })
 
   test('a paused Lane: its Series say until when, and a Check now that it will wait', async ({ page, shell }) => {
-    const origin = await signInAdmin(page, shell)
-    await page.goto(`${origin}/admin/#/lanes`)
-    const lane = page.locator('tr[data-lane="fixture-themesia"]')
-    await lane.getByRole('button', { name: 'Pause' }).click()
-    await expect(lane.getByRole('button', { name: 'Resume' })).toBeVisible()
-    const until = (
-      withDb(shell.dataFile, (db) => db.prepare("SELECT paused_until FROM poll_lanes WHERE site = 'fixture-themesia'").get()) as {
-        paused_until: number
-      }
-    ).paused_until
+    const { origin, until } = await pauseLane(page, shell, 'fixture-themesia')
     await page.goto(`${origin}/admin/#/series?site=fixture-themesia`)
     const row = page.locator('[role="row"][data-series="fixture-themesia/iron-bloom"]')
     await expect(row.locator('[data-waiting]')).toHaveText(`Lane paused until ${hhmm(until)} — checks wait`)
@@ -81,16 +87,7 @@ test.describe('with the demo Sites', () => {
     page,
     shell,
   }) => {
-    const origin = await signInAdmin(page, shell)
-    await page.goto(`${origin}/admin/#/lanes`)
-    const lane = page.locator('tr[data-lane="fixture-themesia"]')
-    await lane.getByRole('button', { name: 'Pause' }).click()
-    await expect(lane.getByRole('button', { name: 'Resume' })).toBeVisible()
-    const until = (
-      withDb(shell.dataFile, (db) => db.prepare("SELECT paused_until FROM poll_lanes WHERE site = 'fixture-themesia'").get()) as {
-        paused_until: number
-      }
-    ).paused_until
+    const { until } = await pauseLane(page, shell, 'fixture-themesia')
     // A demo Reader who holds a Series of the paused Site, and one of another Site.
     const holder = withDb(shell.dataFile, (db) =>
       db
