@@ -18,6 +18,7 @@ import * as m0013 from './0013_reader_devices'
 import * as m0014 from './0014_moves_and_gone'
 import * as m0015 from './0015_channel_kind_checked_at_the_boundary'
 import * as m0016 from './0016_found_again'
+import * as m0017 from './0017_series_aliases'
 
 export interface Migration {
   /** `NNNN_name`, the file's name; the number is the schema version it brings. */
@@ -43,4 +44,5 @@ export const migrations: readonly Migration[] = [
   m0014,
   m0015,
   m0016,
+  m0017,
 ]

@@ -11,11 +11,12 @@ import { isPinned, parseUrl } from '../sites/site'
 import { removeBookmark, seriesReaders } from '../store/bookmarks'
 import { chapterList } from '../store/chapters'
 import { getReader } from '../store/readers'
-import { finishSeries, forceSeriesPoll, latestChapterHistory, setSeriesUrl, unfinishSeries } from '../store/series'
+import { finishSeries, forceSeriesPoll, latestChapterHistory, unfinishSeries } from '../store/series'
 import { listSeries } from '../store/series-list'
 import { seriesSightings } from '../store/sightings'
 import { newChapterUpdates } from '../store/updates'
 import { bookmarkByUrl } from '../use-cases/acquire'
+import { moveSeriesUrl } from '../use-cases/series-by-url'
 import type { AdminScope } from './admin-scope'
 import { seriesRowView } from './admin-views'
 
@@ -89,7 +90,7 @@ export function seriesOperations(scope: AdminScope): SeriesOperations {
       if (!site) throw new AppError('not-found', `no Site "${input.site}"`)
       if (!url || !isPinned(site, url))
         throw new AppError('off-pin', `the URL is not on ${site.name}'s host pin (${site.hosts.join(', ')})`)
-      await setSeriesUrl(db, { site: input.site, seriesId: input.seriesId }, url.href, now())
+      await moveSeriesUrl(db, site, { site: input.site, seriesId: input.seriesId }, { url: url.href, found: false, now: now() })
       return seriesRow(input)
     },
     async addBookmark({ readerId, url, status }) {

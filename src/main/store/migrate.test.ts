@@ -94,6 +94,7 @@ describe('migrations', () => {
       'searched_at INTEGER NOT NULL DEFAULT 0',
       "dismissed TEXT NOT NULL DEFAULT ''",
     ])
+    expect(schema.series_aliases).toEqual(['site TEXT NOT NULL PK1', 'alias_id TEXT NOT NULL PK2', 'series_id TEXT NOT NULL'])
     expect(schema.readers).toEqual(['id INTEGER PK1', 'name TEXT NOT NULL', 'token_hash TEXT NOT NULL', 'created_at INTEGER NOT NULL'])
     expect(schema.bookmarks).toEqual([
       'reader_id INTEGER NOT NULL PK1',

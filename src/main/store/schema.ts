@@ -126,6 +126,13 @@ export interface SiteMovesTable {
   dismissed: Generated<string>
 }
 
+/** An id that names a Series without being its key: of a URL it moved to or from (migration 0017). */
+export interface SeriesAliasesTable {
+  site: string
+  alias_id: string
+  series_id: string
+}
+
 /** A gone Series found again by its title at another URL, proposed to the owner (migration 0016). */
 export interface SeriesFoundTable {
   site: string
@@ -301,6 +308,7 @@ export interface Database {
   poll_lanes: PollLanesTable
   site_moves: SiteMovesTable
   series_found: SeriesFoundTable
+  series_aliases: SeriesAliasesTable
   poll_passes: PollPassesTable
   latest_chapter_history: LatestChapterHistoryTable
   chapters: ChaptersTable

@@ -26,6 +26,7 @@ import type { BookmarkRow, ReaderRow } from '../store/schema'
 import { readSettings } from '../store/settings'
 import { recordSighting } from '../store/sightings'
 import { bookmarkByUrl, type AcquireDeps } from '../use-cases/acquire'
+import { seriesOfUrl } from '../use-cases/series-by-url'
 import { exportReader, exportReaderCsv } from '../use-cases/library-export'
 import { ExportDocument } from '../../shared/export-format'
 import { chapterList, readerUpdates } from '../store/chapters'
@@ -357,7 +358,7 @@ export const chapterRoutes: RoutesOf = async (app, { deps }) => {
       const reader = authenticated(request)
       const { body } = request
       const now = deps.clock.now()
-      const key = sightedSeries(deps, body)
+      const key = await sightedSeries(deps, body)
       if (!(await getBookmark(deps.db, reader.id, key))) throw new AppError('not-found', `no bookmark ${key.site}/${key.seriesId}`)
       // A time ahead of ours (a device ahead of a slow server) is taken as now, as Progress is (docs/adr/0092-…).
       const sightedAt = Math.min(body.at ?? now, now)
@@ -368,13 +369,13 @@ export const chapterRoutes: RoutesOf = async (app, { deps }) => {
 }
 
 /** The Series a Sighting names: by its URL on a Site's host pin, or by its Site and id. */
-function sightedSeries(deps: SyncDeps, body: z.output<typeof S.SightingBody>): { site: string; seriesId: string } {
+async function sightedSeries(deps: SyncDeps, body: z.output<typeof S.SightingBody>): Promise<{ site: string; seriesId: string }> {
   if (body.url === undefined) {
     if (body.site === undefined || body.seriesId === undefined)
       throw new AppError('invalid-request', 'body: give either url, or site and seriesId')
     return { site: body.site, seriesId: body.seriesId }
   }
-  const match = deps.acquire.registry.resolve(body.url)
+  const match = await seriesOfUrl(deps.db, deps.acquire.registry, body.url)
   if (!match) throw new AppError('off-pin', "not a Series URL on any known Site's host pin")
-  return { site: match.site.key, seriesId: match.seriesId }
+  return match.key
 }

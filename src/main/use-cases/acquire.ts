@@ -22,6 +22,7 @@ import type { Db } from '../store/database'
 import { laneRow, recordRefusal } from '../store/lanes'
 import type { BookmarkStatus, SeriesKey } from '../store/schema'
 import { addSeries, getSeries, setSeriesUrl, stillDue } from '../store/series'
+import { seriesOfUrl } from './series-by-url'
 
 /** How many new Series one Reader's bookmarks may have read at once per hour; past it they wait for the Lane. */
 export const NEW_SERIES_PER_READER_PER_HOUR = 60
@@ -69,10 +70,11 @@ export async function bookmarkByUrl(
   deps: AcquireDeps,
   input: { readerId: number; url: string; status?: BookmarkStatus; maxBookmarks?: number },
 ): Promise<AcquireResult> {
-  const match = deps.registry.resolve(input.url)
+  // The Series the URL names: a moved Series by its old or its new URL is the one Series (docs/adr/0233-…).
+  const match = await seriesOfUrl(deps.db, deps.registry, input.url)
   if (!match) throw new AppError('off-pin', `not a Series URL on any known Site's host pin: ${truncate(input.url)}`)
-  const { site, seriesId, seriesUrl } = match
-  const key = { site: site.key, seriesId }
+  const { site, key, seriesUrl } = match
+  const seriesId = key.seriesId
   const now = deps.clock.now()
 
   const { existing, created } = await deps.db.transaction().execute(async (trx) => {

@@ -12,8 +12,9 @@ import type { CheckReport } from '../lanes/check'
 import { isPinned, parseUrl } from '../sites/site'
 import type { SeriesKey } from '../store/schema'
 import { answerFoundAgain, pendingFoundAgain, recordFoundAgain, searchedSince, type FoundAgainProposal } from '../store/search'
-import { forceSeriesPoll, getSeries, setSeriesUrl } from '../store/series'
+import { forceSeriesPoll, getSeries } from '../store/series'
 import { searchSite, type SearchDeps } from './search-site'
+import { moveSeriesUrl } from './series-by-url'
 
 /** The one result that is confidently the Series, or null: exactly one other URL whose title is the same. */
 export function confidentMatch(title: string, currentUrl: string, results: readonly SearchResultView[]): SearchResultView | null {
@@ -65,7 +66,8 @@ export async function acceptFoundAgain(deps: Pick<SearchDeps, 'db' | 'registry' 
   const url = parseUrl(proposal.toUrl)
   if (!site || !url || !isPinned(site, url)) throw new AppError('off-pin', `${proposal.toUrl} is no longer on the Site's host pin`)
   const now = deps.clock.now()
-  await setSeriesUrl(deps.db, key, url.href, now)
+  // Its old and its new URL name it from now on: a follow of either is this Series (docs/adr/0233-…).
+  await moveSeriesUrl(deps.db, site, key, { url: url.href, found: true, now })
   await answerFoundAgain(deps.db, key, 'accepted')
   // Read at its new place at the Lane's next turn: the gone run ends with that check.
   await forceSeriesPoll(deps.db, key, now)

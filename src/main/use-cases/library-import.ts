@@ -23,6 +23,7 @@ import type { Db } from '../store/database'
 import { existingBookmarks, existingSeries, importProgressWins, saveSourceMapping, sourceMappings, writeImport } from '../store/library'
 import { getReader, readerByName } from '../store/readers'
 import { hashToken, newToken, READER_NAME } from './reader-tokens'
+import { planOnKnownSeries } from './series-by-url'
 
 export interface LibraryDeps {
   db: Db
@@ -67,7 +68,8 @@ export async function planLibrary(
   for (const r of plan.readers) {
     if (!READER_NAME.test(r.name)) throw new ImportError(`export document: "${r.name}" is not a Reader name this app takes`)
   }
-  return plan
+  // A Series the app knows by another id (it moved) is that Series, not a new one (docs/adr/0233-…).
+  return planOnKnownSeries(deps.db, deps.registry, plan)
 }
 
 /** What the import of a plan would do, read from the store now. Writes nothing. */

@@ -22,6 +22,7 @@ import type { FoundSeries, SearchFor, SiteSearch } from '../sites/search'
 import { AdapterError, isPinned, parseUrl, type Page, type Site } from '../sites/site'
 import { laneRow, recordRefusal } from '../store/lanes'
 import { followedIds } from '../store/search'
+import { knownSeriesKeys } from '../store/series-aliases'
 import type { AcquireDeps } from './acquire'
 
 const MINUTE = 60_000
@@ -180,6 +181,12 @@ async function resultsOf(deps: SearchDeps, site: Site, found: readonly FoundSeri
     const result = byId.get(id)
     if (result) result.coverUrl ??= cover
   }
-  const followed = await followedIds(deps.db, site.key, [...byId.keys()], readerId)
-  return [...byId.values()].map((r) => ({ ...r, following: followed.has(r.seriesId) }))
+  // A result at the URL a Series moved to is that Series (docs/adr/0233-a-moved-series-is-one-series.md).
+  const known = await knownSeriesKeys(
+    deps.db,
+    [...byId.keys()].map((seriesId) => ({ site: site.key, seriesId })),
+  )
+  const idOf = (id: string) => known.get(`${site.key}\u0000${id}`)?.seriesId ?? id
+  const followed = await followedIds(deps.db, site.key, [...byId.keys()].map(idOf), readerId)
+  return [...byId.values()].map((r) => ({ ...r, following: followed.has(idOf(r.seriesId)) }))
 }
