@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util'
 import { wantsHelp } from '../src/main/cli/help'
 import { browserPages } from './browser-pages'
 import { checkOverhead } from './check-overhead'
+import { checks150k } from './checks-150k'
 import { chapters100k, chapters100kCheckOverhead, chapters100kFullSync, chapters100kSince } from './chapters-100k'
 import { import5000, import5000Requests } from './import-5000'
 import { importHostile } from './import-hostile'
@@ -42,6 +43,7 @@ const BENCHES: Record<string, () => Promise<BenchResult>> = {
   'export-50k': export50k,
   'export-300k': export300k,
   'full-sync-150k': fullSync150k,
+  'checks-150k': checks150k,
   'due-query-100k': dueQuery100k,
   'series-list-100k': seriesListStore100k,
   'series-list-100k-chromium': seriesListChromium100k,

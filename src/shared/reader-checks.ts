@@ -31,10 +31,35 @@ export type ReaderCheckState = z.infer<typeof ReaderCheckState>
 export const ReaderCheckView = z.strictObject({ site: z.string(), seriesId: z.string(), check: ReaderCheckState })
 export type ReaderCheckView = z.infer<typeof ReaderCheckView>
 
+/**
+ * The most checks one answer holds (docs/adr/0234-the-checks-answer-in-pages.md): a library up to it is one answer
+ * as before; a larger one is read a page at a time (`after`: the `next` of the page before), so no answer holds the
+ * app's one thread for long.
+ */
+export const CHECKS_PAGE_MAX = 1_000
+
+export const ChecksQuery = z.strictObject({
+  /** The `next` of the page before: this page continues after it, in the order of the bookmarks' keys. */
+  after: z
+    .string()
+    .max(1_000)
+    .regex(/^[A-Za-z0-9_-]+$/, 'the next of a page')
+    .optional(),
+  /** At most this many checks (default and most: CHECKS_PAGE_MAX). */
+  limit: z
+    .string()
+    .regex(/^\d{1,5}$/, 'a whole number')
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(CHECKS_PAGE_MAX))
+    .optional(),
+})
+
 export const ChecksResponse = z.strictObject({
   /** The server's clock when it answered. */
   now: millis,
-  /** One per bookmark of the Reader. */
+  /** One per bookmark of the Reader, by site and seriesId. */
   checks: z.array(ReaderCheckView),
+  /** Pass as `after` for the next page; absent on the last page. */
+  next: z.string().optional(),
 })
 export type ChecksResponse = z.infer<typeof ChecksResponse>

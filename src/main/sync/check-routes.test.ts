@@ -83,3 +83,57 @@ describe('GET /api/v1/checks', () => {
     expect(refused.json.error.code).toBe('invalid-request')
   })
 })
+
+describe('GET /api/v1/checks a page at a time (docs/adr/0234-the-checks-answer-in-pages.md)', () => {
+  /** `n` bookmarks of alice on Series the store holds already (no request to the fixture site). */
+  function seed(n: number): string[] {
+    const db = server.store.sqlite
+    const series = db.prepare("INSERT INTO series (site, series_id, series_url, created_at) VALUES ('fixture-madara', ?, ?, 1)")
+    const bookmark = db.prepare(
+      "INSERT INTO bookmarks (reader_id, site, series_id, created_at, updated_at) VALUES (?, 'fixture-madara', ?, 1, 1)",
+    )
+    const ids = Array.from({ length: n }, (_, i) => `s-${String(i).padStart(5, '0')}`)
+    db.transaction(() => {
+      for (const id of ids) {
+        series.run(id, `${server.fixture.origin}/madara/manga/${id}/`)
+        bookmark.run(server.alice.id, id)
+      }
+    })()
+    return ids
+  }
+  const get = (query = '') => server.call(server.alice.token, 'GET', `/api/v1/checks${query}`)
+
+  it('a library up to a page is one answer, as before: no next', async () => {
+    const ids = seed(3)
+    const answer = await get()
+    expect(answer.json.checks.map((c: { seriesId: string }) => c.seriesId)).toEqual(ids)
+    expect(answer.json).not.toHaveProperty('next')
+  })
+
+  it('a larger one comes in pages of at most 1,000 that together hold every bookmark once, in key order', async () => {
+    const ids = seed(1_001)
+    const first = await get()
+    expect(first.json.checks).toHaveLength(1_000)
+    expect(first.json.next).toMatch(/^[A-Za-z0-9_-]+$/)
+    const second = await get(`?after=${first.json.next}`)
+    expect(second.json.checks.map((c: { seriesId: string }) => c.seriesId)).toEqual([ids[1_000]])
+    expect(second.json).not.toHaveProperty('next')
+    const pages: string[] = []
+    let after: string | undefined
+    do {
+      const page = (await get(`?limit=400${after ? `&after=${after}` : ''}`)).json
+      pages.push(...page.checks.map((c: { seriesId: string }) => c.seriesId))
+      after = page.next
+    } while (after)
+    expect(pages).toEqual(ids)
+  })
+
+  it('refuses a limit past the page or a cursor it did not write, with the error shape', async () => {
+    seed(2)
+    for (const query of ['?limit=1001', '?limit=0', '?after=not%20a%20cursor', `?after=${Buffer.from('[1,2]').toString('base64url')}`]) {
+      const refused = await get(query)
+      expect(refused.status, query).toBe(422)
+      expect(refused.json.error.code).toBe('invalid-request')
+    }
+  })
+})

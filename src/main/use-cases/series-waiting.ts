@@ -3,6 +3,7 @@
  * whether a fetcher can read it and its Site's updates page: the owner's window and the Readers' page (issue 43,
  * docs/adr/0218-the-readers-next-check.md) read the same facts, worked out on the main thread.
  */
+import { sql } from 'kysely'
 import { seriesWaiting, type FeedState, type SeriesWaitingView } from '../../shared/series-state'
 import type { ReaderCheckState, ReaderCheckView } from '../../shared/reader-checks'
 import { fetcherFor, type Fetchers } from '../fetch/fetcher'
@@ -10,7 +11,7 @@ import type { FeedStatus } from '../lanes/feed'
 import type { SiteRegistry } from '../sites/registry'
 import type { Db } from '../store/database'
 import { allLanes } from '../store/lanes'
-import type { SeriesRow } from '../store/schema'
+import type { SeriesKey, SeriesRow } from '../store/schema'
 
 export interface WaitingDeps {
   db: Db
@@ -66,8 +67,17 @@ export function feedFact(status: FeedStatus | undefined): { feed?: FeedState } {
   return {}
 }
 
-/** Every bookmark of a Reader with what its Series waits for, in the Readers' contract (`GET /api/v1/checks`). */
-export async function readerChecks(deps: WaitingDeps, readerId: number): Promise<ReaderCheckView[]> {
+/**
+ * A Reader's bookmarks with what each Series waits for, in the Readers' contract (`GET /api/v1/checks`): at most
+ * `limit`, in the order of their keys, after `after` — one range of the bookmarks' primary key, so every page costs
+ * the same however far in (docs/adr/0234-the-checks-answer-in-pages.md). `next` is the last key when more follow.
+ */
+export async function readerChecks(
+  deps: WaitingDeps,
+  readerId: number,
+  page: { limit: number; after?: SeriesKey },
+): Promise<{ checks: ReaderCheckView[]; next?: SeriesKey }> {
+  const after = page.after
   const rows = await deps.db
     .selectFrom('bookmarks as b')
     .innerJoin('series as s', (j) => j.onRef('s.site', '=', 'b.site').onRef('s.series_id', '=', 'b.series_id'))
@@ -83,14 +93,20 @@ export async function readerChecks(deps: WaitingDeps, readerId: number): Promise
       's.force_poll_at',
     ])
     .where('b.reader_id', '=', readerId)
-    .orderBy('s.site')
-    .orderBy('s.series_id')
+    .$if(after !== undefined, (q) => q.where(sql<boolean>`(b.site, b.series_id) > (${after!.site}, ${after!.seriesId})`))
+    .orderBy('b.site')
+    .orderBy('b.series_id')
+    .limit(page.limit + 1)
     .execute()
+  const more = rows.length > page.limit
+  if (more) rows.length = page.limit
   const waiting = await waitingOf(deps)
-  return rows.map((row) => {
+  const checks = rows.map((row) => {
     const view = waiting({ ...row, pending: row.force_poll_at > row.latest_checked_at })
     return { site: row.site, seriesId: row.series_id, check: readerState(view, deps.registry.get(row.site)?.pace) }
   })
+  const last = rows.at(-1)
+  return more && last ? { checks, next: { site: last.site, seriesId: last.series_id } } : { checks }
 }
 
 /** The owner's waiting view in the Reader's terms: a planned check says why it comes when it does. */

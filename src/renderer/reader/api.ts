@@ -47,8 +47,9 @@ export function createApi(token: () => string | null) {
         'GET',
         `/api/v1/bookmarks/${encodeURIComponent(b.site)}/${encodeURIComponent(b.seriesId)}/chapters${before === undefined ? '' : `?before=${before}`}`,
       ),
-    /** When the app checks each bookmarked Series next, and why (docs/adr/0218-the-readers-next-check.md). */
-    checks: () => call<ChecksResponse>('GET', '/api/v1/checks'),
+    /** When the app checks each bookmarked Series next, and why (docs/adr/0218-…), a page at a time (`after`: the previous page's `next`). */
+    checks: (after?: string) =>
+      call<ChecksResponse>('GET', after === undefined ? '/api/v1/checks' : `/api/v1/checks?after=${encodeURIComponent(after)}`),
     /** The Reader's unread New Chapters, newest first. */
     updates: () => call<UpdatesAnswer>('GET', '/api/v1/updates'),
     /** The Sites, each with whether it can be searched by title. */

@@ -200,9 +200,16 @@ function syncParts(state: ReaderState, list: ListParts) {
    */
   async function loadChecks(): Promise<void> {
     try {
-      const answer = await api.checks()
-      const shift = Date.now() - answer.now
-      state.checks.value = new Map(answer.checks.map((c) => [keyOf(c), onThisClock(c.check, shift)]))
+      // A page at a time (docs/adr/0234-…): a large library is many small answers, shown once all are in.
+      const checks: typeof state.checks.value = new Map()
+      let after: string | undefined
+      do {
+        const answer = await api.checks(after)
+        const shift = Date.now() - answer.now
+        for (const c of answer.checks) checks.set(keyOf(c), onThisClock(c.check, shift))
+        after = answer.next
+      } while (after !== undefined)
+      state.checks.value = checks
     } catch {
       // The list itself synced; the reasons wait for the next sync.
     }
