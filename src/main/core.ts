@@ -90,6 +90,8 @@ export interface CoreOptions {
   reader?: PageReader
   /** Each digest of New Chapters the notifier makes (the simulation's observer). */
   onDigest?: NotifierDeps['onDigest']
+  /** The Lanes' first passes wait for this (the app: its first answer; docs/adr/0229-…). Default: none. */
+  firstPassAfter?: Promise<unknown>
 }
 
 /**
@@ -603,6 +605,7 @@ function laneOptions(options: CoreOptions, store: Store, polling: PollingParts, 
       void notifier.digest(site.key).then(() => notifier.wake())
     },
     onPass: options.onPass,
+    firstPassAfter: options.firstPassAfter,
     onCheck: (site, series, report) => {
       onCheck?.(site.key, series.series_id, report)
       if (report.gone) void findAgainAfterCheck(search, { site: site.key, seriesId: series.series_id }, report)

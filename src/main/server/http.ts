@@ -145,6 +145,19 @@ function capConnections(server: HttpServer, limits: ListenerLimits): void {
   })
 }
 
+/**
+ * Calls `then` once, when the server has sent its first answer (any route, any status): the app's first passes wait
+ * for it, so a start's first request is not answered behind them (docs/adr/0229-a-start-that-loads-what-it-answers-with.md).
+ */
+export function onFirstAnswer(app: FastifyInstance, then: () => void): void {
+  let told = false
+  app.addHook('onResponse', async () => {
+    if (told) return
+    told = true
+    then()
+  })
+}
+
 export interface Listening {
   /** `http://host:port` as bound. */
   readonly origin: string
