@@ -9,7 +9,6 @@ import { createAdmin } from './admin/admin'
 import { validatedAdmin, type AdminCaller } from './admin/validated'
 import { systemClock, type Clock } from './clock'
 import { startCore, type Core, type CoreOptions } from './core'
-import { startDemo } from './demo/demo'
 import { createBrowserFetcher, type BrowserFetcherOptions } from './fetch/browser/browser-fetcher'
 import type { BrowserLauncher } from './fetch/browser/session'
 import { ADMIN_CODE_VALUE, registerAdminHttp } from './admin/admin-http'
@@ -106,7 +105,8 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
   try {
     // The demo keeps its catalogue in a database of its own, beside the owner's, and its Sites' state with it.
     const dataDir = options.demo ? join(options.dataDir, 'demo') : options.dataDir
-    const demo = options.demo ? await startDemo({ clock, log, dataDir }) : undefined
+    // Loaded only for the demo: its Sites and pages are no part of a usual start (docs/adr/0229-…).
+    const demo = options.demo ? await (await import('./demo/demo')).startDemo({ clock, log, dataDir }) : undefined
     if (demo) started.add(() => demo.stop())
     const browser = browserFetcher(options, dataDir)
     const core = await startCore({

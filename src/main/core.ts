@@ -255,9 +255,12 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       await closeData(data, polling.reader)
     },
   }
-  // Ready to read before the first check: the worker starts on its own thread while the app builds its servers and
-  // listens; a read asked sooner waits for it (docs/adr/0211-a-start-that-answers-first.md).
-  void polling.reader.warm()
+  // Ready to read before the first check: the worker starts on its own thread once the Lanes' first passes may begin
+  // (the app: after its first answer), so it does not compete with the start; a read asked sooner waits for it
+  // (docs/adr/0211-a-start-that-answers-first.md, 0229-a-start-that-loads-what-it-answers-with.md).
+  void Promise.resolve(options.firstPassAfter).then(() => {
+    if (!closed) void polling.reader.warm()
+  })
   return core
 }
 
