@@ -13,6 +13,8 @@ export default defineConfig({
       alias: [
         { find: /^whatwg-encoding$/, replacement: resolve('src/main/fetch/encoding-labels.ts') },
         { find: /^glob$/, replacement: resolve('src/main/server/glob-on-first-use.ts') },
+        // @fastify/rate-limit makes an ip-address Address6 only in its default key, which the sync endpoint replaces.
+        { find: /^ip-address$/, replacement: resolve('src/main/server/ip-address-on-first-use.ts') },
       ],
     },
     build: {
@@ -41,8 +43,9 @@ export default defineConfig({
       // out/main/import-worker.js (docs/adr/0080), and the big reads', out/main/big-read-worker.js (docs/adr/0093).
       rollupOptions: {
         // Fastify's Ajv and fast-json-stringify compilers load from node_modules when first used, which a start
-        // never does (server/http.ts; docs/adr/0229-a-start-that-loads-what-it-answers-with.md).
-        external: ['@fastify/ajv-compiler', '@fastify/fast-json-stringify-compiler'],
+        // never does (server/http.ts), and so does light-my-request (Fastify requires it for `inject` only)
+        // (docs/adr/0229-a-start-that-loads-what-it-answers-with.md).
+        external: ['@fastify/ajv-compiler', '@fastify/fast-json-stringify-compiler', 'light-my-request'],
         output: { comments: false },
         input: {
           index: resolve('src/main/electron/index.ts'),
