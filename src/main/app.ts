@@ -9,7 +9,6 @@ import { createAdmin } from './admin/admin'
 import { validatedAdmin, type AdminCaller } from './admin/validated'
 import { systemClock, type Clock } from './clock'
 import { startCore, type Core, type CoreOptions } from './core'
-import { startDemo } from './demo/demo'
 import { createBrowserFetcher, type BrowserFetcherOptions } from './fetch/browser/browser-fetcher'
 import type { BrowserLauncher } from './fetch/browser/session'
 import { ADMIN_CODE_VALUE, registerAdminHttp } from './admin/admin-http'
@@ -18,7 +17,7 @@ import { SignInCodes } from './access/sign-in-codes'
 import { watchAdminLinkRequests } from './admin/admin-link-watch'
 import { applyLogLevel, type Log } from './log'
 import type { FastifyInstance } from 'fastify'
-import { createHttpServer, listen, relisten, type Listening } from './server/http'
+import { createHttpServer, listen, onFirstAnswer, relisten, type Listening } from './server/http'
 import { defaultRendererDir, registerPages } from './server/pages'
 import type { Site } from './sites/site'
 import { readSettings } from './store/settings'
@@ -91,14 +90,23 @@ export interface RunningApp {
   stop(): Promise<void>
 }
 
+/**
+ * The Lanes' first passes wait for the sync endpoint's first answer, or this long (real time) after it listens: a
+ * start answers its first request without a pass competing (docs/adr/0229-a-start-that-loads-what-it-answers-with.md).
+ */
+export const FIRST_PASS_WAIT_MS = 500
+
 export async function startApp(options: AppOptions): Promise<RunningApp> {
   const clock = options.clock ?? systemClock
   const { log } = options
   const started = new Started(log)
+  let answered = () => {}
+  const firstPassAfter = new Promise<void>((resolve) => (answered = resolve))
   try {
     // The demo keeps its catalogue in a database of its own, beside the owner's, and its Sites' state with it.
     const dataDir = options.demo ? join(options.dataDir, 'demo') : options.dataDir
-    const demo = options.demo ? await startDemo({ clock, log, dataDir }) : undefined
+    // Loaded only for the demo: its Sites and pages are no part of a usual start (docs/adr/0229-…).
+    const demo = options.demo ? await (await import('./demo/demo')).startDemo({ clock, log, dataDir }) : undefined
     if (demo) started.add(() => demo.stop())
     const browser = browserFetcher(options, dataDir)
     const core = await startCore({
@@ -110,14 +118,16 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       nativeBinding: options.nativeBinding,
       onNewChapters: options.onNewChapters,
       awaitIntegrity: false,
+      firstPassAfter,
     })
     started.add(() => core.stop())
     const demoReaders = demo ? await demo.seed(core.store.db, clock.now()) : []
 
     const settings = await readSettings(core.store.db)
     applyLogLevel(log, settings.logLevel)
-    const served = await serve({ options, core, clock, dataDir, started, host: options.host ?? bindHost(settings.syncBind) })
+    const served = await serve({ options, core, clock, dataDir, started, host: options.host ?? bindHost(settings.syncBind), answered })
     const bound = await served.endpoint.listen(options.port ?? settings.syncPort)
+    setTimeout(answered, FIRST_PASS_WAIT_MS).unref()
     // Digests what a crash left before any pass can add to it, then delivers each pass's digests (docs/adr/0074-…).
     core.notifier.start()
     if (options.lanes ?? true) await core.startLanes()
@@ -227,6 +237,8 @@ async function serve(context: {
   dataDir: string
   started: Started
   host: string
+  /** Told once the sync endpoint has sent its first answer. */
+  answered: () => void
 }): Promise<{ endpoint: SyncEndpoint; api: AdminApi; admin: AdminCaller; adminListening?: AdminListening }> {
   const { options, core, clock, started } = context
   const { log } = options
@@ -243,6 +255,7 @@ async function serve(context: {
   started.add(() => bigReads.close())
   const app = createHttpServer({ log })
   started.add(() => app.close())
+  onFirstAnswer(app, context.answered)
   const endpoint = new SyncEndpoint(app, context.host, log)
   const api = createAdmin({
     core,

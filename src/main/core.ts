@@ -90,6 +90,8 @@ export interface CoreOptions {
   reader?: PageReader
   /** Each digest of New Chapters the notifier makes (the simulation's observer). */
   onDigest?: NotifierDeps['onDigest']
+  /** The Lanes' first passes wait for this (the app: its first answer; docs/adr/0229-…). Default: none. */
+  firstPassAfter?: Promise<unknown>
 }
 
 /**
@@ -253,9 +255,12 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       await closeData(data, polling.reader)
     },
   }
-  // Ready to read before the first check: the worker starts on its own thread while the app builds its servers and
-  // listens; a read asked sooner waits for it (docs/adr/0211-a-start-that-answers-first.md).
-  void polling.reader.warm()
+  // Ready to read before the first check: the worker starts on its own thread once the Lanes' first passes may begin
+  // (the app: after its first answer), so it does not compete with the start; a read asked sooner waits for it
+  // (docs/adr/0211-a-start-that-answers-first.md, 0229-a-start-that-loads-what-it-answers-with.md).
+  void Promise.resolve(options.firstPassAfter).then(() => {
+    if (!closed) void polling.reader.warm()
+  })
   return core
 }
 
@@ -603,6 +608,7 @@ function laneOptions(options: CoreOptions, store: Store, polling: PollingParts, 
       void notifier.digest(site.key).then(() => notifier.wake())
     },
     onPass: options.onPass,
+    firstPassAfter: options.firstPassAfter,
     onCheck: (site, series, report) => {
       onCheck?.(site.key, series.series_id, report)
       if (report.gone) void findAgainAfterCheck(search, { site: site.key, seriesId: series.series_id }, report)

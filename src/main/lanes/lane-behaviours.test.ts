@@ -230,6 +230,27 @@ describe('a Site added while the Lanes run', () => {
     await clock.runQuiet(1)
     expect((await rowsOf('b')).map((r) => r.started_at - started)).toEqual([FIRST_PASS_STAGGER_MS])
   })
+  it('the first passes wait for what the app gives them (its first answer), then stagger as usual', async () => {
+    let open = () => {}
+    const firstPassAfter = new Promise<void>((resolve) => (open = resolve))
+    const sites = [site('a'), site('b')]
+    await lanes({ sites, firstPassAfter })
+    await clock.runQuiet(HOUR)
+    expect(requests).toEqual([])
+    expect(await rowsOf('a')).toEqual([])
+    const opened = clock.now()
+    open()
+    await clock.runQuiet(FIRST_PASS_STAGGER_MS)
+    expect((await rowsOf('a')).map((r) => r.started_at - opened)).toEqual([0])
+    expect((await rowsOf('b')).map((r) => r.started_at - opened)).toEqual([FIRST_PASS_STAGGER_MS])
+  })
+  it('a stop while the first passes wait ends at once, and nothing is read after', async () => {
+    const started = await lanes({ sites: [site('a')], firstPassAfter: new Promise(() => {}) })
+    await started.stop()
+    await clock.runQuiet(HOUR)
+    expect(requests).toEqual([])
+    expect(await rowsOf('a')).toEqual([])
+  })
   it('a Lane stopped during its stagger reads nothing', async () => {
     let queries = 0
     const db = failingWhen(store.db, () => (queries++, false))

@@ -61,6 +61,11 @@ export interface LanesOptions {
   fetchImage?: ImageFetcher
   /** Every cover request a Lane makes, as it ends. */
   onCover?(site: Site, key: CoverKey, result: ImageResult): void
+  /**
+   * The Lanes' first passes wait for this, then stagger as usual (the app: its endpoint's first answer, or half a
+   * second after it listens; docs/adr/0229-a-start-that-loads-what-it-answers-with.md).
+   */
+  firstPassAfter?: Promise<unknown>
 }
 
 export interface Lanes {
@@ -114,6 +119,7 @@ interface LaneShared {
 async function runLane(shared: LaneShared, site: Site, startAfterMs = 0): Promise<void> {
   const { options, signal } = shared
   const { clock, log } = options
+  if (options.firstPassAfter) await untilOrAborted(options.firstPassAfter, signal)
   if (startAfterMs > 0) await clock.sleep(startAfterMs, signal)
   if (signal.aborted) return
   await seedPacer(shared, site)
@@ -133,6 +139,19 @@ async function runLane(shared: LaneShared, site: Site, startAfterMs = 0): Promis
     if (sleepMs > 0) await clock.sleep(sleepMs, signal)
   }
   await writeHeldRows(options, site, unwritten)
+}
+
+/** Resolves when `gate` settles, or at once when `signal` aborts (a stop does not wait for the gate). */
+function untilOrAborted(gate: Promise<unknown>, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve()
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      signal.removeEventListener('abort', done)
+      resolve()
+    }
+    signal.addEventListener('abort', done, { once: true })
+    gate.then(done, done)
+  })
 }
 
 /** The gap holds across a restart: the newest stamp is this app's last request to the Site. */

@@ -3,8 +3,9 @@
  * admin surface. Built on Fastify; routes are registered by the modules that own them.
  */
 import type { Server as HttpServer, IncomingMessage, ServerResponse } from 'node:http'
+import { createRequire } from 'node:module'
 import type { Socket } from 'node:net'
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify'
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify'
 import type { Log } from '../log'
 import { toErrorAnswer } from './errors'
 
@@ -47,6 +48,24 @@ export interface ServerOptions {
   limits?: Partial<ListenerLimits>
 }
 
+type Compilers = Required<NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>>
+type CompilerFactory = (...args: unknown[]) => unknown
+
+/**
+ * Fastify's own schema compilers (Ajv, fast-json-stringify), loaded the first time a route outside the sync scope's
+ * zod compilers has a schema to compile: none does, so a start never loads their half megabyte; the build keeps them
+ * out of the bundle (electron.vite.config.ts; docs/adr/0229-a-start-that-loads-what-it-answers-with.md).
+ */
+function compilersOnFirstUse(): Compilers {
+  const load = createRequire(import.meta.url)
+  let validator: CompilerFactory | undefined
+  let serializer: CompilerFactory | undefined
+  const buildValidator: CompilerFactory = (...args) => (validator ??= (load('@fastify/ajv-compiler') as () => CompilerFactory)())(...args)
+  const buildSerializer: CompilerFactory = (...args) =>
+    (serializer ??= (load('@fastify/fast-json-stringify-compiler') as () => CompilerFactory)())(...args)
+  return { buildValidator: buildValidator as Compilers['buildValidator'], buildSerializer: buildSerializer as Compilers['buildSerializer'] }
+}
+
 export function createHttpServer(options: ServerOptions): FastifyInstance {
   const quiet = options.log.levelVal >= options.log.levels.values.warn! ? options.log.level : 'warn'
   const limits: ListenerLimits = { ...LISTENER_LIMITS, ...options.limits }
@@ -64,6 +83,7 @@ export function createHttpServer(options: ServerOptions): FastifyInstance {
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 64 * 1024,
     return503OnClosing: true,
+    schemaController: { compilersFactory: compilersOnFirstUse() },
     // A series_id may be 200 characters (percent-encoded, longer).
     routerOptions: { maxParamLength: 800 },
     // Errors the router raises before any route runs (a bad percent-encoding, an over-long segment) get the
@@ -142,6 +162,19 @@ function capConnections(server: HttpServer, limits: ListenerLimits): void {
     mine.add(socket)
     byAddress.set(address, mine)
     socket.once('close', () => forget(socket, address))
+  })
+}
+
+/**
+ * Calls `then` once, when the server has sent its first answer (any route, any status): the app's first passes wait
+ * for it, so a start's first request is not answered behind them (docs/adr/0229-a-start-that-loads-what-it-answers-with.md).
+ */
+export function onFirstAnswer(app: FastifyInstance, then: () => void): void {
+  let told = false
+  app.addHook('onResponse', async () => {
+    if (told) return
+    told = true
+    then()
   })
 }
 

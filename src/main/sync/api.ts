@@ -6,14 +6,13 @@
  * (routes.ts), their notifications (notify-routes.ts), and the routes open to anyone (health, sign-in).
  */
 import rateLimit from '@fastify/rate-limit'
-import swagger from '@fastify/swagger'
 import type { FastifyInstance, FastifyRequest, FastifySchemaValidationError } from 'fastify'
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod'
 import pkg from '../../../package.json' with { type: 'json' }
 import { AppError, describeIssues } from '../../shared/errors'
 import { authenticated, deviceOfToken } from './auth'
 import { deviceRoutes } from './device-routes'
-import { NO_BODY, NO_QUERY, OPENAPI_PATH, swaggerOptions } from './openapi'
+import { NO_BODY, NO_QUERY, OPENAPI_PATH, openapiOnFirstUse, swaggerOptions } from './openapi'
 import { updateBookmark } from '../store/bookmarks'
 import { groupCommit } from '../store/group-commit'
 import {
@@ -68,14 +67,15 @@ export async function registerSyncApi(app: FastifyInstance, given: SyncDeps, opt
   await app.register(async (scope) => {
     const api = scope.withTypeProvider<ZodTypeProvider>()
     useZodSchemas(api)
-    await api.register(swagger, swaggerOptions(pkg.version))
+    // The document is written at its first request, from the routes as registered (docs/adr/0229-…).
+    const openapi = openapiOnFirstUse(api, swaggerOptions(pkg.version))
     // What a route takes no part of, it refuses (validation, so after the limit and the token).
     api.addHook('onRoute', (route) => {
       if (route.schema?.hide) return
       route.schema = { ...route.schema, querystring: route.schema?.querystring ?? NO_QUERY, body: route.schema?.body ?? NO_BODY }
     })
     await limitRequests(api, deps, limit)
-    api.get(OPENAPI_PATH, { schema: { hide: true } }, async () => api.swagger())
+    api.get(OPENAPI_PATH, { schema: { hide: true } }, () => openapi())
     await api.register(openRoutes, { health: options.store ? () => options.store!.health() : undefined })
     await api.register(signInRoute, { deps })
     await api.register(async (readers) => {

@@ -3,6 +3,7 @@ import { createHmac } from 'node:crypto'
  * The OpenAPI document is written from the routes as the server registers them: every sync route is in it, with
  * the parameters, body and answers its own schemas declare — found from the server, not from a list kept here.
  */
+import swagger from '@fastify/swagger'
 import type { RouteOptions } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ZodObject } from 'zod'
@@ -15,13 +16,15 @@ import { createRegistry } from '../sites/registry'
 import { FakeClock } from '../testing/clock'
 import { openTestStore, type TestStore } from '../testing/store'
 import { registerSyncApi } from './api'
-import { NO_BODY, NO_QUERY, OPENAPI_PATH } from './openapi'
+import pkg from '../../../package.json' with { type: 'json' }
+import { NO_BODY, NO_QUERY, OPENAPI_PATH, swaggerOptions } from './openapi'
 import { channelRequest, DELIVERY_HEADER, SIGNATURE_HEADER, SIGNATURE_WINDOW_S } from '../notify/channels'
 import type { NotifyChannelRow } from '../store/schema'
 
 let store: TestStore
 let origin: string
 let close: () => Promise<void>
+let eager: () => unknown
 const routes: RouteOptions[] = []
 
 beforeAll(async () => {
@@ -30,6 +33,8 @@ beforeAll(async () => {
   const app = createHttpServer({ log: silentLog })
   // Every route the server is given, as it is given: what the document must describe.
   app.addHook('onRoute', (route) => void routes.push(route))
+  // The plugin registered as usual, over the same routes: the document the endpoint writes on first use must be its.
+  await app.register(swagger, swaggerOptions(pkg.version))
   const acquire = {
     db: store.db,
     registry: createRegistry([]),
@@ -41,6 +46,7 @@ beforeAll(async () => {
   }
   await registerSyncApi(app, { db: store.db, clock, acquire })
   origin = (await listen(app, 0)).origin
+  eager = () => app.swagger()
   close = async () => {
     await app.close()
     await store.dispose()
@@ -75,6 +81,14 @@ describe('the OpenAPI document', () => {
       expect(Object.keys(op.responses).sort(), where).toEqual(Object.keys(schema.response as object).sort())
       expect(op.summary, where).toEqual(expect.any(String))
     }
+  })
+
+  it('is written on first use, the same document as @fastify/swagger registered at the start writes', async () => {
+    const [first, again] = await Promise.all([fetch(`${origin}${OPENAPI_PATH}`), fetch(`${origin}${OPENAPI_PATH}`)])
+    const written = await first.text()
+    expect(await again.text()).toBe(written)
+    expect(JSON.parse(written)).toEqual(JSON.parse(JSON.stringify(eager())))
+    expect(Object.keys((JSON.parse(written) as { paths: object }).paths).length).toBeGreaterThan(10)
   })
 
   it('says which routes need a token', async () => {

@@ -6,7 +6,7 @@
  * schemas validate each request and serialise each reply, so the document cannot drift from what is answered.
  */
 import type { FastifyDynamicSwaggerOptions, SwaggerTransform } from '@fastify/swagger'
-import type { FastifySchema } from 'fastify'
+import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify'
 import type { OpenAPIV3_1 } from 'openapi-types'
 import { jsonSchemaTransform } from 'fastify-type-provider-zod'
 import { z, type ZodType } from 'zod'
@@ -64,5 +64,45 @@ export function swaggerOptions(version: string): FastifyDynamicSwaggerOptions {
       webhooks: WEBHOOKS as unknown as NonNullable<OpenAPIV3_1.Document['webhooks']>,
     },
     transform,
+  }
+}
+
+/**
+ * The document, written when first asked for (docs/adr/0229-a-start-that-loads-what-it-answers-with.md): the scope's
+ * routes and child scopes are kept as they are registered — what `@fastify/swagger`'s own hooks keep — and the plugin,
+ * with YAML and its schema resolver, is loaded and handed them at the first request, so a start never loads it. The
+ * document is the plugin's, from the same routes and options (openapi.test.ts compares it with an eager registration).
+ */
+export function openapiOnFirstUse(scope: FastifyInstance, options: FastifyDynamicSwaggerOptions): () => Promise<unknown> {
+  const routes: RouteOptions[] = []
+  const scopes: FastifyInstance[] = []
+  scope.addHook('onRoute', (route) => void routes.push(route))
+  scope.addHook('onRegister', (child) => void scopes.push(child))
+  let written: Promise<() => unknown> | undefined
+  const write = async (): Promise<() => unknown> => {
+    const { default: swagger } = await import('@fastify/swagger')
+    let document: (() => unknown) | undefined
+    // The plugin's side of a Fastify instance, answered from what was kept: its hooks hear every route and scope
+    // at once, and the server is ready.
+    const host = {
+      addHook(name: string, hook: (arg: unknown) => unknown) {
+        if (name === 'onRoute') for (const route of routes) hook(route)
+        else if (name === 'onRegister') for (const child of scopes) void hook(child)
+        else if (name === 'onReady') hook(() => {})
+      },
+      getSchemas: () => scope.getSchemas(),
+      decorate(_name: string, value: () => unknown) {
+        document = value
+      },
+    }
+    swagger(host as unknown as FastifyInstance, options, (error) => {
+      if (error) throw error
+    })
+    if (!document) throw new Error('openapi: @fastify/swagger wrote no document')
+    return document
+  }
+  return async () => {
+    written ??= write()
+    return (await written)()
   }
 }
