@@ -70,8 +70,6 @@ const EQ = 61
 export function nestingDepth(html: string, limit: number): number {
   const open: string[] = []
   let deepest = 0
-  // A depth past the limit stops the scan.
-  const reach = (depth: number) => depth > deepest && (deepest = depth) > limit
   for (let at = html.indexOf('<'); at !== -1;) {
     const next = html.charCodeAt(at + 1)
     if (isLetter(next)) {
@@ -79,7 +77,8 @@ export function nestingDepth(html: string, limit: number): number {
       const start = nameOf(html, at + 1, nameEnd)
       const closes = CLOSES[start]
       while (closes && open.length && closes.includes(open[open.length - 1]!)) open.pop()
-      if (reach(open.length + 1)) return limit + 1
+      // A depth past the limit stops the scan.
+      if (open.length + 1 > deepest && (deepest = open.length + 1) > limit) return limit + 1
       const after = attributesEndAt(html, nameEnd)
       if (VOID.has(start)) at = html.indexOf('<', after)
       else if (RAW_TEXT.has(start)) at = rawTextEndAt(html, start, after)
@@ -91,7 +90,7 @@ export function nestingDepth(html: string, limit: number): number {
       const nameEnd = nameEndAt(html, at + 2)
       const end = nameOf(html, at + 2, nameEnd)
       // (`</br>` and a `</p>` with none open make an element there.)
-      if ((end === 'br' || end === 'p') && reach(open.length + 1)) return limit + 1
+      if ((end === 'br' || end === 'p') && open.length + 1 > deepest && (deepest = open.length + 1) > limit) return limit + 1
       const index = open.lastIndexOf(end)
       if (index !== -1) open.length = index
       at = nextTagAfter(html, '>', nameEnd)

@@ -75,9 +75,8 @@ export async function storeChapters(
   const stored = new Map((await storedRows(db, key)).map((r) => [r.number, r]))
   // The lowest Progress decides only what lies past the newest KEEP_NEWEST and what stored below the served list
   // is let go: read when one of them is there, else never (a first list, the steady state of a short list).
-  let low: number | undefined
-  const floor = async () => (low ??= await lowestProgress(db, key))
-  const kept = listed.length > KEEP_NEWEST ? windowOf(listed, await floor()) : listed
+  let low = listed.length > KEEP_NEWEST ? await lowestProgress(db, key) : undefined
+  const kept = low === undefined ? listed : windowOf(listed, low)
   const lowest = kept[kept.length - 1]!.number
   /** [number, label, url, released_at, arrived] of each chapter not stored yet. */
   const added: Array<[number, string, string, number, 0 | 1]> = []
@@ -108,7 +107,7 @@ export async function storeChapters(
   // newest chapters), kept while a Reader has yet to read it, up to KEEP_MAX in all; let go once every Reader has.
   const gone = [...stored.values()].filter((r) => r.number >= lowest && r.vanished_at === 0).map((r) => r.number)
   const below = [...stored.keys()].filter((n) => n < lowest).sort((a, b) => b - a)
-  const read = below.length > 0 ? await floor() : Infinity
+  const read = below.length === 0 ? Infinity : (low ??= await lowestProgress(db, key))
   const needed = below.filter((n) => n > read)
   const drop = [...below.filter((n) => n <= read), ...needed.slice(Math.max(0, KEEP_MAX - kept.length))]
   if (gone.length > 0) {
