@@ -6,6 +6,7 @@
 import { load, type CheerioAPI } from 'cheerio/slim'
 import type { AnyNode, Element } from 'domhandler'
 import { MAX_PARSED_LABEL, collapseWhitespace } from '../../shared/chapter-number'
+import { plainHttpUrl } from './plain-url'
 import type { Chapter } from './site'
 
 export type Doc = CheerioAPI
@@ -34,6 +35,8 @@ export function cleanText(text: string | undefined, max = MAX_LABEL): string {
 /** An absolute http(s) URL for an href, or '' when it is missing, too long or of another scheme. */
 export function absoluteHref(href: string | undefined, base: string): string {
   if (!href || href.length > MAX_URL) return ''
+  // Most rows link a URL as the parser writes it: no parse (plain-url.ts).
+  if (plainHttpUrl(href)) return href
   try {
     const url = new URL(href, base)
     return (url.protocol === 'http:' || url.protocol === 'https:') && url.href.length <= MAX_URL ? url.href : ''
