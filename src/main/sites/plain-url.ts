@@ -13,6 +13,8 @@ export interface PlainUrl {
 
 /** `text` as a plain http(s) URL, or null when it is not one (it may still be a URL: parse it). */
 export function plainHttpUrl(text: string): PlainUrl | null {
+  // A page's links share their scheme and host: the last plain one's are not read again.
+  if (last && text.startsWith(last.prefix)) return plainPath(text, last.prefix.length - 1) ? last.url : null
   const scheme = text.startsWith('https://') ? 8 : text.startsWith('http://') ? 7 : 0
   if (scheme === 0) return null
   const slash = text.indexOf('/', scheme)
@@ -22,8 +24,13 @@ export function plainHttpUrl(text: string): PlainUrl | null {
   const hostName = colon === -1 ? authority : authority.slice(0, colon)
   if (!plainHost(hostName)) return null
   if (colon !== -1 && !plainPort(authority.slice(colon + 1), scheme === 8 ? '443' : '80')) return null
-  return plainPath(text, slash) ? { host: authority } : null
+  if (!plainPath(text, slash)) return null
+  last = { prefix: text.slice(0, slash + 1), url: { host: authority } }
+  return last.url
 }
+
+/** The scheme and host (to the path's first `/`) of the last plain URL, and what was answered for it. */
+let last: { prefix: string; url: PlainUrl } | undefined
 
 function isLower(c: number): boolean {
   return c >= 97 && c <= 122
