@@ -147,7 +147,7 @@ function isCollapsed(text: string, max: number): boolean {
 }
 
 /** The characters `\s` matches in a regular expression. */
-function isSpace(c: number): boolean {
+export function isSpace(c: number): boolean {
   return (
     (c >= 9 && c <= 13) ||
     c === 32 ||

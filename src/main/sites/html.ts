@@ -5,7 +5,7 @@
  */
 import { load, type CheerioAPI } from 'cheerio/slim'
 import type { AnyNode, Element } from 'domhandler'
-import { MAX_PARSED_LABEL, collapseWhitespace } from '../../shared/chapter-number'
+import { MAX_PARSED_LABEL, collapseWhitespace, isSpace } from '../../shared/chapter-number'
 import { plainHttpUrl } from './plain-url'
 import type { Chapter } from './site'
 
@@ -115,7 +115,13 @@ export function selectAll($: Doc, selector: string): Element[] {
 /** Whether an element carries a class. */
 export function hasClass(element: Element, name: string): boolean {
   const classes = element.attribs['class']
-  return classes !== undefined && ` ${classes.replace(/\s+/g, ' ')} `.includes(` ${name} `)
+  if (classes === undefined) return false
+  // Asked of every element a walk visits: no string made. The name stands between white space or the ends.
+  for (let at = classes.indexOf(name); at !== -1; at = classes.indexOf(name, at + 1)) {
+    const end = at + name.length
+    if ((at === 0 || isSpace(classes.charCodeAt(at - 1))) && (end === classes.length || isSpace(classes.charCodeAt(end)))) return true
+  }
+  return false
 }
 
 /**
