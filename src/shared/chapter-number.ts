@@ -83,8 +83,11 @@ export function parseChapterNumber(label: string, seriesTitle?: string): number 
     const adjacent = candidates.find((c) => c.at === first && c.role !== 'volume')
     if (adjacent) return adjacent.value
   }
-  const pick = (role: Candidate['role']) => candidates.find((c) => c.role === role)?.value
-  return pick('marked') ?? pick('plain') ?? pick('version') ?? null
+  return pick(candidates, 'marked') ?? pick(candidates, 'plain') ?? pick(candidates, 'version') ?? null
+}
+
+function pick(candidates: readonly Candidate[], role: Candidate['role']): number | undefined {
+  return candidates.find((c) => c.role === role)?.value
 }
 
 /**
@@ -93,15 +96,25 @@ export function parseChapterNumber(label: string, seriesTitle?: string): number 
  * spaces costs one pass over them and a 5 MB label no more than its first kilobytes.
  */
 function normalise(raw: string): string {
+  const collapsed = collapseWhitespace(raw, MAX_PARSED_LABEL)
+  // ASCII (most labels): no compatibility form, accent nor other digit to fold, and lowercase makes no white space.
+  if (isAscii(collapsed)) return collapsed.toLowerCase()
   const folded = normaliseWord(asciiDigits(collapseWhitespace(raw, MAX_PARSED_LABEL)))
   return collapseWhitespace(folded, MAX_PARSED_LABEL)
 }
 
+function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false
+  return true
+}
+
 /**
  * Runs of white space become one space, the ends are trimmed, and the result is cut to `max` characters
- * (never inside a surrogate pair). One pass that stops as soon as `max` characters are kept.
+ * (never inside a surrogate pair). One pass that stops as soon as `max` characters are kept; a text already so
+ * (most are) is answered as it is, with no string made.
  */
 export function collapseWhitespace(text: string, max = Infinity): string {
+  if (isCollapsed(text, max)) return text
   let out = ''
   let space = false
   for (let i = 0; i < text.length; i++) {
@@ -119,8 +132,22 @@ export function collapseWhitespace(text: string, max = Infinity): string {
   return (last >= 0xd800 && last <= 0xdbff ? kept.slice(0, -1) : kept).trimEnd()
 }
 
+/** Whether `text` is as collapseWhitespace leaves it: `max` characters at most, white space only single spaces inside. */
+function isCollapsed(text: string, max: number): boolean {
+  if (text.length > max) return false
+  // A space at the start is as bad as one after another.
+  let afterSpace = true
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (!isSpace(c)) afterSpace = false
+    else if (c !== 32 || afterSpace) return false
+    else afterSpace = true
+  }
+  return !afterSpace || text.length === 0
+}
+
 /** The characters `\s` matches in a regular expression. */
-function isSpace(c: number): boolean {
+export function isSpace(c: number): boolean {
   return (
     (c >= 9 && c <= 13) ||
     c === 32 ||

@@ -104,8 +104,11 @@ export async function checkSeries(
 
   // A New Chapter's digest tells no Reader who bookmarked the Series after the check before this one (docs/adr/0074-…).
   const checkedBefore = target.previous_checked_at ?? previousCheckAt
-  const run = (f: Fetcher) => readSeries(ctx, site, f, key, url, { stampedAt, judgeUpTo, previousCheckAt, checkedBefore }, signal)
-  return recorded(ctx, key, await (fetcher.lease ? fetcher.lease(run) : run(fetcher)))
+  const stamps = { stampedAt, judgeUpTo, previousCheckAt, checkedBefore }
+  const read = fetcher.lease
+    ? fetcher.lease((leased) => readSeries(ctx, site, leased, key, url, stamps, signal))
+    : readSeries(ctx, site, fetcher, key, url, stamps, signal)
+  return recorded(ctx, key, await read)
 }
 
 /**

@@ -5,7 +5,8 @@
  */
 import { load, type CheerioAPI } from 'cheerio/slim'
 import type { AnyNode, Element } from 'domhandler'
-import { MAX_PARSED_LABEL, collapseWhitespace } from '../../shared/chapter-number'
+import { MAX_PARSED_LABEL, collapseWhitespace, isSpace } from '../../shared/chapter-number'
+import { plainHttpUrl } from './plain-url'
 import type { Chapter } from './site'
 
 export type Doc = CheerioAPI
@@ -34,6 +35,8 @@ export function cleanText(text: string | undefined, max = MAX_LABEL): string {
 /** An absolute http(s) URL for an href, or '' when it is missing, too long or of another scheme. */
 export function absoluteHref(href: string | undefined, base: string): string {
   if (!href || href.length > MAX_URL) return ''
+  // Most rows link a URL as the parser writes it: no parse (plain-url.ts).
+  if (plainHttpUrl(href)) return href
   try {
     const url = new URL(href, base)
     return (url.protocol === 'http:' || url.protocol === 'https:') && url.href.length <= MAX_URL ? url.href : ''
@@ -112,7 +115,13 @@ export function selectAll($: Doc, selector: string): Element[] {
 /** Whether an element carries a class. */
 export function hasClass(element: Element, name: string): boolean {
   const classes = element.attribs['class']
-  return classes !== undefined && ` ${classes.replace(/\s+/g, ' ')} `.includes(` ${name} `)
+  if (classes === undefined) return false
+  // Asked of every element a walk visits: no string made. The name stands between white space or the ends.
+  for (let at = classes.indexOf(name); at !== -1; at = classes.indexOf(name, at + 1)) {
+    const end = at + name.length
+    if ((at === 0 || isSpace(classes.charCodeAt(at - 1))) && (end === classes.length || isSpace(classes.charCodeAt(end)))) return true
+  }
+  return false
 }
 
 /**

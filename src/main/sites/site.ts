@@ -3,6 +3,7 @@
  */
 import { unsafeIdReason } from '../../shared/ids'
 import type { ReleasedAt } from './dates'
+import { plainHttpUrl } from './plain-url'
 import type { AdapterRecipe, FamilyKey } from './families'
 
 export interface Pace {
@@ -168,6 +169,9 @@ export function isCoverHost(site: Pick<Site, 'hosts' | 'imageHosts'>, url: URL):
  */
 export function chapterLink(site: Pick<Site, 'hosts'>, chapterUrl: string, seriesUrl: string): string {
   if (chapterUrl === '') return ''
+  // A URL as the parser writes it needs no parse (plain-url.ts): the same answer, for its host alone.
+  const plain = plainHttpUrl(chapterUrl)
+  if (plain) return site.hosts.includes(plain.host) ? chapterUrl : seriesUrl
   const url = parseUrl(chapterUrl)
   return url && isPinned(site, url) ? url.href : seriesUrl
 }

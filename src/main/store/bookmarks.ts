@@ -3,6 +3,7 @@
  * write with the latest `progress_at`, so late, reordered and replayed writes change nothing.
  */
 import { sql } from 'kysely'
+import { compiledOnce } from './compiled'
 import type { Db } from './database'
 import { AppError } from '../../shared/errors'
 import type { BookmarkRemovalRow, BookmarkRow, BookmarkStatus, SeriesKey, SeriesRow } from './schema'
@@ -111,8 +112,13 @@ const unstampedAt = (readerId: number, now: number) =>
  * Series shows them (its title, Latest Chapter, URL, Finished) even when it is not a New Chapter.
  */
 export async function touchBookmarksOf(db: Db, key: SeriesKey, now: number): Promise<void> {
-  await db.updateTable('bookmarks').set({ updated_at: now }).where('site', '=', key.site).where('series_id', '=', key.seriesId).execute()
+  // Run by checks: compiled once (store/compiled.ts).
+  await TOUCH(db, now, key.site, key.seriesId)
 }
+
+const TOUCH = compiledOnce((db, now: number, site: string, seriesId: string) =>
+  db.updateTable('bookmarks').set({ updated_at: now }).where('site', '=', site).where('series_id', '=', seriesId),
+)
 
 /**
  * Removes a Reader's bookmark and remembers when, so a Reader syncing with `since` learns of it

@@ -5,6 +5,7 @@
  * database first, times as parameters.
  */
 import { sql } from 'kysely'
+import { compiledOnce } from './compiled'
 import type { Db } from './database'
 import type { ChapterRow, SeriesKey } from './schema'
 
@@ -74,9 +75,8 @@ export async function storeChapters(
   const stored = new Map((await storedRows(db, key)).map((r) => [r.number, r]))
   // The lowest Progress decides only what lies past the newest KEEP_NEWEST and what stored below the served list
   // is let go: read when one of them is there, else never (a first list, the steady state of a short list).
-  let low: number | undefined
-  const floor = async () => (low ??= await lowestProgress(db, key))
-  const kept = listed.length > KEEP_NEWEST ? windowOf(listed, await floor()) : listed
+  let low = listed.length > KEEP_NEWEST ? await lowestProgress(db, key) : undefined
+  const kept = low === undefined ? listed : windowOf(listed, low)
   const lowest = kept[kept.length - 1]!.number
   /** [number, label, url, released_at, arrived] of each chapter not stored yet. */
   const added: Array<[number, string, string, number, 0 | 1]> = []
@@ -100,17 +100,14 @@ export async function storeChapters(
   }
   // New chapters in one statement whatever their number (a first list is one, not a hundred), as one JSON value.
   if (added.length > 0) {
-    await sql`
-      INSERT INTO chapters (site, series_id, number, label, url, released_at, first_seen_at, arrived)
-      SELECT ${key.site}, ${key.seriesId}, value ->> 0, value ->> 1, value ->> 2, value ->> 3, ${now}, value ->> 4
-      FROM json_each(${JSON.stringify(added)})`.execute(db)
+    await INSERT_CHAPTERS(db, key.site, key.seriesId, now, JSON.stringify(added))
   }
   changes.added = added.length
   // What is left was not served within the window: vanished when inside it. Below it (a Site listing only its
   // newest chapters), kept while a Reader has yet to read it, up to KEEP_MAX in all; let go once every Reader has.
   const gone = [...stored.values()].filter((r) => r.number >= lowest && r.vanished_at === 0).map((r) => r.number)
   const below = [...stored.keys()].filter((n) => n < lowest).sort((a, b) => b - a)
-  const read = below.length > 0 ? await floor() : Infinity
+  const read = below.length === 0 ? Infinity : (low ??= await lowestProgress(db, key))
   const needed = below.filter((n) => n > read)
   const drop = [...below.filter((n) => n <= read), ...needed.slice(Math.max(0, KEEP_MAX - kept.length))]
   if (gone.length > 0) {
@@ -137,8 +134,7 @@ export async function storeChapters(
 
 /** The lowest Progress of the Series' Readers (nothing read counts as 0); Infinity when no Reader holds it. */
 async function lowestProgress(db: Db, key: SeriesKey): Promise<number> {
-  const result = await sql<{ low: number | null }>`
-    SELECT MIN(COALESCE(progress, 0)) AS low FROM bookmarks WHERE site = ${key.site} AND series_id = ${key.seriesId}`.execute(db)
+  const result = await LOWEST_PROGRESS(db, key.site, key.seriesId)
   const low = result.rows[0]?.low
   return low === null || low === undefined ? Infinity : Number(low)
 }
@@ -147,11 +143,24 @@ type StoredChapter = Pick<ChapterRow, 'number' | 'label' | 'url' | 'released_at'
 
 /** What storeChapters compares a served list with: a Series' stored chapters, vanished ones included. */
 async function storedRows(db: Db, key: SeriesKey): Promise<StoredChapter[]> {
-  // Raw SQL: read at every check, so no query builder to build and compile each time.
-  const result = await sql<StoredChapter>`
-    SELECT number, label, url, released_at, vanished_at FROM chapters WHERE site = ${key.site} AND series_id = ${key.seriesId}`.execute(db)
-  return result.rows
+  // Read at every check: compiled once (store/compiled.ts).
+  return (await STORED_ROWS(db, key.site, key.seriesId)).rows
 }
+
+const STORED_ROWS = compiledOnce(
+  (_db, site: string, seriesId: string) =>
+    sql<StoredChapter>`SELECT number, label, url, released_at, vanished_at FROM chapters WHERE site = ${site} AND series_id = ${seriesId}`,
+)
+const LOWEST_PROGRESS = compiledOnce(
+  (_db, site: string, seriesId: string) =>
+    sql<{ low: number | null }>`SELECT MIN(COALESCE(progress, 0)) AS low FROM bookmarks WHERE site = ${site} AND series_id = ${seriesId}`,
+)
+/** New chapters in one statement whatever their number, as one JSON value of [number, label, url, released_at, arrived]. */
+const INSERT_CHAPTERS = compiledOnce(
+  (_db, site: string, seriesId: string, now: number, added: string) => sql`
+    INSERT INTO chapters (site, series_id, number, label, url, released_at, first_seen_at, arrived)
+    SELECT ${site}, ${seriesId}, value ->> 0, value ->> 1, value ->> 2, value ->> 3, ${now}, value ->> 4 FROM json_each(${added})`,
+)
 
 /**
  * A Series' stored chapters, newest first, `limit` at most, below the number `before` (for the page that

@@ -9,6 +9,7 @@ import BetterSqlite3 from 'better-sqlite3'
 import { Kysely, SqliteDialect, sql } from 'kysely'
 import { migrations } from '../../../migrations'
 import { AppError } from '../../shared/errors'
+import { compiledOnce } from './compiled'
 import { migrate, schemaVersion, versionOf, type MigrationReport } from './migrate'
 import { ensurePrivateDir, preparePrivateFile, tightenFile } from './private-files'
 import type { Database } from './schema'
@@ -107,14 +108,18 @@ export function unsyncedWrites<T>(db: Db, work: (connection: Db) => Promise<T>):
   // Inside a transaction the setting cannot change (SQLite refuses): its commit is its owner's to make.
   if (db.isTransaction) return work(db)
   return db.connection().execute(async (connection) => {
-    await sql`PRAGMA synchronous = NORMAL`.execute(connection)
+    await SYNC_NORMAL(connection)
     try {
       return await work(connection)
     } finally {
-      await sql`PRAGMA synchronous = FULL`.execute(connection)
+      await SYNC_FULL(connection)
     }
   })
 }
+
+// Run twice a check: compiled once (store/compiled.ts).
+const SYNC_NORMAL = compiledOnce(() => sql`PRAGMA synchronous = NORMAL`)
+const SYNC_FULL = compiledOnce(() => sql`PRAGMA synchronous = FULL`)
 
 /** The largest file read whole into memory when its folder refuses the shared-memory file a read needs. */
 const LARGEST_COPY = 512 * 1024 * 1024

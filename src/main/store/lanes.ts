@@ -2,6 +2,7 @@
  * The `poll_lanes` aggregate: one row per Site holding the owner's pause and the Site's refusal. The store
  * is the only source of Lane state (docs/adr/0002-the-store-is-the-only-source-of-lane-state.md).
  */
+import { compiledOnce, firstRow } from './compiled'
 import type { Db } from './database'
 import { AppError } from '../../shared/errors'
 import { LONGEST_PAUSE_MS } from '../../shared/domain'
@@ -16,9 +17,12 @@ export async function ensureLane(db: Db, site: string): Promise<void> {
     .execute()
 }
 
+const LANE_ROW = compiledOnce((db, site: string) => db.selectFrom('poll_lanes').selectAll().where('site', '=', site))
+
 /** The Lane's row; a Site never paused nor refused reads as zeros. */
 export async function laneRow(db: Db, site: string): Promise<LaneRow> {
-  const row = await db.selectFrom('poll_lanes').selectAll().where('site', '=', site).executeTakeFirst()
+  // Read before every check (the gate): compiled once (store/compiled.ts).
+  const row = await firstRow(LANE_ROW, db, site)
   return row ?? { site, paused_until: 0, refuse_until: 0, refuse_ms: 0 }
 }
 

@@ -3,10 +3,11 @@
  * Forced Poll and Finished marks. Plain functions, the database first, times as parameters. The Lane's
  * due query lives in `due.ts`, the owner's list and counts in `series-list.ts`.
  */
-import { sql, type UpdateObject } from 'kysely'
+import { sql, type Compilable, type UpdateObject } from 'kysely'
 import { AppError } from '../../shared/errors'
 import { GONE_AFTER_CHECKS } from '../../shared/series-state'
 import { touchBookmarksOf } from './bookmarks'
+import { changedRows, compiledOnce, firstRow, type Statement } from './compiled'
 import type { Db } from './database'
 import type { CheckOutcomeName, Database, LatestChapterHistoryRow, SeriesKey, SeriesRow } from './schema'
 
@@ -28,8 +29,13 @@ export async function addSeries(db: Db, input: SeriesKey & { title?: string; ser
   return requireSeries(db, input)
 }
 
+const SELECT_SERIES = compiledOnce((db, site: string, seriesId: string) =>
+  db.selectFrom('series').selectAll().where('site', '=', site).where('series_id', '=', seriesId),
+)
+
 export async function getSeries(db: Db, key: SeriesKey): Promise<SeriesRow | undefined> {
-  return db.selectFrom('series').selectAll().where('site', '=', key.site).where('series_id', '=', key.seriesId).executeTakeFirst()
+  // Read at every check: compiled once (store/compiled.ts).
+  return firstRow(SELECT_SERIES, db, key.site, key.seriesId)
 }
 
 export async function requireSeries(db: Db, key: SeriesKey): Promise<SeriesRow> {
@@ -46,19 +52,28 @@ export async function requireSeries(db: Db, key: SeriesKey): Promise<SeriesRow> 
  * (docs/adr/0014-freshness-per-request.md). Returns false when no such Series exists.
  */
 export async function markLatestChecked(db: Db, key: SeriesKey, now: number, plannedRestMs?: number): Promise<boolean> {
-  const result = await db
-    .updateTable('series')
-    .set({
-      latest_checked_at: now,
-      force_poll_at: sql<number>`MIN(force_poll_at, ${now})`,
-      // An adaptive Site's Series: the fixed rest until the check plans better (a check that fails plans nothing).
-      ...(plannedRestMs !== undefined ? { next_check_at: now + plannedRestMs } : {}),
-    })
-    .where('site', '=', key.site)
-    .where('series_id', '=', key.seriesId)
-    .executeTakeFirst()
-  return result.numUpdatedRows > 0n
+  // An adaptive Site's Series: the fixed rest until the check plans better (a check that fails plans nothing).
+  const changed =
+    plannedRestMs === undefined
+      ? await changedRows(STAMP, db, now, key.site, key.seriesId)
+      : await changedRows(STAMP_PLANNED, db, now, now + plannedRestMs, key.site, key.seriesId)
+  return changed > 0
 }
+
+const STAMP = compiledOnce((db, now: number, site: string, seriesId: string) =>
+  db
+    .updateTable('series')
+    .set({ latest_checked_at: now, force_poll_at: sql<number>`MIN(force_poll_at, ${now})` })
+    .where('site', '=', site)
+    .where('series_id', '=', seriesId),
+)
+const STAMP_PLANNED = compiledOnce((db, now: number, nextCheckAt: number, site: string, seriesId: string) =>
+  db
+    .updateTable('series')
+    .set({ latest_checked_at: now, force_poll_at: sql<number>`MIN(force_poll_at, ${now})`, next_check_at: nextCheckAt })
+    .where('site', '=', site)
+    .where('series_id', '=', seriesId),
+)
 
 /**
  * Check now: stamps the request time (docs/adr/0001). Idempotent; pressing again re-stamps. Always pending
@@ -80,6 +95,10 @@ const NOT_GONE = { gone_checks: 0, gone_since: 0, gone_status: 0 }
 /** Why a check was not a chapter, kept short enough for a list row. */
 const MAX_REASON = 300
 
+const GONE_CHECKS = compiledOnce((db, site: string, seriesId: string) =>
+  db.selectFrom('series').select('gone_checks').where('site', '=', site).where('series_id', '=', seriesId),
+)
+
 /**
  * Records a check's outcome on its Series — the outcome, why (empty for a chapter) and when — so the owner
  * sees why a check failed where they look (docs/design.md#data).
@@ -91,12 +110,7 @@ export async function recordCheckOutcome(
 ): Promise<void> {
   // A page answering 404 or 410 counts one more check in a row; anything else ends the run
   // (docs/adr/0113-a-series-whose-page-is-gone.md).
-  const before = await db
-    .selectFrom('series')
-    .select('gone_checks')
-    .where('site', '=', key.site)
-    .where('series_id', '=', key.seriesId)
-    .executeTakeFirst()
+  const before = await firstRow(GONE_CHECKS, db, key.site, key.seriesId)
   const goneBefore = before?.gone_checks ?? 0
   const gone = outcome.gone
     ? {
@@ -121,6 +135,14 @@ export async function recordCheckOutcome(
     .execute()
 }
 
+const STILL_DUE = compiledOnce((db, site: string, seriesId: string) =>
+  db
+    .selectFrom('series')
+    .select(['series_url', 'finished_at', 'force_poll_at', 'latest_checked_at', 'reader_count'])
+    .where('site', '=', site)
+    .where('series_id', '=', seriesId),
+)
+
 /**
  * Whether a Series is still due for the reasons the due query gave — it has a URL, a Reader holds it, it is not
  * Finished unless forced, and nobody checked it since the due query read it (an Acquisition, another pass) unless
@@ -128,12 +150,7 @@ export async function recordCheckOutcome(
  * fetched. `checkedAt` is the stamp the due query saw. Returns its current URL, or null.
  */
 export async function stillDue(db: Db, key: SeriesKey, checkedAt: number): Promise<string | null> {
-  const row = await db
-    .selectFrom('series')
-    .select(['series_url', 'finished_at', 'force_poll_at', 'latest_checked_at', 'reader_count'])
-    .where('site', '=', key.site)
-    .where('series_id', '=', key.seriesId)
-    .executeTakeFirst()
+  const row = await firstRow(STILL_DUE, db, key.site, key.seriesId)
   if (!row || !row.series_url || row.reader_count === 0) return null
   const forced = row.force_poll_at > row.latest_checked_at
   if (row.finished_at !== 0 && !forced) return null
@@ -293,10 +310,7 @@ export async function recordCheckResult(
       : {}),
     ...(input.plan ? input.plan(current, move === 'up') : {}),
   }
-  // Nothing to set is no statement at all: `UPDATE … SET` with an empty list is a syntax error.
-  if (Object.keys(changes).length > 0) {
-    await db.updateTable('series').set(changes).where('site', '=', input.site).where('series_id', '=', input.seriesId).execute()
-  }
+  await updateColumns(db, input, changes)
   if (retitled || (moved && move !== 'up') || move === 'confirmed' || (input.outcome && current.gone_checks >= GONE_AFTER_CHECKS)) {
     // Not a New Chapter, but what the Series shows a Reader changed (a first Latest Chapter, a correction,
     // a confirmation, a title): Readers syncing with `since` must see it. An 'up' move is seen through
@@ -304,22 +318,46 @@ export async function recordCheckResult(
     await touchBookmarksOf(db, input, input.now)
   }
   if (moved) {
-    await db
-      .insertInto('latest_chapter_history')
-      .values({
-        site: input.site,
-        series_id: input.seriesId,
-        chapter: input.found.chapter,
-        label: input.found.label,
-        source: move === 'corrected-down' ? 'correction' : 'check',
-        at: input.now,
-      })
-      .execute()
+    const source = move === 'corrected-down' ? 'correction' : 'check'
+    await INSERT_HISTORY(db, input.site, input.seriesId, input.found.chapter, input.found.label, source, input.now)
   }
   // Every change is a plain value, so the row as stored is the row read with them applied.
   // What the check moved from: under a Sighting's raise, the chapter a check last found (chapters above it arrived).
   const previous = current.latest_source === 'sighting' ? (current.checked_chapter ?? current.latest_chapter) : current.latest_chapter
   return { move, newChapter: move === 'up', previous, series: { ...current, ...changes } }
+}
+
+const INSERT_HISTORY = compiledOnce(
+  (db, site: string, seriesId: string, chapter: number, label: string, source: 'check' | 'correction', at: number) =>
+    db.insertInto('latest_chapter_history').values({ site, series_id: seriesId, chapter, label, source, at }),
+)
+
+type ColumnValues = UpdateObject<Database, 'series'>
+
+/** The UPDATE of one Series' columns, by the columns' names in order: a check writes a few shapes only. */
+const updates = new Map<string, Statement<unknown[], unknown>>()
+
+/**
+ * Sets plain values on a Series' columns, its statement compiled once per set of columns (store/compiled.ts): the
+ * names are the code's own (keys of its objects, never input). Nothing to set is no statement at all: `UPDATE … SET`
+ * with an empty list is a syntax error.
+ */
+async function updateColumns(db: Db, key: SeriesKey, changes: ColumnValues): Promise<void> {
+  const columns = Object.keys(changes) as Array<keyof ColumnValues>
+  if (columns.length === 0) return
+  const shape = columns.join(',')
+  let run = updates.get(shape)
+  if (run === undefined) {
+    run = compiledOnce((db, ...args: unknown[]): Compilable<unknown> =>
+      db
+        .updateTable('series')
+        .set(Object.fromEntries(columns.map((c, i) => [c, args[i]])) as ColumnValues)
+        .where('site', '=', args[columns.length] as string)
+        .where('series_id', '=', args[columns.length + 1] as string),
+    )
+    updates.set(shape, run)
+  }
+  await run(db, ...columns.map((c) => changes[c]), key.site, key.seriesId)
 }
 
 export async function latestChapterHistory(db: Db, key: SeriesKey, limit = 50): Promise<LatestChapterHistoryRow[]> {

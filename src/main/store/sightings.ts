@@ -2,6 +2,7 @@
  * The `sightings` aggregate: a Reader's report of the latest chapter they saw on the Site. A Sighting can
  * raise the Latest Chapter provisionally; it stays outstanding (verdict '') until a check judges it.
  */
+import { compiledOnce, firstRow } from './compiled'
 import type { Db } from './database'
 import type { SightingRow } from './schema'
 import { checkedChapter, requireSeries, type SeriesKey } from './series'
@@ -89,15 +90,18 @@ export async function recordSighting(
 
 /** The newest Sighting of a Series (0 for none): a check judges only the Sightings made before it began. */
 export async function lastSightingId(db: Db, key: SeriesKey): Promise<number> {
-  const row = await db
+  // Read at every check: compiled once (store/compiled.ts). Its MAX is null when there is no Sighting.
+  const row = await firstRow(LAST_SIGHTING, db, key.site, key.seriesId)
+  return Number(row?.id ?? 0)
+}
+
+const LAST_SIGHTING = compiledOnce((db, site: string, seriesId: string) =>
+  db
     .selectFrom('sightings')
     .select((eb) => eb.fn.max('id').as('id'))
-    .where('site', '=', key.site)
-    .where('series_id', '=', key.seriesId)
-    .executeTakeFirstOrThrow()
-  // An aggregate always answers one row; its MAX is null when there is no Sighting.
-  return Number(row.id ?? 0)
-}
+    .where('site', '=', site)
+    .where('series_id', '=', seriesId),
+)
 
 /**
  * A check that found chapters judges the Series' outstanding Sightings made before it began (`upToId`):

@@ -60,10 +60,11 @@ export function madaraAdapter(): Adapter {
       }
       const chapters = distinctChapters(
         boundedRows(rows).map((row) => {
-          // The first link with a name (a row may start with a thumbnail link).
-          const link = findFirst(row, (el) => isLink(el) && labelOf(el, isDate).text !== '', isDate)
-          if (!link) return null
-          const { text, label } = labelOf(link, isDate)
+          // The first link with a name (a row may start with a thumbnail link), its name read once.
+          let named: ReturnType<typeof labelOf> | undefined
+          const link = findFirst(row, (el) => isLink(el) && (named = labelOf(el, isDate)).text !== '', isDate)
+          if (!link || !named) return null
+          const { text, label } = named
           const number = parseChapterNumber(text, title)
           if (number === null) return null
           const released = parseReleaseDate(readableText(findFirst(row, isDate), MAX_DATE))
