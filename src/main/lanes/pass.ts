@@ -704,12 +704,15 @@ async function keepTimesBounded(deps: PassDeps, lane: LaneRow, now: number): Pro
 
 /**
  * How far the wall clock was set back since the Lane last looked, for an adaptive Lane (it plans checks ahead on
- * the wall clock, so a step back moves those plans with it); 0 for a fixed one or without a step.
+ * the wall clock, so a step back moves those plans with it, and its updates page's reads and coverage); 0 for a
+ * fixed one or without a step.
  */
 function wallSteppedBack(deps: PassDeps): number {
   const { clock, site } = deps
   const seen = deps.wallWatch?.steppedBack(clock.now(), clock.monotonic()) ?? 0
-  return site.pace.cadence === 'adaptive' ? seen : 0
+  if (site.pace.cadence !== 'adaptive') return 0
+  deps.feed?.steppedBack(seen)
+  return seen
 }
 
 /**
