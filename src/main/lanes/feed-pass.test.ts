@@ -15,7 +15,7 @@ import { FakeFetcher, chapterPage, testSite } from '../testing/fakes'
 import { passOnClock } from '../testing/pass'
 import { openTestStore, seedReader, seedSeries, type TestStore } from '../testing/store'
 import { FeedWatch, feedWords, safetyCeilingMs } from './feed'
-import type { PassResult } from './pass'
+import { WallWatch, type PassResult } from './pass'
 
 const MIN = 60_000
 const HOUR = 60 * MIN
@@ -211,5 +211,26 @@ describe('the Lane gates the page as any request', () => {
     const fixed = { ...site, pace: { ...site.pace, cadence: 'fixed' as const } }
     await passOnClock({ db: store.db, site: fixed, clock, fetchers: { http }, feed: watch })
     expect(http.calls.map((c) => c.url.split('/').at(-1))).toEqual(['x'])
+  })
+})
+
+describe('a wall clock set back', () => {
+  it('moves the page with it: read when planned, the Series it showed unchanged still need no check', async () => {
+    const t0 = clock.now()
+    const wallWatch = new WallWatch()
+    const run = async () => {
+      const before = http.calls.length
+      await passOnClock({ db: store.db, site, clock, fetchers: { http }, feed: watch, wallWatch })
+      return http.calls.slice(before).map((c) => c.url.split('/').at(-1)!)
+    }
+    await seed('y', 5, t0 - 20 * MIN, t0)
+    lines = [['y', 'Chapter 5']]
+    expect(await run()).toEqual(['?m_orderby=latest'])
+    const wait = watch.status.nextReadAt - clock.now()
+    clock.stepWall(-5 * HOUR)
+    await clock.advance(wait)
+    // Without following the step the page would wait five more hours.
+    expect(await run()).toEqual(['?m_orderby=latest'])
+    expect((await series('y')).next_check_at).toBeGreaterThan(clock.now())
   })
 })
