@@ -108,10 +108,22 @@ export class FeedWatch {
     if (this.#chain !== null) this.#chain -= ms
   }
 
-  /** A read that parsed: the coverage it gives and when to read again (`held`: the Site's bookmarked Series). */
-  parsed(entries: readonly FeedEntry[], now: number, offsetMs: number, pace: FeedPace, held = Infinity): void {
+  /**
+   * A read that parsed: the coverage it gives and when to read again (`held`: the Site's bookmarked Series).
+   * Returns false for a page older than the last one that parsed (a stale cache; ADR 0231): it says nothing of the
+   * time since, so it is taken as a read that failed — it covers nobody, the chain it would have broken is kept
+   * for the next read, tried again after the interval — though a chapter on it above a Latest Chapter is still a
+   * Sighting.
+   */
+  parsed(entries: readonly FeedEntry[], now: number, offsetMs: number, pace: FeedPace, held = Infinity): boolean {
     const previous = this.#previous
     const s = this.status
+    if (olderThan(previous, entries)) {
+      s.coveredSince = null
+      s.lastReadAt = now
+      s.nextReadAt = now + Math.max(pace.minGapMs, s.intervalMs)
+      return false
+    }
     s.coveredSince = coveredSince(previous, entries, this.#chain, now, offsetMs)
     this.#chain = s.coveredSince
     s.intervalMs = nextInterval(s.intervalMs, changedEntries(previous, entries), entries.length, pace, held)
@@ -122,6 +134,7 @@ export class FeedWatch {
     s.nextReadAt = now + s.intervalMs
     this.#previous = entries
     this.#failures = 0
+    return true
   }
 
   /**
@@ -179,14 +192,18 @@ export function coveredSince(
   return own
 }
 
-function previousOverlaps(previous: readonly FeedEntry[] | null, entries: readonly FeedEntry[]): boolean {
+/** Whether a page is older than the previous read: a Series on it shows a lower chapter than it showed then. */
+export function olderThan(previous: readonly FeedEntry[] | null, entries: readonly FeedEntry[]): boolean {
   if (!previous?.length) return false
   const before = new Map(previous.map((e) => [e.seriesUrl, e]))
-  const older = entries.some((e) => {
+  return entries.some((e) => {
     const was = before.get(e.seriesUrl)
     return was?.chapter != null && e.chapter !== null && e.chapter < was.chapter
   })
-  if (older) return false
+}
+
+function previousOverlaps(previous: readonly FeedEntry[] | null, entries: readonly FeedEntry[]): boolean {
+  if (!previous?.length || olderThan(previous, entries)) return false
   const keys = new Set(previous.map(lineKey))
   return entries.some((e) => keys.has(lineKey(e)))
 }
@@ -291,7 +308,7 @@ async function planFromPage(
   const now = deps.now()
   const previous = watch.previousLines()
   const held = await heldCount(db, site.key).catch(() => Infinity)
-  watch.parsed(entries, now, siteClockOffset(page.date, now) ?? 0, site.pace, held)
+  const fresh = watch.parsed(entries, now, siteClockOffset(page.date, now) ?? 0, site.pace, held)
   troubleOver(log, `feed:${site.key}`, { site: site.key }, 'lane: the updates page reads again')
   const lines = new Map<string, FeedEntry>()
   for (const entry of entries) {
@@ -301,7 +318,9 @@ async function planFromPage(
   }
   try {
     const rows = await feedSeries(db, site.key, [...lines.keys()])
-    const verdicts = feedVerdicts(lines, rows, previous)
+    const found = feedVerdicts(lines, rows, previous)
+    // A stale page's Sightings stand; what it shows unchanged may have moved since.
+    const verdicts = fresh ? found : { sighted: found.sighted, unchanged: [] }
     const { intervalMs, coveredSince: covered } = watch.status
     const moved = await applyFeedPlan(db, {
       site: site.key,
@@ -316,6 +335,27 @@ async function planFromPage(
     log.error({ site: site.key, err: error }, 'lane: the updates page could not be planned from')
   }
   return { outcome: 'read' }
+}
+
+/**
+ * Between reads, on each pass: a Series checked since the coverage began (by a Sighting, its ceiling or its
+ * cadence) is covered like the ones the read put off, so a plan its check made before the page's next read moves
+ * past it the same way (to the next read plus an interval, within its safety ceiling; ADR 0231). Returns how many
+ * plans moved; a page that covers nobody now moves none.
+ */
+export async function holdCovered(db: Db, site: Site, watch: FeedWatch, now: number): Promise<number> {
+  const { coveredSince: covered, nextReadAt, intervalMs } = watch.status
+  if (covered === null || watch.due(now)) return 0
+  const moved = await applyFeedPlan(db, {
+    site: site.key,
+    now,
+    sighted: [],
+    unchanged: [],
+    coveredSince: covered,
+    until: nextReadAt + intervalMs,
+    safetyMs: safetyCeilingMs(site.pace),
+  })
+  return moved.postponed
 }
 
 function broken(deps: FeedReadDeps, reason: string): { outcome: FeedReadOutcome } {

@@ -20,7 +20,7 @@ import { repairFutureStamps, stillDue } from '../store/series'
 import { ageWords } from '../../shared/format'
 import type { PassSkip } from '../../shared/skip'
 import { checkSeries, type CheckReport } from './check'
-import { readFeed, type FeedReadOutcome, type FeedWatch } from './feed'
+import { holdCovered, readFeed, type FeedReadOutcome, type FeedWatch } from './feed'
 import { fetchCovers, type CoverDeps, type CoverRun } from './covers'
 import { computeGap, dueBound, laneGate, refusalLength, sleepAfter, wakeDue } from './decisions'
 import type { SitePacer } from './pacer'
@@ -302,7 +302,7 @@ async function planPass(deps: PassDeps, startedAt: number, signal?: AbortSignal)
   // 6b. The Site's updates page, when its time came: it plans Series now or later before the due set is read.
   const fed = await feedFirst(deps, fetcher, gap, signal)
   if (fed === 'refusing' || fed === 'paused') return { exit: fed, lane }
-  if (fed === 'read') {
+  if (fed === 'read' || fed === 'held') {
     try {
       figures = await dueFigures(db, site.key, cutoffs)
     } catch (error) {
@@ -334,9 +334,16 @@ async function feedFirst(
   fetcher: Fetcher,
   gap: number,
   signal?: AbortSignal,
-): Promise<FeedReadOutcome | PassSkip | 'none'> {
+): Promise<FeedReadOutcome | PassSkip | 'none' | 'held'> {
   const { db, site, clock, pacer, feed, log } = deps
-  if (!feed || site.pace.cadence !== 'adaptive' || !feed.due(clock.now()) || signal?.aborted) return 'none'
+  if (!feed || site.pace.cadence !== 'adaptive' || signal?.aborted) return 'none'
+  if (!feed.due(clock.now())) {
+    const held = await holdCovered(db, site, feed, clock.now()).catch((error: unknown) => {
+      log.error({ site: site.key, err: error }, 'lane: the Series the updates page covers could not be held')
+      return 0
+    })
+    return held > 0 ? 'held' : 'none'
+  }
   const turn = await pacer.turn(site.key, gap, signal)
   if (!turn) return 'none'
   try {
