@@ -234,3 +234,21 @@ describe('a wall clock set back', () => {
     expect((await series('y')).next_check_at).toBeGreaterThan(clock.now())
   })
 })
+
+describe('between reads', () => {
+  it('a Series checked since the coverage began, planned before the next read, is moved past it; not one checked before', async () => {
+    const t0 = clock.now()
+    lines = [['other', 'Chapter 3']]
+    // w's last check came before the coverage began; z, checked after it, had its cadence plan it soon.
+    await seed('w', 5, t0 - HOUR, t0 + 10 * MIN)
+    expect((await pass()).requested).toEqual(['?m_orderby=latest'])
+    expect(watch.status.coveredSince).toBe(t0)
+    await seed('z', 5, t0 + MIN, t0 + 10 * MIN)
+    await clock.advance(10 * MIN)
+    const result = await pass()
+    expect(result.requested).toEqual(['w'])
+    const z = await series('z')
+    expect(z.next_check_at).toBe(watch.status.nextReadAt + watch.status.intervalMs)
+    expect(z.next_check_at).toBeLessThanOrEqual(t0 + MIN + safetyCeilingMs(site.pace))
+  })
+})

@@ -13,6 +13,7 @@ import {
   FEED_RETRY_RESTS,
   FeedWatch,
   nextInterval,
+  olderThan,
   safetyCeilingMs,
 } from './feed'
 
@@ -66,6 +67,23 @@ describe('a page that failed', () => {
     watch.parsed([line('a', 1)], t + 5 * HOUR, 0, pace)
     watch.failed('HTTP 503', t + 6 * HOUR, pace)
     expect(watch.status.nextReadAt).toBe(t + 6 * HOUR + watch.status.intervalMs)
+  })
+})
+
+describe('a stale page (older than the last read)', () => {
+  it('is a read that failed: covers nobody, keeps the chain for the next read, is tried again after the interval', () => {
+    const watch = new FeedWatch(pace)
+    const t = 100 * HOUR
+    expect(olderThan([line('a', 3)], [line('a', 2), line('b', 1)])).toBe(true)
+    expect(olderThan([line('a', 3)], [line('a', 3), line('b', 1)])).toBe(false)
+    watch.parsed([line('a', 3), line('b', 4)], t, 0, pace)
+    const interval = watch.status.intervalMs
+    expect(watch.parsed([line('a', 2), line('b', 4)], t + interval, 0, pace)).toBe(false)
+    expect(watch.status.coveredSince).toBeNull()
+    expect(watch.status.nextReadAt).toBe(t + 2 * interval)
+    // The next fresh read overlaps the last one that parsed: the coverage goes on from the first read.
+    expect(watch.parsed([line('c', 1), line('a', 3)], t + 2 * interval, 0, pace)).toBe(true)
+    expect(watch.status.coveredSince).toBe(t)
   })
 })
 
