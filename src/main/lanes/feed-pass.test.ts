@@ -6,6 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { FetchResult } from '../fetch/fetcher'
+import { silentLog } from '../log'
 import { madaraFeed } from '../sites/feeds'
 import type { PageRequest, Site } from '../sites/site'
 import { pauseLane } from '../store/lanes'
@@ -14,7 +15,7 @@ import { FakeClock } from '../testing/clock'
 import { FakeFetcher, chapterPage, testSite } from '../testing/fakes'
 import { passOnClock } from '../testing/pass'
 import { openTestStore, seedReader, seedSeries, type TestStore } from '../testing/store'
-import { FeedWatch, feedWords, safetyCeilingMs } from './feed'
+import { FeedWatch, feedWords, holdCovered, readFeed, safetyCeilingMs } from './feed'
 import { WallWatch, type PassResult } from './pass'
 
 const MIN = 60_000
@@ -75,6 +76,12 @@ async function seed(id: string, latest: number, checkedAt: number, plannedAt: nu
   pages[id] = latest
 }
 const series = (id: string) => requireSeries(store.db, { site: 'a', seriesId: id })
+
+/** The page read alone, as the pass does before its checks. */
+async function readOnly(): Promise<string> {
+  const read = await readFeed({ db: store.db, site, fetcher: http, log: silentLog, watch, now: () => clock.now() })
+  return read.outcome
+}
 
 async function pass(): Promise<PassResult & { requested: string[] }> {
   const before = http.calls.length
@@ -250,5 +257,26 @@ describe('between reads', () => {
     const z = await series('z')
     expect(z.next_check_at).toBe(watch.status.nextReadAt + watch.status.intervalMs)
     expect(z.next_check_at).toBeLessThanOrEqual(t0 + MIN + safetyCeilingMs(site.pace))
+  })
+
+  it('a Sighting the read planned is not held, however long it waits for its check', async () => {
+    const t0 = clock.now()
+    await seed('other', 3, t0 - 10 * MIN, t0 + 5 * HOUR)
+    lines = [['other', 'Chapter 3']]
+    expect(await readOnly()).toBe('read')
+    // s was checked after the coverage began; the next read shows it moved and plans it now.
+    await seed('s', 5, t0 + MIN, t0 + 5 * HOUR)
+    await clock.advance(watch.status.nextReadAt - clock.now())
+    lines = [
+      ['s', 'Chapter 6'],
+      ['other', 'Chapter 3'],
+    ]
+    expect(await readOnly()).toBe('read')
+    const sighted = clock.now()
+    expect((await series('s')).next_check_at).toBe(sighted)
+    // Its check has not come yet (a backlog on a crowded Lane): the hold leaves it due.
+    await clock.advance(MIN)
+    await holdCovered(store.db, site, watch, clock.now())
+    expect((await series('s')).next_check_at).toBe(sighted)
   })
 })

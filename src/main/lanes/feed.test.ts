@@ -85,6 +85,16 @@ describe('a stale page (older than the last read)', () => {
     expect(watch.parsed([line('c', 1), line('a', 3)], t + 2 * interval, 0, pace)).toBe(true)
     expect(watch.status.coveredSince).toBe(t)
   })
+  it('twice in a row is the page as it is now (a chapter renumbered down): read, the chain broken', () => {
+    const watch = new FeedWatch(pace)
+    const t = 100 * HOUR
+    watch.parsed([line('a', 3), line('b', 4)], t, 0, pace)
+    expect(watch.parsed([line('a', 2), line('b', 4)], t + HOUR, 0, pace)).toBe(false)
+    expect(watch.parsed([line('a', 2), line('b', 4)], t + 2 * HOUR, 0, pace)).toBe(true)
+    expect(watch.status.coveredSince).toBe(t + 2 * HOUR)
+    expect(watch.parsed([line('a', 2), line('b', 4)], t + 3 * HOUR, 0, pace)).toBe(true)
+    expect(watch.status.coveredSince).toBe(t + 2 * HOUR)
+  })
 })
 
 describe('a wall clock set back', () => {

@@ -79,6 +79,8 @@ export class FeedWatch {
   #chain: number | null = null
   /** Reads that failed in a row. */
   #failures = 0
+  /** The last read was older than the one before (a second such read in a row is taken as the page's present). */
+  #stale = false
 
   constructor(pace: Pick<FeedPace, 'restMs'>) {
     this.status = { state: 'unread', reason: '', lastReadAt: 0, nextReadAt: 0, intervalMs: pace.restMs / 2, coveredSince: null, entries: 0 }
@@ -113,12 +115,14 @@ export class FeedWatch {
    * Returns false for a page older than the last one that parsed (a stale cache; ADR 0231): it says nothing of the
    * time since, so it is taken as a read that failed — it covers nobody, the chain it would have broken is kept
    * for the next read, tried again after the interval — though a chapter on it above a Latest Chapter is still a
-   * Sighting.
+   * Sighting. A second such read in a row is the page as it is now (a Site that renumbered a chapter down): read
+   * as any other, it breaks the chain.
    */
   parsed(entries: readonly FeedEntry[], now: number, offsetMs: number, pace: FeedPace, held = Infinity): boolean {
     const previous = this.#previous
     const s = this.status
-    if (olderThan(previous, entries)) {
+    this.#stale = !this.#stale && olderThan(previous, entries)
+    if (this.#stale) {
       s.coveredSince = null
       s.lastReadAt = now
       s.nextReadAt = now + Math.max(pace.minGapMs, s.intervalMs)
@@ -338,14 +342,16 @@ async function planFromPage(
 }
 
 /**
- * Between reads, on each pass: a Series checked since the coverage began (by a Sighting, its ceiling or its
- * cadence) is covered like the ones the read put off, so a plan its check made before the page's next read moves
- * past it the same way (to the next read plus an interval, within its safety ceiling; ADR 0231). Returns how many
+ * Between reads, on each pass: a Series checked since the last read (by a Sighting, its ceiling or its cadence) is
+ * covered like the ones the read put off, so a plan its check made before the page's next read moves past it the
+ * same way (to the next read plus an interval, within its safety ceiling; ADR 0231). Only plans a check made since
+ * the read: a Sighting the read planned waits for its check, however long the Lane's backlog. Returns how many
  * plans moved; a page that covers nobody now moves none.
  */
 export async function holdCovered(db: Db, site: Site, watch: FeedWatch, now: number): Promise<number> {
-  const { coveredSince: covered, nextReadAt, intervalMs } = watch.status
-  if (covered === null || watch.due(now)) return 0
+  const { coveredSince, lastReadAt, nextReadAt, intervalMs } = watch.status
+  if (coveredSince === null || watch.due(now)) return 0
+  const covered = Math.max(coveredSince, lastReadAt + 1)
   const moved = await applyFeedPlan(db, {
     site: site.key,
     now,
