@@ -97,7 +97,16 @@ function runSite(siteIndex: number, mode: 'fixed' | 'adaptive' | 'feeds', tally:
   const safety = safetyCeilingMs(pace)
   for (let r = start; r < world.end;) {
     const nextRead = withFeed ? r + interval : world.end
-    for (const h of held) while (h.plan < nextRead && h.plan < world.end) check(h, h.plan + 120_000, pace, mode, tally)
+    for (const h of held)
+      while (h.plan < nextRead && h.plan < world.end) {
+        check(h, h.plan + 120_000, pace, mode, tally)
+        // Between reads the Lane holds a Series checked since the coverage began past the next read (holdCovered).
+        const until = nextRead + interval
+        if (withFeed && coveredSince !== null && h.lastCheck >= coveredSince && h.plan <= until) {
+          h.plan = Math.max(h.plan, Math.min(h.lastCheck + safety, until))
+          if (h.plan === h.lastCheck + safety) h.why = 'ceiling'
+        }
+      }
     r = nextRead
     if (!withFeed || r >= world.end) continue
     tally.requests++

@@ -6,6 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { FetchResult } from '../fetch/fetcher'
+import { silentLog } from '../log'
 import { madaraFeed } from '../sites/feeds'
 import type { PageRequest, Site } from '../sites/site'
 import { pauseLane } from '../store/lanes'
@@ -14,8 +15,8 @@ import { FakeClock } from '../testing/clock'
 import { FakeFetcher, chapterPage, testSite } from '../testing/fakes'
 import { passOnClock } from '../testing/pass'
 import { openTestStore, seedReader, seedSeries, type TestStore } from '../testing/store'
-import { FeedWatch, feedWords, safetyCeilingMs } from './feed'
-import type { PassResult } from './pass'
+import { FeedWatch, feedWords, holdCovered, readFeed, safetyCeilingMs } from './feed'
+import { WallWatch, type PassResult } from './pass'
 
 const MIN = 60_000
 const HOUR = 60 * MIN
@@ -75,6 +76,12 @@ async function seed(id: string, latest: number, checkedAt: number, plannedAt: nu
   pages[id] = latest
 }
 const series = (id: string) => requireSeries(store.db, { site: 'a', seriesId: id })
+
+/** The page read alone, as the pass does before its checks. */
+async function readOnly(): Promise<string> {
+  const read = await readFeed({ db: store.db, site, fetcher: http, log: silentLog, watch, now: () => clock.now() })
+  return read.outcome
+}
 
 async function pass(): Promise<PassResult & { requested: string[] }> {
   const before = http.calls.length
@@ -211,5 +218,65 @@ describe('the Lane gates the page as any request', () => {
     const fixed = { ...site, pace: { ...site.pace, cadence: 'fixed' as const } }
     await passOnClock({ db: store.db, site: fixed, clock, fetchers: { http }, feed: watch })
     expect(http.calls.map((c) => c.url.split('/').at(-1))).toEqual(['x'])
+  })
+})
+
+describe('a wall clock set back', () => {
+  it('moves the page with it: read when planned, the Series it showed unchanged still need no check', async () => {
+    const t0 = clock.now()
+    const wallWatch = new WallWatch()
+    const run = async () => {
+      const before = http.calls.length
+      await passOnClock({ db: store.db, site, clock, fetchers: { http }, feed: watch, wallWatch })
+      return http.calls.slice(before).map((c) => c.url.split('/').at(-1)!)
+    }
+    await seed('y', 5, t0 - 20 * MIN, t0)
+    lines = [['y', 'Chapter 5']]
+    expect(await run()).toEqual(['?m_orderby=latest'])
+    const wait = watch.status.nextReadAt - clock.now()
+    clock.stepWall(-5 * HOUR)
+    await clock.advance(wait)
+    // Without following the step the page would wait five more hours.
+    expect(await run()).toEqual(['?m_orderby=latest'])
+    expect((await series('y')).next_check_at).toBeGreaterThan(clock.now())
+  })
+})
+
+describe('between reads', () => {
+  it('a Series checked since the coverage began, planned before the next read, is moved past it; not one checked before', async () => {
+    const t0 = clock.now()
+    lines = [['other', 'Chapter 3']]
+    // w's last check came before the coverage began; z, checked after it, had its cadence plan it soon.
+    await seed('w', 5, t0 - HOUR, t0 + 10 * MIN)
+    expect((await pass()).requested).toEqual(['?m_orderby=latest'])
+    expect(watch.status.coveredSince).toBe(t0)
+    await seed('z', 5, t0 + MIN, t0 + 10 * MIN)
+    await clock.advance(10 * MIN)
+    const result = await pass()
+    expect(result.requested).toEqual(['w'])
+    const z = await series('z')
+    expect(z.next_check_at).toBe(watch.status.nextReadAt + watch.status.intervalMs)
+    expect(z.next_check_at).toBeLessThanOrEqual(t0 + MIN + safetyCeilingMs(site.pace))
+  })
+
+  it('a Sighting the read planned is not held, however long it waits for its check', async () => {
+    const t0 = clock.now()
+    await seed('other', 3, t0 - 10 * MIN, t0 + 5 * HOUR)
+    lines = [['other', 'Chapter 3']]
+    expect(await readOnly()).toBe('read')
+    // s was checked after the coverage began; the next read shows it moved and plans it now.
+    await seed('s', 5, t0 + MIN, t0 + 5 * HOUR)
+    await clock.advance(watch.status.nextReadAt - clock.now())
+    lines = [
+      ['s', 'Chapter 6'],
+      ['other', 'Chapter 3'],
+    ]
+    expect(await readOnly()).toBe('read')
+    const sighted = clock.now()
+    expect((await series('s')).next_check_at).toBe(sighted)
+    // Its check has not come yet (a backlog on a crowded Lane): the hold leaves it due.
+    await clock.advance(MIN)
+    await holdCovered(store.db, site, watch, clock.now())
+    expect((await series('s')).next_check_at).toBe(sighted)
   })
 })

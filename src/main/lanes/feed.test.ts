@@ -8,9 +8,12 @@ import {
   FEED_LONGEST_RESTS,
   FEED_MAX_RESTS,
   FEED_MIN_RESTS,
+  FEED_NEW_SHARE,
   FEED_READ_SHARE,
+  FEED_RETRY_RESTS,
   FeedWatch,
   nextInterval,
+  olderThan,
   safetyCeilingMs,
 } from './feed'
 
@@ -48,6 +51,75 @@ describe('coverage', () => {
   })
 })
 
+describe('a page that failed', () => {
+  it('is tried again after its interval, twice as long after each failure in a row, at most a rest; a read resets it', () => {
+    const watch = new FeedWatch(pace)
+    const t = 100 * HOUR
+    watch.parsed([line('a', 1)], t, 0, pace)
+    const interval = watch.status.intervalMs
+    expect(interval).toBeLessThan(HOUR / 2)
+    watch.failed('HTTP 503', t + interval, pace)
+    expect(watch.status.nextReadAt).toBe(t + 2 * interval)
+    watch.failed('HTTP 503', t + 2 * interval, pace)
+    expect(watch.status.nextReadAt).toBe(t + 4 * interval)
+    watch.failed('HTTP 503', t + 4 * interval, pace)
+    expect(watch.status.nextReadAt).toBe(t + 4 * interval + FEED_RETRY_RESTS * HOUR)
+    watch.parsed([line('a', 1)], t + 5 * HOUR, 0, pace)
+    watch.failed('HTTP 503', t + 6 * HOUR, pace)
+    expect(watch.status.nextReadAt).toBe(t + 6 * HOUR + watch.status.intervalMs)
+  })
+})
+
+describe('a stale page (older than the last read)', () => {
+  it('is a read that failed: covers nobody, keeps the chain for the next read, is tried again after the interval', () => {
+    const watch = new FeedWatch(pace)
+    const t = 100 * HOUR
+    expect(olderThan([line('a', 3)], [line('a', 2), line('b', 1)])).toBe(true)
+    expect(olderThan([line('a', 3)], [line('a', 3), line('b', 1)])).toBe(false)
+    watch.parsed([line('a', 3), line('b', 4)], t, 0, pace)
+    const interval = watch.status.intervalMs
+    expect(watch.parsed([line('a', 2), line('b', 4)], t + interval, 0, pace)).toBe(false)
+    expect(watch.status.coveredSince).toBeNull()
+    expect(watch.status.nextReadAt).toBe(t + 2 * interval)
+    // The next fresh read overlaps the last one that parsed: the coverage goes on from the first read.
+    expect(watch.parsed([line('c', 1), line('a', 3)], t + 2 * interval, 0, pace)).toBe(true)
+    expect(watch.status.coveredSince).toBe(t)
+  })
+  it('twice in a row is the page as it is now (a chapter renumbered down): read, the chain broken', () => {
+    const watch = new FeedWatch(pace)
+    const t = 100 * HOUR
+    watch.parsed([line('a', 3), line('b', 4)], t, 0, pace)
+    expect(watch.parsed([line('a', 2), line('b', 4)], t + HOUR, 0, pace)).toBe(false)
+    expect(watch.parsed([line('a', 2), line('b', 4)], t + 2 * HOUR, 0, pace)).toBe(true)
+    expect(watch.status.coveredSince).toBe(t + 2 * HOUR)
+    expect(watch.parsed([line('a', 2), line('b', 4)], t + 3 * HOUR, 0, pace)).toBe(true)
+    expect(watch.status.coveredSince).toBe(t + 2 * HOUR)
+  })
+})
+
+describe('a wall clock set back', () => {
+  it('moves the reads and the coverage back with it: the page is read when planned, its Series stay covered', () => {
+    const watch = new FeedWatch(pace)
+    const t = 100 * HOUR
+    watch.parsed([line('a', 1)], t, 0, pace)
+    const { nextReadAt } = watch.status
+    watch.steppedBack(5 * HOUR)
+    expect(watch.status.coveredSince).toBe(t - 5 * HOUR)
+    expect(watch.status.nextReadAt).toBe(nextReadAt - 5 * HOUR)
+    expect(watch.due(nextReadAt - 5 * HOUR - 1)).toBe(false)
+    expect(watch.due(nextReadAt - 5 * HOUR)).toBe(true)
+    // The chain goes on from the moved coverage.
+    watch.parsed([line('b', 2), line('a', 1)], nextReadAt - 5 * HOUR, 0, pace)
+    expect(watch.status.coveredSince).toBe(t - 5 * HOUR)
+  })
+  it('a clock that reads before the last read, with no step seen: the page is due', () => {
+    const watch = new FeedWatch(pace)
+    watch.parsed([line('a', 1)], 100 * HOUR, 0, pace)
+    expect(watch.due(100 * HOUR + 1)).toBe(false)
+    expect(watch.due(95 * HOUR)).toBe(true)
+  })
+})
+
 describe('a page that failed once', () => {
   it('covers nobody until it reads again; a read that overlaps the last good one carries its coverage on', () => {
     const pace = { restMs: HOUR, ceilingMs: 24 * HOUR, minGapMs: 5_000 }
@@ -67,11 +139,16 @@ describe('a page that failed once', () => {
 })
 
 describe('the page cadence', () => {
-  it('halves when most of the page is new, lengthens when nothing is, within its bounds', () => {
+  it('halves when most of the page is new, lengthens when little is, within its bounds', () => {
     const q = 20 * 60_000
     expect(nextInterval(q, 15, 20, pace)).toBe(15 * 60_000) // halved, to the quarter-rest floor
     expect(nextInterval(q, 0, 20, pace)).toBe(30 * 60_000) // lengthened by half
-    expect(nextInterval(q, 3, 20, pace)).toBe(q)
+    // Between a quarter and half of the page new: it stays.
+    expect(nextInterval(q, FEED_NEW_SHARE * 20, 20, pace)).toBe(q)
+    expect(nextInterval(q, 10, 20, pace)).toBe(q)
+    // Fewer than a quarter new: toward the interval that would show a quarter, by half at most.
+    expect(nextInterval(q, 4, 20, pace)).toBe(25 * 60_000)
+    expect(nextInterval(q, 1, 20, pace)).toBe(30 * 60_000)
     expect(nextInterval(FEED_MAX_RESTS * HOUR, 0, 20, pace)).toBe(FEED_MAX_RESTS * HOUR)
     expect(nextInterval(FEED_MIN_RESTS * HOUR, 20, 20, pace)).toBe(FEED_MIN_RESTS * HOUR)
   })
@@ -81,8 +158,16 @@ describe('the page cadence', () => {
     expect(nextInterval(q, 3, 20, pace, 22)).toBe(Math.round(HOUR / (FEED_READ_SHARE * 22)))
     expect(nextInterval(q, 3, 20, pace, 5)).toBe(FEED_LONGEST_RESTS * HOUR)
     // Hundreds of bookmarks: the learnt interval alone.
-    expect(nextInterval(q, 3, 20, pace, 400)).toBe(q)
+    expect(nextInterval(q, 5, 20, pace, 400)).toBe(q)
     expect(nextInterval(q, 0, 20, pace, 400)).toBe(30 * 60_000)
+  })
+  it("on a Lane whose Series outnumber a rest's requests, at least every half of the time it takes to go round them", () => {
+    // 200 Series a minute apart: the fixed schedule comes round every 200 minutes, the page at least every 100.
+    const crowded = { restMs: HOUR, ceilingMs: 24 * HOUR, minGapMs: 60_000 }
+    expect(nextInterval(90 * 60_000, 1, 20, crowded, 200)).toBe(100 * 60_000)
+    expect(nextInterval(HOUR, 0, 20, crowded, 200)).toBe(90 * 60_000)
+    // 40 Series a minute apart go round within the rest: half a rest, as before.
+    expect(nextInterval(HOUR, 0, 20, crowded, 40)).toBe(FEED_MAX_RESTS * HOUR)
   })
   it('counts new lines against the previous read', () => {
     expect(changedEntries(null, [line('a', 1)])).toBe(1)

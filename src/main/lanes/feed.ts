@@ -19,16 +19,29 @@ import { applyFeedPlan, feedSeries, heldCount, sampleSeriesUrl, type FeedSeries 
  * ADR 0200: once a day at the default rest).
  */
 export const FEED_SAFETY_RESTS = 24
-/** The feed is read at most every quarter rest, at least every half rest (ADR 0165: at two rests, chapters came 1.6× later). */
+/**
+ * The feed is read at most every quarter rest, at least every half of the Lane's turn — a rest, or the time it
+ * takes to go round its Series when they outnumber a rest's requests (ADR 0165: at two rests, chapters came 1.6×
+ * later; ADR 0231: a crowded Lane's fixed schedule comes round no sooner than its turn).
+ */
 export const FEED_MIN_RESTS = 0.25
 export const FEED_MAX_RESTS = 0.5
+/**
+ * The share of the page a read should show new (ADR 0231): fewer new lines and the page is read less often (by
+ * at most half as long again), more than half new and sooner (half as long).
+ */
+export const FEED_NEW_SHARE = 0.25
 /**
  * The page's reads cost at most this share of checking every bookmarked Series of the Site once a rest (ADR 0200):
  * a Site with few bookmarks reads it less often, never less than every FEED_LONGEST_RESTS rests.
  */
 export const FEED_READ_SHARE = 0.09
 export const FEED_LONGEST_RESTS = 2
-/** A page that failed is tried again after this many rests (the cadence plans the Series meanwhile). */
+/**
+ * A page that failed is tried again after its interval, twice as long after each failure in a row, at most this
+ * many rests (ADR 0231: the Series it covered come due two intervals after the last read; the cadence plans them
+ * meanwhile).
+ */
 export const FEED_RETRY_RESTS = 1
 
 interface FeedPace {
@@ -64,6 +77,10 @@ export class FeedWatch {
   #previous: readonly FeedEntry[] | null = null
   /** The coverage that read gave (ADR 0200: a page that failed once does not cost every Series a check). */
   #chain: number | null = null
+  /** Reads that failed in a row. */
+  #failures = 0
+  /** The last read was older than the one before (a second such read in a row is taken as the page's present). */
+  #stale = false
 
   constructor(pace: Pick<FeedPace, 'restMs'>) {
     this.status = { state: 'unread', reason: '', lastReadAt: 0, nextReadAt: 0, intervalMs: pace.restMs / 2, coveredSince: null, entries: 0 }
@@ -74,14 +91,43 @@ export class FeedWatch {
     return this.#previous && new Set(this.#previous.map(lineKey))
   }
 
+  /** Due when its time came, or when the wall clock reads before the last read (set back unseen). */
   due(now: number): boolean {
-    return now >= this.status.nextReadAt
+    return now >= this.status.nextReadAt || now < this.status.lastReadAt
   }
 
-  /** A read that parsed: the coverage it gives and when to read again (`held`: the Site's bookmarked Series). */
-  parsed(entries: readonly FeedEntry[], now: number, offsetMs: number, pace: FeedPace, held = Infinity): void {
+  /**
+   * The wall clock was set back by `ms` (the Lane saw the step; docs/adr/0011): the read times and the coverage
+   * move back with it, as the Series' stamps and plans do, so the page is read when it was planned and the Series
+   * it covered stay covered, instead of every plan coming due with no read for the length of the step.
+   */
+  steppedBack(ms: number): void {
+    if (ms <= 0) return
+    const s = this.status
+    s.lastReadAt -= ms
+    s.nextReadAt -= ms
+    if (s.coveredSince !== null) s.coveredSince -= ms
+    if (this.#chain !== null) this.#chain -= ms
+  }
+
+  /**
+   * A read that parsed: the coverage it gives and when to read again (`held`: the Site's bookmarked Series).
+   * Returns false for a page older than the last one that parsed (a stale cache; ADR 0231): it says nothing of the
+   * time since, so it is taken as a read that failed — it covers nobody, the chain it would have broken is kept
+   * for the next read, tried again after the interval — though a chapter on it above a Latest Chapter is still a
+   * Sighting. A second such read in a row is the page as it is now (a Site that renumbered a chapter down): read
+   * as any other, it breaks the chain.
+   */
+  parsed(entries: readonly FeedEntry[], now: number, offsetMs: number, pace: FeedPace, held = Infinity): boolean {
     const previous = this.#previous
     const s = this.status
+    this.#stale = !this.#stale && olderThan(previous, entries)
+    if (this.#stale) {
+      s.coveredSince = null
+      s.lastReadAt = now
+      s.nextReadAt = now + Math.max(pace.minGapMs, s.intervalMs)
+      return false
+    }
     s.coveredSince = coveredSince(previous, entries, this.#chain, now, offsetMs)
     this.#chain = s.coveredSince
     s.intervalMs = nextInterval(s.intervalMs, changedEntries(previous, entries), entries.length, pace, held)
@@ -91,18 +137,24 @@ export class FeedWatch {
     s.lastReadAt = now
     s.nextReadAt = now + s.intervalMs
     this.#previous = entries
+    this.#failures = 0
+    return true
   }
 
   /**
    * A read that failed to parse or to come: the page covers nobody until it reads again — then, if that read
-   * overlaps the last one that parsed, the coverage goes on from where it was.
+   * overlaps the last one that parsed, the coverage goes on from where it was. Tried again after its interval,
+   * doubled for each failure in a row, at most FEED_RETRY_RESTS rests (ADR 0231: a page that failed once is
+   * read again before the Series it covered come due).
    */
   failed(reason: string, now: number, pace: FeedPace): void {
     const s = this.status
     s.state = 'broken'
     s.reason = reason
     s.coveredSince = null
-    s.nextReadAt = now + Math.max(pace.minGapMs, FEED_RETRY_RESTS * pace.restMs)
+    const retry = Math.min(FEED_RETRY_RESTS * pace.restMs, s.intervalMs * 2 ** Math.min(this.#failures, 30))
+    this.#failures++
+    s.nextReadAt = now + Math.max(pace.minGapMs, retry)
   }
 
   /** A read put off (a refusal, no Series to make the request from): tried again after a while. */
@@ -144,29 +196,37 @@ export function coveredSince(
   return own
 }
 
-function previousOverlaps(previous: readonly FeedEntry[] | null, entries: readonly FeedEntry[]): boolean {
+/** Whether a page is older than the previous read: a Series on it shows a lower chapter than it showed then. */
+export function olderThan(previous: readonly FeedEntry[] | null, entries: readonly FeedEntry[]): boolean {
   if (!previous?.length) return false
   const before = new Map(previous.map((e) => [e.seriesUrl, e]))
-  const older = entries.some((e) => {
+  return entries.some((e) => {
     const was = before.get(e.seriesUrl)
     return was?.chapter != null && e.chapter !== null && e.chapter < was.chapter
   })
-  if (older) return false
+}
+
+function previousOverlaps(previous: readonly FeedEntry[] | null, entries: readonly FeedEntry[]): boolean {
+  if (!previous?.length || olderThan(previous, entries)) return false
   const keys = new Set(previous.map(lineKey))
   return entries.some((e) => keys.has(lineKey(e)))
 }
 
 /**
  * The feed's next interval, learnt from how much it changed: more than half the page new (lines may have fallen
- * off between reads) halves it, nothing new lengthens it by half, else it stays; between FEED_MIN_RESTS and
- * FEED_MAX_RESTS rests (and never under the Site's gap) — and never shorter than its share of the checks it stands
- * for allows (`held` bookmarked Series: a rest ÷ (FEED_READ_SHARE × held), at most FEED_LONGEST_RESTS rests).
+ * off between reads) halves it; fewer than FEED_NEW_SHARE of it new lengthens it toward the interval that would
+ * show that many (by half at most, nothing new: by half), else it stays; between FEED_MIN_RESTS rests and
+ * FEED_MAX_RESTS of the Lane's turn (a rest, or `held` × the Site's gap when its Series outnumber a rest's
+ * requests; never under the gap) — and never shorter than its share of the checks it stands for allows (`held`
+ * bookmarked Series: a rest ÷ (FEED_READ_SHARE × held), at most FEED_LONGEST_RESTS rests).
  */
 export function nextInterval(current: number, changed: number, length: number, pace: FeedPace, held = Infinity): number {
-  const next = changed === 0 ? current * 1.5 : changed * 2 > length ? current / 2 : current
+  const wanted = FEED_NEW_SHARE * length
+  const next = changed * 2 > length ? current / 2 : changed < wanted ? current * Math.min(1.5, wanted / Math.max(changed, 1)) : current
   const share = held > 0 ? pace.restMs / (FEED_READ_SHARE * held) : 0
   const min = Math.max(pace.minGapMs, FEED_MIN_RESTS * pace.restMs, Math.min(FEED_LONGEST_RESTS * pace.restMs, share))
-  return Math.round(Math.max(min, Math.min(FEED_MAX_RESTS * pace.restMs, next)))
+  const turn = Number.isFinite(held) ? Math.max(pace.restMs, held * pace.minGapMs) : pace.restMs
+  return Math.round(Math.max(min, Math.min(FEED_MAX_RESTS * turn, next)))
 }
 
 export interface FeedVerdicts {
@@ -252,7 +312,7 @@ async function planFromPage(
   const now = deps.now()
   const previous = watch.previousLines()
   const held = await heldCount(db, site.key).catch(() => Infinity)
-  watch.parsed(entries, now, siteClockOffset(page.date, now) ?? 0, site.pace, held)
+  const fresh = watch.parsed(entries, now, siteClockOffset(page.date, now) ?? 0, site.pace, held)
   troubleOver(log, `feed:${site.key}`, { site: site.key }, 'lane: the updates page reads again')
   const lines = new Map<string, FeedEntry>()
   for (const entry of entries) {
@@ -262,7 +322,9 @@ async function planFromPage(
   }
   try {
     const rows = await feedSeries(db, site.key, [...lines.keys()])
-    const verdicts = feedVerdicts(lines, rows, previous)
+    const found = feedVerdicts(lines, rows, previous)
+    // A stale page's Sightings stand; what it shows unchanged may have moved since.
+    const verdicts = fresh ? found : { sighted: found.sighted, unchanged: [] }
     const { intervalMs, coveredSince: covered } = watch.status
     const moved = await applyFeedPlan(db, {
       site: site.key,
@@ -277,6 +339,29 @@ async function planFromPage(
     log.error({ site: site.key, err: error }, 'lane: the updates page could not be planned from')
   }
   return { outcome: 'read' }
+}
+
+/**
+ * Between reads, on each pass: a Series checked since the last read (by a Sighting, its ceiling or its cadence) is
+ * covered like the ones the read put off, so a plan its check made before the page's next read moves past it the
+ * same way (to the next read plus an interval, within its safety ceiling; ADR 0231). Only plans a check made since
+ * the read: a Sighting the read planned waits for its check, however long the Lane's backlog. Returns how many
+ * plans moved; a page that covers nobody now moves none.
+ */
+export async function holdCovered(db: Db, site: Site, watch: FeedWatch, now: number): Promise<number> {
+  const { coveredSince, lastReadAt, nextReadAt, intervalMs } = watch.status
+  if (coveredSince === null || watch.due(now)) return 0
+  const covered = Math.max(coveredSince, lastReadAt + 1)
+  const moved = await applyFeedPlan(db, {
+    site: site.key,
+    now,
+    sighted: [],
+    unchanged: [],
+    coveredSince: covered,
+    until: nextReadAt + intervalMs,
+    safetyMs: safetyCeilingMs(site.pace),
+  })
+  return moved.postponed
 }
 
 function broken(deps: FeedReadDeps, reason: string): { outcome: FeedReadOutcome } {

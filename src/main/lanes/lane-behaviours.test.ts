@@ -23,6 +23,8 @@ import { chapterPage, failingOn, failingWhen, testSite } from '../testing/fakes'
 import { openTestStore, seedReader, seedSeries, type SeedSeries, type TestStore } from '../testing/store'
 import { AppError } from '../../shared/errors'
 import type { CheckReport } from './check'
+import { madaraFeed } from '../sites/feeds'
+import type { FeedStatus } from './feed'
 import { FIRST_PASS_STAGGER_MS, startLanes, type Lanes, type LanesOptions } from './lane'
 import type { NewChapter, PassResult } from './pass'
 
@@ -469,6 +471,24 @@ describe('retention', () => {
 })
 
 describe('stopping', () => {
+  it("keeps each Site's updates page watch while they stop and start again with the same map (ADR 0231)", async () => {
+    const feedSite = testSite('a', { pace: { cadence: 'adaptive' }, adapter: { ...testSite('a').adapter, latest: madaraFeed } })
+    const feeds = new Map<string, FeedStatus>()
+    const first = await lanes({ sites: [feedSite], feeds })
+    await clock.advance(FIRST_PASS_STAGGER_MS)
+    const watched = feeds.get('a')
+    expect(watched).toBeDefined()
+    await first.stop()
+    await lanes({ sites: [feedSite], feeds })
+    await clock.advance(FIRST_PASS_STAGGER_MS)
+    expect(feeds.get('a')).toBe(watched)
+    // Another map (another core) starts from nothing.
+    const other = new Map<string, FeedStatus>()
+    await lanes({ sites: [feedSite], feeds: other })
+    await clock.advance(FIRST_PASS_STAGGER_MS)
+    expect(other.get('a')).toBeDefined()
+    expect(other.get('a')).not.toBe(watched)
+  })
   it('writes the rows a Lane held while the store refused them, once it takes writes again', async () => {
     let refuse = true
     const db = failingWhen(store.db, (node) => refuse && node.includes('"kind":"InsertQueryNode"') && node.includes('poll_passes'))

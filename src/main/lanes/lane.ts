@@ -186,10 +186,19 @@ function passDeps(shared: LaneShared, site: Site, unwritten: UnwrittenPasses) {
   }
 }
 
+/**
+ * Each `feeds` map's watches: the core keeps its map while the Lanes stop and start again, so a Lane started again
+ * goes on from what its page last showed — its next read that overlaps it carries the coverage on — instead of
+ * every Series it covered coming due at once (docs/adr/0231-what-a-feed-site-still-wasted.md).
+ */
+const watchesOf = new WeakMap<Map<string, FeedStatus>, Map<string, FeedWatch>>()
+
 /** An adaptive Site whose family publishes an updates page reads it on its Lane (docs/adr/0165-site-feeds.md). */
 function feedWatch(options: LanesOptions, site: Site): FeedWatch | undefined {
   if (site.pace.cadence !== 'adaptive' || !siteFeed(site.adapter)) return undefined
-  const watch = new FeedWatch(site.pace)
+  const kept = options.feeds && (watchesOf.get(options.feeds) ?? watchesOf.set(options.feeds, new Map()).get(options.feeds)!)
+  const watch = kept?.get(site.key) ?? new FeedWatch(site.pace)
+  kept?.set(site.key, watch)
   options.feeds?.set(site.key, watch.status)
   return watch
 }

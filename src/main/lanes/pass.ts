@@ -20,7 +20,7 @@ import { repairFutureStamps, stillDue } from '../store/series'
 import { ageWords } from '../../shared/format'
 import type { PassSkip } from '../../shared/skip'
 import { checkSeries, type CheckReport } from './check'
-import { readFeed, type FeedReadOutcome, type FeedWatch } from './feed'
+import { holdCovered, readFeed, type FeedReadOutcome, type FeedWatch } from './feed'
 import { fetchCovers, type CoverDeps, type CoverRun } from './covers'
 import { computeGap, dueBound, laneGate, refusalLength, sleepAfter, wakeDue } from './decisions'
 import type { SitePacer } from './pacer'
@@ -302,7 +302,7 @@ async function planPass(deps: PassDeps, startedAt: number, signal?: AbortSignal)
   // 6b. The Site's updates page, when its time came: it plans Series now or later before the due set is read.
   const fed = await feedFirst(deps, fetcher, gap, signal)
   if (fed === 'refusing' || fed === 'paused') return { exit: fed, lane }
-  if (fed === 'read') {
+  if (fed === 'read' || fed === 'held') {
     try {
       figures = await dueFigures(db, site.key, cutoffs)
     } catch (error) {
@@ -334,9 +334,16 @@ async function feedFirst(
   fetcher: Fetcher,
   gap: number,
   signal?: AbortSignal,
-): Promise<FeedReadOutcome | PassSkip | 'none'> {
+): Promise<FeedReadOutcome | PassSkip | 'none' | 'held'> {
   const { db, site, clock, pacer, feed, log } = deps
-  if (!feed || site.pace.cadence !== 'adaptive' || !feed.due(clock.now()) || signal?.aborted) return 'none'
+  if (!feed || site.pace.cadence !== 'adaptive' || signal?.aborted) return 'none'
+  if (!feed.due(clock.now())) {
+    const held = await holdCovered(db, site, feed, clock.now()).catch((error: unknown) => {
+      log.error({ site: site.key, err: error }, 'lane: the Series the updates page covers could not be held')
+      return 0
+    })
+    return held > 0 ? 'held' : 'none'
+  }
   const turn = await pacer.turn(site.key, gap, signal)
   if (!turn) return 'none'
   try {
@@ -704,12 +711,15 @@ async function keepTimesBounded(deps: PassDeps, lane: LaneRow, now: number): Pro
 
 /**
  * How far the wall clock was set back since the Lane last looked, for an adaptive Lane (it plans checks ahead on
- * the wall clock, so a step back moves those plans with it); 0 for a fixed one or without a step.
+ * the wall clock, so a step back moves those plans with it, and its updates page's reads and coverage); 0 for a
+ * fixed one or without a step.
  */
 function wallSteppedBack(deps: PassDeps): number {
   const { clock, site } = deps
   const seen = deps.wallWatch?.steppedBack(clock.now(), clock.monotonic()) ?? 0
-  return site.pace.cadence === 'adaptive' ? seen : 0
+  if (site.pace.cadence !== 'adaptive') return 0
+  deps.feed?.steppedBack(seen)
+  return seen
 }
 
 /**

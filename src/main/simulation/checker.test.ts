@@ -40,7 +40,14 @@ class Log {
   }
 
   request(
-    extra: { caller?: 'lane' | 'acquisition'; first?: boolean; fault?: string | null; served?: number | null; series?: string } = {},
+    extra: {
+      caller?: 'lane' | 'acquisition'
+      first?: boolean
+      fault?: string | null
+      served?: number | null
+      series?: string
+      url?: string
+    } = {},
   ): this {
     return this.add({
       type: 'request',
@@ -736,6 +743,23 @@ describe('proof-of-life', () => {
     const { violations } = checkInvariants(log.events, config)
     expect(violations.map((v) => v.rule)).toEqual(['proof-of-life'])
     expect(violations[0]!.message).toMatch(/^no pass row for 179\.0 min/)
+  })
+
+  it("a pass that read the Site's updates page may take the longest gap more: its read waited a turn of its own", () => {
+    const log = (page: boolean) => {
+      const l = new Log()
+        .action('lanes-start')
+        .at(MIN)
+        .pass({ due: 0 })
+        .at(5 * MIN)
+      if (page) l.request({ series: '', url: 'https://a.example/manga/?m_orderby=latest', served: null })
+      return l
+        .at(14 * MIN)
+        .pass({ due: 0 })
+        .action('lanes-stop')
+    }
+    expect(rulesOf(log(false))).toEqual(['proof-of-life'])
+    expect(rulesOf(log(true))).toEqual([])
   })
 
   it('a refusing Lane may sleep out its backoff', () => {

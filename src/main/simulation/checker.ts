@@ -760,7 +760,8 @@ const latestNeverDown: Rule = (index, out) => {
 /**
  * Proof of life: a running Lane writes a pass row at least every max(idleRequeryMs, the refusal still to run)
  * + maxPassMs + maxGapMs + one check's slack (monotonic), plus a gap for each Acquisition the Site took meanwhile
- * (a flood of them holds the Lane's turn back, as fairShare allows).
+ * (a flood of them holds the Lane's turn back, as fairShare allows) and the longest gap for each read of its
+ * updates page (the pass reads it on a turn of its own before its checks; docs/adr/0231-…).
  */
 const proofOfLife: Rule = (index, out) => {
   for (const site of Object.keys(index.config.sites)) {
@@ -770,7 +771,10 @@ const proofOfLife: Rule = (index, out) => {
     let since: { mono: number; seq: number; allowed: number } | null = null
     // An Acquisition takes a turn of the Site's as a check does: a flood of them holds the Lane's next turn back.
     const acquisitions = index.events.filter((e) => e.type === 'request' && e.first && e.caller === 'acquisition' && e.site === site)
-    const turnsTaken = (from: number, to: number) => acquisitions.filter((r) => r.mono >= from && r.mono < to).length * pace.minGapMs
+    const pageReads = index.events.filter((e) => e.type === 'request' && e.site === site && e.series === '' && isFeedUrl(e.url))
+    const within = (list: readonly SimEvent[], from: number, to: number) => list.filter((r) => r.mono >= from && r.mono < to).length
+    const turnsTaken = (from: number, to: number) =>
+      within(acquisitions, from, to) * pace.minGapMs + within(pageReads, from, to) * pace.maxGapMs
     const judge = (e: { seq: number; mono: number }, what: string) => {
       if (since && e.mono - since.mono > since.allowed + turnsTaken(since.mono, e.mono))
         out.push({
