@@ -1,14 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { startFixtureSite, type FixtureSite } from '../demo/fixture-site'
-import { fixtureSites } from '../demo/fixture-sites'
-import { BrowserHealth } from '../fetch/browser-health'
-import { createHttpFetcher } from '../fetch/http-fetcher'
-import { silentLog } from '../log'
-import { createRegistry } from '../sites/registry'
+import { fixtureDeps } from '../testing/fixture-deps'
 import { pauseLane, recordRefusal, laneRow } from '../store/lanes'
 import { requireSeries } from '../store/series'
 import { dueSeries } from '../store/due'
-import { SitePacer } from '../lanes/pacer'
 import { FakeClock } from '../testing/clock'
 import { openTestStore, seedReader, type TestStore } from '../testing/store'
 import { bookmarkByUrl, NEW_SERIES_PER_READER_PER_HOUR, type AcquireDeps, type AcquireResult } from './acquire'
@@ -37,13 +32,7 @@ beforeEach(async () => {
   store = openTestStore()
   fixture = await startFixtureSite({ now: () => clock.now() })
   deps = {
-    db: store.db,
-    registry: createRegistry(fixtureSites(fixture.host)),
-    fetchers: { http: createHttpFetcher({ timeoutMs: 2_000 }) },
-    health: new BrowserHealth(clock),
-    pacer: new SitePacer(clock),
-    clock,
-    log: silentLog,
+    ...fixtureDeps(store.db, fixture, clock),
     signal: (stop = new AbortController()).signal,
   }
   alice = await seedReader(store.db, 'alice')

@@ -6,13 +6,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { SearchResultView } from '../../shared/search'
 import { startFixtureSite, type FixtureSite } from '../demo/fixture-site'
-import { fixtureSites } from '../demo/fixture-sites'
-import { BrowserHealth } from '../fetch/browser-health'
-import { createHttpFetcher } from '../fetch/http-fetcher'
 import { checkSeries, type CheckReport } from '../lanes/check'
-import { SitePacer } from '../lanes/pacer'
 import { silentLog } from '../log'
-import { createRegistry } from '../sites/registry'
+import { fixtureDeps } from '../testing/fixture-deps'
 import { getBookmark, updateBookmark } from '../store/bookmarks'
 import { pendingFoundAgain } from '../store/search'
 import { requireSeries } from '../store/series'
@@ -56,15 +52,7 @@ const searches = () => fixture.hits.filter((h) => h.path.startsWith('/madara/?s=
 beforeEach(async () => {
   store = openTestStore()
   fixture = await startFixtureSite({ now: () => clock.now() })
-  deps = {
-    db: store.db,
-    registry: createRegistry(fixtureSites(fixture.host)),
-    fetchers: { http: createHttpFetcher({ timeoutMs: 2_000 }) },
-    health: new BrowserHealth(clock),
-    pacer: new SitePacer(clock),
-    clock,
-    log: silentLog,
-  }
+  deps = fixtureDeps(store.db, fixture, clock)
   alice = await seedReader(store.db, 'alice')
   const added = await bookmarkByUrl(deps, { readerId: alice, url: `${fixture.origin}${path}` })
   await settle(added.acquired!)

@@ -7,10 +7,7 @@ import { AppError } from '../../shared/errors'
 import { SEARCHES_PER_READER_PER_MINUTE, type SearchResponse } from '../../shared/search'
 import { startFixtureSite, type FixtureSite } from '../demo/fixture-site'
 import { fixtureSites } from '../demo/fixture-sites'
-import { BrowserHealth } from '../fetch/browser-health'
-import { createHttpFetcher } from '../fetch/http-fetcher'
-import { SitePacer } from '../lanes/pacer'
-import { silentLog } from '../log'
+import { fixtureDeps } from '../testing/fixture-deps'
 import { createRegistry } from '../sites/registry'
 import type { Site } from '../sites/site'
 import { laneRow, pauseLane, recordRefusal } from '../store/lanes'
@@ -45,13 +42,7 @@ beforeEach(async () => {
   fixture = await startFixtureSite({ now: () => clock.now() })
   searched = []
   deps = {
-    db: store.db,
-    registry: createRegistry(fixtureSites(fixture.host)),
-    fetchers: { http: createHttpFetcher({ timeoutMs: 2_000 }) },
-    health: new BrowserHealth(clock),
-    pacer: new SitePacer(clock),
-    clock,
-    log: silentLog,
+    ...fixtureDeps(store.db, fixture, clock),
     onSearch: (site) => searched.push(site),
   }
   alice = await seedReader(store.db, 'alice')

@@ -6,14 +6,10 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { startFixtureSite, type FixtureSite } from '../demo/fixture-site'
-import { fixtureSites } from '../demo/fixture-sites'
-import { BrowserHealth } from '../fetch/browser-health'
-import { createHttpFetcher } from '../fetch/http-fetcher'
 import { checkSeries } from '../lanes/check'
-import { SitePacer } from '../lanes/pacer'
 import { readLibrary } from '../library/read'
 import { silentLog } from '../log'
-import { createRegistry } from '../sites/registry'
+import { fixtureDeps } from '../testing/fixture-deps'
 import { getBookmark, updateBookmark } from '../store/bookmarks'
 import { addSeries, requireSeries } from '../store/series'
 import { aliasesOf } from '../store/series-aliases'
@@ -66,15 +62,7 @@ const seriesCount = async () => (await store.db.selectFrom('series').select('ser
 beforeEach(async () => {
   store = openTestStore()
   fixture = await startFixtureSite({ now: () => clock.now() })
-  deps = {
-    db: store.db,
-    registry: createRegistry(fixtureSites(fixture.host)),
-    fetchers: { http: createHttpFetcher({ timeoutMs: 2_000 }) },
-    health: new BrowserHealth(clock),
-    pacer: new SitePacer(clock),
-    clock,
-    log: silentLog,
-  }
+  deps = fixtureDeps(store.db, fixture, clock)
   alice = await seedReader(store.db, 'alice')
   bob = await seedReader(store.db, 'bob')
   oldUrl = `${fixture.origin}${path}`
