@@ -127,7 +127,8 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     applyLogLevel(log, settings.logLevel)
     const served = await serve({ options, core, clock, dataDir, started, host: options.host ?? bindHost(settings.syncBind), answered })
     const bound = await served.endpoint.listen(options.port ?? settings.syncPort)
-    setTimeout(answered, FIRST_PASS_WAIT_MS).unref()
+    // On the app's clock, as every wait of the core: a test's fake clock moves it (a real timer would hold the Lanes).
+    void clock.sleep(FIRST_PASS_WAIT_MS).then(answered)
     // Digests what a crash left before any pass can add to it, then delivers each pass's digests (docs/adr/0074-…).
     core.notifier.start()
     if (options.lanes ?? true) await core.startLanes()

@@ -46,7 +46,10 @@ describe("a Lane's updates page in the Lanes view", () => {
     // A first read: every line new, so the next read comes a quarter rest later.
     watch.parsed([entry(1), entry(2), entry(3)], t, 0, pace, 400)
     expect(await feedOf()).toEqual({ state: 'reading', reason: '', lastReadAt: t, entries: 3, nextReadAt: t + pace.restMs / 4 })
+    // A failed read is tried again after the page's interval, twice as long for each failure in a row (ADR 0231).
     watch.failed('HTTP 503', t + 60_000, pace)
-    expect(await feedOf()).toMatchObject({ state: 'broken', reason: 'HTTP 503', lastReadAt: t, nextReadAt: t + 60_000 + pace.restMs })
+    expect(await feedOf()).toMatchObject({ state: 'broken', reason: 'HTTP 503', lastReadAt: t, nextReadAt: t + 60_000 + pace.restMs / 4 })
+    watch.failed('HTTP 503', t + 960_000, pace)
+    expect(await feedOf()).toMatchObject({ state: 'broken', lastReadAt: t, nextReadAt: t + 960_000 + pace.restMs / 2 })
   })
 })

@@ -20,8 +20,10 @@ import {
   type RawBuilder,
   type RootOperationNode,
 } from 'kysely'
-import type { Db } from './database'
 import type { Database } from './schema'
+
+/** The store's handle (database.ts names it too; not imported from there, which imports this file). */
+type Db = Kysely<Database>
 
 export type Statement<A extends unknown[], R> = (db: Db, ...args: A) => Promise<QueryResult<R>>
 
