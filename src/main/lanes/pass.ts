@@ -266,14 +266,7 @@ async function planPass(deps: PassDeps, startedAt: number, signal?: AbortSignal)
 
   // 3. The due query: first how many are due (the figure), then, once the gap is known, only as many as the
   // pass can check (docs/adr/0050-the-due-query-reads-what-a-pass-can-use.md).
-  const cutoffs: DueCutoffs = {
-    restCutoff: startedAt - pace.restMs,
-    ceilingCutoff: startedAt - pace.ceilingMs,
-    // An adaptive Site's Series are due by their planned check (docs/adr/0014-freshness-per-request.md).
-    plannedBy: pace.cadence === 'adaptive' ? startedAt : undefined,
-    // One Reader's flood is served after every other Reader's Series (docs/adr/0081-one-reader-bounded.md).
-    restCapacity: Math.floor(pace.restMs / pace.minGapMs),
-  }
+  const cutoffs = dueCutoffs(pace, startedAt)
   let figures: DueFigures
   try {
     figures = await dueFigures(db, site.key, cutoffs)
@@ -323,6 +316,18 @@ async function planPass(deps: PassDeps, startedAt: number, signal?: AbortSignal)
   // the count saw; a full read says only that at least that many are due (docs/adr/0050-the-due-query-reads-what-a-pass-can-use.md).
   const due = series.length < bound ? series.length : Math.max(figures.due, series.length)
   return { lane, fetcher, cutoffs, gap, clamped, bound, due, series }
+}
+
+/** What makes a Series due at `now` (the wall clock): the due query's cutoffs. */
+function dueCutoffs(pace: Site['pace'], now: number): DueCutoffs {
+  return {
+    restCutoff: now - pace.restMs,
+    ceilingCutoff: now - pace.ceilingMs,
+    // An adaptive Site's Series are due by their planned check (docs/adr/0014-freshness-per-request.md).
+    plannedBy: pace.cadence === 'adaptive' ? now : undefined,
+    // One Reader's flood is served after every other Reader's Series (docs/adr/0081-one-reader-bounded.md).
+    restCapacity: Math.floor(pace.restMs / pace.minGapMs),
+  }
 }
 
 /**
@@ -537,7 +542,9 @@ async function stillDueNow(loop: Loop, series: DueSeries): Promise<string | { st
   let laneNow: LaneRow
   try {
     laneNow = await laneRow(db, site.key)
-    await followWallStep(deps)
+    // A wall clock set back moved the stamps and plans back by the step: the cutoffs the pass read its due Series
+    // with are the old clock's, and a refill read with them would take a Series inside its rest as due.
+    if ((await followWallStep(deps)) > 0) plan.cutoffs = dueCutoffs(site.pace, deps.clock.now())
   } catch (error) {
     log.error({ site: site.key, err: error }, 'lane: the Lane row could not be read mid-pass')
     return { step: readFailed(tally, plan) }
@@ -724,14 +731,15 @@ function wallSteppedBack(deps: PassDeps): number {
 
 /**
  * Before each check of an adaptive Lane: a wall clock set back since the last look moves the plans made before it
- * now, so the checks this pass plans on the new clock are not moved again at the next pass.
+ * now, so the checks this pass plans on the new clock are not moved again at the next pass. Returns the step (0: none).
  */
-async function followWallStep(deps: PassDeps): Promise<void> {
+async function followWallStep(deps: PassDeps): Promise<number> {
   const steppedBackMs = wallSteppedBack(deps)
-  if (steppedBackMs === 0) return
+  if (steppedBackMs === 0) return 0
   const repaired = await repairFutureStamps(deps.db, deps.site.key, deps.clock.now(), steppedBackMs)
   deps.log.warn(
     { site: deps.site.key, repaired, steppedBackMs },
     'lane: the wall clock was set back mid-pass; planned checks ahead of it were brought back with it',
   )
+  return steppedBackMs
 }

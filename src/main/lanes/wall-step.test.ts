@@ -9,6 +9,7 @@ import { FakeClock } from '../testing/clock'
 import { chapterPage, FakeFetcher, testSite } from '../testing/fakes'
 import { openTestStore, seedReader, seedSeries, type TestStore } from '../testing/store'
 import { passOnClock } from '../testing/pass'
+import { SitePacer } from './pacer'
 import { WallWatch } from './pass'
 
 const HOUR = 3_600_000
@@ -67,5 +68,33 @@ describe('a wall clock set back during a pass of an adaptive Lane', () => {
     const [x, y] = [await series('x'), await series('y')]
     expect([x.next_check_at, y.next_check_at]).toEqual([0, 0])
     expect(x.latest_checked_at).toBe(http.calls[0]!.at)
+  })
+})
+
+describe('a wall clock set back while a pass of an adaptive Lane waits for its turn', () => {
+  it('reads more due Series on the clock after the step: a Series inside its rest is not checked early', async () => {
+    const MIN = 60_000
+    const now = clock.now()
+    const [bo, cy] = [await seedReader(store.db, 'bo'), await seedReader(store.db, 'cy')]
+    const plan = (id: string, checkedAt: number, at: number) =>
+      store.db.updateTable('series').set({ latest_checked_at: checkedAt, next_check_at: at }).where('series_id', '=', id).execute()
+    // Three due (one Reader each) and one checked ten minutes ago, resting until twenty minutes from now (two
+    // Readers: a pass takes it first once it is due).
+    await seedSeries(store.db, { id: 'z', checkedAt: 3, readers: [bo] })
+    await seedSeries(store.db, { id: 'resting', checkedAt: 4, readers: [bo, cy] })
+    for (const id of ['x', 'y', 'z']) await plan(id, now - 2 * HOUR, now - MIN)
+    await plan('resting', now - 10 * MIN, now + 20 * MIN)
+    // A request went out just now: the pass waits a gap (5 min) for its first turn; a minute in, the wall clock is
+    // set back three hours. The stamps and plans are moved back by the step, so the Series the pass read are no
+    // longer the ones it read, and it reads more.
+    const pacer = new SitePacer(clock)
+    pacer.seed('a', now)
+    void clock.sleep(MIN).then(() => clock.stepWall(-3 * HOUR))
+    const site = testSite('a', { pace: { cadence: 'adaptive' } })
+    await passOnClock({ db: store.db, site, clock, fetchers: { http }, wallWatch: watch, pacer })
+    // One check in the pass's time (a gap of 5 min, maxPassMs 5 min): the first Series due on the new clock.
+    expect(http.calls.map((c) => c.url.split('/').at(-1))).toEqual(['x'])
+    // Its plan came back by the step, and stands.
+    expect((await series('resting')).next_check_at).toBe(now + 20 * MIN - 3 * HOUR)
   })
 })

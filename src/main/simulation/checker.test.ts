@@ -775,6 +775,24 @@ describe('proof-of-life', () => {
     expect(rulesOf(log)).toEqual([])
   })
 
+  it("a refusal an Acquisition's search recorded: the Lane sleeps it out, as the Lane row read just after its refusing row says", () => {
+    // No Lane snapshot at the refusal (a search or a cover takes none): only the one the simulation takes right
+    // after a refusing row says how long the Lane sleeps.
+    const log = new Log()
+      .action('lanes-start')
+      .at(MIN)
+      .pass({ due: 0 })
+      .at(10 * MIN)
+      .request({ caller: 'acquisition', first: false, series: '', fault: 'challenge', served: null })
+      .at(10 * MIN + 30_000)
+      .pass({ skip: 'refusing', due: 0 })
+      .lane(0, T0 + 25 * MIN)
+      .at(25 * MIN)
+      .pass({ due: 0 })
+      .action('lanes-stop')
+    expect(rulesOf(log)).toEqual([])
+  })
+
   it('stopped Lanes owe no rows', () => {
     expect(
       rulesOf(

@@ -791,7 +791,9 @@ const proofOfLife: Rule = (index, out) => {
         since = null
       } else if (e.type === 'pass' && e.site === site && e.row && since) {
         judge(e, 'this row')
-        const lane = index.laneBefore(site, e.seq + 1)
+        // The Lane row the pass acted on: the simulation reads it right after a paused or refusing row (seq + 1), the
+        // one place a refusal an Acquisition's search or cover recorded shows (they take no snapshot of their own).
+        const lane = index.laneBefore(site, e.seq + 2)
         const refusing = e.row.skip === 'refusing' && lane ? Math.max(0, lane.refuseUntil - e.row.ended_at) : 0
         since = { mono: e.mono, seq: e.seq, allowed: Math.max(pace.idleRequeryMs, refusing) + base }
       }
