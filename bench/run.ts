@@ -19,6 +19,7 @@ import { seriesList10k } from './series-list'
 import { idleCpu100k, memory100k, seriesListChromium100k, startup100k } from './shell-100k'
 import { dueQuery100k, overview100k, seriesListStore100k, since5k } from './store-100k'
 import { syncThroughput } from './sync-throughput'
+import { inlineWorstPage } from './inline-page'
 
 export interface BenchResult {
   name: string
@@ -39,6 +40,7 @@ const BENCHES: Record<string, () => Promise<BenchResult>> = {
   'import-5000': import5000,
   'import-5000-requests': import5000Requests,
   'import-hostile': importHostile,
+  'inline-worst-page': inlineWorstPage,
   'import-large': importLarge,
   'export-50k': export50k,
   'export-300k': export300k,

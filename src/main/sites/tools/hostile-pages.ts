@@ -3,6 +3,8 @@
  * long white-space runs, digit runs and marker soup, an unclosed title, rows nested in each other, and one
  * honest row, `Chapter ${HOSTILE_LATEST}`, which must come out as the Latest Chapter.
  */
+import { INLINE_MAX_CHARS, INLINE_MAX_DEPTH } from '../page-reader'
+
 export const HOSTILE_LATEST = 4242
 
 export type HostileFamily =
@@ -266,4 +268,16 @@ function mangadexPage(bytes: number): string {
  */
 export function nestedRows(depth: number): string {
   return `<div id="chapterlist">${'<div><li data-num="1"><a href="/c">Chapter 1</a>'.repeat(depth)}`
+}
+
+/**
+ * The costliest page the calling thread still reads itself (docs/adr/0206-small-pages-read-inline.md): rows nested
+ * INLINE_MAX_DEPTH deep, over and over, up to INLINE_MAX_CHARS; and an honest flat chapter list as long.
+ */
+export function inlinePages(): { worst: string; flat: string } {
+  const rows = INLINE_MAX_DEPTH / 2 - 1
+  const unit = `${'<div><li data-num="1"><a href="/c">Chapter 1</a>'.repeat(rows)}${'</li></div>'.repeat(rows)}`
+  const worst = `<div id="chapterlist">${unit.repeat(Math.floor((INLINE_MAX_CHARS - 30) / unit.length))}</div>`
+  const flat = `<div id="chapterlist">${'<li data-num="1"><a href="/c">Chapter 1</a></li>'.repeat(Math.floor((INLINE_MAX_CHARS - 30) / 50))}</div>`
+  return { worst, flat }
 }
