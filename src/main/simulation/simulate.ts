@@ -453,6 +453,8 @@ function appLogger(run: Run): Logger {
         else if (message === 'acquire: read a new Series')
           observeCheck(run, 'acquisition', site, String(fields.series), fields.outcome as CheckOutcome, String(fields.reason))
         else if (fields.event === 'lane-refused') snapshotLane(run, site)
+        // A Reader's search refused records the Lane's refusal too (search-site.ts): the Lane must keep it.
+        else if (message === 'search: refused; the Lane backs off') snapshotLane(run, site)
         else if (message === 'lane: pass failed')
           log.add({ type: 'pass-failed', site, message: String((fields.err as Error | undefined)?.message ?? fields.err) })
         if (level >= 40) logProblems.set(message, (logProblems.get(message) ?? 0) + 1)
