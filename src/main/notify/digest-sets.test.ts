@@ -3,12 +3,13 @@
  * are the ones read Reader by Reader, and a digest runs as many statements for 12 Readers × 30 Series as for 2 × 3.
  */
 import { Kysely, SqliteDialect } from 'kysely'
+import { BOOKMARK_STATUSES } from '../../shared/domain'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { Db } from '../store/database'
 import type { Database } from '../store/schema'
 import { silentLog } from '../log'
 import { readerChapterFacts, storeChapters, unreadCount, chapterKey } from '../store/chapters'
-import { addChannel, enqueueAll, putReaderPrefs, recordNewChapterEvent } from '../store/notify'
+import { addChannel, byValue, enqueueAll, putReaderPrefs, recordNewChapterEvent } from '../store/notify'
 import { writeSettings } from '../store/settings'
 import { FakeClock } from '../testing/clock'
 import { startReceiver, startSilentReceiver } from '../testing/receivers'
@@ -64,7 +65,11 @@ async function library(readers: number, series: number): Promise<Array<{ site: s
     for (const [i, readerId] of holders.entries())
       await store.db
         .updateTable('bookmarks')
-        .set({ progress: [null, 2, 12, 25, 40, 10.5, 5, 31][(i + s) % 8] ?? null })
+        .set({
+          progress: [null, 2, 12, 25, 40, 10.5, 5, 31][(i + s) % 8] ?? null,
+          status: BOOKMARK_STATUSES[(i + s) % BOOKMARK_STATUSES.length]!,
+          created_at: 1 + ((i * 7 + s) % 5),
+        })
         .where('reader_id', '=', readerId)
         .where('series_id', '=', seriesId)
         .execute()
@@ -112,7 +117,8 @@ describe('a digest in sets', () => {
       const rows = await store.db
         .selectFrom('bookmarks as b')
         .innerJoin('series as s', (j) => j.onRef('s.site', '=', 'b.site').onRef('s.series_id', '=', 'b.series_id'))
-        .select(['b.reader_id', 'b.progress', 's.latest_chapter', 's.series_url'])
+        .innerJoin('readers as r', 'r.id', 'b.reader_id')
+        .select(['b.reader_id', 'b.progress', 'b.status', 'b.created_at', 'r.name', 's.latest_chapter', 's.series_url'])
         .where('b.site', '=', key.site)
         .where('b.series_id', '=', key.seriesId)
         .orderBy('b.reader_id')
@@ -122,12 +128,18 @@ describe('a digest in sets', () => {
         const facts = (await readerChapterFacts(store.db, r.reader_id, [key])).get(chapterKey(key.site, key.seriesId))
         expected.push({
           readerId: r.reader_id,
+          name: r.name,
+          status: r.status,
+          bookmarkedAt: r.created_at,
           unreadCount: unreadCount(r.latest_chapter, r.progress, facts),
           chapterUrl: facts?.next?.url || r.series_url,
         })
       }
       const got = (sets.get(seriesKeyOf(key.site, key.seriesId)) ?? []).map((h) => ({
         readerId: h.readerId,
+        name: h.name,
+        status: h.status,
+        bookmarkedAt: h.bookmarkedAt,
         unreadCount: h.unreadCount,
         chapterUrl: h.chapterUrl,
       }))
@@ -135,6 +147,8 @@ describe('a digest in sets', () => {
       compared += got.length
     }
     expect(compared).toBeGreaterThan(50)
+    expect(byValue([5, 2, 9, 2.5])).toEqual([1, 3, 0, 2])
+    expect(byValue([1, 2, 3])).toEqual([0, 1, 2])
     // Lists stored and not, Progress inside the list, below it and past it: the counts differ.
     expect(new Set([...sets.values()].flat().map((h) => h.unreadCount)).size).toBeGreaterThan(4)
   })

@@ -4,7 +4,17 @@ import { contactSubject } from '../../shared/settings'
 import { subscriptionKeys } from '../testing/receivers'
 import { channelRequest, headerText, pushPayload, webhookBody } from './channels'
 import { STAND_IN_SUBJECT, type VapidKeys } from './vapid'
-import { buildDigests, digestText, MAX_NOTICES, mergeDigests, pushNotices, type Digest, type DigestChapter } from './digest'
+import {
+  buildDigests,
+  digestText,
+  localMinutes,
+  MAX_NOTICES,
+  mergeDigests,
+  pushNotices,
+  quietUntil,
+  type Digest,
+  type DigestChapter,
+} from './digest'
 import type { NotifyChannelRow, NotifyChapterRow } from '../store/schema'
 
 const chapter = (over: Partial<DigestChapter> = {}): DigestChapter => ({
@@ -136,5 +146,24 @@ describe("the owner's contact signs every push", () => {
     expect(contactSubject('mailto:owner@home.example')).toBe('mailto:owner@home.example')
     expect(contactSubject('https://home.example/contact')).toBe('https://home.example/contact')
     for (const bad of ['owner', 'http://home.example/', 'owner@home', '']) expect(contactSubject(bad)).toBeNull()
+  })
+})
+
+describe('quiet hours in the time zone each Reader gave', () => {
+  it('reads the clock of each named zone, every time (one formatter kept per zone)', () => {
+    const at = Date.UTC(2026, 0, 5, 23, 30)
+    for (let i = 0; i < 2; i++) {
+      expect(localMinutes(at, 'UTC')).toBe(23 * 60 + 30)
+      expect(localMinutes(at, 'Asia/Tokyo')).toBe(8 * 60 + 30)
+      expect(localMinutes(at, 'America/New_York')).toBe(18 * 60 + 30)
+    }
+    const quiet = { quietHours: { from: '22:00', to: '07:00' }, timeZone: 'Asia/Tokyo' }
+    expect(quietUntil(quiet, at)).toBeNull()
+    expect(quietUntil({ ...quiet, timeZone: 'UTC' }, at)).toBe(Date.UTC(2026, 0, 6, 7, 0))
+  })
+
+  it('refuses an unknown zone each time it is asked', () => {
+    expect(() => localMinutes(0, 'Nowhere/Atlantis')).toThrow(RangeError)
+    expect(() => localMinutes(0, 'Nowhere/Atlantis')).toThrow(RangeError)
   })
 })

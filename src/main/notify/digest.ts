@@ -60,7 +60,7 @@ export function newestPerSeries(rows: readonly NotifyChapterRow[]): NotifyChapte
 /** Whether one holder of a Series hears of its New Chapter. */
 export function tells(holder: HolderUnread, chapter: NotifyChapterRow, rules: ReaderRules): boolean {
   if (holder.status === 'dropped') return false
-  if (rules.muted.has(`${chapter.site}/${chapter.series_id}`)) return false
+  if (rules.muted.size > 0 && rules.muted.has(`${chapter.site}/${chapter.series_id}`)) return false
   if (holder.unreadCount < Math.max(1, rules.minUnread)) return false
   // Bookmarked (or imported) after the check before this one: the Reader never saw the Series without it.
   return holder.bookmarkedAt < chapter.previous_check_at
@@ -179,14 +179,26 @@ export function pushNotices(d: Digest): Notice[] {
 
 const HHMM = /^([01]\d|2[0-3]):([0-5]\d)$/
 
+/**
+ * One formatter per named time zone: making one costs far more than using it (a digest asks once per quiet
+ * Reader). The machine's zone ('') is made afresh each time: it may change while the app runs.
+ */
+const clockFormats = new Map<string, Intl.DateTimeFormat>()
+
+function clockFormat(timeZone: string): Intl.DateTimeFormat {
+  let format = timeZone ? clockFormats.get(timeZone) : undefined
+  if (!format) {
+    // An unknown zone throws here, as before, and is never kept.
+    format = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: timeZone || undefined })
+    if (clockFormats.size >= 64) clockFormats.clear()
+    if (timeZone) clockFormats.set(timeZone, format)
+  }
+  return format
+}
+
 /** Minutes since midnight of `at` in a time zone ('' = the machine's). */
 export function localMinutes(at: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-GB', {
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-    timeZone: timeZone || undefined,
-  }).formatToParts(new Date(at))
+  const parts = clockFormat(timeZone).formatToParts(new Date(at))
   const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0)
   return get('hour') * 60 + get('minute')
 }

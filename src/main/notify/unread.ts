@@ -46,7 +46,7 @@ export async function holdersWithUnreadOf(db: Db, keys: readonly SeriesKey[]): P
     for (const r of await holdersOf(db, chunk)) {
       const list = lists.get(chapterKey(r.site, r.series_id))
       // No list stored: the count by subtraction (as readerChapterFacts' facts of an empty list say).
-      const facts = factsFromList(list ?? [], r.progress)
+      const facts = factsFromList(list, r.progress)
       const holder: HolderUnread = {
         readerId: r.reader_id,
         name: r.name,

@@ -7,8 +7,12 @@ import {
   KEEP_NEWEST,
   chapterKey,
   chapterList,
+  factsFromList,
   keptWindow,
+  liveLists,
+  lowestFirst,
   nextChapterFor,
+  readerChapterFacts,
   readerUpdates,
   storeChapters,
   unreadCount,
@@ -177,6 +181,43 @@ describe('what a Reader makes of it', () => {
     expect(unreadCount(27, 25, { ...facts, storedUnread: 0 })).toBe(2)
     expect(unreadCount(25, 20.5, undefined)).toBe(5)
     expect(unreadCount(null, 3, undefined)).toBe(0)
+  })
+
+  it("a digest's live lists: one per Series held in memory, lowest first, vanished ones out, facts as SQL's", async ({ store }) => {
+    await seedSeries(store.db, { id: 'y', latest: 3, readers: [alice], progress: null })
+    const served = [ch(10), ch(2), ch(5.5), ch(1), ch(11), ch(3)]
+    await storeChapters(store.db, key, served, 1_000, 11)
+    await storeChapters(
+      store.db,
+      key,
+      served.filter((c) => c.number !== 5.5),
+      2_000,
+      11,
+    )
+    await storeChapters(store.db, { site: 'a', seriesId: 'y' }, [ch(3), ch(1)], 1_000, 3)
+    const lists = await liveLists(store.db, [key, { site: 'a', seriesId: 'y' }, key, { site: 'a', seriesId: 'none' }])
+    expect([...lists.keys()]).toEqual([chapterKey('a', 'x'), chapterKey('a', 'y')])
+    expect(lists.get(chapterKey('a', 'x'))).toEqual({
+      numbers: [1, 2, 3, 10, 11],
+      urls: [1, 2, 3, 10, 11].map((n) => `https://a.example/x/${n}`),
+    })
+    const same = async (series: string, progress: number | null) => {
+      const sql = (await readerChapterFacts(store.db, alice, [{ site: 'a', seriesId: series }])).get(chapterKey('a', series))!
+      const { next, ...counts } = factsFromList(lists.get(chapterKey('a', series)), progress)
+      expect({ ...counts, next }).toEqual({ ...sql, next: sql.next && { number: sql.next.number, url: sql.next.url } })
+    }
+    await same('y', null)
+    for (const [at, progress] of [0, 2, 2.5, 10, 11, 12].entries()) {
+      await updateBookmark(store.db, alice, key, { progress, progressAt: 20 + at }, 20 + at)
+      await same('x', progress)
+    }
+    expect(factsFromList(undefined, 4)).toEqual({ next: null, storedUnread: 0, lowest: null, highest: null })
+  })
+
+  it('a list read out of order is put lowest first, each page with its number', () => {
+    expect(lowestFirst([3, 1, 2.5], ['c', 'a', 'b'])).toEqual({ numbers: [1, 2.5, 3], urls: ['a', 'b', 'c'] })
+    const sorted = { numbers: [1, 2], urls: ['a', 'b'] }
+    expect(lowestFirst(sorted.numbers, sorted.urls)).toEqual(sorted)
   })
 
   it('the next chapter skips vanished ones; nothing above Progress is none', async ({ store }) => {

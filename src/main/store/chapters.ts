@@ -257,61 +257,77 @@ export function chapterFacts(r: ChapterFactsColumns): ChapterFacts {
   return { next, storedUnread: count, lowest: r.facts_lowest ?? number, highest: r.facts_highest }
 }
 
-/** A Series' stored chapters still on the Site, lowest first: what factsFromList reads. */
-export type LiveList = ReadonlyArray<{ number: number; label: string; url: string }>
+/**
+ * A Series' stored chapters still on the Site, lowest first, as factsFromList reads them: each chapter's number and
+ * page side by side (its label is never part of a count or a link).
+ */
+export interface LiveList {
+  readonly numbers: readonly number[]
+  readonly urls: readonly string[]
+}
+
+/** ChapterFacts from a list held in memory: the next chapter's number and page. */
+export type ListFacts = Omit<ChapterFacts, 'next'> & { next: { number: number; url: string } | null }
+
+const NO_LIST: LiveList = { numbers: [], urls: [] }
 
 /**
  * The facts readerChapterFacts reads in SQL, from a Series' live list held in memory: for many bookmarks of the
  * same Series (a digest, docs/adr/0170-digests-in-sets.md), reading the list once beats a seek and a count per
  * bookmark. The same rules; a test holds the two equal.
  */
-export function factsFromList(list: LiveList, progress: number | null): ChapterFacts {
+export function factsFromList(list: LiveList = NO_LIST, progress: number | null): ListFacts {
+  const { numbers, urls } = list
   const floor = progress ?? -1
   // The first chapter above the Progress, by bisection.
   let lo = 0
-  let hi = list.length
+  let hi = numbers.length
   while (lo < hi) {
     const mid = (lo + hi) >>> 1
-    if (list[mid]!.number > floor) hi = mid
+    if (numbers[mid]! > floor) hi = mid
     else lo = mid + 1
   }
-  const above = list[lo]
-  const next = above ? { number: above.number, label: above.label, url: above.url } : null
-  const atOrBelow = progress === null ? list[0] : list[lo - 1]
+  const next = lo < numbers.length ? { number: numbers[lo]!, url: urls[lo]! } : null
+  const atOrBelow = progress === null ? numbers[0] : numbers[lo - 1]
   return {
     next,
-    storedUnread: list.length - lo,
-    lowest: atOrBelow?.number ?? next?.number ?? null,
-    highest: list[list.length - 1]?.number ?? null,
+    storedUnread: numbers.length - lo,
+    lowest: atOrBelow ?? next?.number ?? null,
+    highest: numbers[numbers.length - 1] ?? null,
   }
 }
 
-/** The live lists of the Series (by chapterKey), lowest first: one statement. A Series with none is absent. */
+/**
+ * The live lists of the Series (by chapterKey), lowest first: one statement, one row per Series with its numbers
+ * and pages as two JSON arrays (docs/adr/0237-a-digest-reads-each-list-as-one-row.md): half the CPU of a row (an
+ * object, a string) per chapter. A Series with none is absent.
+ */
 export async function liveLists(db: Db, wanted: readonly SeriesKey[]): Promise<Map<string, LiveList>> {
   if (wanted.length === 0) return new Map()
   const keys = [...new Map(wanted.map((k) => [chapterKey(k.site, k.seriesId), k])).values()]
-  // By the key's place in the list: no site and id strings made per chapter row.
-  const result = await sql<{ i: number; number: number; label: string; url: string }>`
-    SELECT k.i, c.number, c.label, c.url
+  // By the key's place in the list: no site and id strings made per chapter.
+  const result = await sql<{ i: number; numbers: string; urls: string }>`
+    SELECT k.i, json_group_array(c.number) AS numbers, json_group_array(c.url) AS urls
     FROM (SELECT key AS i, value ->> 0 AS site, value ->> 1 AS series_id FROM json_each(${JSON.stringify(keys.map((k) => [k.site, k.seriesId]))})) k
     CROSS JOIN chapters c ON c.site = k.site AND c.series_id = k.series_id
     WHERE c.vanished_at = 0
+    GROUP BY k.i
   `.execute(db)
-  const lists = new Map<string, Array<{ number: number; label: string; url: string }>>()
-  let at = -1
-  let list: Array<{ number: number; label: string; url: string }> = []
+  const lists = new Map<string, LiveList>()
   for (const r of result.rows) {
-    if (r.i !== at) {
-      at = r.i
-      const key = chapterKey(keys[at]!.site, keys[at]!.seriesId)
-      list = lists.get(key) ?? []
-      lists.set(key, list)
-    }
-    list.push({ number: r.number, label: r.label, url: r.url })
+    const key = keys[r.i]!
+    lists.set(chapterKey(key.site, key.seriesId), lowestFirst(JSON.parse(r.numbers) as number[], JSON.parse(r.urls) as string[]))
   }
-  // Each list comes in its key's order already (no sort of the whole read in SQL); this keeps it so, cheaply.
-  for (const list of lists.values()) list.sort((a, b) => a.number - b.number)
   return lists
+}
+
+/** A list in its primary key's order already (the read scans it so; an aggregate's order is not promised): kept. */
+export function lowestFirst(numbers: number[], urls: string[]): LiveList {
+  let sorted = true
+  for (let j = 1; j < numbers.length && sorted; j++) sorted = numbers[j - 1]! < numbers[j]!
+  if (sorted) return { numbers, urls }
+  const order = numbers.map((_, j) => j).sort((x, y) => numbers[x]! - numbers[y]!)
+  return { numbers: order.map((j) => numbers[j]!), urls: order.map((j) => urls[j]!) }
 }
 
 /**
@@ -319,7 +335,7 @@ export async function liveLists(db: Db, wanted: readonly SeriesKey[]): Promise<M
  * Progress, counted one by one (so 10.5 is one chapter and a missing 12 is none); below the stored list, and
  * above it (a Sighting's report), by subtraction; with no list stored, by subtraction alone.
  */
-export function unreadCount(latest: number | null, progress: number | null, facts: ChapterFacts | undefined): number {
+export function unreadCount(latest: number | null, progress: number | null, facts: Omit<ChapterFacts, 'next'> | undefined): number {
   if (latest === null) return 0
   const read = progress ?? 0
   if (!facts || facts.lowest === null || facts.highest === null) return Math.max(0, Math.ceil(latest - read))

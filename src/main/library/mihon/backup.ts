@@ -155,25 +155,29 @@ function entryOf(m: BackupMangaMessage, index: number, categoryNames: Map<number
   }
 }
 
+/** A chapter's number as a Reader sees it when it is marked read and within bounds, else -1. */
+function readNumber(c: BackupMangaMessage['chapters'][number]): number {
+  if (!c.read || !Number.isFinite(c.chapterNumber) || c.chapterNumber < 0 || c.chapterNumber > MAX_CHAPTER) return -1
+  // A float32 in the file: 12.5 stays 12.5, 0.1 becomes 0.10000000149…; four decimals are what a Reader sees.
+  return Math.round(c.chapterNumber * 10_000) / 10_000
+}
+
 /**
  * The highest chapter number marked read, and when the reading history says it was read (0: it does not).
- * One pass over the chapters and one over the history, each entry looked at once: a backup of 300,000
+ * Two passes over the chapters and one over the history, each entry looked at once: a backup of 300,000
  * history entries costs what it holds (a filter with `includes` per entry and a spread into `Math.max` made
  * it quadratic and then overflowed the stack).
  */
 function highestRead(m: BackupMangaMessage): { chapter: number; at: number } | null {
   let chapter = -1
-  let urls = new Set<string>()
   for (const c of m.chapters) {
-    if (!c.read || !Number.isFinite(c.chapterNumber) || c.chapterNumber < 0 || c.chapterNumber > MAX_CHAPTER) continue
-    // A float32 in the file: 12.5 stays 12.5, 0.1 becomes 0.10000000149…; four decimals are what a Reader sees.
-    const n = Math.round(c.chapterNumber * 10_000) / 10_000
-    if (n > chapter) {
-      chapter = n
-      urls = new Set([c.url])
-    } else if (n === chapter) urls.add(c.url)
+    const n = readNumber(c)
+    if (n > chapter) chapter = n
   }
   if (chapter < 0) return null
+  // The pages of the chapters read at the highest number: one set, made once (not one per higher chapter seen).
+  const urls = new Set<string>()
+  for (const c of m.chapters) if (readNumber(c) === chapter) urls.add(c.url)
   let at = 0
   for (const h of m.history) {
     if (!urls.has(h.url)) continue
