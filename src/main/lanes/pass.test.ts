@@ -419,6 +419,22 @@ describe('the loop and its counts', () => {
     expect(http.calls).toHaveLength(1)
   })
 
+  it('a check whose record committed is a chapter, its New Chapter reported, when the store fails just after', async () => {
+    // The record (Latest Chapter, chapters, the digest entry) commits; the query after it (the return to
+    // synchronous = FULL) fails, as a locked file makes it. The check stored the chapter: it says so.
+    await seed({ id: 'x', checkedAt: 1, latest: 5 })
+    let recorded = false
+    const db = failingWhen(store.db, (node) => {
+      if (node.includes('"notify_chapters"') && node.includes('InsertQueryNode')) recorded = true
+      return recorded && node.includes('PRAGMA synchronous = FULL')
+    })
+    http.respond = () => chapterPage(6)
+    const result = await pass(testSite('a', roomy), { db })
+    expect((await pendingChapters(store.db, 'a')).map((c) => [c.series_id, c.chapter])).toEqual([['x', 6]])
+    expect(result.newChapters.map((c) => [c.seriesId, c.chapter])).toEqual([['x', 6]])
+    expect(result.row).toMatchObject({ checked: 1, errors: 0 })
+  })
+
   it('a stop before any check writes no row (it would read as a stall); the stamp stands', async () => {
     await seed({ id: 'x', checkedAt: 1 })
     const controller = new AbortController()

@@ -612,7 +612,7 @@ const detectionBound = (index: Index, out: Violation[], detections: Detection[])
  * Readers hold (docs/adr/0081-one-reader-bounded.md), and in each the Series with more Readers first. A Series
  * ahead takes at most one check a rest (it is due a rest after its last), so the Series level with it share what a
  * rest leaves over — their number × rest ÷ (checks in a rest − the Series ahead), or Infinity when nothing is left
- * over. Finished Series take no turn. Holdings only grow in a run (bookmarks are added, never removed).
+ * over. Series Finished then take no turn. Holdings only grow in a run (bookmarks are added, never removed).
  */
 function placeCyclesOf(index: Index): Map<number, number> {
   const holders = new Map<string, Set<number>>()
@@ -630,7 +630,8 @@ function placeCyclesOf(index: Index): Map<number, number> {
     if (e.type === 'seed' && e.finished) finished.add(e.series)
     if (e.type === 'seed') for (const reader of e.holders ?? []) hold(e.site, e.series, reader)
     if (e.type === 'action' && e.action === 'bookmark' && e.result === 'ok' && e.reader !== undefined) hold(e.site!, e.series!, e.reader)
-    if (e.type === 'action' && e.action === 'finish' && e.result === 'ok' && e.series) finished.add(e.series)
+    if (e.type === 'action' && e.result === 'ok' && e.series && e.action === 'finish') finished.add(e.series)
+    if (e.type === 'action' && e.result === 'ok' && e.series && e.action === 'unfinish') finished.delete(e.series)
     if (e.type !== 'release' || !e.tracked) continue
     const counts = held.get(e.site)
     if (!counts || counts.size === 0) continue
