@@ -8,9 +8,10 @@ import type { Db } from '../store/database'
 import { laneRow, pauseLane, recordRefusal } from '../store/lanes'
 import { insertPass, latestPass } from '../store/passes'
 import { forceSeriesPoll, requireSeries } from '../store/series'
+import { pendingChapters } from '../store/notify'
 import { recordSighting } from '../store/sightings'
 import { FakeClock } from '../testing/clock'
-import { chapterPage, failingOn, FakeBrowser, FakeFetcher, testSite } from '../testing/fakes'
+import { chapterPage, failingOn, failingWhen, FakeBrowser, FakeFetcher, testSite } from '../testing/fakes'
 import { openTestStore, seedReader, seedSeries, type SeedSeries, type TestStore } from '../testing/store'
 import { SitePacer } from './pacer'
 import { runPass, type PassDeps } from './pass'
@@ -391,6 +392,47 @@ describe('the loop and its counts', () => {
     expect(result.row).toMatchObject({ skip: '', due: 2, checked: 1 })
     expect(result.newChapters.map((c) => c.seriesId)).toEqual(['x'])
     expect(http.calls).toHaveLength(2)
+  })
+
+  it('a stop that comes while a check records its New Chapter keeps that check and its New Chapter in the pass', async () => {
+    // The stop arrives after the answer was read, while the check's transaction stores the chapter: the chapter
+    // and its digest entry are stored, so the pass that made the check reports it (row, New Chapters, onCheck).
+    await seed({ id: 'x', checkedAt: 1, latest: 5 })
+    await seed({ id: 'y', checkedAt: 2, latest: 5 })
+    const controller = new AbortController()
+    const db = failingWhen(store.db, (node) => {
+      if (node.includes('"notify_chapters"') && node.includes('InsertQueryNode')) controller.abort()
+      return false
+    })
+    http.respond = () => chapterPage(6)
+    const checked: string[] = []
+    const result = await pass(testSite('a', roomy), {
+      db,
+      signal: controller.signal,
+      onCheck: async (series, report) => void checked.push(`${series.series_id} ${report.outcome}`),
+    })
+    expect((await pendingChapters(store.db, 'a')).map((c) => [c.series_id, c.chapter])).toEqual([['x', 6]])
+    expect(result.newChapters.map((c) => [c.seriesId, c.chapter])).toEqual([['x', 6]])
+    expect(result.row).toMatchObject({ skip: '', checked: 1 })
+    expect(checked).toEqual(['x chapter'])
+    // Nothing more is sent after the stop.
+    expect(http.calls).toHaveLength(1)
+  })
+
+  it('a check whose record committed is a chapter, its New Chapter reported, when the store fails just after', async () => {
+    // The record (Latest Chapter, chapters, the digest entry) commits; the query after it (the return to
+    // synchronous = FULL) fails, as a locked file makes it. The check stored the chapter: it says so.
+    await seed({ id: 'x', checkedAt: 1, latest: 5 })
+    let recorded = false
+    const db = failingWhen(store.db, (node) => {
+      if (node.includes('"notify_chapters"') && node.includes('InsertQueryNode')) recorded = true
+      return recorded && node.includes('PRAGMA synchronous = FULL')
+    })
+    http.respond = () => chapterPage(6)
+    const result = await pass(testSite('a', roomy), { db })
+    expect((await pendingChapters(store.db, 'a')).map((c) => [c.series_id, c.chapter])).toEqual([['x', 6]])
+    expect(result.newChapters.map((c) => [c.seriesId, c.chapter])).toEqual([['x', 6]])
+    expect(result.row).toMatchObject({ checked: 1, errors: 0 })
   })
 
   it('a stop before any check writes no row (it would read as a stall); the stamp stands', async () => {

@@ -567,8 +567,9 @@ async function tallyCheck(loop: Loop, series: DueSeries, report: CheckReport): P
   const { deps, tally } = loop
   const { site, log, health } = deps
   const { counts } = tally
-  // A check ends 'aborted' only when the signal is, so the signal alone decides.
-  if (loop.signal.aborted) return 'stop'
+  // A check the stop interrupted recorded nothing. One the stop met only after it ended (while it stored its
+  // chapter) is kept whole: its New Chapter is stored and waits for a digest, so the pass reports it, then stops.
+  if (report.outcome === 'aborted') return 'stop'
   if (report.fetched) tally.fetched = true
   deps.onCheck?.(series, report)
   log.debug({ site: site.key, series: series.series_id, outcome: report.outcome, reason: report.reason }, 'lane: checked')
@@ -616,7 +617,7 @@ async function tallyCheck(loop: Loop, series: DueSeries, report: CheckReport): P
       url: s.latest_chapter_url || s.series_url,
     })
   }
-  return 'next'
+  return loop.signal.aborted ? 'stop' : 'next'
 }
 
 /** Whether the Site's oldest wanted cover has waited a whole ceiling for spare time. */

@@ -602,6 +602,60 @@ describe('detection-bound', () => {
     expect(rules(world('within'))).toContain('detection-bound')
   })
 
+  it('a Series behind Series with more Readers on a Lane with more Series than a rest holds shares what they leave over', () => {
+    // A minute between requests: a rest of an hour holds 60 checks. 40 Series held by both Readers come first in the
+    // due order, each once a rest; the 40 held by Reader 0 alone share the 20 checks left over, a round of
+    // 40 × 60 min ÷ 20 = 120 min, where the 80 eligible alone would give 80. Both Readers are over a share of 30.
+    const slow: CheckerConfig = {
+      ...config,
+      sites: { a: { pace: { ...DEFAULT_PACE, minGapMs: MIN, maxGapMs: MIN, restMs: HOUR }, browser: false, checkSlackMs: 1_000 } },
+    }
+    const world = (readersOfS: number[], foundAt: number) => {
+      const log = new Log()
+      for (let i = 0; i < 80; i++) {
+        const series = i === 0 ? S : `a/s${i}`
+        const holders = i === 0 ? readersOfS : i <= 40 ? [0, 1] : [0]
+        log.add({
+          type: 'seed',
+          site: 'a',
+          series,
+          held: true,
+          readers: holders.length,
+          finished: false,
+          latest: 10,
+          checkedAt: 0,
+          holders,
+        })
+      }
+      return found(log.release(11, { eligible: 80, readers: readersOfS.length }).at(foundAt), 11)
+    }
+    const rules = (log: Log) => [...new Set(checkInvariants(log.events, slow).violations.map((v) => v.rule))]
+    expect(rules(world([0], 110 * MIN))).not.toContain('detection-bound')
+    // Later than its round, it is late all the same.
+    expect(rules(world([0], 130 * MIN))).toContain('detection-bound')
+    // Held by both, it is among the first: its round is the 80 eligible's.
+    expect(rules(world([0, 1], 110 * MIN))).toContain('detection-bound')
+  })
+
+  it('a pause in the time a backlog of due Series adds delays the Series too; past both, the chapter is late', () => {
+    // 50 eligible: a gap of 72 s, a turn of a rest (60 min) + a pass (5 min). A pass saw 51 due, so the Series may
+    // wait 50 gaps (60 min) more: 125 min. The Lane is paused from 90 to 150 min, inside that wait: 60 min more.
+    const world = (foundAt: number) =>
+      found(
+        new Log()
+          .release(11)
+          .at(10 * MIN)
+          .pass({ due: 51, checked: 4 })
+          .at(90 * MIN)
+          .lane(T0 + 150 * MIN)
+          .at(foundAt),
+        11,
+      )
+    const bound = (log: Log) => checkInvariants(log.events, config).violations.filter((v) => v.rule === 'detection-bound')
+    expect(bound(world(170 * MIN))).toEqual([])
+    expect(bound(world(200 * MIN))).toMatchObject([{ message: expect.stringMatching(/found after 200\.0 min; allowed 18\d\.\d min/) }])
+  })
+
   it('a chapter found after 3 hours on a healthy Lane breaks it; one found in 40 minutes is fine', () => {
     const late = found(new Log().release(11).at(3 * HOUR), 11)
     const { violations, detections } = checkInvariants(late.events, config)

@@ -540,15 +540,15 @@ const checkNowServed: Rule = (index, out) => {
  * time from the check to the step plus a pass and a gap — docs/adr/0021); Check nows served first (a gap
  * each); a failed check (it stamped the Series: the next comes a rest later); a Sighting deferral; the
  * browser's wake threshold; a backlog of due Series ahead of it; a Lane with more Series than it can
- * check in a rest; and, for a Series held only by Readers over their share, the rest's leftover turns it shares
- * (overShareCyclesOf).
+ * check in a rest; and, for a Series behind others in the due order (more Readers, or held within a share), the
+ * rest's leftover turns it shares (placeCyclesOf).
  */
 const detectionBound = (index: Index, out: Violation[], detections: Detection[]) => {
   const pressesBySite = new Map<string, ActionEvent[]>()
   for (const presses of index.pressesBySeries.values()) for (const p of presses) push(pressesBySite, p.site!, p)
   const seeds = new Map<string, number>()
   for (const e of index.events) if (e.type === 'seed' && e.checkedAt > 0) seeds.set(e.series, e.checkedAt)
-  const overShareCycles = overShareCyclesOf(index)
+  const placeCycles = placeCyclesOf(index)
   const moves = moveAllowances(index.events)
   for (const e of index.events) {
     if (e.type !== 'release' || !e.tracked) continue
@@ -558,11 +558,11 @@ const detectionBound = (index: Index, out: Violation[], detections: Detection[])
     // An adaptive Site lets a Series rest outside its expected window up to the ceiling, never longer
     // (docs/adr/0014-freshness-per-request.md): that is its turn; a fixed Site's is the rest.
     const turn = pace.cadence === 'adaptive' ? pace.ceilingMs : pace.restMs
-    const overShare = overShareCycles.get(release.seq)
-    // A Series held only by Readers over their share is served after every other Reader's (docs/adr/0081): it
-    // shares what a rest leaves over. When nothing is left over, its wait has no bound to judge.
-    if (overShare === Infinity) continue
-    const cycle = Math.max(turn, release.eligible * pace.minGapMs, overShare ?? 0)
+    // The due order serves a Series after those with more Readers and, held only by Readers over their share, after
+    // every other Reader's (docs/adr/0081): it shares what a rest leaves over. When nothing is, its wait has no bound.
+    const place = placeCycles.get(release.seq)
+    if (place === Infinity) continue
+    const cycle = Math.max(turn, release.eligible * pace.minGapMs, place ?? 0)
     const gap = Math.min(pace.maxGapMs, Math.max(pace.minGapMs, Math.round(pace.restMs / Math.max(1, release.eligible))))
     const base = cycle + pace.maxPassMs + facts.checkSlackMs + (facts.browser ? pace.wakeOldestMs : 0)
     const sightings = release.readers === 1 ? (index.sightingsBySeries.get(release.series) ?? []) : []
@@ -576,12 +576,11 @@ const detectionBound = (index: Index, out: Violation[], detections: Detection[])
       ...checks.filter((c) => c.seq < release.seq).map((c) => c.startMono),
     )
     const from = Number.isFinite(lastCheck) ? lastCheck : release.mono - cycle
-    let deadline = delayedDeadline(index, { release, facts, cycle, gap, base, from, sightings, forced, failedChecks })
+    const releaseTurn = { release, facts, cycle, gap, base, from, sightings, forced, failedChecks }
     const found = checks.find(
       (c) => c.outcome === 'chapter' && c.startMono >= release.mono && c.served !== null && c.served >= release.chapter,
     )
-    const backlog = dueBacklog(index, release, found, deadline)
-    deadline += Math.max(0, backlog - 1) * gap
+    let deadline = backloggedDeadline(index, releaseTurn, found)
     // A Series its Site moved: the time until the owner accepted the move found again (docs/adr/0186-…).
     deadline += moveAllowance(moves.get(release.series), release, deadline)
     const finishedSoon = (index.finishes.get(release.series) ?? []).some((f) => f.mono >= release.mono && f.mono <= deadline)
@@ -608,15 +607,17 @@ const detectionBound = (index: Index, out: Violation[], detections: Detection[])
 }
 
 /**
- * For each release on a Series whose every holder is over their share of its Site then (a rest's checks over the
- * Readers holding any of its Series), the time its Lane takes to go round such Series: the due query serves them
- * after every Series a Reader within their share holds (docs/adr/0081-one-reader-bounded.md), so they share what a
- * rest leaves over — their number × rest ÷ (checks in a rest − the Series held within a share), or Infinity when
- * nothing is left over. Holdings only grow in a run (bookmarks are added, never removed).
+ * For each release, the time its Lane takes to come round to the Series in its place of the due order
+ * (docs/design.md#the-due-query): the Series another Reader within their share holds before those only over-share
+ * Readers hold (docs/adr/0081-one-reader-bounded.md), and in each the Series with more Readers first. A Series
+ * ahead takes at most one check a rest (it is due a rest after its last), so the Series level with it share what a
+ * rest leaves over — their number × rest ÷ (checks in a rest − the Series ahead), or Infinity when nothing is left
+ * over. Series Finished then take no turn. Holdings only grow in a run (bookmarks are added, never removed).
  */
-function overShareCyclesOf(index: Index): Map<number, number> {
+function placeCyclesOf(index: Index): Map<number, number> {
   const holders = new Map<string, Set<number>>()
   const held = new Map<string, Map<number, number>>()
+  const finished = new Set<string>()
   const cycles = new Map<number, number>()
   const hold = (site: string, series: string, reader: number) => {
     if (!holders.has(series)) holders.set(series, new Set())
@@ -626,20 +627,32 @@ function overShareCyclesOf(index: Index): Map<number, number> {
     held.get(site)!.set(reader, (held.get(site)!.get(reader) ?? 0) + 1)
   }
   for (const e of index.events) {
+    if (e.type === 'seed' && e.finished) finished.add(e.series)
     if (e.type === 'seed') for (const reader of e.holders ?? []) hold(e.site, e.series, reader)
     if (e.type === 'action' && e.action === 'bookmark' && e.result === 'ok' && e.reader !== undefined) hold(e.site!, e.series!, e.reader)
+    if (e.type === 'action' && e.result === 'ok' && e.series && e.action === 'finish') finished.add(e.series)
+    if (e.type === 'action' && e.result === 'ok' && e.series && e.action === 'unfinish') finished.delete(e.series)
     if (e.type !== 'release' || !e.tracked) continue
     const counts = held.get(e.site)
+    if (!counts || counts.size === 0) continue
     const pace = index.facts(e.site).pace
     const capacity = Math.floor(pace.restMs / pace.minGapMs)
-    if (!counts || counts.size === 0) continue
     const share = capacity / counts.size
-    const within = (series: string) => [...(holders.get(series) ?? [])].some((r) => counts.get(r)! <= share)
-    if (within(e.series)) continue
-    const onSite = [...holders.keys()].filter((key) => key.startsWith(`${e.site}/`))
-    const fair = onSite.filter(within).length
-    const over = onSite.length - fair
-    cycles.set(e.seq, capacity > fair ? Math.ceil((over * pace.restMs) / (capacity - fair)) : Infinity)
+    // The Series' place: its group (0 held within a share, 1 only over it), then its Readers, more first.
+    const place = (series: string): [number, number] => {
+      const readers = holders.get(series) ?? new Set<number>()
+      return [[...readers].some((r) => counts.get(r)! <= share) ? 0 : 1, -readers.size]
+    }
+    const [group, readers] = place(e.series)
+    let ahead = 0
+    let level = 0
+    for (const key of holders.keys()) {
+      if (!key.startsWith(`${e.site}/`) || finished.has(key)) continue
+      const [g, r] = place(key)
+      if (g < group || (g === group && r < readers)) ahead++
+      else if (g === group && r === readers) level++
+    }
+    cycles.set(e.seq, capacity > ahead ? Math.ceil((Math.max(1, level) * pace.restMs) / (capacity - ahead)) : Infinity)
   }
   return cycles
 }
@@ -662,14 +675,31 @@ interface ReleaseTurn {
 }
 
 /**
- * The deadline with what delayed the Series on top of the healthy bound. A fixpoint: each delay counts up to the
- * deadline, and the delays it adds may move the deadline past more of them.
+ * The deadline with the backlog of due Series ahead of it (a gap each, dueBacklog) as one more delay: the time the
+ * backlog adds is time in which the Lane may close, a check fail or a clock step back, counted as the others are.
  */
-function delayedDeadline(index: Index, t: ReleaseTurn): number {
+function backloggedDeadline(index: Index, t: ReleaseTurn, found: CheckEvent | undefined): number {
+  let backlogMs = 0
+  let deadline = delayedDeadline(index, t, 0)
+  // The backlog only grows with the deadline (more passes to read), so this ends; the bound on rounds is a guard.
+  for (let round = 0; round < 100; round++) {
+    const more = Math.max(0, dueBacklog(index, t.release, found, deadline) - 1) * t.gap
+    if (more <= backlogMs) break
+    backlogMs = more
+    deadline = delayedDeadline(index, t, backlogMs)
+  }
+  return deadline
+}
+
+/**
+ * The deadline with what delayed the Series on top of the healthy bound and `backlogMs`. A fixpoint: each delay
+ * counts up to the deadline, and the delays it adds may move the deadline past more of them.
+ */
+function delayedDeadline(index: Index, t: ReleaseTurn, backlogMs: number): number {
   const { release, facts, cycle, gap, base, from } = t
   const pace = facts.pace
   const unavailable = index.unavailable(release.site)
-  let deadline = release.mono + base
+  let deadline = release.mono + base + backlogMs
   for (let round = 0; round < 10_000; round++) {
     const wentBack = index.steps
       .filter((s) => (s.stepMs ?? 0) < 0 && s.mono >= from && s.mono <= deadline)
@@ -682,6 +712,7 @@ function delayedDeadline(index: Index, t: ReleaseTurn): number {
     let next =
       turnFrom +
       base +
+      backlogMs +
       overlapLength(unavailable, from, deadline) +
       wentBack +
       t.forced.filter((p) => p.mono >= from && p.mono <= deadline).length * gap

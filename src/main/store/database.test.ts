@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import { describe, expect, it } from '../testing/fixtures'
 import { sql } from 'kysely'
+import { failingWhen } from '../testing/fakes'
 import { openStore, STORE_FILE, unsyncedWrites, type Db } from './database'
 
 describe('opening the store', () => {
@@ -123,6 +124,38 @@ describe('writes not waited for on the disk (docs/adr/0205-which-writes-wait-for
     await expect(failing).rejects.toThrow('no')
     expect(await level(store.db)).toBe(2)
     expect(await store.db.selectFrom('readers').select('name').execute()).toEqual([])
+  })
+
+  it('work committed stands when the return to FULL fails: its result is returned, FULL again at the next try', async ({
+    makeDir,
+    defer,
+  }) => {
+    const store = openStore(join(makeDir(), STORE_FILE), { now: 1 })
+    defer(() => store.close())
+    let failures = 0
+    // The return to FULL fails `failures` times in a row (a locked file, in the simulation's faults).
+    const db = failingWhen(store.db, (node) => node.includes('PRAGMA synchronous = FULL') && failures-- > 0)
+    const add = (name: string) =>
+      unsyncedWrites(db, async (c) => {
+        await c.insertInto('readers').values({ name, token_hash: name, created_at: 1 }).execute()
+        return name
+      })
+    failures = 1
+    expect(await add('Ann')).toBe('Ann')
+    expect(await level(store.db)).toBe(2)
+    failures = 5
+    expect(await add('Bob')).toBe('Bob')
+    failures = 0
+    expect(await add('Cy')).toBe('Cy')
+    expect(await level(store.db)).toBe(2)
+    expect((await store.db.selectFrom('readers').select('name').orderBy('name').execute()).map((r) => r.name)).toEqual(['Ann', 'Bob', 'Cy'])
+  })
+
+  it('failed work reports its own error, not the return to FULL’s', async ({ makeDir, defer }) => {
+    const store = openStore(join(makeDir(), STORE_FILE), { now: 1 })
+    defer(() => store.close())
+    const db = failingWhen(store.db, (node) => node.includes('PRAGMA synchronous = FULL'))
+    await expect(unsyncedWrites(db, () => Promise.reject(new Error('no')))).rejects.toThrow('no')
   })
 
   it('inside a transaction, runs in it: the transaction’s commit is its owner’s', async ({ makeDir, defer }) => {

@@ -100,8 +100,9 @@ export function openStoreReadOnly(file: string, options: OpenStoreOptions, fault
  * in WAL: a commit is written to the WAL, the fsync left to the next full commit or checkpoint), then puts the
  * connection back to `synchronous = FULL`. Only for writes that may be lost to a power cut because they are
  * re-done: a Lane's check stamp and record (docs/adr/0205-which-writes-wait-for-the-disk.md). Atomicity is
- * untouched, and so is every other write: the connection is held meanwhile, so nothing else runs relaxed, and
- * the next full commit makes these durable too (the WAL is written in order). `work` must only use the store:
+ * untouched, and so is every other write: the connection is held meanwhile, so nothing else runs relaxed (unless
+ * the return to FULL fails twice: then until the next call; ADR 0235), and the next full commit makes these durable
+ * too (the WAL is written in order). `work` must only use the store:
  * no request, no wait on anything else, or every other query waits with it.
  */
 export function unsyncedWrites<T>(db: Db, work: (connection: Db) => Promise<T>): Promise<T> {
@@ -109,13 +110,23 @@ export function unsyncedWrites<T>(db: Db, work: (connection: Db) => Promise<T>):
   if (db.isTransaction) return work(db)
   return db.connection().execute(async (connection) => {
     await SYNC_NORMAL(connection)
+    let result: T
     try {
-      return await work(connection)
-    } finally {
-      await SYNC_FULL(connection)
+      result = await work(connection)
+    } catch (error) {
+      // The work's own error is the one to tell, whatever the return to FULL meets.
+      await backToFull(connection).catch(() => undefined)
+      throw error
     }
+    // What the work committed stands: a return to FULL that fails does not make it read as failed (a check that
+    // stored its New Chapter would report an error and the chapter would go unannounced). Tried twice; still
+    // failing (a locked file), the connection stays at NORMAL until the next of these calls, moments later.
+    await backToFull(connection).catch(() => backToFull(connection).catch(() => undefined))
+    return result
   })
 }
+
+const backToFull = (connection: Db) => SYNC_FULL(connection).then(() => undefined)
 
 // Run twice a check: compiled once (store/compiled.ts).
 const SYNC_NORMAL = compiledOnce(() => sql`PRAGMA synchronous = NORMAL`)
