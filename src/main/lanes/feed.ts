@@ -32,11 +32,10 @@ export const FEED_MAX_RESTS = 0.5
  */
 export const FEED_NEW_SHARE = 0.25
 /**
- * The page's reads cost at most this share of checking every bookmarked Series of the Site once a rest (ADR 0200;
- * 0.09 until ADR 0238: the simulation's detection kept its bounds at half of it): a Site with few bookmarks reads
- * it less often, never less than every FEED_LONGEST_RESTS rests.
+ * The page's reads cost at most this share of checking every bookmarked Series of the Site once a rest (ADR 0200):
+ * a Site with few bookmarks reads it less often, never less than every FEED_LONGEST_RESTS rests.
  */
-export const FEED_READ_SHARE = 0.045
+export const FEED_READ_SHARE = 0.09
 export const FEED_LONGEST_RESTS = 2
 /**
  * A page that failed is tried again after its interval, twice as long after each failure in a row, at most this
