@@ -1,5 +1,5 @@
 /**
- * The stamps of a Site's Series when the wall clock was set forward (docs/adr/0238-a-wall-clock-set-forward.md): a
+ * The stamps of a Site's Series when the wall clock was set forward (docs/adr/0238-a-wall-clock-set-forward-told-by-the-sites-clock.md): a
  * real SQLite file.
  */
 import { describe, expect, it } from '../testing/fixtures'
