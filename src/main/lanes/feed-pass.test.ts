@@ -31,6 +31,8 @@ let lines: Array<[string, string]>
 /** The chapter each Series' own page shows. */
 let pages: Record<string, number>
 let feedBody: (() => string) | null
+/** The Site's clock, as the updates page's `Date` tells it (null: the page sends none). */
+let siteDate: (() => number) | null
 
 const site: Site = testSite('a', {
   pace: { cadence: 'adaptive', maxPassMs: 24 * HOUR },
@@ -48,7 +50,16 @@ const updatesPage = (): string =>
 
 function respond(request: PageRequest): FetchResult {
   if (request.url.endsWith('?m_orderby=latest'))
-    return { kind: 'page', page: { url: request.url, status: 200, contentType: 'text/html', body: feedBody ? feedBody() : updatesPage() } }
+    return {
+      kind: 'page',
+      page: {
+        url: request.url,
+        status: 200,
+        contentType: 'text/html',
+        body: feedBody ? feedBody() : updatesPage(),
+        ...(siteDate ? { date: siteDate() } : {}),
+      },
+    }
   const id = request.url.split('/').at(-1)!
   return chapterPage(pages[id] ?? 1)
 }
@@ -62,6 +73,7 @@ beforeEach(async () => {
   lines = []
   pages = {}
   feedBody = null
+  siteDate = null
 })
 afterEach(() => store.dispose())
 
@@ -239,6 +251,39 @@ describe('a wall clock set back', () => {
     // Without following the step the page would wait five more hours.
     expect(await run()).toEqual(['?m_orderby=latest'])
     expect((await series('y')).next_check_at).toBeGreaterThan(clock.now())
+  })
+})
+
+describe('a wall clock set forward (ADR 0238)', () => {
+  /** y, checked 20 hours ago and shown unchanged, then the wall clock set six hours forward: what the next pass asks. */
+  async function setForward(): Promise<{ t0: number; requested: string[] }> {
+    const t0 = clock.now()
+    lines = [['y', 'Chapter 5']]
+    await seed('y', 5, t0 - 20 * HOUR, t0 + 10 * MIN)
+    expect((await pass()).requested).toEqual(['?m_orderby=latest'])
+    clock.stepWall(6 * HOUR)
+    await clock.advance(MIN)
+    return { t0, requested: (await pass()).requested }
+  }
+
+  it("told by the Site's clock: the stamps move with the wall, and the ceiling is kept on the time that truly passed", async () => {
+    siteDate = () => clock.monotonic()
+    const { t0, requested } = await setForward()
+    expect(requested).toEqual(['?m_orderby=latest'])
+    expect((await series('y')).latest_checked_at).toBe(t0 - 14 * HOUR)
+    // Checked by its ceiling: 24 hours after its last check on the Site's clock, not later.
+    let checkedAt = 0
+    while (!checkedAt && clock.monotonic() < t0 + 6 * HOUR) {
+      await clock.advance(15 * MIN)
+      if ((await pass()).requested.includes('y')) checkedAt = clock.monotonic()
+    }
+    expect(checkedAt).toBeGreaterThan(t0 + 3 * HOUR)
+    expect(checkedAt).toBeLessThanOrEqual(t0 + 4 * HOUR + 30 * MIN)
+  })
+
+  it("without the Site's clock a step is no different from a machine that slept: the ceiling comes by the wall", async () => {
+    const { requested } = await setForward()
+    expect(requested).toEqual(['?m_orderby=latest', 'y'])
   })
 })
 

@@ -120,6 +120,45 @@ describe('a wall clock set back', () => {
   })
 })
 
+describe('a wall clock set forward (ADR 0238)', () => {
+  // Three clocks at each read: the wall, the monotonic one, the Site's (its Date).
+  const read = (watch: FeedWatch, wall: number, monotonic: number, site?: number) => watch.steppedForward(wall, monotonic, site)
+  it("is the wall's rise over both the monotonic clock and the Site's; the coverage on the old clock moves with it", () => {
+    const watch = new FeedWatch(pace)
+    const t = 100 * HOUR
+    expect(read(watch, t, t, t)).toBeNull()
+    watch.parsed([line('a', 1)], t, 0, pace)
+    // An hour later on the monotonic and Site clocks, five on the wall: set forward by four.
+    const step = read(watch, t + 5 * HOUR, t + HOUR, t + HOUR)
+    expect(step?.ms).toBe(4 * HOUR)
+    // Stamps up to the last read plus the step were written on the old clock; later ones on the new.
+    expect(step?.before).toBe(t + HOUR - 1)
+    expect(watch.status.coveredSince).toBe(t + 4 * HOUR)
+    // The next read compares with this one: no step again.
+    expect(read(watch, t + 6 * HOUR, t + 2 * HOUR, t + 2 * HOUR)).toBeNull()
+  })
+  it("a machine that slept moves the Site's clock with the wall: no step", () => {
+    const watch = new FeedWatch(pace)
+    const t = 100 * HOUR
+    read(watch, t, t, t)
+    expect(read(watch, t + 5 * HOUR, t + HOUR, t + 5 * HOUR)).toBeNull()
+  })
+  it('a Site clock that lags (a stale Date) without a step of the wall moves nothing, nor a page without a Date', () => {
+    const watch = new FeedWatch(pace)
+    const t = 100 * HOUR
+    read(watch, t, t, t)
+    expect(read(watch, t + HOUR, t + HOUR, t - HOUR)).toBeNull()
+    expect(read(watch, t + 9 * HOUR, t + 2 * HOUR, undefined)).toBeNull()
+  })
+  it('a rise within a minute is the clocks drifting apart, not a step', () => {
+    const watch = new FeedWatch(pace)
+    const t = 100 * HOUR
+    read(watch, t, t, t)
+    expect(read(watch, t + HOUR + 60_000, t + HOUR, t + HOUR)).toBeNull()
+    expect(read(watch, t + 2 * HOUR + 3 * 60_000, t + 2 * HOUR, t + 2 * HOUR)?.ms).toBe(2 * 60_000)
+  })
+})
+
 describe('a page that failed once', () => {
   it('covers nobody until it reads again; a read that overlaps the last good one carries its coverage on', () => {
     const pace = { restMs: HOUR, ceilingMs: 24 * HOUR, minGapMs: 5_000 }

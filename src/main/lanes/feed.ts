@@ -12,7 +12,7 @@ import { troubleOver, warnOnce, type Log } from '../log'
 import { siteFeed, type FeedEntry, type SiteFeed } from '../sites/feeds'
 import { AdapterError, isPinned, parseUrl, type Site } from '../sites/site'
 import type { Db } from '../store/database'
-import { applyFeedPlan, feedSeries, heldCount, sampleSeriesUrl, type FeedSeries } from '../store/feed-plans'
+import { applyFeedPlan, feedSeries, heldCount, sampleSeriesUrl, stampsSteppedForward, type FeedSeries } from '../store/feed-plans'
 
 /**
  * A Series on a Site with a feed is still checked at least every this many rests (capped by the Site's ceiling;
@@ -43,6 +43,11 @@ export const FEED_LONGEST_RESTS = 2
  * meanwhile).
  */
 export const FEED_RETRY_RESTS = 1
+/**
+ * A rise of the wall clock over both the monotonic clock and the Site's own (its `Date`) by more than this between
+ * two reads is a wall clock set forward (ADR 0238; the same minute as a step back, WALL_STEP_MS in pass.ts).
+ */
+export const FEED_STEP_MS = 60_000
 
 interface FeedPace {
   restMs: number
@@ -81,6 +86,8 @@ export class FeedWatch {
   #failures = 0
   /** The last read was older than the one before (a second such read in a row is taken as the page's present). */
   #stale = false
+  /** The three clocks at the last read that told the Site's time: the wall, the monotonic one and the Site's. */
+  #clocks: { wall: number; monotonic: number; site: number } | null = null
 
   constructor(pace: Pick<FeedPace, 'restMs'>) {
     this.status = { state: 'unread', reason: '', lastReadAt: 0, nextReadAt: 0, intervalMs: pace.restMs / 2, coveredSince: null, entries: 0 }
@@ -108,6 +115,31 @@ export class FeedWatch {
     s.nextReadAt -= ms
     if (s.coveredSince !== null) s.coveredSince -= ms
     if (this.#chain !== null) this.#chain -= ms
+  }
+
+  /**
+   * How far the wall clock was set forward since the last read that told the Site's time (ADR 0238), or null: the
+   * wall clock rose over the monotonic clock and over the Site's own by the same step. A machine that slept moves
+   * the Site's clock with the wall's (no step); a Date without a step of the wall moves nothing. The page's own
+   * times on the old clock move with it, as for a step back. `before`: stamps at or before it were written on the
+   * old clock (the step came after the last read; anything written since on the new clock is later).
+   */
+  steppedForward(wall: number, monotonic: number, site: number | undefined): { ms: number; before: number } | null {
+    if (site === undefined || !Number.isFinite(site)) return null
+    const previous = this.#clocks
+    this.#clocks = { wall, monotonic, site }
+    if (!previous) return null
+    const overMonotonic = wall - monotonic - (previous.wall - previous.monotonic)
+    const overSite = wall - site - (previous.wall - previous.site)
+    const ms = Math.min(overMonotonic, overSite)
+    if (ms <= FEED_STEP_MS) return null
+    const s = this.status
+    const before = Math.min(previous.wall + ms, wall - ms) - 1
+    const moved = (at: number) => (at <= before ? at + ms : at)
+    s.lastReadAt = moved(s.lastReadAt)
+    if (s.coveredSince !== null) s.coveredSince = moved(s.coveredSince)
+    if (this.#chain !== null) this.#chain = moved(this.#chain)
+    return { ms, before }
   }
 
   /**
@@ -262,6 +294,8 @@ export interface FeedReadDeps {
   fetcher: Fetcher
   log: Log
   now(): number
+  /** The monotonic clock (to tell a wall clock set forward from a machine that slept; without it, none is seen). */
+  monotonic?(): number
   watch: FeedWatch
   /** Called just before the request goes out (the pacer's turn is then spent). */
   beforeRequest?(): void
@@ -310,6 +344,7 @@ async function planFromPage(
     throw error
   }
   const now = deps.now()
+  await followWallForward(deps, page.date, now)
   const previous = watch.previousLines()
   const held = await heldCount(db, site.key).catch(() => Infinity)
   const fresh = watch.parsed(entries, now, siteClockOffset(page.date, now) ?? 0, site.pace, held)
@@ -339,6 +374,22 @@ async function planFromPage(
     log.error({ site: site.key, err: error }, 'lane: the updates page could not be planned from')
   }
   return { outcome: 'read' }
+}
+
+/**
+ * A wall clock set forward (ADR 0238): the stamps of the Site's Series written on the old clock move with it, as
+ * they move back with a step back, so the step brings no ceiling due early. A store that failed leaves them.
+ */
+async function followWallForward(deps: FeedReadDeps, siteAt: number | undefined, now: number): Promise<void> {
+  const { db, site, log, watch } = deps
+  if (!deps.monotonic) return
+  const step = watch.steppedForward(now, deps.monotonic(), siteAt)
+  if (!step) return
+  const moved = await stampsSteppedForward(db, site.key, step.ms, step.before).catch((error: unknown) => {
+    log.error({ site: site.key, err: error }, 'lane: the stamps could not follow the wall clock set forward')
+    return 0
+  })
+  log.warn({ site: site.key, steppedForwardMs: step.ms, moved }, 'lane: the wall clock was set forward; stamps before it moved with it')
 }
 
 /**

@@ -354,7 +354,10 @@ async function feedFirst(
   try {
     const gate = laneGate(await laneRow(db, site.key), clock.now())
     if (gate) return gate
-    const read = await readFeed({ db, site, fetcher, log, watch: feed, now: () => clock.now(), beforeRequest: () => turn.sent() }, signal)
+    const read = await readFeed(
+      { db, site, fetcher, log, watch: feed, now: () => clock.now(), monotonic: () => clock.monotonic(), beforeRequest: () => turn.sent() },
+      signal,
+    )
     if (read.outcome !== 'refused') return read.outcome
     const { ms } = refusalLength(site.pace, read.retryAfterMs)
     await recordRefusal(db, site.key, clock.now() + ms, ms)

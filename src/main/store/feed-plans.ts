@@ -108,3 +108,24 @@ export async function applyFeedPlan(db: Db, plan: FeedPlan): Promise<{ sighted: 
     return { sighted, postponed }
   })
 }
+
+/**
+ * The wall clock was set forward by `ms` (ADR 0238): each stamp of the Site's Series written on the old clock (at or
+ * before `before`) moves forward with it — the check stamp (the safety ceiling counts from it), its outcome's, and a
+ * Check now pressed before the step — so a Series is due when it was on the old clock, not `ms` early. A Check now
+ * pending stays pending. Plans are left: one made on the old clock comes early (a check too soon, never late), and
+ * the read that saw the step moves the ones it covers. Returns how many Series moved.
+ */
+export async function stampsSteppedForward(db: Db, site: string, ms: number, before: number): Promise<number> {
+  const moved = (column: string) =>
+    sql`(CASE WHEN ${sql.ref(column)} BETWEEN 1 AND ${before} THEN ${sql.ref(column)} + ${ms} ELSE ${sql.ref(column)} END)`
+  const result = await sql`
+    UPDATE series SET
+      latest_checked_at = latest_checked_at + ${ms},
+      last_outcome_at = ${moved('last_outcome_at')},
+      force_poll_at = CASE WHEN force_poll_at > latest_checked_at
+        THEN MAX(${moved('force_poll_at')}, latest_checked_at + ${ms} + 1) ELSE force_poll_at END
+    WHERE site = ${site} AND latest_checked_at BETWEEN 1 AND ${before}
+  `.execute(db)
+  return Number(result.numAffectedRows ?? 0n)
+}

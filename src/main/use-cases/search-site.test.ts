@@ -93,6 +93,24 @@ describe('searching a Site by title', () => {
     expect(times[2]! - times[1]!).toBeGreaterThanOrEqual(gap)
   })
 
+  it("measures the next turn from when its request went out, after a leased fetcher's wait for a check still in it", async () => {
+    const site = deps.registry.get('fixture-madara')!
+    const http = deps.fetchers.http!
+    let free!: () => void
+    const busy = new Promise<void>((resolve) => (free = resolve))
+    // The browser's one tab, still held by a Lane's check: the search's request waits for it.
+    deps.fetchers.http = { ...http, lease: async (work) => (await busy, work(http)) }
+    let done = false
+    void searchSite(deps, { site: site.key, query: 'lantern', readerId: alice }).then(() => (done = true))
+    await clock.runFor(20_000)
+    expect(searchHits()).toEqual([])
+    free()
+    await clock.runUntil(() => done)
+    expect(searchHits()).toHaveLength(1)
+    // Whoever asks next waits a whole gap from the request, not from the turn granted 20 s before it.
+    expect(deps.pacer.waitFor(site.key, 60_000)).toBeGreaterThan(60_000 - 1_000)
+  })
+
   it('sends nothing while the Lane is paused or refusing, and says so', async () => {
     await pauseLane(store.db, 'fixture-madara', clock.now() + 60_000, clock.now())
     await expect(run({ site: 'fixture-madara', query: 'lantern' })).rejects.toThrow(/Fixture Scans \(Madara\) is paused/)

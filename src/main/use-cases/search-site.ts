@@ -108,9 +108,14 @@ async function fetchOnTheLane(deps: SearchDeps, site: Site, fetch: (fetcher: Fet
   try {
     // The Lane may have closed while the search waited for its turn.
     await gate(deps, site)
-    turn.sent()
-    deps.onSearch?.(site.key)
-    result = await (fetcher.lease ? fetcher.lease(fetch) : fetch(fetcher))
+    // The turn is spent when the request goes out: a leased fetcher (the browser's one tab) may first wait for a
+    // check still in it, and the next turn is measured from the request, not from that wait.
+    const send = (leased: Fetcher) => {
+      turn.sent()
+      deps.onSearch?.(site.key)
+      return fetch(leased)
+    }
+    result = await (fetcher.lease ? fetcher.lease(send) : send(fetcher))
   } finally {
     turn.skip()
   }
