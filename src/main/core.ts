@@ -255,12 +255,9 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       await closeData(data, polling.reader)
     },
   }
-  // Ready to read before the first check: the worker starts on its own thread once the Lanes' first passes may begin
-  // (the app: after its first answer), so it does not compete with the start; a read asked sooner waits for it
-  // (docs/adr/0211-a-start-that-answers-first.md, 0229-a-start-that-loads-what-it-answers-with.md).
-  void Promise.resolve(options.firstPassAfter).then(() => {
-    if (!closed) void polling.reader.warm()
-  })
+  // The page reader's worker is not started ahead: it starts with the first page that needs it (a large or deep
+  // page, an owner's selectors), which waits ~0.1–0.2 s for it once. A library whose pages are all read inline never
+  // holds its ~25 MB (docs/adr/0240-a-page-cache-the-size-sqlite-chose.md; it was warmed at start, ADR 0229).
   return core
 }
 

@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import { AppError } from '../../shared/errors'
 import { preparePrivateFile, tightenFile } from './private-files'
+import { ONE_PASS_CACHE_KIB } from './integrity'
 
 /** A backup file (the admin contract's BackupView has the same shape). */
 export interface BackupView {
@@ -140,6 +141,7 @@ export async function backupDatabase(
     })
     try {
       copy.pragma('journal_mode = DELETE')
+      copy.pragma(`cache_size = -${ONE_PASS_CACHE_KIB}`)
       const check = copy.pragma('quick_check', { simple: true })
       if (check !== 'ok') throw new Error(`the copy does not pass quick_check: ${String(check)}`)
     } finally {

@@ -8,7 +8,7 @@ import BetterSqlite3 from 'better-sqlite3'
 import { describe, expect, it } from '../testing/fixtures'
 import { sql } from 'kysely'
 import { failingWhen } from '../testing/fakes'
-import { openStore, STORE_FILE, unsyncedWrites, type Db } from './database'
+import { openStore, openStoreReadOnly, STORE_CACHE_KIB, STORE_FILE, unsyncedWrites, type Db } from './database'
 
 describe('opening the store', () => {
   it('waits as long as it is told for a lock another connection holds, five seconds unless told', async ({ makeDir, defer }) => {
@@ -22,6 +22,27 @@ describe('opening the store', () => {
     expect(plain.sqlite.pragma('journal_mode', { simple: true })).toBe('wal')
     expect(plain.sqlite.pragma('foreign_keys', { simple: true })).toBe(1)
     expect(plain.sqlite.pragma('synchronous', { simple: true })).toBe(2)
+  })
+
+  it("keeps SQLite's own 2 MB page cache, not better-sqlite3's 16 MB, on the file it opens and on one put in its place", async ({
+    makeDir,
+    defer,
+  }) => {
+    const dir = makeDir()
+    const store = openStore(join(dir, STORE_FILE), { now: 1 })
+    defer(() => store.close())
+    // Negative: a size in KiB (docs/adr/0240-a-page-cache-the-size-sqlite-chose.md).
+    expect(store.sqlite.pragma('cache_size', { simple: true })).toBe(-STORE_CACHE_KIB)
+    expect(STORE_CACHE_KIB).toBe(2000)
+    // What the connection would have had: better-sqlite3's build default.
+    const plain = new BetterSqlite3(':memory:')
+    expect(plain.pragma('cache_size', { simple: true })).toBe(-16000)
+    plain.close()
+    await store.replaceFile(() => undefined, 2)
+    expect(store.sqlite.pragma('cache_size', { simple: true })).toBe(-STORE_CACHE_KIB)
+    const readOnly = openStoreReadOnly(store.file, { now: 1 }, { kind: 'read-only', message: 'read-only', code: 'SQLITE_READONLY' })
+    defer(() => readOnly.close())
+    expect(readOnly.sqlite.pragma('cache_size', { simple: true })).toBe(-STORE_CACHE_KIB)
   })
 
   it('refuses a file a newer app wrote, and lets go of it: no connection is left open on it', ({ makeDir }) => {

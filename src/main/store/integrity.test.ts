@@ -4,11 +4,12 @@
  * and a check that cannot run or is stopped gives no verdict against the file.
  */
 import { writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import { corruptMiddlePage } from '../testing/faults'
 import { describe, expect, it } from '../testing/fixtures'
-import { startIntegrityCheck } from './integrity'
+import { ONE_PASS_CACHE_KIB, startIntegrityCheck } from './integrity'
 
 /** A closed SQLite file with a table and an index over many pages (the check reads any SQLite file alike). */
 function closedDatabase(dir: string): string {
@@ -67,6 +68,25 @@ describe('the integrity check', () => {
     writeFileSync(broken, "throw new Error('this install is broken')\n")
     const verdict = await startIntegrityCheck(closedDatabase(makeDir()), { module: broken }).verdict
     expect(verdict).toEqual({ ok: true, problems: ['quick_check could not run: this install is broken'], ms: 0 })
+  })
+
+  it('reads with a small page cache: each page is read once, so a larger one would only hold memory', async ({ makeDir }) => {
+    // better-sqlite3 itself, with quick_check answering the cache it would have run with.
+    const spy = join(makeDir(), 'cache-spy.cjs')
+    writeFileSync(
+      spy,
+      `const Real = require(${JSON.stringify(createRequire(import.meta.url).resolve('better-sqlite3'))})
+module.exports = class extends Real {
+  pragma(source, options) {
+    if (source.startsWith('quick_check')) return [{ quick_check: 'cache_size ' + super.pragma('cache_size', { simple: true }) }]
+    return super.pragma(source, options)
+  }
+}
+`,
+    )
+    const verdict = await startIntegrityCheck(closedDatabase(makeDir()), { module: spy }).verdict
+    expect(verdict.problems).toEqual([`cache_size -${ONE_PASS_CACHE_KIB}`])
+    expect(ONE_PASS_CACHE_KIB).toBeLessThanOrEqual(1024)
   })
 
   it('stopped before it ends, says so and condemns nothing', async ({ makeDir }) => {

@@ -23,6 +23,12 @@ export interface IntegrityCheck {
   cancel(): Promise<void>
 }
 
+/**
+ * The page cache, in KiB, of a connection that reads each page once (a `quick_check`): the cache would only hold
+ * memory (better-sqlite3's default 16 MB filled; docs/adr/0240-a-page-cache-the-size-sqlite-chose.md).
+ */
+export const ONE_PASS_CACHE_KIB = 512
+
 /** How many problems `quick_check` reports before it stops looking. */
 const MAX_PROBLEMS = 5
 
@@ -35,6 +41,7 @@ const started = Date.now()
 let db
 try {
   db = new Database(workerData.file, { readonly: true, fileMustExist: true, ...(workerData.nativeBinding ? { nativeBinding: workerData.nativeBinding } : {}) })
+  db.pragma('cache_size = -${ONE_PASS_CACHE_KIB}')
   const rows = db.pragma(workerData.pragma + '(${MAX_PROBLEMS})').map((row) => String(Object.values(row)[0]))
   parentPort.postMessage({ rows, ms: Date.now() - started })
 } catch (error) {
