@@ -164,6 +164,21 @@ describe('a cover, read from the Series page and fetched on the Lane', () => {
   })
 })
 
+describe('the hourly prune', () => {
+  it('asks the library about the covers on disk alone, past one batch of ids, and keeps what it still holds', async () => {
+    // 1,203 covers kept on disk, every third of whose Series the library let go; Series with no cover are not read.
+    const keys = Array.from({ length: 1_203 }, (_, i) => ({ site: i % 2 ? 'fixture-madara' : 'fixture-mangadex', seriesId: `s-${i}` }))
+    for (const [i, key] of keys.entries()) {
+      covers.save(key, `http://localhost:1/${i}.png`, { reason: 'no image' }, clock.now())
+      if (i % 3) await addSeries(store.db, { ...key, now: 1 })
+    }
+    expect(covers.keys()).toHaveLength(1_203)
+    expect(await pruneCovers(store.db, covers)).toBe(401)
+    expect(keys.filter((key) => covers.record(key)).map((key) => Number(key.seriesId.slice(2)) % 3)).not.toContain(0)
+    expect(covers.keys()).toHaveLength(802)
+  })
+})
+
 describe('a busy Lane', () => {
   it('still fetches every cover, with the gap kept between all its requests', async () => {
     // Four Series at the shortest gap take longer than a rest: something is always due.

@@ -244,9 +244,31 @@ function retentionSteps(db: Db, now: number, passRetentionMs: number, covers?: C
 /** The cover files whose Series was deleted (docs/adr/0150-covers-are-a-cache-beside-the-database.md). */
 export async function pruneCovers(db: Db, covers: CoverStore | undefined): Promise<number> {
   if (!covers) return 0
-  const rows = await db.selectFrom('series').select(['site', 'series_id']).execute()
-  const kept = new Set(rows.map((r) => `${r.site}\n${r.series_id}`))
+  const kept = await seriesKept(db, covers.keys())
   return covers.prune((key) => kept.has(`${key.site}\n${key.seriesId}`))
+}
+
+/** Which of these Series the library still keeps, asked a Site and 500 ids at a time (not every Series read). */
+async function seriesKept(db: Db, keys: readonly CoverKey[]): Promise<Set<string>> {
+  const bySite = new Map<string, string[]>()
+  for (const { site, seriesId } of keys) {
+    const ids = bySite.get(site)
+    if (ids) ids.push(seriesId)
+    else bySite.set(site, [seriesId])
+  }
+  const kept = new Set<string>()
+  for (const [site, ids] of bySite) {
+    for (let i = 0; i < ids.length; i += 500) {
+      const rows = await db
+        .selectFrom('series')
+        .select('series_id')
+        .where('site', '=', site)
+        .where('series_id', 'in', ids.slice(i, i + 500))
+        .execute()
+      for (const row of rows) kept.add(`${site}\n${row.series_id}`)
+    }
+  }
+  return kept
 }
 
 /** One retention step; a failure is logged (not once the Lanes stop) and the next step runs. */

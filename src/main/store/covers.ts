@@ -152,6 +152,22 @@ export class CoverStore {
   }
 
   /** Deletes the covers of every Series `exists` says is gone, and stray files; returns how many covers went. */
+  /** The Series that have a cover record on disk (the hourly prune asks the database about these alone). */
+  keys(): CoverKey[] {
+    let names: string[]
+    try {
+      names = readdirSync(this.dir)
+    } catch {
+      return []
+    }
+    const keys: CoverKey[] = []
+    for (const file of names.filter((n) => n.endsWith('.json'))) {
+      const record = readJson(join(this.dir, file))
+      if (record && `${this.#name(record)}.json` === file) keys.push({ site: record.site, seriesId: record.seriesId })
+    }
+    return keys
+  }
+
   prune(exists: (key: CoverKey) => boolean): number {
     let names: string[]
     try {
