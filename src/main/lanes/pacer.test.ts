@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import { FakeClock } from '../testing/clock'
-import { SitePacer, type Turn } from './pacer'
+import { SitePacer, type Turn, type TurnHolder } from './pacer'
 
 const SEC = 1_000
 const MIN = 60 * SEC
@@ -89,6 +89,42 @@ describe('the spacing of one Site', () => {
     await clock.advance(0)
     expect(got).toBeNull()
     expect((await takeTurn('a', MIN)).waited).toBe(50 * SEC)
+  })
+})
+
+describe("the Lane's turn among queued Acquisitions", () => {
+  /** Queues a turn that is sent as soon as it is granted, noting its name in `order`. */
+  function queue(order: string[], name: string, holder: TurnHolder, spacingMs = 0): Promise<void> {
+    return pacer.turn('a', spacingMs, undefined, holder).then((turn) => {
+      order.push(name)
+      turn!.sent()
+    })
+  }
+
+  it('a Lane turn goes before the Acquisitions queued ahead of it, which then alternate with the Lane', async () => {
+    const first = (await takeTurn('a', 0)).turn
+    const order: string[] = []
+    const queued = [queue(order, 'acq 1', 'other'), queue(order, 'acq 2', 'other'), queue(order, 'acq 3', 'other')]
+    const lane = queue(order, 'lane 1', 'lane').then(() => queue(order, 'lane 2', 'lane'))
+    first.sent()
+    await Promise.all([...queued, lane])
+    expect(order).toEqual(['lane 1', 'acq 1', 'lane 2', 'acq 2', 'acq 3'])
+  })
+
+  it('Acquisitions keep their order, and each waits its spacing after the Lane request before it', async () => {
+    ;(await takeTurn('a', MIN)).turn.sent()
+    const order: string[] = []
+    const at: number[] = []
+    const note = (p: Promise<void>) => p.then(() => at.push(clock.monotonic()))
+    const all = [
+      note(queue(order, 'acq 1', 'other', 5 * SEC)),
+      note(queue(order, 'lane', 'lane', MIN)),
+      note(queue(order, 'acq 2', 'other', 5 * SEC)),
+    ]
+    await clock.runUntil(() => at.length === 3)
+    await Promise.all(all)
+    expect(order).toEqual(['acq 1', 'lane', 'acq 2'])
+    expect([at[1]! - at[0]!, at[2]! - at[1]!]).toEqual([MIN, 5 * SEC])
   })
 })
 

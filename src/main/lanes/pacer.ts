@@ -5,6 +5,11 @@
  * Time here is the Clock's monotonic time, never the wall clock: a wall clock corrected backwards must not
  * wedge a Lane, and one corrected forwards must not let a burst out (docs/adr/0011-time-and-the-wall-clock.md).
  * Every wait is bounded by the spacing asked for.
+ *
+ * Turns are granted in order, but for the Lane's: when the turn before was not the Lane's, a waiting Lane turn
+ * goes first (docs/adr/0241-…). A flood of Acquisitions then alternates with the Lane instead of holding it for as
+ * long as they take (a Check now pressed meanwhile waited 25 min behind an hour of them), and still gets every
+ * other turn.
  */
 import type { Clock } from '../clock'
 
@@ -16,11 +21,23 @@ export interface Turn {
   skip(): void
 }
 
+/** Who asks for a turn: the Site's Lane (its checks, page reads and covers), or anyone else (an Acquisition, a search). */
+export type TurnHolder = 'lane' | 'other'
+
+interface Waiting {
+  holder: TurnHolder
+  grant: () => void
+}
+
 interface SiteState {
   /** Monotonic time of the Site's last request, or undefined for none this process knows of. */
   lastAt: number | undefined
-  /** The turn in progress: the next one waits for it to end. */
-  queue: Promise<void>
+  /** Whether a turn is in progress: the next one waits for it to end. */
+  busy: boolean
+  /** Who holds (or last held) the turn. */
+  holder: TurnHolder
+  /** The turns waiting, oldest first. */
+  waiting: Waiting[]
 }
 
 export class SitePacer {
@@ -30,7 +47,7 @@ export class SitePacer {
 
   #state(site: string): SiteState {
     let state = this.#sites.get(site)
-    if (!state) this.#sites.set(site, (state = { lastAt: undefined, queue: Promise.resolve() }))
+    if (!state) this.#sites.set(site, (state = { lastAt: undefined, busy: false, holder: 'other', waiting: [] }))
     return state
   }
 
@@ -60,12 +77,10 @@ export class SitePacer {
    * Waits for the Site's turn: for any turn in progress to end, then until `spacing` has passed since the
    * Site's last request. Resolves with the turn, or null when `signal` aborts first.
    */
-  async turn(site: string, spacingMs: number, signal?: AbortSignal): Promise<Turn | null> {
+  async turn(site: string, spacingMs: number, signal?: AbortSignal, holder: TurnHolder = 'other'): Promise<Turn | null> {
     const state = this.#state(site)
-    const previous = state.queue
-    let release!: () => void
-    state.queue = new Promise<void>((resolve) => (release = resolve))
-    await previous
+    await this.#granted(state, holder)
+    const release = () => this.#next(state)
     for (;;) {
       if (signal?.aborted) {
         release()
@@ -83,5 +98,27 @@ export class SitePacer {
       release()
     }
     return { sent: () => end(true), skip: () => end(false) }
+  }
+
+  /** Resolves when the turn is this holder's: at once when none is in progress, else when `#next` grants it. */
+  #granted(state: SiteState, holder: TurnHolder): Promise<void> {
+    if (!state.busy) {
+      state.busy = true
+      state.holder = holder
+      return Promise.resolve()
+    }
+    return new Promise<void>((grant) => state.waiting.push({ holder, grant }))
+  }
+
+  /** The turn ended: the Lane's next when the one that ended was not the Lane's and the Lane waits, else the oldest. */
+  #next(state: SiteState): void {
+    const lane = state.holder === 'lane' ? -1 : state.waiting.findIndex((w) => w.holder === 'lane')
+    const [next] = state.waiting.splice(Math.max(lane, 0), 1)
+    if (!next) {
+      state.busy = false
+      return
+    }
+    state.holder = next.holder
+    next.grant()
   }
 }

@@ -349,7 +349,7 @@ async function feedFirst(
     })
     return held > 0 ? 'held' : 'none'
   }
-  const turn = await pacer.turn(site.key, gap, signal)
+  const turn = await pacer.turn(site.key, gap, signal, 'lane')
   if (!turn) return 'none'
   try {
     const gate = laneGate(await laneRow(db, site.key), clock.now())
@@ -515,7 +515,7 @@ async function checkOne(loop: Loop, series: DueSeries): Promise<Step> {
     tally.cutShort = true
     return 'end'
   }
-  const turn = await pacer.turn(site.key, plan.gap, signal)
+  const turn = await pacer.turn(site.key, plan.gap, signal, 'lane')
   if (!turn) return 'stop'
   let report: CheckReport
   try {
