@@ -509,17 +509,29 @@ function siteFeedReads(events: readonly SimEvent[]): Map<string, number[]> {
 }
 
 /** A Check now is served within maxPassMs + gap of the press (plus one check's slack), unless its Lane was paused, refusing or down. */
+/** How many Acquisitions' first requests the Site saw from `from` up to `to`. */
+function acquisitionsBetween(index: Index, site: string, from: number, to: number): number {
+  let n = 0
+  for (const requests of index.firstRequests.values())
+    for (const r of requests) if (r.caller === 'acquisition' && r.site === site && r.mono > from && r.mono < to) n++
+  return n
+}
+
 const checkNowServed: Rule = (index, out) => {
   for (const presses of index.pressesBySeries.values()) {
     for (const press of presses) {
       const site = press.site!
       const facts = index.facts(site)
-      const deadline = press.mono + facts.pace.maxPassMs + index.gapBefore(site, press.seq) + facts.checkSlackMs
-      if (deadline > index.config.end) continue
-      if (overlaps(index.unavailable(site), press.mono, deadline)) continue
+      const bound = press.mono + facts.pace.maxPassMs + index.gapBefore(site, press.seq) + facts.checkSlackMs
+      if (bound > index.config.end) continue
+      if (overlaps(index.unavailable(site), press.mono, bound)) continue
       const request = index.firstRequests.get(press.series!)?.find((r) => r.seq > press.seq)
       const check = index.checksBySeries.get(press.series!)?.find((c) => c.seq > press.seq)
       const served = Math.min(request?.mono ?? Infinity, check?.startMono ?? Infinity)
+      // The Lane's turn waits for at most one Acquisition's (docs/adr/0241): one in the pass pressed in, one before
+      // the Series' own check. Any more is a Lane held behind a queue, which this rule is here to catch.
+      const between = acquisitionsBetween(index, site, press.mono, served)
+      const deadline = bound + Math.min(between, 2) * (facts.pace.minGapMs + facts.checkSlackMs)
       if (served > deadline)
         out.push({
           rule: 'check-now-served',
