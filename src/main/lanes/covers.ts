@@ -80,7 +80,7 @@ function hasTime(deps: CoverDeps, run: CoverRun): boolean {
 /** One cover on the pacer's turn: 'closed' (paused or refusing now), 'passed' (no Reader holds it), or how it ended. */
 async function fetchOne(deps: CoverDeps, run: CoverRun, wanted: { key: CoverKey; url: string }): Promise<CoverEnd | 'closed' | 'passed'> {
   const { db, site, clock, pacer, covers } = deps
-  const turn = await pacer.turn(site.key, run.gap, run.signal, 'lane')
+  const turn = await pacer.turn(site.key, run.gap, run.signal, site.pace.maxPassMs)
   if (!turn) return { end: 'stop' }
   try {
     if (laneGate(await laneRow(db, site.key), clock.now())) return 'closed'

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import { FakeClock } from '../testing/clock'
-import { SitePacer, type Turn, type TurnHolder } from './pacer'
+import { SitePacer, type Turn } from './pacer'
 
 const SEC = 1_000
 const MIN = 60 * SEC
@@ -93,38 +93,54 @@ describe('the spacing of one Site', () => {
 })
 
 describe("the Lane's turn among queued Acquisitions", () => {
-  /** Queues a turn that is sent as soon as it is granted, noting its name in `order`. */
-  function queue(order: string[], name: string, holder: TurnHolder, spacingMs = 0): Promise<void> {
-    return pacer.turn('a', spacingMs, undefined, holder).then((turn) => {
-      order.push(name)
+  /** Queues a turn that is sent as soon as it is granted, noting its name and time. */
+  function queue(order: Array<[string, number]>, name: string, spacingMs: number, aheadAfterMs?: number): Promise<void> {
+    return pacer.turn('a', spacingMs, undefined, aheadAfterMs).then((turn) => {
+      order.push([name, clock.monotonic() - T])
       turn!.sent()
     })
   }
+  let T = 0
 
-  it('a Lane turn goes before the Acquisitions queued ahead of it, which then alternate with the Lane', async () => {
-    const first = (await takeTurn('a', 0)).turn
-    const order: string[] = []
-    const queued = [queue(order, 'acq 1', 'other'), queue(order, 'acq 2', 'other'), queue(order, 'acq 3', 'other')]
-    const lane = queue(order, 'lane 1', 'lane').then(() => queue(order, 'lane 2', 'lane'))
-    first.sent()
-    await Promise.all([...queued, lane])
-    expect(order).toEqual(['lane 1', 'acq 1', 'lane 2', 'acq 2', 'acq 3'])
+  it('a few Acquisitions queued before the Lane go first, each at its own spacing', async () => {
+    T = clock.monotonic()
+    ;(await takeTurn('a', MIN)).turn.sent()
+    const order: Array<[string, number]> = []
+    const all = [1, 2, 3].map((i) => queue(order, `acq ${i}`, 5 * SEC))
+    all.push(queue(order, 'lane', MIN, 5 * MIN))
+    await clock.runUntil(() => order.length === 4)
+    await Promise.all(all)
+    expect(order).toEqual([
+      ['acq 1', 5 * SEC],
+      ['acq 2', 10 * SEC],
+      ['acq 3', 15 * SEC],
+      ['lane', 75 * SEC],
+    ])
   })
 
-  it('Acquisitions keep their order, and each waits its spacing after the Lane request before it', async () => {
+  it('a Lane turn that waited its longest goes before the older Acquisitions still queued, which then go on', async () => {
+    T = clock.monotonic()
     ;(await takeTurn('a', MIN)).turn.sent()
-    const order: string[] = []
-    const at: number[] = []
-    const note = (p: Promise<void>) => p.then(() => at.push(clock.monotonic()))
-    const all = [
-      note(queue(order, 'acq 1', 'other', 5 * SEC)),
-      note(queue(order, 'lane', 'lane', MIN)),
-      note(queue(order, 'acq 2', 'other', 5 * SEC)),
-    ]
-    await clock.runUntil(() => at.length === 3)
+    const order: Array<[string, number]> = []
+    // A flood a minute apart (a Site whose shortest gap is a minute); the Lane may wait 5 minutes in order.
+    const all = Array.from({ length: 10 }, (_, i) => queue(order, `acq ${i + 1}`, MIN))
+    all.push(queue(order, 'lane', MIN, 5 * MIN))
+    await clock.runUntil(() => order.length === 11)
     await Promise.all(all)
-    expect(order).toEqual(['acq 1', 'lane', 'acq 2'])
-    expect([at[1]! - at[0]!, at[2]! - at[1]!]).toEqual([MIN, 5 * SEC])
+    expect(order.map(([name]) => name)).toEqual([
+      'acq 1',
+      'acq 2',
+      'acq 3',
+      'acq 4',
+      'acq 5',
+      'lane',
+      'acq 6',
+      'acq 7',
+      'acq 8',
+      'acq 9',
+      'acq 10',
+    ])
+    expect(order[5]).toEqual(['lane', 6 * MIN])
   })
 })
 

@@ -6,10 +6,10 @@
  * wedge a Lane, and one corrected forwards must not let a burst out (docs/adr/0011-time-and-the-wall-clock.md).
  * Every wait is bounded by the spacing asked for.
  *
- * Turns are granted in order, but for the Lane's: when the turn before was not the Lane's, a waiting Lane turn
- * goes first (docs/adr/0241-…). A flood of Acquisitions then alternates with the Lane instead of holding it for as
- * long as they take (a Check now pressed meanwhile waited 25 min behind an hour of them), and still gets every
- * other turn.
+ * Turns are granted in order, but a turn that says how long it may wait (the Lane's: `maxPassMs`) goes before the
+ * older ones once it has waited that long (docs/adr/0241-…): a flood of Acquisitions no longer holds the Lane for as
+ * long as they take (a Check now pressed meanwhile waited 25 min behind an hour of them), and a short one still goes
+ * first, each at its own spacing.
  */
 import type { Clock } from '../clock'
 
@@ -21,11 +21,11 @@ export interface Turn {
   skip(): void
 }
 
-/** Who asks for a turn: the Site's Lane (its checks, page reads and covers), or anyone else (an Acquisition, a search). */
-export type TurnHolder = 'lane' | 'other'
-
 interface Waiting {
-  holder: TurnHolder
+  /** Monotonic time the turn was asked for. */
+  since: number
+  /** How long it waits in order before it goes ahead of older turns; undefined: always in order. */
+  aheadAfterMs: number | undefined
   grant: () => void
 }
 
@@ -34,8 +34,6 @@ interface SiteState {
   lastAt: number | undefined
   /** Whether a turn is in progress: the next one waits for it to end. */
   busy: boolean
-  /** Who holds (or last held) the turn. */
-  holder: TurnHolder
   /** The turns waiting, oldest first. */
   waiting: Waiting[]
 }
@@ -47,7 +45,7 @@ export class SitePacer {
 
   #state(site: string): SiteState {
     let state = this.#sites.get(site)
-    if (!state) this.#sites.set(site, (state = { lastAt: undefined, busy: false, holder: 'other', waiting: [] }))
+    if (!state) this.#sites.set(site, (state = { lastAt: undefined, busy: false, waiting: [] }))
     return state
   }
 
@@ -74,12 +72,13 @@ export class SitePacer {
   }
 
   /**
-   * Waits for the Site's turn: for any turn in progress to end, then until `spacing` has passed since the
-   * Site's last request. Resolves with the turn, or null when `signal` aborts first.
+   * Waits for the Site's turn: for any turn in progress to end (and the older ones waiting, unless this one has
+   * waited `aheadAfterMs`), then until `spacing` has passed since the Site's last request. Resolves with the turn,
+   * or null when `signal` aborts first.
    */
-  async turn(site: string, spacingMs: number, signal?: AbortSignal, holder: TurnHolder = 'other'): Promise<Turn | null> {
+  async turn(site: string, spacingMs: number, signal?: AbortSignal, aheadAfterMs?: number): Promise<Turn | null> {
     const state = this.#state(site)
-    await this.#granted(state, holder)
+    await this.#granted(state, aheadAfterMs)
     const release = () => this.#next(state)
     for (;;) {
       if (signal?.aborted) {
@@ -100,25 +99,24 @@ export class SitePacer {
     return { sent: () => end(true), skip: () => end(false) }
   }
 
-  /** Resolves when the turn is this holder's: at once when none is in progress, else when `#next` grants it. */
-  #granted(state: SiteState, holder: TurnHolder): Promise<void> {
+  /** Resolves when the turn is this one's: at once when none is in progress, else when `#next` grants it. */
+  #granted(state: SiteState, aheadAfterMs: number | undefined): Promise<void> {
     if (!state.busy) {
       state.busy = true
-      state.holder = holder
       return Promise.resolve()
     }
-    return new Promise<void>((grant) => state.waiting.push({ holder, grant }))
+    return new Promise<void>((grant) => state.waiting.push({ since: this.clock.monotonic(), aheadAfterMs, grant }))
   }
 
-  /** The turn ended: the Lane's next when the one that ended was not the Lane's and the Lane waits, else the oldest. */
+  /** The turn ended: the oldest turn that has waited as long as it may, else the oldest. */
   #next(state: SiteState): void {
-    const lane = state.holder === 'lane' ? -1 : state.waiting.findIndex((w) => w.holder === 'lane')
-    const [next] = state.waiting.splice(Math.max(lane, 0), 1)
+    const now = this.clock.monotonic()
+    const overdue = state.waiting.findIndex((w) => w.aheadAfterMs !== undefined && now - w.since >= w.aheadAfterMs)
+    const [next] = state.waiting.splice(Math.max(overdue, 0), 1)
     if (!next) {
       state.busy = false
       return
     }
-    state.holder = next.holder
     next.grant()
   }
 }

@@ -349,7 +349,7 @@ async function feedFirst(
     })
     return held > 0 ? 'held' : 'none'
   }
-  const turn = await pacer.turn(site.key, gap, signal, 'lane')
+  const turn = await pacer.turn(site.key, gap, signal, site.pace.maxPassMs)
   if (!turn) return 'none'
   try {
     const gate = laneGate(await laneRow(db, site.key), clock.now())
@@ -515,7 +515,7 @@ async function checkOne(loop: Loop, series: DueSeries): Promise<Step> {
     tally.cutShort = true
     return 'end'
   }
-  const turn = await pacer.turn(site.key, plan.gap, signal, 'lane')
+  const turn = await pacer.turn(site.key, plan.gap, signal, site.pace.maxPassMs)
   if (!turn) return 'stop'
   let report: CheckReport
   try {

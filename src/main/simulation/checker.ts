@@ -522,16 +522,19 @@ const checkNowServed: Rule = (index, out) => {
     for (const press of presses) {
       const site = press.site!
       const facts = index.facts(site)
-      const bound = press.mono + facts.pace.maxPassMs + index.gapBefore(site, press.seq) + facts.checkSlackMs
+      const gap = index.gapBefore(site, press.seq)
+      const bound = press.mono + facts.pace.maxPassMs + gap + facts.checkSlackMs
       if (bound > index.config.end) continue
       if (overlaps(index.unavailable(site), press.mono, bound)) continue
       const request = index.firstRequests.get(press.series!)?.find((r) => r.seq > press.seq)
       const check = index.checksBySeries.get(press.series!)?.find((c) => c.seq > press.seq)
       const served = Math.min(request?.mono ?? Infinity, check?.startMono ?? Infinity)
-      // The Lane's turn waits for at most one Acquisition's (docs/adr/0241): one in the pass pressed in, one before
-      // the Series' own check. Any more is a Lane held behind a queue, which this rule is here to catch.
-      const between = acquisitionsBetween(index, site, press.mono, served)
-      const deadline = bound + Math.min(between, 2) * (facts.pace.minGapMs + facts.checkSlackMs)
+      // Acquisitions queued on the Site hold a Lane turn for up to maxPassMs before it goes ahead (docs/adr/0241):
+      // the pass's last check may come that much later, and the pressed Series' own turn waits for the Acquisition
+      // in progress. Longer is a Lane held behind the queue, which this rule is here to catch.
+      const acquisitionTurn = facts.pace.minGapMs + facts.checkSlackMs
+      const held = acquisitionsBetween(index, site, press.mono, served) > 0 ? facts.pace.maxPassMs + gap + 2 * acquisitionTurn : 0
+      const deadline = bound + held
       if (served > deadline)
         out.push({
           rule: 'check-now-served',
