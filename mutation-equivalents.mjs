@@ -89,12 +89,6 @@ export const equivalentMutants = [
     mutants: ['ConditionalExpression: true', 'ConditionalExpression: false'],
     why: 'guards a log line only',
   },
-  {
-    file: 'src/main/lanes/pacer.ts',
-    code: '{ lastAt: undefined, queue: Promise.resolve() }',
-    mutants: ['ObjectLiteral: {}'],
-    why: 'an empty state reads as no request known (lastAt undefined) and no turn in progress (awaiting an undefined queue is as immediate as awaiting a settled one)',
-  },
   // The store
   {
     file: 'src/main/store/series-list.ts',
